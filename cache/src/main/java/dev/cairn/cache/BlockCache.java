@@ -1,0 +1,42 @@
+package dev.cairn.cache;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A cache of table blocks held off-heap, keyed by (file number, block offset). Because Cairn's
+ * tables never move a byte once written (block compaction appends; see docs/format.md), a
+ * cached block stays valid until its file is deleted.
+ *
+ * <p>Entries are reference-counted: a reader holds a {@link CachedBlock} and closes it when done;
+ * eviction removes the entry from the cache but frees its memory only after the last holder has
+ * closed it. Thread-safe.
+ */
+public interface BlockCache extends AutoCloseable {
+  /**
+   * Returns the block, retained for the caller, or null. Counts a hit or a miss, in total and for
+   * {@code fileNumber}.
+   */
+  CachedBlock lookup(long fileNumber, long offset);
+
+  /**
+   * Copies {@code contents} (its remaining bytes; position unchanged) into block memory, caches
+   * it, and returns it retained for the caller. If the key is already cached, returns the cached
+   * block instead. With a capacity of zero nothing is cached and the returned block is owned by
+   * the caller alone.
+   */
+  CachedBlock insert(long fileNumber, long offset, ByteBuffer contents);
+
+  /** Drops every cached block of a deleted file. */
+  void evictFile(long fileNumber);
+
+  /** Number of blocks of {@code fileNumber} now in the cache (LSbM's trim reads this). */
+  long cachedBlockCount(long fileNumber);
+
+  CacheStats stats();
+
+  long capacityBytes();
+
+  /** Drops every entry; memory still held by readers is freed when they close. */
+  @Override
+  void close();
+}

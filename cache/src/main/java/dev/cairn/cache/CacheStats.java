@@ -1,0 +1,31 @@
+package dev.cairn.cache;
+
+/**
+ * A point-in-time copy of block-cache counters; all counters only grow, so a caller takes
+ * differences between two snapshots for per-interval figures (DLC's load model reads
+ * {@code inserts} per interval).
+ *
+ * @param hits lookups that found the block
+ * @param misses lookups that did not
+ * @param inserts blocks added to the cache
+ * @param evictions blocks removed by capacity pressure or file deletion
+ * @param usedBytes bytes of the blocks now cached
+ * @param capacityBytes the configured capacity
+ * @param blockCount blocks now cached
+ * @param pinnedBytes off-heap bytes allocated, including evicted blocks still held by readers
+ */
+public record CacheStats(
+    long hits,
+    long misses,
+    long inserts,
+    long evictions,
+    long usedBytes,
+    long capacityBytes,
+    long blockCount,
+    long pinnedBytes) {
+
+  public double hitRatio() {
+    long total = hits + misses;
+    return total == 0 ? 0.0 : (double) hits / total;
+  }
+}

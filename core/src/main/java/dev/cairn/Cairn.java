@@ -1,0 +1,80 @@
+package dev.cairn;
+
+import dev.cairn.db.DbImpl;
+import java.nio.file.Path;
+
+/**
+ * An embedded, persistent, ordered key-value store (an LSM-tree). Keys and values are byte
+ * arrays; keys order as unsigned bytes. All methods are thread-safe.
+ *
+ * <p>Writes are atomic per call ({@link #write(WriteBatch, WriteOptions)} for several keys) and
+ * become durable according to {@link WriteOptions#sync()}: an acknowledged synced write survives
+ * a process crash or power loss; an unsynced one survives a process crash once the OS has it.
+ *
+ * <pre>{@code
+ * try (Cairn db = Cairn.open(dir, Options.defaults())) {
+ *   db.put(key, value);
+ *   byte[] v = db.get(key);
+ * }
+ * }</pre>
+ */
+public interface Cairn extends AutoCloseable {
+  /**
+   * Opens (creating if {@link Options#createIfMissing()}) the database in {@code dir}, recovering
+   * from its manifest and write-ahead log. Only one opener at a time: a second gets an exception
+   * naming the held lock.
+   */
+  static Cairn open(Path dir, Options options) {
+    return DbImpl.open(dir, options);
+  }
+
+  void put(byte[] key, byte[] value);
+
+  void put(byte[] key, byte[] value, WriteOptions options);
+
+  /** Returns the newest value of {@code key}, or null when it is absent or deleted. */
+  byte[] get(byte[] key);
+
+  /** Reads as of {@code options.snapshot()} when it is set. */
+  byte[] get(byte[] key, ReadOptions options);
+
+  void delete(byte[] key);
+
+  void delete(byte[] key, WriteOptions options);
+
+  /** Applies every operation of {@code batch} atomically. */
+  void write(WriteBatch batch);
+
+  void write(WriteBatch batch, WriteOptions options);
+
+  /** A consistent point-in-time view; close it to let compactions drop what it pins. */
+  Snapshot snapshot();
+
+  /** An iterator over the live keys, bounded and pinned to a snapshot as {@code options} says. */
+  CairnIterator iterator(ReadOptions options);
+
+  default CairnIterator iterator() {
+    return iterator(ReadOptions.DEFAULT);
+  }
+
+  /**
+   * Up to {@code limit} entries with {@code from <= key < toExclusive} in key order
+   * ({@code toExclusive} null means unbounded).
+   */
+  java.util.List<Entry> scan(byte[] from, byte[] toExclusive, int limit);
+
+  /** Writes the memtable to an L0 table and waits until it is installed. */
+  void flush();
+
+  /**
+   * Compacts every level's files overlapping the user-key range {@code [from, to]} (null for an
+   * open end) down the tree, waiting until done.
+   */
+  void compactRange(byte[] from, byte[] to);
+
+  Stats stats();
+
+  /** Waits for background work, then releases every resource. Idempotent. */
+  @Override
+  void close();
+}

@@ -1,0 +1,32 @@
+package dev.cairn.key;
+
+/**
+ * The kind of an internal entry. The persistent id is written to disk (WAL, tables) and never
+ * changes or gets reused; {@link #ordinal()} is never persisted.
+ */
+public enum ValueType {
+  DELETION(0),
+  VALUE(1);
+
+  /** The type with the highest id: used in seek keys so that a seek lands on the newest entry. */
+  public static final ValueType FOR_SEEK = VALUE;
+
+  private final int persistentId;
+
+  ValueType(int persistentId) {
+    this.persistentId = persistentId;
+  }
+
+  public int persistentId() {
+    return persistentId;
+  }
+
+  /** Returns the type for a persisted id, or null if the id is unknown (caller reports corruption). */
+  public static ValueType fromPersistentId(int id) {
+    return switch (id) {
+      case 0 -> DELETION;
+      case 1 -> VALUE;
+      default -> null;
+    };
+  }
+}
