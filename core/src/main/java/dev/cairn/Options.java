@@ -1,0 +1,326 @@
+package dev.cairn;
+
+import dev.cairn.fs.FileSystem;
+import dev.cairn.fs.LocalFileSystem;
+
+/**
+ * Immutable database options, made with {@link #builder()}. Every value is validated by
+ * {@link Builder#build()}, which names the first bad option. Defaults are documented per method.
+ */
+public final class Options {
+  /** Keys longer than this are rejected (the manifest and index carry keys whole). */
+  public static final int MAX_KEY_BYTES = 64 * 1024;
+  /** Values longer than this are rejected (a WAL record of one write stays bounded). */
+  public static final int MAX_VALUE_BYTES = 64 * 1024 * 1024;
+  /** Levels 0..MAX_LEVELS-1. */
+  public static final int MAX_LEVELS = 7;
+
+  /** Compaction styles; block and buffer arrive with their issues. */
+  public enum CompactionStyle {
+    /** LevelDB-style leveled compaction that rewrites whole tables. */
+    TABLE
+  }
+
+  /** What recovery does with a damaged write-ahead log (see docs/operations.md). */
+  public enum WalRecoveryMode {
+    /**
+     * Default. A torn or corrupt record at the very tail of the newest log (a crash during a
+     * write) is dropped; damage anywhere before the tail fails the open with a corruption error.
+     */
+    TOLERATE_CORRUPTED_TAIL,
+    /** Any damage fails the open. */
+    ABSOLUTE_CONSISTENCY,
+    /** Recover up to the first damaged record and drop everything after it. */
+    POINT_IN_TIME,
+    /** Skip damaged records and keep going (may lose writes in the middle of the log). */
+    SKIP_ANY_CORRUPTED
+  }
+
+  private final boolean createIfMissing;
+  private final boolean errorIfExists;
+  private final long memtableBytes;
+  private final int maxImmutableMemtables;
+  private final int blockBytes;
+  private final int blockRestartInterval;
+  private final int bloomBitsPerKey;
+  private final int l0CompactionTrigger;
+  private final int l0SlowdownTrigger;
+  private final int l0StopTrigger;
+  private final int levelSizeRatio;
+  private final long baseLevelBytes;
+  private final long targetFileBytes;
+  private final long blockCacheBytes;
+  private final int tableCacheFiles;
+  private final boolean syncWrites;
+  private final int backgroundThreads;
+  private final CompactionStyle compactionStyle;
+  private final WalRecoveryMode walRecoveryMode;
+  private final long obsoleteFileBatchBytes;
+  private final FileSystem fileSystem;
+
+  private Options(Builder b, FileSystem fileSystem) {
+    createIfMissing = b.createIfMissing;
+    errorIfExists = b.errorIfExists;
+    memtableBytes = b.memtableBytes;
+    maxImmutableMemtables = b.maxImmutableMemtables;
+    blockBytes = b.blockBytes;
+    blockRestartInterval = b.blockRestartInterval;
+    bloomBitsPerKey = b.bloomBitsPerKey;
+    l0CompactionTrigger = b.l0CompactionTrigger;
+    l0SlowdownTrigger = b.l0SlowdownTrigger;
+    l0StopTrigger = b.l0StopTrigger;
+    levelSizeRatio = b.levelSizeRatio;
+    baseLevelBytes = b.baseLevelBytes;
+    targetFileBytes = b.targetFileBytes;
+    blockCacheBytes = b.blockCacheBytes;
+    tableCacheFiles = b.tableCacheFiles;
+    syncWrites = b.syncWrites;
+    backgroundThreads = b.backgroundThreads;
+    compactionStyle = b.compactionStyle;
+    walRecoveryMode = b.walRecoveryMode;
+    obsoleteFileBatchBytes = b.obsoleteFileBatchBytes;
+    this.fileSystem = fileSystem;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public static Options defaults() {
+    return builder().build();
+  }
+
+  /** A builder holding this instance's values. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** Create the database if the directory holds none. Default true. */
+  public boolean createIfMissing() {
+    return createIfMissing;
+  }
+
+  /** Fail the open if a database already exists. Default false. */
+  public boolean errorIfExists() {
+    return errorIfExists;
+  }
+
+  /** Bytes a memtable may hold before it is switched and flushed. Default 4 MiB. */
+  public long memtableBytes() {
+    return memtableBytes;
+  }
+
+  /** Immutable memtables waiting for flush before writes stop. Default 2. */
+  public int maxImmutableMemtables() {
+    return maxImmutableMemtables;
+  }
+
+  /** Target uncompressed data block size. Default 4 KiB. */
+  public int blockBytes() {
+    return blockBytes;
+  }
+
+  /** Keys between restart points in a data block. Default 16. */
+  public int blockRestartInterval() {
+    return blockRestartInterval;
+  }
+
+  /** Bloom filter bits per key; 0 disables filters. Default 10 (about 1% false positives). */
+  public int bloomBitsPerKey() {
+    return bloomBitsPerKey;
+  }
+
+  /** L0 files that trigger an L0 compaction. Default 4. */
+  public int l0CompactionTrigger() {
+    return l0CompactionTrigger;
+  }
+
+  /** L0 files at which each write is delayed by 1 ms. Default 8. */
+  public int l0SlowdownTrigger() {
+    return l0SlowdownTrigger;
+  }
+
+  /** L0 files at which writes stop until compaction catches up. Default 12. */
+  public int l0StopTrigger() {
+    return l0StopTrigger;
+  }
+
+  /** Size ratio between adjacent levels. Default 10. */
+  public int levelSizeRatio() {
+    return levelSizeRatio;
+  }
+
+  /** Maximum bytes of L1; level n holds base * ratio^(n-1). Default 10 MiB. */
+  public long baseLevelBytes() {
+    return baseLevelBytes;
+  }
+
+  /** Size at which compaction output is cut into a new table. Default 2 MiB. */
+  public long targetFileBytes() {
+    return targetFileBytes;
+  }
+
+  /** Off-heap block cache capacity; 0 disables the cache. Default 32 MiB. */
+  public long blockCacheBytes() {
+    return blockCacheBytes;
+  }
+
+  /** Open tables kept with their index and filter pinned. Default 500. */
+  public int tableCacheFiles() {
+    return tableCacheFiles;
+  }
+
+  /** Whether writes without explicit {@link WriteOptions} sync the WAL. Default false. */
+  public boolean syncWrites() {
+    return syncWrites;
+  }
+
+  /** Threads for flushes and compactions. Default 2. */
+  public int backgroundThreads() {
+    return backgroundThreads;
+  }
+
+  /** Default {@link CompactionStyle#TABLE}. */
+  public CompactionStyle compactionStyle() {
+    return compactionStyle;
+  }
+
+  /** Default {@link WalRecoveryMode#TOLERATE_CORRUPTED_TAIL}. */
+  public WalRecoveryMode walRecoveryMode() {
+    return walRecoveryMode;
+  }
+
+  /**
+   * Obsolete files are deleted in batches once their total size passes this many bytes (and at
+   * close). Default 0: delete as soon as unreferenced.
+   */
+  public long obsoleteFileBatchBytes() {
+    return obsoleteFileBatchBytes;
+  }
+
+  /** The filesystem layer. Default the local filesystem. */
+  public FileSystem fileSystem() {
+    return fileSystem;
+  }
+
+  @Override
+  public String toString() {
+    return "Options{memtableBytes=" + memtableBytes + ", maxImmutableMemtables=" + maxImmutableMemtables
+        + ", blockBytes=" + blockBytes + ", blockRestartInterval=" + blockRestartInterval
+        + ", bloomBitsPerKey=" + bloomBitsPerKey + ", l0CompactionTrigger=" + l0CompactionTrigger
+        + ", l0SlowdownTrigger=" + l0SlowdownTrigger + ", l0StopTrigger=" + l0StopTrigger
+        + ", levelSizeRatio=" + levelSizeRatio + ", baseLevelBytes=" + baseLevelBytes
+        + ", targetFileBytes=" + targetFileBytes + ", blockCacheBytes=" + blockCacheBytes
+        + ", tableCacheFiles=" + tableCacheFiles + ", syncWrites=" + syncWrites
+        + ", backgroundThreads=" + backgroundThreads + ", compactionStyle=" + compactionStyle
+        + ", walRecoveryMode=" + walRecoveryMode + ", obsoleteFileBatchBytes=" + obsoleteFileBatchBytes + "}";
+  }
+
+  /** Mutable builder; {@link #build()} validates. */
+  public static final class Builder {
+    private boolean createIfMissing = true;
+    private boolean errorIfExists = false;
+    private long memtableBytes = 4L << 20;
+    private int maxImmutableMemtables = 2;
+    private int blockBytes = 4096;
+    private int blockRestartInterval = 16;
+    private int bloomBitsPerKey = 10;
+    private int l0CompactionTrigger = 4;
+    private int l0SlowdownTrigger = 8;
+    private int l0StopTrigger = 12;
+    private int levelSizeRatio = 10;
+    private long baseLevelBytes = 10L << 20;
+    private long targetFileBytes = 2L << 20;
+    private long blockCacheBytes = 32L << 20;
+    private int tableCacheFiles = 500;
+    private boolean syncWrites = false;
+    private int backgroundThreads = 2;
+    private CompactionStyle compactionStyle = CompactionStyle.TABLE;
+    private WalRecoveryMode walRecoveryMode = WalRecoveryMode.TOLERATE_CORRUPTED_TAIL;
+    private long obsoleteFileBatchBytes = 0;
+    private FileSystem fileSystem;
+
+    private Builder() {}
+
+    private Builder(Options o) {
+      createIfMissing = o.createIfMissing;
+      errorIfExists = o.errorIfExists;
+      memtableBytes = o.memtableBytes;
+      maxImmutableMemtables = o.maxImmutableMemtables;
+      blockBytes = o.blockBytes;
+      blockRestartInterval = o.blockRestartInterval;
+      bloomBitsPerKey = o.bloomBitsPerKey;
+      l0CompactionTrigger = o.l0CompactionTrigger;
+      l0SlowdownTrigger = o.l0SlowdownTrigger;
+      l0StopTrigger = o.l0StopTrigger;
+      levelSizeRatio = o.levelSizeRatio;
+      baseLevelBytes = o.baseLevelBytes;
+      targetFileBytes = o.targetFileBytes;
+      blockCacheBytes = o.blockCacheBytes;
+      tableCacheFiles = o.tableCacheFiles;
+      syncWrites = o.syncWrites;
+      backgroundThreads = o.backgroundThreads;
+      compactionStyle = o.compactionStyle;
+      walRecoveryMode = o.walRecoveryMode;
+      obsoleteFileBatchBytes = o.obsoleteFileBatchBytes;
+      fileSystem = o.fileSystem;
+    }
+
+    public Builder createIfMissing(boolean v) { createIfMissing = v; return this; }
+    public Builder errorIfExists(boolean v) { errorIfExists = v; return this; }
+    public Builder memtableBytes(long v) { memtableBytes = v; return this; }
+    public Builder maxImmutableMemtables(int v) { maxImmutableMemtables = v; return this; }
+    public Builder blockBytes(int v) { blockBytes = v; return this; }
+    public Builder blockRestartInterval(int v) { blockRestartInterval = v; return this; }
+    public Builder bloomBitsPerKey(int v) { bloomBitsPerKey = v; return this; }
+    public Builder l0CompactionTrigger(int v) { l0CompactionTrigger = v; return this; }
+    public Builder l0SlowdownTrigger(int v) { l0SlowdownTrigger = v; return this; }
+    public Builder l0StopTrigger(int v) { l0StopTrigger = v; return this; }
+    public Builder levelSizeRatio(int v) { levelSizeRatio = v; return this; }
+    public Builder baseLevelBytes(long v) { baseLevelBytes = v; return this; }
+    public Builder targetFileBytes(long v) { targetFileBytes = v; return this; }
+    public Builder blockCacheBytes(long v) { blockCacheBytes = v; return this; }
+    public Builder tableCacheFiles(int v) { tableCacheFiles = v; return this; }
+    public Builder syncWrites(boolean v) { syncWrites = v; return this; }
+    public Builder backgroundThreads(int v) { backgroundThreads = v; return this; }
+    public Builder compactionStyle(CompactionStyle v) { compactionStyle = v; return this; }
+    public Builder walRecoveryMode(WalRecoveryMode v) { walRecoveryMode = v; return this; }
+    public Builder obsoleteFileBatchBytes(long v) { obsoleteFileBatchBytes = v; return this; }
+    public Builder fileSystem(FileSystem v) { fileSystem = v; return this; }
+
+    /** Validates every value and returns the options; throws naming the first invalid one. */
+    public Options build() {
+      range("memtableBytes", memtableBytes, 64 << 10, 1L << 30);
+      range("maxImmutableMemtables", maxImmutableMemtables, 1, 64);
+      range("blockBytes", blockBytes, 256, 1 << 20);
+      range("blockRestartInterval", blockRestartInterval, 1, 1024);
+      range("bloomBitsPerKey", bloomBitsPerKey, 0, 64);
+      range("l0CompactionTrigger", l0CompactionTrigger, 1, 1000);
+      range("l0SlowdownTrigger", l0SlowdownTrigger, l0CompactionTrigger, 1000);
+      range("l0StopTrigger", l0StopTrigger, l0SlowdownTrigger, 1000);
+      range("levelSizeRatio", levelSizeRatio, 2, 1000);
+      range("baseLevelBytes", baseLevelBytes, 64 << 10, 1L << 40);
+      range("targetFileBytes", targetFileBytes, 16 << 10, 1L << 36);
+      range("blockCacheBytes", blockCacheBytes, 0, 1L << 44);
+      range("tableCacheFiles", tableCacheFiles, 16, 1_000_000);
+      range("backgroundThreads", backgroundThreads, 1, 64);
+      range("obsoleteFileBatchBytes", obsoleteFileBatchBytes, 0, Long.MAX_VALUE);
+      if (compactionStyle == null) {
+        throw new IllegalArgumentException("option compactionStyle must not be null");
+      }
+      if (walRecoveryMode == null) {
+        throw new IllegalArgumentException("option walRecoveryMode must not be null");
+      }
+      // Each build without an explicit filesystem gets its own LocalFileSystem, so that a
+      // database's I/O counters are its own.
+      return new Options(this, fileSystem != null ? fileSystem : new LocalFileSystem());
+    }
+
+    private static void range(String name, long value, long min, long max) {
+      if (value < min || value > max) {
+        throw new IllegalArgumentException(
+            "option " + name + " = " + value + " is out of range [" + min + ", " + max + "]");
+      }
+    }
+  }
+}
