@@ -1,0 +1,214 @@
+package dev.cairn.read;
+
+import dev.cairn.iter.InternalIterator;
+import dev.cairn.key.InternalKey;
+import dev.cairn.key.ValueType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.function.Predicate;
+
+/**
+ * Decides, while a flush or compaction merges its inputs, which internal entries the output keeps.
+ * It wraps the merged input and yields the kept entries in the same order.
+ *
+ * <p><b>Snapshot stripes.</b> The read points that may read the output are the live snapshots
+ * plus the latest state. Sort the snapshot sequences {@code s0 < s1 < ... < sk}; they cut the
+ * sequence space into stripes {@code [0, s0], (s0, s1], ..., (sk, ∞)}. Snapshot {@code si} sees
+ * stripes {@code 0..i}; the latest state sees them all. Within one stripe, every reader that sees
+ * an older entry of a user key also sees the newest one of the stripe, which hides it. So the
+ * output keeps, per user key, exactly the newest entry of each stripe and drops the others
+ * ("shadowed"). With no snapshots that is the newest entry only. This is LevelDB's
+ * {@code DoCompactionWork} rule (A) refined per snapshot, as RocksDB's compaction iterator does:
+ * LevelDB keeps every entry above the oldest snapshot.
+ *
+ * <p><b>Tombstones at the bottom.</b> A tombstone only matters if something older than it for the
+ * same user key would otherwise show through. When the output is bottommost for a key (no older
+ * data for it exists outside this merge), the oldest kept entries of the key, if they are
+ * tombstones, hide nothing: they are dropped, and so is every tombstone right above them. A kept
+ * value with tombstones above it keeps those tombstones (a snapshot between them needs them).
+ * This includes LevelDB's rule (a tombstone at or below the smallest snapshot at the base level is
+ * dropped) and also drops newer tombstones that no snapshot can tell apart from absence.
+ *
+ * <p>Only {@link #seekToFirst()} and {@link #next()} are supported; {@link #seek} throws {@link
+ * UnsupportedOperationException} (a compaction reads its inputs once, front to back).
+ *
+ * <p>Implementation: the entries of one user key are read as a group; the kept ones (at most one
+ * per stripe, so at most {@code snapshots + 2}) are buffered and then yielded. Buffered arrays are
+ * those the input returned, which the {@link InternalIterator} contract keeps unchanged.
+ */
+public final class CompactionFilterIterator implements InternalIterator {
+  private final InternalIterator input;
+  /** Ascending, distinct stripe upper bounds (snapshot sequences). */
+  private final long[] stripeBounds;
+  /** Given a user key, whether no older data for it exists outside this merge; null: never. */
+  private final Predicate<byte[]> bottommostFor;
+
+  private final List<byte[]> keptKeys = new ArrayList<>();
+  private final List<byte[]> keptValues = new ArrayList<>();
+  private int position;
+
+  private long droppedEntries;
+  private long droppedTombstones;
+
+  /**
+   * @param merged the merged input in internal-key order; owned (closed) by this iterator
+   * @param snapshotsAscending sequences of the live snapshots, ascending (duplicates allowed)
+   * @param smallestSnapshotOrLastSequence LevelDB's {@code smallest_snapshot}: the oldest live
+   *     snapshot, or the last sequence when there is none. Treated as one more read point, which
+   *     is always safe (it can only keep more)
+   * @param dropTombstonesAtBottom whether the output is bottommost for every key in the merge, so
+   *     that tombstones hiding nothing may be dropped
+   */
+  public CompactionFilterIterator(
+      InternalIterator merged,
+      long[] snapshotsAscending,
+      long smallestSnapshotOrLastSequence,
+      boolean dropTombstonesAtBottom) {
+    this(
+        merged,
+        snapshotsAscending,
+        smallestSnapshotOrLastSequence,
+        dropTombstonesAtBottom ? userKey -> true : null);
+  }
+
+  /**
+   * Like the main constructor, but decides bottommost-ness per user key (LevelDB's {@code
+   * IsBaseLevelForKey}): {@code bottommostForUserKey} returns true if no level below the output
+   * holds the key. Null means never bottommost.
+   */
+  public CompactionFilterIterator(
+      InternalIterator merged,
+      long[] snapshotsAscending,
+      long smallestSnapshotOrLastSequence,
+      Predicate<byte[]> bottommostForUserKey) {
+    this.input = merged;
+    long[] bounds = Arrays.copyOf(snapshotsAscending, snapshotsAscending.length + 1);
+    bounds[snapshotsAscending.length] = smallestSnapshotOrLastSequence;
+    this.stripeBounds = Arrays.stream(bounds).sorted().distinct().toArray();
+    this.bottommostFor = bottommostForUserKey;
+    this.position = 0;
+  }
+
+  @Override
+  public boolean isValid() {
+    return position < keptKeys.size();
+  }
+
+  @Override
+  public void seekToFirst() {
+    input.seekToFirst();
+    keptKeys.clear();
+    keptValues.clear();
+    position = 0;
+    fillFromNextUserKeys();
+  }
+
+  /** Not supported: a compaction reads its input once, from the start. */
+  @Override
+  public void seek(byte[] internalKeyTarget) {
+    throw new UnsupportedOperationException("compaction filter iterates from the start only");
+  }
+
+  @Override
+  public void next() {
+    requireValid();
+    position++;
+    if (position == keptKeys.size()) {
+      keptKeys.clear();
+      keptValues.clear();
+      position = 0;
+      fillFromNextUserKeys();
+    }
+  }
+
+  @Override
+  public byte[] key() {
+    requireValid();
+    return keptKeys.get(position);
+  }
+
+  @Override
+  public byte[] value() {
+    requireValid();
+    return keptValues.get(position);
+  }
+
+  @Override
+  public void close() {
+    keptKeys.clear();
+    keptValues.clear();
+    position = 0;
+    input.close();
+  }
+
+  /** Entries of the input not yielded: shadowed entries plus dropped tombstones. */
+  public long droppedEntries() {
+    return droppedEntries;
+  }
+
+  /** Of {@link #droppedEntries()}, the tombstones dropped because they hid nothing at the bottom. */
+  public long droppedTombstones() {
+    return droppedTombstones;
+  }
+
+  /** Reads user-key groups until one keeps at least one entry or the input ends. */
+  private void fillFromNextUserKeys() {
+    while (keptKeys.isEmpty() && input.isValid()) {
+      readUserKeyGroup();
+    }
+  }
+
+  /** Consumes all input entries of the current user key, buffering those the output keeps. */
+  private void readUserKeyGroup() {
+    byte[] first = input.key();
+    int previousStripe = -1;
+    do {
+      byte[] ikey = input.key();
+      if (InternalKey.type(ikey) == null) {
+        throw new IllegalStateException(
+            "compaction input yielded a key of unknown type (its source must report corruption): "
+                + InternalKey.describe(ikey));
+      }
+      int stripe = stripeOf(InternalKey.sequence(ikey));
+      // Entries arrive newest first, so stripes never increase within a user key.
+      assert previousStripe == -1 || stripe <= previousStripe : "input out of order";
+      if (stripe == previousStripe) {
+        droppedEntries++; // shadowed by the newer entry of the same stripe
+      } else {
+        keptKeys.add(ikey);
+        keptValues.add(input.value());
+        previousStripe = stripe;
+      }
+      input.next();
+    } while (input.isValid() && InternalKey.compareUserKeys(input.key(), first) == 0);
+
+    if (bottommostFor != null && endsWithTombstone()
+        && bottommostFor.test(InternalKey.userKey(first))) {
+      while (endsWithTombstone()) {
+        keptKeys.remove(keptKeys.size() - 1);
+        keptValues.remove(keptValues.size() - 1);
+        droppedEntries++;
+        droppedTombstones++;
+      }
+    }
+  }
+
+  private boolean endsWithTombstone() {
+    return !keptKeys.isEmpty()
+        && InternalKey.type(keptKeys.get(keptKeys.size() - 1)) == ValueType.DELETION;
+  }
+
+  /** The stripe of a sequence: the number of snapshot bounds strictly below it. */
+  private int stripeOf(long sequence) {
+    int i = Arrays.binarySearch(stripeBounds, sequence);
+    return i >= 0 ? i : -i - 1;
+  }
+
+  private void requireValid() {
+    if (!isValid()) {
+      throw new NoSuchElementException("compaction filter is not positioned on an entry");
+    }
+  }
+}
