@@ -1,0 +1,119 @@
+package dev.cairn.bench.micro;
+
+import dev.cairn.iter.InternalIterator;
+import dev.cairn.key.InternalKey;
+import dev.cairn.key.LookupResult;
+import dev.cairn.key.ValueType;
+import dev.cairn.memtable.MemTable;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * The memtable's cost per operation: insert of random 16-byte keys with 100-byte values
+ * (db_bench's fillrandom shape), a point lookup that hits, and a short scan after a seek. This is
+ * the baseline an arena skiplist would have to beat to replace {@code ConcurrentSkipListMap}.
+ *
+ * <p>Run: {@code java -jar jmh/target/cairn-bench.jar MemTableBench} (or through the JMH main).
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+public class MemTableBench {
+  private static final int KEY_BYTES = 16;
+  private static final int VALUE_BYTES = 100;
+
+  /** Inserts into a memtable that is replaced once it reaches a realistic size. */
+  @State(Scope.Thread)
+  public static class InsertState {
+    /** Roughly a 64 MiB memtable at ~190 bytes per entry. */
+    @Param({"350000"})
+    int entriesPerMemTable;
+
+    MemTable memTable;
+    SplittableRandom random;
+    long sequence;
+    final byte[] value = new byte[VALUE_BYTES];
+
+    @Setup(Level.Iteration)
+    public void setUp() {
+      memTable = new MemTable();
+      random = new SplittableRandom(42);
+      random.nextBytes(value);
+    }
+
+    byte[] nextKey() {
+      byte[] key = new byte[KEY_BYTES];
+      random.nextBytes(key);
+      return key;
+    }
+  }
+
+  /** A full memtable and the keys in it, for lookups and scans. */
+  @State(Scope.Benchmark)
+  public static class FilledState {
+    @Param({"350000"})
+    int entries;
+
+    MemTable memTable;
+    byte[][] keys;
+
+    @Setup(Level.Trial)
+    public void fill() {
+      memTable = new MemTable();
+      keys = new byte[entries][];
+      SplittableRandom random = new SplittableRandom(7);
+      byte[] value = new byte[VALUE_BYTES];
+      for (int i = 0; i < entries; i++) {
+        keys[i] = new byte[KEY_BYTES];
+        random.nextBytes(keys[i]);
+        memTable.add(i + 1, ValueType.VALUE, keys[i], value);
+      }
+    }
+  }
+
+  @State(Scope.Thread)
+  public static class Cursor {
+    final SplittableRandom random = new SplittableRandom(11);
+  }
+
+  @Benchmark
+  public void insertRandom(InsertState s) {
+    if (s.memTable.entries() >= s.entriesPerMemTable) {
+      s.memTable = new MemTable(); // a memtable switch; amortized over the entries it held
+    }
+    // The value array is shared: the memtable keeps a reference and never modifies it.
+    s.memTable.add(++s.sequence, ValueType.VALUE, s.nextKey(), s.value);
+  }
+
+  @Benchmark
+  public LookupResult getHit(FilledState s, Cursor c) {
+    byte[] key = s.keys[c.random.nextInt(s.keys.length)];
+    return s.memTable.get(key, InternalKey.MAX_SEQUENCE);
+  }
+
+  @Benchmark
+  public void seekAndScan10(FilledState s, Cursor c, Blackhole bh) {
+    byte[] key = s.keys[c.random.nextInt(s.keys.length)];
+    try (InternalIterator it = s.memTable.iterator()) {
+      it.seek(InternalKey.seekKey(key, InternalKey.MAX_SEQUENCE));
+      for (int i = 0; i < 10 && it.isValid(); i++, it.next()) {
+        bh.consume(it.value());
+      }
+    }
+  }
+}
