@@ -9,6 +9,7 @@ import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.LookupResult;
 import dev.cairn.key.ValueType;
+import dev.cairn.read.DbIterator;
 import dev.cairn.util.Coding;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,12 +19,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** Several threads add while a reader iterates and looks up; nothing is lost or misordered. */
 class MemTableConcurrencyTest {
   private static final int WRITERS = 4;
-  private static final int PER_WRITER = 20_000;
+  private static final int PER_WRITER = 10_000;
   private static final int KEYS = 1000;
 
   @Test
@@ -99,6 +101,51 @@ class MemTableConcurrencyTest {
       pool.shutdownNow();
       assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
     }
+  }
+
+  @Test
+  void snapshotScansAreStableWhileAWriterAdds() throws Exception {
+    MemTable m = new MemTable();
+    AtomicLong published = new AtomicLong(); // the engine's "last sequence", set after the add
+    AtomicBoolean writing = new AtomicBoolean(true);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<?> writer = pool.submit(() -> {
+        for (long seq = 1; seq <= 20_000; seq++) {
+          int k = (int) (seq % KEYS);
+          if (seq % 5 == 0) {
+            m.add(seq, ValueType.DELETION, key(k), new byte[0]);
+          } else {
+            m.add(seq, ValueType.VALUE, key(k), Long.toString(seq).getBytes());
+          }
+          published.set(seq);
+        }
+        writing.set(false);
+        return null;
+      });
+      int checks = 0;
+      while (writing.get() || checks == 0) {
+        long snapshot = published.get();
+        List<String> first = scan(m, snapshot);
+        List<String> second = scan(m, snapshot);
+        assertEquals(first, second, "two scans at snapshot " + snapshot);
+        checks++;
+      }
+      writer.get(60, TimeUnit.SECONDS);
+    } finally {
+      pool.shutdownNow();
+      assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+    }
+  }
+
+  private static List<String> scan(MemTable m, long snapshot) {
+    List<String> out = new ArrayList<>();
+    try (DbIterator it = new DbIterator(m.iterator(), snapshot, null, null, null)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        out.add(new String(it.key()) + "=" + new String(it.value()));
+      }
+    }
+    return out;
   }
 
   private static byte[] key(int k) {
