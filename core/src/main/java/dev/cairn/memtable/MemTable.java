@@ -40,6 +40,9 @@ public final class MemTable {
    */
   public static final int ENTRY_OVERHEAD_BYTES = 64;
 
+  /** The value of every tombstone; shared because nothing ever modifies a stored value. */
+  private static final byte[] NO_VALUE = new byte[0];
+
   private final ConcurrentSkipListMap<byte[], byte[]> table =
       new ConcurrentSkipListMap<>(InternalKeyComparator.INSTANCE);
 
@@ -77,7 +80,7 @@ public final class MemTable {
 
       @Override
       public void delete(long sequence, byte[] key) {
-        add(sequence, ValueType.DELETION, key, new byte[0]);
+        add(sequence, ValueType.DELETION, key, NO_VALUE);
       }
     };
   }
