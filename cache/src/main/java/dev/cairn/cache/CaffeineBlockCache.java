@@ -1,0 +1,240 @@
+package dev.cairn.cache;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * {@link BlockCache} on a Caffeine cache weighed in bytes (W-TinyLFU eviction), holding blocks in
+ * off-heap memory from a {@link BlockMemory}.
+ *
+ * <h2>Ownership</h2>
+ *
+ * Each cached block is a {@link SharedBlock}: the cache owns one reference while the block is in
+ * the cache, and every {@link CachedBlock} returned by {@link #lookup} or {@link #insert} owns one
+ * more. The removal listener drops the cache's reference, so eviction never frees memory a reader
+ * still holds; the last {@code close()} frees it. {@link CacheStats#pinnedBytes()} counts all
+ * allocated block memory, cached or evicted-but-held, and is zero after every reader has closed
+ * and the cache is closed.
+ *
+ * <h2>Accounting</h2>
+ *
+ * Caffeine runs maintenance (eviction, removal notices) on an executor, by default the common
+ * pool. Here it runs on the calling thread ({@code executor(Runnable::run)}), so a write's
+ * evictions are accounted for when it returns. Under concurrency Caffeine may still defer
+ * maintenance to whichever thread next holds its eviction lock, so the capacity can be exceeded
+ * briefly; {@link #stats()} runs pending maintenance first and is exact when no other thread is
+ * using the cache.
+ *
+ * <h2>Per-file index</h2>
+ *
+ * Each file's cached offsets are kept in a {@link FileBlocks}, maintained on insert and removal.
+ * {@link #evictFile} therefore costs O(blocks of that file), not O(blocks in the cache): a file is
+ * deleted after every compaction, and scanning a multi-gigabyte cache (millions of keys) each time
+ * would cost more than the compaction's reads. The index costs one map entry per cached block, a
+ * few percent of a 4 KiB block. The same index gives {@link #cachedBlockCount} in O(1).
+ */
+public final class CaffeineBlockCache implements BlockCache {
+  // Immutable after construction.
+  private final long capacityBytes;
+  private final BlockMemory memory;
+  private final Cache<BlockKey, SharedBlock> cache;
+
+  // Thread-safe: per-file index and counters. An entry lives until its file is evicted.
+  private final ConcurrentHashMap<Long, FileBlocks> files = new ConcurrentHashMap<>();
+
+  // Thread-safe counters; see CacheStats for their meaning.
+  private final LongAdder hits = new LongAdder();
+  private final LongAdder misses = new LongAdder();
+  private final LongAdder inserts = new LongAdder();
+  private final LongAdder evictions = new LongAdder();
+  private final LongAdder usedBytes = new LongAdder();
+  private final LongAdder blockCount = new LongAdder();
+
+  private volatile boolean closed;
+
+  /** A cache of {@code capacityBytes} in netty pooled direct memory. */
+  public CaffeineBlockCache(long capacityBytes) {
+    this(capacityBytes, new NettyBlockMemory());
+  }
+
+  /**
+   * A cache of {@code capacityBytes} using {@code memory}. A capacity of zero caches nothing:
+   * {@link #insert} then returns a block owned by the caller alone.
+   */
+  public CaffeineBlockCache(long capacityBytes, BlockMemory memory) {
+    if (capacityBytes < 0) {
+      throw new IllegalArgumentException("negative cache capacity " + capacityBytes);
+    }
+    this.capacityBytes = capacityBytes;
+    this.memory = memory;
+    this.cache =
+        Caffeine.newBuilder()
+            .maximumWeight(capacityBytes)
+            // Weight at least 1: Caffeine never evicts zero-weight entries, so empty blocks
+            // would otherwise stay forever.
+            .weigher((BlockKey key, SharedBlock block) -> Math.max(1, block.size()))
+            .executor(Runnable::run)
+            .removalListener(this::onRemoval)
+            .build();
+  }
+
+  @Override
+  public CachedBlock lookup(long fileNumber, long offset) {
+    if (closed) {
+      misses.increment();
+      return null;
+    }
+    FileBlocks file = fileBlocks(fileNumber);
+    SharedBlock block = cache.getIfPresent(new BlockKey(fileNumber, offset));
+    // tryRetain fails only if an eviction freed the block after getIfPresent found it: a miss.
+    if (block != null && block.tryRetain()) {
+      hits.increment();
+      file.hits.increment();
+      return new BlockLease(block);
+    }
+    misses.increment();
+    file.misses.increment();
+    return null;
+  }
+
+  @Override
+  public CachedBlock insert(long fileNumber, long offset, ByteBuffer contents) {
+    int size = contents.remaining();
+    if (closed || size > capacityBytes) {
+      // Could never be cached (or the cache is gone): give the caller a block of its own.
+      return new BlockLease(copyToNewBlock(contents, 1));
+    }
+    BlockKey key = new BlockKey(fileNumber, offset);
+    while (true) {
+      SharedBlock[] created = new SharedBlock[1];
+      // computeIfAbsent allocates only when the key is absent, under Caffeine's lock for the
+      // key, so two threads inserting the same block never both allocate.
+      SharedBlock block =
+          cache.asMap().computeIfAbsent(key, k -> created[0] = cacheNewBlock(k, contents));
+      if (created[0] != null) {
+        // Born with the caller's reference as well as the cache's, so even if maintenance
+        // evicted it at once (TinyLFU may reject a newcomer) the caller still holds it.
+        if (closed) {
+          // close() may have cleared the cache before our entry landed; drop it ourselves so it
+          // is not left pinned in a closed cache. (Volatile write of closed before clearing,
+          // map write before this read: one side always sees the other.)
+          cache.invalidate(key);
+        }
+        return new BlockLease(block);
+      }
+      if (block.tryRetain()) {
+        return new BlockLease(block);
+      }
+      // The existing block was evicted and freed since computeIfAbsent returned it. Removal
+      // from the map precedes the release that freed it, so the next round caches a new block.
+    }
+  }
+
+  /** The mapping function of insert: runs under Caffeine's lock for {@code key}. */
+  private SharedBlock cacheNewBlock(BlockKey key, ByteBuffer contents) {
+    SharedBlock block = copyToNewBlock(contents, 2);
+    fileBlocks(key.fileNumber()).added(key.offset(), block);
+    inserts.increment();
+    usedBytes.add(block.size());
+    blockCount.increment();
+    return block;
+  }
+
+  private SharedBlock copyToNewBlock(ByteBuffer contents, int initialRefs) {
+    int size = contents.remaining();
+    MemoryRegion region = memory.allocate(size);
+    try {
+      region.buffer().put(0, contents, contents.position(), size);
+    } catch (RuntimeException | Error e) {
+      region.free();
+      throw e;
+    }
+    return new SharedBlock(region, initialRefs);
+  }
+
+  /** Caffeine's removal listener: the block has left the map; drop the cache's reference. */
+  private void onRemoval(BlockKey key, SharedBlock block, RemovalCause cause) {
+    // Keys and values are strongly held, so Caffeine never passes null here.
+    assert key != null && block != null : "strong entries have a key and a value";
+    assert cause != RemovalCause.REPLACED : "the cache never replaces a block";
+    usedBytes.add(-block.size());
+    blockCount.decrement();
+    FileBlocks file = files.get(key.fileNumber());
+    if (file != null) {
+      file.removed(key.offset(), block);
+    }
+    if (!closed) {
+      // Capacity pressure or evictFile; clearing at close is not an eviction.
+      evictions.increment();
+    }
+    block.release();
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Requires: no thread inserts blocks of {@code fileNumber} concurrently (the file is being
+   * deleted, so nothing reads it). The file's lookup counters are dropped too.
+   */
+  @Override
+  public void evictFile(long fileNumber) {
+    FileBlocks file = files.get(fileNumber);
+    if (file == null) {
+      return;
+    }
+    List<BlockKey> keys =
+        file.cachedOffsets().stream().map(offset -> new BlockKey(fileNumber, offset)).toList();
+    cache.invalidateAll(keys);
+    files.remove(fileNumber, file);
+  }
+
+  @Override
+  public long cachedBlockCount(long fileNumber) {
+    FileBlocks file = files.get(fileNumber);
+    return file == null ? 0 : file.cachedBlockCount();
+  }
+
+  /** Lookup counters and cached block count of one file; zeros for a file never looked up. */
+  public FileCacheStats fileStats(long fileNumber) {
+    FileBlocks file = files.get(fileNumber);
+    return file == null ? new FileCacheStats(fileNumber, 0, 0, 0) : file.snapshot(fileNumber);
+  }
+
+  @Override
+  public CacheStats stats() {
+    cache.cleanUp();
+    return new CacheStats(
+        hits.sum(),
+        misses.sum(),
+        inserts.sum(),
+        evictions.sum(),
+        usedBytes.sum(),
+        capacityBytes,
+        blockCount.sum(),
+        memory.allocatedBytes());
+  }
+
+  @Override
+  public long capacityBytes() {
+    return capacityBytes;
+  }
+
+  /** Idempotent. Later lookups miss and later inserts return caller-owned blocks. */
+  @Override
+  public void close() {
+    closed = true;
+    cache.invalidateAll();
+    cache.cleanUp();
+    files.clear();
+  }
+
+  private FileBlocks fileBlocks(long fileNumber) {
+    FileBlocks file = files.get(fileNumber);
+    return file != null ? file : files.computeIfAbsent(fileNumber, n -> new FileBlocks());
+  }
+}

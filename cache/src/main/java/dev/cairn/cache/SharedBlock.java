@@ -1,0 +1,62 @@
+package dev.cairn.cache;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One block's off-heap bytes shared by the cache and any number of readers, freed when the last
+ * reference is released. The cache holds one reference while the block is in the cache; each
+ * {@link BlockLease} handed to a reader holds one more.
+ *
+ * <p>Invariant: once the count reaches zero the memory is freed and the count never rises again.
+ * {@link #tryRetain()} enforces this, which is what makes a lookup racing an eviction safe: the
+ * reader either gets its reference before the cache drops its own, or it sees a dead block and
+ * treats the lookup as a miss. It can never revive freed memory.
+ */
+final class SharedBlock {
+  // Immutable after construction.
+  private final MemoryRegion region;
+
+  // Thread-safe: the number of live references; 0 means freed.
+  private final AtomicInteger refs;
+
+  /** Takes ownership of {@code region}; the block starts with {@code initialRefs} references. */
+  SharedBlock(MemoryRegion region, int initialRefs) {
+    assert initialRefs > 0 : "a block is born referenced";
+    this.region = region;
+    this.refs = new AtomicInteger(initialRefs);
+  }
+
+  /** Adds a reference unless the block was already freed; returns whether it did. */
+  boolean tryRetain() {
+    for (int r = refs.get(); r > 0; r = refs.get()) {
+      if (refs.compareAndSet(r, r + 1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Drops one reference, freeing the memory if it was the last. */
+  void release() {
+    int left = refs.decrementAndGet();
+    assert left >= 0 : "block released more often than retained";
+    if (left == 0) {
+      region.free();
+    }
+  }
+
+  /** A new read-only view of the bytes, position 0. Requires: the caller holds a reference. */
+  ByteBuffer contents() {
+    assert refs.get() > 0 : "reading a freed block";
+    return region.buffer().asReadOnlyBuffer();
+  }
+
+  int size() {
+    return region.size();
+  }
+
+  int refCount() {
+    return refs.get();
+  }
+}

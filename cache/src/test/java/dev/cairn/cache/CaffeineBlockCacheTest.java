@@ -1,0 +1,308 @@
+package dev.cairn.cache;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class CaffeineBlockCacheTest {
+  private static final int BLOCK = 4096;
+
+  private final NettyBlockMemory memory = new NettyBlockMemory();
+  private final List<CaffeineBlockCache> caches = new ArrayList<>();
+
+  private CaffeineBlockCache newCache(long capacity) {
+    CaffeineBlockCache cache = new CaffeineBlockCache(capacity, memory);
+    caches.add(cache);
+    return cache;
+  }
+
+  /** Leak check: every test must leave no off-heap bytes behind. */
+  @AfterEach
+  void noPinnedBytesAfterClose() {
+    caches.forEach(CaffeineBlockCache::close);
+    assertEquals(0, memory.allocatedBytes(), "off-heap bytes leaked by the test");
+  }
+
+  private static void insertAndClose(BlockCache cache, long file, long offset, int size) {
+    cache.insert(file, offset, Blocks.buffer(Blocks.bytes(file, offset, size))).close();
+  }
+
+  @Test
+  void insertedBlockIsFoundWithTheSameBytes() {
+    CaffeineBlockCache cache = newCache(1 << 20);
+    byte[] data = Blocks.bytes(7, 4096, BLOCK);
+    // Only the remaining bytes are copied and the source position is left alone.
+    ByteBuffer source = ByteBuffer.allocate(BLOCK + 10);
+    source.position(10);
+    source.put(data);
+    source.position(10);
+    try (CachedBlock inserted = cache.insert(7, 4096, source)) {
+      assertEquals(10, source.position());
+      assertEquals(BLOCK, inserted.size());
+      assertArrayEquals(data, Blocks.read(inserted));
+    }
+    try (CachedBlock found = cache.lookup(7, 4096)) {
+      assertNotNull(found);
+      ByteBuffer view = found.contents();
+      assertEquals(0, view.position());
+      assertTrue(view.isReadOnly());
+      assertTrue(view.isDirect(), "cached bytes live off-heap");
+      assertArrayEquals(data, Blocks.read(found));
+    }
+    assertNull(cache.lookup(7, 0));
+    assertNull(cache.lookup(8, 4096));
+  }
+
+  @Test
+  void countersInTotalAndPerFile() {
+    CaffeineBlockCache cache = newCache(1 << 20);
+    assertNull(cache.lookup(1, 0));
+    insertAndClose(cache, 1, 0, 100);
+    cache.lookup(1, 0).close();
+    cache.lookup(1, 0).close();
+    assertNull(cache.lookup(1, 100));
+    assertNull(cache.lookup(2, 0));
+
+    CacheStats stats = cache.stats();
+    assertEquals(new CacheStats(2, 3, 1, 0, 100, 1 << 20, 1, 100), stats);
+    assertEquals(0.4, stats.hitRatio(), 1e-9);
+    assertEquals(new FileCacheStats(1, 2, 2, 1), cache.fileStats(1));
+    assertEquals(new FileCacheStats(2, 0, 1, 0), cache.fileStats(2));
+    assertEquals(new FileCacheStats(3, 0, 0, 0), cache.fileStats(3));
+  }
+
+  @Test
+  void insertingACachedKeyReturnsTheCachedBlock() {
+    CaffeineBlockCache cache = newCache(1 << 20);
+    byte[] first = Blocks.bytes(1, 0, 1, 500);
+    byte[] second = Blocks.bytes(1, 0, 2, 500);
+    try (CachedBlock a = cache.insert(1, 0, Blocks.buffer(first));
+        CachedBlock b = cache.insert(1, 0, Blocks.buffer(second))) {
+      assertArrayEquals(first, Blocks.read(b));
+      assertEquals(1, cache.stats().inserts());
+      assertEquals(500, cache.stats().pinnedBytes(), "the second insert must not allocate");
+    }
+  }
+
+  @Test
+  void evictionKeepsUsedBytesWithinCapacityAndPerFileCountsExact() {
+    long seed = System.nanoTime();
+    try {
+      long capacity = 16L * BLOCK;
+      CaffeineBlockCache cache = newCache(capacity);
+      SplittableRandom random = new SplittableRandom(seed);
+      List<long[]> inserted = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        long file = 1 + random.nextInt(4);
+        long offset = (long) random.nextInt(64) * BLOCK;
+        int size = 1 + random.nextInt(BLOCK);
+        insertAndClose(cache, file, offset, size);
+        inserted.add(new long[] {file, offset});
+        if (random.nextInt(3) == 0) {
+          // Hits raise a key's frequency, so TinyLFU admits some newcomers and evicts old blocks.
+          CachedBlock hit = cache.lookup(file, offset);
+          if (hit != null) {
+            hit.close();
+          }
+        }
+        CacheStats stats = cache.stats();
+        assertTrue(stats.usedBytes() <= capacity, "used " + stats.usedBytes() + " > capacity");
+        assertEquals(stats.inserts() - stats.evictions(), stats.blockCount());
+        assertEquals(stats.usedBytes(), stats.pinnedBytes(), "no reader holds a block");
+      }
+      assertTrue(cache.stats().evictions() > 0, "the test must exercise eviction");
+      assertPerFileCountsMatchContents(cache, inserted);
+
+      cache.evictFile(2);
+      assertEquals(0, cache.cachedBlockCount(2));
+      assertPerFileCountsMatchContents(cache, inserted);
+    } catch (Throwable t) {
+      throw new AssertionError("seed " + seed, t);
+    }
+  }
+
+  /** Counts, per file, which inserted keys are really cached, and compares with the index. */
+  private static void assertPerFileCountsMatchContents(
+      CaffeineBlockCache cache, List<long[]> inserted) {
+    Map<Long, Long> expected = new HashMap<>();
+    inserted.stream()
+        .map(k -> new BlockKey(k[0], k[1]))
+        .distinct()
+        .forEach(
+            k -> {
+              CachedBlock found = cache.lookup(k.fileNumber(), k.offset());
+              if (found != null) {
+                found.close();
+                expected.merge(k.fileNumber(), 1L, Long::sum);
+              }
+            });
+    long total = 0;
+    for (long file = 1; file <= 4; file++) {
+      long count = cache.cachedBlockCount(file);
+      assertEquals(expected.getOrDefault(file, 0L), count, "cached blocks of file " + file);
+      total += count;
+    }
+    assertEquals(cache.stats().blockCount(), total);
+  }
+
+  @Test
+  void evictFileDropsOnlyThatFile() {
+    CaffeineBlockCache cache = newCache(1 << 20);
+    for (int i = 0; i < 10; i++) {
+      insertAndClose(cache, 1, (long) i * BLOCK, BLOCK);
+      insertAndClose(cache, 2, (long) i * BLOCK, BLOCK);
+    }
+    assertEquals(10, cache.cachedBlockCount(1));
+    cache.evictFile(1);
+    cache.evictFile(99); // never cached: a no-op
+    assertEquals(0, cache.cachedBlockCount(1));
+    assertEquals(10, cache.cachedBlockCount(2));
+    for (int i = 0; i < 10; i++) {
+      assertNull(cache.lookup(1, (long) i * BLOCK));
+      try (CachedBlock b = cache.lookup(2, (long) i * BLOCK)) {
+        assertArrayEquals(Blocks.bytes(2, (long) i * BLOCK, BLOCK), Blocks.read(b));
+      }
+    }
+    CacheStats stats = cache.stats();
+    assertEquals(10, stats.evictions());
+    assertEquals(10, stats.blockCount());
+    assertEquals(10L * BLOCK, stats.usedBytes());
+    assertEquals(10L * BLOCK, stats.pinnedBytes());
+  }
+
+  @Test
+  void heldBlockSurvivesEvictionByCapacityIntact() {
+    CaffeineBlockCache cache = newCache(4L * BLOCK);
+    byte[] data = Blocks.bytes(1, 0, BLOCK);
+    try (CachedBlock held = cache.insert(1, 0, Blocks.buffer(data))) {
+      // Newcomers that are read often win TinyLFU's admission against the held block.
+      long offset = 0;
+      while (cache.cachedBlockCount(1) > 0) {
+        assertTrue(offset < 1000L * BLOCK, "block 1:0 was never evicted");
+        offset += BLOCK;
+        insertAndClose(cache, 2, offset, BLOCK);
+        for (int i = 0; i < 3; i++) {
+          cache.lookup(2, offset).close();
+        }
+      }
+      assertNull(cache.lookup(1, 0));
+      // Churn the allocator: freed memory of other evicted blocks is reused, ours must not be.
+      for (int i = 0; i < 50; i++) {
+        offset += BLOCK;
+        insertAndClose(cache, 3, offset, BLOCK);
+      }
+      assertArrayEquals(data, Blocks.read(held));
+      CacheStats stats = cache.stats();
+      assertEquals(stats.usedBytes() + BLOCK, stats.pinnedBytes(), "held block is still pinned");
+    }
+    CacheStats stats = cache.stats();
+    assertEquals(stats.usedBytes(), stats.pinnedBytes(), "closing the last holder frees it");
+  }
+
+  @Test
+  void heldBlockSurvivesEvictFile() {
+    CaffeineBlockCache cache = newCache(1 << 20);
+    byte[] data = Blocks.bytes(5, 0, BLOCK);
+    CachedBlock held = cache.insert(5, 0, Blocks.buffer(data));
+    CachedBlock alsoHeld = cache.lookup(5, 0);
+    cache.evictFile(5);
+    assertEquals(0, cache.stats().usedBytes());
+    assertEquals(BLOCK, cache.stats().pinnedBytes());
+    held.close();
+    assertArrayEquals(data, Blocks.read(alsoHeld), "one reader's close must not free another's");
+    alsoHeld.close();
+    assertEquals(0, cache.stats().pinnedBytes());
+  }
+
+  @Test
+  void closeDropsEverythingAndHeldBlocksAreFreedByTheirReaders() {
+    CaffeineBlockCache cache = newCache(1 << 20);
+    for (int i = 0; i < 5; i++) {
+      insertAndClose(cache, 1, i, 1000);
+    }
+    CachedBlock held = cache.lookup(1, 3);
+    cache.close();
+    cache.close(); // idempotent
+    CacheStats stats = cache.stats();
+    assertEquals(0, stats.blockCount());
+    assertEquals(0, stats.usedBytes());
+    assertEquals(0, stats.evictions(), "clearing at close is not eviction");
+    assertEquals(1000, stats.pinnedBytes());
+    assertArrayEquals(Blocks.bytes(1, 3, 1000), Blocks.read(held));
+    held.close();
+    assertEquals(0, cache.stats().pinnedBytes());
+
+    // A closed cache still serves callers: lookups miss, inserts hand back private copies.
+    assertNull(cache.lookup(1, 0));
+    try (CachedBlock own = cache.insert(1, 0, Blocks.buffer(Blocks.bytes(1, 0, 10)))) {
+      assertArrayEquals(Blocks.bytes(1, 0, 10), Blocks.read(own));
+    }
+    assertEquals(0, cache.stats().pinnedBytes());
+    assertEquals(0, cache.cachedBlockCount(1));
+  }
+
+  @Test
+  void capacityZeroCachesNothingAndInsertReturnsACallerOwnedBlock() {
+    CaffeineBlockCache cache = newCache(0);
+    byte[] data = Blocks.bytes(1, 0, BLOCK);
+    try (CachedBlock own = cache.insert(1, 0, Blocks.buffer(data))) {
+      assertArrayEquals(data, Blocks.read(own));
+      assertNull(cache.lookup(1, 0));
+      assertEquals(BLOCK, cache.stats().pinnedBytes());
+    }
+    assertEquals(new CacheStats(0, 1, 0, 0, 0, 0, 0, 0), cache.stats());
+    assertEquals(0, cache.cachedBlockCount(1));
+    assertEquals(0, cache.capacityBytes());
+  }
+
+  @Test
+  void blockLargerThanCapacityIsNotCached() {
+    CaffeineBlockCache cache = newCache(BLOCK - 1);
+    insertAndClose(cache, 1, 0, BLOCK);
+    insertAndClose(cache, 1, BLOCK, BLOCK - 1);
+    assertNull(cache.lookup(1, 0));
+    assertEquals(1, cache.cachedBlockCount(1));
+    assertEquals(1, cache.stats().inserts());
+  }
+
+  @Test
+  void emptyBlocksAreCachedAndStillEvictable() {
+    CaffeineBlockCache cache = newCache(10);
+    for (int i = 0; i < 100; i++) {
+      insertAndClose(cache, 1, i, 0);
+    }
+    CacheStats stats = cache.stats();
+    assertTrue(stats.blockCount() <= 10, "zero-size blocks weigh 1, so at most 10 stay cached");
+    assertEquals(0, stats.usedBytes());
+  }
+
+  @Test
+  void misuseOfACachedBlockIsCaught() {
+    CaffeineBlockCache cache = newCache(1 << 20);
+    CachedBlock block = cache.insert(1, 0, Blocks.buffer(Blocks.bytes(1, 0, 10)));
+    CachedBlock other = cache.lookup(1, 0);
+    block.close();
+    assertThrows(IllegalStateException.class, block::contents);
+    // Tests run with -ea: a double close is a bug and must not drop the other reader's reference.
+    assertThrows(AssertionError.class, block::close);
+    assertArrayEquals(Blocks.bytes(1, 0, 10), Blocks.read(other));
+    other.close();
+  }
+
+  @Test
+  void negativeCapacityIsRejected() {
+    assertThrows(IllegalArgumentException.class, () -> new CaffeineBlockCache(-1, memory));
+  }
+}

@@ -1,0 +1,68 @@
+package dev.cairn.cache;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.util.IllegalReferenceCountException;
+import java.nio.ByteBuffer;
+import org.junit.jupiter.api.Test;
+
+class NettyBlockMemoryTest {
+  private final NettyBlockMemory memory = new NettyBlockMemory();
+
+  @Test
+  void allocatedRegionHoldsWhatWasWrittenAndCountsItsBytes() {
+    byte[] data = Blocks.bytes(1, 2, 4096);
+    MemoryRegion region = memory.allocate(4096);
+    assertEquals(4096, memory.allocatedBytes());
+    ByteBuffer buf = region.buffer();
+    assertTrue(buf.isDirect(), "block memory must be off-heap");
+    assertEquals(0, buf.position());
+    assertEquals(4096, buf.limit());
+    buf.put(0, data);
+    byte[] back = new byte[4096];
+    region.buffer().get(0, back);
+    assertArrayEquals(data, back);
+    region.free();
+    assertEquals(0, memory.allocatedBytes());
+  }
+
+  @Test
+  void regionsAreIndependent() {
+    MemoryRegion a = memory.allocate(100);
+    MemoryRegion b = memory.allocate(100);
+    a.buffer().put(0, Blocks.bytes(1, 1, 100));
+    b.buffer().put(0, Blocks.bytes(2, 2, 100));
+    byte[] back = new byte[100];
+    a.buffer().get(0, back);
+    assertArrayEquals(Blocks.bytes(1, 1, 100), back);
+    assertEquals(200, memory.allocatedBytes());
+    a.free();
+    b.free();
+    assertEquals(0, memory.allocatedBytes());
+  }
+
+  @Test
+  void emptyRegion() {
+    MemoryRegion region = memory.allocate(0);
+    assertEquals(0, region.size());
+    assertEquals(0, region.buffer().remaining());
+    region.free();
+    assertEquals(0, memory.allocatedBytes());
+  }
+
+  @Test
+  void negativeSizeIsRejected() {
+    assertThrows(IllegalArgumentException.class, () -> memory.allocate(-1));
+  }
+
+  @Test
+  void secondFreeIsReportedAndLeavesTheCountAlone() {
+    MemoryRegion region = memory.allocate(64);
+    region.free();
+    assertThrows(IllegalReferenceCountException.class, region::free);
+    assertEquals(0, memory.allocatedBytes());
+  }
+}
