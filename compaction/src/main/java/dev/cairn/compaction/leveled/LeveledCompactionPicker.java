@@ -1,0 +1,208 @@
+package dev.cairn.compaction.leveled;
+
+import dev.cairn.compaction.ByteSizes;
+import dev.cairn.compaction.CompactionPicker;
+import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.model.FileDescriptor;
+import dev.cairn.compaction.model.LsmShape;
+import dev.cairn.compaction.model.UserKeyOrder;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * LevelDB's size-triggered leveled compaction over an {@link LsmShape}; see package-info for the
+ * rules and their origins. Stateless and thread-safe: the only memory between picks is the
+ * compaction pointers, which live in the shape.
+ */
+public final class LeveledCompactionPicker implements CompactionPicker {
+
+  /** Highest score first; on a tie the shallower level, as LevelDB's {@code Finalize} does. */
+  private static final Comparator<LevelScore> MOST_URGENT_FIRST =
+      Comparator.comparingDouble(LevelScore::score).reversed()
+          .thenComparingInt(LevelScore::level);
+
+  private final LeveledConfig config;
+  private final LeveledPlanBuilder builder;
+
+  public LeveledCompactionPicker(LeveledConfig config) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.builder = new LeveledPlanBuilder(config);
+  }
+
+  public LeveledConfig config() {
+    return config;
+  }
+
+  /**
+   * One score per level that can compact into a deeper one ({@code 0..numLevels-2}); the last
+   * level has nowhere to go and is not scored.
+   */
+  public List<LevelScore> scores(LsmShape shape) {
+    checkLevels(shape);
+    List<LevelScore> scores = new ArrayList<>(shape.numLevels() - 1);
+    int l0Files = shape.level(0).fileCount();
+    scores.add(
+        new LevelScore(
+            0, (double) l0Files / config.l0CompactionTrigger(), l0Files,
+            config.l0CompactionTrigger()));
+    for (int level = 1; level < shape.numLevels() - 1; level++) {
+      long bytes = shape.totalBytes(level);
+      long limit = config.maxBytesForLevel(level);
+      scores.add(new LevelScore(level, (double) bytes / limit, bytes, limit));
+    }
+    return scores;
+  }
+
+  /**
+   * The most urgent due compaction that touches no busy file. Levels are tried from the highest
+   * score down (all with score >= 1); within a level, files are tried round-robin from the first
+   * one after the level's compaction pointer, so a busy range makes the picker move on rather than
+   * stall.
+   *
+   * <p>No L0 plan is made while any L0 file is busy: L0 files overlap freely, and two L0
+   * compactions at once could carry a newer version of a key below an older one.
+   */
+  @Override
+  public Optional<CompactionPlan> pick(LsmShape shape, Set<Long> busy) {
+    Objects.requireNonNull(busy, "busy");
+    List<LevelScore> due = new ArrayList<>();
+    for (LevelScore score : scores(shape)) {
+      if (score.isDue()) {
+        due.add(score);
+      }
+    }
+    due.sort(MOST_URGENT_FIRST);
+    for (LevelScore score : due) {
+      Optional<CompactionPlan> plan = pickInLevel(shape, score, busy);
+      if (plan.isPresent()) {
+        return plan;
+      }
+    }
+    return Optional.empty();
+  }
+
+  private Optional<CompactionPlan> pickInLevel(LsmShape shape, LevelScore score, Set<Long> busy) {
+    int level = score.level();
+    if (level == 0 && LeveledPlanBuilder.anyBusy(shape.files(0), busy)) {
+      return Optional.empty();
+    }
+    List<FileDescriptor> candidates = inKeyOrder(shape.files(level));
+    int start = firstAfterPointer(candidates, shape.compactionPointer(level));
+    String reason = reason(score);
+    for (int i = 0; i < candidates.size(); i++) {
+      FileDescriptor seed = candidates.get((start + i) % candidates.size());
+      if (busy.contains(seed.id())) {
+        continue;
+      }
+      Optional<CompactionPlan> plan =
+          builder.build(shape, level, List.of(seed), busy, true, reason);
+      if (plan.isPresent()) {
+        return plan;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * A step of a manual compaction ({@code compactRange}) of {@code level} into {@code level + 1}
+   * over {@code [fromUserKey, toUserKey]} (null = open), LevelDB's {@code CompactRange}. Below
+   * L0 one step takes input files only until they reach {@code targetFileBytes}, so a huge range
+   * does not become one huge compaction; L0 cannot be cut like that (an older overlapping file
+   * must not stay behind), so it goes whole. A manual step is never a trivial move: the caller
+   * asked for the data to be rewritten.
+   *
+   * <p>The caller loops: install the plan, then call again with the same range until the result
+   * is empty and {@code shape.overlapping(level, from, to)} is empty too; then go on with the next
+   * level. An empty result while files remain means the range touches busy files: wait for the
+   * running compactions and retry.
+   */
+  public Optional<CompactionPlan> planManual(
+      LsmShape shape, int level, byte[] fromUserKey, byte[] toUserKey, Set<Long> busy) {
+    checkLevels(shape);
+    Objects.requireNonNull(busy, "busy");
+    if (level < 0 || level >= shape.numLevels() - 1) {
+      throw new IllegalArgumentException(
+          "manual compaction level must be in [0, " + (shape.numLevels() - 2) + "]: " + level);
+    }
+    if (fromUserKey != null && toUserKey != null
+        && UserKeyOrder.compare(fromUserKey, toUserKey) > 0) {
+      throw new IllegalArgumentException("manual compaction range is empty: from > to");
+    }
+    List<FileDescriptor> inputs =
+        level == 0
+            ? LeveledPlanBuilder.closedL0Overlap(shape, fromUserKey, toUserKey)
+            : shape.overlapping(level, fromUserKey, toUserKey);
+    if (inputs.isEmpty()) {
+      return Optional.empty();
+    }
+    if (level > 0) {
+      inputs = limitToOneStep(inputs);
+    }
+    String reason = "manual L" + level + " " + bound(fromUserKey) + ".." + bound(toUserKey);
+    return builder.build(shape, level, inputs, busy, false, reason);
+  }
+
+  /** The key-ordered prefix of {@code inputs} that first reaches {@code targetFileBytes}. */
+  private List<FileDescriptor> limitToOneStep(List<FileDescriptor> inputs) {
+    long total = 0;
+    for (int i = 0; i < inputs.size(); i++) {
+      total += inputs.get(i).sizeBytes();
+      if (total >= config.targetFileBytes()) {
+        return inputs.subList(0, i + 1);
+      }
+    }
+    return inputs;
+  }
+
+  private static List<FileDescriptor> inKeyOrder(List<FileDescriptor> files) {
+    List<FileDescriptor> sorted = new ArrayList<>(files);
+    // L1+ files are already in key order; L0 is newest first and is sorted here, as LevelDB
+    // keeps every level (L0 included) sorted by smallest key, ties by file number.
+    sorted.sort(
+        Comparator.<FileDescriptor, byte[]>comparing(
+                FileDescriptor::smallestKey, UserKeyOrder.COMPARATOR)
+            .thenComparingLong(FileDescriptor::id));
+    return sorted;
+  }
+
+  /** Index of the first file whose largest key is above the pointer; 0 (wrap) if none. */
+  private static int firstAfterPointer(List<FileDescriptor> files, byte[] pointer) {
+    if (pointer == null) {
+      return 0;
+    }
+    for (int i = 0; i < files.size(); i++) {
+      if (files.get(i).compareLargestTo(pointer) > 0) {
+        return i;
+      }
+    }
+    return 0;
+  }
+
+  private static String reason(LevelScore score) {
+    if (score.level() == 0) {
+      return String.format(
+          Locale.ROOT, "L0 score %.2f: %d files, trigger %d",
+          score.score(), score.current(), score.limit());
+    }
+    return String.format(
+        Locale.ROOT, "L%d score %.2f: %s of %s",
+        score.level(), score.score(), ByteSizes.format(score.current()),
+        ByteSizes.format(score.limit()));
+  }
+
+  private static String bound(byte[] key) {
+    return key == null ? "*" : UserKeyOrder.printable(key);
+  }
+
+  private void checkLevels(LsmShape shape) {
+    if (shape.numLevels() != config.numLevels()) {
+      throw new IllegalArgumentException(
+          "shape has " + shape.numLevels() + " levels, config " + config.numLevels());
+    }
+  }
+}

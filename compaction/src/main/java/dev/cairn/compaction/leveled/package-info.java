@@ -1,0 +1,39 @@
+/**
+ * Leveled compaction as LevelDB does it ({@code db/version_set.cc}: {@code VersionSet::Finalize},
+ * {@code PickCompaction}, {@code SetupOtherInputs}, {@code CompactRange};
+ * {@code Compaction::IsTrivialMove}). Design note:
+ *
+ * <ol>
+ *   <li><b>Score.</b> L0 scores its file count over {@code l0CompactionTrigger} — L0 files
+ *       overlap, so every file costs every read a probe, whatever its size. Level {@code n >= 1}
+ *       scores its bytes over {@code baseLevelBytes × levelSizeRatio^(n-1)}. The last level is
+ *       not scored. The highest score at or above 1 is compacted first (ties: shallower level).
+ *   <li><b>Seed.</b> The first file of the level, in key order, whose largest key is beyond the
+ *       level's compaction pointer; past the last file, wrap to the first. Compactions thus sweep
+ *       the key space round-robin, so no range is starved and each level's write amplification
+ *       is spread evenly.
+ *   <li><b>L0 closure.</b> For L0, every file overlapping the seed's range joins, and the range
+ *       grows until no other L0 file overlaps it: an older overlapping file must never be left
+ *       above a newer one that moved down.
+ *   <li><b>Targets.</b> All files of {@code level + 1} overlapping the inputs' range.
+ *   <li><b>Expand.</b> If taking every file of the level within the inputs-plus-targets range
+ *       adds inputs but no targets, and inputs plus targets stay under {@code maxExpandedBytes}
+ *       (25 × target file size), take them: same target bytes rewritten for more progress.
+ *   <li><b>Grandparents.</b> Files of {@code level + 2} overlapping the whole range; the executor
+ *       cuts output files so that none overlaps more than {@code maxGrandparentOverlapBytes}
+ *       (10 × target) of them.
+ *   <li><b>Trivial move.</b> One input, no target, grandparent overlap within the limit: move the
+ *       file down without rewriting it.
+ *   <li><b>Pointer.</b> The level's compaction pointer becomes the inputs' largest key.
+ *   <li><b>Bottommost.</b> Computed here, not in core: no file (run or buffer list) below the
+ *       output level overlaps the compaction's range.
+ * </ol>
+ *
+ * <p>Departures from LevelDB, each to allow compactions to run in parallel: files named in the
+ * busy set are never planned; a level whose seed's plan touches a busy file tries its next file
+ * round-robin, then the next due level; no L0 plan while any L0 file is busy. Because files of a
+ * level below L0 never share a user key, the files overlapping a range form a contiguous slice,
+ * so two plans with disjoint file sets into the same level also have disjoint key ranges.
+ * Seek-triggered compaction ({@code allowed_seeks}) is not implemented.
+ */
+package dev.cairn.compaction.leveled;

@@ -1,0 +1,13 @@
+/**
+ * The immutable LSM shape model that compaction planning reads: {@link
+ * dev.cairn.compaction.model.FileDescriptor files}, {@link dev.cairn.compaction.model.SortedRun
+ * sorted runs}, {@link dev.cairn.compaction.model.LevelShape levels} with their compaction-buffer
+ * lists, and the whole {@link dev.cairn.compaction.model.LsmShape shape} with its compaction
+ * pointers.
+ *
+ * <p>Core builds it from its current version; the Cassandra and HBase adapters build it from
+ * their hosts' SSTables and store files. Nothing here does I/O or knows a path. User keys are
+ * byte arrays compared unsigned ({@link dev.cairn.compaction.model.UserKeyOrder}); every array
+ * is copied on the way in and out. See {@code docs/compaction.md}.
+ */
+package dev.cairn.compaction.model;

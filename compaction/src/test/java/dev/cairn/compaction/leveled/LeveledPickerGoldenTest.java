@@ -1,0 +1,100 @@
+package dev.cairn.compaction.leveled;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.testing.DataDrivenFile;
+import dev.cairn.compaction.testing.ShapeText;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Shape in, plan out: runs every case in {@code src/test/resources/picker/*.txt} (format in
+ * {@link DataDrivenFile} and {@link ShapeText}). Commands:
+ *
+ * <ul>
+ *   <li>{@code pick} — the plan {@link LeveledCompactionPicker#pick} returns;
+ *   <li>{@code pick-parallel} — pick, mark the plan's files busy, pick again, until nothing is
+ *       left: the compactions that could run at once;
+ *   <li>{@code scores} — {@link LeveledCompactionPicker#scores};
+ *   <li>{@code manual L<n> <from>..<to>} — {@link LeveledCompactionPicker#planManual}; {@code *}
+ *       leaves a side open.
+ * </ul>
+ *
+ * Rewrite the expected outputs with {@code -Dcairn.rewrite=true}.
+ */
+class LeveledPickerGoldenTest {
+  private static final Path DIR = Path.of("src/test/resources/picker");
+  private static final Pattern MANUAL = Pattern.compile("manual L(\\d+) (\\S+)\\.\\.(\\S+)");
+
+  @TestFactory
+  Stream<DynamicTest> goldenFiles() throws IOException {
+    List<Path> files;
+    try (Stream<Path> listing = Files.list(DIR)) {
+      files = listing.filter(p -> p.toString().endsWith(".txt")).sorted().toList();
+    }
+    assertFalse(files.isEmpty(), "no golden files under " + DIR.toAbsolutePath());
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Path file : files) {
+      DataDrivenFile golden = DataDrivenFile.read(file);
+      List<String> actual = golden.run(LeveledPickerGoldenTest::runCase);
+      for (int i = 0; i < golden.cases().size(); i++) {
+        DataDrivenFile.Case c = golden.cases().get(i);
+        String out = actual.get(i);
+        tests.add(
+            DynamicTest.dynamicTest(
+                c.name(),
+                () -> {
+                  if (!DataDrivenFile.rewriteRequested()) {
+                    assertEquals(String.join("\n", c.expected()), out,
+                        c.name() + " (rerun with -Dcairn.rewrite=true to accept)");
+                  }
+                }));
+      }
+    }
+    return tests.stream();
+  }
+
+  static String runCase(DataDrivenFile.Case c) {
+    ShapeText.Scenario s = ShapeText.parse(c.input().subList(1, c.input().size()));
+    LeveledCompactionPicker picker = new LeveledCompactionPicker(s.config());
+    String command = c.command().trim();
+    if (command.equals("pick")) {
+      return ShapeText.render(picker.pick(s.shape(), s.busy()));
+    }
+    if (command.equals("scores")) {
+      return ShapeText.renderScores(picker.scores(s.shape()));
+    }
+    if (command.equals("pick-parallel")) {
+      Set<Long> busy = new HashSet<>(s.busy());
+      List<String> plans = new ArrayList<>();
+      for (Optional<CompactionPlan> plan = picker.pick(s.shape(), busy);
+          plan.isPresent();
+          plan = picker.pick(s.shape(), busy)) {
+        plans.add(ShapeText.render(plan));
+        busy.addAll(plan.get().fileIds());
+      }
+      plans.add("no further compaction");
+      return String.join("\n", plans);
+    }
+    Matcher m = MANUAL.matcher(command);
+    if (m.matches()) {
+      return ShapeText.render(
+          picker.planManual(s.shape(), Integer.parseInt(m.group(1)), ShapeText.key(m.group(2)),
+              ShapeText.key(m.group(3)), s.busy()));
+    }
+    throw new IllegalArgumentException("unknown command: " + command);
+  }
+}
