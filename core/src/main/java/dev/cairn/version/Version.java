@@ -1,0 +1,251 @@
+package dev.cairn.version;
+
+import dev.cairn.Options;
+import dev.cairn.key.InternalKey;
+import dev.cairn.key.InternalKeyComparator;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * An immutable snapshot of the tables of every level. Invariants (checked on construction when
+ * the system property {@code cairn.paranoid=true}, and on recovery always):
+ *
+ * <ul>
+ *   <li>level 0 is ordered newest first: largest sequence descending, then file number
+ *       descending; its files may overlap, and each is its own sorted run;
+ *   <li>levels 1+ are sorted by smallest key and do not overlap: {@code largest(f) <
+ *       smallest(next f)} in internal-key order; each level is one sorted run.
+ * </ul>
+ *
+ * <p>Reference counted: a reader that keeps a version past the engine mutex pins it with {@link
+ * #ref()} (or {@link VersionSet#refCurrent()}) and releases it with {@link #unref()}; while any
+ * reference is held its files stay in {@link VersionSet#liveFileNumbers()} and are not deleted.
+ * The count goes 0 (new) → n → 0 → released; once released a version cannot be referenced again.
+ * {@code ref}/{@code unref} are thread-safe; everything else is immutable.
+ */
+public final class Version {
+  static final boolean PARANOID = Boolean.getBoolean("cairn.paranoid");
+  private static final int RELEASED = -1;
+
+  // Immutable after construction.
+  private final List<List<FileMetaData>> levels;
+  private final Consumer<Version> onRelease;
+
+  private final AtomicInteger refs = new AtomicInteger();
+
+  /**
+   * @param levels per level, files already in the order of the invariants (see {@link
+   *     VersionBuilder}); the lists are copied
+   * @param onRelease called once, on the thread that drops the last reference
+   */
+  Version(List<List<FileMetaData>> levels, Consumer<Version> onRelease) {
+    if (levels.size() != Options.MAX_LEVELS) {
+      throw new IllegalArgumentException(levels.size() + " levels, expected " + Options.MAX_LEVELS);
+    }
+    List<List<FileMetaData>> copy = new ArrayList<>(levels.size());
+    for (List<FileMetaData> files : levels) {
+      copy.add(List.copyOf(files));
+    }
+    this.levels = Collections.unmodifiableList(copy);
+    this.onRelease = onRelease;
+    if (PARANOID) {
+      String problem = checkInvariants(this.levels);
+      if (problem != null) {
+        throw new IllegalStateException("version violates its invariants: " + problem + ". This is a bug.");
+      }
+    }
+  }
+
+  /** An empty version of {@link Options#MAX_LEVELS} levels, not owned by a version set. */
+  static Version empty(Consumer<Version> onRelease) {
+    return new Version(Collections.nCopies(Options.MAX_LEVELS, List.of()), onRelease);
+  }
+
+  /** The first invariant {@code levels} break, or null. */
+  static String checkInvariants(List<List<FileMetaData>> levels) {
+    List<FileMetaData> l0 = levels.get(0);
+    for (int i = 1; i < l0.size(); i++) {
+      if (VersionBuilder.NEWEST_FIRST.compare(l0.get(i - 1), l0.get(i)) > 0) {
+        return "level 0 file #" + l0.get(i - 1).number() + " is ordered before newer file #" + l0.get(i).number();
+      }
+    }
+    for (int level = 1; level < levels.size(); level++) {
+      List<FileMetaData> files = levels.get(level);
+      for (int i = 1; i < files.size(); i++) {
+        FileMetaData prev = files.get(i - 1);
+        FileMetaData next = files.get(i);
+        if (InternalKeyComparator.INSTANCE.compare(prev.largest(), next.smallest()) >= 0) {
+          return "level " + level + " files #" + prev.number() + " (largest " + InternalKey.describe(prev.largest())
+              + ") and #" + next.number() + " (smallest " + InternalKey.describe(next.smallest())
+              + ") overlap or are out of order";
+        }
+      }
+    }
+    return null;
+  }
+
+  public int numLevels() {
+    return levels.size();
+  }
+
+  /** The files of {@code level}, in the order of the class invariants. */
+  public List<FileMetaData> files(int level) {
+    return levels.get(level);
+  }
+
+  public int fileCount(int level) {
+    return levels.get(level).size();
+  }
+
+  /** Bytes the level's files occupy on disk ({@link FileMetaData#totalBytes()}). */
+  public long levelBytes(int level) {
+    long sum = 0;
+    for (FileMetaData f : levels.get(level)) {
+      sum += f.totalBytes();
+    }
+    return sum;
+  }
+
+  /** Sorted runs of {@code level}: on level 0 each file alone, newest first; on 1+ the level. */
+  public List<List<FileMetaData>> sortedRuns(int level) {
+    List<FileMetaData> files = levels.get(level);
+    if (files.isEmpty()) {
+      return List.of();
+    }
+    if (level > 0) {
+      return List.of(files);
+    }
+    List<List<FileMetaData>> runs = new ArrayList<>(files.size());
+    for (FileMetaData f : files) {
+      runs.add(List.of(f));
+    }
+    return Collections.unmodifiableList(runs);
+  }
+
+  /**
+   * The compaction buffer's lists of {@code level} (LSbM), each a sorted run. Empty until the
+   * compaction buffer arrives.
+   */
+  public List<List<FileMetaData>> bufferLists(int level) {
+    Objects.checkIndex(level, levels.size());
+    return List.of();
+  }
+
+  /**
+   * Files of {@code level} whose user-key range intersects [{@code smallestUserKey}, {@code
+   * largestUserKey}]; a null bound is open. Level 0 in newest-first order, 1+ in key order. Unlike
+   * LevelDB's compaction input selection this does not widen the range by the level 0 files it
+   * finds; pickers that need that do it themselves.
+   */
+  public List<FileMetaData> overlappingFiles(int level, byte[] smallestUserKey, byte[] largestUserKey) {
+    List<FileMetaData> files = levels.get(level);
+    List<FileMetaData> out = new ArrayList<>();
+    int start = 0;
+    if (level > 0 && smallestUserKey != null) {
+      // Non-overlapping and sorted: binary search the first file ending at or after the bound.
+      int lo = 0;
+      int hi = files.size();
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (compareToUserKeyOf(smallestUserKey, files.get(mid).largest()) > 0) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      start = lo;
+    }
+    for (int i = start; i < files.size(); i++) {
+      FileMetaData f = files.get(i);
+      boolean endsBefore = smallestUserKey != null && compareToUserKeyOf(smallestUserKey, f.largest()) > 0;
+      boolean startsAfter = largestUserKey != null && compareToUserKeyOf(largestUserKey, f.smallest()) < 0;
+      if (startsAfter && level > 0) {
+        break;
+      }
+      if (!endsBefore && !startsAfter) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
+
+  /** Compares a user key with the user-key part of an internal key. */
+  static int compareToUserKeyOf(byte[] userKey, byte[] internalKey) {
+    return Arrays.compareUnsigned(userKey, 0, userKey.length,
+        internalKey, 0, internalKey.length - InternalKey.TRAILER_BYTES);
+  }
+
+  /** Numbers of every file in this version. */
+  public Set<Long> liveFileNumbers() {
+    Set<Long> out = new HashSet<>();
+    for (List<FileMetaData> files : levels) {
+      for (FileMetaData f : files) {
+        out.add(f.number());
+      }
+    }
+    return out;
+  }
+
+  /** Pins this version. Throws if it was already released (a use-after-release bug). */
+  public void ref() {
+    if (!tryRef()) {
+      throw new IllegalStateException("ref() of a released version. This is a bug.");
+    }
+  }
+
+  /** Pins this version unless it was already released; returns whether it did. */
+  boolean tryRef() {
+    while (true) {
+      int n = refs.get();
+      if (n == RELEASED) {
+        return false;
+      }
+      if (refs.compareAndSet(n, n + 1)) {
+        return true;
+      }
+    }
+  }
+
+  /** Drops a reference; the last one releases the version and notifies its version set. */
+  public void unref() {
+    int n = refs.decrementAndGet();
+    if (n < 0) {
+      throw new IllegalStateException("unref() without a matching ref(). This is a bug.");
+    }
+    // A concurrent tryRef() may revive the count between the decrement and this CAS; then the
+    // CAS fails and that reader's own unref() releases the version later.
+    if (n == 0 && refs.compareAndSet(0, RELEASED)) {
+      onRelease.accept(this);
+    }
+  }
+
+  /** Current reference count, or -1 once released (for tests and assertions). */
+  int refCount() {
+    return refs.get();
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    for (int level = 0; level < levels.size(); level++) {
+      List<FileMetaData> files = levels.get(level);
+      if (files.isEmpty()) {
+        continue;
+      }
+      sb.append("L").append(level).append(':');
+      for (FileMetaData f : files) {
+        sb.append(" #").append(f.number()).append('[').append(InternalKey.describe(f.smallest()))
+            .append("..").append(InternalKey.describe(f.largest())).append(']');
+      }
+      sb.append('\n');
+    }
+    return sb.length() == 0 ? "(empty)\n" : sb.toString();
+  }
+}

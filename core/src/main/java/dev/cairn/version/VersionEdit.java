@@ -1,0 +1,331 @@
+package dev.cairn.version;
+
+import dev.cairn.CorruptionException;
+import dev.cairn.Options;
+import dev.cairn.key.InternalKey;
+import dev.cairn.key.UserKeys;
+import dev.cairn.util.ByteSink;
+import dev.cairn.util.ByteSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * One change to the set of tables and the persistent counters: a record of the manifest. Built
+ * by setters, encoded by {@link #encode()}, read back by {@link #decode}. The encoding is a
+ * sequence of (varint32 tag, value) pairs specified in docs/manifest_format.md; the tags are
+ * {@link Tag} persistent ids. Not thread-safe.
+ */
+public final class VersionEdit {
+  /** The manifest format this code writes and the newest it reads. */
+  public static final int CURRENT_FORMAT_VERSION = 1;
+
+  /** Manifest tags. The ids are written to disk and never change or get reused. */
+  enum Tag {
+    FORMAT_VERSION(1),
+    LOG_NUMBER(2),
+    NEXT_FILE_NUMBER(3),
+    LAST_SEQUENCE(4),
+    COMPACT_POINTER(5),
+    DELETED_FILE(6),
+    NEW_FILE(7),
+    /** Reserved: a file enters a level's compaction buffer (LSbM); layout not yet fixed. */
+    BUFFER_ADD(16),
+    /** Reserved: a file leaves a level's compaction buffer (LSbM); layout not yet fixed. */
+    BUFFER_REMOVE(17),
+    /** Reserved: block compaction moved a table's footer (BlockDB); layout not yet fixed. */
+    FOOTER_UPDATE(18);
+
+    final int persistentId;
+
+    Tag(int persistentId) {
+      this.persistentId = persistentId;
+    }
+
+    static Tag fromPersistentId(int id) {
+      for (Tag t : values()) {
+        if (t.persistentId == id) {
+          return t;
+        }
+      }
+      return null;
+    }
+  }
+
+  /** A table removed from a level. */
+  public record DeletedFile(int level, long number) {}
+
+  /** A table added to a level. */
+  public record NewFile(int level, FileMetaData file) {}
+
+  private int formatVersion; // 0: absent
+  private long logNumber = -1;
+  private long nextFileNumber = -1;
+  private long lastSequence = -1;
+  private final Map<Integer, byte[]> compactPointers = new TreeMap<>();
+  private final Set<DeletedFile> deletedFiles = new LinkedHashSet<>();
+  private final List<NewFile> newFiles = new ArrayList<>();
+
+  public boolean hasFormatVersion() {
+    return formatVersion != 0;
+  }
+
+  /** The format version, or 0 if this edit carries none (only a manifest's first edit does). */
+  public int formatVersion() {
+    return formatVersion;
+  }
+
+  public VersionEdit setFormatVersion(int version) {
+    if (version < 1) {
+      throw new IllegalArgumentException("format version must be positive: " + version);
+    }
+    this.formatVersion = version;
+    return this;
+  }
+
+  public boolean hasLogNumber() {
+    return logNumber >= 0;
+  }
+
+  /** Logs numbered below this are obsolete; -1 if the edit does not set it. */
+  public long logNumber() {
+    return logNumber;
+  }
+
+  public VersionEdit setLogNumber(long number) {
+    this.logNumber = checkNonNegative("log number", number);
+    return this;
+  }
+
+  public boolean hasNextFileNumber() {
+    return nextFileNumber >= 0;
+  }
+
+  /** The next file number to allocate; -1 if the edit does not set it. */
+  public long nextFileNumber() {
+    return nextFileNumber;
+  }
+
+  public VersionEdit setNextFileNumber(long number) {
+    this.nextFileNumber = checkNonNegative("next file number", number);
+    return this;
+  }
+
+  public boolean hasLastSequence() {
+    return lastSequence >= 0;
+  }
+
+  /** The last sequence number used; -1 if the edit does not set it. */
+  public long lastSequence() {
+    return lastSequence;
+  }
+
+  public VersionEdit setLastSequence(long sequence) {
+    if (sequence < 0 || sequence > InternalKey.MAX_SEQUENCE) {
+      throw new IllegalArgumentException("last sequence out of range: " + sequence);
+    }
+    this.lastSequence = sequence;
+    return this;
+  }
+
+  /** Sets where the next compaction of {@code level} starts (an internal or a user key). */
+  public VersionEdit setCompactPointer(int level, byte[] key) {
+    compactPointers.put(checkLevel(level), key.clone());
+    return this;
+  }
+
+  /** Compaction pointers by level, in level order. */
+  public Map<Integer, byte[]> compactPointers() {
+    return Collections.unmodifiableMap(compactPointers);
+  }
+
+  public VersionEdit deleteFile(int level, long number) {
+    deletedFiles.add(new DeletedFile(checkLevel(level), checkNonNegative("file number", number)));
+    return this;
+  }
+
+  public Set<DeletedFile> deletedFiles() {
+    return Collections.unmodifiableSet(deletedFiles);
+  }
+
+  public VersionEdit addFile(int level, FileMetaData file) {
+    newFiles.add(new NewFile(checkLevel(level), file));
+    return this;
+  }
+
+  public List<NewFile> newFiles() {
+    return Collections.unmodifiableList(newFiles);
+  }
+
+  private static int checkLevel(int level) {
+    if (level < 0 || level >= Options.MAX_LEVELS) {
+      throw new IllegalArgumentException("level " + level + " outside 0.." + (Options.MAX_LEVELS - 1));
+    }
+    return level;
+  }
+
+  private static long checkNonNegative(String what, long value) {
+    if (value < 0) {
+      throw new IllegalArgumentException(what + " must not be negative: " + value);
+    }
+    return value;
+  }
+
+  /** The manifest record. {@code FORMAT_VERSION}, when present, is always the first tag. */
+  public byte[] encode() {
+    ByteSink out = new ByteSink(64 + newFiles.size() * 64);
+    if (hasFormatVersion()) {
+      out.putVarint32(Tag.FORMAT_VERSION.persistentId).putVarint32(formatVersion);
+    }
+    if (hasLogNumber()) {
+      out.putVarint32(Tag.LOG_NUMBER.persistentId).putVarint64(logNumber);
+    }
+    if (hasNextFileNumber()) {
+      out.putVarint32(Tag.NEXT_FILE_NUMBER.persistentId).putVarint64(nextFileNumber);
+    }
+    if (hasLastSequence()) {
+      out.putVarint32(Tag.LAST_SEQUENCE.persistentId).putVarint64(lastSequence);
+    }
+    for (Map.Entry<Integer, byte[]> e : compactPointers.entrySet()) {
+      out.putVarint32(Tag.COMPACT_POINTER.persistentId).putVarint32(e.getKey()).putLengthPrefixed(e.getValue());
+    }
+    for (DeletedFile d : deletedFiles) {
+      out.putVarint32(Tag.DELETED_FILE.persistentId).putVarint32(d.level()).putVarint64(d.number());
+    }
+    for (NewFile n : newFiles) {
+      FileMetaData f = n.file();
+      out.putVarint32(Tag.NEW_FILE.persistentId).putVarint32(n.level())
+          .putVarint64(f.number()).putVarint64(f.footerOffset())
+          .putVarint64(f.validBytes()).putVarint64(f.totalBytes())
+          .putLengthPrefixed(f.smallest()).putLengthPrefixed(f.largest())
+          .putVarint64(f.entries()).putVarint64(f.smallestSequence()).putVarint64(f.largestSequence());
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * Decodes a manifest record read at {@code offset} of {@code fileName}.
+   *
+   * @throws NewerFormatVersionException at a format version newer than {@link
+   *     #CURRENT_FORMAT_VERSION}, before any tag of that newer format is looked at
+   * @throws CorruptionException for anything else that is not a valid edit (unknown or reserved
+   *     tag, truncated value, out-of-range level, invalid file metadata), naming the file and the
+   *     offset of the bad byte
+   */
+  public static VersionEdit decode(byte[] record, String fileName, long offset) {
+    ByteSource in = new ByteSource(record, fileName, offset);
+    VersionEdit edit = new VersionEdit();
+    while (in.hasRemaining()) {
+      int id = in.getVarint32();
+      Tag tag = Tag.fromPersistentId(id);
+      if (tag == null) {
+        throw in.corruption("unknown version edit tag " + Integer.toUnsignedString(id));
+      }
+      switch (tag) {
+        case FORMAT_VERSION -> {
+          int version = in.getVarint32();
+          if (version <= 0) {
+            throw in.corruption("format version out of range: " + Integer.toUnsignedString(version));
+          }
+          if (version > CURRENT_FORMAT_VERSION) {
+            throw new NewerFormatVersionException(fileName, version);
+          }
+          edit.formatVersion = version;
+        }
+        case LOG_NUMBER -> edit.logNumber = nonNegative(in, "log number");
+        case NEXT_FILE_NUMBER -> edit.nextFileNumber = nonNegative(in, "next file number");
+        case LAST_SEQUENCE -> {
+          long sequence = in.getVarint64();
+          if (sequence < 0 || sequence > InternalKey.MAX_SEQUENCE) {
+            throw in.corruption("last sequence out of range: " + Long.toUnsignedString(sequence));
+          }
+          edit.lastSequence = sequence;
+        }
+        case COMPACT_POINTER -> {
+          int level = level(in);
+          edit.compactPointers.put(level, in.getLengthPrefixed());
+        }
+        case DELETED_FILE -> {
+          int level = level(in);
+          edit.deletedFiles.add(new DeletedFile(level, nonNegative(in, "file number")));
+        }
+        case NEW_FILE -> {
+          int level = level(in);
+          edit.newFiles.add(new NewFile(level, decodeFile(in)));
+        }
+        case BUFFER_ADD, BUFFER_REMOVE, FOOTER_UPDATE ->
+            throw in.corruption("version edit tag " + id + " (" + tag + ") is reserved and not valid in format version "
+                + CURRENT_FORMAT_VERSION);
+        default -> throw new AssertionError("tag " + tag + " not handled");
+      }
+    }
+    return edit;
+  }
+
+  private static FileMetaData decodeFile(ByteSource in) {
+    int start = in.position();
+    long number = nonNegative(in, "file number");
+    long footerOffset = nonNegative(in, "footer offset");
+    long validBytes = nonNegative(in, "valid bytes");
+    long totalBytes = nonNegative(in, "total bytes");
+    byte[] smallest = in.getLengthPrefixed();
+    byte[] largest = in.getLengthPrefixed();
+    long entries = nonNegative(in, "entry count");
+    long smallestSequence = nonNegative(in, "smallest sequence");
+    long largestSequence = nonNegative(in, "largest sequence");
+    String problem = FileMetaData.validate(number, footerOffset, validBytes, totalBytes, smallest,
+        largest, entries, smallestSequence, largestSequence);
+    if (problem != null) {
+      throw in.corruption("invalid metadata of file " + number + " (encoded " + (in.position() - start)
+          + " bytes back): " + problem);
+    }
+    return new FileMetaData(number, footerOffset, validBytes, totalBytes, smallest, largest,
+        entries, smallestSequence, largestSequence);
+  }
+
+  private static int level(ByteSource in) {
+    int level = in.getVarint32();
+    if (level < 0 || level >= Options.MAX_LEVELS) {
+      throw in.corruption("level " + Integer.toUnsignedString(level) + " outside 0.." + (Options.MAX_LEVELS - 1));
+    }
+    return level;
+  }
+
+  private static long nonNegative(ByteSource in, String what) {
+    long v = in.getVarint64();
+    if (v < 0) {
+      throw in.corruption(what + " out of range: " + Long.toUnsignedString(v));
+    }
+    return v;
+  }
+
+  /** A stable, readable rendering (used by tests and debugging dumps). */
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("VersionEdit{");
+    if (hasFormatVersion()) {
+      sb.append("formatVersion=").append(formatVersion).append(", ");
+    }
+    if (hasLogNumber()) {
+      sb.append("logNumber=").append(logNumber).append(", ");
+    }
+    if (hasNextFileNumber()) {
+      sb.append("nextFileNumber=").append(nextFileNumber).append(", ");
+    }
+    if (hasLastSequence()) {
+      sb.append("lastSequence=").append(lastSequence).append(", ");
+    }
+    compactPointers.forEach((level, key) ->
+        sb.append("compactPointer L").append(level).append('=').append(UserKeys.printable(key)).append(", "));
+    deletedFiles.forEach(d -> sb.append("delete L").append(d.level()).append(" #").append(d.number()).append(", "));
+    newFiles.forEach(n -> sb.append("add L").append(n.level()).append(' ').append(n.file()).append(", "));
+    if (sb.charAt(sb.length() - 1) == ' ') {
+      sb.setLength(sb.length() - 2);
+    }
+    return sb.append('}').toString();
+  }
+}

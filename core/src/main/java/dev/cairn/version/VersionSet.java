@@ -1,0 +1,353 @@
+package dev.cairn.version;
+
+import dev.cairn.CorruptionException;
+import dev.cairn.Options;
+import dev.cairn.db.FileNames;
+import dev.cairn.fs.FileSystem;
+import dev.cairn.fs.IoTag;
+import dev.cairn.key.InternalKey;
+import dev.cairn.wal.LogWriter;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The database's versions and persistent counters, and the manifest that makes them durable
+ * (docs/manifest_format.md).
+ *
+ * <p>Life cycle: {@link #create()} for a new database, or {@link #recover()} for an existing one
+ * followed by {@link #startNewManifest()}; then {@link #logAndApply} per change; {@link #close()}.
+ *
+ * <p>Thread-safety. Mutations ({@code create}, {@code recover}, {@code startNewManifest}, {@code
+ * logAndApply}, {@code setLastSequence}) require that the caller holds the engine's mutex, which
+ * serialises them. {@link #current()}, {@link #refCurrent()}, {@link #liveFileNumbers()}, the
+ * counters' getters, {@link #newFileNumber()} and {@link #markFileNumberUsed} may be called from
+ * any thread, and so may {@link Version#ref()}/{@link Version#unref()}: the set of live versions
+ * has its own lock.
+ */
+public final class VersionSet implements AutoCloseable {
+  // Immutable after construction.
+  private final Path dir;
+  private final FileSystem fs;
+
+  // Atomic or volatile: read without the engine mutex.
+  private final AtomicLong nextFileNumber = new AtomicLong(2);
+  private volatile long lastSequence;
+  private volatile long logNumber;
+  private volatile long manifestFileNumber;
+  private volatile Version current;
+
+  // Guarded by the engine mutex.
+  private final byte[][] compactPointers = new byte[Options.MAX_LEVELS][];
+  /** The manifest being appended to; null until one is started (or after a failed write). */
+  private LogWriter manifest;
+
+  /**
+   * Files added by an edit whose manifest write or sync failed: the edit may be durable even
+   * though it was not installed, so those files must not be deleted before a reopen decides.
+   */
+  private final Set<Long> possiblyLive = ConcurrentHashMap.newKeySet();
+
+  // Guarded by liveLock.
+  private final Object liveLock = new Object();
+  private final Set<Version> liveVersions = Collections.newSetFromMap(new IdentityHashMap<>());
+  private volatile Runnable versionReleasedListener = () -> { };
+
+  public VersionSet(Path dir, FileSystem fs, Options options) {
+    this.dir = Objects.requireNonNull(dir, "dir");
+    this.fs = Objects.requireNonNull(fs, "fs");
+    Objects.requireNonNull(options, "options");
+    install(Version.empty(this::released));
+  }
+
+  /** Whether a database exists here (CURRENT is present). */
+  public boolean exists() {
+    return fs.exists(dir.resolve(FileNames.CURRENT));
+  }
+
+  /**
+   * Creates a new database: MANIFEST-000001 holding the format version and the initial counters,
+   * synced, then CURRENT. The manifest stays open for {@link #logAndApply}. Requires: the engine
+   * mutex; no database in the directory.
+   */
+  public void create() throws IOException {
+    fs.createDirectories(dir);
+    long number = 1;
+    nextFileNumber.set(number + 1);
+    logNumber = 0;
+    lastSequence = 0;
+    VersionEdit first = new VersionEdit()
+        .setFormatVersion(VersionEdit.CURRENT_FORMAT_VERSION)
+        .setLogNumber(0)
+        .setNextFileNumber(nextFileNumber.get())
+        .setLastSequence(0);
+    switchManifest(number, first);
+  }
+
+  /**
+   * Recovers the state from the manifest CURRENT names. A torn last edit (a {@code logAndApply}
+   * that never returned) is ignored; any other damage is corruption. Does not write anything and
+   * leaves no manifest open: the next {@link #startNewManifest()} (or {@link #logAndApply}) starts
+   * a fresh one. Requires: the engine mutex.
+   *
+   * @throws CorruptionException naming CURRENT or the manifest and the offset of the damage
+   * @throws NewerFormatVersionException if a newer Cairn wrote the manifest
+   */
+  public void recover() throws IOException {
+    long number = CurrentFile.read(fs, dir);
+    ManifestReplay replay = ManifestReplay.replay(fs, dir.resolve(FileNames.manifest(number)));
+    Version recovered = replay.builder().build(this::released);
+    closeManifest();
+    install(recovered);
+    manifestFileNumber = number;
+    logNumber = replay.logNumber();
+    lastSequence = replay.lastSequence();
+    nextFileNumber.set(replay.nextFileNumber());
+    markFileNumberUsed(number);
+    markFileNumberUsed(replay.logNumber());
+    for (long live : recovered.liveFileNumbers()) {
+      markFileNumberUsed(live);
+    }
+    for (int level = 0; level < Options.MAX_LEVELS; level++) {
+      compactPointers[level] = replay.compactPointers()[level];
+    }
+  }
+
+  /**
+   * Writes a new manifest whose first edit is a snapshot of the whole state, syncs it, and
+   * switches CURRENT to it (temporary file, atomic rename, directory fsync). Deletes nothing:
+   * the previous manifest becomes an obsolete file for the engine to delete. Requires: the
+   * engine mutex.
+   */
+  public void startNewManifest() throws IOException {
+    long number = newFileNumber();
+    VersionEdit snapshot = new VersionEdit()
+        .setFormatVersion(VersionEdit.CURRENT_FORMAT_VERSION)
+        .setLogNumber(logNumber)
+        .setNextFileNumber(nextFileNumber.get())
+        .setLastSequence(lastSequence);
+    for (int level = 0; level < Options.MAX_LEVELS; level++) {
+      if (compactPointers[level] != null) {
+        snapshot.setCompactPointer(level, compactPointers[level]);
+      }
+    }
+    Version v = current;
+    for (int level = 0; level < v.numLevels(); level++) {
+      for (FileMetaData f : v.files(level)) {
+        snapshot.addFile(level, f);
+      }
+    }
+    switchManifest(number, snapshot);
+  }
+
+  /** Writes manifest {@code number} holding {@code first}, syncs it, and points CURRENT at it. */
+  private void switchManifest(long number, VersionEdit first) throws IOException {
+    LogWriter writer = new LogWriter(fs.create(dir.resolve(FileNames.manifest(number)), IoTag.MANIFEST));
+    try {
+      writer.addRecord(first.encode());
+      writer.sync();
+      CurrentFile.replace(fs, dir, number);
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(writer, e);
+      throw e;
+    }
+    // Once renamed, CURRENT may name the new manifest even if the directory sync below fails:
+    // adopt it first, so that the engine never deletes the manifest CURRENT names.
+    closeManifest();
+    manifest = writer;
+    manifestFileNumber = number;
+    fs.syncDirectory(dir);
+  }
+
+  /**
+   * Appends {@code edit} to the manifest, syncs it, then installs the resulting version as
+   * current. Fills in the log number (if the edit has none), the next file number and the last
+   * sequence, as LevelDB does. Starts a new manifest first if none is open.
+   *
+   * <p>Requires: the caller holds the engine mutex (the engine serialises all calls).
+   *
+   * <p>If the write or sync fails, the version is not installed, the exception propagates (the
+   * engine latches it), the manifest is abandoned (the next call starts a new one) and the files
+   * the edit added stay in {@link #liveFileNumbers()}: the edit may have reached the disk.
+   *
+   * @throws IllegalArgumentException if the edit does not fit the current version (a bug)
+   */
+  public void logAndApply(VersionEdit edit) throws IOException {
+    if (edit.hasFormatVersion()) {
+      throw new IllegalArgumentException("only a manifest's first edit carries the format version");
+    }
+    if (edit.hasLogNumber() && (edit.logNumber() < logNumber || edit.logNumber() >= nextFileNumber.get())) {
+      throw new IllegalArgumentException("edit's log number " + edit.logNumber() + " is outside ["
+          + logNumber + ", " + nextFileNumber.get() + ")");
+    }
+    VersionBuilder builder = new VersionBuilder(current);
+    builder.apply(edit, IllegalArgumentException::new);
+    Version next = builder.build(this::released);
+    if (manifest == null) {
+      startNewManifest();
+    }
+    if (!edit.hasLogNumber()) {
+      edit.setLogNumber(logNumber);
+    }
+    // After startNewManifest(), which allocates a number: the edit must not lower the counter.
+    edit.setNextFileNumber(nextFileNumber.get());
+    edit.setLastSequence(lastSequence);
+    try {
+      manifest.addRecord(edit.encode());
+      manifest.sync();
+    } catch (IOException | RuntimeException e) {
+      for (VersionEdit.NewFile n : edit.newFiles()) {
+        possiblyLive.add(n.file().number());
+      }
+      LogWriter abandoned = manifest;
+      manifest = null;
+      closeQuietly(abandoned, e);
+      throw e;
+    }
+    install(next);
+    logNumber = edit.logNumber();
+    edit.compactPointers().forEach((level, key) -> compactPointers[level] = key.clone());
+  }
+
+  private void install(Version next) {
+    next.ref(); // the version set's own reference to its current version
+    synchronized (liveLock) {
+      liveVersions.add(next);
+    }
+    Version previous = current;
+    current = next;
+    if (previous != null) {
+      previous.unref();
+    }
+  }
+
+  /** Called by a version when its last reference is dropped. */
+  private void released(Version v) {
+    synchronized (liveLock) {
+      liveVersions.remove(v);
+    }
+    versionReleasedListener.run();
+  }
+
+  /**
+   * Called (on the releasing thread, holding no version-set lock) each time a version's last
+   * reference is dropped, e.g. to schedule obsolete-file deletion. It may run while the caller of
+   * {@code unref()} holds the engine mutex.
+   */
+  public void setVersionReleasedListener(Runnable listener) {
+    this.versionReleasedListener = Objects.requireNonNull(listener);
+  }
+
+  /** The current version, without a reference: callers that keep it past the mutex call ref(). */
+  public Version current() {
+    return current;
+  }
+
+  /** The current version with a reference taken, safe without the engine mutex. */
+  public Version refCurrent() {
+    while (true) {
+      Version v = current;
+      if (v.tryRef()) {
+        return v;
+      }
+      // Replaced and released between the read and the ref: the new current is live.
+    }
+  }
+
+  /**
+   * Files referenced by any version still referenced (the current one, or ones pinned by
+   * iterators and reads), plus files of an edit whose manifest write failed. Files being written
+   * by a running flush or compaction are in no version: the engine protects those itself.
+   */
+  public Set<Long> liveFileNumbers() {
+    Set<Long> out = new HashSet<>(possiblyLive);
+    synchronized (liveLock) {
+      for (Version v : liveVersions) {
+        for (int level = 0; level < v.numLevels(); level++) {
+          for (FileMetaData f : v.files(level)) {
+            out.add(f.number());
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Number of versions still referenced (for tests and stats). */
+  public int liveVersionCount() {
+    synchronized (liveLock) {
+      return liveVersions.size();
+    }
+  }
+
+  /** Allocates a file number; thread-safe. */
+  public long newFileNumber() {
+    return nextFileNumber.getAndIncrement();
+  }
+
+  /** Makes sure {@code number} is never allocated (e.g. a log found during recovery). */
+  public void markFileNumberUsed(long number) {
+    nextFileNumber.accumulateAndGet(number + 1, Math::max);
+  }
+
+  /** The next file number {@link #newFileNumber()} would return. */
+  public long nextFileNumber() {
+    return nextFileNumber.get();
+  }
+
+  public long lastSequence() {
+    return lastSequence;
+  }
+
+  /** Requires: the engine mutex; sequences never go back. */
+  public void setLastSequence(long sequence) {
+    if (sequence < lastSequence || sequence > InternalKey.MAX_SEQUENCE) {
+      throw new IllegalArgumentException("last sequence " + sequence + " would go back from " + lastSequence);
+    }
+    lastSequence = sequence;
+  }
+
+  /** Logs numbered below this are obsolete (their data is in tables). */
+  public long logNumber() {
+    return logNumber;
+  }
+
+  /** The manifest CURRENT names (0 before create/recover). */
+  public long manifestFileNumber() {
+    return manifestFileNumber;
+  }
+
+  /** Where the next compaction of {@code level} starts, or null. Requires: the engine mutex. */
+  public byte[] compactPointer(int level) {
+    byte[] key = compactPointers[level];
+    return key == null ? null : key.clone();
+  }
+
+  /** Closes the manifest (it is synced after every edit, so nothing is lost). Idempotent. */
+  @Override
+  public void close() throws IOException {
+    LogWriter writer = manifest;
+    manifest = null;
+    if (writer != null) {
+      writer.close();
+    }
+  }
+
+  private void closeManifest() throws IOException {
+    close();
+  }
+
+  private static void closeQuietly(LogWriter writer, Throwable primary) {
+    try {
+      writer.close();
+    } catch (IOException | RuntimeException e) {
+      primary.addSuppressed(e);
+    }
+  }
+}
