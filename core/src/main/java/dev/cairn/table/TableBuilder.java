@@ -1,0 +1,203 @@
+package dev.cairn.table;
+
+import dev.cairn.fs.WritableFile;
+import dev.cairn.key.InternalKey;
+import dev.cairn.key.InternalKeyComparator;
+import dev.cairn.key.ValueType;
+import dev.cairn.table.block.BlockBuilder;
+import dev.cairn.table.block.BlockHandle;
+import dev.cairn.table.block.BlockTrailer;
+import dev.cairn.table.filter.BloomFilterBuilder;
+import java.io.IOException;
+import java.util.Arrays;
+
+/**
+ * Writes a table (docs/format.md) by appending to a {@link WritableFile}, starting at the file's
+ * current size: data blocks as entries arrive, then on {@link #finish()} the filter, properties
+ * and index blocks and the footer.
+ *
+ * <p>The index entry of a block is written when the next block's first key is known, so that the
+ * separator can be shortened (section 4). The last block's separator is its exact last key.
+ *
+ * <p>Not thread-safe. The caller owns the file: it syncs and closes it after {@link #finish()},
+ * or deletes it after {@link #abandon()}.
+ */
+public final class TableBuilder {
+  private static final InternalKeyComparator CMP = InternalKeyComparator.INSTANCE;
+
+  // Immutable after construction.
+  private final WritableFile file;
+  private final TableOptions options;
+  private final long startOffset;
+  private final long previousFooterOffset;
+  private final long extent;
+
+  private final BlockBuilder dataBlock;
+  private final BlockBuilder indexBlock;
+  private final BloomFilterBuilder filter;
+  private final TableStatsAccumulator stats = new TableStatsAccumulator();
+  private byte[] lastKey;
+  /** Handle of the last written data block whose index entry waits for the next key. */
+  private BlockHandle pendingHandle;
+  private boolean closed;
+
+  /** Builds a fresh table starting at {@code file.size()} (0 for a new file). */
+  public TableBuilder(WritableFile file, TableOptions options) {
+    this(file, options, Footer.NO_PREVIOUS, 0);
+  }
+
+  /**
+   * Builds a table whose footer supersedes the one at {@code previousFooterOffset} of the same
+   * file (block compaction; docs/format.md section 8). {@code extent} is the new footer's extent.
+   */
+  public TableBuilder(WritableFile file, TableOptions options, long previousFooterOffset, long extent) {
+    this.file = file;
+    this.options = options;
+    this.startOffset = file.size();
+    this.previousFooterOffset = previousFooterOffset;
+    this.extent = extent;
+    this.dataBlock = new BlockBuilder(options.restartInterval(), CMP, options.blockBytes());
+    this.indexBlock = new BlockBuilder(1, CMP, 1024);
+    this.filter = options.bloomBitsPerKey() > 0 ? new BloomFilterBuilder(options.bloomBitsPerKey()) : null;
+  }
+
+  /**
+   * Adds an entry. Requires: {@code internalKey} is a valid internal key greater than every key
+   * added before; not finished or abandoned.
+   */
+  public void add(byte[] internalKey, byte[] value) throws IOException {
+    assert !closed : "add after finish/abandon";
+    assert InternalKey.isValid(internalKey) : "not an internal key";
+    assert lastKey == null || CMP.compare(lastKey, internalKey) < 0
+        : "keys out of order: " + InternalKey.describe(lastKey) + " then " + InternalKey.describe(internalKey);
+    if (pendingHandle != null) {
+      addIndexEntry(Separators.shortestSeparator(lastKey, internalKey), pendingHandle);
+      pendingHandle = null;
+    }
+    if (filter != null && (lastKey == null || InternalKey.compareUserKeys(lastKey, internalKey) != 0)) {
+      filter.addKey(InternalKey.userKey(internalKey));
+    }
+    stats.add(internalKey, value);
+    dataBlock.add(internalKey, value);
+    lastKey = internalKey;
+    if (dataBlock.currentSizeEstimate() >= options.blockBytes()) {
+      flushDataBlock();
+    }
+  }
+
+  private void addIndexEntry(byte[] separator, BlockHandle handle) {
+    indexBlock.add(separator, handle.encode());
+  }
+
+  private void flushDataBlock() throws IOException {
+    if (dataBlock.isEmpty()) {
+      return;
+    }
+    BlockHandle handle = writeBlock(dataBlock.finish());
+    dataBlock.reset();
+    stats.addDataBlock(handle.size() + BlockTrailer.SIZE);
+    pendingHandle = handle;
+  }
+
+  private BlockHandle writeBlock(byte[] contents) throws IOException {
+    long offset = file.size();
+    file.append(contents);
+    file.append(BlockTrailer.encode(contents, 0, contents.length));
+    return new BlockHandle(offset, contents.length);
+  }
+
+  /** Bytes this builder has written so far plus the open data block. */
+  public long estimatedSize() {
+    return file.size() - startOffset + dataBlock.currentSizeEstimate();
+  }
+
+  public long entries() {
+    return stats.entries();
+  }
+
+  /**
+   * Writes the last data block, the filter, properties and index blocks and the footer, and
+   * flushes the file (no sync, no close).
+   */
+  public TableSummary finish() throws IOException {
+    assert !closed : "finish twice or after abandon";
+    closed = true;
+    flushDataBlock();
+    if (pendingHandle != null) {
+      addIndexEntry(lastKey, pendingHandle);
+      pendingHandle = null;
+    }
+    BlockHandle filterHandle = BlockHandle.NONE;
+    if (filter != null) {
+      filterHandle = writeBlock(filter.finish());
+    }
+    byte[] index = indexBlock.finish();
+    TableProperties props = stats.toProperties(
+        index.length + BlockTrailer.SIZE,
+        filter == null ? 0 : filterHandle.size() + BlockTrailer.SIZE,
+        options.bloomBitsPerKey(),
+        extent);
+    BlockHandle propertiesHandle = writeBlock(props.encode());
+    BlockHandle indexHandle = writeBlock(index);
+    long footerOffset = file.size();
+    file.append(new Footer(indexHandle, filterHandle, propertiesHandle, previousFooterOffset,
+        Footer.FORMAT_VERSION).encode());
+    file.flush();
+    return new TableSummary(footerOffset, footerOffset + Footer.SIZE, props.entries(),
+        props.smallest(), props.largest(), props.smallestSequence(), props.largestSequence());
+  }
+
+  /** Stops building; nothing more is written. The caller deletes (or truncates) the file. */
+  public void abandon() {
+    closed = true;
+  }
+
+  /** Running totals for the properties block. */
+  private static final class TableStatsAccumulator {
+    private long entries;
+    private long deletions;
+    private long rawKeyBytes;
+    private long rawValueBytes;
+    private long dataBlocks;
+    private long dataBytes;
+    private byte[] smallest;
+    private byte[] largest;
+    private long minSeq = Long.MAX_VALUE;
+    private long maxSeq = Long.MIN_VALUE;
+
+    void add(byte[] key, byte[] value) {
+      entries++;
+      if (InternalKey.type(key) == ValueType.DELETION) {
+        deletions++;
+      }
+      rawKeyBytes += key.length;
+      rawValueBytes += value.length;
+      if (smallest == null) {
+        smallest = key;
+      }
+      largest = key;
+      long seq = InternalKey.sequence(key);
+      minSeq = Math.min(minSeq, seq);
+      maxSeq = Math.max(maxSeq, seq);
+    }
+
+    void addDataBlock(long bytesWithTrailer) {
+      dataBlocks++;
+      dataBytes += bytesWithTrailer;
+    }
+
+    long entries() {
+      return entries;
+    }
+
+    TableProperties toProperties(long indexBytes, long filterBytes, long bitsPerKey, long extent) {
+      boolean empty = entries == 0;
+      return new TableProperties(entries, deletions,
+          empty ? new byte[0] : Arrays.copyOf(smallest, smallest.length),
+          empty ? new byte[0] : Arrays.copyOf(largest, largest.length),
+          empty ? 0 : minSeq, empty ? 0 : maxSeq,
+          rawKeyBytes, rawValueBytes, dataBlocks, dataBytes, indexBytes, filterBytes,
+          bitsPerKey, System.currentTimeMillis(), TableProperties.CREATOR, extent);
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package dev.cairn.table;
+
+import dev.cairn.CorruptionException;
+import dev.cairn.fs.IoTag;
+import dev.cairn.fs.ReadableFile;
+import dev.cairn.key.InternalKey;
+import dev.cairn.key.InternalKeyComparator;
+import dev.cairn.table.block.BlockHandle;
+import dev.cairn.table.block.BlockIterator;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Renders a table as text for the CLI's {@code dump-table}: the footer chain (newest first),
+ * the properties, and one line per index entry with its block's summary. Damage is reported in
+ * the text where it is met, so that a dump shows as much as can be read.
+ */
+public final class TableDump {
+  private TableDump() {}
+
+  /** The footer offset of a table whose valid length is {@code validLength}. */
+  public static long lastFooterOffset(long validLength) {
+    return validLength - Footer.SIZE;
+  }
+
+  /** Renders the table at {@code footerOffset}; does not close {@code file}. */
+  public static String render(ReadableFile file, String fileName, long footerOffset)
+      throws IOException {
+    StringBuilder out = new StringBuilder();
+    out.append("table ").append(fileName).append("\n");
+    renderFooterChain(file, fileName, footerOffset, out);
+    TableReader reader;
+    try {
+      reader = TableReader.open(new Unclosed(file), fileName, -1, footerOffset, null);
+    } catch (CorruptionException e) {
+      out.append("cannot open: ").append(e.getMessage()).append("\n");
+      return out.toString();
+    }
+    try (reader) {
+      out.append("properties:\n");
+      for (String line : reader.properties().render().split("\n")) {
+        out.append("  ").append(line).append("\n");
+      }
+      TableIndex index = reader.index();
+      out.append("index: ").append(index.size()).append(" data blocks (key order)\n");
+      for (int i = 0; i < index.size(); i++) {
+        BlockHandle h = index.handle(i);
+        out.append(String.format("  #%d block %s separator %s: ", i, h,
+            InternalKey.describe(index.separator(i))));
+        out.append(blockSummary(reader, h)).append("\n");
+      }
+    }
+    return out.toString();
+  }
+
+  private static void renderFooterChain(ReadableFile file, String fileName, long footerOffset,
+      StringBuilder out) throws IOException {
+    long at = footerOffset;
+    int guard = 0;
+    while (at != Footer.NO_PREVIOUS && guard++ < 10_000) {
+      byte[] raw = new byte[Footer.SIZE];
+      int n = file.read(at, ByteBuffer.wrap(raw), IoTag.OTHER);
+      try {
+        if (n != Footer.SIZE) {
+          throw new CorruptionException(fileName, at, "truncated footer");
+        }
+        Footer f = Footer.decode(raw, fileName, at);
+        out.append(String.format("footer @%d: version %d, index %s, filter %s, properties %s,"
+                + " previous %d%n", at, f.version(), f.indexHandle(),
+            f.hasFilter() ? f.filterHandle() : "none", f.propertiesHandle(),
+            f.previousFooterOffset()));
+        at = f.previousFooterOffset();
+      } catch (CorruptionException e) {
+        out.append("footer @").append(at).append(": ").append(e.getMessage()).append("\n");
+        return;
+      }
+    }
+  }
+
+  private static String blockSummary(TableReader reader, BlockHandle h) {
+    try (BlockRef ref = reader.acquireDataBlock(h, false, IoTag.OTHER);
+         BlockIterator it = ref.block().iterator(InternalKeyComparator.INSTANCE)) {
+      int entries = 0;
+      byte[] first = null;
+      byte[] last = null;
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        if (first == null) {
+          first = it.key();
+        }
+        last = it.key();
+        entries++;
+      }
+      return entries + " entries, "
+          + (first == null ? "empty" : InternalKey.describe(first) + " .. " + InternalKey.describe(last));
+    } catch (CorruptionException e) {
+      return "CORRUPT: " + e.getMessage();
+    }
+  }
+
+  /** Lets a reader borrow a file without closing it. */
+  private record Unclosed(ReadableFile file) implements ReadableFile {
+    @Override
+    public int read(long position, ByteBuffer dst, IoTag tag) throws IOException {
+      return file.read(position, dst, tag);
+    }
+
+    @Override
+    public long size() throws IOException {
+      return file.size();
+    }
+
+    @Override
+    public void close() {}
+  }
+}

@@ -1,0 +1,110 @@
+package dev.cairn.table;
+
+import dev.cairn.fs.IoTag;
+import dev.cairn.iter.InternalIterator;
+import dev.cairn.key.InternalKeyComparator;
+import dev.cairn.table.block.BlockIterator;
+
+/**
+ * Iterates a table: the pinned index in key order, and within it one data block at a time.
+ * Only the current block is pinned; it is released when the iterator moves to another block or
+ * closes. Blocks may lie anywhere in the file (appends); the index order is the key order.
+ */
+final class TableIterator implements InternalIterator {
+  private final TableReader reader;
+  private final TableIndex index;
+  private final boolean fillCache;
+  private final IoTag tag;
+
+  private int blockIndex = -1;
+  private BlockRef current;
+  private BlockIterator blockIter; // null when past the end or not positioned
+
+  TableIterator(TableReader reader, boolean fillCache, IoTag tag) {
+    this.reader = reader;
+    this.index = reader.index();
+    this.fillCache = fillCache;
+    this.tag = tag;
+  }
+
+  @Override
+  public boolean isValid() {
+    return blockIter != null && blockIter.isValid();
+  }
+
+  @Override
+  public void seekToFirst() {
+    openBlock(0);
+    if (blockIter != null) {
+      blockIter.seekToFirst();
+    }
+    skipExhaustedBlocks();
+  }
+
+  @Override
+  public void seek(byte[] target) {
+    openBlock(index.seek(target));
+    if (blockIter != null) {
+      blockIter.seek(target);
+    }
+    skipExhaustedBlocks();
+  }
+
+  @Override
+  public void next() {
+    assert isValid() : "next() on an invalid table iterator";
+    blockIter.next();
+    skipExhaustedBlocks();
+  }
+
+  @Override
+  public byte[] key() {
+    assert isValid();
+    return reader.checkedKey(blockIter.key(), current.block());
+  }
+
+  @Override
+  public byte[] value() {
+    assert isValid();
+    return blockIter.value();
+  }
+
+  @Override
+  public void close() {
+    release();
+    blockIter = null;
+  }
+
+  private void skipExhaustedBlocks() {
+    while (blockIter != null && !blockIter.isValid()) {
+      openBlock(blockIndex + 1);
+      if (blockIter != null) {
+        blockIter.seekToFirst();
+      }
+    }
+    if (blockIter != null) {
+      key(); // validate before a caller sees it
+    }
+  }
+
+  private void openBlock(int i) {
+    if (i == blockIndex && current != null) {
+      return; // reuse the pinned block (e.g. repeated seeks into the same block)
+    }
+    release();
+    blockIndex = i;
+    blockIter = null;
+    if (i < index.size()) {
+      current = reader.acquireDataBlock(index.handle(i), fillCache, tag);
+      blockIter = current.block().iterator(InternalKeyComparator.INSTANCE);
+    }
+  }
+
+  private void release() {
+    if (current != null) {
+      BlockRef r = current;
+      current = null;
+      r.close();
+    }
+  }
+}

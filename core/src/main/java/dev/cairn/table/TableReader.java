@@ -1,0 +1,291 @@
+package dev.cairn.table;
+
+import dev.cairn.CairnIOException;
+import dev.cairn.CorruptionException;
+import dev.cairn.cache.BlockCache;
+import dev.cairn.cache.CachedBlock;
+import dev.cairn.fs.IoTag;
+import dev.cairn.fs.ReadableFile;
+import dev.cairn.iter.InternalIterator;
+import dev.cairn.key.InternalKey;
+import dev.cairn.key.InternalKeyComparator;
+import dev.cairn.key.LookupResult;
+import dev.cairn.key.ValueType;
+import dev.cairn.table.block.Block;
+import dev.cairn.table.block.BlockHandle;
+import dev.cairn.table.block.BlockIterator;
+import dev.cairn.table.block.BlockTrailer;
+import dev.cairn.table.filter.BloomFilter;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Reads the table that the footer at a given offset describes (docs/format.md). The footer,
+ * index, filter and properties are read, verified and pinned on-heap at {@link #open}; data
+ * blocks come through the block cache, keyed (file number, block offset), which stays valid
+ * across appends because no byte of a table ever moves.
+ *
+ * <p>Thread-safe: many threads may {@link #get} and iterate at once. I/O errors after open are
+ * raised as {@link CairnIOException}; damaged bytes as {@link CorruptionException} naming the
+ * file and offset.
+ */
+public final class TableReader implements AutoCloseable {
+  private static final InternalKeyComparator CMP = InternalKeyComparator.INSTANCE;
+
+  // Immutable after construction.
+  private final ReadableFile file;
+  private final String fileName;
+  private final long fileNumber;
+  private final long footerOffset;
+  private final Footer footer;
+  private final TableIndex index;
+  private final BloomFilter filter; // null when the table has none
+  private final TableProperties properties;
+  private final BlockCache cache; // null when reads are uncached
+
+  private final LongAdder filterProbes = new LongAdder();
+  private final LongAdder filterUseful = new LongAdder();
+  private final LongAdder filterTruePositives = new LongAdder();
+
+  private TableReader(ReadableFile file, String fileName, long fileNumber, long footerOffset,
+      Footer footer, TableIndex index, BloomFilter filter, TableProperties properties,
+      BlockCache cache) {
+    this.file = file;
+    this.fileName = fileName;
+    this.fileNumber = fileNumber;
+    this.footerOffset = footerOffset;
+    this.footer = footer;
+    this.index = index;
+    this.filter = filter;
+    this.properties = properties;
+    this.cache = cache;
+  }
+
+  /**
+   * Opens the table whose footer is at {@code footerOffset}; bytes after the footer are ignored.
+   * Takes ownership of {@code file}: it is closed by {@link #close()}, or here if opening fails.
+   *
+   * @param cache the block cache, or null for uncached reads
+   * @throws CorruptionException if the footer, index, filter or properties are damaged
+   */
+  public static TableReader open(ReadableFile file, String fileName, long fileNumber,
+      long footerOffset, BlockCache cache) throws IOException {
+    try {
+      if (footerOffset < 0) {
+        throw new CorruptionException(fileName, footerOffset, "negative footer offset");
+      }
+      Footer footer = Footer.decode(readRaw(file, fileName, footerOffset, Footer.SIZE),
+          fileName, footerOffset);
+      ByteBuffer indexContents = readVerified(file, fileName, footer.indexHandle(), IoTag.USER_READ);
+      TableIndex index = TableIndex.decode(indexContents, fileName, footer.indexHandle().offset(),
+          footerOffset);
+      BloomFilter filter = null;
+      if (footer.hasFilter()) {
+        ByteBuffer f = readVerified(file, fileName, footer.filterHandle(), IoTag.USER_READ);
+        byte[] bytes = new byte[f.remaining()];
+        f.get(bytes);
+        filter = BloomFilter.decode(bytes, fileName, footer.filterHandle().offset());
+      }
+      ByteBuffer p = readVerified(file, fileName, footer.propertiesHandle(), IoTag.USER_READ);
+      TableProperties properties =
+          TableProperties.decode(p, fileName, footer.propertiesHandle().offset());
+      if (properties.dataBlocks() != index.size()) {
+        throw new CorruptionException(fileName, footer.propertiesHandle().offset(),
+            "properties count " + properties.dataBlocks() + " data blocks, index has " + index.size());
+      }
+      return new TableReader(file, fileName, fileNumber, footerOffset, footer, index, filter,
+          properties, cache);
+    } catch (IOException | RuntimeException e) {
+      try {
+        file.close();
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
+  private static byte[] readRaw(ReadableFile file, String fileName, long offset, int length)
+      throws IOException {
+    byte[] raw = new byte[length];
+    int n = file.read(offset, ByteBuffer.wrap(raw), IoTag.USER_READ);
+    if (n != length) {
+      throw new CorruptionException(fileName, offset,
+          "truncated: wanted " + length + " bytes, file ends after " + Math.max(0, n));
+    }
+    return raw;
+  }
+
+  /** Reads a block and its trailer, verifies type and CRC, returns the contents (heap). */
+  static ByteBuffer readVerified(ReadableFile file, String fileName, BlockHandle h, IoTag tag)
+      throws IOException {
+    byte[] raw = new byte[Math.toIntExact(h.size() + BlockTrailer.SIZE)];
+    int n = file.read(h.offset(), ByteBuffer.wrap(raw), tag);
+    if (n != raw.length) {
+      throw new CorruptionException(fileName, h.offset(),
+          "truncated block: wanted " + raw.length + " bytes, got " + Math.max(0, n));
+    }
+    return BlockTrailer.verify(raw, fileName, h.offset());
+  }
+
+  /**
+   * Looks up the newest entry for {@code userKey} with sequence {@code <= snapshotSequence}.
+   * Consults the filter first, then the index, then one data block.
+   *
+   * @param fillCache whether a block read from the file is inserted into the block cache
+   */
+  public LookupResult get(byte[] userKey, long snapshotSequence, boolean fillCache) {
+    if (filter != null) {
+      filterProbes.increment();
+      if (!filter.mayContain(userKey)) {
+        filterUseful.increment();
+        return LookupResult.NOT_PRESENT;
+      }
+    }
+    byte[] target = InternalKey.seekKey(userKey, snapshotSequence);
+    int i = index.seek(target);
+    if (i == index.size()) {
+      return LookupResult.NOT_PRESENT;
+    }
+    try (BlockRef ref = acquireDataBlock(index.handle(i), fillCache, IoTag.USER_READ)) {
+      BlockIterator it = ref.block().iterator(CMP);
+      it.seek(target);
+      if (!it.isValid()) {
+        return LookupResult.NOT_PRESENT;
+      }
+      byte[] key = checkedKey(it.key(), ref.block());
+      if (InternalKey.compareUserKeys(key, target) != 0) {
+        return LookupResult.NOT_PRESENT;
+      }
+      if (filter != null) {
+        filterTruePositives.increment();
+      }
+      return InternalKey.type(key) == ValueType.VALUE
+          ? LookupResult.found(it.value())
+          : LookupResult.DELETED;
+    }
+  }
+
+  /** A data block's key must be a well-formed internal key; anything else is corruption. */
+  byte[] checkedKey(byte[] key, Block block) {
+    if (!InternalKey.isValid(key)) {
+      throw new CorruptionException(fileName, block.blockOffset(),
+          "malformed internal key of " + key.length + " bytes in data block");
+    }
+    return key;
+  }
+
+  /**
+   * Pins data block {@code h}: from the cache when present; otherwise read with {@code tag},
+   * verified, and cached if {@code fillCache} (else a private copy). Close the result.
+   */
+  BlockRef acquireDataBlock(BlockHandle h, boolean fillCache, IoTag tag) {
+    if (cache != null) {
+      CachedBlock cached = cache.lookup(fileNumber, h.offset());
+      if (cached != null) {
+        if (cached.size() == h.size()) {
+          return pin(cached, h);
+        }
+        cached.close(); // not this block (cannot happen while offsets are never reused): re-read
+      }
+    }
+    ByteBuffer contents;
+    try {
+      contents = readVerified(file, fileName, h, tag);
+    } catch (IOException e) {
+      throw new CairnIOException("read block " + h + " of " + fileName, e);
+    }
+    if (fillCache && cache != null && cache.capacityBytes() > 0) {
+      return pin(cache.insert(fileNumber, h.offset(), contents), h);
+    }
+    return new BlockRef(new Block(contents, fileName, h.offset()), null);
+  }
+
+  private BlockRef pin(CachedBlock cached, BlockHandle h) {
+    try {
+      return new BlockRef(new Block(cached.contents(), fileName, h.offset()), cached);
+    } catch (RuntimeException e) {
+      cached.close();
+      throw e;
+    }
+  }
+
+  /**
+   * An iterator over every entry, in order. It pins at most one data block at a time.
+   *
+   * @param fillCache false for compaction reads, so that a merge does not flush the cache
+   * @param readTag accounting tag for blocks read from the file
+   */
+  public InternalIterator iterator(boolean fillCache, IoTag readTag) {
+    return new TableIterator(this, fillCache, readTag);
+  }
+
+  TableIndex index() {
+    return index;
+  }
+
+  public TableProperties properties() {
+    return properties;
+  }
+
+  public Footer footer() {
+    return footer;
+  }
+
+  public long footerOffset() {
+    return footerOffset;
+  }
+
+  public long fileNumber() {
+    return fileNumber;
+  }
+
+  public String fileName() {
+    return fileName;
+  }
+
+  /** Whether the table has a Bloom filter. */
+  public boolean hasFilter() {
+    return filter != null;
+  }
+
+  public FilterCounters filterCounters() {
+    long probes = filterProbes.sum();
+    long useful = filterUseful.sum();
+    return new FilterCounters(probes, useful, probes - useful, filterTruePositives.sum());
+  }
+
+  /** Bytes pinned on-heap for this open table (index, filter). */
+  public long pinnedMetadataBytes() {
+    return properties.indexBytes() + properties.filterBytes();
+  }
+
+  /**
+   * Approximate bytes of table data before {@code internalKey}, in key order: the sizes of the
+   * data blocks the index lists before the block that would hold it. Counts index order, not file
+   * offsets, so it stays meaningful after appends scatter blocks across the file.
+   */
+  public long approximateOffsetOf(byte[] internalKey) {
+    return index.dataBefore(index.seek(internalKey));
+  }
+
+  /**
+   * Reads every data block from the file (bypassing the cache), checks CRCs, that every key is a
+   * valid internal key in strictly increasing order within its block's index range, and that
+   * the counts match the properties.
+   */
+  public void verifyChecksums() {
+    new TableVerifier(this, file).verify();
+  }
+
+  @Override
+  public void close() throws IOException {
+    file.close();
+  }
+
+  @Override
+  public String toString() {
+    return fileName + "@" + footerOffset;
+  }
+}

@@ -1,0 +1,87 @@
+package dev.cairn.table.block;
+
+import dev.cairn.CorruptionException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Comparator;
+
+/**
+ * A read-only view of a key/value block's contents (layout in {@link BlockBuilder} and
+ * docs/format.md section 3.1), on-heap or off-heap. The bytes are expected to have passed their
+ * checksum already; every decode is still bounds-checked so that damage that slips through
+ * raises {@link CorruptionException} (naming the file and the absolute offset), never garbage.
+ *
+ * <p>Immutable after construction and safe to share; each {@link #iterator} is single-threaded.
+ * The caller keeps the memory behind {@code contents} alive while iterators are in use.
+ */
+public final class Block {
+  private final ByteBuffer contents;
+  private final String fileName;
+  private final long blockOffset;
+  private final int restartsOffset;
+  private final int restartCount;
+
+  /**
+   * @param contents the block's contents, positions 0..limit (a slice; not modified)
+   * @param fileName for error messages
+   * @param blockOffset the block's offset in the file, for error messages
+   */
+  public Block(ByteBuffer contents, String fileName, long blockOffset) {
+    this.contents = contents.slice().order(ByteOrder.LITTLE_ENDIAN);
+    this.fileName = fileName;
+    this.blockOffset = blockOffset;
+    int size = this.contents.limit();
+    if (size < 4) {
+      throw corruption(0, "block of " + size + " bytes has no restart count");
+    }
+    int n = this.contents.getInt(size - 4);
+    if (n < 1 || n > (size - 4) / 4) {
+      throw corruption(size - 4, "bad restart count " + Integer.toUnsignedString(n)
+          + " for a block of " + size + " bytes");
+    }
+    this.restartCount = n;
+    this.restartsOffset = size - 4 - 4 * n;
+  }
+
+  public int size() {
+    return contents.limit();
+  }
+
+  public String fileName() {
+    return fileName;
+  }
+
+  public long blockOffset() {
+    return blockOffset;
+  }
+
+  int restartCount() {
+    return restartCount;
+  }
+
+  /** Offset of restart point {@code i}, validated to lie in the entry region. */
+  int restartPoint(int i) {
+    int p = contents.getInt(restartsOffset + 4 * i);
+    if (p < 0 || p >= Math.max(1, restartsOffset) || (restartsOffset == 0 && p != 0)) {
+      throw corruption(restartsOffset + 4 * i, "restart point " + p + " outside entries");
+    }
+    return p;
+  }
+
+  /** End of the entry region (start of the restart array). */
+  int entriesEnd() {
+    return restartsOffset;
+  }
+
+  ByteBuffer buffer() {
+    return contents;
+  }
+
+  CorruptionException corruption(int position, String reason) {
+    return new CorruptionException(fileName, blockOffset + position, reason);
+  }
+
+  public BlockIterator iterator(Comparator<byte[]> comparator) {
+    return new BlockIterator(this, comparator);
+  }
+}

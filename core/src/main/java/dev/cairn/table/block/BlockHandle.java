@@ -1,0 +1,54 @@
+package dev.cairn.table.block;
+
+import dev.cairn.util.ByteSink;
+import dev.cairn.util.ByteSource;
+
+/**
+ * Where a block lives in a table file: the offset of its first byte and the size of its contents,
+ * not counting the {@link BlockTrailer#SIZE}-byte trailer that follows (docs/format.md section 3).
+ *
+ * <pre>
+ *   varint64 offset | varint64 size          (in index entries)
+ *   fixed64  offset | fixed64  size          (in the footer, see Footer)
+ * </pre>
+ */
+public record BlockHandle(long offset, long size) {
+  /** Longest varint encoding: two varint64s. */
+  public static final int MAX_ENCODED_LENGTH = 20;
+  /** The footer's filter handle when a table has no filter. */
+  public static final BlockHandle NONE = new BlockHandle(0, 0);
+
+  public BlockHandle {
+    assert offset >= 0 && size >= 0 : "negative handle " + offset + "+" + size;
+  }
+
+  /** Offset just past the block's trailer. */
+  public long end() {
+    return offset + size + BlockTrailer.SIZE;
+  }
+
+  public void encodeTo(ByteSink sink) {
+    sink.putVarint64(offset).putVarint64(size);
+  }
+
+  public byte[] encode() {
+    ByteSink sink = new ByteSink(MAX_ENCODED_LENGTH);
+    encodeTo(sink);
+    return sink.toByteArray();
+  }
+
+  /** Decodes a varint handle; structural damage raises a CorruptionException. */
+  public static BlockHandle decode(ByteSource src) {
+    long offset = src.getVarint64();
+    long size = src.getVarint64();
+    if (offset < 0 || size < 0 || size > Integer.MAX_VALUE - BlockTrailer.SIZE) {
+      throw src.corruption("bad block handle " + offset + "+" + size);
+    }
+    return new BlockHandle(offset, size);
+  }
+
+  @Override
+  public String toString() {
+    return offset + "+" + size;
+  }
+}

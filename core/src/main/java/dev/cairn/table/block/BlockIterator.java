@@ -1,0 +1,175 @@
+package dev.cairn.table.block;
+
+import dev.cairn.iter.InternalIterator;
+import java.nio.ByteBuffer;
+import java.util.Comparator;
+
+/**
+ * Iterates a {@link Block}'s entries in order. {@link #seek} binary-searches the restart points,
+ * then scans forward (at most one restart interval). Keys are materialized per entry (the prefix
+ * compression needs the previous key anyway); values are copied out when asked for.
+ *
+ * <p>Not thread-safe. Holds no resources of its own: {@link #close()} only invalidates it.
+ */
+public final class BlockIterator implements InternalIterator {
+  private final Block block;
+  private final ByteBuffer buf;
+  private final Comparator<byte[]> comparator;
+  private final int end;
+
+  // Current entry; valid when key != null.
+  private byte[] key;
+  private int valueOffset;
+  private int valueLength;
+  private int nextOffset;
+  private byte[] value;
+
+  BlockIterator(Block block, Comparator<byte[]> comparator) {
+    this.block = block;
+    this.buf = block.buffer();
+    this.comparator = comparator;
+    this.end = block.entriesEnd();
+  }
+
+  @Override
+  public boolean isValid() {
+    return key != null;
+  }
+
+  @Override
+  public void seekToFirst() {
+    seekToRestart(0);
+    parseNext();
+  }
+
+  @Override
+  public void seek(byte[] target) {
+    // Find the last restart point whose key is < target; the answer is at or after it.
+    int left = 0;
+    int right = block.restartCount() - 1;
+    while (left < right) {
+      int mid = (left + right + 1) >>> 1;
+      if (comparator.compare(restartKey(mid), target) < 0) {
+        left = mid;
+      } else {
+        right = mid - 1;
+      }
+    }
+    seekToRestart(left);
+    parseNext();
+    while (key != null && comparator.compare(key, target) < 0) {
+      parseNext();
+    }
+  }
+
+  @Override
+  public void next() {
+    assert isValid() : "next() on an invalid block iterator";
+    parseNext();
+  }
+
+  @Override
+  public byte[] key() {
+    assert isValid();
+    return key;
+  }
+
+  @Override
+  public byte[] value() {
+    assert isValid();
+    if (value == null) {
+      value = new byte[valueLength];
+      buf.get(valueOffset, value);
+    }
+    return value;
+  }
+
+  @Override
+  public void close() {
+    key = null;
+  }
+
+  private void seekToRestart(int index) {
+    key = null;
+    nextOffset = block.restartPoint(index);
+  }
+
+  /** The key of restart point {@code index}, which must not share a prefix. */
+  private byte[] restartKey(int index) {
+    int p = block.restartPoint(index);
+    if (p >= end) {
+      throw block.corruption(p, "restart point past the entries");
+    }
+    int[] pos = {p};
+    int shared = varint32(pos);
+    int unshared = varint32(pos);
+    varint32(pos);
+    if (shared != 0) {
+      throw block.corruption(p, "restart entry shares " + shared + " key bytes");
+    }
+    checkRange(pos[0], unshared);
+    byte[] k = new byte[unshared];
+    buf.get(pos[0], k);
+    return k;
+  }
+
+  /** Decodes the entry at nextOffset, or invalidates the iterator at the end of the entries. */
+  private void parseNext() {
+    int p = nextOffset;
+    if (p >= end) {
+      key = null;
+      return;
+    }
+    byte[] previous = key;
+    key = null; // stays invalid if decoding throws
+    value = null;
+    int[] pos = {p};
+    int shared = varint32(pos);
+    int unshared = varint32(pos);
+    int valueLen = varint32(pos);
+    int prevLength = previous == null ? 0 : previous.length;
+    if (shared < 0 || shared > prevLength) {
+      throw block.corruption(p, "entry shares " + shared + " bytes of a " + prevLength
+          + "-byte previous key");
+    }
+    checkRange(pos[0], unshared);
+    checkRange(pos[0] + unshared, valueLen);
+    byte[] k = new byte[shared + unshared];
+    if (shared > 0) {
+      System.arraycopy(previous, 0, k, 0, shared);
+    }
+    buf.get(pos[0], k, shared, unshared);
+    valueOffset = pos[0] + unshared;
+    valueLength = valueLen;
+    nextOffset = valueOffset + valueLen;
+    key = k;
+  }
+
+  private void checkRange(int from, int length) {
+    if (length < 0 || from < 0 || length > end - from) {
+      throw block.corruption(from, "entry of " + Integer.toUnsignedString(length)
+          + " bytes runs past the block's entries");
+    }
+  }
+
+  /** Reads a varint32 at pos[0] within the entry region, advancing pos[0]. */
+  private int varint32(int[] pos) {
+    int p = pos[0];
+    int result = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+      if (p >= end) {
+        throw block.corruption(p, "varint runs past the block's entries");
+      }
+      int b = buf.get(p++) & 0xff;
+      result |= (b & 0x7f) << shift;
+      if ((b & 0x80) == 0) {
+        if (shift == 28 && (b & 0xf0) != 0) {
+          break;
+        }
+        pos[0] = p;
+        return result;
+      }
+    }
+    throw block.corruption(pos[0], "bad varint32");
+  }
+}

@@ -1,0 +1,86 @@
+package dev.cairn.table;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.key.UserKeys;
+import dev.cairn.table.block.Block;
+import dev.cairn.table.block.BlockBuilder;
+import dev.cairn.table.block.BlockIterator;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class BlockTest {
+  private static final long SEED = Long.getLong("cairn.seed", 20240611L);
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 16})
+  void roundTripAndSeekEverywhere(int restartInterval) {
+    Random rnd = new Random(SEED + restartInterval);
+    TreeMap<byte[], byte[]> model = new TreeMap<>(UserKeys.COMPARATOR);
+    for (int i = 0; i < 300; i++) {
+      byte[] k = new byte[1 + rnd.nextInt(12)];
+      for (int j = 0; j < k.length; j++) {
+        k[j] = (byte) ("abc\u00ff".charAt(rnd.nextInt(4))); // shared prefixes are likely
+      }
+      byte[] v = new byte[rnd.nextInt(20)];
+      rnd.nextBytes(v);
+      model.put(k, v);
+    }
+    BlockBuilder b = new BlockBuilder(restartInterval, UserKeys.COMPARATOR, 4096);
+    model.forEach(b::add);
+    byte[] contents = b.finish();
+    assertEquals(contents.length, b.currentSizeEstimate(), "seed " + SEED);
+    Block block = new Block(ByteBuffer.wrap(contents), "t", 0);
+
+    List<byte[]> keys = new ArrayList<>(model.keySet());
+    try (BlockIterator it = block.iterator(UserKeys.COMPARATOR)) {
+      int i = 0;
+      for (it.seekToFirst(); it.isValid(); it.next(), i++) {
+        assertArrayEquals(keys.get(i), it.key(), "seed " + SEED);
+        assertArrayEquals(model.get(keys.get(i)), it.value(), "seed " + SEED);
+      }
+      assertEquals(keys.size(), i);
+
+      for (byte[] k : keys) {
+        it.seek(k);
+        assertTrue(it.isValid());
+        assertArrayEquals(k, it.key(), "seek to present key, seed " + SEED);
+      }
+      // Between keys: the key plus a 0 byte sorts right after it; the answer is the next key.
+      for (byte[] k : keys) {
+        byte[] between = java.util.Arrays.copyOf(k, k.length + 1);
+        Map.Entry<byte[], byte[]> expected = model.higherEntry(between);
+        it.seek(between);
+        if (expected == null) {
+          assertFalse(it.isValid(), "seed " + SEED);
+        } else {
+          assertTrue(it.isValid());
+          assertArrayEquals(expected.getKey(), it.key(), "seek between keys, seed " + SEED);
+        }
+      }
+      it.seek(new byte[0]);
+      assertArrayEquals(keys.get(0), it.key());
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 16})
+  void emptyBlock(int restartInterval) {
+    BlockBuilder b = new BlockBuilder(restartInterval, UserKeys.COMPARATOR, 64);
+    Block block = new Block(ByteBuffer.wrap(b.finish()), "t", 0);
+    BlockIterator it = block.iterator(UserKeys.COMPARATOR);
+    it.seekToFirst();
+    assertFalse(it.isValid());
+    it.seek(new byte[] {1});
+    assertFalse(it.isValid());
+  }
+}
