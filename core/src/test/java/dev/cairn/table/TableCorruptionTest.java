@@ -49,7 +49,7 @@ class TableCorruptionTest {
         }
       }
     }
-    assertTrue(detected > bytes.length, "most flips must be detected: " + detected);
+    assertTrue(detected > bytes.length * 9 / 10, "most flips must be detected: " + detected);
     assertEquals(bytes.length, detected + harmless);
   }
 
