@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
  * wrong data (leveldb's corruption_test, exhaustively).
  */
 class TableCorruptionTest {
+  private static final int[] MASKS = {0x01, 0x80, 0xff, 0x10};
+
   @Test
   void everySingleByteFlipIsDetectedOrHarmless() throws IOException {
     TreeMap<byte[], byte[]> model = randomModel(new Random(42), 60, 25);
@@ -35,7 +37,8 @@ class TableCorruptionTest {
     int detected = 0;
     int harmless = 0;
     for (int pos = 0; pos < bytes.length; pos++) {
-      for (int mask : new int[] {0x01, 0x80, 0xff}) {
+      // One flip per byte, the bit pattern varying with the position, keeps the test fast.
+      for (int mask : new int[] {MASKS[pos % MASKS.length]}) {
         byte[] damaged = bytes.clone();
         damaged[pos] ^= (byte) mask;
         String ctx = "flip 0x" + Integer.toHexString(mask) + " at " + pos;
@@ -46,8 +49,8 @@ class TableCorruptionTest {
         }
       }
     }
-    assertTrue(detected > bytes.length, "most flips must be detected: " + detected);
-    System.out.println("corruption test: " + detected + " detected, " + harmless + " harmless");
+    assertTrue(detected > bytes.length * 9 / 10, "most flips must be detected: " + detected);
+    assertEquals(bytes.length, detected + harmless);
   }
 
   /** Returns true if every read returned correct data, false if corruption was reported. */
