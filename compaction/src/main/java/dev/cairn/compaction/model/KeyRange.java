@@ -53,11 +53,6 @@ public record KeyRange(byte[] smallest, byte[] largest) {
         && UserKeyOrder.compare(other.smallest, largest) <= 0;
   }
 
-  public boolean contains(KeyRange other) {
-    return UserKeyOrder.compare(smallest, other.smallest) <= 0
-        && UserKeyOrder.compare(other.largest, largest) <= 0;
-  }
-
   @Override
   public byte[] smallest() {
     return smallest.clone();

@@ -36,7 +36,11 @@ import org.junit.jupiter.api.TestFactory;
  * Rewrite the expected outputs with {@code -Dcairn.rewrite=true}.
  */
 class LeveledPickerGoldenTest {
-  private static final Path DIR = Path.of("src/test/resources/picker");
+  /** Read from the source tree, not the classpath, so that a rewrite lands in the source. */
+  private static final Path DIR =
+      Files.isDirectory(Path.of("src/test/resources/picker"))
+          ? Path.of("src/test/resources/picker")
+          : Path.of("compaction/src/test/resources/picker");
   private static final Pattern MANUAL = Pattern.compile("manual L(\\d+) (\\S+)\\.\\.(\\S+)");
 
   @TestFactory

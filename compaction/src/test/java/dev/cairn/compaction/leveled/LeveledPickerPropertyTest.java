@@ -3,7 +3,6 @@ package dev.cairn.compaction.leveled;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -245,12 +244,5 @@ class LeveledPickerPropertyTest {
         fail("failed with -Dcairn.seed=" + seed + ": " + e.getMessage(), e);
       }
     }
-  }
-
-  @Test
-  void unsignedOrderIsUsed() {
-    // 0x80 sorts after 0x7f unsigned; a signed comparison would put it first.
-    assertNotEquals(0, UserKeyOrder.compare(new byte[] {(byte) 0x80}, new byte[] {0x7f}));
-    assertTrue(UserKeyOrder.compare(new byte[] {(byte) 0x80}, new byte[] {0x7f}) > 0);
   }
 }

@@ -72,6 +72,16 @@ class ShapeModelTest {
   }
 
   @Test
+  void keysCompareUnsigned() {
+    // 0x80 sorts after 0x7f; a signed comparison would call this run out of order.
+    FileDescriptor low = FileDescriptor.of(1, new byte[] {0x10}, new byte[] {0x7f}, 1, 1);
+    FileDescriptor high = FileDescriptor.of(2, new byte[] {(byte) 0x80}, new byte[] {(byte) 0xff}, 1, 2);
+    SortedRun run = SortedRun.of(low, high);
+    assertEquals(List.of(high), run.overlapping(new byte[] {(byte) 0x90}, null));
+    assertThrows(IllegalArgumentException.class, () -> SortedRun.of(high, low));
+  }
+
+  @Test
   void levelShapeChecksL0OrderAndSingleRunBelow() {
     assertThrows(IllegalArgumentException.class,
         () -> new LevelShape(0, List.of(SortedRun.of(f(1, "a", "b")), SortedRun.of(f(2, "a", "b"))),
