@@ -74,6 +74,13 @@ public interface Cairn extends AutoCloseable {
 
   Stats stats();
 
+  /**
+   * Reads every block of every live table and checks its checksum; throws
+   * {@link CorruptionException} naming the first damaged file and offset. Returns the number of
+   * tables verified.
+   */
+  int verifyChecksums();
+
   /** Waits for background work, then releases every resource. Idempotent. */
   @Override
   void close();

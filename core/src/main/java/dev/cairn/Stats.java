@@ -1,4 +1,124 @@
 package dev.cairn;
 
-/** Placeholder; the full statistics record is assembled with the engine. */
-public record Stats(long placeholder) {}
+import dev.cairn.cache.CacheStats;
+import java.util.List;
+
+/**
+ * A point-in-time snapshot of a database's statistics. Byte counts are bytes, times are
+ * microseconds unless the name says otherwise; counters are totals since the database was opened.
+ *
+ * @param levels per-level shape and compaction traffic, level 0 first
+ * @param userBytesWritten key and value bytes accepted from callers (the denominator of write
+ *     amplification)
+ * @param walBytesWritten bytes appended to write-ahead logs
+ * @param flushBytesWritten bytes of L0 tables written by flushes
+ * @param compactionBytesWritten bytes of tables written by compactions, all levels
+ * @param compactionBytesRead bytes read by compactions, all levels
+ * @param manifestBytesWritten bytes appended to manifests
+ * @param deviceBytesWritten every byte written through the filesystem layer
+ * @param userBytesRead bytes read from tables for user reads (cache misses)
+ * @param writeAmplification deviceBytesWritten / userBytesWritten (0 before any write)
+ * @param spaceAmplification table bytes on disk / table bytes of the last non-empty level, an
+ *     estimate of total-over-live in the steady state (RocksDB's definition); 1 for an empty tree
+ * @param cache block cache counters
+ * @param stallMicros time writers spent delayed or stopped by L0 or memtable pressure
+ * @param slowdowns writes delayed by the L0 slowdown trigger
+ * @param stops times a writer waited for a flush or for L0 to drain
+ * @param flushes memtables flushed
+ * @param compactions compactions completed (trivial moves included)
+ * @param trivialMoves compactions that only moved a file down
+ * @param compactionMicros wall time spent in compactions
+ * @param memtableBytes approximate bytes in the active memtable
+ * @param immutableMemtables memtables waiting to be flushed
+ * @param liveSnapshots open snapshots
+ * @param lastSequence sequence number of the newest write
+ * @param get latency of point reads
+ * @param put latency of writes (put, delete and batches)
+ * @param scan latency of {@link Cairn#scan} calls
+ */
+public record Stats(
+    List<LevelStats> levels,
+    long userBytesWritten,
+    long walBytesWritten,
+    long flushBytesWritten,
+    long compactionBytesWritten,
+    long compactionBytesRead,
+    long manifestBytesWritten,
+    long deviceBytesWritten,
+    long userBytesRead,
+    double writeAmplification,
+    double spaceAmplification,
+    CacheStats cache,
+    long stallMicros,
+    long slowdowns,
+    long stops,
+    long flushes,
+    long compactions,
+    long trivialMoves,
+    long compactionMicros,
+    long memtableBytes,
+    int immutableMemtables,
+    int liveSnapshots,
+    long lastSequence,
+    Latency get,
+    Latency put,
+    Latency scan) {
+
+  /**
+   * One level.
+   *
+   * @param score compaction score: above 1 means the picker wants to compact this level
+   * @param bytesRead compaction bytes read for output into this level
+   * @param bytesWritten compaction (or, for L0, flush) bytes written into this level
+   */
+  public record LevelStats(int level, int files, long bytes, double score, long bytesRead, long bytesWritten) {}
+
+  /** Latency percentiles in microseconds over every operation since open. */
+  public record Latency(long count, double p50Micros, double p99Micros, double maxMicros) {}
+
+  public long totalTableBytes() {
+    return levels.stream().mapToLong(LevelStats::bytes).sum();
+  }
+
+  public int totalFiles() {
+    return levels.stream().mapToInt(LevelStats::files).sum();
+  }
+
+  /** A fixed-layout table for humans and golden tests. */
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    sb.append("Level  Files      Size(MB)  Score  Read(MB)  Write(MB)\n");
+    sb.append("-----  -----  ------------  -----  --------  ---------\n");
+    for (LevelStats l : levels) {
+      sb.append(String.format("L%-4d  %5d  %12.2f  %5.2f  %8.2f  %9.2f%n",
+          l.level(), l.files(), mb(l.bytes()), l.score(), mb(l.bytesRead()), mb(l.bytesWritten())));
+    }
+    sb.append(String.format("user bytes written     %12.2f MB%n", mb(userBytesWritten)));
+    sb.append(String.format("device bytes written   %12.2f MB (wal %.2f, flush %.2f, compaction %.2f, manifest %.2f)%n",
+        mb(deviceBytesWritten), mb(walBytesWritten), mb(flushBytesWritten), mb(compactionBytesWritten),
+        mb(manifestBytesWritten)));
+    sb.append(String.format("write amplification    %12.2f%n", writeAmplification));
+    sb.append(String.format("space amplification    %12.2f%n", spaceAmplification));
+    sb.append(String.format("block cache            %12.2f%% hits (%d hits, %d misses, %d inserts, %d evictions, %.2f of %.2f MB)%n",
+        cache.hitRatio() * 100, cache.hits(), cache.misses(), cache.inserts(), cache.evictions(),
+        mb(cache.usedBytes()), mb(cache.capacityBytes())));
+    sb.append(String.format("stalls                 %12.3f s (%d slowdowns, %d stops)%n",
+        stallMicros / 1e6, slowdowns, stops));
+    sb.append(String.format("flushes / compactions  %d / %d (%d trivial moves, %.3f s)%n",
+        flushes, compactions, trivialMoves, compactionMicros / 1e6));
+    sb.append(String.format("memtable               %.2f MB, %d immutable; %d snapshots; last sequence %d%n",
+        mb(memtableBytes), immutableMemtables, liveSnapshots, lastSequence));
+    sb.append(latencyLine("get", get)).append(latencyLine("put", put)).append(latencyLine("scan", scan));
+    return sb.toString();
+  }
+
+  private static String latencyLine(String name, Latency l) {
+    return String.format("%-5s latency (us)      p50 %.1f  p99 %.1f  max %.1f  (%d ops)%n",
+        name, l.p50Micros(), l.p99Micros(), l.maxMicros(), l.count());
+  }
+
+  private static double mb(long bytes) {
+    return bytes / (1024.0 * 1024.0);
+  }
+}

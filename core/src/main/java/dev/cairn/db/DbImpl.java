@@ -1,14 +1,723 @@
 package dev.cairn.db;
 
+import dev.cairn.BackgroundErrorException;
 import dev.cairn.Cairn;
+import dev.cairn.CairnException;
+import dev.cairn.CairnIOException;
+import dev.cairn.CairnIterator;
+import dev.cairn.DatabaseClosedException;
+import dev.cairn.Entry;
 import dev.cairn.Options;
+import dev.cairn.ReadOptions;
+import dev.cairn.Snapshot;
+import dev.cairn.Stats;
+import dev.cairn.WriteBatch;
+import dev.cairn.WriteOptions;
+import dev.cairn.cache.BlockCache;
+import dev.cairn.cache.CaffeineBlockCache;
+import dev.cairn.fs.FileSystem;
+import dev.cairn.fs.IoTag;
+import dev.cairn.key.LookupResult;
+import dev.cairn.memtable.MemTable;
+import dev.cairn.table.TableCache;
+import dev.cairn.table.TableOptions;
+import dev.cairn.version.Version;
+import dev.cairn.version.VersionEdit;
+import dev.cairn.version.VersionSet;
+import dev.cairn.wal.LogWriter;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
-/** The engine. Being assembled; see issue 2. */
-public final class DbImpl {
-  private DbImpl() {}
+/**
+ * The engine: owns the memtables, the write-ahead log, the version set and the background work,
+ * and implements {@link Cairn}. See docs/architecture.md for the threads and the locking.
+ *
+ * <p>Locking. One {@link #mutex} guards the mutable engine state (the fields marked "guarded by
+ * mutex"). Writers queue up under it and the writer at the head commits the whole queue as one
+ * group (LevelDB's group commit): it appends the group's batch to the WAL and inserts it into the
+ * memtable with the mutex released, which is safe because only the head writer may switch
+ * memtables or logs. Readers take the mutex only to pin the memtables and the current version.
+ * Background jobs (flush, compaction) do their I/O without the mutex and take it to install a
+ * version edit.
+ */
+public final class DbImpl implements Cairn {
+  final Path dir;
+  final Options options;
+  final FileSystem fs;
+  final BlockCache blockCache;
+  final TableCache tableCache;
+  final VersionSet versions;
+  final EngineCounters counters = new EngineCounters();
+  final ReentrantLock mutex = new ReentrantLock();
+  /** Signalled whenever background work finishes or the engine's state changes. */
+  final Condition backgroundChanged = mutex.newCondition();
+  final SnapshotList snapshots = new SnapshotList();
+  final Compactions compactions;
 
+  private final AutoCloseable dbLock;
+  private final ExecutorService background;
+  private final ObsoleteFiles obsoleteFiles;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  // Guarded by mutex.
+  private MemTable mem;
+  private final ArrayDeque<ImmutableMemTable> immutables = new ArrayDeque<>();
+  private LogWriter log;
+  private long logNumber;
+  private final ArrayDeque<Writer> writers = new ArrayDeque<>();
+  final Set<Long> pendingOutputs = new HashSet<>();
+  private boolean flushScheduled;
+  private boolean closing;
+  private volatile Throwable backgroundError;
+
+  /** A memtable waiting to be flushed, with the WAL that holds its writes. */
+  record ImmutableMemTable(MemTable mem, long logNumber) {}
+
+  /** A caller waiting in the group-commit queue. */
+  private static final class Writer {
+    final WriteBatch batch;
+    final boolean sync;
+    final Condition turn;
+    boolean done;
+    RuntimeException error;
+
+    Writer(WriteBatch batch, boolean sync, Condition turn) {
+      this.batch = batch;
+      this.sync = sync;
+      this.turn = turn;
+    }
+  }
+
+  private DbImpl(Path dir, Options options, AutoCloseable dbLock) {
+    this.dir = dir;
+    this.options = options;
+    this.fs = options.fileSystem();
+    this.dbLock = dbLock;
+    this.blockCache = new CaffeineBlockCache(options.blockCacheBytes());
+    this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), blockCache);
+    this.versions = new VersionSet(dir, fs, options);
+    this.obsoleteFiles = new ObsoleteFiles(fs, dir, tableCache, options.obsoleteFileBatchBytes());
+    this.compactions = new Compactions(this);
+    AtomicInteger threadIds = new AtomicInteger();
+    this.background = Executors.newFixedThreadPool(options.backgroundThreads(), r -> {
+      Thread t = new Thread(r, "cairn-bg-" + dir.getFileName() + "-" + threadIds.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** See {@link Cairn#open}. */
   public static Cairn open(Path dir, Options options) {
-    throw new UnsupportedOperationException("engine not assembled yet");
+    if (dir == null) {
+      throw new IllegalArgumentException("database directory must not be null");
+    }
+    if (options == null) {
+      throw new IllegalArgumentException("options must not be null");
+    }
+    FileSystem fs = options.fileSystem();
+    AutoCloseable lock = DatabaseDirectory.prepareAndLock(fs, dir, options);
+    DbImpl db = null;
+    try {
+      db = new DbImpl(dir, options, lock);
+      db.recover();
+      return db;
+    } catch (RuntimeException | Error e) {
+      if (db != null) {
+        db.closeAfterFailedOpen();
+      } else {
+        DatabaseDirectory.unlockQuietly(lock);
+      }
+      throw e;
+    }
+  }
+
+  private void recover() {
+    mutex.lock();
+    try {
+      VersionEdit edit = new VersionEdit();
+      new Recovery(this).recover(edit);
+      logNumber = versions.newFileNumber();
+      log = new LogWriter(fs.create(dir.resolve(FileNames.log(logNumber)), IoTag.WAL));
+      fs.syncDirectory(dir);
+      edit.setLogNumber(logNumber);
+      versions.logAndApply(edit);
+      pendingOutputs.clear();
+      mem = new MemTable();
+      collectObsoleteFiles(false);
+      maybeScheduleBackgroundWork();
+    } catch (IOException e) {
+      throw new CairnIOException("recovering database " + dir, e);
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  @Override
+  public void put(byte[] key, byte[] value) {
+    write(new WriteBatch().put(key, value), defaultWriteOptions());
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value, WriteOptions options) {
+    write(new WriteBatch().put(key, value), options);
+  }
+
+  @Override
+  public void delete(byte[] key) {
+    write(new WriteBatch().delete(key), defaultWriteOptions());
+  }
+
+  @Override
+  public void delete(byte[] key, WriteOptions options) {
+    write(new WriteBatch().delete(key), options);
+  }
+
+  @Override
+  public void write(WriteBatch batch) {
+    write(batch, defaultWriteOptions());
+  }
+
+  private WriteOptions defaultWriteOptions() {
+    return options.syncWrites() ? WriteOptions.SYNC : WriteOptions.NO_SYNC;
+  }
+
+  @Override
+  public void write(WriteBatch batch, WriteOptions writeOptions) {
+    if (batch == null) {
+      throw new IllegalArgumentException("write batch must not be null");
+    }
+    if (writeOptions == null) {
+      throw new IllegalArgumentException("write options must not be null");
+    }
+    ensureOpen();
+    if (batch.count() == 0) {
+      return;
+    }
+    long start = System.nanoTime();
+    Writer w = new Writer(batch, writeOptions.sync(), mutex.newCondition());
+    mutex.lock();
+    try {
+      writers.addLast(w);
+      while (!w.done && writers.peekFirst() != w) {
+        w.turn.awaitUninterruptibly();
+      }
+      if (w.done) {
+        if (w.error != null) {
+          throw w.error;
+        }
+        return;
+      }
+      commitGroupAsLeader(w);
+    } finally {
+      mutex.unlock();
+      counters.putLatency.recordSince(start);
+    }
+  }
+
+  /**
+   * Requires: mutex held, {@code leader} at the head of {@link #writers}. Commits the leader and the
+   * writers queued behind it as one WAL record, then wakes them.
+   */
+  private void commitGroupAsLeader(Writer leader) {
+    Writer last = leader;
+    RuntimeException error = null;
+    try {
+      makeRoomForWrite(false);
+      GroupBatch<Writer> group = GroupBatch.collect(writers, leader, w -> w.batch, w -> w.sync);
+      last = group.last();
+      long firstSequence = versions.lastSequence() + 1;
+      byte[] record = group.batch().encode(firstSequence);
+      LogWriter currentLog = log;
+      MemTable currentMem = mem;
+      long currentLogNumber = logNumber;
+      mutex.unlock();
+      try {
+        currentLog.addRecord(record);
+        if (group.sync()) {
+          currentLog.sync();
+        } else {
+          // Hand the record to the OS so that it survives a crash of this process.
+          currentLog.flush();
+        }
+        MemTableInserter.insert(record, currentMem);
+      } catch (IOException e) {
+        // The log may now hold part of the record: its state is unknown, so the catch below
+        // latches the error and every later write is refused.
+        throw new CairnIOException("appending to the write-ahead log " + FileNames.log(currentLogNumber), e);
+      } finally {
+        mutex.lock();
+      }
+      versions.setLastSequence(firstSequence + group.batch().count() - 1);
+      counters.userBytesWritten.add(group.batch().userBytes());
+    } catch (CairnIOException e) {
+      latchBackgroundError(e);
+      error = e;
+    } catch (IOException e) {
+      // Creating the next log failed while switching memtables (already latched).
+      error = new CairnIOException("switching to a new write-ahead log", e);
+    } catch (RuntimeException e) {
+      error = e;
+    }
+    while (true) {
+      Writer w = writers.pollFirst();
+      if (w != leader) {
+        w.error = error;
+        w.done = true;
+        w.turn.signal();
+      }
+      if (w == last) {
+        break;
+      }
+    }
+    Writer next = writers.peekFirst();
+    if (next != null) {
+      next.turn.signal();
+    }
+    if (error != null) {
+      throw error;
+    }
+  }
+
+  /**
+   * Requires: mutex held, caller is the head writer. Waits until the active memtable has room,
+   * switching it for a fresh one (and a fresh log) when full, and applying the L0 slowdown and
+   * stop triggers. With {@code force} the memtable is switched if it holds anything.
+   */
+  void makeRoomForWrite(boolean force) throws IOException {
+    boolean allowDelay = !force;
+    while (true) {
+      throwIfUnusable();
+      Version current = versions.current();
+      int l0Files = current.fileCount(0);
+      if (allowDelay && l0Files >= options.l0SlowdownTrigger()) {
+        // Spread the delay over many writers instead of stopping one for seconds (LevelDB).
+        long t0 = System.nanoTime();
+        mutex.unlock();
+        try {
+          Thread.sleep(1);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } finally {
+          mutex.lock();
+        }
+        counters.recordStall(t0, false);
+        allowDelay = false;
+      } else if (!force && mem.approximateBytes() < options.memtableBytes()) {
+        return;
+      } else if (force && mem.isEmpty()) {
+        return;
+      } else if (immutables.size() >= options.maxImmutableMemtables()) {
+        long t0 = System.nanoTime();
+        backgroundChanged.awaitUninterruptibly();
+        counters.recordStall(t0, true);
+      } else if (l0Files >= options.l0StopTrigger()) {
+        long t0 = System.nanoTime();
+        maybeScheduleBackgroundWork();
+        backgroundChanged.awaitUninterruptibly();
+        counters.recordStall(t0, true);
+      } else {
+        switchMemTable();
+        force = false;
+      }
+    }
+  }
+
+  /** Requires: mutex held. */
+  private void switchMemTable() throws IOException {
+    long newLogNumber = versions.newFileNumber();
+    LogWriter newLog;
+    try {
+      newLog = new LogWriter(fs.create(dir.resolve(FileNames.log(newLogNumber)), IoTag.WAL));
+    } catch (IOException e) {
+      latchBackgroundError(e);
+      throw e;
+    }
+    // The old log holds the memtable being retired; sync it so that an older log is never torn
+    // behind a newer one (recovery then only meets a torn tail in the newest log).
+    try {
+      log.sync();
+      log.close();
+    } catch (IOException e) {
+      latchBackgroundError(e);
+      newLog.close();
+      throw e;
+    }
+    immutables.addLast(new ImmutableMemTable(mem, logNumber));
+    log = newLog;
+    logNumber = newLogNumber;
+    mem = new MemTable();
+    maybeScheduleBackgroundWork();
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  @Override
+  public byte[] get(byte[] key) {
+    return get(key, ReadOptions.DEFAULT);
+  }
+
+  @Override
+  public byte[] get(byte[] key, ReadOptions readOptions) {
+    checkKey(key);
+    if (readOptions == null) {
+      throw new IllegalArgumentException("read options must not be null");
+    }
+    ensureOpen();
+    long start = System.nanoTime();
+    ReadState state = pinReadState(readOptions.snapshot());
+    try {
+      return state.get(key, readOptions.fillCache());
+    } finally {
+      state.close();
+      counters.getLatency.recordSince(start);
+    }
+  }
+
+  /** Pins the memtables and the current version for one read or iterator. */
+  ReadState pinReadState(Snapshot snapshot) {
+    long sequence;
+    if (snapshot != null) {
+      if (!(snapshot instanceof SnapshotImpl s) || s.owner() != this) {
+        throw new IllegalArgumentException("snapshot belongs to another database");
+      }
+      s.ensureOpen();
+      sequence = s.sequence();
+    } else {
+      sequence = -1;
+    }
+    mutex.lock();
+    try {
+      Version v = versions.current();
+      v.ref();
+      List<MemTable> memtables = new ArrayList<>(1 + immutables.size());
+      memtables.add(mem);
+      immutables.descendingIterator().forEachRemaining(m -> memtables.add(m.mem()));
+      return new ReadState(this, memtables, v, sequence >= 0 ? sequence : versions.lastSequence());
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  @Override
+  public Snapshot snapshot() {
+    ensureOpen();
+    mutex.lock();
+    try {
+      return new SnapshotImpl(this, versions.lastSequence());
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  @Override
+  public CairnIterator iterator(ReadOptions readOptions) {
+    if (readOptions == null) {
+      throw new IllegalArgumentException("read options must not be null");
+    }
+    ensureOpen();
+    return pinReadState(readOptions.snapshot()).iterator(readOptions);
+  }
+
+  @Override
+  public List<Entry> scan(byte[] from, byte[] toExclusive, int limit) {
+    if (from == null) {
+      throw new IllegalArgumentException("scan start key must not be null (use an empty array for the first key)");
+    }
+    if (limit < 0) {
+      throw new IllegalArgumentException("scan limit must not be negative: " + limit);
+    }
+    long start = System.nanoTime();
+    List<Entry> out = new ArrayList<>(Math.min(limit, 1024));
+    try (CairnIterator it = iterator(ReadOptions.DEFAULT.withBounds(from, toExclusive))) {
+      for (it.seekToFirst(); it.isValid() && out.size() < limit; it.next()) {
+        out.add(new Entry(it.key(), it.value()));
+      }
+    } finally {
+      counters.scanLatency.recordSince(start);
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- maintenance
+
+  @Override
+  public void flush() {
+    ensureOpen();
+    mutex.lock();
+    try {
+      // Take a turn in the writer queue so that no group commit is between log and memtable.
+      Writer w = new Writer(new WriteBatch(), false, mutex.newCondition());
+      writers.addLast(w);
+      while (writers.peekFirst() != w) {
+        w.turn.awaitUninterruptibly();
+      }
+      try {
+        makeRoomForWrite(true);
+      } catch (IOException e) {
+        throw new CairnIOException("switching the memtable for a flush", e);
+      } finally {
+        writers.pollFirst();
+        Writer next = writers.peekFirst();
+        if (next != null) {
+          next.turn.signal();
+        }
+      }
+      while (!immutables.isEmpty()) {
+        throwIfUnusable();
+        backgroundChanged.awaitUninterruptibly();
+      }
+      throwIfUnusable();
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  @Override
+  public void compactRange(byte[] from, byte[] to) {
+    ensureOpen();
+    flush();
+    compactions.compactRangeManually(from, to);
+  }
+
+  @Override
+  public Stats stats() {
+    ensureOpen();
+    mutex.lock();
+    try {
+      return StatsBuilder.build(this, versions.current(), mem.approximateBytes(), immutables.size());
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  @Override
+  public int verifyChecksums() {
+    ensureOpen();
+    ReadState state = pinReadState(null);
+    try {
+      return state.verifyTables();
+    } finally {
+      state.close();
+    }
+  }
+
+  // ---------------------------------------------------------------- background work
+
+  /** Requires: mutex held. Starts a flush and as many compactions as the picker and threads allow. */
+  void maybeScheduleBackgroundWork() {
+    if (closing || backgroundError != null) {
+      return;
+    }
+    if (!immutables.isEmpty() && !flushScheduled) {
+      flushScheduled = true;
+      background.execute(this::backgroundFlush);
+    }
+    Compactions.Claimed claimed;
+    while ((claimed = compactions.claimNext()) != null) {
+      Compactions.Claimed plan = claimed;
+      background.execute(() -> compactions.runClaimed(plan));
+    }
+  }
+
+  private void backgroundFlush() {
+    mutex.lock();
+    try {
+      while (!immutables.isEmpty() && backgroundError == null && !closing) {
+        ImmutableMemTable imm = immutables.peekFirst();
+        VersionEdit edit = new VersionEdit();
+        long table = FlushJob.flush(this, imm.mem(), edit);
+        // Logs older than the next unflushed memtable's are no longer needed for recovery.
+        ImmutableMemTable next = immutables.stream().skip(1).findFirst().orElse(null);
+        edit.setLogNumber(next != null ? next.logNumber() : logNumber);
+        try {
+          versions.logAndApply(edit);
+        } finally {
+          releasePendingOutputs(List.of(table));
+        }
+        immutables.pollFirst();
+        counters.flushes.increment();
+        backgroundChanged.signalAll();
+        collectObsoleteFiles(false);
+      }
+    } catch (Throwable t) {
+      latchBackgroundError(t);
+    } finally {
+      flushScheduled = false;
+      maybeScheduleBackgroundWork();
+      backgroundChanged.signalAll();
+      mutex.unlock();
+    }
+  }
+
+  /** Requires: mutex held. Deletes unreferenced files (in batches, or all when {@code force}). */
+  void collectObsoleteFiles(boolean force) {
+    ObsoleteFiles.LiveSet live = new ObsoleteFiles.LiveSet(
+        versions.liveFileNumbers(), Set.copyOf(pendingOutputs), versions.logNumber(),
+        versions.manifestFileNumber());
+    try {
+      obsoleteFiles.collect(live, force);
+    } catch (IOException e) {
+      // Listing the directory failed: leftover files cost space, not correctness.
+      java.util.logging.Logger.getLogger(DbImpl.class.getName())
+          .warning("obsolete-file collection failed: " + e);
+    }
+  }
+
+  /** Requires: mutex held. The first background failure wins and is kept. */
+  void latchBackgroundError(Throwable t) {
+    if (backgroundError == null) {
+      backgroundError = t;
+    }
+    backgroundChanged.signalAll();
+  }
+
+  /** Requires: mutex held. */
+  void throwIfUnusable() {
+    if (closing) {
+      throw new DatabaseClosedException("database " + dir);
+    }
+    if (backgroundError != null) {
+      throw new BackgroundErrorException(backgroundError);
+    }
+  }
+
+  boolean isClosing() {
+    return closing;
+  }
+
+  long logNumber() {
+    return logNumber;
+  }
+
+  void ensureOpen() {
+    if (closed.get()) {
+      throw new DatabaseClosedException("database " + dir);
+    }
+  }
+
+  static void checkKey(byte[] key) {
+    if (key == null) {
+      throw new IllegalArgumentException("key must not be null");
+    }
+    if (key.length == 0) {
+      throw new IllegalArgumentException("key must not be empty");
+    }
+    if (key.length > Options.MAX_KEY_BYTES) {
+      throw new IllegalArgumentException(
+          "key of " + key.length + " bytes exceeds the limit of " + Options.MAX_KEY_BYTES);
+    }
+  }
+
+  // ---------------------------------------------------------------- close
+
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    mutex.lock();
+    try {
+      closing = true;
+      backgroundChanged.signalAll();
+      for (Writer w : writers) {
+        w.turn.signal();
+      }
+      while (flushScheduled || compactions.running() > 0) {
+        backgroundChanged.awaitUninterruptibly();
+      }
+    } finally {
+      mutex.unlock();
+    }
+    background.shutdown();
+    try {
+      background.awaitTermination(1, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    mutex.lock();
+    try {
+      try {
+        if (log != null) {
+          log.sync();
+          log.close();
+        }
+      } catch (IOException e) {
+        java.util.logging.Logger.getLogger(DbImpl.class.getName()).warning("closing the log: " + e);
+      }
+      collectObsoleteFiles(true);
+    } finally {
+      mutex.unlock();
+    }
+    releaseResources();
+  }
+
+  private void closeAfterFailedOpen() {
+    closed.set(true);
+    closing = true;
+    background.shutdownNow();
+    try {
+      if (log != null) {
+        log.close();
+      }
+    } catch (IOException e) {
+      // The open already failed; its exception is the one to report.
+    }
+    releaseResources();
+  }
+
+  private void releaseResources() {
+    try {
+      versions.close();
+    } catch (IOException e) {
+      java.util.logging.Logger.getLogger(DbImpl.class.getName()).warning("closing the manifest: " + e);
+    }
+    tableCache.close();
+    blockCache.close();
+    DatabaseDirectory.unlockQuietly(dbLock);
+  }
+
+  long lastSequence() {
+    return versions.lastSequence();
+  }
+
+  /** Allocates a file number for a new table and protects it from obsolete-file collection. */
+  long newPendingOutputNumber() {
+    mutex.lock();
+    try {
+      long n = versions.newFileNumber();
+      pendingOutputs.add(n);
+      return n;
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /** Requires: mutex held. The outputs are installed (or abandoned): collection may judge them. */
+  void releasePendingOutputs(java.util.Collection<Long> numbers) {
+    pendingOutputs.removeAll(numbers);
+  }
+
+  TableOptions tableOptions() {
+    return new TableOptions(options.blockBytes(), options.blockRestartInterval(), options.bloomBitsPerKey());
+  }
+
+  /** Reads a key through a version's tables only (used by {@link ReadState}). */
+  LookupResult lookupInVersion(Version v, byte[] key, long sequence, boolean fillCache) {
+    return VersionLookup.get(tableCache, v, key, sequence, fillCache);
   }
 }

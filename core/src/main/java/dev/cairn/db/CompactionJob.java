@@ -1,0 +1,144 @@
+package dev.cairn.db;
+
+import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.fs.IoTag;
+import dev.cairn.iter.ConcatenatingIterator;
+import dev.cairn.iter.InternalIterator;
+import dev.cairn.iter.MergingIterator;
+import dev.cairn.key.InternalKey;
+import dev.cairn.read.CompactionFilterIterator;
+import dev.cairn.version.FileMetaData;
+import dev.cairn.version.VersionEdit;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Executes one table-compaction plan: merges the input files of level n with the overlapping
+ * files of level n+1 into new tables of level n+1, keeping for every user key the newest entry
+ * and the newest entry each open snapshot can see, and dropping tombstones when nothing older can
+ * lie below (LevelDB's DoCompactionWork). Runs without the engine mutex; its result is a version
+ * edit the caller installs.
+ *
+ * <p>Compaction reads are tagged as compaction I/O of the output level and never fill the block
+ * cache, so a compaction does not evict the hot blocks that user reads keep there.
+ */
+final class CompactionJob {
+  private final DbImpl db;
+  private final CompactionPlan plan;
+  private final List<FileMetaData> inputs;
+  private final List<FileMetaData> targets;
+  private final List<FileMetaData> grandparents;
+  private final List<Long> outputNumbers = new ArrayList<>();
+
+  CompactionJob(DbImpl db, CompactionPlan plan, ShapeAdapter shape) {
+    this.db = db;
+    this.plan = plan;
+    this.inputs = shape.metas(plan.inputs());
+    this.targets = shape.metas(plan.targets());
+    this.grandparents = shape.metas(plan.grandparents());
+  }
+
+  /** File numbers of the tables this job wrote (pending outputs until its edit is installed). */
+  List<Long> outputNumbers() {
+    return outputNumbers;
+  }
+
+  /** Builds the edit that replaces the inputs by the outputs. */
+  VersionEdit run() throws IOException {
+    VersionEdit edit = new VersionEdit();
+    if (plan.newCompactionPointer() != null) {
+      edit.setCompactPointer(plan.inputLevel(), plan.newCompactionPointer());
+    }
+    if (plan.isTrivialMove()) {
+      FileMetaData f = inputs.get(0);
+      edit.deleteFile(plan.inputLevel(), f.number());
+      edit.addFile(plan.outputLevel(), f);
+      return edit;
+    }
+    IoTag tag = IoTag.compaction(plan.outputLevel());
+    long[] snapshots = db.snapshots.sequencesAscending();
+    long oldestSnapshot = db.snapshots.oldest(db.lastSequence());
+    try (InternalIterator merged = new MergingIterator(inputIterators(tag));
+        CompactionFilterIterator kept =
+            new CompactionFilterIterator(merged, snapshots, oldestSnapshot, plan.bottommost());
+        TableOutput out = new TableOutput(db.fs, db.dir, db.tableOptions(), tag,
+            plan.outputLimits().targetFileBytes(), this::newOutputNumber, new GrandparentCut())) {
+      for (kept.seekToFirst(); kept.isValid(); kept.next()) {
+        if (db.isClosing()) {
+          throw new IOException("compaction abandoned: the database is closing");
+        }
+        out.add(kept.key(), kept.value());
+      }
+      for (FileMetaData f : out.finish()) {
+        edit.addFile(plan.outputLevel(), f);
+      }
+    }
+    for (FileMetaData f : inputs) {
+      edit.deleteFile(plan.inputLevel(), f.number());
+    }
+    for (FileMetaData f : targets) {
+      edit.deleteFile(plan.outputLevel(), f.number());
+    }
+    return edit;
+  }
+
+  private long newOutputNumber() {
+    long n = db.newPendingOutputNumber();
+    outputNumbers.add(n);
+    return n;
+  }
+
+  private List<InternalIterator> inputIterators(IoTag tag) {
+    List<InternalIterator> its = new ArrayList<>();
+    try {
+      if (plan.inputLevel() == 0) {
+        // L0 files may overlap: each is its own sorted run.
+        for (FileMetaData f : inputs) {
+          its.add(TableIterators.open(db.tableCache, f, false, tag));
+        }
+      } else {
+        its.add(concatenation(inputs, tag));
+      }
+      if (!targets.isEmpty()) {
+        its.add(concatenation(targets, tag));
+      }
+      return its;
+    } catch (RuntimeException e) {
+      its.forEach(InternalIterator::close);
+      throw e;
+    }
+  }
+
+  private InternalIterator concatenation(List<FileMetaData> files, IoTag tag) {
+    return new ConcatenatingIterator<>(files, FileMetaData::largest,
+        f -> TableIterators.open(db.tableCache, f, false, tag));
+  }
+
+  /**
+   * Cuts an output table once it overlaps too many bytes of the grandparent level (n+2), so that
+   * a later compaction of that table into n+2 stays bounded (LevelDB's ShouldStopBefore).
+   */
+  private final class GrandparentCut implements TableOutput.CutPolicy {
+    private int index;
+    private boolean seenKey;
+    private long overlappedBytes;
+
+    @Override
+    public boolean shouldCutBefore(byte[] internalKey) {
+      while (index < grandparents.size()
+          && InternalKey.compareUserKeys(internalKey, grandparents.get(index).largest()) > 0) {
+        if (seenKey) {
+          overlappedBytes += grandparents.get(index).totalBytes();
+        }
+        index++;
+      }
+      seenKey = true;
+      if (overlappedBytes > plan.outputLimits().maxGrandparentOverlapBytes()) {
+        overlappedBytes = 0;
+        return true;
+      }
+      return false;
+    }
+  }
+}

@@ -1,0 +1,191 @@
+package dev.cairn.db;
+
+import dev.cairn.Options;
+import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.leveled.LeveledCompactionPicker;
+import dev.cairn.compaction.leveled.LevelScore;
+import dev.cairn.compaction.leveled.LeveledConfig;
+import dev.cairn.version.FileMetaData;
+import dev.cairn.version.Version;
+import dev.cairn.version.VersionEdit;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Runs the compaction picker's plans: claims a plan's files so that concurrent compactions never
+ * share a file, executes it with a {@link CompactionJob}, and installs the result. The decision of
+ * what to compact lives in the compaction module; this class only moves bytes and versions.
+ */
+final class Compactions {
+  private final DbImpl db;
+  private final LeveledCompactionPicker picker;
+  private final int maxConcurrent;
+
+  // Guarded by db.mutex.
+  private final Set<Long> busy = new HashSet<>();
+  private int running;
+  private int manualWaiting;
+
+  Compactions(DbImpl db) {
+    this.db = db;
+    Options o = db.options;
+    this.picker = new LeveledCompactionPicker(leveledConfig(o));
+    // One compaction at a time for now: the picker's busy-file rule does not yet cover a running
+    // plan's output range (see docs/compaction.md). Other threads serve flushes, so a long
+    // compaction never blocks the memtable.
+    this.maxConcurrent = 1;
+  }
+
+  static LeveledConfig leveledConfig(Options o) {
+    return new LeveledConfig(Options.MAX_LEVELS, o.l0CompactionTrigger(), o.baseLevelBytes(), o.levelSizeRatio(),
+        o.targetFileBytes(), 10 * o.targetFileBytes(), 25 * o.targetFileBytes());
+  }
+
+  LeveledCompactionPicker picker() {
+    return picker;
+  }
+
+  /** A claimed plan together with the shape it was planned on. */
+  record Claimed(CompactionPlan plan, ShapeAdapter shape) {}
+
+  /** Requires: mutex held. The picker's score per level (above 1: wants compaction). */
+  double[] scores() {
+    return picker.scores(currentShape().shape()).stream().mapToDouble(LevelScore::score).toArray();
+  }
+
+  /** Requires: mutex held. */
+  int running() {
+    return running;
+  }
+
+  /**
+   * Requires: mutex held. Returns a plan whose files are now claimed, or null when nothing needs
+   * compacting, all threads are busy, or a manual compaction is waiting for its turn.
+   */
+  Claimed claimNext() {
+    if (running >= maxConcurrent || manualWaiting > 0) {
+      return null;
+    }
+    ShapeAdapter shape = currentShape();
+    Optional<CompactionPlan> plan = picker.pick(shape.shape(), Set.copyOf(busy));
+    if (plan.isEmpty()) {
+      return null;
+    }
+    claim(plan.get());
+    return new Claimed(plan.get(), shape);
+  }
+
+  private void claim(CompactionPlan plan) {
+    busy.addAll(plan.fileIds());
+    running++;
+  }
+
+  ShapeAdapter currentShape() {
+    return ShapeAdapter.of(db.versions.current(), db.versions::compactPointer, db.blockCache,
+        db.options.blockBytes());
+  }
+
+  /** Runs a claimed plan (on a background thread or the caller's) and installs its result. */
+  void runClaimed(Claimed claimed) {
+    long start = System.nanoTime();
+    CompactionJob job = new CompactionJob(db, claimed.plan(), claimed.shape());
+    VersionEdit edit = null;
+    Throwable failure = null;
+    try {
+      edit = job.run();
+    } catch (Throwable t) {
+      failure = t;
+    }
+    db.mutex.lock();
+    try {
+      if (failure == null) {
+        db.versions.logAndApply(edit);
+        db.counters.compactions.increment();
+        if (claimed.plan().isTrivialMove()) {
+          db.counters.trivialMoves.increment();
+        }
+        db.counters.compactionNanos.add(System.nanoTime() - start);
+      } else if (!db.isClosing()) {
+        db.latchBackgroundError(failure);
+      }
+    } catch (Throwable t) {
+      db.latchBackgroundError(t);
+    } finally {
+      db.releasePendingOutputs(job.outputNumbers());
+      busy.removeAll(claimed.plan().fileIds());
+      running--;
+      db.collectObsoleteFiles(false);
+      db.backgroundChanged.signalAll();
+      db.maybeScheduleBackgroundWork();
+      db.mutex.unlock();
+    }
+  }
+
+  /**
+   * Compacts every file overlapping {@code [from, to]} down to the deepest level that holds such
+   * a file (at least L1), one bounded step at a time, on the caller's thread.
+   */
+  void compactRangeManually(byte[] from, byte[] to) {
+    int deepest = deepestLevelOverlapping(from, to);
+    for (int level = 0; level < Math.max(1, deepest); level++) {
+      while (true) {
+        Claimed claimed = claimManual(level, from, to);
+        if (claimed == null) {
+          break;
+        }
+        runClaimed(claimed);
+        db.mutex.lock();
+        try {
+          db.throwIfUnusable();
+        } finally {
+          db.mutex.unlock();
+        }
+      }
+    }
+  }
+
+  private int deepestLevelOverlapping(byte[] from, byte[] to) {
+    db.mutex.lock();
+    try {
+      Version v = db.versions.current();
+      int deepest = 0;
+      for (int level = 0; level < v.numLevels(); level++) {
+        if (!v.overlappingFiles(level, from, to).isEmpty()) {
+          deepest = level;
+        }
+      }
+      return deepest;
+    } finally {
+      db.mutex.unlock();
+    }
+  }
+
+  /** Waits until the range's files at {@code level} are free, then claims a manual step. */
+  private Claimed claimManual(int level, byte[] from, byte[] to) {
+    db.mutex.lock();
+    manualWaiting++;
+    try {
+      while (true) {
+        db.throwIfUnusable();
+        List<FileMetaData> overlapping = db.versions.current().overlappingFiles(level, from, to);
+        if (overlapping.isEmpty()) {
+          return null;
+        }
+        if (running < maxConcurrent || running == 0) {
+          ShapeAdapter shape = currentShape();
+          Optional<CompactionPlan> plan = picker.planManual(shape.shape(), level, from, to, Set.copyOf(busy));
+          if (plan.isPresent()) {
+            claim(plan.get());
+            return new Claimed(plan.get(), shape);
+          }
+        }
+        db.backgroundChanged.awaitUninterruptibly();
+      }
+    } finally {
+      manualWaiting--;
+      db.mutex.unlock();
+    }
+  }
+}

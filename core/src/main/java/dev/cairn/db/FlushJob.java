@@ -1,0 +1,45 @@
+package dev.cairn.db;
+
+import dev.cairn.fs.IoTag;
+import dev.cairn.iter.InternalIterator;
+import dev.cairn.memtable.MemTable;
+import dev.cairn.version.FileMetaData;
+import dev.cairn.version.VersionEdit;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Writes a memtable into one new L0 table. Every entry is kept: a flush drops nothing, because
+ * older versions of its keys may live in other tables and open snapshots may need them.
+ */
+final class FlushJob {
+  private FlushJob() {}
+
+  /**
+   * Requires: mutex held (released during the write, held again on return). Adds the new table
+   * to {@code edit} and returns its number, which stays a pending output until the caller has
+   * installed the edit and calls {@link DbImpl#releasePendingOutputs}; returns -1 for an empty
+   * memtable.
+   */
+  static long flush(DbImpl db, MemTable mem, VersionEdit edit) throws IOException {
+    if (mem.isEmpty()) {
+      return -1;
+    }
+    long number = db.newPendingOutputNumber();
+    db.mutex.unlock();
+    List<FileMetaData> files;
+    try (InternalIterator it = mem.iterator();
+        TableOutput out = new TableOutput(db.fs, db.dir, db.tableOptions(), IoTag.FLUSH, Long.MAX_VALUE,
+            () -> number, key -> false)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        out.add(it.key(), it.value());
+      }
+      files = out.finish();
+    } finally {
+      db.mutex.lock();
+    }
+    assert files.size() == 1 : "a flush writes exactly one table, wrote " + files.size();
+    edit.addFile(0, files.get(0));
+    return number;
+  }
+}

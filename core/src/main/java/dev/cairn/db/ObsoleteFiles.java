@@ -1,0 +1,82 @@
+package dev.cairn.db;
+
+import dev.cairn.fs.FileSystem;
+import dev.cairn.table.TableCache;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Finds files no live version, pending output or live log needs, and deletes them in batches:
+ * deletion waits until the obsolete bytes pass {@code batchBytes} (0 deletes at once), which
+ * keeps many small unlink calls off the compaction path (BlockDB's lazy deletion). A table is
+ * never deleted while any version that an iterator or read still pins references it.
+ */
+final class ObsoleteFiles {
+  private static final Logger LOG = Logger.getLogger(ObsoleteFiles.class.getName());
+
+  /** What the collector must keep; captured under the engine's mutex. */
+  record LiveSet(Set<Long> liveTables, Set<Long> pendingOutputs, long minLogNumber, long manifestNumber) {}
+
+  private final FileSystem fs;
+  private final Path dir;
+  private final TableCache tableCache;
+  private final long batchBytes;
+
+  ObsoleteFiles(FileSystem fs, Path dir, TableCache tableCache, long batchBytes) {
+    this.fs = fs;
+    this.dir = dir;
+    this.tableCache = tableCache;
+    this.batchBytes = batchBytes;
+  }
+
+  /**
+   * Deletes the obsolete files if their total size reaches the batch threshold, or always when
+   * {@code force}. Returns the number of files deleted. Failures to delete are logged and left for
+   * the next pass: a leftover obsolete file costs space, never correctness.
+   */
+  int collect(LiveSet live, boolean force) throws IOException {
+    List<String> obsolete = new ArrayList<>();
+    long bytes = 0;
+    for (String name : fs.list(dir)) {
+      FileNames.Parsed p = FileNames.parse(name);
+      boolean keep = switch (p.kind()) {
+        case LOG -> p.number() >= live.minLogNumber();
+        case TABLE -> live.liveTables().contains(p.number()) || live.pendingOutputs().contains(p.number());
+        case MANIFEST -> p.number() >= live.manifestNumber();
+        case TEMP -> live.pendingOutputs().contains(p.number());
+        case LOCK, CURRENT, UNKNOWN -> true;
+      };
+      if (!keep) {
+        obsolete.add(name);
+        try {
+          bytes += fs.size(dir.resolve(name));
+        } catch (IOException e) {
+          // Vanished meanwhile; nothing to count.
+        }
+      }
+    }
+    if (obsolete.isEmpty() || (!force && bytes < batchBytes)) {
+      return 0;
+    }
+    int deleted = 0;
+    for (String name : obsolete) {
+      FileNames.Parsed p = FileNames.parse(name);
+      if (p.kind() == FileNames.Kind.TABLE) {
+        tableCache.evict(p.number());
+      }
+      try {
+        if (fs.delete(dir.resolve(name))) {
+          deleted++;
+        }
+      } catch (IOException e) {
+        LOG.log(Level.WARNING, "could not delete obsolete file " + dir.resolve(name), e);
+      }
+    }
+    return deleted;
+  }
+}

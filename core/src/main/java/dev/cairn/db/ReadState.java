@@ -1,0 +1,96 @@
+package dev.cairn.db;
+
+import dev.cairn.CairnIterator;
+import dev.cairn.ReadOptions;
+import dev.cairn.fs.IoTag;
+import dev.cairn.iter.ConcatenatingIterator;
+import dev.cairn.iter.InternalIterator;
+import dev.cairn.iter.MergingIterator;
+import dev.cairn.key.LookupResult;
+import dev.cairn.memtable.MemTable;
+import dev.cairn.read.DbIterator;
+import dev.cairn.table.TableCache;
+import dev.cairn.table.TableHandle;
+import dev.cairn.version.FileMetaData;
+import dev.cairn.version.Version;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * What one read sees: the memtables (newest first) and a referenced version, at one sequence.
+ * Closing it (or the iterator made from it) releases the version, which lets obsolete files go.
+ */
+final class ReadState implements AutoCloseable {
+  private final DbImpl db;
+  private final List<MemTable> memtables;
+  private final Version version;
+  private final long sequence;
+  private final AtomicBoolean released = new AtomicBoolean();
+
+  ReadState(DbImpl db, List<MemTable> memtables, Version version, long sequence) {
+    this.db = db;
+    this.memtables = memtables;
+    this.version = version;
+    this.sequence = sequence;
+  }
+
+  byte[] get(byte[] key, boolean fillCache) {
+    for (MemTable m : memtables) {
+      LookupResult r = m.get(key, sequence);
+      if (r.isDecided()) {
+        return r.value();
+      }
+    }
+    return db.lookupInVersion(version, key, sequence, fillCache).value();
+  }
+
+  /** Hands this state's references to the returned iterator. */
+  CairnIterator iterator(ReadOptions options) {
+    List<InternalIterator> children = new ArrayList<>();
+    try {
+      for (MemTable m : memtables) {
+        children.add(m.iterator());
+      }
+      TableCache tables = db.tableCache;
+      boolean fill = options.fillCache();
+      for (FileMetaData f : version.files(0)) {
+        children.add(TableIterators.open(tables, f, fill, IoTag.USER_READ));
+      }
+      for (int level = 1; level < version.numLevels(); level++) {
+        List<FileMetaData> files = version.files(level);
+        if (!files.isEmpty()) {
+          children.add(new ConcatenatingIterator<>(files, FileMetaData::largest,
+              f -> TableIterators.open(tables, f, fill, IoTag.USER_READ)));
+        }
+      }
+    } catch (RuntimeException e) {
+      children.forEach(InternalIterator::close);
+      close();
+      throw e;
+    }
+    return new DbIterator(new MergingIterator(children), sequence, options.lowerBound(),
+        options.upperBound(), this::close);
+  }
+
+  /** Verifies the checksum of every block of every table of the pinned version. */
+  int verifyTables() {
+    int tables = 0;
+    for (int level = 0; level < version.numLevels(); level++) {
+      for (FileMetaData f : version.files(level)) {
+        try (TableHandle h = TableIterators.acquire(db.tableCache, f)) {
+          h.reader().verifyChecksums();
+        }
+        tables++;
+      }
+    }
+    return tables;
+  }
+
+  @Override
+  public void close() {
+    if (released.compareAndSet(false, true)) {
+      version.unref();
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package dev.cairn.db;
+
+import dev.cairn.WriteBatch;
+import dev.cairn.fs.ReadableFile;
+import dev.cairn.memtable.MemTable;
+import dev.cairn.version.VersionEdit;
+import dev.cairn.version.VersionSet;
+import dev.cairn.wal.WalReplay;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Brings a database back to its last durable state on open: replays the manifest (through
+ * {@link VersionSet#recover()}), then every write-ahead log not yet covered by a flushed table,
+ * in log order, into memtables that are written out as L0 tables. The damaged-log policy is
+ * {@link dev.cairn.Options#walRecoveryMode()} (docs/operations.md).
+ */
+final class Recovery {
+  private final DbImpl db;
+  private long maxSequence;
+  private MemTable mem;
+
+  Recovery(DbImpl db) {
+    this.db = db;
+  }
+
+  /**
+   * Requires: mutex held. Fills {@code edit} with the L0 tables written from the logs; the caller
+   * installs it together with the new log number.
+   */
+  void recover(VersionEdit edit) throws IOException {
+    VersionSet versions = db.versions;
+    if (versions.exists()) {
+      versions.recover();
+    } else {
+      versions.create();
+    }
+    maxSequence = versions.lastSequence();
+    List<Long> logs = new ArrayList<>();
+    for (String name : db.fs.list(db.dir)) {
+      FileNames.Parsed p = FileNames.parse(name);
+      if (p.kind() == FileNames.Kind.LOG && p.number() >= versions.logNumber()) {
+        logs.add(p.number());
+      }
+    }
+    logs.sort(null);
+    for (long number : logs) {
+      versions.markFileNumberUsed(number);
+      replayLog(number, edit);
+    }
+    versions.setLastSequence(maxSequence);
+  }
+
+  private void replayLog(long number, VersionEdit edit) throws IOException {
+    String name = FileNames.log(number);
+    mem = new MemTable();
+    try (ReadableFile file = db.fs.openReadable(db.dir.resolve(name))) {
+      WalReplay.replay(file, name, db.options.walRecoveryMode(), (record, offset) -> {
+        MemTableInserter.insert(record, mem, name, offset);
+        long last = WriteBatch.sequenceOf(record) + WriteBatch.countOf(record) - 1;
+        maxSequence = Math.max(maxSequence, last);
+        if (mem.approximateBytes() > db.options.memtableBytes()) {
+          flushRecovered(edit);
+        }
+      });
+    }
+    flushRecovered(edit);
+  }
+
+  private void flushRecovered(VersionEdit edit) throws IOException {
+    FlushJob.flush(db, mem, edit);
+    mem = new MemTable();
+  }
+}

@@ -1,0 +1,57 @@
+package dev.cairn.db;
+
+import dev.cairn.CairnIterator;
+import dev.cairn.DatabaseClosedException;
+import dev.cairn.ReadOptions;
+import dev.cairn.Snapshot;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** A registered snapshot sequence; closing it lets compactions drop what only it could see. */
+final class SnapshotImpl implements Snapshot {
+  private final DbImpl owner;
+  private final long sequence;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  SnapshotImpl(DbImpl owner, long sequence) {
+    this.owner = owner;
+    this.sequence = sequence;
+    owner.snapshots.add(sequence);
+  }
+
+  DbImpl owner() {
+    return owner;
+  }
+
+  void ensureOpen() {
+    if (closed.get()) {
+      throw new DatabaseClosedException("snapshot at sequence " + sequence);
+    }
+  }
+
+  @Override
+  public long sequence() {
+    return sequence;
+  }
+
+  @Override
+  public byte[] get(byte[] key) {
+    return owner.get(key, ReadOptions.at(this));
+  }
+
+  @Override
+  public CairnIterator iterator() {
+    return owner.iterator(ReadOptions.at(this));
+  }
+
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      owner.snapshots.remove(sequence);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Snapshot@" + sequence;
+  }
+}

@@ -1,0 +1,63 @@
+package dev.cairn.db;
+
+import dev.cairn.Stats;
+import dev.cairn.fs.IoPurpose;
+import dev.cairn.fs.IoStats;
+import dev.cairn.version.Version;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Assembles a {@link Stats} snapshot from the engine's counters, I/O accounting and version. */
+final class StatsBuilder {
+  private StatsBuilder() {}
+
+  /** Requires: mutex held (reads the current version and memtable sizes). */
+  static Stats build(DbImpl db, Version v, long memtableBytes, int immutables) {
+    IoStats io = db.fs.ioStats();
+    double[] scores = db.compactions.scores();
+    List<Stats.LevelStats> levels = new ArrayList<>();
+    for (int level = 0; level < v.numLevels(); level++) {
+      long written = level == 0 ? io.bytesWritten(IoPurpose.FLUSH) + io.compactionBytesWritten(0)
+          : io.compactionBytesWritten(level);
+      levels.add(new Stats.LevelStats(level, v.fileCount(level), v.levelBytes(level),
+          level < scores.length ? scores[level] : 0.0, io.compactionBytesRead(level), written));
+    }
+    long user = db.counters.userBytesWritten.sum();
+    long device = io.totalBytesWritten();
+    long tableBytes = levels.stream().mapToLong(Stats.LevelStats::bytes).sum();
+    long lastLevelBytes = 0;
+    for (Stats.LevelStats l : levels) {
+      if (l.bytes() > 0) {
+        lastLevelBytes = l.bytes();
+      }
+    }
+    EngineCounters c = db.counters;
+    return new Stats(
+        List.copyOf(levels),
+        user,
+        io.bytesWritten(IoPurpose.WAL),
+        io.bytesWritten(IoPurpose.FLUSH),
+        io.bytesWritten(IoPurpose.COMPACTION),
+        io.bytesRead(IoPurpose.COMPACTION),
+        io.bytesWritten(IoPurpose.MANIFEST),
+        device,
+        io.bytesRead(IoPurpose.USER_READ),
+        user == 0 ? 0.0 : (double) device / user,
+        lastLevelBytes == 0 ? 1.0 : (double) tableBytes / lastLevelBytes,
+        db.blockCache.stats(),
+        c.stallNanos.sum() / 1000,
+        c.slowdowns.sum(),
+        c.stops.sum(),
+        c.flushes.sum(),
+        c.compactions.sum(),
+        c.trivialMoves.sum(),
+        c.compactionNanos.sum() / 1000,
+        memtableBytes,
+        immutables,
+        db.snapshots.size(),
+        db.lastSequence(),
+        c.getLatency.snapshot(),
+        c.putLatency.snapshot(),
+        c.scanLatency.snapshot());
+  }
+}

@@ -1,0 +1,115 @@
+package dev.cairn.db;
+
+import dev.cairn.fs.FileSystem;
+import dev.cairn.fs.IoTag;
+import dev.cairn.fs.WritableFile;
+import dev.cairn.key.InternalKey;
+import dev.cairn.table.TableBuilder;
+import dev.cairn.table.TableOptions;
+import dev.cairn.table.TableSummary;
+import dev.cairn.version.FileMetaData;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * Writes a sorted stream of internal entries into one or more new tables, cutting a new table when
+ * the current one reaches the target size or when the caller's {@link CutPolicy} asks (grandparent
+ * overlap). A table is never cut between two entries of the same user key: if one user key's
+ * versions were split across files, the files of a level would overlap in user keys, and a point
+ * lookup that picks one file by key range could miss the newer version.
+ *
+ * <p>Each finished table is synced and closed; {@link #finish()} also syncs the directory, so
+ * that the tables are durable before a manifest edit names them.
+ */
+final class TableOutput implements AutoCloseable {
+  /** Decides whether to start a new table before {@code internalKey}. */
+  interface CutPolicy {
+    boolean shouldCutBefore(byte[] internalKey);
+  }
+
+  private final FileSystem fs;
+  private final Path dir;
+  private final TableOptions tableOptions;
+  private final IoTag tag;
+  private final long targetFileBytes;
+  private final LongSupplier newFileNumber;
+  private final CutPolicy cutPolicy;
+  private final List<FileMetaData> finished = new ArrayList<>();
+
+  private WritableFile file;
+  private TableBuilder builder;
+  private long fileNumber;
+  private byte[] lastKey;
+
+  /**
+   * @param newFileNumber allocates a file number and registers it as a pending output, so that
+   *     obsolete-file collection leaves it alone
+   */
+  TableOutput(FileSystem fs, Path dir, TableOptions tableOptions, IoTag tag, long targetFileBytes,
+      LongSupplier newFileNumber, CutPolicy cutPolicy) {
+    this.fs = fs;
+    this.dir = dir;
+    this.tableOptions = tableOptions;
+    this.tag = tag;
+    this.targetFileBytes = targetFileBytes;
+    this.newFileNumber = newFileNumber;
+    this.cutPolicy = cutPolicy;
+  }
+
+  void add(byte[] internalKey, byte[] value) throws IOException {
+    // The policy sees every key, so that it can track its position (grandparent overlap).
+    boolean policyCut = cutPolicy.shouldCutBefore(internalKey);
+    boolean sameUserKey = lastKey != null && InternalKey.compareUserKeys(lastKey, internalKey) == 0;
+    if (builder != null && !sameUserKey && (builder.estimatedSize() >= targetFileBytes || policyCut)) {
+      finishCurrent();
+    }
+    if (builder == null) {
+      fileNumber = newFileNumber.getAsLong();
+      file = fs.create(FileNames.tablePath(dir, fileNumber), tag);
+      builder = new TableBuilder(file, tableOptions);
+    }
+    builder.add(internalKey, value);
+    lastKey = internalKey;
+  }
+
+  private void finishCurrent() throws IOException {
+    TableSummary s = builder.finish();
+    file.sync();
+    file.close();
+    finished.add(new FileMetaData(fileNumber, s.footerOffset(), s.fileSize(), s.fileSize(),
+        s.smallest(), s.largest(), s.entries(), s.smallestSequence(), s.largestSequence()));
+    builder = null;
+    file = null;
+  }
+
+  /** Finishes the last table and syncs the directory; returns every table written. */
+  List<FileMetaData> finish() throws IOException {
+    if (builder != null) {
+      finishCurrent();
+    }
+    if (!finished.isEmpty()) {
+      fs.syncDirectory(dir);
+    }
+    return List.copyOf(finished);
+  }
+
+  /** Tables finished so far (after a failure the caller deletes them). */
+  List<FileMetaData> finishedSoFar() {
+    return List.copyOf(finished);
+  }
+
+  /** Abandons an unfinished table (on failure); finished tables are left for the caller. */
+  @Override
+  public void close() throws IOException {
+    if (builder != null) {
+      builder.abandon();
+      builder = null;
+      WritableFile f = file;
+      file = null;
+      f.close();
+    }
+  }
+}

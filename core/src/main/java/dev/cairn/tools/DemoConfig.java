@@ -1,0 +1,29 @@
+package dev.cairn.tools;
+
+import java.nio.file.Path;
+
+/** Flags of {@code cairn demo}. */
+record DemoConfig(Path dir, int records, int valueBytes) {
+  static DemoConfig parse(String[] args) {
+    Path dir = Path.of("demo-db");
+    int records = 200_000;
+    int valueBytes = 256;
+    for (int i = 0; i < args.length; i++) {
+      String flag = args[i];
+      if (i + 1 >= args.length) {
+        throw new CairnTool.UsageException("flag " + flag + " needs a value");
+      }
+      String value = args[++i];
+      switch (flag) {
+        case "--dir" -> dir = Path.of(value);
+        case "--records" -> records = CairnTool.parseInt(value, "--records");
+        case "--value-bytes" -> valueBytes = CairnTool.parseInt(value, "--value-bytes");
+        default -> throw new CairnTool.UsageException("unknown flag '" + flag + "' (valid: --dir, --records, --value-bytes)");
+      }
+    }
+    if (records <= 0 || valueBytes <= 0) {
+      throw new CairnTool.UsageException("--records and --value-bytes must be positive");
+    }
+    return new DemoConfig(dir, records, valueBytes);
+  }
+}

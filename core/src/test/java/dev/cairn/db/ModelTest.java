@@ -1,0 +1,284 @@
+package dev.cairn.db;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.Cairn;
+import dev.cairn.CairnIterator;
+import dev.cairn.Options;
+import dev.cairn.ReadOptions;
+import dev.cairn.Snapshot;
+import dev.cairn.Stats;
+import dev.cairn.WriteBatch;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs a long random mix of puts, deletes, batches, snapshots, reads, iterations, flushes,
+ * manual compactions and reopens against a {@link TreeMap} reference, with tiny memtables and
+ * tables so that flushes and compactions run all the time, and checks every read (LevelDB's
+ * randomized model test). The seed is printed in every failure message; replay it with
+ * {@code -Dcairn.seed=N}. {@code -Dcairn.long=true} runs ten times longer.
+ */
+class ModelTest {
+  @TempDir Path dir;
+
+  static Options smallOptions() {
+    return Options.builder()
+        .memtableBytes(64 << 10)
+        .blockBytes(512)
+        .targetFileBytes(32 << 10)
+        .baseLevelBytes(128 << 10)
+        .l0CompactionTrigger(2)
+        .l0SlowdownTrigger(6)
+        .l0StopTrigger(10)
+        .blockCacheBytes(256 << 10)
+        .build();
+  }
+
+  @Test
+  void randomOperationsMatchTheModel() {
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    int ops = Boolean.getBoolean("cairn.long") ? 400_000 : 40_000;
+    new Run(seed).execute(ops);
+  }
+
+  private final class Run {
+    final long seed;
+    final SplittableRandom rnd;
+    final TreeMap<String, byte[]> model = new TreeMap<>(ModelTest::compareUtf8);
+    final List<OpenSnapshot> snapshots = new ArrayList<>();
+    Cairn db;
+    int step;
+
+    record OpenSnapshot(Snapshot snapshot, NavigableMap<String, byte[]> view) {}
+
+    Run(long seed) {
+      this.seed = seed;
+      this.rnd = new SplittableRandom(seed);
+    }
+
+    String where() {
+      return "seed " + seed + ", step " + step;
+    }
+
+    void execute(int ops) {
+      db = Cairn.open(dir, smallOptions());
+      try {
+        for (step = 0; step < ops; step++) {
+          int r = rnd.nextInt(1000);
+          if (r < 450) {
+            put();
+          } else if (r < 550) {
+            delete();
+          } else if (r < 620) {
+            batch();
+          } else if (r < 870) {
+            checkRandomKeyAgainstModel();
+          } else if (r < 885) {
+            takeSnapshot();
+          } else if (r < 905) {
+            checkSnapshot();
+          } else if (r < 925) {
+            checkIteration(db.iterator(ReadOptions.DEFAULT), model, null, null);
+          } else if (r < 945) {
+            checkBoundedIteration();
+          } else if (r < 950) {
+            releaseSnapshot();
+          } else if (r < 953) {
+            db.flush();
+          } else if (r < 955) {
+            compactRandomRange();
+          } else if (r < 957) {
+            reopen();
+          } else {
+            checkRandomKeyAgainstModel();
+          }
+        }
+        checkIteration(db.iterator(ReadOptions.DEFAULT), model, null, null);
+        for (String k : model.keySet()) {
+          assertArrayEquals(model.get(k), db.get(bytes(k)), "final value of " + k + ", " + where());
+        }
+        db.verifyChecksums();
+        Stats stats = db.stats();
+        assertTrue(stats.flushes() > 0, "the run must exercise flushes, " + where());
+        assertTrue(stats.compactions() > 0, "the run must exercise compactions, " + where());
+      } catch (AssertionError e) {
+        throw e;
+      } catch (RuntimeException e) {
+        throw new AssertionError("unexpected failure at " + where() + ": " + e, e);
+      } finally {
+        snapshots.forEach(s -> s.snapshot().close());
+        db.close();
+      }
+    }
+
+    String randomKey() {
+      // A skewed key space: many overwrites of a few keys, and a long tail.
+      int n = rnd.nextInt(4) == 0 ? rnd.nextInt(50) : rnd.nextInt(3000);
+      return String.format("k%05d", n);
+    }
+
+    byte[] randomValue() {
+      byte[] v = new byte[rnd.nextInt(4) == 0 ? rnd.nextInt(2000) : rnd.nextInt(100)];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = (byte) rnd.nextInt(256);
+      }
+      return v;
+    }
+
+    void put() {
+      String k = randomKey();
+      byte[] v = randomValue();
+      db.put(bytes(k), v);
+      model.put(k, v);
+    }
+
+    void delete() {
+      String k = randomKey();
+      db.delete(bytes(k));
+      model.remove(k);
+    }
+
+    void batch() {
+      WriteBatch b = new WriteBatch();
+      TreeMap<String, byte[]> pending = new TreeMap<>(model);
+      int n = 1 + rnd.nextInt(20);
+      for (int i = 0; i < n; i++) {
+        String k = randomKey();
+        if (rnd.nextInt(4) == 0) {
+          b.delete(bytes(k));
+          pending.remove(k);
+        } else {
+          byte[] v = randomValue();
+          b.put(bytes(k), v);
+          pending.put(k, v);
+        }
+      }
+      db.write(b);
+      model.clear();
+      model.putAll(pending);
+    }
+
+    void checkRandomKeyAgainstModel() {
+      String k = randomKey();
+      byte[] expected = model.get(k);
+      byte[] actual = db.get(bytes(k));
+      if (expected == null) {
+        assertNull(actual, "get(" + k + ") must be absent, " + where());
+      } else {
+        assertArrayEquals(expected, actual, "get(" + k + "), " + where());
+      }
+    }
+
+    void takeSnapshot() {
+      if (snapshots.size() < 5) {
+        snapshots.add(new OpenSnapshot(db.snapshot(), new TreeMap<>(model)));
+      }
+    }
+
+    void checkSnapshot() {
+      if (snapshots.isEmpty()) {
+        return;
+      }
+      OpenSnapshot s = snapshots.get(rnd.nextInt(snapshots.size()));
+      String k = randomKey();
+      byte[] expected = s.view().get(k);
+      byte[] actual = s.snapshot().get(bytes(k));
+      if (expected == null) {
+        assertNull(actual, "snapshot get(" + k + ") must be absent, " + where());
+      } else {
+        assertArrayEquals(expected, actual, "snapshot get(" + k + "), " + where());
+      }
+      if (rnd.nextInt(4) == 0) {
+        checkIteration(s.snapshot().iterator(), s.view(), null, null);
+      }
+    }
+
+    void releaseSnapshot() {
+      if (!snapshots.isEmpty()) {
+        snapshots.remove(rnd.nextInt(snapshots.size())).snapshot().close();
+      }
+    }
+
+    void checkBoundedIteration() {
+      String a = randomKey();
+      String b = randomKey();
+      String lo = compareUtf8(a, b) <= 0 ? a : b;
+      String hi = compareUtf8(a, b) <= 0 ? b : a;
+      CairnIterator it = db.iterator(ReadOptions.DEFAULT.withBounds(bytes(lo), bytes(hi)));
+      checkIteration(it, model.subMap(lo, true, hi, false), lo, hi);
+    }
+
+    void checkIteration(CairnIterator it, NavigableMap<String, byte[]> expected, String lo, String hi) {
+      try (it) {
+        if (rnd.nextBoolean() || expected.isEmpty()) {
+          it.seekToFirst();
+          compareFrom(it, expected.entrySet().iterator());
+        } else {
+          String target = randomKey();
+          it.seek(bytes(target));
+          String from = lo != null && compareUtf8(target, lo) < 0 ? lo : target;
+          if (hi != null && compareUtf8(from, hi) >= 0) {
+            assertFalse(it.isValid(), "seek at or past the upper bound must be invalid, " + where());
+          } else {
+            compareFrom(it, expected.tailMap(from, true).entrySet().iterator());
+          }
+        }
+      }
+    }
+
+    void compareFrom(CairnIterator it, Iterator<Map.Entry<String, byte[]>> expected) {
+      int checked = 0;
+      while (expected.hasNext() && checked < 400) {
+        Map.Entry<String, byte[]> e = expected.next();
+        assertTrue(it.isValid(), "iterator ended before " + e.getKey() + ", " + where());
+        assertEquals(e.getKey(), new String(it.key(), StandardCharsets.UTF_8), "iterator key, " + where());
+        assertArrayEquals(e.getValue(), it.value(), "iterator value of " + e.getKey() + ", " + where());
+        it.next();
+        checked++;
+      }
+      if (!expected.hasNext()) {
+        assertFalse(it.isValid(), "iterator has extra keys, " + where());
+      }
+    }
+
+    void compactRandomRange() {
+      String a = randomKey();
+      String b = randomKey();
+      if (rnd.nextBoolean()) {
+        db.compactRange(null, null);
+      } else {
+        db.compactRange(bytes(compareUtf8(a, b) <= 0 ? a : b), bytes(compareUtf8(a, b) <= 0 ? b : a));
+      }
+    }
+
+    void reopen() {
+      snapshots.forEach(s -> s.snapshot().close());
+      snapshots.clear();
+      db.close();
+      db = Cairn.open(dir, smallOptions());
+    }
+  }
+
+  static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  static int compareUtf8(String a, String b) {
+    return Arrays.compareUnsigned(bytes(a), bytes(b));
+  }
+}
