@@ -36,7 +36,7 @@ class ConcurrencyTest {
   @Test
   void writersReadersSnapshotsAndIteratorsAgree() throws Exception {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
-    int rounds = Boolean.getBoolean("cairn.long") ? 60 : 8;
+    int rounds = Boolean.getBoolean("cairn.long") ? 200 : 30;
     AtomicLongArray lastWritten = new AtomicLongArray(WRITERS * KEYS_PER_WRITER);
     ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
     AtomicBoolean writersDone = new AtomicBoolean();
