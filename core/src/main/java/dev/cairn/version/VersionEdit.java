@@ -220,10 +220,11 @@ public final class VersionEdit {
     ByteSource in = new ByteSource(record, fileName, offset);
     VersionEdit edit = new VersionEdit();
     while (in.hasRemaining()) {
+      long tagOffset = offset + in.position();
       int id = in.getVarint32();
       Tag tag = Tag.fromPersistentId(id);
       if (tag == null) {
-        throw in.corruption("unknown version edit tag " + Integer.toUnsignedString(id));
+        throw new CorruptionException(fileName, tagOffset, "unknown version edit tag " + Integer.toUnsignedString(id));
       }
       switch (tag) {
         case FORMAT_VERSION -> {
@@ -258,8 +259,8 @@ public final class VersionEdit {
           edit.newFiles.add(new NewFile(level, decodeFile(in)));
         }
         case BUFFER_ADD, BUFFER_REMOVE, FOOTER_UPDATE ->
-            throw in.corruption("version edit tag " + id + " (" + tag + ") is reserved and not valid in format version "
-                + CURRENT_FORMAT_VERSION);
+            throw new CorruptionException(fileName, tagOffset, "version edit tag " + id + " (" + tag
+                + ") is reserved and not valid in format version " + CURRENT_FORMAT_VERSION);
         default -> throw new AssertionError("tag " + tag + " not handled");
       }
     }

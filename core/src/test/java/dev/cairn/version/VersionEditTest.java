@@ -1,0 +1,140 @@
+package dev.cairn.version;
+
+import static dev.cairn.version.Files.key;
+import static dev.cairn.version.Files.table;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.CorruptionException;
+import dev.cairn.util.ByteSink;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class VersionEditTest {
+  private static VersionEdit roundTrip(VersionEdit edit) {
+    return VersionEdit.decode(edit.encode(), "MANIFEST-000001", 0);
+  }
+
+  @Test
+  void everyFieldRoundTrips() {
+    FileMetaData f = new FileMetaData(12, 4000, 3500, 5000, key("apple", 9), key("pear", 3), 77, 3, 9);
+    VersionEdit edit = new VersionEdit()
+        .setFormatVersion(1)
+        .setLogNumber(5)
+        .setNextFileNumber(13)
+        .setLastSequence(1234567890123L)
+        .setCompactPointer(2, key("m", 4))
+        .deleteFile(1, 7)
+        .deleteFile(3, 8)
+        .addFile(2, f)
+        .addFile(0, table(11, "a", "z", 1, 2));
+    VersionEdit back = roundTrip(edit);
+    assertEquals(1, back.formatVersion());
+    assertEquals(5, back.logNumber());
+    assertEquals(13, back.nextFileNumber());
+    assertEquals(1234567890123L, back.lastSequence());
+    assertArrayEquals(key("m", 4), back.compactPointers().get(2));
+    assertEquals(Set.of(new VersionEdit.DeletedFile(1, 7), new VersionEdit.DeletedFile(3, 8)), back.deletedFiles());
+    assertEquals(List.of(new VersionEdit.NewFile(2, f), new VersionEdit.NewFile(0, table(11, "a", "z", 1, 2))),
+        back.newFiles());
+    assertEquals(edit.toString(), back.toString());
+    assertArrayEquals(edit.encode(), back.encode());
+  }
+
+  @Test
+  void absentFieldsStayAbsent() {
+    VersionEdit back = roundTrip(new VersionEdit());
+    assertFalse(back.hasFormatVersion());
+    assertFalse(back.hasLogNumber());
+    assertFalse(back.hasNextFileNumber());
+    assertFalse(back.hasLastSequence());
+    assertEquals(0, new VersionEdit().encode().length);
+    assertEquals("VersionEdit{}", back.toString());
+  }
+
+  /** The tag ids are on disk: pin the bytes of a small edit. */
+  @Test
+  void encodingIsPinned() {
+    byte[] bytes = new VersionEdit().setFormatVersion(1).setLogNumber(3).setNextFileNumber(300)
+        .setLastSequence(0).deleteFile(4, 9).encode();
+    assertArrayEquals(new byte[] {1, 1, 2, 3, 3, (byte) 0xac, 0x02, 4, 0, 6, 4, 9}, bytes);
+  }
+
+  @Test
+  void newerFormatVersionIsRejectedWithAClearMessage() {
+    // The newer format's unknown tag 99 follows: the version must be rejected first.
+    byte[] record = new ByteSink().putVarint32(1).putVarint32(2).putVarint32(99).putVarint32(0).toByteArray();
+    NewerFormatVersionException e = assertThrows(NewerFormatVersionException.class,
+        () -> VersionEdit.decode(record, "MANIFEST-000004", 0));
+    assertEquals("database format version 2 is newer than this Cairn supports (max 1)", e.getMessage());
+    assertEquals(2, e.version());
+    assertEquals("MANIFEST-000004", e.file());
+  }
+
+  @Test
+  void unknownAndReservedTagsAreCorruption() {
+    for (int tag : new int[] {0, 8, 16, 17, 18, 1000}) {
+      byte[] record = new ByteSink().putVarint32(2).putVarint64(1).putVarint32(tag).putVarint64(1).toByteArray();
+      CorruptionException e = assertThrows(CorruptionException.class,
+          () -> VersionEdit.decode(record, "MANIFEST-000002", 100), "tag " + tag);
+      assertEquals("MANIFEST-000002", e.file());
+      assertEquals(102, e.offset(), "offset of the bad tag, tag " + tag);
+    }
+  }
+
+  @Test
+  void invalidValuesAreCorruption() {
+    byte[] badLevel = new ByteSink().putVarint32(6).putVarint32(7).putVarint64(1).toByteArray();
+    assertThrows(CorruptionException.class, () -> VersionEdit.decode(badLevel, "m", 0));
+    byte[] version0 = new ByteSink().putVarint32(1).putVarint32(0).toByteArray();
+    assertThrows(CorruptionException.class, () -> VersionEdit.decode(version0, "m", 0));
+    // validBytes > totalBytes
+    byte[] badFile = new ByteSink().putVarint32(7).putVarint32(1)
+        .putVarint64(5).putVarint64(0).putVarint64(10).putVarint64(9)
+        .putLengthPrefixed(key("a", 1)).putLengthPrefixed(key("b", 1))
+        .putVarint64(1).putVarint64(1).putVarint64(1).toByteArray();
+    CorruptionException e = assertThrows(CorruptionException.class, () -> VersionEdit.decode(badFile, "m", 0));
+    assertTrue(e.reason().contains("validBytes"), e.reason());
+    // a key too short to be an internal key
+    byte[] shortKey = new ByteSink().putVarint32(7).putVarint32(1)
+        .putVarint64(5).putVarint64(0).putVarint64(10).putVarint64(10)
+        .putLengthPrefixed(new byte[3]).putLengthPrefixed(key("b", 1))
+        .putVarint64(1).putVarint64(1).putVarint64(1).toByteArray();
+    assertThrows(CorruptionException.class, () -> VersionEdit.decode(shortKey, "m", 0));
+  }
+
+  @Test
+  void garbageAndTruncationNeverThrowAnythingElse() {
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    Random random = new Random(seed);
+    byte[] valid = new VersionEdit().setLogNumber(5).setNextFileNumber(13).setLastSequence(99)
+        .setCompactPointer(1, key("k", 1)).deleteFile(1, 7).addFile(2, table(11, "a", "z", 1, 2)).encode();
+    try {
+      for (int i = 0; i < 20_000; i++) {
+        byte[] input;
+        if (i % 3 == 0) {
+          input = new byte[random.nextInt(64)];
+          random.nextBytes(input);
+        } else if (i % 3 == 1) {
+          input = Arrays.copyOf(valid, random.nextInt(valid.length));
+        } else {
+          input = valid.clone();
+          input[random.nextInt(input.length)] ^= (byte) (1 << random.nextInt(8));
+        }
+        try {
+          VersionEdit.decode(input, "m", 0);
+        } catch (CorruptionException | NewerFormatVersionException expected) {
+          // the only two outcomes besides success
+        }
+      }
+    } catch (RuntimeException e) {
+      throw new AssertionError("failed with -Dcairn.seed=" + seed, e);
+    }
+  }
+}
