@@ -71,11 +71,22 @@ public final class BenchMain {
     for (String workload : inv.workloads()) {
       for (String engine : inv.engines()) {
         results.add(runner.run(engine, Workloads.get(workload)));
-        Outputs.writeAll(inv.out(), results);
+        // The data files after each run, so that an interrupted comparison keeps what it measured.
+        Outputs.writeData(inv.out(), results);
       }
     }
+    Outputs.writeAll(inv.out(), results);
+    removeIfEmpty(inv.config().dataDir());
     progress.println("wrote " + inv.out().resolve("report.md"));
     return results.stream().allMatch(RunResult::ok) ? EXIT_OK : EXIT_RUN_FAILED;
+  }
+
+  private static void removeIfEmpty(java.nio.file.Path dir) {
+    try {
+      java.nio.file.Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      // Not empty (--keep-data) or not ours to remove: leave it.
+    }
   }
 
   static String usage() {

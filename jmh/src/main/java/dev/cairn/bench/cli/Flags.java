@@ -221,7 +221,7 @@ public final class Flags {
     return d / 100;
   }
 
-  /** A MiB flag in bytes; fractions allowed (0.25 = 256 KiB), at least {@code minMib}. */
+  /** A MiB flag in bytes; fractions allowed (0.25 = 256 KiB). */
   private static long mib(Map<String, String> values, String flag, double dfltMib) {
     double d = doubleValue(values, flag, dfltMib);
     if (d < 0) {

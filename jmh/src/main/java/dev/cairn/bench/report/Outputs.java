@@ -26,12 +26,18 @@ public final class Outputs {
 
   private Outputs() {}
 
+  /** Everything: the data files, the plots and the report. */
   public static void writeAll(Path out, List<RunResult> results) throws IOException {
+    writeData(out, results);
+    List<String> plots = Plots.writeAll(out, results);
+    Files.writeString(out.resolve("report.md"), MarkdownReport.render(results, plots));
+  }
+
+  /** timeseries.csv and summary.json only (cheap; the plots are drawn once at the end). */
+  public static void writeData(Path out, List<RunResult> results) throws IOException {
     Files.createDirectories(out);
     writeCsv(out.resolve("timeseries.csv"), results);
     Files.writeString(out.resolve("summary.json"), Json.write(summary(results)));
-    List<String> plots = Plots.writeAll(out, results);
-    Files.writeString(out.resolve("report.md"), MarkdownReport.render(results, plots));
   }
 
   static void writeCsv(Path file, List<RunResult> results) throws IOException {
