@@ -1,0 +1,108 @@
+package dev.cairn.bench;
+
+import dev.cairn.bench.cli.Flags;
+import dev.cairn.bench.cli.Invocation;
+import dev.cairn.bench.cli.UsageException;
+import dev.cairn.bench.engine.Engines;
+import dev.cairn.bench.report.Outputs;
+import dev.cairn.bench.run.RunResult;
+import dev.cairn.bench.run.Runner;
+import dev.cairn.bench.workload.Workloads;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The benchmark jar's entry point: {@code run} and {@code compare} drive the workload runner
+ * (docs/benchmarks.md), {@code jmh} hands its arguments to JMH for the microbenchmarks in
+ * {@code dev.cairn.bench.micro}. Exit codes: 0 success, 1 a run failed, 2 a bad command line.
+ */
+public final class BenchMain {
+  public static final int EXIT_OK = 0;
+  public static final int EXIT_RUN_FAILED = 1;
+  public static final int EXIT_USAGE = 2;
+
+  private BenchMain() {}
+
+  public static void main(String[] args) throws Exception {
+    int code = execute(args, System.out, System.err);
+    if (code != EXIT_OK) {
+      System.exit(code);
+    }
+  }
+
+  /** Runs a command line; returns the exit code (for tests, which must not exit the JVM). */
+  public static int execute(String[] args, PrintStream out, PrintStream err) throws Exception {
+    if (args.length == 0) {
+      out.print(usage());
+      return EXIT_OK;
+    }
+    String command = args[0];
+    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    try {
+      switch (command) {
+        case "run", "compare" -> {
+          return runOrCompare(Flags.parse(command, rest), err);
+        }
+        case "jmh" -> {
+          org.openjdk.jmh.Main.main(rest);
+          return EXIT_OK;
+        }
+        case "help", "-h", "--help" -> {
+          out.print(usage());
+          return EXIT_OK;
+        }
+        default -> throw new UsageException("unknown command '" + command + "'; valid commands: run, compare, jmh, help");
+      }
+    } catch (UsageException e) {
+      err.println("error: " + e.getMessage());
+      err.println("run 'java -jar cairn-bench.jar help' for usage");
+      return EXIT_USAGE;
+    }
+  }
+
+  private static int runOrCompare(Invocation inv, PrintStream progress) throws IOException {
+    Runner runner = new Runner(inv.config(), progress);
+    List<RunResult> results = new ArrayList<>();
+    // Workload-major order, so that one workload's engines run back to back on the same machine state.
+    for (String workload : inv.workloads()) {
+      for (String engine : inv.engines()) {
+        results.add(runner.run(engine, Workloads.get(workload)));
+        // The data files after each run, so that an interrupted comparison keeps what it measured.
+        Outputs.writeData(inv.out(), results);
+      }
+    }
+    Outputs.writeAll(inv.out(), results);
+    removeIfEmpty(inv.config().dataDir());
+    progress.println("wrote " + inv.out().resolve("report.md"));
+    return results.stream().allMatch(RunResult::ok) ? EXIT_OK : EXIT_RUN_FAILED;
+  }
+
+  private static void removeIfEmpty(java.nio.file.Path dir) {
+    try {
+      java.nio.file.Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      // Not empty (--keep-data) or not ours to remove: leave it.
+    }
+  }
+
+  static String usage() {
+    StringBuilder sb = new StringBuilder();
+    sb.append("Cairn workload runner and microbenchmarks\n\n")
+        .append("usage:\n")
+        .append("  java -jar cairn-bench.jar run --engine ENGINE --workload WORKLOAD --out DIR [flags]\n")
+        .append("  java -jar cairn-bench.jar compare [--engines E1,E2,..] [--workloads W1,W2,..] --out DIR [flags]\n")
+        .append("  java -jar cairn-bench.jar jmh [JMH options]   e.g. jmh -f 1 -wi 2 -i 3 -w 1s -r 1s\n")
+        .append("  java -jar cairn-bench.jar help\n\n")
+        .append("engines:   ").append(String.join(", ", Engines.names())).append('\n')
+        .append("workloads: ").append(String.join(", ", Workloads.names())).append("\n\nflags:\n");
+    for (Map.Entry<String, String> e : Flags.HELP.entrySet()) {
+      sb.append(String.format("  %-20s %s%n", e.getKey(), e.getValue()));
+    }
+    sb.append("\nOutputs in --out: timeseries.csv, summary.json, report.md, *.png (docs/benchmarks.md).\n");
+    return sb.toString();
+  }
+}

@@ -1,0 +1,111 @@
+package dev.cairn.bench;
+
+import dev.cairn.bench.engine.EngineSettings;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Everything a run is configured with; written whole into summary.json's {@code config}. The
+ * defaults are LSbM-tree section 6.1 at 1/100 of its sizes with the write rate kept (issue 3):
+ * 200 MiB of unique data as 204,800 records of 1 KiB, a 15% (30 MiB) hot range, a block cache of
+ * 30% of the data (60 MiB, which holds the hot range), 1 MiB memtable, L1 10 MiB, ratio 10,
+ * 1,000 updates/s. Time runs 100x faster too: 100 s here stand for the paper's 10,000 s.
+ *
+ * @param records records loaded before the measured phase (and inserted by {@code load})
+ * @param seconds length of the measured phase
+ * @param cacheBytes block cache bytes; defaults to 30% of the data set, at least 1 MiB
+ * @param memtableBytes memtable bytes
+ * @param valueBytes bytes per value (keys are 16 bytes)
+ * @param writeRate updates per second of the paced writer
+ * @param readers reader (or client) threads
+ * @param directIo read tables with O_DIRECT where the engine can
+ * @param seed seed of every generator
+ * @param baseLevelBytes L1 bytes
+ * @param levelSizeRatio ratio between adjacent levels
+ * @param targetFileBytes table size of compaction output
+ * @param hotFraction fraction of the keys in the hot range
+ * @param hotProbability fraction of reads that fall in the hot range
+ * @param periodScale periodic: the DLC paper's 500 s high / 100 s low phases times this
+ * @param highOps periodic: offered operations per second in a high phase
+ * @param lowOps periodic: offered operations per second in a low phase
+ * @param dataDir where databases are created (one subdirectory per run, deleted afterwards)
+ * @param keepData keep the databases after the run
+ */
+public record RunConfig(
+    long records,
+    double seconds,
+    long cacheBytes,
+    long memtableBytes,
+    int valueBytes,
+    double writeRate,
+    int readers,
+    boolean directIo,
+    long seed,
+    long baseLevelBytes,
+    int levelSizeRatio,
+    long targetFileBytes,
+    double hotFraction,
+    double hotProbability,
+    double periodScale,
+    double highOps,
+    double lowOps,
+    Path dataDir,
+    boolean keepData) {
+
+  public static final long MIB = 1L << 20;
+  public static final long DEFAULT_RECORDS = 204_800;
+  public static final double DEFAULT_SECONDS = 100;
+  /** The paper's cache-to-data ratio: 60 MB of cache for 200 MB of data. */
+  public static final double CACHE_FRACTION_OF_DATA = 0.3;
+
+  /** The settings every engine is asked to honour. */
+  public EngineSettings engineSettings() {
+    return new EngineSettings(cacheBytes, memtableBytes, 4096, 10, baseLevelBytes, levelSizeRatio,
+        targetFileBytes, directIo);
+  }
+
+  /** Bytes of one record as the user wrote it: 16-byte key plus value. */
+  public long recordBytes() {
+    return dev.cairn.bench.workload.Keys.KEY_BYTES + valueBytes;
+  }
+
+  /** The default cache for a data set: 30% of it, at least 1 MiB. */
+  public static long defaultCacheBytes(long records, int valueBytes) {
+    long data = records * (dev.cairn.bench.workload.Keys.KEY_BYTES + valueBytes);
+    return Math.max(MIB, Math.round(data * CACHE_FRACTION_OF_DATA));
+  }
+
+  /** LSbM-tree section 6.1 loads 20 GiB of unique data; this run's data set is 1/N of that. */
+  public double lsbmScaleDenominator() {
+    return (20.0 * (1L << 30)) / (records * recordBytes());
+  }
+
+  /** Field by field, in declaration order, for summary.json and report.md. */
+  public Map<String, Object> asMap() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("records", records);
+    m.put("seconds", seconds);
+    m.put("cache_bytes", cacheBytes);
+    m.put("memtable_bytes", memtableBytes);
+    m.put("value_bytes", valueBytes);
+    m.put("key_bytes", dev.cairn.bench.workload.Keys.KEY_BYTES);
+    m.put("block_bytes", 4096);
+    m.put("bloom_bits_per_key", 10);
+    m.put("compression", "none");
+    m.put("write_rate", writeRate);
+    m.put("readers", readers);
+    m.put("direct_io", directIo);
+    m.put("seed", seed);
+    m.put("base_level_bytes", baseLevelBytes);
+    m.put("level_size_ratio", levelSizeRatio);
+    m.put("target_file_bytes", targetFileBytes);
+    m.put("hot_fraction", hotFraction);
+    m.put("hot_probability", hotProbability);
+    m.put("period_scale", periodScale);
+    m.put("high_ops", highOps);
+    m.put("low_ops", lowOps);
+    m.put("lsbm_6_1_scale", "1/" + Math.round(lsbmScaleDenominator()));
+    return m;
+  }
+}

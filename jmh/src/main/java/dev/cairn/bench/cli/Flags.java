@@ -1,0 +1,232 @@
+package dev.cairn.bench.cli;
+
+import dev.cairn.bench.RunConfig;
+import dev.cairn.bench.engine.Engines;
+import dev.cairn.bench.workload.Workloads;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Parses the flags of {@code run} and {@code compare} ({@code --name value} or
+ * {@code --name=value}). Every mistake is a {@link UsageException} that lists the valid choices.
+ */
+public final class Flags {
+  /** Flag name to its one-line help, in the order usage prints them. */
+  public static final Map<String, String> HELP = new LinkedHashMap<>();
+  private static final List<String> BOOLEAN_FLAGS = List.of("--direct-io", "--keep-data");
+
+  static {
+    HELP.put("--engine", "engine of a run: " + String.join(", ", Engines.names()));
+    HELP.put("--engines", "compare: comma-separated engines (default cairn-table,rocksdb,leveldb)");
+    HELP.put("--workload", "workload of a run: " + String.join(", ", Workloads.names()));
+    HELP.put("--workloads", "compare: comma-separated workloads (default rangehot,readonly-rangehot)");
+    HELP.put("--out", "output directory (required)");
+    HELP.put("--records", "records loaded (default 204800 = 200 MiB of 1 KiB values)");
+    HELP.put("--seconds", "measured seconds per (engine, workload) (default 100)");
+    HELP.put("--cache-mb", "block cache MiB (default 30% of the data: 60 MiB at the default records)");
+    HELP.put("--memtable-mb", "memtable MiB (default 1)");
+    HELP.put("--value-bytes", "value size (default 1024)");
+    HELP.put("--write-rate", "paced writer's updates/s (default 1000)");
+    HELP.put("--readers", "reader/client threads (default 2)");
+    HELP.put("--direct-io", "read tables with O_DIRECT where the engine can");
+    HELP.put("--seed", "seed of every generator (default 42)");
+    HELP.put("--l1-mb", "L1 MiB (default 10)");
+    HELP.put("--level-ratio", "level size ratio (default 10)");
+    HELP.put("--file-mb", "compaction output table MiB (default 2)");
+    HELP.put("--hot-percent", "hot range, percent of keys (default 15)");
+    HELP.put("--hot-read-percent", "percent of reads in the hot range (default 98)");
+    HELP.put("--scale", "periodic: phase length factor on DLC's 500 s high / 100 s low (default 0.1)");
+    HELP.put("--high-ops", "periodic: offered ops/s in high phases (default 3000)");
+    HELP.put("--low-ops", "periodic: offered ops/s in low phases (default 300)");
+    HELP.put("--data-dir", "where databases are created (default OUT/data)");
+    HELP.put("--keep-data", "keep the databases after each run");
+  }
+
+  private Flags() {}
+
+  /** Parses {@code args} (after the command word); {@code compare} allows several engines. */
+  public static Invocation parse(String command, String[] args) {
+    Map<String, String> values = collect(args);
+    boolean compare = command.equals("compare");
+    rejectFlag(values, compare ? "--engine" : "--engines", compare);
+    rejectFlag(values, compare ? "--workload" : "--workloads", compare);
+
+    List<String> engines;
+    List<String> workloads;
+    if (compare) {
+      engines = list(values.getOrDefault("--engines", "cairn-table,rocksdb,leveldb"));
+      workloads = list(values.getOrDefault("--workloads", "rangehot,readonly-rangehot"));
+    } else {
+      engines = List.of(required(values, "--engine"));
+      workloads = List.of(required(values, "--workload"));
+    }
+    for (String e : engines) {
+      if (!Engines.exists(e)) {
+        throw new UsageException("unknown engine '" + e + "'; valid engines: " + String.join(", ", Engines.names()));
+      }
+    }
+    for (String w : workloads) {
+      if (!Workloads.exists(w)) {
+        throw new UsageException(
+            "unknown workload '" + w + "'; valid workloads: " + String.join(", ", Workloads.names()));
+      }
+    }
+    Path out = Path.of(required(values, "--out"));
+
+    long records = positiveLong(values, "--records", RunConfig.DEFAULT_RECORDS);
+    int valueBytes = (int) rangeLong(values, "--value-bytes", 1024, 1, 1 << 20);
+    long cacheBytes = values.containsKey("--cache-mb")
+        ? mib(values, "--cache-mb", 0)
+        : RunConfig.defaultCacheBytes(records, valueBytes);
+    RunConfig config = new RunConfig(
+        records,
+        positiveDouble(values, "--seconds", RunConfig.DEFAULT_SECONDS),
+        cacheBytes,
+        mib(values, "--memtable-mb", 1),
+        valueBytes,
+        positiveDouble(values, "--write-rate", 1000),
+        (int) rangeLong(values, "--readers", 2, 1, 256),
+        values.containsKey("--direct-io"),
+        longValue(values, "--seed", 42),
+        mib(values, "--l1-mb", 10),
+        (int) rangeLong(values, "--level-ratio", 10, 2, 1000),
+        mib(values, "--file-mb", 2),
+        percent(values, "--hot-percent", 15),
+        percent(values, "--hot-read-percent", 98),
+        positiveDouble(values, "--scale", 0.1),
+        positiveDouble(values, "--high-ops", 3000),
+        positiveDouble(values, "--low-ops", 300),
+        values.containsKey("--data-dir") ? Path.of(values.get("--data-dir")) : out.resolve("data"),
+        values.containsKey("--keep-data"));
+    return new Invocation(engines, workloads, out, config);
+  }
+
+  private static Map<String, String> collect(String[] args) {
+    Map<String, String> values = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      String name = arg;
+      String value = null;
+      int eq = arg.indexOf('=');
+      if (arg.startsWith("--") && eq > 0) {
+        name = arg.substring(0, eq);
+        value = arg.substring(eq + 1);
+      }
+      if (!HELP.containsKey(name)) {
+        throw new UsageException("unknown flag '" + arg + "'; valid flags: " + String.join(" ", HELP.keySet()));
+      }
+      if (BOOLEAN_FLAGS.contains(name)) {
+        if (value != null) {
+          throw new UsageException("flag " + name + " takes no value");
+        }
+        value = "true";
+      } else if (value == null) {
+        if (i + 1 >= args.length) {
+          throw new UsageException("flag " + name + " needs a value");
+        }
+        value = args[++i];
+      }
+      if (values.put(name, value) != null) {
+        throw new UsageException("flag " + name + " given twice");
+      }
+    }
+    return values;
+  }
+
+  private static void rejectFlag(Map<String, String> values, String flag, boolean compare) {
+    if (values.containsKey(flag)) {
+      throw new UsageException("flag " + flag + " belongs to " + (compare ? "run" : "compare")
+          + "; use " + (compare ? flag + "s" : flag.substring(0, flag.length() - 1)) + " here");
+    }
+  }
+
+  private static String required(Map<String, String> values, String flag) {
+    String v = values.get(flag);
+    if (v == null || v.isBlank()) {
+      throw new UsageException("missing " + flag + " (" + HELP.get(flag) + ")");
+    }
+    return v;
+  }
+
+  private static List<String> list(String csv) {
+    List<String> items = new ArrayList<>();
+    for (String s : Arrays.asList(csv.split(","))) {
+      if (!s.isBlank() && !items.contains(s.trim())) {
+        items.add(s.trim());
+      }
+    }
+    if (items.isEmpty()) {
+      throw new UsageException("empty list '" + csv + "'");
+    }
+    return items;
+  }
+
+  private static long longValue(Map<String, String> values, String flag, long dflt) {
+    String v = values.get(flag);
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      return Long.parseLong(v.replace("_", ""));
+    } catch (NumberFormatException e) {
+      throw new UsageException("flag " + flag + " needs an integer, got '" + v + "'");
+    }
+  }
+
+  private static long rangeLong(Map<String, String> values, String flag, long dflt, long min, long max) {
+    long v = longValue(values, flag, dflt);
+    if (v < min || v > max) {
+      throw new UsageException("flag " + flag + " = " + v + " is out of range [" + min + ", " + max + "]");
+    }
+    return v;
+  }
+
+  private static long positiveLong(Map<String, String> values, String flag, long dflt) {
+    return rangeLong(values, flag, dflt, 1, Long.MAX_VALUE);
+  }
+
+  private static double doubleValue(Map<String, String> values, String flag, double dflt) {
+    String v = values.get(flag);
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      double d = Double.parseDouble(v);
+      if (!Double.isFinite(d)) {
+        throw new NumberFormatException();
+      }
+      return d;
+    } catch (NumberFormatException e) {
+      throw new UsageException("flag " + flag + " needs a number, got '" + v + "'");
+    }
+  }
+
+  private static double positiveDouble(Map<String, String> values, String flag, double dflt) {
+    double d = doubleValue(values, flag, dflt);
+    if (d <= 0) {
+      throw new UsageException("flag " + flag + " must be positive, got " + d);
+    }
+    return d;
+  }
+
+  private static double percent(Map<String, String> values, String flag, double dflt) {
+    double d = doubleValue(values, flag, dflt);
+    if (d <= 0 || d > 100) {
+      throw new UsageException("flag " + flag + " must be in (0, 100], got " + d);
+    }
+    return d / 100;
+  }
+
+  /** A MiB flag in bytes; fractions allowed (0.25 = 256 KiB). */
+  private static long mib(Map<String, String> values, String flag, double dfltMib) {
+    double d = doubleValue(values, flag, dfltMib);
+    if (d < 0) {
+      throw new UsageException("flag " + flag + " must not be negative, got " + d);
+    }
+    return Math.round(d * RunConfig.MIB);
+  }
+}

@@ -1,0 +1,8 @@
+package dev.cairn.bench.cli;
+
+import dev.cairn.bench.RunConfig;
+import java.nio.file.Path;
+import java.util.List;
+
+/** A parsed {@code run} or {@code compare} command line. */
+public record Invocation(List<String> engines, List<String> workloads, Path out, RunConfig config) {}

@@ -1,0 +1,40 @@
+package dev.cairn.bench.engine;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One storage engine as the workload runner drives it. An engine is opened once per run, used
+ * by several threads at once (every method but {@link #open} and {@link #close} must be
+ * thread-safe) and closed at the end. Adding an engine is one class implementing this plus one
+ * line in {@link Engines}.
+ */
+public interface BenchEngine extends AutoCloseable {
+  /** Creates a fresh database in the empty directory {@code dir} with {@code settings}. */
+  void open(Path dir, EngineSettings settings);
+
+  void put(byte[] key, byte[] value);
+
+  /** The value of {@code key}, or null when absent. */
+  byte[] get(byte[] key);
+
+  /** Reads up to {@code limit} entries from the first key {@code >= from}; returns how many. */
+  int scan(byte[] from, int limit);
+
+  /** Writes the memtable out, so that the data of the load phase sits in tables. */
+  void flush();
+
+  /** Cumulative counters since {@link #open}; a field the engine cannot report is unavailable. */
+  EngineMetrics metrics();
+
+  /**
+   * The common settings (as named in docs/benchmarks.md) this engine could not apply, each with
+   * the reason, e.g. {@code "bloom-bits-per-key: leveldbjni exposes no filter policy"}. Valid
+   * after {@link #open}.
+   */
+  List<String> unhonouredSettings();
+
+  /** Releases the database; idempotent. */
+  @Override
+  void close();
+}

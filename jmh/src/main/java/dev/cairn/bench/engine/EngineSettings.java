@@ -1,0 +1,30 @@
+package dev.cairn.bench.engine;
+
+/**
+ * The settings every engine is asked to honour, so that engines are compared with the same
+ * memory budget and tree shape (issue 3, "Engines").
+ *
+ * @param blockCacheBytes block cache capacity
+ * @param memtableBytes write buffer (memtable) size, which is also the size of an L0 table
+ * @param blockBytes data block size (4 KiB)
+ * @param bloomBitsPerKey Bloom filter bits per key (10)
+ * @param baseLevelBytes maximum bytes of level 1
+ * @param levelSizeRatio size ratio between adjacent levels
+ * @param targetFileBytes size at which compaction output is cut into a new table
+ * @param directReads read tables with O_DIRECT, so that a cache miss costs device I/O
+ */
+public record EngineSettings(
+    long blockCacheBytes,
+    long memtableBytes,
+    int blockBytes,
+    int bloomBitsPerKey,
+    long baseLevelBytes,
+    int levelSizeRatio,
+    long targetFileBytes,
+    boolean directReads) {
+
+  /** LevelDB's hard-wired tree shape, which the LevelDB engines cannot change. */
+  public static final long LEVELDB_BASE_LEVEL_BYTES = 10L << 20;
+  public static final int LEVELDB_LEVEL_SIZE_RATIO = 10;
+  public static final long LEVELDB_TARGET_FILE_BYTES = 2L << 20;
+}

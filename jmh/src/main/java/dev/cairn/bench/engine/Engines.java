@@ -1,0 +1,42 @@
+package dev.cairn.bench.engine;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** The engines the runner knows, by command-line name. Adding an engine is one line here. */
+public final class Engines {
+  private static final Map<String, Supplier<BenchEngine>> BY_NAME = new LinkedHashMap<>();
+
+  static {
+    BY_NAME.put("cairn-table", CairnTableEngine::new);
+    BY_NAME.put("rocksdb", RocksDbEngine::new);
+    BY_NAME.put("leveldb", LevelDbJniEngine::new);
+    BY_NAME.put("leveldb-java", LevelDbJavaEngine::new);
+  }
+
+  private Engines() {}
+
+  public static List<String> names() {
+    return List.copyOf(BY_NAME.keySet());
+  }
+
+  public static boolean exists(String name) {
+    return BY_NAME.containsKey(name);
+  }
+
+  /** A new, unopened engine; requires {@link #exists(String)}. */
+  public static BenchEngine create(String name) {
+    Supplier<BenchEngine> factory = BY_NAME.get(name);
+    if (factory == null) {
+      throw new IllegalArgumentException("unknown engine '" + name + "'; valid: " + String.join(", ", names()));
+    }
+    return factory.get();
+  }
+
+  /** Whether {@code name} is one of Cairn's own engines (for the report's Cairn/peer ratios). */
+  public static boolean isCairn(String name) {
+    return name.startsWith("cairn-");
+  }
+}

@@ -1,0 +1,40 @@
+package dev.cairn.bench.engine;
+
+/**
+ * Parses LevelDB's {@code leveldb.stats} property:
+ *
+ * <pre>
+ *                                Compactions
+ * Level  Files Size(MB) Time(sec) Read(MB) Write(MB)
+ * --------------------------------------------------
+ *   0        3        3         0        0         3
+ *   1        5       10         1       12        11
+ * </pre>
+ *
+ * LevelDB charges a memtable flush to the level it lands in (usually 0) and a compaction to its
+ * output level, so the rows of levels 1 and up are compaction output.
+ */
+final class LevelDbStats {
+  private static final long MIB = 1L << 20;
+
+  private LevelDbStats() {}
+
+  /** Compaction bytes written (MiB resolution), or unavailable if {@code stats} is absent. */
+  static long compactionBytesWritten(String stats) {
+    if (stats == null) {
+      return EngineMetrics.UNAVAILABLE;
+    }
+    double mib = 0;
+    boolean sawTable = false;
+    for (String line : stats.split("\n")) {
+      String[] cols = line.trim().split("\\s+");
+      if (cols.length == 6 && cols[0].chars().allMatch(Character::isDigit)) {
+        sawTable = true;
+        if (Integer.parseInt(cols[0]) >= 1) {
+          mib += Double.parseDouble(cols[5]);
+        }
+      }
+    }
+    return sawTable || stats.contains("Level") ? Math.round(mib * MIB) : EngineMetrics.UNAVAILABLE;
+  }
+}

@@ -1,0 +1,103 @@
+package dev.cairn.bench.report;
+
+import dev.cairn.bench.run.RunResult;
+import dev.cairn.bench.run.Sample;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * The papers' pictures, as PNGs: per workload, hit ratio and read throughput over time with one
+ * line per engine (LSbM-tree Fig. 9-12, dLSM Fig. 9-11), and write amplification bars per
+ * workload and engine (BlockDB). Seconds an engine did not report are left out of its line.
+ */
+final class Plots {
+  private static final int WIDTH = 1000;
+  private static final int HEIGHT = 500;
+
+  private Plots() {}
+
+  /** Writes every plot into {@code out}; returns the file names in the order written. */
+  static List<String> writeAll(Path out, List<RunResult> results) throws IOException {
+    System.setProperty("java.awt.headless", "true");
+    List<String> files = new ArrayList<>();
+    for (String workload : workloads(results)) {
+      files.add(timeSeries(out, results, workload, "hit_ratio", "block cache hit ratio", Sample::hitRatio));
+      files.add(timeSeries(out, results, workload, "read_throughput", "reads/s", Sample::readsPerSecond));
+    }
+    files.add(writeAmplification(out, results));
+    return files;
+  }
+
+  static Set<String> workloads(List<RunResult> results) {
+    Set<String> names = new LinkedHashSet<>();
+    results.forEach(r -> names.add(r.workload()));
+    return names;
+  }
+
+  private static String timeSeries(Path out, List<RunResult> results, String workload, String what,
+      String yTitle, ToDoubleFunction<Sample> metric) throws IOException {
+    XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
+        .title(workload + ": " + yTitle + " over time").xAxisTitle("seconds").yAxisTitle(yTitle).build();
+    chart.getStyler().setMarkerSize(3);
+    for (RunResult r : results) {
+      if (!r.workload().equals(workload)) {
+        continue;
+      }
+      List<Double> xs = new ArrayList<>();
+      List<Double> ys = new ArrayList<>();
+      for (Sample s : r.samples()) {
+        double y = metric.applyAsDouble(s);
+        if (Double.isFinite(y)) {
+          xs.add(s.elapsedSeconds());
+          ys.add(y);
+        }
+      }
+      if (!xs.isEmpty()) {
+        XYSeries series = chart.addSeries(r.engine(), xs, ys);
+        series.setMarker(SeriesMarkers.CIRCLE);
+      }
+    }
+    if (chart.getSeriesMap().isEmpty()) {
+      // XChart cannot draw an empty chart; say so on a placeholder line instead.
+      chart.setTitle(workload + ": no engine reported " + yTitle);
+      chart.addSeries("none", new double[] {0}, new double[] {0});
+    }
+    String file = what + "_" + workload + ".png";
+    BitmapEncoder.saveBitmap(chart, out.resolve(file).toString(), BitmapEncoder.BitmapFormat.PNG);
+    return file;
+  }
+
+  private static String writeAmplification(Path out, List<RunResult> results) throws IOException {
+    CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
+        .title("write amplification (device bytes / user bytes, measured phase)")
+        .xAxisTitle("workload").yAxisTitle("write amplification").build();
+    List<String> workloads = List.copyOf(workloads(results));
+    Set<String> engines = new LinkedHashSet<>();
+    results.forEach(r -> engines.add(r.engine()));
+    for (String engine : engines) {
+      List<Double> values = new ArrayList<>();
+      for (String w : workloads) {
+        double wa = results.stream().filter(r -> r.engine().equals(engine) && r.workload().equals(w))
+            .mapToDouble(RunResult::writeAmplification).findFirst().orElse(Double.NaN);
+        // A bar of 0 where an engine did not write or could not count (read-only workloads).
+        values.add(Double.isFinite(wa) ? wa : 0.0);
+      }
+      chart.addSeries(engine, workloads, values);
+    }
+    String file = "write_amplification.png";
+    BitmapEncoder.saveBitmap(chart, out.resolve(file).toString(), BitmapEncoder.BitmapFormat.PNG);
+    return file;
+  }
+}

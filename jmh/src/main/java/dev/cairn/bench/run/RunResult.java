@@ -1,0 +1,44 @@
+package dev.cairn.bench.run;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The outcome of one (engine, workload) run: its per-second samples and the summary.json entry.
+ * Figures an engine cannot report are NaN. A failed run keeps what it measured before failing.
+ *
+ * @param error null when the run completed, else what stopped it
+ * @param writeAmplification device bytes written over user bytes written (measured phase)
+ * @param spaceAmplification database bytes at the end over the live user bytes
+ */
+public record RunResult(
+    String engine,
+    String workload,
+    String error,
+    List<Sample> samples,
+    double readOpsPerSecond,
+    double writeOpsPerSecond,
+    double scanOpsPerSecond,
+    double hitRatioMean,
+    double hitRatioMin,
+    double hitRatioMax,
+    double readP50Micros,
+    double readP99Micros,
+    double writeP99Micros,
+    double writeAmplification,
+    double spaceAmplification,
+    double deviceBytesWritten,
+    double compactionBytesWritten,
+    double userBytesWritten,
+    long dbBytes,
+    double stallMicros,
+    double loadAverageMean,
+    double loadSeconds,
+    double runSeconds,
+    List<String> unhonouredSettings,
+    Map<String, Object> config) {
+
+  public boolean ok() {
+    return error == null;
+  }
+}

@@ -1,0 +1,274 @@
+package dev.cairn.bench.run;
+
+import dev.cairn.bench.RunConfig;
+import dev.cairn.bench.engine.BenchEngine;
+import dev.cairn.bench.engine.EngineMetrics;
+import dev.cairn.bench.engine.Engines;
+import dev.cairn.bench.workload.KeySpace;
+import dev.cairn.bench.workload.LoadOrder;
+import dev.cairn.bench.workload.Values;
+import dev.cairn.bench.workload.Worker;
+import dev.cairn.bench.workload.Workload;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicReference;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs one workload on one engine: a fresh database, an unmeasured load phase (for preloaded
+ * workloads), then the measured phase, sampled every second. A failure of the engine ends the
+ * run and is returned in the result, so that a comparison goes on with the other runs.
+ */
+public final class Runner {
+  private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+  private final RunConfig config;
+  private final PrintStream progress;
+
+  /** @param progress receives one line per second (phase, elapsed, ops/s); stderr on the CLI */
+  public Runner(RunConfig config, PrintStream progress) {
+    this.config = config;
+    this.progress = progress;
+  }
+
+  public RunResult run(String engineName, Workload workload) {
+    Path dir = config.dataDir().resolve(engineName + "-" + workload.name());
+    Measurement m = new Measurement(engineName, workload.name());
+    BenchEngine engine = Engines.create(engineName);
+    try {
+      DirectorySize.deleteRecursively(dir);
+      Files.createDirectories(dir);
+      engine.open(dir, config.engineSettings());
+      m.unhonoured = engine.unhonouredSettings();
+      KeySpace keys = new KeySpace(config.records());
+      Values values = new Values(config.valueBytes(), config.seed());
+      if (workload.preload()) {
+        m.loadSeconds = load(engine, values, m);
+      }
+      measure(engine, workload, keys, values, dir, m);
+      long liveRecords = workload.preload() ? keys.size() : m.counters.writes.sum();
+      m.liveUserBytes = liveRecords * config.recordBytes();
+    } catch (RuntimeException | IOException | Error e) {
+      m.error = e.getClass().getSimpleName() + ": " + e.getMessage();
+      progress.printf("[%s %s] FAILED: %s%n", engineName, workload.name(), m.error);
+    } finally {
+      try {
+        engine.close();
+      } catch (RuntimeException e) {
+        m.error = m.error != null ? m.error : "close failed: " + e.getMessage();
+      }
+      if (!config.keepData()) {
+        try {
+          DirectorySize.deleteRecursively(dir);
+        } catch (IOException e) {
+          progress.printf("[%s %s] could not delete %s: %s%n", engineName, workload.name(), dir, e);
+        }
+      }
+    }
+    return m.toResult(config);
+  }
+
+  /** Inserts every record once in a seeded random order; not measured. Returns its seconds. */
+  private double load(BenchEngine engine, Values values, Measurement m) {
+    LoadOrder order = new LoadOrder(config.records(), config.seed());
+    SplittableRandom random = new SplittableRandom(config.seed() ^ 0x10ad);
+    long start = System.nanoTime();
+    long nextReport = start + NANOS_PER_SECOND;
+    long done = 0;
+    for (long id = order.next(); id >= 0; id = order.next()) {
+      engine.put(dev.cairn.bench.workload.Keys.encode(id), values.next(random));
+      done++;
+      if ((done & 1023) == 0 && System.nanoTime() >= nextReport) {
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        progress.printf("[%s %s] load %.0f s  %,d/%,d records  %,.0f writes/s%n", m.engine, m.workload,
+            elapsed, done, order.size(), done / elapsed);
+        nextReport += NANOS_PER_SECOND;
+      }
+    }
+    engine.flush();
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  private void measure(BenchEngine engine, Workload workload, KeySpace keys, Values values, Path dir,
+      Measurement m) throws IOException {
+    List<Worker> workers = workload.workers().apply(config, keys);
+    long start = System.nanoTime();
+    long stopAt = start + (long) (config.seconds() * NANOS_PER_SECOND);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    List<Thread> threads = new ArrayList<>();
+    for (int i = 0; i < workers.size(); i++) {
+      Worker worker = workers.get(i);
+      // Each thread's stream is a function of the seed and its index alone.
+      SplittableRandom random = new SplittableRandom(config.seed() * 0x9E3779B97F4A7C15L + i);
+      TimedOps ops = new TimedOps(engine, values, m.counters, random.split());
+      Thread t = new Thread(() -> runWorker(worker, ops, random, start, stopAt, failure),
+          "bench-" + workload.name() + "-" + i);
+      t.setDaemon(true);
+      threads.add(t);
+    }
+    EngineMetrics first = engine.metrics();
+    m.startMetrics = first;
+    threads.forEach(Thread::start);
+
+    EngineMetrics previous = first;
+    long previousTick = start;
+    long[] previousCounts = new long[3];
+    Histogram readTotal = new Histogram(3);
+    Histogram writeTotal = new Histogram(3);
+    for (long tick = start + NANOS_PER_SECOND; ; tick += NANOS_PER_SECOND) {
+      long target = Math.min(tick, stopAt);
+      boolean alive = sleepUntil(target, threads);
+      long now = System.nanoTime();
+      double interval = (now - previousTick) / 1e9;
+      long[] counts = {m.counters.reads.sum(), m.counters.writes.sum(), m.counters.scans.sum()};
+      Histogram reads = m.counters.readLatency.getIntervalHistogram();
+      Histogram writes = m.counters.writeLatency.getIntervalHistogram();
+      readTotal.add(reads);
+      writeTotal.add(writes);
+      EngineMetrics current = engine.metrics();
+      Sample s = new Sample((now - start) / 1e9, m.engine, m.workload,
+          (counts[0] - previousCounts[0]) / interval,
+          (counts[1] - previousCounts[1]) / interval,
+          (counts[2] - previousCounts[2]) / interval,
+          current.hitRatioSince(previous),
+          micros(reads, 50), micros(reads, 99), micros(writes, 99),
+          delta(current.compactionBytesWritten(), first.compactionBytesWritten()),
+          DirectorySize.of(dir),
+          ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+      m.samples.add(s);
+      progress.printf("[%s %s] measure %.0f/%.0f s  reads %,.0f/s  writes %,.0f/s  scans %,.0f/s  hit %s  db %,d MiB%n",
+          m.engine, m.workload, s.elapsedSeconds(), config.seconds(), s.readsPerSecond(), s.writesPerSecond(),
+          s.scansPerSecond(), Double.isNaN(s.hitRatio()) ? "n/a" : String.format("%.3f", s.hitRatio()),
+          s.dbBytes() >> 20);
+      previous = current;
+      previousTick = now;
+      previousCounts = counts;
+      if (now >= stopAt || !alive || failure.get() != null) {
+        break;
+      }
+    }
+    for (Thread t : threads) {
+      joinQuietly(t);
+    }
+    m.runSeconds = (System.nanoTime() - start) / 1e9;
+    m.readTotal = readTotal;
+    m.writeTotal = writeTotal;
+    m.endMetrics = engine.metrics();
+    m.dbBytes = DirectorySize.of(dir);
+    Throwable t = failure.get();
+    if (t != null) {
+      throw new IllegalStateException("worker failed: " + t, t);
+    }
+  }
+
+  private static void runWorker(Worker worker, TimedOps ops, SplittableRandom random, long start, long stopAt,
+      AtomicReference<Throwable> failure) {
+    Pacer pacer = new Pacer(start);
+    try {
+      while (failure.get() == null && System.nanoTime() < stopAt) {
+        double rate = worker.rate((System.nanoTime() - start) / 1e9);
+        if (rate > 0 && !pacer.awaitNext(rate, stopAt)) {
+          return;
+        }
+        if (!worker.step(ops, random)) {
+          return;
+        }
+      }
+    } catch (Throwable t) {
+      failure.compareAndSet(null, t);
+    }
+  }
+
+  /** Sleeps until {@code deadline}, or until every worker has finished; false in the latter case. */
+  private static boolean sleepUntil(long deadline, List<Thread> threads) {
+    while (System.nanoTime() < deadline) {
+      if (threads.stream().noneMatch(Thread::isAlive)) {
+        return false;
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(Math.min(deadline - System.nanoTime(), 20_000_000L));
+    }
+    return threads.stream().anyMatch(Thread::isAlive);
+  }
+
+  private static void joinQuietly(Thread t) {
+    try {
+      t.join(60_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  static double micros(Histogram h, double percentile) {
+    return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1000.0;
+  }
+
+  static double delta(long later, long earlier) {
+    return EngineMetrics.available(later) && EngineMetrics.available(earlier) ? later - earlier : Double.NaN;
+  }
+
+  /** Mutable state of one run while it is measured; {@link #toResult} freezes it. */
+  private static final class Measurement {
+    final String engine;
+    final String workload;
+    final OpCounters counters = new OpCounters();
+    final List<Sample> samples = new ArrayList<>();
+    List<String> unhonoured = List.of();
+    String error;
+    double loadSeconds;
+    double runSeconds;
+    long liveUserBytes;
+    long dbBytes;
+    Histogram readTotal = new Histogram(3);
+    Histogram writeTotal = new Histogram(3);
+    EngineMetrics startMetrics;
+    EngineMetrics endMetrics;
+
+    Measurement(String engine, String workload) {
+      this.engine = engine;
+      this.workload = workload;
+    }
+
+    RunResult toResult(RunConfig config) {
+      double seconds = runSeconds > 0 ? runSeconds : Double.NaN;
+      double hitMean = Double.NaN;
+      double hitMin = Double.NaN;
+      double hitMax = Double.NaN;
+      double loadSum = 0;
+      int hitCount = 0;
+      for (Sample s : samples) {
+        loadSum += s.loadAverage();
+        if (!Double.isNaN(s.hitRatio())) {
+          hitMean = hitCount == 0 ? s.hitRatio() : hitMean + s.hitRatio();
+          hitMin = hitCount == 0 ? s.hitRatio() : Math.min(hitMin, s.hitRatio());
+          hitMax = hitCount == 0 ? s.hitRatio() : Math.max(hitMax, s.hitRatio());
+          hitCount++;
+        }
+      }
+      hitMean = hitCount == 0 ? Double.NaN : hitMean / hitCount;
+      double device = Double.NaN;
+      double compaction = Double.NaN;
+      double stall = Double.NaN;
+      if (startMetrics != null && endMetrics != null) {
+        device = delta(endMetrics.deviceBytesWritten(), startMetrics.deviceBytesWritten());
+        compaction = delta(endMetrics.compactionBytesWritten(), startMetrics.compactionBytesWritten());
+        stall = delta(endMetrics.stallMicros(), startMetrics.stallMicros());
+      }
+      double user = counters.userBytesWritten.sum();
+      return new RunResult(engine, workload, error, List.copyOf(samples),
+          counters.reads.sum() / seconds, counters.writes.sum() / seconds, counters.scans.sum() / seconds,
+          hitMean, hitMin, hitMax,
+          micros(readTotal, 50), micros(readTotal, 99), micros(writeTotal, 99),
+          user > 0 ? device / user : Double.NaN,
+          liveUserBytes > 0 && dbBytes > 0 ? (double) dbBytes / liveUserBytes : Double.NaN,
+          device, compaction, user, dbBytes, stall,
+          samples.isEmpty() ? Double.NaN : loadSum / samples.size(),
+          loadSeconds, seconds, unhonoured, java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(config.asMap())));
+    }
+  }
+}

@@ -1,0 +1,26 @@
+package dev.cairn.bench.run;
+
+/**
+ * One second of a measured phase: a row of timeseries.csv (the first twelve components, in the
+ * contract's column order) plus what the summary aggregates. NaN means "not reported by this
+ * engine" or "no operation of that kind in this second".
+ *
+ * @param elapsedSeconds seconds since the measured phase began, at the end of this interval
+ * @param compactionBytesWritten cumulative since the measured phase began
+ * @param dbBytes bytes of the database directory at the end of this interval
+ * @param loadAverage the machine's one-minute load average (two shared cores: see peers.md)
+ */
+public record Sample(
+    double elapsedSeconds,
+    String engine,
+    String workload,
+    double readsPerSecond,
+    double writesPerSecond,
+    double scansPerSecond,
+    double hitRatio,
+    double readP50Micros,
+    double readP99Micros,
+    double writeP99Micros,
+    double compactionBytesWritten,
+    long dbBytes,
+    double loadAverage) {}

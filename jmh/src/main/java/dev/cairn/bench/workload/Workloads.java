@@ -1,0 +1,206 @@
+package dev.cairn.bench.workload;
+
+import dev.cairn.bench.RunConfig;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The workloads the runner knows, by command-line name, each citing the experiment it
+ * reproduces (docs/benchmarks.md describes them). Writers that model the papers' background
+ * updates are paced at {@code --write-rate}; readers and YCSB clients are closed loops.
+ */
+public final class Workloads {
+  /** Longest scan, as in YCSB workload E and BlockDB's scan runs. */
+  public static final int MAX_SCAN = 100;
+  /** Periodic's operation mix: reads, scans, the rest writes. */
+  static final double PERIODIC_READ = 0.7;
+  static final double PERIODIC_SCAN = 0.1;
+
+  private static final Map<String, Workload> BY_NAME = new LinkedHashMap<>();
+
+  static {
+    add(new Workload("load", "BlockDB section 5 (write-only): records inserted in random order", false,
+        (c, keys) -> List.of(loader(new LoadOrder(c.records(), c.seed())))));
+    add(new Workload("update", "BlockDB section 5 (space amplification): uniform updates of loaded data", true,
+        (c, keys) -> List.of(Worker.closed((ops, r) -> ops.write(r.nextLong(keys.records()))))));
+    add(new Workload("rangehot", "LSbM-tree section 6.1: paced uniform updates, 98% of reads in a 15% hot range",
+        true, (c, keys) -> withWriter(c, uniformUpdates(keys), readers(c, hotRange(c, keys)))));
+    add(new Workload("zipfian", "LSbM-tree section 6 / dLSM: paced uniform updates, scrambled Zipfian 0.99 reads",
+        true, (c, keys) -> withWriter(c, uniformUpdates(keys),
+            readers(c, new ScrambledZipfian(keys.records(), Zipfian.YCSB_THETA)))));
+    add(new Workload("latest-rangehot",
+        "dLSM section 5 (Latest RangeHot): paced sweeping updates, 98% of reads among the most recent 15%", true,
+        (c, keys) -> withWriter(c, sweepingUpdates(keys), readers(c, behindSweep(keys,
+            new HotRange(keys.records(), 0, hotCount(c, keys), c.hotProbability()))))));
+    add(new Workload("latest-zipfian",
+        "dLSM section 5 (Latest Zipfian): paced sweeping updates, Zipfian 0.99 reads by recency", true,
+        (c, keys) -> withWriter(c, sweepingUpdates(keys), readers(c, behindSweep(keys,
+            new Zipfian(keys.records(), Zipfian.YCSB_THETA))))));
+    add(new Workload("latest-uniform",
+        "dLSM section 5 (Latest Uniform): paced sweeping updates, uniform reads over the most recent half", true,
+        (c, keys) -> withWriter(c, sweepingUpdates(keys), readers(c, behindSweep(keys,
+            r -> r.nextLong(Math.max(1, keys.records() / 2)))))));
+    add(new Workload("readonly-rangehot", "LSbM-tree section 6.1 baseline: rangehot reads, no writes (hit-ratio ceiling)",
+        true, (c, keys) -> readers(c, hotRange(c, keys))));
+    addYcsb("ycsb-a", "update heavy: 50% reads, 50% updates", 0.5, 0, 0.5, 0, 0);
+    addYcsb("ycsb-b", "read mostly: 95% reads, 5% updates", 0.95, 0, 0.05, 0, 0);
+    addYcsb("ycsb-c", "read only", 1.0, 0, 0, 0, 0);
+    addYcsb("ycsb-d", "read latest: 95% reads of recent inserts, 5% inserts", 0, 0.95, 0, 0.05, 0);
+    addYcsb("ycsb-e", "short ranges: 95% scans of 1-100, 5% inserts", 0, 0, 0, 0.05, 0.95);
+    addYcsb("ycsb-f", "read-modify-write: 50% reads, 50% read-modify-writes", 0.5, 0, 0, 0, 0);
+    add(new Workload("periodic",
+        "DLC section 6: offered load alternating high and low (500 s / 100 s times --scale); 70% gets, 10% scans, 20% writes",
+        true, Workloads::periodic));
+    add(new Workload("scan", "BlockDB section 5 (scan): scans of 1-100 records from scrambled Zipfian starts under paced updates",
+        true, (c, keys) -> {
+          KeyChooser start = new ScrambledZipfian(keys.records(), Zipfian.YCSB_THETA);
+          List<Worker> scanners = new ArrayList<>();
+          for (int i = 0; i < c.readers(); i++) {
+            scanners.add(Worker.closed((ops, r) -> ops.scan(start.next(r), 1 + r.nextInt(MAX_SCAN))));
+          }
+          return withWriter(c, uniformUpdates(keys), scanners);
+        }));
+  }
+
+  private Workloads() {}
+
+  private static void add(Workload w) {
+    BY_NAME.put(w.name(), w);
+  }
+
+  public static List<String> names() {
+    return List.copyOf(BY_NAME.keySet());
+  }
+
+  public static boolean exists(String name) {
+    return BY_NAME.containsKey(name);
+  }
+
+  public static Workload get(String name) {
+    Workload w = BY_NAME.get(name);
+    if (w == null) {
+      throw new IllegalArgumentException("unknown workload '" + name + "'; valid: " + String.join(", ", names()));
+    }
+    return w;
+  }
+
+  /** The hot range of the rangehot family: {@code --hot-percent} of the keys, centred. */
+  public static HotRange hotRange(RunConfig c, KeySpace keys) {
+    return HotRange.centred(keys.records(), c.hotFraction(), c.hotProbability());
+  }
+
+  private static long hotCount(RunConfig c, KeySpace keys) {
+    return Math.max(1, Math.min(keys.records(), Math.round(keys.records() * c.hotFraction())));
+  }
+
+  private static Worker loader(LoadOrder order) {
+    return (ops, random) -> {
+      long id = order.next();
+      if (id < 0) {
+        return false;
+      }
+      ops.write(id);
+      return true;
+    };
+  }
+
+  private static KeyChooser uniformUpdates(KeySpace keys) {
+    return r -> r.nextLong(keys.records());
+  }
+
+  private static KeyChooser sweepingUpdates(KeySpace keys) {
+    return r -> keys.claimSweep();
+  }
+
+  /** Ids at a drawn distance behind the sweeping writer: distance 0 is the newest write. */
+  private static KeyChooser behindSweep(KeySpace keys, KeyChooser distance) {
+    return r -> keys.behindSweep(distance.next(r));
+  }
+
+  private static List<Worker> readers(RunConfig c, KeyChooser chooser) {
+    List<Worker> workers = new ArrayList<>();
+    for (int i = 0; i < c.readers(); i++) {
+      workers.add(Worker.closed((ops, r) -> ops.read(chooser.next(r))));
+    }
+    return workers;
+  }
+
+  /** Adds one writer paced at {@code --write-rate} in front of {@code others}. */
+  private static List<Worker> withWriter(RunConfig c, KeyChooser writes, List<Worker> others) {
+    List<Worker> workers = new ArrayList<>();
+    workers.add(Worker.paced(c.writeRate(), (ops, r) -> ops.write(writes.next(r))));
+    workers.addAll(others);
+    return workers;
+  }
+
+  /**
+   * YCSB core workload: {@code --readers} closed-loop clients; request keys scrambled Zipfian
+   * over the loaded records, "latest" reads Zipfian by recency over the inserted keys, inserts
+   * append new keys. Fractions not given to read, latest, update, insert and scan are
+   * read-modify-writes (workload F).
+   */
+  private static void addYcsb(String name, String what, double read, double readLatest, double update,
+      double insert, double scan) {
+    add(new Workload(name, "YCSB core workload " + name.substring(5).toUpperCase() + " (BlockDB section 5): " + what,
+        true, (c, keys) -> {
+          KeyChooser request = new ScrambledZipfian(keys.records(), Zipfian.YCSB_THETA);
+          Zipfian recency = new Zipfian(keys.records(), Zipfian.YCSB_THETA);
+          List<Worker> clients = new ArrayList<>();
+          for (int i = 0; i < c.readers(); i++) {
+            clients.add(Worker.closed((ops, r) -> {
+              double u = r.nextDouble();
+              if (u < read) {
+                ops.read(request.next(r));
+              } else if ((u -= read) < readLatest) {
+                ops.read(Math.max(0, keys.size() - 1 - recency.next(r)));
+              } else if ((u -= readLatest) < update) {
+                ops.write(request.next(r));
+              } else if ((u -= update) < insert) {
+                ops.write(keys.claimInsert());
+              } else if ((u -= insert) < scan) {
+                ops.scan(request.next(r), 1 + r.nextInt(MAX_SCAN));
+              } else {
+                long id = request.next(r);
+                ops.read(id);
+                ops.write(id);
+              }
+            }));
+          }
+          return clients;
+        }));
+  }
+
+  /** DLC's periodic load: every client is paced at its share of the phase's offered rate. */
+  private static List<Worker> periodic(RunConfig c, KeySpace keys) {
+    double high = 500 * c.periodScale();
+    double low = 100 * c.periodScale();
+    KeyChooser hot = new ScrambledZipfian(keys.records(), Zipfian.YCSB_THETA);
+    List<Worker> clients = new ArrayList<>();
+    for (int i = 0; i < c.readers(); i++) {
+      clients.add(new Worker() {
+        @Override
+        public double rate(double elapsed) {
+          boolean highPhase = elapsed % (high + low) < high;
+          return (highPhase ? c.highOps() : c.lowOps()) / c.readers();
+        }
+
+        @Override
+        public boolean step(Ops ops, SplittableRandom r) {
+          double u = r.nextDouble();
+          if (u < PERIODIC_READ) {
+            ops.read(hot.next(r));
+          } else if (u < PERIODIC_READ + PERIODIC_SCAN) {
+            ops.scan(hot.next(r), 1 + r.nextInt(MAX_SCAN));
+          } else {
+            ops.write(r.nextLong(keys.records()));
+          }
+          return true;
+        }
+      });
+    }
+    return clients;
+  }
+}

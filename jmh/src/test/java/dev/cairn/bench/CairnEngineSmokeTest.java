@@ -1,0 +1,35 @@
+package dev.cairn.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.cairn.bench.workload.Workloads;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The smoke of every workload on Cairn's own engine, kept apart from the peers' so that it can
+ * fail on its own until the engine lands (Cairn.open throws UnsupportedOperationException before
+ * that).
+ */
+class CairnEngineSmokeTest {
+  @Test
+  void cairnTableRunsEveryWorkload(@TempDir Path out) throws Exception {
+    StringBuilder stderr = new StringBuilder();
+    int code = OutputChecks.execute(stderr, RunnerSmokeTest.concat(new String[] {"compare", "--engines",
+        "cairn-table", "--workloads", String.join(",", Workloads.names()), "--out", out.toString()},
+        RunnerSmokeTest.TINY));
+    // Status first: a failed run has no timeseries rows, and its error says why.
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> summary =
+        (List<Map<String, Object>>) MiniJson.parse(Files.readString(out.resolve("summary.json")));
+    for (Map<String, Object> e : summary) {
+      assertEquals("ok", e.get("status"), "cairn-table run failed: " + e.get("workload") + ": " + e.get("error"));
+    }
+    assertEquals(BenchMain.EXIT_OK, code, "compare failed:\n" + stderr);
+    OutputChecks.assertWellFormed(out, List.of("cairn-table"), Workloads.names());
+  }
+}

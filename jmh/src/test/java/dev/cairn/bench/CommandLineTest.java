@@ -1,0 +1,100 @@
+package dev.cairn.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.bench.cli.Flags;
+import dev.cairn.bench.cli.Invocation;
+import dev.cairn.bench.cli.UsageException;
+import dev.cairn.bench.engine.Engines;
+import dev.cairn.bench.workload.Workloads;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CommandLineTest {
+  @Test
+  void unknownEngineExitsWithTwoAndListsTheEngines(@TempDir Path out) throws Exception {
+    StringBuilder err = new StringBuilder();
+    int code = OutputChecks.execute(err, "run", "--engine", "berkeleydb", "--workload", "rangehot", "--out",
+        out.toString());
+    assertEquals(BenchMain.EXIT_USAGE, code);
+    assertTrue(err.toString().contains("unknown engine 'berkeleydb'"), err.toString());
+    for (String engine : Engines.names()) {
+      assertTrue(err.toString().contains(engine), "error does not list " + engine + ": " + err);
+    }
+    assertFalse(Files.exists(out.resolve("summary.json")), "a rejected command line wrote output");
+  }
+
+  @Test
+  void unknownWorkloadExitsWithTwoAndListsTheWorkloads(@TempDir Path out) throws Exception {
+    StringBuilder err = new StringBuilder();
+    int code = OutputChecks.execute(err, "compare", "--engines", "rocksdb", "--workloads", "rangehot,ycsb-z",
+        "--out", out.toString());
+    assertEquals(BenchMain.EXIT_USAGE, code);
+    assertTrue(err.toString().contains("unknown workload 'ycsb-z'"), err.toString());
+    for (String workload : Workloads.names()) {
+      assertTrue(err.toString().contains(workload), "error does not list " + workload + ": " + err);
+    }
+  }
+
+  @Test
+  void unknownFlagExitsWithTwoAndListsTheFlags(@TempDir Path out) throws Exception {
+    StringBuilder err = new StringBuilder();
+    int code = OutputChecks.execute(err, "run", "--engine", "rocksdb", "--workload", "rangehot", "--out",
+        out.toString(), "--turbo", "9");
+    assertEquals(BenchMain.EXIT_USAGE, code);
+    assertTrue(err.toString().contains("unknown flag '--turbo'"), err.toString());
+    assertTrue(err.toString().contains("--records") && err.toString().contains("--direct-io"), err.toString());
+  }
+
+  @Test
+  void unknownCommandAndBadValuesAreUsageErrors() throws Exception {
+    assertEquals(BenchMain.EXIT_USAGE, OutputChecks.execute(new StringBuilder(), "benchmark"));
+    UsageException e = assertThrows(UsageException.class,
+        () -> Flags.parse("run", new String[] {"--engine", "rocksdb", "--workload", "load", "--out", "x",
+            "--records", "many"}));
+    assertTrue(e.getMessage().contains("--records"), e.getMessage());
+    assertThrows(UsageException.class, () -> Flags.parse("run", new String[] {"--workload", "load", "--out", "x"}));
+    assertThrows(UsageException.class, () -> Flags.parse("run", new String[] {"--engines", "rocksdb"}));
+    assertThrows(UsageException.class,
+        () -> Flags.parse("compare", new String[] {"--out", "x", "--seed", "1", "--seed", "2"}));
+  }
+
+  @Test
+  void defaultsAreLsbmAtOneHundredth() {
+    Invocation inv = Flags.parse("compare", new String[] {"--out", "x"});
+    assertEquals(List.of("cairn-table", "rocksdb", "leveldb"), inv.engines());
+    assertEquals(List.of("rangehot", "readonly-rangehot"), inv.workloads());
+    RunConfig c = inv.config();
+    assertEquals(204_800, c.records());
+    assertEquals(1 << 20, c.memtableBytes());
+    assertEquals(10 << 20, c.baseLevelBytes());
+    assertEquals(1000, c.writeRate());
+    assertEquals(0.15, c.hotFraction());
+    assertEquals(0.98, c.hotProbability());
+    // 30% of (16 + 1024) * 204800 bytes, i.e. about 60 MiB.
+    assertEquals(63_897_600, c.cacheBytes());
+    assertEquals(Path.of("x", "data"), c.dataDir());
+  }
+
+  @Test
+  void flagsAcceptEqualsFormAndFractions() {
+    Invocation inv = Flags.parse("run", new String[] {"--engine=leveldb", "--workload=ycsb-a", "--out=o",
+        "--memtable-mb=0.5", "--direct-io", "--seconds", "2.5"});
+    assertEquals(List.of("leveldb"), inv.engines());
+    assertEquals(512 << 10, inv.config().memtableBytes());
+    assertTrue(inv.config().directIo());
+    assertEquals(2.5, inv.config().seconds());
+  }
+
+  @Test
+  void helpPrintsUsage() throws Exception {
+    assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(new StringBuilder(), "help"));
+    assertTrue(BenchMain.usage().contains("compare") && BenchMain.usage().contains("jmh -f 1"));
+  }
+}

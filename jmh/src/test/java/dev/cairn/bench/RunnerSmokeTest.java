@@ -1,0 +1,53 @@
+package dev.cairn.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.cairn.bench.workload.Workloads;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * CI's seconds-long smoke of every workload on every peer engine (issue 3, "Done when"): the
+ * outputs exist and are well-formed. No timing assertions. Cairn's own engine is smoked by
+ * {@link CairnEngineSmokeTest}.
+ */
+class RunnerSmokeTest {
+  static final List<String> PEERS = List.of("rocksdb", "leveldb", "leveldb-java");
+  /** Tiny and short: two seconds of wall time per (engine, workload), a few kilobytes on disk. */
+  static final String[] TINY = {"--records", "2000", "--seconds", "1", "--readers", "1", "--write-rate", "200",
+      "--high-ops", "300", "--low-ops", "50", "--value-bytes", "256", "--cache-mb", "1", "--memtable-mb", "0.25"};
+
+  @Test
+  void compareRunsEveryWorkloadOnEveryPeer(@TempDir Path out) throws Exception {
+    StringBuilder stderr = new StringBuilder();
+    int code = OutputChecks.execute(stderr, concat(new String[] {"compare", "--engines", String.join(",", PEERS),
+        "--workloads", String.join(",", Workloads.names()), "--out", out.toString()}, TINY));
+    assertEquals(BenchMain.EXIT_OK, code, "compare failed:\n" + stderr);
+    List<Map<String, Object>> entries = OutputChecks.assertWellFormed(out, PEERS, Workloads.names());
+    for (Map<String, Object> e : entries) {
+      assertEquals("ok", e.get("status"), "run failed: " + e);
+    }
+  }
+
+  @Test
+  void runWritesTheContractForOneEngineAndWorkload(@TempDir Path out) throws Exception {
+    StringBuilder stderr = new StringBuilder();
+    int code = OutputChecks.execute(stderr, concat(new String[] {"run", "--engine", "rocksdb",
+        "--workload", "rangehot", "--out", out.toString()}, TINY));
+    assertEquals(BenchMain.EXIT_OK, code, "run failed:\n" + stderr);
+    List<Map<String, Object>> entries = OutputChecks.assertWellFormed(out, List.of("rocksdb"), List.of("rangehot"));
+    Map<?, ?> config = (Map<?, ?>) entries.get(0).get("config");
+    assertEquals(2000.0, config.get("records"));
+    assertEquals(42.0, config.get("seed"));
+  }
+
+  static String[] concat(String[] a, String[] b) {
+    String[] all = new String[a.length + b.length];
+    System.arraycopy(a, 0, all, 0, a.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
+  }
+}
