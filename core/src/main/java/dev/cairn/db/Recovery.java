@@ -1,5 +1,6 @@
 package dev.cairn.db;
 
+import dev.cairn.Options;
 import dev.cairn.WriteBatch;
 import dev.cairn.fs.ReadableFile;
 import dev.cairn.memtable.MemTable;
@@ -9,6 +10,7 @@ import dev.cairn.wal.WalReplay;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.logging.Logger;
 
 /**
  * Brings a database back to its last durable state on open: replays the manifest (through
@@ -17,6 +19,8 @@ import java.util.List;
  * {@link dev.cairn.Options#walRecoveryMode()} (docs/operations.md).
  */
 final class Recovery {
+  private static final Logger LOG = Logger.getLogger(Recovery.class.getName());
+
   private final DbImpl db;
   private long maxSequence;
   private MemTable mem;
@@ -45,18 +49,32 @@ final class Recovery {
       }
     }
     logs.sort(null);
+    boolean stoppedEarly = false;
     for (long number : logs) {
       versions.markFileNumberUsed(number);
-      replayLog(number, edit);
+      if (stoppedEarly) {
+        // POINT_IN_TIME: a later log holds writes made after the lost ones; applying them would
+        // not be a point in time. The log becomes obsolete once the recovered state is installed.
+        LOG.warning("recovery: skipping " + FileNames.log(number) + " after damage in an earlier log");
+        continue;
+      }
+      WalReplay.ReplayResult result = replayLog(number, edit);
+      stoppedEarly = db.options.walRecoveryMode() == Options.WalRecoveryMode.POINT_IN_TIME
+          && result.droppedAnything();
+      if (result.droppedAnything()) {
+        LOG.warning("recovery: " + FileNames.log(number) + " damaged at offset " + result.firstCorruptionOffset()
+            + ", " + result.bytesDropped() + " bytes dropped (mode " + db.options.walRecoveryMode() + ")");
+      }
     }
     versions.setLastSequence(maxSequence);
   }
 
-  private void replayLog(long number, VersionEdit edit) throws IOException {
+  private WalReplay.ReplayResult replayLog(long number, VersionEdit edit) throws IOException {
     String name = FileNames.log(number);
     mem = new MemTable();
+    WalReplay.ReplayResult result;
     try (ReadableFile file = db.fs.openReadable(db.dir.resolve(name))) {
-      WalReplay.replay(file, name, db.options.walRecoveryMode(), (record, offset) -> {
+      result = WalReplay.replay(file, name, db.options.walRecoveryMode(), (record, offset) -> {
         MemTableInserter.insert(record, mem, name, offset);
         long last = WriteBatch.sequenceOf(record) + WriteBatch.countOf(record) - 1;
         maxSequence = Math.max(maxSequence, last);
@@ -66,6 +84,7 @@ final class Recovery {
       });
     }
     flushRecovered(edit);
+    return result;
   }
 
   private void flushRecovered(VersionEdit edit) throws IOException {
