@@ -350,4 +350,52 @@ class VersionSetTest {
     vs.close();
   }
 
+  /** Readers pin and release versions on their own threads while edits install new ones. */
+  @Test
+  void concurrentRefAndUnrefLeaveOnlyTheCurrentVersionLive() throws Exception {
+    VersionSet vs = created();
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+    List<Thread> readers = new ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      Thread reader = new Thread(() -> {
+        try {
+          while (!stop.get()) {
+            Version v = vs.refCurrent();
+            // While pinned, every file of the version is live.
+            for (FileMetaData f : v.files(0)) {
+              if (!vs.liveFileNumbers().contains(f.number())) {
+                throw new AssertionError("pinned file #" + f.number() + " is not live");
+              }
+            }
+            v.unref();
+          }
+        } catch (Throwable e) {
+          failure.compareAndSet(null, e);
+        }
+      }, "reader-" + t);
+      reader.start();
+      readers.add(reader);
+    }
+    long previous = -1;
+    for (int i = 0; i < 200; i++) {
+      long number = vs.newFileNumber();
+      VersionEdit edit = new VersionEdit().addFile(0, table(number, "a", "b", 2L * i + 1, 2L * i + 2));
+      if (previous >= 0) {
+        edit.deleteFile(0, previous);
+      }
+      vs.logAndApply(edit);
+      previous = number;
+    }
+    stop.set(true);
+    for (Thread reader : readers) {
+      reader.join();
+    }
+    if (failure.get() != null) {
+      throw new AssertionError(failure.get());
+    }
+    assertEquals(1, vs.liveVersionCount());
+    assertEquals(java.util.Set.of(previous), vs.liveFileNumbers());
+    vs.close();
+  }
 }
