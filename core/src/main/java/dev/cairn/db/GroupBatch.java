@@ -36,6 +36,11 @@ record GroupBatch<W>(WriteBatch batch, boolean sync, W last) {
         break;
       }
       WriteBatch b = batchOf.apply(w);
+      if (b.count() == 0) {
+        // An empty batch is a barrier (flush() queues one to get a turn at the head): it must
+        // reach the head itself, so the group stops before it.
+        break;
+      }
       size += b.encodedSize();
       if (size > maxSize) {
         break;

@@ -18,7 +18,9 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,6 +36,7 @@ class ConcurrencyTest {
   @TempDir Path dir;
 
   @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void writersReadersSnapshotsAndIteratorsAgree() throws Exception {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     int rounds = Boolean.getBoolean("cairn.long") ? 200 : 30;
@@ -81,6 +84,18 @@ class ConcurrencyTest {
           }
         }));
       }
+      threads.add(thread("maintenance", failures, () -> {
+        // flush() and compactRange() take turns in the writer queue and claim compaction files:
+        // running them beside the writers guards against deadlocks between the two paths.
+        int i = 0;
+        while (!writersDone.get()) {
+          if (i++ % 3 == 0) {
+            db.compactRange(key(i % 500), key(i % 500 + 100));
+          } else {
+            db.flush();
+          }
+        }
+      }));
       threads.add(thread("snapshots", failures, () -> {
         while (!writersDone.get()) {
           try (Snapshot s = db.snapshot()) {
