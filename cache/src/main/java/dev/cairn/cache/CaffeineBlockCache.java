@@ -102,6 +102,12 @@ public final class CaffeineBlockCache implements BlockCache {
     return null;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A block larger than the whole capacity is not cached (and not counted as an insert): like
+   * a capacity of zero, the caller gets a block of its own.
+   */
   @Override
   public CachedBlock insert(long fileNumber, long offset, ByteBuffer contents) {
     int size = contents.remaining();

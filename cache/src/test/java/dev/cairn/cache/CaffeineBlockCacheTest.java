@@ -90,6 +90,7 @@ class CaffeineBlockCacheTest {
     byte[] second = Blocks.bytes(1, 0, 2, 500);
     try (CachedBlock a = cache.insert(1, 0, Blocks.buffer(first));
         CachedBlock b = cache.insert(1, 0, Blocks.buffer(second))) {
+      assertArrayEquals(first, Blocks.read(a));
       assertArrayEquals(first, Blocks.read(b));
       assertEquals(1, cache.stats().inserts());
       assertEquals(500, cache.stats().pinnedBytes(), "the second insert must not allocate");
