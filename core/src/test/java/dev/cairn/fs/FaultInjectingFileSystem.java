@@ -7,19 +7,45 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * The local filesystem with switchable faults: once {@link #failSyncs} or {@link #failAppends} is
- * armed for files whose name matches, those operations throw an {@link IOException} as a failing
- * device would. Everything else goes to the real files.
+ * A real filesystem with switchable faults: once {@link #failSyncs}, {@link #failAppends},
+ * {@link #failRenames} or {@link #failDirectorySyncs} is armed, those operations throw an
+ * {@link IOException} as a failing device would ({@link #failNextSync} only once). A failed sync
+ * still flushes, since the bytes may well have reached the disk. Everything else goes to the
+ * delegate. Shared by every test that injects I/O faults.
  */
 public final class FaultInjectingFileSystem implements FileSystem {
-  private final LocalFileSystem real = new LocalFileSystem();
+  private final FileSystem real;
   private volatile Predicate<String> failSync = name -> false;
+  private volatile Predicate<String> failNextSync = name -> false;
   private volatile Predicate<String> failAppend = name -> false;
+  private volatile boolean failRename;
+  private volatile boolean failDirectorySync;
   private volatile int faultsInjected;
+
+  public FaultInjectingFileSystem() {
+    this(new LocalFileSystem());
+  }
+
+  public FaultInjectingFileSystem(FileSystem delegate) {
+    this.real = delegate;
+  }
 
   /** Syncs of files whose name matches fail from now on. */
   public void failSyncs(Predicate<String> fileNames) {
     failSync = fileNames;
+  }
+
+  /** The next sync of a file whose name matches fails; later syncs succeed. */
+  public void failNextSync(Predicate<String> fileNames) {
+    failNextSync = fileNames;
+  }
+
+  public void failRenames(boolean fail) {
+    failRename = fail;
+  }
+
+  public void failDirectorySyncs(boolean fail) {
+    failDirectorySync = fail;
   }
 
   /** Appends to files whose name matches fail from now on. */
@@ -29,7 +55,10 @@ public final class FaultInjectingFileSystem implements FileSystem {
 
   public void heal() {
     failSync = name -> false;
+    failNextSync = name -> false;
     failAppend = name -> false;
+    failRename = false;
+    failDirectorySync = false;
   }
 
   public int faultsInjected() {
@@ -67,7 +96,12 @@ public final class FaultInjectingFileSystem implements FileSystem {
 
       @Override
       public void sync() throws IOException {
-        if (failSync.test(name)) {
+        boolean once = failNextSync.test(name);
+        if (once || failSync.test(name)) {
+          if (once) {
+            failNextSync = n -> false;
+          }
+          inner.flush();
           throw fault("sync", path);
         }
         inner.sync();
@@ -102,6 +136,9 @@ public final class FaultInjectingFileSystem implements FileSystem {
 
   @Override
   public void rename(Path source, Path target) throws IOException {
+    if (failRename) {
+      throw fault("rename", source);
+    }
     real.rename(source, target);
   }
 
@@ -132,6 +169,9 @@ public final class FaultInjectingFileSystem implements FileSystem {
 
   @Override
   public void syncDirectory(Path dir) throws IOException {
+    if (failDirectorySync) {
+      throw fault("directory sync", dir);
+    }
     real.syncDirectory(dir);
   }
 

@@ -14,6 +14,7 @@ import dev.cairn.CorruptionException;
 import dev.cairn.Options;
 import dev.cairn.db.FileNames;
 import dev.cairn.fs.IoTag;
+import dev.cairn.fs.FaultInjectingFileSystem;
 import dev.cairn.fs.LocalFileSystem;
 import dev.cairn.util.ByteSink;
 import dev.cairn.wal.LogWriter;
@@ -30,12 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 class VersionSetTest {
   @TempDir Path dir;
-  private FaultFileSystem fs;
+  private FaultInjectingFileSystem fs;
   private final Options options = Options.defaults();
 
   @BeforeEach
   void setUp() {
-    fs = new FaultFileSystem(new LocalFileSystem());
+    fs = new FaultInjectingFileSystem(new LocalFileSystem());
   }
 
   private VersionSet open() {
@@ -261,7 +262,7 @@ class VersionSetTest {
     VersionSet vs = created();
     vs.logAndApply(new VersionEdit().addFile(0, table(5, "a", "c", 1, 2)));
     Version before = vs.current();
-    fs.failSyncOf = "MANIFEST";
+    fs.failNextSync(name -> name.startsWith("MANIFEST"));
     assertThrows(IOException.class, () -> vs.logAndApply(new VersionEdit().addFile(0, table(9, "d", "f", 3, 4))));
     assertEquals(before, vs.current());
     assertTrue(vs.liveFileNumbers().contains(9L), "the failed edit may be durable: keep its files");
@@ -276,9 +277,9 @@ class VersionSetTest {
   @Test
   void failedRenameKeepsTheOldManifest() throws IOException {
     VersionSet vs = created();
-    fs.failRename = true;
+    fs.failRenames(true);
     assertThrows(IOException.class, vs::startNewManifest);
-    fs.failRename = false;
+    fs.failRenames(false);
     assertEquals(1, vs.manifestFileNumber());
     vs.logAndApply(new VersionEdit().addFile(0, table(5, "a", "c", 1, 2)));
     vs.close();
@@ -291,9 +292,9 @@ class VersionSetTest {
   @Test
   void failedDirectorySyncAfterTheRenameAdoptsTheNewManifest() throws IOException {
     VersionSet vs = created();
-    fs.failDirectorySync = true;
+    fs.failDirectorySyncs(true);
     assertThrows(IOException.class, vs::startNewManifest);
-    fs.failDirectorySync = false;
+    fs.failDirectorySyncs(false);
     // CURRENT already names the new manifest: the engine must not treat it as obsolete.
     assertEquals(2, vs.manifestFileNumber());
     assertEquals(2, CurrentFile.read(fs, dir));
