@@ -1,11 +1,16 @@
 package dev.cairn.key;
 
+import dev.cairn.compaction.model.UserKeyOrder;
 import java.util.Arrays;
 import java.util.Comparator;
 
-/** User keys are compared as unsigned bytes. */
+/**
+ * User keys are compared as unsigned bytes. The order is defined once, in the compaction model's
+ * {@link UserKeyOrder} (core depends on compaction, not the other way round); this class is the
+ * engine's name for it.
+ */
 public final class UserKeys {
-  public static final Comparator<byte[]> COMPARATOR = Arrays::compareUnsigned;
+  public static final Comparator<byte[]> COMPARATOR = UserKeyOrder.COMPARATOR;
 
   private UserKeys() {}
 
@@ -15,15 +20,6 @@ public final class UserKeys {
 
   /** A readable rendering for messages and dumps: printable ASCII as is, other bytes as \xNN. */
   public static String printable(byte[] key) {
-    StringBuilder sb = new StringBuilder(key.length);
-    for (byte b : key) {
-      int c = b & 0xff;
-      if (c >= 0x20 && c < 0x7f && c != '\\') {
-        sb.append((char) c);
-      } else {
-        sb.append(String.format("\\x%02x", c));
-      }
-    }
-    return sb.toString();
+    return UserKeyOrder.printable(key);
   }
 }

@@ -4,9 +4,8 @@ import java.util.Arrays;
 import java.util.Comparator;
 
 /**
- * The order of user keys in the model: bytewise, unsigned — the same order as core's
- * {@code dev.cairn.key.UserKeys}, restated here because {@code compaction} must not depend on
- * {@code core}.
+ * The order of user keys: bytewise, unsigned. Defined here, in the module every other depends
+ * on; core's {@code dev.cairn.key.UserKeys} delegates to it.
  */
 public final class UserKeyOrder {
   public static final Comparator<byte[]> COMPARATOR = Arrays::compareUnsigned;
