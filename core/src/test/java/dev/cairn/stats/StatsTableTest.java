@@ -1,0 +1,45 @@
+package dev.cairn.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.cairn.Stats;
+import dev.cairn.cache.CacheStats;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Pins the layout of {@link Stats#toString()}, which tools and notes quote. */
+class StatsTableTest {
+  @Test
+  void rendersTheFixedTable() {
+    Stats s = new Stats(
+        List.of(new Stats.LevelStats(0, 3, 3L << 20, 0.75, 0, 5L << 20),
+            new Stats.LevelStats(1, 2, 10L << 20, 1.0, 8L << 20, 12L << 20)),
+        20L << 20, 21L << 20, 5L << 20, 12L << 20, 8L << 20, 1L << 10, 38L << 20, 4L << 20,
+        1.9, 1.3,
+        new CacheStats(75, 25, 30, 5, 1L << 20, 8L << 20, 256, 1L << 20),
+        1_500_000, 7, 1, 4, 3, 1, 2_000_000, 512L << 10, 1, 0, 123,
+        new Stats.Latency(100, 10, 99, 120),
+        new Stats.Latency(50, 2, 30, 40),
+        new Stats.Latency(0, 0, 0, 0));
+    String expected = """
+        Level  Files      Size(MB)  Score  Read(MB)  Write(MB)
+        -----  -----  ------------  -----  --------  ---------
+        L0         3          3.00   0.75      0.00       5.00
+        L1         2         10.00   1.00      8.00      12.00
+        user bytes written            20.00 MB
+        device bytes written          38.00 MB (wal 21.00, flush 5.00, compaction 12.00, manifest 0.00)
+        write amplification            1.90
+        space amplification            1.30
+        block cache                   75.00% hits (75 hits, 25 misses, 30 inserts, 5 evictions, 1.00 of 8.00 MB)
+        stalls                        1.500 s (7 slowdowns, 1 stops)
+        flushes / compactions  4 / 3 (1 trivial moves, 2.000 s)
+        memtable               0.50 MB, 1 immutable; 0 snapshots; last sequence 123
+        get   latency (us)      p50 10.0  p99 99.0  max 120.0  (100 ops)
+        put   latency (us)      p50 2.0  p99 30.0  max 40.0  (50 ops)
+        scan  latency (us)      p50 0.0  p99 0.0  max 0.0  (0 ops)
+        """;
+    assertEquals(expected, s.toString());
+    assertEquals(13L << 20, s.totalTableBytes());
+    assertEquals(5, s.totalFiles());
+  }
+}
