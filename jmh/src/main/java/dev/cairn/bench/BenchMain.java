@@ -48,6 +48,11 @@ public final class BenchMain {
           return runOrCompare(Flags.parse(command, rest), err);
         }
         case "jmh" -> {
+          // JMH's own error for a jar without benchmarks is a stack trace; say what is missing.
+          if (BenchMain.class.getResource("/META-INF/BenchmarkList") == null) {
+            err.println("error: this jar holds no JMH benchmarks yet (none compiled in dev.cairn.bench.micro)");
+            return EXIT_RUN_FAILED;
+          }
           org.openjdk.jmh.Main.main(rest);
           return EXIT_OK;
         }
