@@ -199,11 +199,11 @@ class LeveledPickerPropertyTest {
       CompactionPlan other = pair[1];
       if (writer.outputLevel() == other.outputLevel()) {
         assertFalse(writer.keyRange().overlaps(other.keyRange()),
-            "two plans write overlapping ranges of L" + writer.outputLevel());
+            "two plans write overlapping ranges of L" + writer.outputLevel() + ":\n" + a + "\n" + b);
       }
       if (writer.outputLevel() == other.inputLevel()) {
         assertFalse(writer.keyRange().overlaps(other.inputRange()),
-            "a plan writes where another reads in L" + writer.outputLevel());
+            "a plan writes where another reads in L" + writer.outputLevel() + ":\n" + a + "\n" + b);
       }
     }
   }
