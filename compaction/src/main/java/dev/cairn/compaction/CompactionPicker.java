@@ -20,9 +20,9 @@ public interface CompactionPicker {
 
   /**
    * The same, for a caller that keeps only the ids of files that running compactions read or
-   * replace. Sound only while every plan behind those ids was picked on this very {@code shape};
-   * see {@link RunningCompactions#fromBusyFiles}. An engine that installs compactions while
-   * others run must pass its plans instead.
+   * replace: their key ranges are inferred from the shape, conservatively, which is sound only
+   * while every id belongs to a plan this picker made (see {@link
+   * RunningCompactions#fromBusyFiles}). Prefer passing the plans.
    */
   default Optional<CompactionPlan> pick(LsmShape shape, Set<Long> busy) {
     return pick(shape, RunningCompactions.fromBusyFiles(shape, busy));

@@ -63,9 +63,11 @@ public final class RunningCompactions {
 
   /**
    * A conservative reading of a bare set of busy file ids, for callers that do not keep their
-   * plans. The ids are assumed to be the files of plans picked on this very {@code shape}; once
-   * one of those plans has installed, the ids no longer tell where the others write, and only
-   * {@link #of} is sound.
+   * plans. Sound while every id belongs to a plan this picker made: such a plan's ranges have
+   * stayed free of new files since it was picked, so its inputs are still a contiguous run of
+   * busy files and its targets still all the files below them. Ids held for any other reason (an
+   * ingestion, a host's own task) may hide a write range; pass plans with {@link #of} instead,
+   * which also refuses less.
    *
    * <p>Derived claims, each a superset of what the plans behind the ids hold:
    *
