@@ -71,7 +71,8 @@ class LeveledPickerPropertyTest {
       RunningCompactions running = RunningCompactions.fromBusyFiles(shape, initiallyBusy);
       List<CompactionPlan> plans = new ArrayList<>();
       while (true) {
-        Optional<CompactionPlan> p = idsOnly ? picker.pick(shape, busy) : picker.pick(shape, running);
+        Optional<CompactionPlan> p =
+            idsOnly ? picker.pick(shape, busy) : picker.pick(shape, running);
         if (p.isEmpty()) {
           break;
         }
@@ -249,7 +250,8 @@ class LeveledPickerPropertyTest {
       CompactionPlan other = pair[1];
       if (writer.outputLevel() == other.outputLevel()) {
         assertFalse(writer.keyRange().overlaps(other.keyRange()),
-            "two plans write overlapping ranges of L" + writer.outputLevel() + ":\n" + a + "\n" + b);
+            "two plans write overlapping ranges of L" + writer.outputLevel() + ":\n" + a
+                + "\n" + b);
       }
       if (writer.outputLevel() == other.inputLevel()) {
         assertFalse(writer.keyRange().overlaps(other.inputRange()),
