@@ -5,16 +5,26 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Turns a shape into the next compaction worth running, or none. Pure: same shape and busy set,
- * same answer; no I/O, no clock.
+ * Turns a shape into the next compaction worth running, or none. Pure: same shape and running
+ * compactions, same answer; no I/O, no clock.
  */
 public interface CompactionPicker {
 
   /**
-   * The most urgent plan whose files are all idle, if any compaction is due.
+   * The most urgent plan that may run alongside {@code running}, if any compaction is due.
    *
-   * @param busy ids of files that running compactions read or replace; a returned plan names
-   *     none of them, so it may run alongside those compactions
+   * @param running the compactions in flight; the returned plan is {@linkplain
+   *     RunningCompactions#allows allowed} by them
    */
-  Optional<CompactionPlan> pick(LsmShape shape, Set<Long> busy);
+  Optional<CompactionPlan> pick(LsmShape shape, RunningCompactions running);
+
+  /**
+   * The same, for a caller that keeps only the ids of files that running compactions read or
+   * replace: their key ranges are inferred from the shape, conservatively, which is sound only
+   * while every id belongs to a plan this picker made (see {@link
+   * RunningCompactions#fromBusyFiles}). Prefer passing the plans.
+   */
+  default Optional<CompactionPlan> pick(LsmShape shape, Set<Long> busy) {
+    return pick(shape, RunningCompactions.fromBusyFiles(shape, busy));
+  }
 }

@@ -3,6 +3,7 @@ package dev.cairn.compaction.leveled;
 import dev.cairn.compaction.ByteSizes;
 import dev.cairn.compaction.CompactionPicker;
 import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.RunningCompactions;
 import dev.cairn.compaction.model.FileDescriptor;
 import dev.cairn.compaction.model.LsmShape;
 import dev.cairn.compaction.model.UserKeyOrder;
@@ -59,17 +60,17 @@ public final class LeveledCompactionPicker implements CompactionPicker {
   }
 
   /**
-   * The most urgent due compaction that touches no busy file. Levels are tried from the highest
-   * score down (all with score >= 1); within a level, files are tried round-robin from the first
-   * one after the level's compaction pointer, so a busy range makes the picker move on rather than
-   * stall.
+   * The most urgent due compaction that may run alongside {@code running} (see {@link
+   * RunningCompactions#allows}). Levels are tried from the highest score down (all with score >=
+   * 1); within a level, files are tried round-robin from the first one after the level's
+   * compaction pointer, so a busy range makes the picker move on rather than stall.
    *
    * <p>No L0 plan is made while any L0 file is busy: L0 files overlap freely, and two L0
    * compactions at once could carry a newer version of a key below an older one.
    */
   @Override
-  public Optional<CompactionPlan> pick(LsmShape shape, Set<Long> busy) {
-    Objects.requireNonNull(busy, "busy");
+  public Optional<CompactionPlan> pick(LsmShape shape, RunningCompactions running) {
+    Objects.requireNonNull(running, "running");
     List<LevelScore> due = new ArrayList<>();
     for (LevelScore score : scores(shape)) {
       if (score.isDue()) {
@@ -78,7 +79,7 @@ public final class LeveledCompactionPicker implements CompactionPicker {
     }
     due.sort(MOST_URGENT_FIRST);
     for (LevelScore score : due) {
-      Optional<CompactionPlan> plan = pickInLevel(shape, score, busy);
+      Optional<CompactionPlan> plan = pickInLevel(shape, score, running);
       if (plan.isPresent()) {
         return plan;
       }
@@ -86,9 +87,10 @@ public final class LeveledCompactionPicker implements CompactionPicker {
     return Optional.empty();
   }
 
-  private Optional<CompactionPlan> pickInLevel(LsmShape shape, LevelScore score, Set<Long> busy) {
+  private Optional<CompactionPlan> pickInLevel(
+      LsmShape shape, LevelScore score, RunningCompactions running) {
     int level = score.level();
-    if (level == 0 && LeveledPlanBuilder.anyBusy(shape.files(0), busy)) {
+    if (level == 0 && running.anyBusy(shape.files(0))) {
       return Optional.empty();
     }
     List<FileDescriptor> candidates = inKeyOrder(shape.files(level));
@@ -96,11 +98,11 @@ public final class LeveledCompactionPicker implements CompactionPicker {
     String reason = reason(score);
     for (int i = 0; i < candidates.size(); i++) {
       FileDescriptor seed = candidates.get((start + i) % candidates.size());
-      if (busy.contains(seed.id())) {
+      if (running.isBusy(seed.id())) {
         continue;
       }
       Optional<CompactionPlan> plan =
-          builder.build(shape, level, List.of(seed), busy, true, reason);
+          builder.build(shape, level, List.of(seed), running, true, reason);
       if (plan.isPresent()) {
         return plan;
       }
@@ -118,13 +120,14 @@ public final class LeveledCompactionPicker implements CompactionPicker {
    *
    * <p>The caller loops: install the plan, then call again with the same range until the result
    * is empty and {@code shape.overlapping(level, from, to)} is empty too; then go on with the next
-   * level. An empty result while files remain means the range touches busy files: wait for the
-   * running compactions and retry.
+   * level. An empty result while files remain means the step conflicts with a running
+   * compaction: wait for it and retry.
    */
   public Optional<CompactionPlan> planManual(
-      LsmShape shape, int level, byte[] fromUserKey, byte[] toUserKey, Set<Long> busy) {
+      LsmShape shape, int level, byte[] fromUserKey, byte[] toUserKey,
+      RunningCompactions running) {
     checkLevels(shape);
-    Objects.requireNonNull(busy, "busy");
+    Objects.requireNonNull(running, "running");
     if (level < 0 || level >= shape.numLevels() - 1) {
       throw new IllegalArgumentException(
           "manual compaction level must be in [0, " + (shape.numLevels() - 2) + "]: " + level);
@@ -144,7 +147,18 @@ public final class LeveledCompactionPicker implements CompactionPicker {
       inputs = limitToOneStep(inputs);
     }
     String reason = "manual L" + level + " " + bound(fromUserKey) + ".." + bound(toUserKey);
-    return builder.build(shape, level, inputs, busy, false, reason);
+    return builder.build(shape, level, inputs, running, false, reason);
+  }
+
+  /**
+   * {@link #planManual(LsmShape, int, byte[], byte[], RunningCompactions)} for a caller that
+   * keeps only busy file ids; sound under the condition of {@link
+   * RunningCompactions#fromBusyFiles}.
+   */
+  public Optional<CompactionPlan> planManual(
+      LsmShape shape, int level, byte[] fromUserKey, byte[] toUserKey, Set<Long> busy) {
+    return planManual(
+        shape, level, fromUserKey, toUserKey, RunningCompactions.fromBusyFiles(shape, busy));
   }
 
   /** The key-ordered prefix of {@code inputs} that first reaches {@code targetFileBytes}. */

@@ -2,13 +2,13 @@ package dev.cairn.compaction.leveled;
 
 import dev.cairn.compaction.CompactionKind;
 import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.RunningCompactions;
 import dev.cairn.compaction.model.FileDescriptor;
 import dev.cairn.compaction.model.KeyRange;
 import dev.cairn.compaction.model.LsmShape;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Grows chosen seed files into a whole leveled compaction: LevelDB's {@code
@@ -69,7 +69,8 @@ final class LeveledPlanBuilder {
 
   /**
    * The plan that compacts {@code seeds} (and whatever they drag along) from {@code level} into
-   * {@code level + 1}, or empty if any file it must read or replace is busy.
+   * {@code level + 1}, or empty if it may not run alongside {@code running}: a file it must read
+   * or replace is busy, or its input or output range meets a range a running compaction holds.
    *
    * @param seeds the files chosen first; for L0 they are closed over overlap here
    * @param allowTrivialMove false for manual compactions, which exist to rewrite data
@@ -78,14 +79,14 @@ final class LeveledPlanBuilder {
       LsmShape shape,
       int level,
       List<FileDescriptor> seeds,
-      Set<Long> busy,
+      RunningCompactions running,
       boolean allowTrivialMove,
       String reason) {
     List<FileDescriptor> inputs =
         level == 0 ? overlappingForInput(shape, 0, KeyRange.spanning(seeds)) : List.copyOf(seeds);
     KeyRange inputRange = KeyRange.spanning(inputs);
     List<FileDescriptor> targets = overlappingRange(shape, level + 1, inputRange);
-    if (anyBusy(inputs, busy) || anyBusy(targets, busy)) {
+    if (!running.allows(level, inputs, targets)) {
       return Optional.empty();
     }
 
@@ -96,11 +97,13 @@ final class LeveledPlanBuilder {
       KeyRange all = inputRange.span(KeyRange.spanning(targets));
       List<FileDescriptor> expanded = overlappingForInput(shape, level, all);
       if (expanded.size() > inputs.size()
-          && !anyBusy(expanded, busy)
           && totalBytes(expanded) + totalBytes(targets) < config.maxExpandedBytes()) {
         KeyRange expandedRange = KeyRange.spanning(expanded);
         List<FileDescriptor> expandedTargets = overlappingRange(shape, level + 1, expandedRange);
-        if (expandedTargets.size() == targets.size()) {
+        // The wider input range may now cover a key gap where a running compaction writes, so
+        // the expanded plan is checked as a whole, not only its new files.
+        if (expandedTargets.size() == targets.size()
+            && running.allows(level, expanded, expandedTargets)) {
           inputs = expanded;
           inputRange = expandedRange;
           targets = expandedTargets;
@@ -134,15 +137,6 @@ final class LeveledPlanBuilder {
 
   private static List<FileDescriptor> overlappingRange(LsmShape shape, int level, KeyRange range) {
     return shape.overlapping(level, range.smallest(), range.largest());
-  }
-
-  static boolean anyBusy(List<FileDescriptor> files, Set<Long> busy) {
-    for (FileDescriptor f : files) {
-      if (busy.contains(f.id())) {
-        return true;
-      }
-    }
-    return false;
   }
 
   static long totalBytes(List<FileDescriptor> files) {

@@ -29,11 +29,12 @@
  *       output level overlaps the compaction's range.
  * </ol>
  *
- * <p>Departures from LevelDB, each to allow compactions to run in parallel: files named in the
- * busy set are never planned; a level whose seed's plan touches a busy file tries its next file
- * round-robin, then the next due level; no L0 plan while any L0 file is busy. Because files of a
- * level below L0 never share a user key, the files overlapping a range form a contiguous slice,
- * so two plans with disjoint file sets into the same level also have disjoint key ranges.
+ * <p>Departures from LevelDB, each to allow compactions to run in parallel: a plan must be
+ * {@linkplain dev.cairn.compaction.RunningCompactions#allows allowed} by the running compactions
+ * (no shared file; no write into a range another plan reads or writes, RocksDB's {@code
+ * RangeOverlapWithCompaction} plus a read-range rule); a level whose seed's plan is refused tries
+ * its next file round-robin, then the next due level; an expansion that would be refused is not
+ * taken; no L0 plan while any L0 file is busy.
  * Seek-triggered compaction ({@code allowed_seeks}) is not implemented.
  */
 package dev.cairn.compaction.leveled;

@@ -4,16 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.RunningCompactions;
 import dev.cairn.compaction.testing.DataDrivenFile;
 import dev.cairn.compaction.testing.ShapeText;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -26,8 +25,9 @@ import org.junit.jupiter.api.TestFactory;
  *
  * <ul>
  *   <li>{@code pick} — the plan {@link LeveledCompactionPicker#pick} returns;
- *   <li>{@code pick-parallel} — pick, mark the plan's files busy, pick again, until nothing is
- *       left: the compactions that could run at once;
+ *   <li>{@code pick-parallel} — pick, add the plan to the running compactions, pick again, until
+ *       nothing is left: the compactions that could run at once (the {@code busy:} files are
+ *       read as {@link RunningCompactions#fromBusyFiles});
  *   <li>{@code scores} — {@link LeveledCompactionPicker#scores};
  *   <li>{@code manual L<n> <from>..<to>} — {@link LeveledCompactionPicker#planManual}; {@code *}
  *       leaves a side open.
@@ -82,13 +82,13 @@ class LeveledPickerGoldenTest {
       return ShapeText.renderScores(picker.scores(s.shape()));
     }
     if (command.equals("pick-parallel")) {
-      Set<Long> busy = new HashSet<>(s.busy());
+      RunningCompactions running = RunningCompactions.fromBusyFiles(s.shape(), s.busy());
       List<String> plans = new ArrayList<>();
-      for (Optional<CompactionPlan> plan = picker.pick(s.shape(), busy);
+      for (Optional<CompactionPlan> plan = picker.pick(s.shape(), running);
           plan.isPresent();
-          plan = picker.pick(s.shape(), busy)) {
+          plan = picker.pick(s.shape(), running)) {
         plans.add(ShapeText.render(plan));
-        busy.addAll(plan.get().fileIds());
+        running = running.plus(plan.get());
       }
       plans.add("no further compaction");
       return String.join("\n", plans);

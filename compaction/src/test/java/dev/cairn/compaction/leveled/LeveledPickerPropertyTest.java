@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.cairn.compaction.CompactionKind;
 import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.RunningCompactions;
 import dev.cairn.compaction.model.FileDescriptor;
 import dev.cairn.compaction.model.KeyRange;
 import dev.cairn.compaction.model.LsmShape;
@@ -63,25 +64,75 @@ class LeveledPickerPropertyTest {
       LeveledConfig config = gen.config();
       LeveledCompactionPicker picker = new LeveledCompactionPicker(config);
       LsmShape shape = gen.shape(config);
-      Set<Long> busy = new HashSet<>(gen.busy(shape, random.nextDouble() * 0.2));
-      Set<Long> initiallyBusy = Set.copyOf(busy);
-      List<CompactionPlan> running = new ArrayList<>();
-      for (Optional<CompactionPlan> p = picker.pick(shape, busy); p.isPresent();
-          p = picker.pick(shape, busy)) {
+      Set<Long> initiallyBusy = gen.busy(shape, random.nextDouble() * 0.2);
+      // Half the shapes go through the id-only overload, half pass the plans themselves.
+      boolean idsOnly = random.nextBoolean();
+      Set<Long> busy = new HashSet<>(initiallyBusy);
+      RunningCompactions running = RunningCompactions.fromBusyFiles(shape, initiallyBusy);
+      List<CompactionPlan> plans = new ArrayList<>();
+      while (true) {
+        Optional<CompactionPlan> p =
+            idsOnly ? picker.pick(shape, busy) : picker.pick(shape, running);
+        if (p.isEmpty()) {
+          break;
+        }
         CompactionPlan plan = p.get();
         checkPlan(config, shape, busy, plan, true);
-        for (CompactionPlan other : running) {
+        for (CompactionPlan other : plans) {
           checkCompatible(plan, other);
         }
-        running.add(plan);
+        plans.add(plan);
         busy.addAll(plan.fileIds());
-        assertTrue(running.size() <= shape.fileIds().size(), "picker keeps returning plans");
+        running = running.plus(plan);
+        assertTrue(plans.size() <= shape.fileIds().size(), "picker keeps returning plans");
       }
-      Collections.shuffle(running, random);
-      for (CompactionPlan plan : running) {
+      Collections.shuffle(plans, random);
+      for (CompactionPlan plan : plans) {
         shape = PlanApplier.apply(shape, plan, gen::freshId); // re-validates every invariant
       }
       assertTrue(shape.fileIds().containsAll(initiallyBusy), "a busy file was compacted away");
+    });
+  }
+
+  /**
+   * Compactions start and finish in random order, as in the engine: a plan is picked on a shape
+   * where other plans have installed since the running ones were picked. Every new plan must be
+   * compatible with every plan still running, and installing in completion order keeps the
+   * shape valid.
+   */
+  @Test
+  void plansPickedBetweenInstallsStayCompatible() {
+    forEachSeed(seed -> {
+      Random random = new Random(seed);
+      RandomShapes gen = new RandomShapes(random);
+      LeveledConfig config = gen.config();
+      LeveledCompactionPicker picker = new LeveledCompactionPicker(config);
+      LsmShape shape = gen.shape(config);
+      List<CompactionPlan> running = new ArrayList<>();
+      for (int step = 0; step < 200; step++) {
+        boolean finishOne = !running.isEmpty() && random.nextInt(3) == 0;
+        Optional<CompactionPlan> p = finishOne
+            ? Optional.empty()
+            : picker.pick(shape, RunningCompactions.of(running));
+        if (p.isPresent()) {
+          CompactionPlan plan = p.get();
+          Set<Long> busy = new HashSet<>();
+          running.forEach(r -> busy.addAll(r.fileIds()));
+          checkPlan(config, shape, busy, plan, true);
+          for (CompactionPlan other : running) {
+            checkCompatible(plan, other);
+          }
+          running.add(plan);
+        } else if (!running.isEmpty()) {
+          CompactionPlan done = running.remove(random.nextInt(running.size()));
+          shape = PlanApplier.apply(shape, done, gen::freshId);
+        } else {
+          break; // nothing running and nothing picked: nothing due
+        }
+      }
+      for (CompactionPlan plan : running) {
+        shape = PlanApplier.apply(shape, plan, gen::freshId);
+      }
     });
   }
 
@@ -199,11 +250,12 @@ class LeveledPickerPropertyTest {
       CompactionPlan other = pair[1];
       if (writer.outputLevel() == other.outputLevel()) {
         assertFalse(writer.keyRange().overlaps(other.keyRange()),
-            "two plans write overlapping ranges of L" + writer.outputLevel());
+            "two plans write overlapping ranges of L" + writer.outputLevel() + ":\n" + a
+                + "\n" + b);
       }
       if (writer.outputLevel() == other.inputLevel()) {
         assertFalse(writer.keyRange().overlaps(other.inputRange()),
-            "a plan writes where another reads in L" + writer.outputLevel());
+            "a plan writes where another reads in L" + writer.outputLevel() + ":\n" + a + "\n" + b);
       }
     }
   }
