@@ -33,11 +33,10 @@ final class Compactions {
     this.db = db;
     Options o = db.options;
     this.picker = new LeveledCompactionPicker(leveledConfig(o));
-    // One compaction at a time for now. The picker is ready for more (it is handed the running
-    // plans, whose key ranges it keeps clear; see docs/compaction.md), but the executor has not
-    // been exercised with several at once. Other threads serve flushes, so a long compaction
-    // never blocks the memtable.
-    this.maxConcurrent = 1;
+    // The picker keeps the files and key ranges of running plans clear (docs/compaction.md), so
+    // several compactions may run at once. One thread stays free for flushes, so that a long
+    // compaction never blocks the memtable.
+    this.maxConcurrent = Math.max(1, o.backgroundThreads() - 1);
   }
 
   static LeveledConfig leveledConfig(Options o) {

@@ -28,7 +28,7 @@ final class Demo {
 
   static void run(DemoConfig config, PrintStream out) {
     deleteRecursively(config.dir());
-    Options options = Options.builder().memtableBytes(4 << 20).blockCacheBytes(32L << 20).build();
+    Options options = Options.builder().backgroundThreads(config.backgroundThreads()).build();
     long t0 = System.nanoTime();
     try (Cairn db = Cairn.open(config.dir(), options)) {
       load(db, config, out);

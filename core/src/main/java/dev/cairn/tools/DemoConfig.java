@@ -1,13 +1,15 @@
 package dev.cairn.tools;
 
+import dev.cairn.Options;
 import java.nio.file.Path;
 
 /** Flags of {@code cairn demo}. */
-record DemoConfig(Path dir, int records, int valueBytes) {
+record DemoConfig(Path dir, int records, int valueBytes, int backgroundThreads) {
   static DemoConfig parse(String[] args) {
     Path dir = Path.of("demo-db");
     int records = 200_000;
     int valueBytes = 256;
+    int backgroundThreads = Options.defaults().backgroundThreads();
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
       if (i + 1 >= args.length) {
@@ -18,12 +20,14 @@ record DemoConfig(Path dir, int records, int valueBytes) {
         case "--dir" -> dir = Path.of(value);
         case "--records" -> records = CairnTool.parseInt(value, "--records");
         case "--value-bytes" -> valueBytes = CairnTool.parseInt(value, "--value-bytes");
-        default -> throw new CairnTool.UsageException("unknown flag '" + flag + "' (valid: --dir, --records, --value-bytes)");
+        case "--background-threads" -> backgroundThreads = CairnTool.parseInt(value, "--background-threads");
+        default -> throw new CairnTool.UsageException(
+            "unknown flag '" + flag + "' (valid: --dir, --records, --value-bytes, --background-threads)");
       }
     }
     if (records <= 0 || valueBytes <= 0) {
       throw new CairnTool.UsageException("--records and --value-bytes must be positive");
     }
-    return new DemoConfig(dir, records, valueBytes);
+    return new DemoConfig(dir, records, valueBytes, backgroundThreads);
   }
 }

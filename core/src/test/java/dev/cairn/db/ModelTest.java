@@ -46,6 +46,8 @@ class ModelTest {
         .l0SlowdownTrigger(6)
         .l0StopTrigger(10)
         .blockCacheBytes(256 << 10)
+        // Three threads: a flush and two compactions can run at once.
+        .backgroundThreads(3)
         .build();
   }
 
