@@ -11,9 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The smoke of every workload on Cairn's own engine, kept apart from the peers' so that it can
- * fail on its own until the engine lands (Cairn.open throws UnsupportedOperationException before
- * that).
+ * The smoke of every workload on Cairn's own engine, kept apart from the peers' so that a failure
+ * of Cairn is reported as Cairn's, not as the runner's.
  */
 class CairnEngineSmokeTest {
   @Test
