@@ -1,5 +1,6 @@
 package dev.cairn;
 
+import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.LocalFileSystem;
 
@@ -19,6 +20,19 @@ public final class Options {
   public enum CompactionStyle {
     /** LevelDB-style leveled compaction that rewrites whole tables. */
     TABLE
+  }
+
+  /** When compactions run (any compaction style). */
+  public enum CompactionScheduler {
+    /** As soon as the picker finds one due (LevelDB, RocksDB). Default. */
+    IMMEDIATE,
+    /**
+     * Delayed L0 Compaction (docs/dlc.md): hold L0 compactions back while a load model sees the
+     * clients keeping the device busy, resume them when it is quiet, run bursty compactions when
+     * L0 grows under sustained load, and rate-limit compaction I/O to what the clients leave.
+     * Tuned by {@link Options#dlc()}.
+     */
+    DLC
   }
 
   /** What recovery does with a damaged write-ahead log (see docs/operations.md). */
@@ -55,6 +69,8 @@ public final class Options {
   private final int backgroundThreads;
   private final CompactionStyle compactionStyle;
   private final WalRecoveryMode walRecoveryMode;
+  private final CompactionScheduler compactionScheduler;
+  private final DlcConfig dlc;
   private final long obsoleteFileBatchBytes;
   private final FileSystem fileSystem;
 
@@ -78,6 +94,8 @@ public final class Options {
     backgroundThreads = b.backgroundThreads;
     compactionStyle = b.compactionStyle;
     walRecoveryMode = b.walRecoveryMode;
+    compactionScheduler = b.compactionScheduler;
+    dlc = b.dlc;
     obsoleteFileBatchBytes = b.obsoleteFileBatchBytes;
     this.fileSystem = fileSystem;
   }
@@ -190,6 +208,21 @@ public final class Options {
     return walRecoveryMode;
   }
 
+  /** Default {@link CompactionScheduler#IMMEDIATE}. */
+  public CompactionScheduler compactionScheduler() {
+    return compactionScheduler;
+  }
+
+  /**
+   * DLC's parameters, used when {@link #compactionScheduler()} is {@link CompactionScheduler#DLC}.
+   * Default {@link DlcConfig#defaults()} (derived from this project's measured device; docs/dlc.md
+   * says how to set them). With DLC, its bursty thresholds must sit below the stall triggers:
+   * {@code partTriggerFreshFiles < fullTriggerL0Files < l0SlowdownTrigger}.
+   */
+  public DlcConfig dlc() {
+    return dlc;
+  }
+
   /**
    * Obsolete files are deleted in batches once their total size passes this many bytes (and at
    * close). Default 0: delete as soon as unreferenced.
@@ -213,7 +246,9 @@ public final class Options {
         + ", targetFileBytes=" + targetFileBytes + ", blockCacheBytes=" + blockCacheBytes
         + ", tableCacheFiles=" + tableCacheFiles + ", syncWrites=" + syncWrites
         + ", backgroundThreads=" + backgroundThreads + ", compactionStyle=" + compactionStyle
-        + ", walRecoveryMode=" + walRecoveryMode + ", obsoleteFileBatchBytes=" + obsoleteFileBatchBytes + "}";
+        + ", walRecoveryMode=" + walRecoveryMode + ", compactionScheduler=" + compactionScheduler
+        + (compactionScheduler == CompactionScheduler.DLC ? ", dlc=" + dlc : "")
+        + ", obsoleteFileBatchBytes=" + obsoleteFileBatchBytes + "}";
   }
 
   /** Mutable builder; {@link #build()} validates. */
@@ -237,6 +272,8 @@ public final class Options {
     private int backgroundThreads = 2;
     private CompactionStyle compactionStyle = CompactionStyle.TABLE;
     private WalRecoveryMode walRecoveryMode = WalRecoveryMode.TOLERATE_CORRUPTED_TAIL;
+    private CompactionScheduler compactionScheduler = CompactionScheduler.IMMEDIATE;
+    private DlcConfig dlc = DlcConfig.defaults();
     private long obsoleteFileBatchBytes = 0;
     private FileSystem fileSystem;
 
@@ -262,6 +299,8 @@ public final class Options {
       backgroundThreads = o.backgroundThreads;
       compactionStyle = o.compactionStyle;
       walRecoveryMode = o.walRecoveryMode;
+      compactionScheduler = o.compactionScheduler;
+      dlc = o.dlc;
       obsoleteFileBatchBytes = o.obsoleteFileBatchBytes;
       fileSystem = o.fileSystem;
     }
@@ -285,6 +324,8 @@ public final class Options {
     public Builder backgroundThreads(int v) { backgroundThreads = v; return this; }
     public Builder compactionStyle(CompactionStyle v) { compactionStyle = v; return this; }
     public Builder walRecoveryMode(WalRecoveryMode v) { walRecoveryMode = v; return this; }
+    public Builder compactionScheduler(CompactionScheduler v) { compactionScheduler = v; return this; }
+    public Builder dlc(DlcConfig v) { dlc = v; return this; }
     public Builder obsoleteFileBatchBytes(long v) { obsoleteFileBatchBytes = v; return this; }
     public Builder fileSystem(FileSystem v) { fileSystem = v; return this; }
 
@@ -310,6 +351,14 @@ public final class Options {
       }
       if (walRecoveryMode == null) {
         throw new IllegalArgumentException("option walRecoveryMode must not be null");
+      }
+      if (compactionScheduler == null || dlc == null) {
+        throw new IllegalArgumentException("options compactionScheduler and dlc must not be null");
+      }
+      if (compactionScheduler == CompactionScheduler.DLC) {
+        // Bursty compaction must act before the stall triggers do: stalls are the last resort.
+        range("dlc.fullTriggerL0Files", dlc.fullTriggerL0Files(), 2, l0SlowdownTrigger - 1);
+        range("dlc.partTriggerFreshFiles", dlc.partTriggerFreshFiles(), 2, dlc.fullTriggerL0Files() - 1);
       }
       // Each build without an explicit filesystem gets its own LocalFileSystem, so that a
       // database's I/O counters are its own.

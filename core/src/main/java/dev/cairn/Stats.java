@@ -1,6 +1,7 @@
 package dev.cairn;
 
 import dev.cairn.cache.CacheStats;
+import dev.cairn.compaction.dlc.LoadClass;
 import java.util.List;
 
 /**
@@ -35,6 +36,8 @@ import java.util.List;
  * @param get latency of point reads
  * @param put latency of writes (put, delete and batches)
  * @param scan latency of {@link Cairn#scan} calls
+ * @param dlc the Delayed L0 Compaction scheduler's state ({@link Dlc#OFF} with the immediate
+ *     scheduler)
  */
 public record Stats(
     List<LevelStats> levels,
@@ -62,7 +65,8 @@ public record Stats(
     long lastSequence,
     Latency get,
     Latency put,
-    Latency scan) {
+    Latency scan,
+    Dlc dlc) {
 
   /**
    * One level.
@@ -75,6 +79,25 @@ public record Stats(
 
   /** Latency percentiles in microseconds over every operation since open. */
   public record Latency(long count, double p50Micros, double p99Micros, double maxMicros) {}
+
+  /**
+   * Delayed L0 Compaction (docs/dlc.md), as of the load model's last interval.
+   *
+   * @param enabled whether the DLC scheduler runs; all other fields are zero when not
+   * @param load the current load class (null when not enabled)
+   * @param clientBytesPerSecond the client's estimated device bandwidth (Eq. 6 or Eq. 3)
+   * @param limiterBytesPerSecond the compaction rate limit now in force (Eq. 2, floored)
+   * @param delayedL0Compactions times a due L0 compaction was held back (once per L0 shape)
+   * @param partRuns bursty "resume part" (L0 to L0) compactions started
+   * @param fullRuns bursty "resume full" (all of L0 to L1) compactions started
+   * @param l0Files tables in L0 now
+   * @param l0Bytes bytes in L0 now
+   */
+  public record Dlc(boolean enabled, LoadClass load, double clientBytesPerSecond,
+      double limiterBytesPerSecond, long delayedL0Compactions, long partRuns, long fullRuns, int l0Files,
+      long l0Bytes) {
+    public static final Dlc OFF = new Dlc(false, null, 0, 0, 0, 0, 0, 0, 0);
+  }
 
   public long totalTableBytes() {
     return levels.stream().mapToLong(LevelStats::bytes).sum();
@@ -110,6 +133,11 @@ public record Stats(
     sb.append(String.format("memtable               %.2f MB, %d immutable; %d snapshots; last sequence %d%n",
         mb(memtableBytes), immutableMemtables, liveSnapshots, lastSequence));
     sb.append(latencyLine("get", get)).append(latencyLine("put", put)).append(latencyLine("scan", scan));
+    if (dlc != null && dlc.enabled()) {
+      sb.append(String.format("dlc                    %s load, client %.2f MB/s, limiter %.2f MB/s, %d delayed, %d part / %d full runs%n",
+          dlc.load(), dlc.clientBytesPerSecond() / 1e6, dlc.limiterBytesPerSecond() / 1e6,
+          dlc.delayedL0Compactions(), dlc.partRuns(), dlc.fullRuns()));
+    }
     return sb.toString();
   }
 

@@ -22,6 +22,11 @@ import java.util.List;
  *
  * <p>Compaction reads are tagged as compaction I/O of the output level and never fill the block
  * cache, so a compaction does not evict the hot blocks that user reads keep there.
+ *
+ * <p>An {@link dev.cairn.compaction.CompactionKind#L0_TO_L0} plan (DLC's bursty "resume part")
+ * runs the same way with L0 as both input and output level: its inputs are the newest contiguous
+ * run of L0 tables, so the merged table's sequence range is theirs and it takes their place in
+ * L0's newest-first order. It is never bottommost, so nothing older below is uncovered.
  */
 final class CompactionJob {
   private final DbImpl db;
@@ -30,9 +35,12 @@ final class CompactionJob {
   private final List<FileMetaData> targets;
   private final List<FileMetaData> grandparents;
   private final List<Long> outputNumbers = new ArrayList<>();
+  /** DLC's rate limit on compaction I/O; null when compactions run unthrottled. */
+  private final CompactionThrottle throttle;
 
-  CompactionJob(DbImpl db, CompactionPlan plan, ShapeAdapter shape) {
+  CompactionJob(DbImpl db, CompactionPlan plan, ShapeAdapter shape, CompactionThrottle throttle) {
     this.db = db;
+    this.throttle = throttle;
     this.plan = plan;
     this.inputs = shape.metas(plan.inputs());
     this.targets = shape.metas(plan.targets());
@@ -64,11 +72,15 @@ final class CompactionJob {
             new CompactionFilterIterator(merged, snapshots, oldestSnapshot, plan.bottommost());
         TableOutput out = new TableOutput(db.fs, db.dir, db.tableOptions(), tag,
             plan.outputLimits().targetFileBytes(), this::newOutputNumber, new GrandparentCut())) {
+      long added = 0;
       for (kept.seekToFirst(); kept.isValid(); kept.next()) {
         if (db.isClosing()) {
           throw new IOException("compaction abandoned: the database is closing");
         }
         out.add(kept.key(), kept.value());
+        if (throttle != null && ++added % CompactionThrottle.ENTRIES_PER_PACE == 0) {
+          throttle.pace();
+        }
       }
       for (FileMetaData f : out.finish()) {
         edit.addFile(plan.outputLevel(), f);

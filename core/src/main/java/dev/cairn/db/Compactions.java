@@ -1,6 +1,7 @@
 package dev.cairn.db;
 
 import dev.cairn.Options;
+import dev.cairn.compaction.CompactionKind;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.RunningCompactions;
 import dev.cairn.compaction.leveled.LeveledCompactionPicker;
@@ -18,11 +19,17 @@ import java.util.Optional;
  * writes) so that concurrent compactions never conflict, executes it with a {@link
  * CompactionJob}, and installs the result. The decision of what to compact lives in the
  * compaction module; this class only moves bytes and versions.
+ *
+ * <p>With {@link Options.CompactionScheduler#DLC} the {@link DlcRuntime}'s scheduler chooses
+ * instead of the bare picker: it may hold L0 compactions back under high load, or start a
+ * bursty L0→L0 merge, and its throttle paces every compaction's I/O.
  */
 final class Compactions {
   private final DbImpl db;
   private final LeveledCompactionPicker picker;
   private final int maxConcurrent;
+  /** Null with the immediate scheduler. */
+  private final DlcRuntime dlc;
 
   // Guarded by db.mutex.
   private final List<CompactionPlan> runningPlans = new ArrayList<>();
@@ -37,6 +44,13 @@ final class Compactions {
     // several compactions may run at once. One thread stays free for flushes, so that a long
     // compaction never blocks the memtable.
     this.maxConcurrent = Math.max(1, o.backgroundThreads() - 1);
+    this.dlc = o.compactionScheduler() == Options.CompactionScheduler.DLC
+        ? new DlcRuntime(db, o.dlc(), picker) : null;
+  }
+
+  /** The DLC runtime, or null with the immediate scheduler. */
+  DlcRuntime dlc() {
+    return dlc;
   }
 
   static LeveledConfig leveledConfig(Options o) {
@@ -70,8 +84,9 @@ final class Compactions {
       return null;
     }
     ShapeAdapter shape = currentShape();
-    Optional<CompactionPlan> plan =
-        picker.pick(shape.shape(), RunningCompactions.of(runningPlans));
+    Optional<CompactionPlan> plan = dlc != null
+        ? dlc.next(shape.shape(), List.copyOf(runningPlans))
+        : picker.pick(shape.shape(), RunningCompactions.of(runningPlans));
     if (plan.isEmpty()) {
       return null;
     }
@@ -92,7 +107,8 @@ final class Compactions {
   /** Runs a claimed plan (on a background thread or the caller's) and installs its result. */
   void runClaimed(Claimed claimed) {
     long start = System.nanoTime();
-    CompactionJob job = new CompactionJob(db, claimed.plan(), claimed.shape());
+    CompactionJob job = new CompactionJob(db, claimed.plan(), claimed.shape(),
+        dlc != null ? dlc.throttle() : null);
     VersionEdit edit = null;
     Throwable failure = null;
     try {
@@ -104,6 +120,9 @@ final class Compactions {
     try {
       if (failure == null) {
         db.versions.logAndApply(edit);
+        if (dlc != null && claimed.plan().kind() == CompactionKind.L0_TO_L0) {
+          dlc.recordBurstyOutputs(job.outputNumbers());
+        }
         db.counters.compactions.increment();
         if (claimed.plan().isTrivialMove()) {
           db.counters.trivialMoves.increment();

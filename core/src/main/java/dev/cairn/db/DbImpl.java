@@ -133,6 +133,9 @@ public final class DbImpl implements Cairn {
     try {
       db = new DbImpl(dir, options, lock);
       db.recover();
+      if (db.dlc() != null) {
+        db.dlc().start();
+      }
       return db;
     } catch (RuntimeException | Error e) {
       if (db != null) {
@@ -630,6 +633,9 @@ public final class DbImpl implements Cairn {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    if (dlc() != null) {
+      dlc().stop();
+    }
     mutex.lock();
     try {
       closing = true;
@@ -669,6 +675,9 @@ public final class DbImpl implements Cairn {
   private void closeAfterFailedOpen() {
     closed.set(true);
     closing = true;
+    if (dlc() != null) {
+      dlc().stop();
+    }
     background.shutdownNow();
     try {
       if (log != null) {
@@ -693,6 +702,11 @@ public final class DbImpl implements Cairn {
 
   long lastSequence() {
     return versions.lastSequence();
+  }
+
+  /** The Delayed L0 Compaction runtime, or null with the immediate scheduler. */
+  DlcRuntime dlc() {
+    return compactions.dlc();
   }
 
   /** Allocates a file number for a new table and protects it from obsolete-file collection. */

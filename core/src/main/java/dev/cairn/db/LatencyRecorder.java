@@ -15,6 +15,11 @@ final class LatencyRecorder {
     histogram.recordValue(Math.min(Math.max(micros, 0), MAX_MICROS));
   }
 
+  /** Operations recorded so far (cheap: no percentile computation). */
+  long count() {
+    return histogram.getTotalCount();
+  }
+
   Stats.Latency snapshot() {
     return new Stats.Latency(
         histogram.getTotalCount(),

@@ -58,6 +58,7 @@ final class StatsBuilder {
         db.lastSequence(),
         c.getLatency.snapshot(),
         c.putLatency.snapshot(),
-        c.scanLatency.snapshot());
+        c.scanLatency.snapshot(),
+        db.dlc() == null ? Stats.Dlc.OFF : db.dlc().stats(v.fileCount(0), v.levelBytes(0)));
   }
 }

@@ -13,6 +13,7 @@ import dev.cairn.ReadOptions;
 import dev.cairn.Snapshot;
 import dev.cairn.Stats;
 import dev.cairn.WriteBatch;
+import dev.cairn.compaction.dlc.DlcConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,15 +53,48 @@ class ModelTest {
         .build();
   }
 
+  /**
+   * {@link #smallOptions()} with Delayed L0 Compaction, its limits scaled to this test's tiny
+   * reads and a 50 ms interval, so that the real load monitor flips between high and low during
+   * the run and delays, bursty part and full runs and the throttle all happen among the checks.
+   */
+  static Options dlcOptions() {
+    return smallOptions().toBuilder()
+        .compactionScheduler(Options.CompactionScheduler.DLC)
+        .dlc(DlcConfig.builder()
+            .intervalMillis(50)
+            .ioLimitBytesPerSecond(64_000_000)
+            .ioHighLimitBytesPerSecond(400_000)
+            .ioLowLimitBytesPerSecond(200_000)
+            .softness(2)
+            .partTriggerFreshFiles(3)
+            .fullTriggerL0Files(5)
+            .partRunsBeforeFull(2)
+            .minCompactionBytesPerSecond(16_000_000)
+            .rateBufferBytesPerSecond(0)
+            .build())
+        .build();
+  }
+
   @Test
   void randomOperationsMatchTheModel() {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     int ops = Boolean.getBoolean("cairn.long") ? 400_000 : 40_000;
-    new Run(seed).execute(ops);
+    new Run(seed, ModelTest::smallOptions).execute(ops);
+  }
+
+  @Test
+  void randomOperationsMatchTheModelWithDelayedL0Compaction() {
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    // Shorter than the immediate run: this class should stay CI-sized (tens of seconds).
+    int ops = Boolean.getBoolean("cairn.long") ? 400_000 : 15_000;
+    new Run(seed, ModelTest::dlcOptions).execute(ops);
   }
 
   private final class Run {
     final long seed;
+    /** A fresh Options per open, so every open has its own I/O counters. */
+    final Supplier<Options> options;
     final SplittableRandom rnd;
     final TreeMap<String, byte[]> model = new TreeMap<>(ModelTest::compareUtf8);
     final List<OpenSnapshot> snapshots = new ArrayList<>();
@@ -70,17 +105,18 @@ class ModelTest {
 
     record OpenSnapshot(Snapshot snapshot, NavigableMap<String, byte[]> view) {}
 
-    Run(long seed) {
+    Run(long seed, Supplier<Options> options) {
       this.seed = seed;
+      this.options = options;
       this.rnd = new SplittableRandom(seed);
     }
 
     String where() {
-      return "seed " + seed + ", step " + step;
+      return "seed " + seed + ", step " + step + ", scheduler " + options.get().compactionScheduler();
     }
 
     void execute(int ops) {
-      db = Cairn.open(dir, smallOptions());
+      db = Cairn.open(dir, options.get());
       try {
         for (step = 0; step < ops; step++) {
           int r = rnd.nextInt(1000);
@@ -282,7 +318,7 @@ class ModelTest {
       snapshots.clear();
       countBackgroundWork();
       db.close();
-      db = Cairn.open(dir, smallOptions());
+      db = Cairn.open(dir, options.get());
     }
   }
 

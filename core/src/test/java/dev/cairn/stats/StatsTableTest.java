@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cairn.Stats;
 import dev.cairn.cache.CacheStats;
+import dev.cairn.compaction.dlc.LoadClass;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Pins the layout of {@link Stats#toString()}, which tools and notes quote. */
 class StatsTableTest {
-  @Test
-  void rendersTheFixedTable() {
-    Stats s = new Stats(
+  private static Stats sample(Stats.Dlc dlc) {
+    return new Stats(
         List.of(new Stats.LevelStats(0, 3, 3L << 20, 0.75, 0, 5L << 20),
             new Stats.LevelStats(1, 2, 10L << 20, 1.0, 8L << 20, 12L << 20)),
         20L << 20, 21L << 20, 5L << 20, 12L << 20, 8L << 20, 1L << 10, 38L << 20, 4L << 20,
@@ -20,7 +20,13 @@ class StatsTableTest {
         1_500_000, 7, 1, 4, 3, 1, 2_000_000, 512L << 10, 1, 0, 123,
         new Stats.Latency(100, 10, 99, 120),
         new Stats.Latency(50, 2, 30, 40),
-        new Stats.Latency(0, 0, 0, 0));
+        new Stats.Latency(0, 0, 0, 0),
+        dlc);
+  }
+
+  @Test
+  void rendersTheFixedTable() {
+    Stats s = sample(Stats.Dlc.OFF);
     String expected = """
         Level  Files      Size(MB)  Score  Read(MB)  Write(MB)
         -----  -----  ------------  -----  --------  ---------
@@ -41,5 +47,14 @@ class StatsTableTest {
     assertEquals(expected, s.toString());
     assertEquals(13L << 20, s.totalTableBytes());
     assertEquals(5, s.totalFiles());
+  }
+
+  @Test
+  void theDlcLineFollowsTheLatenciesOnlyWhenDlcRuns() {
+    Stats s = sample(new Stats.Dlc(true, LoadClass.HIGH, 52_500_000, 80_000_000, 12, 3, 1, 5, 20L << 20));
+    String text = s.toString();
+    assertEquals(sample(Stats.Dlc.OFF).toString()
+        + "dlc                    HIGH load, client 52.50 MB/s, limiter 80.00 MB/s, 12 delayed, 3 part / 1 full runs\n",
+        text);
   }
 }

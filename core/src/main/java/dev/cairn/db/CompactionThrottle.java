@@ -1,0 +1,62 @@
+package dev.cairn.db;
+
+import com.google.common.util.concurrent.RateLimiter;
+import dev.cairn.fs.IoPurpose;
+import dev.cairn.fs.IoStats;
+
+/**
+ * DLC's rate limiter on compaction I/O (section 4.2): compaction reads plus writes together may
+ * use at most the rate the load model allows (Eq. 2). Flushes are not throttled — the paper
+ * treats them as unstoppable, and a slow flush would stall writers.
+ *
+ * <p>The bytes charged are the filesystem layer's own compaction counters ({@link IoStats}), so
+ * what is throttled is exactly what compaction moved, reads and writes alike, without a hook in
+ * the table reader or builder. Compaction jobs call {@link #pace()} as they go; each call
+ * charges every compaction byte moved since the last charge (by any job) and blocks until the
+ * token bucket has paid for them. Concurrent jobs thus share one budget.
+ *
+ * <p>The token bucket is Guava's {@link RateLimiter}: well kept, thread-safe, and its rate can be
+ * changed while jobs wait on it.
+ */
+final class CompactionThrottle {
+  /** Jobs call {@link #pace()} this often (entries), so the limiter is not a hot lock. */
+  static final int ENTRIES_PER_PACE = 64;
+
+  private final IoStats io;
+  private final RateLimiter limiter;
+  private long charged; // guarded by this
+
+  CompactionThrottle(IoStats io, double initialBytesPerSecond) {
+    this.io = io;
+    this.limiter = RateLimiter.create(initialBytesPerSecond);
+    this.charged = compactionBytes();
+  }
+
+  /** Changes the rate; jobs waiting now pay the next charge at the new rate. */
+  void setRate(double bytesPerSecond) {
+    limiter.setRate(bytesPerSecond);
+  }
+
+  double rate() {
+    return limiter.getRate();
+  }
+
+  /** Charges the compaction bytes moved since the last charge; blocks while over the rate. */
+  void pace() {
+    long due;
+    synchronized (this) {
+      long now = compactionBytes();
+      due = now - charged;
+      charged = now;
+    }
+    while (due > 0) {
+      int permits = (int) Math.min(due, Integer.MAX_VALUE);
+      limiter.acquire(permits);
+      due -= permits;
+    }
+  }
+
+  private long compactionBytes() {
+    return io.bytesRead(IoPurpose.COMPACTION) + io.bytesWritten(IoPurpose.COMPACTION);
+  }
+}

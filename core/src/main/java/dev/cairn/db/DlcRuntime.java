@@ -1,0 +1,137 @@
+package dev.cairn.db;
+
+import dev.cairn.Stats;
+import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.dlc.DlcConfig;
+import dev.cairn.compaction.dlc.DlcScheduler;
+import dev.cairn.compaction.dlc.LoadCounters;
+import dev.cairn.compaction.dlc.LoadEstimate;
+import dev.cairn.compaction.dlc.LoadModel;
+import dev.cairn.compaction.leveled.LeveledCompactionPicker;
+import dev.cairn.compaction.model.FileDescriptor;
+import dev.cairn.compaction.model.LsmShape;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+
+/**
+ * The engine side of Delayed L0 Compaction (docs/dlc.md): a monitor thread that feeds the pure
+ * {@link LoadModel} every interval with the block cache's insert count (and the get and scan
+ * counts), the {@link DlcScheduler} that {@link Compactions} asks instead of the picker, and the
+ * {@link CompactionThrottle} whose rate follows the model.
+ *
+ * <p>Which L0 tables a bursty "resume part" wrote is kept in memory only: after a restart they
+ * look freshly flushed and a later part run may merge them once more. That costs one extra merge
+ * of a few tables, never correctness (the part run still takes only the newest contiguous run of
+ * L0), so the manifest format stays unchanged.
+ *
+ * <p>The monitor's first tick, one interval after open, takes the baseline; the first estimate
+ * follows one interval later. Tests drive the model through {@link #observe} with a scripted
+ * clock and counters and set an interval long enough that the monitor never ticks.
+ */
+final class DlcRuntime {
+  private static final Logger LOG = Logger.getLogger(DlcRuntime.class.getName());
+
+  private final DbImpl db;
+  private final LoadModel model;
+  private final DlcScheduler scheduler;
+  private final CompactionThrottle throttle;
+  private final ScheduledExecutorService monitor;
+  // Guarded by db.mutex.
+  private final Set<Long> burstyOutputs = new HashSet<>();
+
+  DlcRuntime(DbImpl db, DlcConfig config, LeveledCompactionPicker picker) {
+    this.db = db;
+    this.model = new LoadModel(config, db.options.blockBytes(), System::nanoTime, this::sample);
+    this.scheduler = new DlcScheduler(config, picker);
+    this.throttle = new CompactionThrottle(db.fs.ioStats(), model.current().compactionBytesPerSecond());
+    this.monitor = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "cairn-dlc-" + db.dir.getFileName());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  void start() {
+    long interval = model.config().intervalMillis();
+    monitor.scheduleAtFixedRate(this::tick, interval, interval, TimeUnit.MILLISECONDS);
+  }
+
+  /** Stops the monitor and waits for a tick in progress, so none runs after close. */
+  void stop() {
+    monitor.shutdownNow();
+    try {
+      monitor.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private LoadCounters.Sample sample() {
+    return new LoadCounters.Sample(db.blockCache.stats().inserts(), db.counters.getLatency.count(),
+        db.counters.scanLatency.count());
+  }
+
+  private void tick() {
+    try {
+      apply(model.tick());
+    } catch (Throwable t) {
+      // A failed tick must not end the monitor: the next interval measures again.
+      LOG.warning("DLC load monitor tick failed: " + t);
+    }
+  }
+
+  /** One interval with scripted figures (tests). */
+  LoadEstimate observe(long nowNanos, LoadCounters.Sample totals) {
+    LoadEstimate e = model.observe(nowNanos, totals);
+    apply(e);
+    return e;
+  }
+
+  /** New rate for the throttle; a compaction the load held back may now be startable. */
+  private void apply(LoadEstimate e) {
+    throttle.setRate(e.compactionBytesPerSecond());
+    db.mutex.lock();
+    try {
+      db.maybeScheduleBackgroundWork();
+    } finally {
+      db.mutex.unlock();
+    }
+  }
+
+  CompactionThrottle throttle() {
+    return throttle;
+  }
+
+  LoadEstimate estimate() {
+    return model.current();
+  }
+
+  /** Requires: db.mutex held. The plan to start next under the current load, if any. */
+  Optional<CompactionPlan> next(LsmShape shape, List<CompactionPlan> running) {
+    Set<Long> l0 = new HashSet<>();
+    for (FileDescriptor f : shape.files(0)) {
+      l0.add(f.id());
+    }
+    burstyOutputs.retainAll(l0);
+    return scheduler.next(model.current().load(), shape, running, Set.copyOf(burstyOutputs)).plan();
+  }
+
+  /** Requires: db.mutex held. Tables a part run installed: never merged by a part run again. */
+  void recordBurstyOutputs(List<Long> tableNumbers) {
+    burstyOutputs.addAll(tableNumbers);
+  }
+
+  /** Requires: db.mutex held. */
+  Stats.Dlc stats(int l0Files, long l0Bytes) {
+    LoadEstimate e = model.current();
+    DlcScheduler.Counters c = scheduler.counters();
+    return new Stats.Dlc(true, e.load(), e.clientBytesPerSecond(), throttle.rate(),
+        c.delayedL0Compactions(), c.partRuns(), c.fullRuns(), l0Files, l0Bytes);
+  }
+}
