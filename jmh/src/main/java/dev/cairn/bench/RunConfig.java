@@ -62,7 +62,7 @@ public record RunConfig(
   /** The settings every engine is asked to honour. */
   public EngineSettings engineSettings() {
     return new EngineSettings(cacheBytes, memtableBytes, 4096, 10, baseLevelBytes, levelSizeRatio,
-        targetFileBytes, directIo);
+        targetFileBytes, directIo, highOps, lowOps);
   }
 
   /** Bytes of one record as the user wrote it: 16-byte key plus value. */

@@ -1,6 +1,7 @@
 package dev.cairn.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.bench.workload.Workloads;
 import java.nio.file.Files;
@@ -30,5 +31,20 @@ class CairnEngineSmokeTest {
     }
     assertEquals(BenchMain.EXIT_OK, code, "compare failed:\n" + stderr);
     OutputChecks.assertWellFormed(out, List.of("cairn-table"), Workloads.names());
+  }
+
+  @Test
+  void cairnTableWithDlcRunsPeriodicAndReportsItsLoadClass(@TempDir Path out) throws Exception {
+    StringBuilder stderr = new StringBuilder();
+    int code = OutputChecks.execute(stderr, RunnerSmokeTest.concat(new String[] {"compare", "--engines",
+        "cairn-table+dlc", "--workloads", "periodic", "--out", out.toString()}, RunnerSmokeTest.TINY));
+    assertEquals(BenchMain.EXIT_OK, code, "compare failed:\n" + stderr);
+    List<Map<String, Object>> entries =
+        OutputChecks.assertWellFormed(out, List.of("cairn-table+dlc"), List.of("periodic"));
+    assertEquals("ok", entries.get(0).get("status"), "cairn-table+dlc failed: " + entries.get(0).get("error"));
+    for (String row : Files.readAllLines(out.resolve("timeseries.csv")).subList(1, 2)) {
+      String[] cells = row.split(",", -1);
+      assertTrue(cells[13].equals("HIGH") || cells[13].equals("LOW"), "load_class of a DLC run: " + row);
+    }
   }
 }

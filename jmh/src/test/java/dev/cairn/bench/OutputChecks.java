@@ -46,6 +46,10 @@ final class OutputChecks {
       Double.parseDouble(cells[0]);
       Double.parseDouble(cells[3]);
       Long.parseLong(cells[11]);
+      if (!cells[12].isEmpty()) {
+        assertTrue(Integer.parseInt(cells[12]) >= 0, "l0_files of row: " + line);
+      }
+      assertTrue(List.of("", "HIGH", "LOW").contains(cells[13]), "load_class of row: " + line);
       pairsWithRows.add(cells[1] + "/" + cells[2]);
     }
 
@@ -58,6 +62,14 @@ final class OutputChecks {
         assertTrue(e.containsKey(field), "summary entry lacks " + field + ": " + e);
       }
       assertTrue(e.get("config") instanceof Map, "config is an object");
+      for (String field : List.of("high_phase_read_p99_us", "high_phase_ops_per_s", "high_phase_drops")) {
+        assertTrue(e.containsKey(field), "summary entry lacks " + field + ": " + e);
+      }
+      if ("periodic".equals(e.get("workload")) && "ok".equals(e.get("status"))) {
+        // The smoke runs are shorter than a high phase: every second is a high-phase second.
+        assertTrue(e.get("high_phase_ops_per_s") instanceof Double, "periodic high-phase ops: " + e);
+        assertTrue(e.get("high_phase_drops") instanceof Double, "periodic high-phase drops: " + e);
+      }
     }
     for (String engine : engines) {
       for (String workload : workloads) {

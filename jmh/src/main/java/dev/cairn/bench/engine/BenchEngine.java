@@ -27,6 +27,19 @@ public interface BenchEngine extends AutoCloseable {
   /** Cumulative counters since {@link #open}; a field the engine cannot report is unavailable. */
   EngineMetrics metrics();
 
+  /** Tables in level 0 now, or -1 when the engine cannot tell (timeseries.csv's {@code l0_files}). */
+  default int l0Files() {
+    return -1;
+  }
+
+  /**
+   * The load class a load-aware compaction scheduler sees now ({@code HIGH}/{@code LOW}, DLC), or
+   * empty when the engine has none (timeseries.csv's {@code load_class}).
+   */
+  default String loadClass() {
+    return "";
+  }
+
   /**
    * The common settings (as named in docs/benchmarks.md) this engine could not apply, each with
    * the reason, e.g. {@code "bloom-bits-per-key: leveldbjni exposes no filter policy"}. Valid

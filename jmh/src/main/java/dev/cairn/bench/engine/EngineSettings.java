@@ -12,6 +12,9 @@ package dev.cairn.bench.engine;
  * @param levelSizeRatio size ratio between adjacent levels
  * @param targetFileBytes size at which compaction output is cut into a new table
  * @param directReads read tables with O_DIRECT, so that a cache miss costs device I/O
+ * @param offeredHighOps periodic: the offered ops/s of a high phase (0 for other workloads);
+ *     a load-aware scheduler (Cairn's {@code +dlc}) sets its load limits from it
+ * @param offeredLowOps periodic: the offered ops/s of a low phase (0 for other workloads)
  */
 public record EngineSettings(
     long blockCacheBytes,
@@ -21,7 +24,9 @@ public record EngineSettings(
     long baseLevelBytes,
     int levelSizeRatio,
     long targetFileBytes,
-    boolean directReads) {
+    boolean directReads,
+    double offeredHighOps,
+    double offeredLowOps) {
 
   /** LevelDB's hard-wired tree shape, which the LevelDB engines cannot change. */
   public static final long LEVELDB_BASE_LEVEL_BYTES = 10L << 20;

@@ -11,6 +11,8 @@ public final class Engines {
 
   static {
     BY_NAME.put("cairn-table", CairnTableEngine::new);
+    // "+dlc": the same engine with Delayed L0 Compaction scheduling (docs/dlc.md).
+    BY_NAME.put("cairn-table+dlc", () -> new CairnTableEngine(true));
     BY_NAME.put("rocksdb", RocksDbEngine::new);
     BY_NAME.put("leveldb", LevelDbJniEngine::new);
     BY_NAME.put("leveldb-java", LevelDbJavaEngine::new);

@@ -102,6 +102,15 @@ public final class RocksDbEngine implements BenchEngine {
   }
 
   @Override
+  public int l0Files() {
+    try {
+      return Integer.parseInt(db.getProperty("rocksdb.num-files-at-level0").trim());
+    } catch (RocksDBException | NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  @Override
   public EngineMetrics metrics() {
     long compaction = statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES);
     return new EngineMetrics(

@@ -19,7 +19,7 @@ import java.util.Map;
 public final class Outputs {
   public static final List<String> CSV_COLUMNS = List.of("elapsed_s", "engine", "workload", "reads_per_s",
       "writes_per_s", "scans_per_s", "hit_ratio", "read_p50_us", "read_p99_us", "write_p99_us",
-      "compaction_bytes_written", "db_bytes");
+      "compaction_bytes_written", "db_bytes", "l0_files", "load_class");
   public static final List<String> SUMMARY_FIELDS = List.of("engine", "workload", "read_ops_per_s",
       "write_ops_per_s", "scan_ops_per_s", "hit_ratio_mean", "hit_ratio_min", "hit_ratio_max", "read_p99_us",
       "write_amplification", "space_amplification", "device_bytes_written", "run_seconds", "config");
@@ -47,7 +47,8 @@ public final class Outputs {
         sb.append(String.join(",", List.of(
             num(s.elapsedSeconds()), s.engine(), s.workload(), num(s.readsPerSecond()), num(s.writesPerSecond()),
             num(s.scansPerSecond()), num(s.hitRatio()), num(s.readP50Micros()), num(s.readP99Micros()),
-            num(s.writeP99Micros()), num(s.compactionBytesWritten()), Long.toString(s.dbBytes()))))
+            num(s.writeP99Micros()), num(s.compactionBytesWritten()), Long.toString(s.dbBytes()),
+            s.l0Files() < 0 ? "" : Integer.toString(s.l0Files()), s.loadClass())))
             .append('\n');
       }
     }
@@ -92,6 +93,9 @@ public final class Outputs {
       e.put("load_average_mean", r.loadAverageMean());
       e.put("load_phase_seconds", r.loadSeconds());
       e.put("unhonoured_settings", r.unhonouredSettings());
+      e.put("high_phase_read_p99_us", r.highPhaseReadP99Micros());
+      e.put("high_phase_ops_per_s", r.highPhaseOpsPerSecond());
+      e.put("high_phase_drops", r.highPhaseDrops());
       entries.add(e);
     }
     return entries;

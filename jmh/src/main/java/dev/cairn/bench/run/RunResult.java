@@ -10,6 +10,9 @@ import java.util.Map;
  * @param error null when the run completed, else what stopped it
  * @param writeAmplification device bytes written over user bytes written (measured phase)
  * @param spaceAmplification database bytes at the end over the live user bytes
+ * @param highPhaseReadP99Micros periodic: read p99 over the high phases' seconds (NaN otherwise)
+ * @param highPhaseOpsPerSecond periodic: mean operations per second in high phases
+ * @param highPhaseDrops periodic: seconds of high phases below 90% of the offered rate
  */
 public record RunResult(
     String engine,
@@ -36,7 +39,10 @@ public record RunResult(
     double loadSeconds,
     double runSeconds,
     List<String> unhonouredSettings,
-    Map<String, Object> config) {
+    Map<String, Object> config,
+    double highPhaseReadP99Micros,
+    double highPhaseOpsPerSecond,
+    double highPhaseDrops) {
 
   public boolean ok() {
     return error == null;

@@ -9,6 +9,7 @@ import dev.cairn.bench.workload.LoadOrder;
 import dev.cairn.bench.workload.Values;
 import dev.cairn.bench.workload.Worker;
 import dev.cairn.bench.workload.Workload;
+import dev.cairn.bench.workload.Workloads;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -121,6 +122,7 @@ public final class Runner {
     long[] previousCounts = new long[3];
     Histogram readTotal = new Histogram(3);
     Histogram writeTotal = new Histogram(3);
+    boolean periodic = workload.name().equals("periodic");
     for (long tick = start + NANOS_PER_SECOND; ; tick += NANOS_PER_SECOND) {
       long target = Math.min(tick, stopAt);
       boolean alive = sleepUntil(target, threads);
@@ -132,6 +134,14 @@ public final class Runner {
       readTotal.add(reads);
       writeTotal.add(writes);
       EngineMetrics current = engine.metrics();
+      // A high-phase second lies wholly in a high phase (a second straddling a switch is neither).
+      double from = (previousTick - start) / 1e9 + 1e-3;
+      double to = (now - start) / 1e9 - 1e-3;
+      boolean highPhase = periodic && Workloads.periodicHighPhase(config, from)
+          && Workloads.periodicHighPhase(config, to);
+      if (highPhase) {
+        m.highPhaseReads.add(reads);
+      }
       Sample s = new Sample((now - start) / 1e9, m.engine, m.workload,
           (counts[0] - previousCounts[0]) / interval,
           (counts[1] - previousCounts[1]) / interval,
@@ -140,7 +150,8 @@ public final class Runner {
           micros(reads, 50), micros(reads, 99), micros(writes, 99),
           delta(current.compactionBytesWritten(), first.compactionBytesWritten()),
           DirectorySize.of(dir),
-          ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+          ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+          engine.l0Files(), engine.loadClass(), highPhase);
       m.samples.add(s);
       progress.printf("[%s %s] measure %.0f/%.0f s  reads %,.0f/s  writes %,.0f/s  scans %,.0f/s  hit %s  db %,d MiB%n",
           m.engine, m.workload, s.elapsedSeconds(), config.seconds(), s.readsPerSecond(), s.writesPerSecond(),
@@ -226,6 +237,7 @@ public final class Runner {
     long dbBytes;
     Histogram readTotal = new Histogram(3);
     Histogram writeTotal = new Histogram(3);
+    final Histogram highPhaseReads = new Histogram(3);
     EngineMetrics startMetrics;
     EngineMetrics endMetrics;
 
@@ -260,6 +272,7 @@ public final class Runner {
         stall = delta(endMetrics.stallMicros(), startMetrics.stallMicros());
       }
       double user = counters.userBytesWritten.sum();
+      HighPhase high = HighPhase.of(samples, config.highOps(), highPhaseReads);
       return new RunResult(engine, workload, error, List.copyOf(samples),
           counters.reads.sum() / seconds, counters.writes.sum() / seconds, counters.scans.sum() / seconds,
           hitMean, hitMin, hitMax,
@@ -268,7 +281,8 @@ public final class Runner {
           liveUserBytes > 0 && dbBytes > 0 ? (double) dbBytes / liveUserBytes : Double.NaN,
           device, compaction, user, dbBytes, stall,
           samples.isEmpty() ? Double.NaN : loadSum / samples.size(),
-          loadSeconds, seconds, unhonoured, java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(config.asMap())));
+          loadSeconds, seconds, unhonoured, java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(config.asMap())),
+          high.readP99Micros(), high.opsPerSecond(), high.drops());
     }
   }
 }

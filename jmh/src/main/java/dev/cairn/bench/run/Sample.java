@@ -1,7 +1,7 @@
 package dev.cairn.bench.run;
 
 /**
- * One second of a measured phase: a row of timeseries.csv (the first twelve components, in the
+ * One second of a measured phase: a row of timeseries.csv (all but {@code loadAverage}, in the
  * contract's column order) plus what the summary aggregates. NaN means "not reported by this
  * engine" or "no operation of that kind in this second".
  *
@@ -9,6 +9,9 @@ package dev.cairn.bench.run;
  * @param compactionBytesWritten cumulative since the measured phase began
  * @param dbBytes bytes of the database directory at the end of this interval
  * @param loadAverage the machine's one-minute load average (two shared cores: see peers.md)
+ * @param l0Files tables in level 0 at the end of this interval; -1 if the engine cannot tell
+ * @param loadClass the load class a load-aware scheduler saw (DLC's HIGH/LOW), or empty
+ * @param highPhase whether this second belongs to a high phase of {@code periodic}
  */
 public record Sample(
     double elapsedSeconds,
@@ -23,4 +26,7 @@ public record Sample(
     double writeP99Micros,
     double compactionBytesWritten,
     long dbBytes,
-    double loadAverage) {}
+    double loadAverage,
+    int l0Files,
+    String loadClass,
+    boolean highPhase) {}

@@ -173,18 +173,22 @@ public final class Workloads {
         }));
   }
 
-  /** DLC's periodic load: every client is paced at its share of the phase's offered rate. */
-  private static List<Worker> periodic(RunConfig c, KeySpace keys) {
+  /** Whether {@code elapsed} seconds into periodic's measured phase fall in a high phase. */
+  public static boolean periodicHighPhase(RunConfig c, double elapsed) {
     double high = 500 * c.periodScale();
     double low = 100 * c.periodScale();
+    return elapsed % (high + low) < high;
+  }
+
+  /** DLC's periodic load: every client is paced at its share of the phase's offered rate. */
+  private static List<Worker> periodic(RunConfig c, KeySpace keys) {
     KeyChooser hot = new ScrambledZipfian(keys.records(), Zipfian.YCSB_THETA);
     List<Worker> clients = new ArrayList<>();
     for (int i = 0; i < c.readers(); i++) {
       clients.add(new Worker() {
         @Override
         public double rate(double elapsed) {
-          boolean highPhase = elapsed % (high + low) < high;
-          return (highPhase ? c.highOps() : c.lowOps()) / c.readers();
+          return (periodicHighPhase(c, elapsed) ? c.highOps() : c.lowOps()) / c.readers();
         }
 
         @Override
