@@ -26,8 +26,10 @@ public enum CompactionKind {
    */
   BUFFER_TRIM(5),
   /**
-   * Reserved, not yet produced: merge L0 files into one L0 file (DLC's "resume part" bursty
-   * compaction, section 5), relieving read amplification while L0-to-L1 is delayed.
+   * Merge L0 files into one L0 file (DLC's "resume part" bursty compaction, section 5),
+   * relieving read amplification while L0-to-L1 is delayed. Produced by {@link
+   * dev.cairn.compaction.dlc.DlcScheduler}: the inputs are the newest contiguous run of L0 files,
+   * so the output takes their place in L0's newest-first order.
    */
   L0_TO_L0(6);
 
