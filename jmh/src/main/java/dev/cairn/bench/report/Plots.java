@@ -19,7 +19,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The papers' pictures, as PNGs: per workload, hit ratio and read throughput over time with one
- * line per engine (LSbM-tree Fig. 9-12, dLSM Fig. 9-11), and write amplification bars per
+ * line per engine (LSbM-tree Fig. 9-12, dLSM Fig. 9-11), total throughput and L0 tables over
+ * time (DLC Fig. 6-9), and write amplification bars per
  * workload and engine (BlockDB). Seconds an engine did not report are left out of its line.
  */
 final class Plots {
@@ -35,6 +36,10 @@ final class Plots {
     for (String workload : workloads(results)) {
       files.add(timeSeries(out, results, workload, "hit_ratio", "block cache hit ratio", Sample::hitRatio));
       files.add(timeSeries(out, results, workload, "read_throughput", "reads/s", Sample::readsPerSecond));
+      files.add(timeSeries(out, results, workload, "ops_throughput", "operations/s (reads + writes + scans)",
+          s -> s.readsPerSecond() + s.writesPerSecond() + s.scansPerSecond()));
+      files.add(timeSeries(out, results, workload, "l0_files", "L0 tables",
+          s -> s.l0Files() < 0 ? Double.NaN : s.l0Files()));
     }
     files.add(writeAmplification(out, results));
     return files;
