@@ -2,6 +2,7 @@ package dev.cairn.db;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.Cairn;
@@ -166,5 +167,20 @@ class DlcEngineTest {
       checkAll(cairn, model, seed);
       assertEquals(model.size(), cairn.scan(new byte[0], null, Integer.MAX_VALUE).size());
     }
+  }
+
+  @Test
+  void dlcBurstyThresholdsMustSitBelowTheStallTriggers() {
+    Options.Builder b = Options.builder().l0SlowdownTrigger(8).l0StopTrigger(12)
+        .compactionScheduler(Options.CompactionScheduler.DLC);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> b.dlc(DlcConfig.builder().fullTriggerL0Files(8).build()).build());
+    assertEquals("option dlc.fullTriggerL0Files = 8 is out of range [2, 7]", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> b.dlc(DlcConfig.builder().partTriggerFreshFiles(7).fullTriggerL0Files(7).build()).build());
+    assertEquals("option dlc.partTriggerFreshFiles = 7 is out of range [2, 6]", e.getMessage());
+    // The defaults fit the default triggers; with the immediate scheduler DLC's values are unused.
+    assertEquals(DlcConfig.defaults(), b.dlc(DlcConfig.defaults()).build().dlc());
+    Options.builder().l0SlowdownTrigger(4).l0StopTrigger(6).build();
   }
 }
