@@ -1,9 +1,10 @@
 package dev.cairn.bench.run;
 
 /**
- * One second of a measured phase: a row of timeseries.csv (all but {@code loadAverage}, in the
- * contract's column order) plus what the summary aggregates. NaN means "not reported by this
- * engine" or "no operation of that kind in this second".
+ * One second of a measured phase: a row of timeseries.csv (every component but {@code
+ * loadAverage} and {@code highPhase}, in the contract's column order) plus what the summary
+ * aggregates. NaN means "not reported by this engine" or "no operation of that kind in this
+ * second".
  *
  * @param elapsedSeconds seconds since the measured phase began, at the end of this interval
  * @param compactionBytesWritten cumulative since the measured phase began
