@@ -24,12 +24,14 @@ final class CompactionThrottle {
 
   private final IoStats io;
   private final RateLimiter limiter;
+  private final long initial;
   private long charged; // guarded by this
 
   CompactionThrottle(IoStats io, double initialBytesPerSecond) {
     this.io = io;
     this.limiter = RateLimiter.create(initialBytesPerSecond);
-    this.charged = compactionBytes();
+    this.initial = compactionBytes();
+    this.charged = initial;
   }
 
   /** Changes the rate; jobs waiting now pay the next charge at the new rate. */
@@ -54,6 +56,11 @@ final class CompactionThrottle {
       limiter.acquire(permits);
       due -= permits;
     }
+  }
+
+  /** Compaction bytes charged to the limiter so far (counted from construction). */
+  synchronized long chargedBytes() {
+    return charged - initial;
   }
 
   private long compactionBytes() {
