@@ -1,0 +1,140 @@
+package dev.cairn.compaction.dlc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.RunningCompactions;
+import dev.cairn.compaction.leveled.LeveledCompactionPicker;
+import dev.cairn.compaction.testing.DataDrivenFile;
+import dev.cairn.compaction.testing.ShapeText;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Shape and load in, decision out: every case in {@code src/test/resources/dlc/*.txt}, in the
+ * picker's golden format ({@link DataDrivenFile}, {@link ShapeText}). One command:
+ *
+ * <pre>
+ * dlc load=HIGH bursty=6,3 running=4,5 policy=part part=4 full=7 runs=2 prior-parts=1
+ * </pre>
+ *
+ * {@code load} is required; {@code bursty} lists L0 ids written by part runs; {@code running}
+ * lists file ids held by running compactions (read as one running plan each via {@link
+ * RunningCompactions#fromBusyFiles}, so give every file of a running plan); {@code part}, {@code
+ * full}, {@code runs} set {@code partTriggerFreshFiles}, {@code fullTriggerL0Files}, {@code
+ * partRunsBeforeFull} (defaults 4, 7, 4); {@code prior-parts} replays that many part runs first.
+ * The output is the action, then the plan as the picker's golden files print it.
+ *
+ * <p>Rewrite the expected outputs with {@code -Dcairn.rewrite=true}.
+ */
+class DlcGoldenTest {
+  private static final Path DIR =
+      Files.isDirectory(Path.of("src/test/resources/dlc"))
+          ? Path.of("src/test/resources/dlc")
+          : Path.of("compaction/src/test/resources/dlc");
+
+  @TestFactory
+  Stream<DynamicTest> goldenFiles() throws IOException {
+    List<Path> files;
+    try (Stream<Path> listing = Files.list(DIR)) {
+      files = listing.filter(p -> p.toString().endsWith(".txt")).sorted().toList();
+    }
+    assertFalse(files.isEmpty(), "no golden files under " + DIR.toAbsolutePath());
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Path file : files) {
+      DataDrivenFile golden = DataDrivenFile.read(file);
+      List<String> actual = golden.run(DlcGoldenTest::runCase);
+      for (int i = 0; i < golden.cases().size(); i++) {
+        DataDrivenFile.Case c = golden.cases().get(i);
+        String out = actual.get(i);
+        tests.add(DynamicTest.dynamicTest(c.name(), () -> {
+          if (!DataDrivenFile.rewriteRequested()) {
+            assertEquals(String.join("\n", c.expected()), out,
+                c.name() + " (rerun with -Dcairn.rewrite=true to accept)");
+          }
+        }));
+      }
+    }
+    return tests.stream();
+  }
+
+  static String runCase(DataDrivenFile.Case c) {
+    Map<String, String> args = new HashMap<>();
+    String[] words = c.command().trim().split("\\s+");
+    if (!words[0].equals("dlc")) {
+      throw new IllegalArgumentException("unknown command: " + words[0]);
+    }
+    for (int i = 1; i < words.length; i++) {
+      String[] kv = words[i].split("=", 2);
+      args.put(kv[0], kv[1]);
+    }
+    ShapeText.Scenario s = ShapeText.parse(c.input().subList(1, c.input().size()));
+    DlcConfig config = DlcConfig.builder()
+        .delayPolicy("part".equals(args.get("policy"))
+            ? DlcConfig.DelayPolicy.DELAY_PART : DlcConfig.DelayPolicy.DELAY_FULL)
+        .partTriggerFreshFiles(Integer.parseInt(args.getOrDefault("part", "4")))
+        .fullTriggerL0Files(Integer.parseInt(args.getOrDefault("full", "7")))
+        .partRunsBeforeFull(Integer.parseInt(args.getOrDefault("runs", "4")))
+        .build();
+    LeveledCompactionPicker picker = new LeveledCompactionPicker(s.config());
+    DlcScheduler scheduler = new DlcScheduler(config, picker);
+    int priorParts = Integer.parseInt(args.getOrDefault("prior-parts", "0"));
+    for (int i = 0; i < priorParts; i++) {
+      // Replay part runs on a throwaway shape of four fresh files so the count is where asked.
+      ShapeText.Scenario four = ShapeText.parse(List.of(
+          "L0: 904[a..b 1MiB seq=904] 903[a..b 1MiB seq=903] 902[a..b 1MiB seq=902] 901[a..b 1MiB seq=901]"));
+      DlcScheduler.Decision d = scheduler.next(LoadClass.HIGH, four.shape(), List.of(), Set.of());
+      if (d.action() != DlcScheduler.Action.RESUME_PART) {
+        throw new IllegalStateException("prior part run was " + d.action());
+      }
+    }
+    LoadClass load = LoadClass.valueOf(args.get("load"));
+    Set<Long> bursty = ids(args.get("bursty"));
+    List<CompactionPlan> running = new ArrayList<>();
+    Set<Long> busy = ids(args.get("running"));
+    if (!busy.isEmpty()) {
+      running.add(runningPlan(s, busy));
+    }
+    DlcScheduler.Decision d = scheduler.next(load, s.shape(), running, bursty);
+    return d.action() + (d.plan().isEmpty() ? " (" + d.reason() + ")" : "\n" + ShapeText.render(d.plan()));
+  }
+
+  /** The running plan over {@code busy}: the picker's manual plan of their level, which names them. */
+  private static CompactionPlan runningPlan(ShapeText.Scenario s, Set<Long> busy) {
+    int level = -1;
+    for (int l = 0; l < s.shape().numLevels() && level < 0; l++) {
+      for (var f : s.shape().files(l)) {
+        if (busy.contains(f.id())) {
+          level = l;
+        }
+      }
+    }
+    List<dev.cairn.compaction.model.FileDescriptor> inputs = new ArrayList<>();
+    s.shape().files(level).stream().filter(f -> busy.contains(f.id())).forEach(inputs::add);
+    List<dev.cairn.compaction.model.FileDescriptor> targets = new ArrayList<>();
+    s.shape().files(level + 1).stream().filter(f -> busy.contains(f.id())).forEach(targets::add);
+    return new CompactionPlan(dev.cairn.compaction.CompactionKind.TABLE_MERGE, level, level + 1, inputs,
+        targets, List.of(), null, false, new dev.cairn.compaction.OutputLimits(1 << 20, 1 << 20), "running");
+  }
+
+  private static Set<Long> ids(String list) {
+    Set<Long> ids = new HashSet<>();
+    if (list != null && !list.isEmpty()) {
+      for (String id : list.split(",")) {
+        ids.add(Long.parseLong(id));
+      }
+    }
+    return ids;
+  }
+}
