@@ -107,11 +107,11 @@ final class Compactions {
   /** Runs a claimed plan (on a background thread or the caller's) and installs its result. */
   void runClaimed(Claimed claimed) {
     long start = System.nanoTime();
-    CompactionJob job = new CompactionJob(db, claimed.plan(), claimed.shape(),
-        dlc != null ? dlc.throttle() : null);
+    CompactionJob job = null;
     VersionEdit edit = null;
     Throwable failure = null;
     try {
+      job = new CompactionJob(db, claimed.plan(), claimed.shape(), dlc != null ? dlc.throttle() : null);
       edit = job.run();
     } catch (Throwable t) {
       failure = t;
@@ -134,13 +134,22 @@ final class Compactions {
     } catch (Throwable t) {
       db.latchBackgroundError(t);
     } finally {
-      db.releasePendingOutputs(job.outputNumbers());
-      runningPlans.remove(claimed.plan());
-      running--;
-      db.collectObsoleteFiles(false);
-      db.backgroundChanged.signalAll();
-      db.maybeScheduleBackgroundWork();
-      db.mutex.unlock();
+      // Release the claim whatever happened, and the mutex last: a claim left behind would make
+      // close() wait forever, and a mutex left held would stop the whole engine.
+      try {
+        if (job != null) {
+          db.releasePendingOutputs(job.outputNumbers());
+        }
+        runningPlans.remove(claimed.plan());
+        running--;
+        db.collectObsoleteFiles(false);
+        db.maybeScheduleBackgroundWork();
+      } catch (Throwable t) {
+        db.latchBackgroundError(t);
+      } finally {
+        db.backgroundChanged.signalAll();
+        db.mutex.unlock();
+      }
     }
   }
 

@@ -71,6 +71,8 @@ public final class DbImpl implements Cairn {
   private final ExecutorService background;
   private final ObsoleteFiles obsoleteFiles;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final AtomicBoolean collectionQueued = new AtomicBoolean();
+  private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(DbImpl.class.getName());
 
   // Guarded by mutex.
   private MemTable mem;
@@ -80,7 +82,10 @@ public final class DbImpl implements Cairn {
   private final ArrayDeque<Writer> writers = new ArrayDeque<>();
   final Set<Long> pendingOutputs = new HashSet<>();
   private boolean flushScheduled;
-  private boolean closing;
+  /** A leader is appending to the log with the mutex released; close() waits for it. */
+  private boolean logWriteInProgress;
+  /** Read without the mutex by running compactions (to abandon work), hence volatile. */
+  private volatile boolean closing;
   private volatile Throwable backgroundError;
 
   /** A memtable waiting to be flushed, with the WAL that holds its writes. */
@@ -111,6 +116,7 @@ public final class DbImpl implements Cairn {
     this.versions = new VersionSet(dir, fs, options);
     this.obsoleteFiles = new ObsoleteFiles(fs, dir, tableCache, options.obsoleteFileBatchBytes());
     this.compactions = new Compactions(this);
+    this.versions.setVersionReleasedListener(this::onVersionReleased);
     AtomicInteger threadIds = new AtomicInteger();
     this.background = Executors.newFixedThreadPool(options.backgroundThreads(), r -> {
       Thread t = new Thread(r, "cairn-bg-" + dir.getFileName() + "-" + threadIds.incrementAndGet());
@@ -238,48 +244,89 @@ public final class DbImpl implements Cairn {
    */
   private void commitGroupAsLeader(Writer leader) {
     Writer last = leader;
-    RuntimeException error = null;
+    Throwable error = null;
     try {
       makeRoomForWrite(false);
       GroupBatch<Writer> group = GroupBatch.collect(writers, leader, w -> w.batch, w -> w.sync);
       last = group.last();
       long firstSequence = versions.lastSequence() + 1;
       byte[] record = group.batch().encode(firstSequence);
-      LogWriter currentLog = log;
-      MemTable currentMem = mem;
-      long currentLogNumber = logNumber;
-      mutex.unlock();
-      try {
-        currentLog.addRecord(record);
-        if (group.sync()) {
-          currentLog.sync();
-        } else {
-          // Hand the record to the OS so that it survives a crash of this process.
-          currentLog.flush();
-        }
-        MemTableInserter.insert(record, currentMem);
-      } catch (IOException e) {
-        // The log may now hold part of the record: its state is unknown, so the catch below
-        // latches the error and every later write is refused.
-        throw new CairnIOException("appending to the write-ahead log " + FileNames.log(currentLogNumber), e);
-      } finally {
-        mutex.lock();
-      }
+      appendToLogAndMemTable(record, group.sync());
       versions.setLastSequence(firstSequence + group.batch().count() - 1);
       counters.userBytesWritten.add(group.batch().userBytes());
-    } catch (CairnIOException e) {
-      latchBackgroundError(e);
-      error = e;
-    } catch (IOException e) {
-      // Creating the next log failed while switching memtables (already latched).
-      error = new CairnIOException("switching to a new write-ahead log", e);
-    } catch (RuntimeException e) {
-      error = e;
+    } catch (Throwable t) {
+      error = t;
+    } finally {
+      // Always drain the group and pass the turn on, whatever failed: a writer left in the queue
+      // would block every later write and flush forever.
+      completeGroup(leader, last, error);
     }
+    if (error instanceof RuntimeException e) {
+      throw e;
+    }
+    if (error instanceof Error e) {
+      throw e;
+    }
+    if (error != null) {
+      throw new CairnIOException("switching to a new write-ahead log", (IOException) error);
+    }
+  }
+
+  /**
+   * Requires: mutex held, caller is the head writer. Appends the record to the WAL and inserts it
+   * into the memtable with the mutex released. Any failure once the append has started latches
+   * the background error: the log may hold part of the record, and its sequence numbers must never
+   * be handed out again.
+   */
+  private void appendToLogAndMemTable(byte[] record, boolean sync) {
+    LogWriter currentLog = log;
+    MemTable currentMem = mem;
+    long currentLogNumber = logNumber;
+    logWriteInProgress = true;
+    mutex.unlock();
+    Throwable failure = null;
+    try {
+      currentLog.addRecord(record);
+      if (sync) {
+        currentLog.sync();
+      } else {
+        // Hand the record to the OS so that it survives a crash of this process.
+        currentLog.flush();
+      }
+      MemTableInserter.insert(record, currentMem);
+    } catch (Throwable t) {
+      failure = t;
+    } finally {
+      mutex.lock();
+      logWriteInProgress = false;
+      backgroundChanged.signalAll();
+    }
+    if (failure != null) {
+      CairnIOException e = failure instanceof IOException io
+          ? new CairnIOException("appending to the write-ahead log " + FileNames.log(currentLogNumber), io)
+          : null;
+      latchBackgroundError(e != null ? e : failure);
+      if (e != null) {
+        throw e;
+      }
+      if (failure instanceof Error err) {
+        throw err;
+      }
+      throw (RuntimeException) failure;
+    }
+  }
+
+  /** Requires: mutex held. Removes the group from the queue, hands out its outcome, wakes the next. */
+  private void completeGroup(Writer leader, Writer last, Throwable error) {
+    RuntimeException followerError = error == null ? null
+        : error instanceof RuntimeException re ? re : new CairnException("group commit failed: " + error, error);
     while (true) {
       Writer w = writers.pollFirst();
+      if (w == null) {
+        break;
+      }
       if (w != leader) {
-        w.error = error;
+        w.error = followerError;
         w.done = true;
         w.turn.signal();
       }
@@ -290,9 +337,6 @@ public final class DbImpl implements Cairn {
     Writer next = writers.peekFirst();
     if (next != null) {
       next.turn.signal();
-    }
-    if (error != null) {
-      throw error;
     }
   }
 
@@ -348,6 +392,15 @@ public final class DbImpl implements Cairn {
       newLog = new LogWriter(fs.create(dir.resolve(FileNames.log(newLogNumber)), IoTag.WAL));
     } catch (IOException e) {
       latchBackgroundError(e);
+      throw e;
+    }
+    try {
+      // Make the new log's directory entry durable before any synced write to it is
+      // acknowledged; otherwise a power loss could drop the whole file with those writes.
+      fs.syncDirectory(dir);
+    } catch (IOException e) {
+      latchBackgroundError(e);
+      newLog.close();
       throw e;
     }
     // The old log holds the memtable being retired; sync it so that an older log is never torn
@@ -474,13 +527,12 @@ public final class DbImpl implements Cairn {
       } catch (IOException e) {
         throw new CairnIOException("switching the memtable for a flush", e);
       } finally {
-        writers.pollFirst();
-        Writer next = writers.peekFirst();
-        if (next != null) {
-          next.turn.signal();
-        }
+        completeGroup(w, w, null);
       }
-      while (!immutables.isEmpty()) {
+      // Wait for the memtables holding writes made before this call, not for ones switched in
+      // later by writers that keep going (which could starve this call).
+      ImmutableMemTable target = immutables.peekLast();
+      while (target != null && immutables.contains(target)) {
         throwIfUnusable();
         backgroundChanged.awaitUninterruptibly();
       }
@@ -560,24 +612,72 @@ public final class DbImpl implements Cairn {
     } catch (Throwable t) {
       latchBackgroundError(t);
     } finally {
-      flushScheduled = false;
-      maybeScheduleBackgroundWork();
-      backgroundChanged.signalAll();
-      mutex.unlock();
+      try {
+        flushScheduled = false;
+        maybeScheduleBackgroundWork();
+      } catch (Throwable t) {
+        latchBackgroundError(t);
+      } finally {
+        backgroundChanged.signalAll();
+        mutex.unlock();
+      }
     }
   }
 
-  /** Requires: mutex held. Deletes unreferenced files (in batches, or all when {@code force}). */
+  /**
+   * Requires: mutex held (released while files are deleted, held again on return). Deletes
+   * unreferenced files, in batches or all when {@code force}. The directory is listed under the
+   * mutex, so that no table created after the live set was taken can be mistaken for obsolete;
+   * the deletions run without it, so readers do not wait behind unlink calls.
+   */
   void collectObsoleteFiles(boolean force) {
-    ObsoleteFiles.LiveSet live = new ObsoleteFiles.LiveSet(
-        versions.liveFileNumbers(), Set.copyOf(pendingOutputs), versions.logNumber(),
-        versions.manifestFileNumber());
+    List<String> obsolete;
     try {
-      obsoleteFiles.collect(live, force);
-    } catch (IOException e) {
-      // Listing the directory failed: leftover files cost space, not correctness.
-      java.util.logging.Logger.getLogger(DbImpl.class.getName())
-          .warning("obsolete-file collection failed: " + e);
+      ObsoleteFiles.LiveSet live = new ObsoleteFiles.LiveSet(
+          versions.liveFileNumbers(), Set.copyOf(pendingOutputs), versions.logNumber(),
+          versions.manifestFileNumber());
+      obsolete = obsoleteFiles.find(live);
+    } catch (IOException | RuntimeException e) {
+      // Leftover files cost space, not correctness; the next collection tries again.
+      LOG.warning("obsolete-file collection failed: " + e);
+      return;
+    }
+    if (obsolete.isEmpty()) {
+      return;
+    }
+    mutex.unlock();
+    try {
+      obsoleteFiles.delete(obsolete, force);
+    } catch (RuntimeException e) {
+      LOG.warning("obsolete-file deletion failed: " + e);
+    } finally {
+      mutex.lock();
+    }
+  }
+
+  /**
+   * Called when a version is no longer referenced (an iterator or read released it): its files
+   * may now be obsolete. Collection runs on the background pool, at most one queued at a time.
+   */
+  private void onVersionReleased() {
+    if (closing || !collectionQueued.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      background.execute(() -> {
+        collectionQueued.set(false);
+        mutex.lock();
+        try {
+          if (!closing) {
+            collectObsoleteFiles(false);
+          }
+        } finally {
+          mutex.unlock();
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // Closing: close() collects everything itself.
+      collectionQueued.set(false);
     }
   }
 
@@ -643,7 +743,9 @@ public final class DbImpl implements Cairn {
       for (Writer w : writers) {
         w.turn.signal();
       }
-      while (flushScheduled || compactions.running() > 0) {
+      // A leader appending to the log without the mutex must finish before the log is closed,
+      // or a clean close could leave a torn record (and two threads in the LogWriter).
+      while (flushScheduled || compactions.running() > 0 || logWriteInProgress) {
         backgroundChanged.awaitUninterruptibly();
       }
     } finally {
@@ -663,7 +765,7 @@ public final class DbImpl implements Cairn {
           log.close();
         }
       } catch (IOException e) {
-        java.util.logging.Logger.getLogger(DbImpl.class.getName()).warning("closing the log: " + e);
+        LOG.warning("closing the log: " + e);
       }
       collectObsoleteFiles(true);
     } finally {
@@ -693,7 +795,7 @@ public final class DbImpl implements Cairn {
     try {
       versions.close();
     } catch (IOException e) {
-      java.util.logging.Logger.getLogger(DbImpl.class.getName()).warning("closing the manifest: " + e);
+      LOG.warning("closing the manifest: " + e);
     }
     tableCache.close();
     blockCache.close();

@@ -27,7 +27,7 @@ final class FlushJob {
     }
     long number = db.newPendingOutputNumber();
     db.mutex.unlock();
-    List<FileMetaData> files;
+    List<FileMetaData> files = null;
     try (InternalIterator it = mem.iterator();
         TableOutput out = new TableOutput(db.fs, db.dir, db.tableOptions(), IoTag.FLUSH, Long.MAX_VALUE,
             () -> number, key -> false)) {
@@ -37,6 +37,10 @@ final class FlushJob {
       files = out.finish();
     } finally {
       db.mutex.lock();
+      if (files == null) {
+        // Failed: the partial table is no longer an output, so collection may delete it.
+        db.releasePendingOutputs(List.of(number));
+      }
     }
     assert files.size() == 1 : "a flush writes exactly one table, wrote " + files.size();
     edit.addFile(0, files.get(0));

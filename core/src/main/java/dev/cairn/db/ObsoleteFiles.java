@@ -34,14 +34,9 @@ final class ObsoleteFiles {
     this.batchBytes = batchBytes;
   }
 
-  /**
-   * Deletes the obsolete files if their total size reaches the batch threshold, or always when
-   * {@code force}. Returns the number of files deleted. Failures to delete are logged and left for
-   * the next pass: a leftover obsolete file costs space, never correctness.
-   */
-  int collect(LiveSet live, boolean force) throws IOException {
+  /** Names of the files in the directory that {@code live} does not need. */
+  List<String> find(LiveSet live) throws IOException {
     List<String> obsolete = new ArrayList<>();
-    long bytes = 0;
     for (String name : fs.list(dir)) {
       FileNames.Parsed p = FileNames.parse(name);
       boolean keep = switch (p.kind()) {
@@ -53,15 +48,31 @@ final class ObsoleteFiles {
       };
       if (!keep) {
         obsolete.add(name);
+      }
+    }
+    return obsolete;
+  }
+
+  /**
+   * Deletes {@code obsolete} (from {@link #find}) if their total size reaches the batch
+   * threshold, or always when {@code force}; returns the number of files deleted. A file that
+   * cannot be deleted is logged and left for the next pass: a leftover costs space, never
+   * correctness. File numbers are never reused, so a file once obsolete stays obsolete and this
+   * may run without the engine mutex.
+   */
+  int delete(List<String> obsolete, boolean force) {
+    if (!force && batchBytes > 0) {
+      long bytes = 0;
+      for (String name : obsolete) {
         try {
           bytes += fs.size(dir.resolve(name));
         } catch (IOException e) {
           // Vanished meanwhile; nothing to count.
         }
       }
-    }
-    if (obsolete.isEmpty() || (!force && bytes < batchBytes)) {
-      return 0;
+      if (bytes < batchBytes) {
+        return 0;
+      }
     }
     int deleted = 0;
     for (String name : obsolete) {

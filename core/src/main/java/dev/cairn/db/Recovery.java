@@ -49,9 +49,13 @@ final class Recovery {
       }
     }
     logs.sort(null);
-    boolean stoppedEarly = false;
+    // Mark every log's number used before replaying any: a flush during replay allocates table
+    // numbers, which must not collide with a later log's (file numbers are never reused).
     for (long number : logs) {
       versions.markFileNumberUsed(number);
+    }
+    boolean stoppedEarly = false;
+    for (long number : logs) {
       if (stoppedEarly) {
         // POINT_IN_TIME: a later log holds writes made after the lost ones; applying them would
         // not be a point in time. The log becomes obsolete once the recovered state is installed.

@@ -60,9 +60,10 @@ final class TableOutput implements AutoCloseable {
   }
 
   void add(byte[] internalKey, byte[] value) throws IOException {
-    // The policy sees every key, so that it can track its position (grandparent overlap).
-    boolean policyCut = cutPolicy.shouldCutBefore(internalKey);
     boolean sameUserKey = lastKey != null && InternalKey.compareUserKeys(lastKey, internalKey) == 0;
+    // The policy is asked only where a cut is allowed (a new user key), so a cut it asks for is
+    // never dropped; its position depends on user keys alone, so skipping versions loses nothing.
+    boolean policyCut = !sameUserKey && cutPolicy.shouldCutBefore(internalKey);
     if (builder != null && !sameUserKey && (builder.estimatedSize() >= targetFileBytes || policyCut)) {
       finishCurrent();
     }

@@ -3,7 +3,6 @@ package dev.cairn.fs;
 import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -14,11 +13,11 @@ import java.nio.file.StandardOpenOption;
  * widened to aligned bounds into an aligned scratch buffer and the requested range copied out.
  */
 final class DirectReadableFile implements ReadableFile {
-  private final FileChannel ch;
+  private final InterruptSafeReader ch;
   private final IoStats stats;
   private final int alignment;
 
-  private DirectReadableFile(FileChannel ch, IoStats stats, int alignment) {
+  private DirectReadableFile(InterruptSafeReader ch, IoStats stats, int alignment) {
     this.ch = ch;
     this.stats = stats;
     this.alignment = alignment;
@@ -26,7 +25,7 @@ final class DirectReadableFile implements ReadableFile {
 
   static DirectReadableFile open(Path path, IoStats stats) throws IOException {
     int alignment = (int) Math.max(4096, java.nio.file.Files.getFileStore(path).getBlockSize());
-    FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
+    InterruptSafeReader ch = new InterruptSafeReader(path, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
     return new DirectReadableFile(ch, stats, alignment);
   }
 
@@ -42,17 +41,7 @@ final class DirectReadableFile implements ReadableFile {
     int span = (int) (alignedEnd - start);
     ByteBuffer scratch = ByteBuffer.allocateDirect(span + alignment).alignedSlice(alignment);
     scratch.limit(span);
-    int got = 0;
-    while (scratch.hasRemaining()) {
-      int n = ch.read(scratch, start + got);
-      if (n < 0) {
-        break;
-      }
-      got += n;
-      if (n == 0) {
-        break;
-      }
-    }
+    int got = ch.read(scratch, start);
     stats.recordRead(tag, got);
     int skip = (int) (position - start);
     int available = Math.max(0, Math.min(want, got - skip));

@@ -1,6 +1,7 @@
 package dev.cairn.fs;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -15,8 +16,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The real filesystem, through {@link FileChannel}. Writes are buffered in the {@link
- * WritableFile} until {@link WritableFile#flush()}; reads are positional and thread-safe.
+ * The real filesystem. Writes go through {@link RandomAccessFile} and are buffered in the {@link
+ * WritableFile} until {@link WritableFile#flush()}; reads are positional and thread-safe, through
+ * a FileChannel that is reopened if a thread interrupt closes it. Neither path lets a thread
+ * interrupt break a file for other threads.
  */
 public final class LocalFileSystem implements FileSystem {
   private static final int WRITE_BUFFER_BYTES = 64 * 1024;
@@ -38,26 +41,34 @@ public final class LocalFileSystem implements FileSystem {
 
   @Override
   public WritableFile create(Path path, IoTag tag) throws IOException {
-    FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING);
-    return new ChannelWritableFile(ch, 0, tag);
+    RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw");
+    try {
+      file.setLength(0);
+    } catch (IOException | RuntimeException e) {
+      file.close();
+      throw e;
+    }
+    return new StreamWritableFile(file, 0, tag);
   }
 
   @Override
   public WritableFile openForAppend(Path path, long length, IoTag tag) throws IOException {
-    FileChannel ch = FileChannel.open(path, StandardOpenOption.WRITE);
+    if (!Files.exists(path)) {
+      throw new NoSuchFileException(path.toString());
+    }
+    RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw");
     try {
-      long size = ch.size();
+      long size = file.length();
       if (length > size) {
         throw new IOException(path + " is " + size + " bytes, shorter than its valid length " + length);
       }
-      ch.truncate(length);
-      ch.position(length);
+      file.setLength(length);
+      file.seek(length);
     } catch (IOException | RuntimeException e) {
-      ch.close();
+      file.close();
       throw e;
     }
-    return new ChannelWritableFile(ch, length, tag);
+    return new StreamWritableFile(file, length, tag);
   }
 
   @Override
@@ -65,7 +76,7 @@ public final class LocalFileSystem implements FileSystem {
     if (directReads) {
       return DirectReadableFile.open(path, stats);
     }
-    return new ChannelReadableFile(FileChannel.open(path, StandardOpenOption.READ));
+    return new ChannelReadableFile(new InterruptSafeReader(path, StandardOpenOption.READ));
   }
 
   @Override
@@ -144,60 +155,70 @@ public final class LocalFileSystem implements FileSystem {
     return stats;
   }
 
-  private final class ChannelWritableFile implements WritableFile {
-    private final FileChannel ch;
+  /**
+   * Writes through {@link RandomAccessFile}, not a FileChannel: a FileChannel is closed when a
+   * thread blocked in it is interrupted, and the WAL is written on caller threads, so one
+   * interrupted {@code put} would otherwise close the log under every writer.
+   */
+  private final class StreamWritableFile implements WritableFile {
+    private final RandomAccessFile file;
     private final IoTag tag;
-    private final ByteBuffer buffer = ByteBuffer.allocate(WRITE_BUFFER_BYTES);
+    private final byte[] buffer = new byte[WRITE_BUFFER_BYTES];
+    private int buffered;
     private long size;
     private boolean closed;
 
-    ChannelWritableFile(FileChannel ch, long size, IoTag tag) {
-      this.ch = ch;
+    StreamWritableFile(RandomAccessFile file, long size, IoTag tag) {
+      this.file = file;
       this.size = size;
       this.tag = tag;
     }
 
     @Override
     public void append(byte[] data, int off, int len) throws IOException {
-      append(ByteBuffer.wrap(data, off, len));
-    }
-
-    @Override
-    public void append(ByteBuffer data) throws IOException {
-      int len = data.remaining();
-      if (len > buffer.remaining()) {
+      if (len > buffer.length - buffered) {
         flush();
-        if (len > buffer.capacity()) {
-          writeFully(data);
+        if (len > buffer.length) {
+          file.write(data, off, len);
+          stats.recordWrite(tag, len);
           size += len;
           return;
         }
       }
-      buffer.put(data);
+      System.arraycopy(data, off, buffer, buffered, len);
+      buffered += len;
       size += len;
     }
 
-    private void writeFully(ByteBuffer data) throws IOException {
-      int n = data.remaining();
-      while (data.hasRemaining()) {
-        ch.write(data);
+    @Override
+    public void append(ByteBuffer data) throws IOException {
+      if (data.hasArray()) {
+        int len = data.remaining();
+        append(data.array(), data.arrayOffset() + data.position(), len);
+        data.position(data.position() + len);
+        return;
       }
-      stats.recordWrite(tag, n);
+      byte[] chunk = new byte[Math.min(data.remaining(), WRITE_BUFFER_BYTES)];
+      while (data.hasRemaining()) {
+        int n = Math.min(chunk.length, data.remaining());
+        data.get(chunk, 0, n);
+        append(chunk, 0, n);
+      }
     }
 
     @Override
     public void flush() throws IOException {
-      if (buffer.position() > 0) {
-        buffer.flip();
-        writeFully(buffer);
-        buffer.clear();
+      if (buffered > 0) {
+        file.write(buffer, 0, buffered);
+        stats.recordWrite(tag, buffered);
+        buffered = 0;
       }
     }
 
     @Override
     public void sync() throws IOException {
       flush();
-      ch.force(false);
+      file.getFD().sync();
     }
 
     @Override
@@ -214,40 +235,33 @@ public final class LocalFileSystem implements FileSystem {
       try {
         flush();
       } finally {
-        ch.close();
+        file.close();
       }
     }
   }
 
   private final class ChannelReadableFile implements ReadableFile {
-    private final FileChannel ch;
+    private final InterruptSafeReader reader;
 
-    ChannelReadableFile(FileChannel ch) {
-      this.ch = ch;
+    ChannelReadableFile(InterruptSafeReader reader) {
+      this.reader = reader;
     }
 
     @Override
     public int read(long position, ByteBuffer dst, IoTag tag) throws IOException {
-      int total = 0;
-      while (dst.hasRemaining()) {
-        int n = ch.read(dst, position + total);
-        if (n < 0) {
-          break;
-        }
-        total += n;
-      }
+      int total = reader.read(dst, position);
       stats.recordRead(tag, total);
       return total;
     }
 
     @Override
     public long size() throws IOException {
-      return ch.size();
+      return reader.size();
     }
 
     @Override
     public void close() throws IOException {
-      ch.close();
+      reader.close();
     }
   }
 }
