@@ -347,6 +347,16 @@ public final class DbImpl implements Cairn {
       latchBackgroundError(e);
       throw e;
     }
+    // Make the new log's directory entry durable before any write in it is acknowledged: a
+    // synced write is only as durable as the name of the file that holds it, and without this
+    // a power loss before the next table's directory sync drops the whole log.
+    try {
+      fs.syncDirectory(dir);
+    } catch (IOException e) {
+      latchBackgroundError(e);
+      newLog.close();
+      throw e;
+    }
     // The old log holds the memtable being retired; sync it so that an older log is never torn
     // behind a newer one (recovery then only meets a torn tail in the newest log).
     try {
@@ -653,8 +663,12 @@ public final class DbImpl implements Cairn {
     try {
       try {
         if (log != null) {
-          log.sync();
-          log.close();
+          // Close even when the sync fails (a dead device): otherwise the descriptor leaks.
+          try {
+            log.sync();
+          } finally {
+            log.close();
+          }
         }
       } catch (IOException e) {
         java.util.logging.Logger.getLogger(DbImpl.class.getName()).warning("closing the log: " + e);

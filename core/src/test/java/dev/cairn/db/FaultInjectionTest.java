@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -171,6 +172,23 @@ class FaultInjectionTest {
     ResourceHygiene.assertReleased(baseline, null);
     fs.heal();
     reopenAndVerify(fs, ref, seed);
+    tally(fs);
+  }
+
+  @Test
+  void closeReleasesTheLogEvenWhenItsFinalSyncFails() throws IOException {
+    FaultInjectingFileSystem fs = new FaultInjectingFileSystem();
+    ResourceHygiene.Baseline baseline = ResourceHygiene.before(dir);
+    Cairn db = Cairn.open(dir, options(fs));
+    AcknowledgedWrites ref = new AcknowledgedWrites(new Random(SEED));
+    for (int i = 0; i < 50; i++) {
+      ref.writeRandom(db, KEYS, false);
+    }
+    fs.failSyncs(LOG);
+    db.close();
+    ResourceHygiene.assertReleased(baseline, db);
+    fs.heal();
+    reopenAndVerify(fs, ref, SEED);
     tally(fs);
   }
 

@@ -53,6 +53,9 @@ public final class FaultInjectingFileSystem implements FileSystem {
   private volatile Predicate<String> tearNextAppend = name -> false;
   private volatile boolean failRename;
   private volatile boolean failDirectorySync;
+  /** Creations of matching files wait for this gate (see {@link #holdCreates}). */
+  private volatile Predicate<String> holdCreate = name -> false;
+  private volatile java.util.concurrent.CountDownLatch createGate = new java.util.concurrent.CountDownLatch(0);
   /** Bytes appends may still write; negative means unlimited. Guarded by itself. */
   private final AtomicLong spaceLeft = new AtomicLong(-1);
   /** Incremented at each power loss; a file opened in an earlier epoch is dead. */
@@ -108,6 +111,20 @@ public final class FaultInjectingFileSystem implements FileSystem {
       throw new IllegalArgumentException("space must not be negative: " + bytes);
     }
     spaceLeft.set(bytes);
+  }
+
+  /**
+   * Creations of files whose name matches block until {@link #releaseCreates()}: holds a flush
+   * or compaction before its first byte, so that a test can act while it is pending.
+   */
+  public void holdCreates(Predicate<String> fileNames) {
+    createGate = new java.util.concurrent.CountDownLatch(1);
+    holdCreate = fileNames;
+  }
+
+  public void releaseCreates() {
+    holdCreate = name -> false;
+    createGate.countDown();
   }
 
   /** Disarms every fault and lifts the space limit (power stays as it is: see {@link #powerOn}). */
@@ -303,6 +320,15 @@ public final class FaultInjectingFileSystem implements FileSystem {
 
   @Override
   public WritableFile create(Path path, IoTag tag) throws IOException {
+    if (holdCreate.test(path.getFileName().toString())) {
+      // Before taking the power lock, so that a power loss can happen while this waits.
+      try {
+        createGate.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while held");
+      }
+    }
     powerUp(path, epoch);
     try {
       synchronized (tracker) {
