@@ -24,6 +24,8 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,6 +47,28 @@ class CorruptionTest {
 
   @TempDir Path dir;
   private final TreeMap<String, byte[]> reference = new TreeMap<>();
+  private final List<Cairn> opened = new ArrayList<>();
+  private ResourceHygiene.Baseline baseline;
+
+  @BeforeEach
+  void takeBaseline() {
+    baseline = ResourceHygiene.before(dir);
+  }
+
+  /**
+   * After each test every database is closed: damaged files, failed opens and failed reads must
+   * not leave descriptors, threads or pinned block memory behind.
+   */
+  @AfterEach
+  void checkEverythingReleased() {
+    ResourceHygiene.assertReleased(baseline, opened.toArray(new Cairn[0]));
+  }
+
+  private Cairn open(Options o) {
+    Cairn db = Cairn.open(dir, o);
+    opened.add(db);
+    return db;
+  }
 
   private Options options(WalRecoveryMode mode) {
     return Options.builder().memtableBytes(64 << 10).targetFileBytes(32 << 10).blockBytes(1024)
@@ -54,7 +78,7 @@ class CorruptionTest {
   /** Tables in L0 and L1, every key flushed; the log is empty. */
   private void buildTables() {
     Random random = new Random(SEED);
-    try (Cairn db = Cairn.open(dir, options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL))) {
+    try (Cairn db = open(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL))) {
       for (int round = 0; round < 2; round++) {
         for (int i = 0; i < KEYS; i++) {
           put(db, i, random, WriteOptions.NO_SYNC);
@@ -89,7 +113,7 @@ class CorruptionTest {
           size - 60, size - 30, size - 8, size - 1};
       for (long offset : offsets) {
         byte[] original = flipBit(table, offset, random.nextInt(8));
-        try (Cairn db = Cairn.open(dir, options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL))) {
+        try (Cairn db = open(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL))) {
           CorruptionException e = assertThrows(CorruptionException.class, db::verifyChecksums,
               "flip at " + offset + " of " + table.getFileName() + " (size " + size + ") must be detected (seed " + SEED + ")");
           assertNamesFile(e, table);
@@ -112,7 +136,7 @@ class CorruptionTest {
         f.setLength(length);
       }
       damagesInjected++;
-      try (Cairn db = Cairn.open(dir, options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL))) {
+      try (Cairn db = open(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL))) {
         CorruptionException e = assertThrows(CorruptionException.class, db::verifyChecksums,
             table.getFileName() + " truncated to " + length + " bytes must be reported");
         // The offset may be where the manifest says data should be, past the truncated end.
@@ -141,7 +165,7 @@ class CorruptionTest {
       try {
         long at = offset;
         CorruptionException e = assertThrows(CorruptionException.class,
-            () -> Cairn.open(dir, options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL)).close(),
+            () -> open(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL)).close(),
             "flip at " + at + " of " + manifest.getFileName() + " (size " + size + ", seed " + SEED + ")");
         assertNamesFile(e, manifest);
         corruptionsReported++;
@@ -155,10 +179,10 @@ class CorruptionTest {
     }
     damagesInjected++;
     CorruptionException e = assertThrows(CorruptionException.class,
-        () -> Cairn.open(dir, options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL)).close(), "an empty manifest");
+        () -> open(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL)).close(), "an empty manifest");
     assertNamesFile(e, manifest);
     Files.write(manifest, original);
-    try (Cairn db = Cairn.open(dir, options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL))) {
+    try (Cairn db = open(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL))) {
       readEverythingAndCompare(db);
       assertEquals(0, corruptionsIn(db), "the repaired database reads cleanly");
     }
@@ -181,13 +205,13 @@ class CorruptionTest {
       Files.write(current, content);
       damagesInjected++;
       CorruptionException e = assertThrows(CorruptionException.class,
-          () -> Cairn.open(dir, options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL)).close(),
+          () -> open(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL)).close(),
           "CURRENT = " + new String(content, StandardCharsets.ISO_8859_1));
       assertNamesFile(e, current);
       corruptionsReported++;
     }
     Files.write(current, original);
-    try (Cairn db = Cairn.open(dir, options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL))) {
+    try (Cairn db = open(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL))) {
       readEverythingAndCompare(db);
     }
   }
@@ -200,7 +224,7 @@ class CorruptionTest {
   private Path buildLogOnly() throws IOException {
     Random random = new Random(SEED);
     Options o = Options.builder().memtableBytes(4 << 20).build();
-    try (Cairn db = Cairn.open(dir, o)) {
+    try (Cairn db = open(o)) {
       for (int i = 0; i < LOG_RECORDS; i++) {
         String key = String.format("k%05d", i);
         byte[] value = (key + ":" + "w".repeat(300 + random.nextInt(300))).getBytes(StandardCharsets.UTF_8);
@@ -223,7 +247,7 @@ class CorruptionTest {
     }
     damagesInjected++;
     if (mode == WalRecoveryMode.ABSOLUTE_CONSISTENCY) {
-      CorruptionException e = assertThrows(CorruptionException.class, () -> Cairn.open(dir, options(mode)).close());
+      CorruptionException e = assertThrows(CorruptionException.class, () -> open(options(mode)).close());
       assertNamesFile(e, log);
       corruptionsReported++;
       return;
@@ -242,7 +266,7 @@ class CorruptionTest {
     flipBit(log, offset, 5);
     switch (mode) {
       case TOLERATE_CORRUPTED_TAIL, ABSOLUTE_CONSISTENCY -> {
-        CorruptionException e = assertThrows(CorruptionException.class, () -> Cairn.open(dir, options(mode)).close(),
+        CorruptionException e = assertThrows(CorruptionException.class, () -> open(options(mode)).close(),
             mode + " must refuse damage in the middle of the log");
         assertNamesFile(e, log);
         assertTrue(e.offset() <= offset && e.offset() > offset - (32 << 10), "offset " + e.offset() + " near " + offset);
@@ -254,7 +278,7 @@ class CorruptionTest {
         reopenRecoveredDatabaseCleanly(prefix);
       }
       case SKIP_ANY_CORRUPTED -> {
-        try (Cairn db = Cairn.open(dir, options(mode))) {
+        try (Cairn db = open(options(mode))) {
           int present = 0;
           for (int i = 0; i < LOG_RECORDS; i++) {
             String key = String.format("k%05d", i);
@@ -276,7 +300,7 @@ class CorruptionTest {
   @Test
   void aBitFlipInARecordLengthIsNotMistakenForATornTail() throws IOException {
     Random random = new Random(SEED);
-    try (Cairn db = Cairn.open(dir, Options.defaults())) {
+    try (Cairn db = open(Options.defaults())) {
       for (int i = 0; i < 20; i++) { // well inside one 32 KiB log block
         String key = String.format("k%05d", i);
         byte[] value = (key + ":" + "x".repeat(200 + random.nextInt(100))).getBytes(StandardCharsets.UTF_8);
@@ -292,13 +316,13 @@ class CorruptionTest {
     flipBit(log, secondToLast + 5, 3);
     for (WalRecoveryMode mode : new WalRecoveryMode[] {WalRecoveryMode.TOLERATE_CORRUPTED_TAIL,
         WalRecoveryMode.ABSOLUTE_CONSISTENCY}) {
-      CorruptionException e = assertThrows(CorruptionException.class, () -> Cairn.open(dir, options(mode)).close(),
+      CorruptionException e = assertThrows(CorruptionException.class, () -> open(options(mode)).close(),
           "under " + mode + " the acknowledged last record must not be dropped silently");
       assertNamesFile(e, log);
       assertEquals(secondToLast, e.offset());
       corruptionsReported++;
     }
-    try (Cairn db = Cairn.open(dir, options(WalRecoveryMode.SKIP_ANY_CORRUPTED))) {
+    try (Cairn db = open(options(WalRecoveryMode.SKIP_ANY_CORRUPTED))) {
       assertArrayEquals(reference.lastEntry().getValue(), db.get(reference.lastKey().getBytes(StandardCharsets.UTF_8)),
           "skipping the damaged record keeps the intact one after it");
       assertEquals(null, db.get(reference.lowerKey(reference.lastKey()).getBytes(StandardCharsets.UTF_8)));
@@ -332,7 +356,7 @@ class CorruptionTest {
 
   /** Opens under {@code mode} and checks the state is exactly the first n records; returns n. */
   private int openAndCountPrefix(WalRecoveryMode mode) {
-    try (Cairn db = Cairn.open(dir, options(mode))) {
+    try (Cairn db = open(options(mode))) {
       return checkPrefix(db);
     }
   }
@@ -357,7 +381,7 @@ class CorruptionTest {
 
   /** The recovery wrote what it kept durably: a default open afterwards sees the same prefix. */
   private void reopenRecoveredDatabaseCleanly(int expected) {
-    try (Cairn db = Cairn.open(dir, options(WalRecoveryMode.ABSOLUTE_CONSISTENCY))) {
+    try (Cairn db = open(options(WalRecoveryMode.ABSOLUTE_CONSISTENCY))) {
       assertEquals(expected, checkPrefix(db));
       db.verifyChecksums();
     }

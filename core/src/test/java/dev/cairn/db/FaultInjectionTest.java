@@ -169,7 +169,7 @@ class FaultInjectionTest {
     ResourceHygiene.Baseline baseline = ResourceHygiene.before(dir);
     CairnException e = assertThrows(CairnException.class, () -> Cairn.open(dir, options(fs)));
     assertTrue(causedByInjectedFault(e), "the open reports the I/O error: " + e);
-    ResourceHygiene.assertReleased(baseline, null);
+    ResourceHygiene.assertReleased(baseline);
     fs.heal();
     reopenAndVerify(fs, ref, seed);
     tally(fs);
