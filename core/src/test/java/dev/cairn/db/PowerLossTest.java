@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
@@ -84,6 +85,7 @@ class PowerLossTest {
         int cut = random.nextInt(ops);
         Thread power = null;
         long[] changed = new long[1];
+        AtomicReference<Exception> powerFailure = new AtomicReference<>();
         for (int i = 0; i < ops; i++) {
           if (i == cut) {
             int delayMicros = random.nextInt(3000);
@@ -91,8 +93,8 @@ class PowerLossTest {
               try {
                 Thread.sleep(delayMicros / 1000, (delayMicros % 1000) * 1000);
                 changed[0] = fs.simulatePowerLoss();
-              } catch (IOException | InterruptedException e) {
-                throw new IllegalStateException(e);
+              } catch (IOException | InterruptedException | RuntimeException e) {
+                powerFailure.set(e);
               }
             }, "test-power-cut");
             power.start();
@@ -116,6 +118,9 @@ class PowerLossTest {
           changed[0] = fs.simulatePowerLoss();
         } else {
           power.join();
+          if (powerFailure.get() != null) {
+            throw new AssertionError("simulating the power loss failed (seed " + seed + ")", powerFailure.get());
+          }
         }
         filesChanged += changed[0];
         db.close(); // the filesystem is off: nothing the dead engine writes now reaches the files
