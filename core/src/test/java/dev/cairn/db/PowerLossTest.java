@@ -83,10 +83,16 @@ class PowerLossTest {
         List<Commit> sinceDurable = new ArrayList<>();
         int ops = 100 + random.nextInt(700);
         int cut = random.nextInt(ops);
+        // In half of the cycles an I/O error strikes first: the engine must stop there, and the
+        // power loss then shows that what it had acknowledged was really durable.
+        int faultAt = random.nextBoolean() ? random.nextInt(ops) : -1;
         Thread power = null;
         long[] changed = new long[1];
         AtomicReference<Exception> powerFailure = new AtomicReference<>();
         for (int i = 0; i < ops; i++) {
+          if (i == faultAt) {
+            armRandomFault(fs, random);
+          }
           if (i == cut) {
             int delayMicros = random.nextInt(3000);
             power = new Thread(() -> {
@@ -124,6 +130,7 @@ class PowerLossTest {
         }
         filesChanged += changed[0];
         db.close(); // the filesystem is off: nothing the dead engine writes now reaches the files
+        fs.heal();
         fs.powerOn();
         db = Cairn.open(dir, options);
         TreeMap<String, byte[]> recovered = checkRecoveredState(db, durable, sinceDurable, seed, cycle);
@@ -134,8 +141,8 @@ class PowerLossTest {
       db.close();
     }
     ResourceHygiene.assertReleased(baseline, db);
-    System.out.println("power loss: " + cycles + " cycles, " + fs.faultsInjected(FaultInjectingFileSystem.Fault.POWER_LOSS)
-        + " power losses dropping unsynced data in " + filesChanged + " files, " + syncedAcks
+    System.out.println("power loss: " + cycles + " cycles, faults injected " + fs.faultCounts()
+        + ", unsynced data dropped in " + filesChanged + " files, " + syncedAcks
         + " synced acknowledgements, 0 lost, 0 corrupt reads (seed " + seed + ")");
   }
 
@@ -169,6 +176,18 @@ class PowerLossTest {
       reopened.close();
     }
     ResourceHygiene.assertReleased(baseline, reopened);
+  }
+
+  private static void armRandomFault(FaultInjectingFileSystem fs, Random random) {
+    switch (random.nextInt(7)) {
+      case 0 -> fs.failSyncs(FaultInjectionTest.LOG);
+      case 1 -> fs.tearNextAppend(FaultInjectionTest.LOG);
+      case 2 -> fs.limitSpace(random.nextInt(100_000));
+      case 3 -> fs.failAppends(FaultInjectionTest.TABLE);
+      case 4 -> fs.failNextSync(FaultInjectionTest.MANIFEST);
+      case 5 -> fs.tearNextAppend(FaultInjectionTest.MANIFEST);
+      default -> fs.failDirectorySyncs(true);
+    }
   }
 
   /** Runs one random operation; returns whether it was a synced write that was acknowledged. */
