@@ -67,7 +67,7 @@ class PowerLossTest {
   @Test
   void everySyncedWriteSurvivesRandomPowerLosses() throws Exception {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
-    int cycles = Integer.getInteger("cairn.powerloss.cycles", Boolean.getBoolean("cairn.long") ? 300 : 8);
+    int cycles = Integer.getInteger("cairn.powerloss.cycles", Boolean.getBoolean("cairn.long") ? 300 : 12);
     Random random = new Random(seed);
     FaultInjectingFileSystem fs = new FaultInjectingFileSystem();
     Options options = Options.builder().fileSystem(fs).memtableBytes(64 << 10).targetFileBytes(32 << 10)
