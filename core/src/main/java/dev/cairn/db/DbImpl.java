@@ -394,9 +394,10 @@ public final class DbImpl implements Cairn {
       latchBackgroundError(e);
       throw e;
     }
+    // Make the new log's directory entry durable before any write in it is acknowledged: a
+    // synced write is only as durable as the name of the file that holds it, and without this
+    // a power loss before the next table's directory sync drops the whole log.
     try {
-      // Make the new log's directory entry durable before any synced write to it is
-      // acknowledged; otherwise a power loss could drop the whole file with those writes.
       fs.syncDirectory(dir);
     } catch (IOException e) {
       latchBackgroundError(e);
@@ -761,8 +762,12 @@ public final class DbImpl implements Cairn {
     try {
       try {
         if (log != null) {
-          log.sync();
-          log.close();
+          // Close even when the sync fails (a dead device): otherwise the descriptor leaks.
+          try {
+            log.sync();
+          } finally {
+            log.close();
+          }
         }
       } catch (IOException e) {
         LOG.warning("closing the log: " + e);

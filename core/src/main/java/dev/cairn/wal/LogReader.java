@@ -223,6 +223,17 @@ public final class LogReader {
         return damage(offset, blockStart + blockLength,
             "fragment length " + length + " overruns its block", false);
       }
+      int intact = findIntactFragment(pos + HEADER_BYTES);
+      if (intact >= 0) {
+        // A torn write leaves nothing after it, yet a fragment with a good checksum follows:
+        // this length is bit rot in the middle of the log, and the records from that
+        // fragment on were acknowledged. Report it as such and resume there.
+        int at = pos;
+        pos = intact;
+        return damage(offset, blockStart + intact, "fragment length " + length + " runs past the end of the file"
+            + " but an intact fragment follows at offset " + (blockStart + intact) + " (at " + (blockStart + at) + ")",
+            false);
+      }
       eof = true;
       return damage(offset, fileSize, "fragment truncated by end of file (length " + length
           + ", " + (blockLength - pos - HEADER_BYTES) + " payload bytes present)", true);
@@ -247,6 +258,25 @@ public final class LogReader {
     fragmentPayload = end - length;
     fragmentLength = length;
     return type;
+  }
+
+  /**
+   * The position in the current block of the first fragment at or after {@code from} whose
+   * header and checksum are intact, or -1. Only called on the damage path: it may compute a
+   * checksum at many positions.
+   */
+  private int findIntactFragment(int from) {
+    for (int p = from; p + HEADER_BYTES <= blockLength; p++) {
+      int type = block[p + 6] & 0xff;
+      int length = (block[p + 4] & 0xff) | (block[p + 5] & 0xff) << 8;
+      if (type < FULL || type > LAST || p + HEADER_BYTES + length > blockLength) {
+        continue;
+      }
+      if (Checksums.unmask(Coding.getFixed32(block, p)) == Checksums.crc32c(block, p + 6, 1 + length)) {
+        return p;
+      }
+    }
+    return -1;
   }
 
   /** Records damage over [start, end); drops the rest of the block unless end lies inside it. */
