@@ -53,9 +53,17 @@ class LogFuzzTest {
 
     for (WalRecoveryMode mode : WalRecoveryMode.values()) {
       MemTable mem = new MemTable();
+      long[] lastReplayed = {-1};
       try {
-        WalReplay.replay(new InMemoryFile(bytes), "000001.log", mode,
-            (r, offset) -> WriteBatch.decode(r, "000001.log", offset, mem.inserter()));
+        WalReplay.replay(new InMemoryFile(bytes), "000001.log", mode, (r, offset) -> {
+          // Recovery's rule (Recovery#checkFollowsPrevious, ReplayedSequenceTest): a record must
+          // follow the previous one's sequences, or it would overwrite memtable entries.
+          if (r.length >= 8 && WriteBatch.sequenceOf(r) <= lastReplayed[0]) {
+            throw new CorruptionException("000001.log", offset, "record does not follow the previous one");
+          }
+          int n = WriteBatch.decode(r, "000001.log", offset, mem.inserter());
+          lastReplayed[0] = WriteBatch.sequenceOf(r) + n - 1;
+        });
       } catch (CorruptionException expected) {
         // The mode refused the damage, or a record is not a valid batch.
       }
