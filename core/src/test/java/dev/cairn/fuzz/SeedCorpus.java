@@ -23,14 +23,14 @@ import java.util.Random;
 /**
  * Writes the seed corpora of the fuzz tests from real encodings, made by the engine's own
  * writers, plus a few mutations of each that aim at length fields and truncation. The corpora are
- * committed; rerun this after a format change:
+ * committed; after a format change, regenerate them with
  *
  * <pre>
- *   mvn -q -o -pl core -am test-compile &amp;&amp; java -cp "$(cat core/cp.txt):core/target/classes:core/target/test-classes" \
- *       dev.cairn.fuzz.SeedCorpus core/src/test/resources
+ *   mvn -o -pl core -am test -Dtest=SeedCorpusTest -Dcairn.fuzz.writeSeeds=true -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
  *
- * (docs/testing.md, "Fuzzing", has the classpath step.) Deterministic: a fixed seed.
+ * Deterministic (a fixed seed) except for the creation time a table's properties record.
+ * {@code regression-*} inputs (fuzzer findings) are not generated: they stay as committed.
  */
 public final class SeedCorpus {
   private static final Random RND = new Random(20261122);
