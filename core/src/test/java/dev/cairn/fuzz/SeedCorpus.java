@@ -48,6 +48,7 @@ public final class SeedCorpus {
     write(root, "TableFuzzTest", "open", tables);
     write(root, "TableFuzzTest", "openChecksumsRepaired", tables);
     write(root, "TableFuzzTest", "footer", footers(tables));
+    write(root, "TableFuzzTest", "properties", properties(tables));
     Map<String, byte[]> logs = logs(batches);
     write(root, "LogFuzzTest", "wal", logs);
     write(root, "LogFuzzTest", "walChecksumsRepaired", logs);
@@ -151,6 +152,17 @@ public final class SeedCorpus {
   static Map<String, byte[]> footers(Map<String, byte[]> tables) {
     Map<String, byte[]> m = new LinkedHashMap<>();
     tables.forEach((name, t) -> m.put(name, Arrays.copyOfRange(t, t.length - Footer.SIZE, t.length)));
+    return m;
+  }
+
+  /** The contents of each table's properties block, located through its footer. */
+  static Map<String, byte[]> properties(Map<String, byte[]> tables) {
+    Map<String, byte[]> m = new LinkedHashMap<>();
+    tables.forEach((name, t) -> {
+      Footer f = Footer.decode(Arrays.copyOfRange(t, t.length - Footer.SIZE, t.length), name, t.length - Footer.SIZE);
+      int at = (int) f.propertiesHandle().offset();
+      m.put(name, Arrays.copyOfRange(t, at, at + (int) f.propertiesHandle().size()));
+    });
     return m;
   }
 

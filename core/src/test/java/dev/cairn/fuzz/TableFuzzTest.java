@@ -1,5 +1,6 @@
 package dev.cairn.fuzz;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
@@ -8,8 +9,10 @@ import dev.cairn.fs.IoTag;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.key.InternalKey;
 import dev.cairn.table.Footer;
+import dev.cairn.table.TableProperties;
 import dev.cairn.table.TableReader;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +25,8 @@ import java.util.List;
  * <p>{@link #open} feeds the bytes as they are, so it mostly exercises the checksums and the
  * footer; {@link #openChecksumsRepaired} first makes every checksum it can find verify (see
  * {@link ChecksumRepair}), so that mutations reach the index, filter, properties and data block
- * decoders. {@link #footer} fuzzes {@link Footer#decode} alone, its CRC repaired.
+ * decoders. {@link #footer} fuzzes {@link Footer#decode} alone, its CRC repaired, and {@link
+ * #properties} the properties block's contents below their checksum.
  */
 class TableFuzzTest {
   private static final int MAX_STEPS = 100_000;
@@ -50,6 +54,18 @@ class TableFuzzTest {
       assertTrue(f.indexHandle().end() <= 1 << 20, "index handle past the footer");
     } catch (CorruptionException expected) {
       // Includes UnsupportedTableVersionException.
+    }
+  }
+
+  @FuzzTest
+  void properties(byte[] data) {
+    try {
+      TableProperties p = TableProperties.decode(ByteBuffer.wrap(data), "fuzz.cairn", 0);
+      p.render();
+      TableProperties again = TableProperties.decode(ByteBuffer.wrap(p.encode()), "reencoded", 0);
+      assertEquals(p.render(), again.render(), "properties must survive re-encoding");
+    } catch (CorruptionException expected) {
+      // Damaged block, missing or malformed property.
     }
   }
 
