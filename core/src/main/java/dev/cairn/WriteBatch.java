@@ -1,5 +1,6 @@
 package dev.cairn;
 
+import dev.cairn.key.InternalKey;
 import dev.cairn.key.ValueType;
 import dev.cairn.util.ByteSink;
 import dev.cairn.util.ByteSource;
@@ -122,13 +123,28 @@ public final class WriteBatch {
       throw src.corruption("write batch shorter than its " + HEADER_BYTES + "-byte header");
     }
     long sequence = src.getFixed64();
+    if (sequence < 0 || sequence > InternalKey.MAX_SEQUENCE) {
+      throw src.corruption("write batch sequence " + Long.toUnsignedString(sequence) + " out of range");
+    }
     int expected = src.getFixed32();
     int seen = 0;
     while (src.hasRemaining()) {
+      if (sequence + seen > InternalKey.MAX_SEQUENCE) {
+        throw src.corruption("write batch operation " + seen + " would get a sequence beyond "
+            + InternalKey.MAX_SEQUENCE);
+      }
       int type = src.getByte();
       byte[] key = src.getLengthPrefixed();
+      if (key.length == 0 || key.length > Options.MAX_KEY_BYTES) {
+        // The API refuses such a key, so no intact batch holds one.
+        throw src.corruption("write batch key of " + key.length + " bytes");
+      }
       if (type == ValueType.VALUE.persistentId()) {
-        handler.put(sequence + seen, key, src.getLengthPrefixed());
+        byte[] value = src.getLengthPrefixed();
+        if (value.length > Options.MAX_VALUE_BYTES) {
+          throw src.corruption("write batch value of " + value.length + " bytes");
+        }
+        handler.put(sequence + seen, key, value);
       } else if (type == ValueType.DELETION.persistentId()) {
         handler.delete(sequence + seen, key);
       } else {

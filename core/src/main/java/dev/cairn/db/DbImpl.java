@@ -73,6 +73,8 @@ public final class DbImpl implements Cairn {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final AtomicBoolean collectionQueued = new AtomicBoolean();
   private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(DbImpl.class.getName());
+  /** Public calls running now; close() waits for them (see InFlightCalls). */
+  private final InFlightCalls calls;
 
   // Guarded by mutex.
   private MemTable mem;
@@ -111,6 +113,7 @@ public final class DbImpl implements Cairn {
     this.options = options;
     this.fs = options.fileSystem();
     this.dbLock = dbLock;
+    this.calls = new InFlightCalls("database " + dir);
     this.blockCache = new CaffeineBlockCache(options.blockCacheBytes());
     this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), blockCache);
     this.versions = new VersionSet(dir, fs, options);
@@ -213,7 +216,15 @@ public final class DbImpl implements Cairn {
     if (writeOptions == null) {
       throw new IllegalArgumentException("write options must not be null");
     }
-    ensureOpen();
+    calls.enter();
+    try {
+      writeInFlight(batch, writeOptions);
+    } finally {
+      calls.exit();
+    }
+  }
+
+  private void writeInFlight(WriteBatch batch, WriteOptions writeOptions) {
     if (batch.count() == 0) {
       return;
     }
@@ -434,14 +445,13 @@ public final class DbImpl implements Cairn {
     if (readOptions == null) {
       throw new IllegalArgumentException("read options must not be null");
     }
-    ensureOpen();
+    calls.enter();
     long start = System.nanoTime();
-    ReadState state = pinReadState(readOptions.snapshot());
-    try {
+    try (ReadState state = pinReadState(readOptions.snapshot())) {
       return state.get(key, readOptions.fillCache());
     } finally {
-      state.close();
       counters.getLatency.recordSince(start);
+      calls.exit();
     }
   }
 
@@ -472,12 +482,13 @@ public final class DbImpl implements Cairn {
 
   @Override
   public Snapshot snapshot() {
-    ensureOpen();
+    calls.enter();
     mutex.lock();
     try {
       return new SnapshotImpl(this, versions.lastSequence());
     } finally {
       mutex.unlock();
+      calls.exit();
     }
   }
 
@@ -486,8 +497,12 @@ public final class DbImpl implements Cairn {
     if (readOptions == null) {
       throw new IllegalArgumentException("read options must not be null");
     }
-    ensureOpen();
-    return pinReadState(readOptions.snapshot()).iterator(readOptions);
+    calls.enter();
+    try {
+      return new InFlightIterator(pinReadState(readOptions.snapshot()).iterator(readOptions), calls);
+    } finally {
+      calls.exit();
+    }
   }
 
   @Override
@@ -514,7 +529,7 @@ public final class DbImpl implements Cairn {
 
   @Override
   public void flush() {
-    ensureOpen();
+    calls.enter();
     mutex.lock();
     try {
       // Take a turn in the writer queue so that no group commit is between log and memtable.
@@ -540,35 +555,40 @@ public final class DbImpl implements Cairn {
       throwIfUnusable();
     } finally {
       mutex.unlock();
+      calls.exit();
     }
   }
 
   @Override
   public void compactRange(byte[] from, byte[] to) {
-    ensureOpen();
-    flush();
-    compactions.compactRangeManually(from, to);
+    calls.enter();
+    try {
+      flush();
+      compactions.compactRangeManually(from, to);
+    } finally {
+      calls.exit();
+    }
   }
 
   @Override
   public Stats stats() {
-    ensureOpen();
+    calls.enter();
     mutex.lock();
     try {
       return StatsBuilder.build(this, versions.current(), mem.approximateBytes(), immutables.size());
     } finally {
       mutex.unlock();
+      calls.exit();
     }
   }
 
   @Override
   public int verifyChecksums() {
-    ensureOpen();
-    ReadState state = pinReadState(null);
-    try {
+    calls.enter();
+    try (ReadState state = pinReadState(null)) {
       return state.verifyTables();
     } finally {
-      state.close();
+      calls.exit();
     }
   }
 
@@ -708,12 +728,6 @@ public final class DbImpl implements Cairn {
     return logNumber;
   }
 
-  void ensureOpen() {
-    if (closed.get()) {
-      throw new DatabaseClosedException("database " + dir);
-    }
-  }
-
   static void checkKey(byte[] key) {
     if (key == null) {
       throw new IllegalArgumentException("key must not be null");
@@ -734,6 +748,7 @@ public final class DbImpl implements Cairn {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    calls.refuseNew();
     if (dlc() != null) {
       dlc().stop();
     }
@@ -744,8 +759,17 @@ public final class DbImpl implements Cairn {
       for (Writer w : writers) {
         w.turn.signal();
       }
+    } finally {
+      mutex.unlock();
+    }
+    // Calls waiting on the engine (stalled writers, flush) see `closing` and give up; the rest
+    // finish. Only then may the log be closed and the caches released under them.
+    calls.awaitDrained();
+    mutex.lock();
+    try {
       // A leader appending to the log without the mutex must finish before the log is closed,
-      // or a clean close could leave a torn record (and two threads in the LogWriter).
+      // or a clean close could leave a torn record (and two threads in the LogWriter). The drain
+      // above already waited for it; the flag keeps this true on its own.
       while (flushScheduled || compactions.running() > 0 || logWriteInProgress) {
         backgroundChanged.awaitUninterruptibly();
       }

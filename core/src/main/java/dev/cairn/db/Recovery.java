@@ -1,5 +1,6 @@
 package dev.cairn.db;
 
+import dev.cairn.CorruptionException;
 import dev.cairn.Options;
 import dev.cairn.WriteBatch;
 import dev.cairn.fs.ReadableFile;
@@ -23,6 +24,8 @@ final class Recovery {
 
   private final DbImpl db;
   private long maxSequence;
+  /** Last sequence of the record replayed last, across all logs; -1 before the first. */
+  private long lastReplayed = -1;
   private MemTable mem;
 
   Recovery(DbImpl db) {
@@ -79,8 +82,10 @@ final class Recovery {
     WalReplay.ReplayResult result;
     try (ReadableFile file = db.fs.openReadable(db.dir.resolve(name))) {
       result = WalReplay.replay(file, name, db.options.walRecoveryMode(), (record, offset) -> {
+        checkFollowsPrevious(record, name, offset);
         MemTableInserter.insert(record, mem, name, offset);
         long last = WriteBatch.sequenceOf(record) + WriteBatch.countOf(record) - 1;
+        lastReplayed = last;
         maxSequence = Math.max(maxSequence, last);
         if (mem.approximateBytes() > db.options.memtableBytes()) {
           flushRecovered(edit);
@@ -89,6 +94,19 @@ final class Recovery {
     }
     flushRecovered(edit);
     return result;
+  }
+
+  /**
+   * Group commit gives each record the sequences right after the previous one's, in log order
+   * and across logs, so a record whose first sequence is not beyond the last one replayed (a
+   * duplicated or misplaced record with a valid checksum) is damage. Inserting it would replace
+   * entries already in the memtable under the same sequence.
+   */
+  private void checkFollowsPrevious(byte[] record, String name, long offset) {
+    if (record.length >= 8 && WriteBatch.sequenceOf(record) <= lastReplayed) {
+      throw new CorruptionException(name, offset, "write batch at sequence " + WriteBatch.sequenceOf(record)
+          + " does not follow the previous record, which ended at sequence " + lastReplayed);
+    }
   }
 
   private void flushRecovered(VersionEdit edit) throws IOException {

@@ -4,7 +4,6 @@ import dev.cairn.CorruptionException;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.ReadableFile;
 import dev.cairn.key.InternalKey;
-import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockIterator;
 import java.io.IOException;
@@ -79,7 +78,7 @@ public final class TableDump {
 
   private static String blockSummary(TableReader reader, BlockHandle h) {
     try (BlockRef ref = reader.acquireDataBlock(h, false, IoTag.OTHER);
-         BlockIterator it = ref.block().iterator(InternalKeyComparator.INSTANCE)) {
+         BlockIterator it = ref.block().internalKeyIterator()) {
       int entries = 0;
       byte[] first = null;
       byte[] last = null;

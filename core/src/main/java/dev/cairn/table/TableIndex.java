@@ -1,7 +1,6 @@
 package dev.cairn.table;
 
 import dev.cairn.CorruptionException;
-import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.table.block.Block;
 import dev.cairn.table.block.BlockHandle;
@@ -37,12 +36,9 @@ final class TableIndex {
   static TableIndex decode(ByteBuffer contents, String fileName, long indexOffset, long footerOffset) {
     List<byte[]> keys = new ArrayList<>();
     List<BlockHandle> hs = new ArrayList<>();
-    try (BlockIterator it = new Block(contents, fileName, indexOffset).iterator(CMP)) {
+    try (BlockIterator it = new Block(contents, fileName, indexOffset).internalKeyIterator()) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         byte[] key = it.key();
-        if (!InternalKey.isValid(key)) {
-          throw new CorruptionException(fileName, indexOffset, "bad index key of " + key.length + " bytes");
-        }
         if (!keys.isEmpty() && CMP.compare(keys.get(keys.size() - 1), key) >= 0) {
           throw new CorruptionException(fileName, indexOffset,
               "index keys out of order at entry " + keys.size());

@@ -2,7 +2,6 @@ package dev.cairn.table;
 
 import dev.cairn.fs.IoTag;
 import dev.cairn.iter.InternalIterator;
-import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.table.block.BlockIterator;
 
 /**
@@ -60,7 +59,7 @@ final class TableIterator implements InternalIterator {
   @Override
   public byte[] key() {
     assert isValid();
-    return reader.checkedKey(blockIter.key(), current.block());
+    return blockIter.key(); // a well-formed internal key: the block iterator checks each one
   }
 
   @Override
@@ -82,9 +81,6 @@ final class TableIterator implements InternalIterator {
         blockIter.seekToFirst();
       }
     }
-    if (blockIter != null) {
-      key(); // validate before a caller sees it
-    }
   }
 
   private void openBlock(int i) {
@@ -96,7 +92,7 @@ final class TableIterator implements InternalIterator {
     blockIter = null;
     if (i < index.size()) {
       current = reader.acquireDataBlock(index.handle(i), fillCache, tag);
-      blockIter = current.block().iterator(InternalKeyComparator.INSTANCE);
+      blockIter = current.block().internalKeyIterator();
     }
   }
 

@@ -8,7 +8,6 @@ import dev.cairn.fs.IoTag;
 import dev.cairn.fs.ReadableFile;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.key.InternalKey;
-import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.LookupResult;
 import dev.cairn.key.ValueType;
 import dev.cairn.table.block.Block;
@@ -31,8 +30,6 @@ import java.util.concurrent.atomic.LongAdder;
  * file and offset.
  */
 public final class TableReader implements AutoCloseable {
-  private static final InternalKeyComparator CMP = InternalKeyComparator.INSTANCE;
-
   // Immutable after construction.
   private final ReadableFile file;
   private final String fileName;
@@ -149,12 +146,12 @@ public final class TableReader implements AutoCloseable {
       return LookupResult.NOT_PRESENT;
     }
     try (BlockRef ref = acquireDataBlock(index.handle(i), fillCache, IoTag.USER_READ)) {
-      BlockIterator it = ref.block().iterator(CMP);
+      BlockIterator it = ref.block().internalKeyIterator();
       it.seek(target);
       if (!it.isValid()) {
         return LookupResult.NOT_PRESENT;
       }
-      byte[] key = checkedKey(it.key(), ref.block());
+      byte[] key = it.key();
       if (InternalKey.compareUserKeys(key, target) != 0) {
         return LookupResult.NOT_PRESENT;
       }
@@ -165,15 +162,6 @@ public final class TableReader implements AutoCloseable {
           ? LookupResult.found(it.value())
           : LookupResult.DELETED;
     }
-  }
-
-  /** A data block's key must be a well-formed internal key; anything else is corruption. */
-  byte[] checkedKey(byte[] key, Block block) {
-    if (!InternalKey.isValid(key)) {
-      throw new CorruptionException(fileName, block.blockOffset(),
-          "malformed internal key of " + key.length + " bytes in data block");
-    }
-    return key;
   }
 
   /**

@@ -40,9 +40,9 @@ final class TableVerifier {
       byte[] lowerSeparator = i == 0 ? null : index.separator(i - 1);
       byte[] separator = index.separator(i);
       boolean empty = true;
-      try (BlockIterator it = block.iterator(CMP)) {
+      try (BlockIterator it = block.internalKeyIterator()) {
         for (it.seekToFirst(); it.isValid(); it.next()) {
-          byte[] key = reader.checkedKey(it.key(), block);
+          byte[] key = it.key();
           empty = false;
           if (previous != null && CMP.compare(previous, key) >= 0) {
             throw new CorruptionException(fileName, h.offset(), "keys out of order: "

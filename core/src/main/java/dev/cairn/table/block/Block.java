@@ -1,6 +1,7 @@
 package dev.cairn.table.block;
 
 import dev.cairn.CorruptionException;
+import dev.cairn.key.InternalKeyComparator;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Comparator;
@@ -81,7 +82,18 @@ public final class Block {
     return new CorruptionException(fileName, blockOffset + position, reason);
   }
 
+  /** An iterator over keys of any shape, ordered by {@code comparator} (index-free uses, properties). */
   public BlockIterator iterator(Comparator<byte[]> comparator) {
-    return new BlockIterator(this, comparator);
+    return new BlockIterator(this, comparator, false);
+  }
+
+  /**
+   * An iterator over a block of internal keys (data and index blocks), ordered by {@link
+   * InternalKeyComparator}. Every key it decodes, including the restart keys a seek compares, is
+   * checked to be a well-formed internal key first: the comparator cannot order a key shorter
+   * than its trailer, so a malformed one is reported as corruption at its entry's offset.
+   */
+  public BlockIterator internalKeyIterator() {
+    return new BlockIterator(this, InternalKeyComparator.INSTANCE, true);
   }
 }

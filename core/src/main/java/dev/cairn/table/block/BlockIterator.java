@@ -1,6 +1,7 @@
 package dev.cairn.table.block;
 
 import dev.cairn.iter.InternalIterator;
+import dev.cairn.key.InternalKey;
 import java.nio.ByteBuffer;
 import java.util.Comparator;
 
@@ -15,6 +16,8 @@ public final class BlockIterator implements InternalIterator {
   private final Block block;
   private final ByteBuffer buf;
   private final Comparator<byte[]> comparator;
+  /** Whether every decoded key must be a valid internal key (see Block#internalKeyIterator). */
+  private final boolean internalKeys;
   private final int end;
 
   // Current entry; valid when key != null.
@@ -24,10 +27,11 @@ public final class BlockIterator implements InternalIterator {
   private int nextOffset;
   private byte[] value;
 
-  BlockIterator(Block block, Comparator<byte[]> comparator) {
+  BlockIterator(Block block, Comparator<byte[]> comparator, boolean internalKeys) {
     this.block = block;
     this.buf = block.buffer();
     this.comparator = comparator;
+    this.internalKeys = internalKeys;
     this.end = block.entriesEnd();
   }
 
@@ -110,7 +114,7 @@ public final class BlockIterator implements InternalIterator {
     checkRange(pos[0], unshared);
     byte[] k = new byte[unshared];
     buf.get(pos[0], k);
-    return k;
+    return checkKey(k, p);
   }
 
   /** Decodes the entry at nextOffset, or invalidates the iterator at the end of the entries. */
@@ -142,7 +146,14 @@ public final class BlockIterator implements InternalIterator {
     valueOffset = pos[0] + unshared;
     valueLength = valueLen;
     nextOffset = valueOffset + valueLen;
-    key = k;
+    key = checkKey(k, p);
+  }
+
+  private byte[] checkKey(byte[] k, int entryOffset) {
+    if (internalKeys && !InternalKey.isValid(k)) {
+      throw block.corruption(entryOffset, "malformed internal key of " + k.length + " bytes");
+    }
+    return k;
   }
 
   private void checkRange(int from, int length) {

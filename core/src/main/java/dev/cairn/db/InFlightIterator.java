@@ -1,0 +1,70 @@
+package dev.cairn.db;
+
+import dev.cairn.CairnIterator;
+
+/**
+ * A user iterator whose positioning calls count as calls in flight ({@link InFlightCalls}): after
+ * the database closes they raise {@link dev.cairn.DatabaseClosedException}, and close waits for
+ * one that is running. {@link #key()}, {@link #value()} and {@link #isValid()} only return what
+ * the last positioning call decoded, so they need no guard; {@link #close()} always works, so that
+ * an iterator can be released after its database.
+ */
+final class InFlightIterator implements CairnIterator {
+  private final CairnIterator delegate;
+  private final InFlightCalls calls;
+
+  InFlightIterator(CairnIterator delegate, InFlightCalls calls) {
+    this.delegate = delegate;
+    this.calls = calls;
+  }
+
+  @Override
+  public boolean isValid() {
+    return delegate.isValid();
+  }
+
+  @Override
+  public void seekToFirst() {
+    calls.enter();
+    try {
+      delegate.seekToFirst();
+    } finally {
+      calls.exit();
+    }
+  }
+
+  @Override
+  public void seek(byte[] key) {
+    calls.enter();
+    try {
+      delegate.seek(key);
+    } finally {
+      calls.exit();
+    }
+  }
+
+  @Override
+  public void next() {
+    calls.enter();
+    try {
+      delegate.next();
+    } finally {
+      calls.exit();
+    }
+  }
+
+  @Override
+  public byte[] key() {
+    return delegate.key();
+  }
+
+  @Override
+  public byte[] value() {
+    return delegate.value();
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}
