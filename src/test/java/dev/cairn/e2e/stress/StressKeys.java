@@ -22,11 +22,20 @@ import java.util.SplittableRandom;
  */
 final class StressKeys {
   static final int VALUE_HEADER_BYTES = 16;
+  private static final byte[][] PREFIXES = new byte[100][];
+  private static final byte[][] ENDS = new byte[100][];
+
+  static {
+    for (int t = 0; t < PREFIXES.length; t++) {
+      PREFIXES[t] = String.format("t%02d/", t).getBytes(StandardCharsets.US_ASCII);
+      ENDS[t] = String.format("t%02d0", t).getBytes(StandardCharsets.US_ASCII);
+    }
+  }
 
   private StressKeys() {}
 
   static byte[] key(int thread, int index) {
-    byte[] prefix = threadPrefix(thread);
+    byte[] prefix = PREFIXES[thread];
     int tildes = index % 5;
     byte[] key = Arrays.copyOf(prefix, prefix.length + 6 + tildes);
     int v = index;
@@ -40,17 +49,17 @@ final class StressKeys {
 
   /** The first possible key of {@code thread} (inclusive lower bound of its range). */
   static byte[] threadPrefix(int thread) {
-    return String.format("t%02d/", thread).getBytes(StandardCharsets.US_ASCII);
+    return PREFIXES[thread].clone();
   }
 
   /** The exclusive upper bound of {@code thread}'s keys: {@code '0'} sorts right after {@code '/'}. */
   static byte[] threadEnd(int thread) {
-    return String.format("t%02d0", thread).getBytes(StandardCharsets.US_ASCII);
+    return ENDS[thread].clone();
   }
 
   /** The key index encoded in {@code key} if it is a well-formed key of {@code thread}, else -1. */
   static int indexOf(int thread, byte[] key) {
-    byte[] prefix = threadPrefix(thread);
+    byte[] prefix = PREFIXES[thread];
     if (key.length < prefix.length + 6 || !Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length)) {
       return -1;
     }
