@@ -37,7 +37,7 @@ class CrashTest {
       summary = new CrashRun(dir, style, seed, 8000).run(Integer.MAX_VALUE, deadline);
     } else {
       int cycles = Integer.getInteger("cairn.crash.cycles", Boolean.getBoolean("cairn.long") ? 100 : 24);
-      summary = new CrashRun(dir, style, seed, 1200).run(cycles, Long.MAX_VALUE);
+      summary = new CrashRun(dir, style, seed, 1000).run(cycles, Long.MAX_VALUE);
     }
     System.out.println(summary);
     assertTrue(summary.acks() > 0, "the stress process never acknowledged a write (seed " + seed + ")");
