@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
  * <pre>
  *   open                       the database is open and the workers are starting
  *   A thread index S|N         operation {@code index} of {@code thread} was acknowledged (synced or not)
+ *   reopened                   a worker closed and reopened the database in-process
  *   FAIL message               a check inside the stress process failed
  * </pre>
  *
@@ -29,6 +30,10 @@ final class AckChannel {
 
   void ack(int thread, long index, boolean sync) {
     line("A " + thread + " " + index + (sync ? " S" : " N"));
+  }
+
+  void reopened() {
+    line("reopened");
   }
 
   void fail(String message) {

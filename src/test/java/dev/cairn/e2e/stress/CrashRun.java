@@ -17,12 +17,13 @@ final class CrashRun {
 
   /** What a run did, for the log and the figures. */
   record Summary(CompactionStyle style, long seed, int cycles, long acks, long syncedAcks, int killsBeforeOpen,
-      long inFlightFoundApplied, long tablesVerified) {
+      long reopens, long inFlightFoundApplied, long tablesVerified, long childMillis, long verifyMillis) {
     @Override
     public String toString() {
       return "crash test " + style + " (seed " + seed + "): " + cycles + " cycles, " + acks + " acknowledged writes ("
-          + syncedAcks + " synced), " + killsBeforeOpen + " kills before the open, " + inFlightFoundApplied
-          + " in-flight writes found applied, " + tablesVerified + " table checksum passes; 0 acknowledged writes lost";
+          + syncedAcks + " synced), " + killsBeforeOpen + " kills before the open, " + reopens + " in-process reopens, " + inFlightFoundApplied
+          + " in-flight writes found applied, " + tablesVerified + " table checksum passes; 0 acknowledged writes lost"
+          + " (stress processes " + childMillis + " ms, verification " + verifyMillis + " ms)";
     }
   }
 
@@ -53,13 +54,17 @@ final class CrashRun {
     long acks = 0;
     long synced = 0;
     int beforeOpen = 0;
+    long reopens = 0;
     int cycle = 0;
+    long childNanos = 0;
+    long verifyNanos = 0;
     long lastProgress = System.nanoTime();
     for (; cycle < maxCycles && System.nanoTime() < deadlineNanos; cycle++) {
       EngineSettings engine = EngineSettings.random(style, random);
       StressProcess.KillPlan plan = random.nextInt(10) == 0
           ? new StressProcess.KillPlan(true, 100 + random.nextInt(900))
           : new StressProcess.KillPlan(false, 50 + (long) (random.nextDouble() * maxRunMillis));
+      long started = System.nanoTime();
       StressProcess.Outcome outcome = StressProcess.runAndKill(db, stderr, workload, engine,
           random.nextLong(), verifier.next(), plan);
       String context = "cycle " + cycle + " of the " + style + " crash test (seed " + seed + ", -Dcairn.seed="
@@ -74,8 +79,12 @@ final class CrashRun {
       beforeOpen += outcome.opened() ? 0 : 1;
       acks += outcome.acks();
       synced += outcome.syncedAcks();
+      reopens += outcome.reopens();
+      long killed = System.nanoTime();
+      childNanos += killed - started;
       try {
         verifier.verify(db, engine.toOptions(), outcome.lastAck());
+        verifyNanos += System.nanoTime() - killed;
       } catch (RuntimeException e) {
         throw new AssertionError(e.getMessage() + "; " + context, e);
       }
@@ -84,7 +93,7 @@ final class CrashRun {
         System.out.println("crash test " + style + ": " + (cycle + 1) + " cycles, " + acks + " acknowledged writes");
       }
     }
-    return new Summary(style, seed, cycle, acks, synced, beforeOpen, verifier.inFlightFoundApplied(),
-        verifier.tablesVerified());
+    return new Summary(style, seed, cycle, acks, synced, beforeOpen, reopens, verifier.inFlightFoundApplied(),
+        verifier.tablesVerified(), childNanos / 1_000_000, verifyNanos / 1_000_000);
   }
 }

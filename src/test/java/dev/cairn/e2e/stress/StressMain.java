@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * The stress process of the crash test (Cairn's {@code db_stress}): opens the database, then runs
- * one {@link StressWorker} per workload thread until it is killed. It never exits by itself
+ * one {@link StressWorker} per workload thread until it is killed; now and then a worker closes
+ * and reopens the database in-process ({@link ReopenableDb}). It never exits by itself
  * unless a check fails, in which case it reports {@code FAIL} and halts with status 3.
  *
  * <p>Arguments: {@code dir workload engine actionSeed next}, where {@code workload} and
@@ -31,16 +32,18 @@ public final class StressMain {
     String[] next = args[4].split(",");
     AckChannel channel = new AckChannel();
     try {
-      Cairn db = Cairn.open(dir, engine.toOptions());
+      ReopenableDb holder = new ReopenableDb(dir, engine.toOptions());
+      Cairn db = holder.enter();
       List<Thread> threads = new ArrayList<>();
       for (int t = 0; t < workload.threads(); t++) {
         // The driver has just verified the database against its expected state, so reading the
         // thread's keys back gives the model without replaying the thread's whole history.
         KeyVersions model = KeyVersions.read(db, ReadOptions.DEFAULT, t, workload.keysPerThread());
-        StressWorker worker = new StressWorker(db, workload, t, Long.parseLong(next[t]), model, actionSeed, channel);
+        StressWorker worker = new StressWorker(holder, workload, t, Long.parseLong(next[t]), model, actionSeed, channel);
         Thread thread = new Thread(() -> runOrHalt(worker, channel), "stress-" + t);
         threads.add(thread);
       }
+      holder.exit();
       channel.open();
       threads.forEach(Thread::start);
       for (Thread thread : threads) {

@@ -28,9 +28,10 @@ final class StressProcess {
    * @param lastAck per thread, the index of its last acknowledged operation (next - 1 if none)
    * @param acks acknowledged operations, all threads
    * @param syncedAcks of those, the ones written with {@code WriteOptions.SYNC}
+   * @param reopens in-process closes and reopens of the database
    * @param failure why the child failed on its own (a failed check, an exception, an exit), or null
    */
-  record Outcome(boolean opened, long[] lastAck, long acks, long syncedAcks, String failure) {}
+  record Outcome(boolean opened, long[] lastAck, long acks, long syncedAcks, long reopens, String failure) {}
 
   /**
    * When to kill.
@@ -87,7 +88,8 @@ final class StressProcess {
     } else if (reader.failure != null) {
       reader.failure += "; stderr: " + tail(stderrLog, stderrBefore);
     }
-    return new Outcome(reader.opened.getCount() == 0, reader.lastAck, reader.acks, reader.syncedAcks, reader.failure);
+    return new Outcome(reader.opened.getCount() == 0, reader.lastAck, reader.acks, reader.syncedAcks, reader.reopens,
+        reader.failure);
   }
 
   private static String tail(Path log, long from) throws IOException {
@@ -107,6 +109,7 @@ final class StressProcess {
     volatile String failure;
     long acks;
     long syncedAcks;
+    long reopens;
 
     Reader(Process process, long[] next) {
       this.process = process;
@@ -134,6 +137,8 @@ final class StressProcess {
     private void accept(String line) {
       if (line.equals("open")) {
         opened.countDown();
+      } else if (line.equals("reopened")) {
+        reopens++;
       } else if (line.startsWith("FAIL ")) {
         fail("the stress process failed a check: " + line.substring(5));
       } else if (line.startsWith("A ")) {

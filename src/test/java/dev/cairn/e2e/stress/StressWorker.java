@@ -13,26 +13,30 @@ import java.util.Random;
  * One thread of the stress process. Most steps issue the thread's next {@link StressOp} and
  * acknowledge it; the rest read and check, or drive background work: point reads, iterators,
  * seeks and scans over the thread's range and over the whole database, reads through a snapshot
- * held across later writes, flushes and range compactions.
+ * held across later writes, flushes and range compactions; about one step in a thousand closes
+ * and reopens the database.
  *
  * <p>Because only this thread writes its keys, its model is exact at every step: every read of
  * its own keys (latest or through a snapshot) must equal the model, not merely be plausible.
  * Other threads' keys are checked for being well-formed values written for that key.
  */
 final class StressWorker implements Runnable {
-  private final Cairn db;
+  private final ReopenableDb holder;
   private final StressWorkload workload;
   private final int thread;
   private final KeyVersions model;
   private final Random random;
   private final AckChannel channel;
   private long next;
+  /** The open database during a step. */
+  private Cairn db;
   private Snapshot snapshot;
+  private int snapshotEpoch;
   private KeyVersions snapshotModel;
 
-  StressWorker(Cairn db, StressWorkload workload, int thread, long next, KeyVersions model, long actionSeed,
+  StressWorker(ReopenableDb holder, StressWorkload workload, int thread, long next, KeyVersions model, long actionSeed,
       AckChannel channel) {
-    this.db = db;
+    this.holder = holder;
     this.workload = workload;
     this.thread = thread;
     this.next = next;
@@ -44,28 +48,43 @@ final class StressWorker implements Runnable {
   @Override
   public void run() {
     while (true) {
-      // Per mille: about four steps in five write; flushes and range compactions are rare
-      // because each waits for several fsyncs, and full memtables flush often enough anyway.
-      int roll = random.nextInt(1000);
-      if (roll < 70) {
-        checkPointReads();
-      } else if (roll < 100) {
-        check("iterator over own range", KeyVersions.read(db, ReadOptions.DEFAULT, thread, model.size()), model);
-      } else if (roll < 140) {
-        snapshotStep();
-      } else if (roll < 155) {
-        checkSeek();
-      } else if (roll < 165) {
-        checkScan();
-      } else if (roll < 175) {
-        checkWholeDatabase();
-      } else if (roll < 180) {
-        db.flush();
-      } else if (roll < 183) {
-        compactSomeRange();
-      } else {
-        writeNext();
+      if (random.nextInt(1000) == 0) {
+        holder.reopen();
+        channel.reopened();
+        continue;
       }
+      db = holder.enter();
+      try {
+        step();
+      } finally {
+        db = null;
+        holder.exit();
+      }
+    }
+  }
+
+  private void step() {
+    // Per mille: about four steps in five write; flushes and range compactions are rare
+    // because each waits for several fsyncs, and full memtables flush often enough anyway.
+    int roll = random.nextInt(1000);
+    if (roll < 70) {
+      checkPointReads();
+    } else if (roll < 100) {
+      check("iterator over own range", KeyVersions.read(db, ReadOptions.DEFAULT, thread, model.size()), model);
+    } else if (roll < 140) {
+      snapshotStep();
+    } else if (roll < 155) {
+      checkSeek();
+    } else if (roll < 165) {
+      checkScan();
+    } else if (roll < 175) {
+      checkWholeDatabase();
+    } else if (roll < 180) {
+      db.flush();
+    } else if (roll < 183) {
+      compactSomeRange();
+    } else {
+      writeNext();
     }
   }
 
@@ -97,8 +116,14 @@ final class StressWorker implements Runnable {
    * it must see the model as it was when it was taken.
    */
   private void snapshotStep() {
+    if (snapshot != null && snapshotEpoch != holder.epoch()) {
+      // Taken from a database instance that has since been closed and reopened.
+      snapshot.close();
+      snapshot = null;
+    }
     if (snapshot == null) {
       snapshot = db.snapshot();
+      snapshotEpoch = holder.epoch();
       snapshotModel = model.copy();
       return;
     }
