@@ -2,6 +2,7 @@ package dev.cairn.e2e.stress;
 
 import dev.cairn.Cairn;
 import dev.cairn.ReadOptions;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -31,6 +32,7 @@ public final class StressMain {
     long actionSeed = Long.parseLong(args[3]);
     String[] next = args[4].split(",");
     AckChannel channel = new AckChannel();
+    haltWhenTheDriverGoes();
     try {
       ReopenableDb holder = new ReopenableDb(dir, engine.toOptions());
       Cairn db = holder.enter();
@@ -52,6 +54,26 @@ public final class StressMain {
     } catch (RuntimeException | Error e) {
       failAndHalt(channel, e);
     }
+  }
+
+  /**
+   * The driver never writes to our standard input, so it reaches end-of-file only when the driver
+   * is gone; halting then keeps a crashed or interrupted test from leaving a stress process
+   * running forever.
+   */
+  private static void haltWhenTheDriverGoes() {
+    Thread watchdog = new Thread(() -> {
+      try {
+        while (System.in.read() >= 0) {
+          // Nothing is sent; keep waiting for end-of-file.
+        }
+      } catch (IOException e) {
+        // Treated like end-of-file.
+      }
+      Runtime.getRuntime().halt(FAILURE_STATUS);
+    }, "driver-watchdog");
+    watchdog.setDaemon(true);
+    watchdog.start();
   }
 
   private static void runOrHalt(StressWorker worker, AckChannel channel) {

@@ -81,6 +81,9 @@ final class StressProcess {
       new ProcessBuilder("kill", "-KILL", Long.toString(p.pid())).start().waitFor();
     }
     int status = p.waitFor();
+    // Only now: the child halts when its standard input closes (see StressMain), which must not
+    // pre-empt the kill. Closing it keeps hours of cycles from leaking descriptors.
+    p.getOutputStream().close();
     readerThread.join();
     if (exitedEarly && reader.failure == null) {
       reader.fail("the stress process exited by itself with status " + status + "; stderr: "
