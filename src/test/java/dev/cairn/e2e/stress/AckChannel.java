@@ -3,6 +3,7 @@ package dev.cairn.e2e.stress;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
@@ -22,7 +23,17 @@ import java.nio.charset.StandardCharsets;
  * interleaves or tears, so the driver never sees half an acknowledgement.
  */
 final class AckChannel {
-  private final FileOutputStream out = new FileOutputStream(FileDescriptor.out);
+  private final OutputStream out;
+
+  /** {@code out} must write each array in one system call (a FileOutputStream, not a buffer). */
+  AckChannel(OutputStream out) {
+    this.out = out;
+  }
+
+  /** The channel on this process's standard output. */
+  static AckChannel onStandardOutput() {
+    return new AckChannel(new FileOutputStream(FileDescriptor.out));
+  }
 
   void open() {
     line("open");

@@ -10,7 +10,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * wait between steps, so that kills also land during a close (waiting for background work) and
  * an in-process reopen. Workers run each step between {@link #enter()} and {@link #exit()}.
  */
-final class ReopenableDb {
+final class ReopenableDb implements AutoCloseable {
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Path dir;
   private final Options options;
@@ -37,6 +37,17 @@ final class ReopenableDb {
   /** How many times the database was reopened: a snapshot from an earlier epoch is dead. */
   int epoch() {
     return epoch;
+  }
+
+  /** Closes the database; the stress process never does (it is killed), tests do. */
+  @Override
+  public void close() {
+    lock.writeLock().lock();
+    try {
+      db.close();
+    } finally {
+      lock.writeLock().unlock();
+    }
   }
 
   /** Requires: the caller is not between {@link #enter()} and {@link #exit()}. */

@@ -31,7 +31,7 @@ public final class StressMain {
     EngineSettings engine = EngineSettings.parse(args[2]);
     long actionSeed = Long.parseLong(args[3]);
     String[] next = args[4].split(",");
-    AckChannel channel = new AckChannel();
+    AckChannel channel = AckChannel.onStandardOutput();
     haltWhenTheDriverGoes();
     try {
       ReopenableDb holder = new ReopenableDb(dir, engine.toOptions());

@@ -47,7 +47,12 @@ final class StressWorker implements Runnable {
 
   @Override
   public void run() {
-    while (true) {
+    runSteps(Long.MAX_VALUE);
+  }
+
+  /** Runs {@code steps} steps (a reopen counts as one). */
+  void runSteps(long steps) {
+    for (long i = 0; i < steps; i++) {
       if (random.nextInt(1000) == 0) {
         holder.reopen();
         channel.reopened();
