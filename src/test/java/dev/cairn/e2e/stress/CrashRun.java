@@ -35,14 +35,15 @@ final class CrashRun {
 
   /**
    * @param workDir holds the database ({@code db/}) and the children's stderr ({@code stress-stderr.log})
+   * @param workload what the stress process writes; its seed seeds the driver's choices too
    * @param maxRunMillis the longest a child runs before it is killed
    */
-  CrashRun(Path workDir, CompactionStyle style, long seed, long maxRunMillis) {
+  CrashRun(Path workDir, CompactionStyle style, StressWorkload workload, long maxRunMillis) {
     this.workDir = workDir;
     this.style = style;
-    this.seed = seed;
+    this.seed = workload.seed();
     this.maxRunMillis = maxRunMillis;
-    this.workload = new StressWorkload(seed, 4, 1000, 10);
+    this.workload = workload;
   }
 
   /** Runs cycles until {@code maxCycles} or {@code deadlineNanos} (System.nanoTime), whichever comes first. */

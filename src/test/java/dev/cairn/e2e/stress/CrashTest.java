@@ -34,10 +34,11 @@ class CrashTest {
     CrashRun.Summary summary;
     if (minutes > 0) {
       long deadline = System.nanoTime() + (long) (minutes * TimeUnit.MINUTES.toNanos(1));
-      summary = new CrashRun(dir, style, seed, 8000).run(Integer.MAX_VALUE, deadline);
+      // Longer-lived children and ten times the keys, so the tree grows more levels deep.
+      summary = new CrashRun(dir, style, new StressWorkload(seed, 6, 10_000, 10), 8000).run(Integer.MAX_VALUE, deadline);
     } else {
       int cycles = Integer.getInteger("cairn.crash.cycles", Boolean.getBoolean("cairn.long") ? 100 : 24);
-      summary = new CrashRun(dir, style, seed, 1000).run(cycles, Long.MAX_VALUE);
+      summary = new CrashRun(dir, style, new StressWorkload(seed, 4, 1000, 10), 1000).run(cycles, Long.MAX_VALUE);
     }
     System.out.println(summary);
     assertTrue(summary.acks() > 0, "the stress process never acknowledged a write (seed " + seed + ")");
