@@ -69,7 +69,7 @@ final class CrashRun {
       StressProcess.Outcome outcome = StressProcess.runAndKill(db, stderr, workload, engine,
           random.nextLong(), verifier.next(), plan);
       String context = "cycle " + cycle + " of the " + style + " crash test (seed " + seed + ", -Dcairn.seed="
-          + seed + " replays it; database kept in " + db + ", child stderr in " + stderr + "), engine " + engine
+          + seed + " reruns the same operations and kill plans, timing aside; database kept in " + db + ", child stderr in " + stderr + "), engine " + engine
           + ", " + plan;
       if (outcome.failure() != null) {
         throw new AssertionError(outcome.failure() + "; " + context);
