@@ -21,8 +21,8 @@ final class CrashRun {
     @Override
     public String toString() {
       return "crash test " + style + " (seed " + seed + "): " + cycles + " cycles, " + acks + " acknowledged writes ("
-          + syncedAcks + " synced), " + killsBeforeOpen + " kills before the open, " + reopens + " in-process reopens, " + inFlightFoundApplied
-          + " in-flight writes found applied, " + tablesVerified + " table checksum passes; 0 acknowledged writes lost"
+          + syncedAcks + " synced), " + killsBeforeOpen + " kills before the open, " + reopens
+          + " in-process reopens, " + inFlightFoundApplied + " in-flight writes found applied, " + tablesVerified + " table checksum passes; 0 acknowledged writes lost"
           + " (stress processes " + childMillis + " ms, verification " + verifyMillis + " ms)";
     }
   }
@@ -69,8 +69,8 @@ final class CrashRun {
       StressProcess.Outcome outcome = StressProcess.runAndKill(db, stderr, workload, engine,
           random.nextLong(), verifier.next(), plan);
       String context = "cycle " + cycle + " of the " + style + " crash test (seed " + seed + ", -Dcairn.seed="
-          + seed + " reruns the same operations and kill plans, timing aside; database kept in " + db + ", child stderr in " + stderr + "), engine " + engine
-          + ", " + plan;
+          + seed + " reruns the same operations and kill plans, timing aside; database kept in " + db
+          + ", child stderr in " + stderr + "), engine " + engine + ", " + plan;
       if (outcome.failure() != null) {
         throw new AssertionError(outcome.failure() + "; " + context);
       }
