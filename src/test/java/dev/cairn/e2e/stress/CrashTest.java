@@ -1,0 +1,46 @@
+package dev.cairn.e2e.stress;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.Options.CompactionStyle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Cairn's crash test (after RocksDB's {@code db_crashtest}): for each compaction style, cycles of
+ * a multi-threaded stress process killed with SIGKILL at random moments, each followed by an
+ * exact check of the recovered database (see {@link CrashVerifier}). docs/testing.md explains
+ * what it proves.
+ *
+ * <p>CI runs a few dozen short cycles. Properties: {@code -Dcairn.crash.minutes=N} runs for N
+ * minutes per style with longer-lived children (scripts/crash-test.sh); {@code
+ * -Dcairn.crash.cycles=N} sets the cycle count; {@code -Dcairn.seed=S} replays a run. A failing
+ * run keeps its database and the children's stderr in the temporary directory it names.
+ */
+class CrashTest {
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path workDir;
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(CompactionStyle.class)
+  void acknowledgedWritesSurviveSigkillAndRecoveryIsAPrefixOfIssuedWrites(CompactionStyle style) throws Exception {
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    double minutes = Double.parseDouble(System.getProperty("cairn.crash.minutes", "0"));
+    Path dir = Files.createDirectories(workDir.resolve(style.name().toLowerCase()));
+    CrashRun.Summary summary;
+    if (minutes > 0) {
+      long deadline = System.nanoTime() + (long) (minutes * TimeUnit.MINUTES.toNanos(1));
+      // Longer-lived children and ten times the keys, so the tree grows more levels deep.
+      summary = new CrashRun(dir, style, new StressWorkload(seed, 6, 10_000, 10), 8000).run(Integer.MAX_VALUE, deadline);
+    } else {
+      int cycles = Integer.getInteger("cairn.crash.cycles", Boolean.getBoolean("cairn.long") ? 100 : 24);
+      summary = new CrashRun(dir, style, new StressWorkload(seed, 4, 1000, 10), 1000).run(cycles, Long.MAX_VALUE);
+    }
+    System.out.println(summary);
+    assertTrue(summary.acks() > 0, "the stress process never acknowledged a write (seed " + seed + ")");
+  }
+}
