@@ -32,13 +32,12 @@ import java.util.function.Predicate;
  *
  * Everything else goes to the delegate. Faults are counted per {@link Fault} kind.
  */
-public final class FaultInjectingFileSystem implements FileSystem {
+public final class FaultInjectingFileSystem extends ForwardingFileSystem {
   /** Kinds of injected faults, for the per-kind counts issue 6 reports. */
   public enum Fault {
     SYNC, APPEND, NO_SPACE, TORN_WRITE, RENAME, DIRECTORY_SYNC, POWER_LOSS
   }
 
-  private final FileSystem real;
   private final DurabilityTracker tracker;
   /**
    * Write-side calls hold the read lock; {@link #simulatePowerLoss} takes the write lock, so a
@@ -67,7 +66,7 @@ public final class FaultInjectingFileSystem implements FileSystem {
   }
 
   public FaultInjectingFileSystem(FileSystem delegate) {
-    this.real = delegate;
+    super(delegate);
     this.tracker = new DurabilityTracker(delegate);
     for (Fault f : Fault.values()) {
       counts.put(f, new AtomicLong());
@@ -307,10 +306,10 @@ public final class FaultInjectingFileSystem implements FileSystem {
       // The delegate flushes on close; after a power loss those bytes are lost, so the file is
       // closed after truncating back whatever the flush appends.
       try {
-        long before = real.exists(path) ? real.size(path) : -1;
+        long before = delegate.exists(path) ? delegate.size(path) : -1;
         inner.close();
-        if (before >= 0 && real.exists(path) && real.size(path) > before) {
-          real.openForAppend(path, before, IoTag.OTHER).close();
+        if (before >= 0 && delegate.exists(path) && delegate.size(path) > before) {
+          delegate.openForAppend(path, before, IoTag.OTHER).close();
         }
       } catch (IOException e) {
         // Nothing to do: the file belongs to a dead process.
@@ -334,7 +333,7 @@ public final class FaultInjectingFileSystem implements FileSystem {
       synchronized (tracker) {
         // Tracker first: it saves the old file's durable bytes before the create truncates them.
         DurabilityTracker.Inode inode = tracker.created(path);
-        return new FaultyFile(path, real.create(path, tag), inode, epoch);
+        return new FaultyFile(path, delegate.create(path, tag), inode, epoch);
       }
     } finally {
       powerDown();
@@ -347,16 +346,11 @@ public final class FaultInjectingFileSystem implements FileSystem {
     try {
       synchronized (tracker) {
         DurabilityTracker.Inode inode = tracker.reopened(path, length);
-        return new FaultyFile(path, real.openForAppend(path, length, tag), inode, epoch);
+        return new FaultyFile(path, delegate.openForAppend(path, length, tag), inode, epoch);
       }
     } finally {
       powerDown();
     }
-  }
-
-  @Override
-  public ReadableFile openReadable(Path path) throws IOException {
-    return real.openReadable(path);
   }
 
   @Override
@@ -368,7 +362,7 @@ public final class FaultInjectingFileSystem implements FileSystem {
       }
       synchronized (tracker) {
         tracker.renaming(source, target);
-        real.rename(source, target);
+        delegate.rename(source, target);
       }
     } finally {
       powerDown();
@@ -381,7 +375,7 @@ public final class FaultInjectingFileSystem implements FileSystem {
     try {
       synchronized (tracker) {
         tracker.deleting(path);
-        return real.delete(path);
+        return delegate.delete(path);
       }
     } finally {
       powerDown();
@@ -389,25 +383,10 @@ public final class FaultInjectingFileSystem implements FileSystem {
   }
 
   @Override
-  public boolean exists(Path path) {
-    return real.exists(path);
-  }
-
-  @Override
-  public long size(Path path) throws IOException {
-    return real.size(path);
-  }
-
-  @Override
-  public List<String> list(Path dir) throws IOException {
-    return real.list(dir);
-  }
-
-  @Override
   public void createDirectories(Path dir) throws IOException {
     powerUp(dir, epoch);
     try {
-      real.createDirectories(dir);
+      delegate.createDirectories(dir);
     } finally {
       powerDown();
     }
@@ -420,22 +399,12 @@ public final class FaultInjectingFileSystem implements FileSystem {
       if (failDirectorySync) {
         throw fault(Fault.DIRECTORY_SYNC, "directory sync", dir);
       }
-      real.syncDirectory(dir);
+      delegate.syncDirectory(dir);
       synchronized (tracker) {
         tracker.directorySynced(dir);
       }
     } finally {
       powerDown();
     }
-  }
-
-  @Override
-  public AutoCloseable lock(Path lockFile) throws IOException {
-    return real.lock(lockFile);
-  }
-
-  @Override
-  public IoStats ioStats() {
-    return real.ioStats();
   }
 }

@@ -1,5 +1,6 @@
 package dev.cairn.fuzz;
 
+import dev.cairn.fs.InMemoryFile;
 import dev.cairn.WriteBatch;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;

@@ -1,5 +1,6 @@
 package dev.cairn.table;
 
+import dev.cairn.fs.InMemoryFile;
 import static dev.cairn.table.TableTestSupport.build;
 import static dev.cairn.table.TableTestSupport.expected;
 import static dev.cairn.table.TableTestSupport.randomModel;
@@ -40,7 +41,7 @@ class TableAppendTest {
   @Test
   void appendedFooterSeesNewTableOldFooterSeesOldTable() throws IOException {
     TreeMap<byte[], byte[]> oldModel = randomModel(new Random(7), 600, 150);
-    MemFile file = new MemFile();
+    InMemoryFile file = new InMemoryFile();
     TableSummary first = build(file, OPTIONS, oldModel);
     byte[] oldBytes = file.bytes();
     HeapBlockCache cache = new HeapBlockCache(1 << 20);
@@ -130,7 +131,7 @@ class TableAppendTest {
     return out;
   }
 
-  private static BlockHandle appendBlock(MemFile file, byte[] contents) {
+  private static BlockHandle appendBlock(InMemoryFile file, byte[] contents) {
     long offset = file.size();
     file.append(contents, 0, contents.length);
     byte[] trailer = BlockTrailer.encode(contents, 0, contents.length);
@@ -138,14 +139,14 @@ class TableAppendTest {
     return new BlockHandle(offset, contents.length);
   }
 
-  private static BlockHandle appendBlock(MemFile file, TreeMap<byte[], byte[]> entries) {
+  private static BlockHandle appendBlock(InMemoryFile file, TreeMap<byte[], byte[]> entries) {
     BlockBuilder b = new BlockBuilder(OPTIONS.restartInterval(), CMP, 4096);
     entries.forEach(b::add);
     return appendBlock(file, b.finish());
   }
 
   /** Writes filter, properties, index and footer for {@code model}; returns the footer offset. */
-  private static long appendMetadata(MemFile file, TreeMap<byte[], byte[]> model, byte[] index,
+  private static long appendMetadata(InMemoryFile file, TreeMap<byte[], byte[]> model, byte[] index,
       long dataBlocks, long dataBytes, long previousFooter) {
     BloomFilterBuilder filter = new BloomFilterBuilder(OPTIONS.bloomBitsPerKey());
     byte[] lastUser = null;

@@ -1,5 +1,6 @@
 package dev.cairn.table;
 
+import dev.cairn.fs.InMemoryFile;
 import static dev.cairn.table.TableTestSupport.build;
 import static dev.cairn.table.TableTestSupport.expected;
 import static dev.cairn.table.TableTestSupport.randomModel;
@@ -31,7 +32,7 @@ class TableCorruptionTest {
   @Test
   void everySingleByteFlipIsDetectedOrHarmless() throws IOException {
     TreeMap<byte[], byte[]> model = randomModel(new Random(42), 60, 25);
-    MemFile original = new MemFile();
+    InMemoryFile original = new InMemoryFile();
     TableSummary s = build(original, new TableOptions(200, 3, 10), model);
     byte[] bytes = original.bytes();
     int detected = 0;
@@ -59,7 +60,7 @@ class TableCorruptionTest {
     boolean sawCorruption = false;
     TableReader r;
     try {
-      r = TableReader.open(new MemFile(damaged), "c.sst", 1, s.footerOffset(), null);
+      r = TableReader.open(new InMemoryFile(damaged), "c.sst", 1, s.footerOffset(), null);
     } catch (CorruptionException e) {
       assertEquals("c.sst", e.file(), ctx);
       return false;

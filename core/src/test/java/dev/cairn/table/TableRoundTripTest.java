@@ -1,5 +1,6 @@
 package dev.cairn.table;
 
+import dev.cairn.fs.InMemoryFile;
 import static dev.cairn.table.TableTestSupport.build;
 import static dev.cairn.table.TableTestSupport.expected;
 import static dev.cairn.table.TableTestSupport.randomModel;
@@ -35,7 +36,7 @@ class TableRoundTripTest {
     String ctx = "seed " + SEED + " (replay with -Dcairn.seed=" + SEED + ")";
     Random rnd = new Random(SEED);
     TreeMap<byte[], byte[]> model = randomModel(rnd, 3000, 700);
-    MemFile file = new MemFile();
+    InMemoryFile file = new InMemoryFile();
     TableSummary summary = build(file, new TableOptions(512, 4, bloomBits), model);
     assertEquals(model.size(), summary.entries(), ctx);
     assertEquals(file.size(), summary.fileSize(), ctx);
@@ -102,7 +103,7 @@ class TableRoundTripTest {
 
   @Test
   void emptyTable() throws IOException {
-    MemFile file = new MemFile();
+    InMemoryFile file = new InMemoryFile();
     TableSummary s = build(file, TableOptions.DEFAULT, new TreeMap<>());
     try (TableReader r = TableReader.open(file, "e.sst", 1, s.footerOffset(), null)) {
       assertEquals(LookupResult.Kind.NOT_PRESENT, r.get(userKey(1), 10, true).kind());
@@ -116,7 +117,7 @@ class TableRoundTripTest {
 
   @Test
   void wrongFooterOffsetIsCorruptionNamingIt() throws IOException {
-    MemFile file = new MemFile();
+    InMemoryFile file = new InMemoryFile();
     TableSummary s = build(file, TableOptions.DEFAULT, randomModel(new Random(1), 50, 20));
     CorruptionException e = assertThrows(CorruptionException.class,
         () -> TableReader.open(file, "x.sst", 1, s.footerOffset() - 1, null));
@@ -128,12 +129,12 @@ class TableRoundTripTest {
 
   @Test
   void newerFormatVersionIsAClearError() throws IOException {
-    MemFile file = new MemFile();
+    InMemoryFile file = new InMemoryFile();
     TableSummary s = build(file, TableOptions.DEFAULT, randomModel(new Random(2), 50, 20));
     byte[] bytes = file.bytes();
     bytes[(int) s.footerOffset() + 56] = 2;
     UnsupportedTableVersionException e = assertThrows(UnsupportedTableVersionException.class,
-        () -> TableReader.open(new MemFile(bytes), "v.sst", 1, s.footerOffset(), null));
+        () -> TableReader.open(new InMemoryFile(bytes), "v.sst", 1, s.footerOffset(), null));
     assertEquals(2, e.version());
     assertTrue(e.getMessage().contains("newer"), e.getMessage());
   }

@@ -1,5 +1,6 @@
 package dev.cairn.table;
 
+import dev.cairn.fs.InMemoryFile;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.LookupResult;
@@ -36,7 +37,7 @@ final class TableTestSupport {
     return model;
   }
 
-  static TableSummary build(MemFile file, TableOptions options, Map<byte[], byte[]> entries)
+  static TableSummary build(InMemoryFile file, TableOptions options, Map<byte[], byte[]> entries)
       throws IOException {
     TableBuilder b = new TableBuilder(file, options);
     for (Map.Entry<byte[], byte[]> e : entries.entrySet()) {

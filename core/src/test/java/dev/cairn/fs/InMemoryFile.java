@@ -1,25 +1,26 @@
-package dev.cairn.fuzz;
+package dev.cairn.fs;
 
-import dev.cairn.fs.IoTag;
-import dev.cairn.fs.ReadableFile;
-import dev.cairn.fs.WritableFile;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * A file held in a byte array: written by appending (to build seed structures with the real
- * writers), read by position (to hand fuzzed bytes to the real readers without touching disk).
+ * A file held in a byte array, for tests: written by appending (to build structures with the real
+ * writers) and read by position (to hand built, damaged or fuzzed bytes to the real readers without
+ * touching disk). Shared by the table, fuzz and other tests that need one.
  */
-final class InMemoryFile implements WritableFile, ReadableFile {
+public final class InMemoryFile implements WritableFile, ReadableFile {
   private byte[] data;
   private int size;
 
-  InMemoryFile() {
-    data = new byte[256];
+  public InMemoryFile() {
+    data = new byte[1024];
   }
 
-  /** A readable file whose contents are {@code bytes} (not copied: the fuzzer's input). */
-  InMemoryFile(byte[] bytes) {
+  /**
+   * A file whose contents are {@code bytes}. Not copied (a fuzzer's input is used as is): the
+   * caller must not change the array afterwards.
+   */
+  public InMemoryFile(byte[] bytes) {
     data = bytes;
     size = bytes.length;
   }
@@ -67,7 +68,8 @@ final class InMemoryFile implements WritableFile, ReadableFile {
   @Override
   public void close() {}
 
-  byte[] bytes() {
+  /** A copy of the file's bytes. */
+  public byte[] bytes() {
     return Arrays.copyOf(data, size);
   }
 }
