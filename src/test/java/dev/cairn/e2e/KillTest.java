@@ -33,7 +33,7 @@ class KillTest {
     int cycles = Boolean.getBoolean("cairn.long") ? 40 : 6;
     long next = 0;
     for (int cycle = 0; cycle < cycles; cycle++) {
-      long acknowledged = runAndKill(next, 300 + rnd.nextInt(1200));
+      long acknowledged = runAndKill(dir, KillChild.class, next, 300 + rnd.nextInt(1200));
       try (Cairn db = Cairn.open(dir, Options.defaults())) {
         for (long i = 0; i <= acknowledged; i++) {
           assertArrayEquals(value(i), db.get(key(i)),
@@ -46,14 +46,17 @@ class KillTest {
     }
   }
 
-  /** Starts the child at key {@code start}, kills it after about {@code millis}; returns the last acknowledged key. */
-  private long runAndKill(long start, int millis) throws IOException, InterruptedException {
+  /**
+   * Starts {@code child} (a main class taking the database directory and the first key) at key
+   * {@code start}, kills it after about {@code millis}; returns the last acknowledged key.
+   */
+  static long runAndKill(Path dir, Class<?> child, long start, int millis) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx256m");
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
-    cmd.add(KillChild.class.getName());
+    cmd.add(child.getName());
     cmd.add(dir.toString());
     cmd.add(Long.toString(start));
     Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
