@@ -1,0 +1,186 @@
+package dev.cairn.fs;
+
+import dev.cairn.db.FileNames;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+
+/**
+ * A filesystem that makes a fast device look like a disk with a moving arm, for benchmarks
+ * (docs/benchmarks.md, {@code --seek-delay-ms}): every positional read of a selected file (the
+ * tables, by default) that does not start where that file's previous read ended is a <em>seek</em>
+ * and waits {@code seekDelay} before it is passed on. Sequential reads (a compaction or a scan
+ * walking a table block after block), writes and every other call pass straight through.
+ *
+ * <p>Why this model: the papers behind issues 4 and 5 (BlockDB, LSbM-tree) measured on hard
+ * disks, where a block-cache miss costs a seek of milliseconds while reading on costs little;
+ * this machine's device answers a random 4 KiB read in ~50 µs (peers.md), which hides what
+ * a cache miss costs there. The arm is one per filesystem: seeks are served one at a time, in
+ * arrival order, so concurrent misses queue as they would on one spindle and the simulated device
+ * caps at {@code 1 / seekDelay} seeks per second.
+ *
+ * <p>What it does not model: rotational latency as a function of distance (every seek costs the
+ * same), the arm's position across files (each file remembers only its own last read, so two
+ * tables read alternately in sequence are each sequential), write seeks (writes are free), the
+ * device's transfer rate (the real read still happens at this device's speed) and the OS page
+ * cache (a read the page cache serves is still charged a seek; use direct reads to keep the cache
+ * out). Thread-safe.
+ */
+public final class SeekDelayFileSystem implements FileSystem {
+  private final FileSystem delegate;
+  private final long seekDelayNanos;
+  private final Predicate<Path> seekable;
+  private final AtomicLong seeks = new AtomicLong();
+  /** The one arm: a fair lock so that queued seeks are served in arrival order. */
+  private final ReentrantLock arm = new ReentrantLock(true);
+
+  /**
+   * @param seekDelay added to every non-sequential read of a file {@code seekable} accepts; zero
+   *     counts seeks without delaying them
+   * @param seekable which files are on the simulated disk (others pass through uncounted)
+   */
+  public SeekDelayFileSystem(FileSystem delegate, Duration seekDelay, Predicate<Path> seekable) {
+    if (seekDelay.isNegative()) {
+      throw new IllegalArgumentException("seek delay must not be negative: " + seekDelay);
+    }
+    this.delegate = delegate;
+    this.seekDelayNanos = seekDelay.toNanos();
+    this.seekable = seekable;
+  }
+
+  /** Seeks cost {@code seekDelay} on table files ({@link FileNames.Kind#TABLE}) only. */
+  public static SeekDelayFileSystem onTables(FileSystem delegate, Duration seekDelay) {
+    return new SeekDelayFileSystem(delegate, seekDelay, SeekDelayFileSystem::isTable);
+  }
+
+  private static boolean isTable(Path path) {
+    Path name = path.getFileName();
+    return name != null && FileNames.parse(name.toString()).kind() == FileNames.Kind.TABLE;
+  }
+
+  /** Non-sequential reads of seekable files so far (each delayed once). */
+  public long seeks() {
+    return seeks.get();
+  }
+
+  public Duration seekDelay() {
+    return Duration.ofNanos(seekDelayNanos);
+  }
+
+  @Override
+  public ReadableFile openReadable(Path path) throws IOException {
+    ReadableFile file = delegate.openReadable(path);
+    return seekable.test(path) ? new SeekingFile(file) : file;
+  }
+
+  private void seek() {
+    seeks.incrementAndGet();
+    if (seekDelayNanos == 0) {
+      return;
+    }
+    arm.lock();
+    try {
+      // parkNanos may return early (spurious wake-ups, interrupts): wait out the whole delay.
+      long until = System.nanoTime() + seekDelayNanos;
+      for (long left = seekDelayNanos; left > 0; left = until - System.nanoTime()) {
+        LockSupport.parkNanos(left);
+      }
+    } finally {
+      arm.unlock();
+    }
+  }
+
+  /** A table on the simulated disk: remembers where its previous read ended. */
+  private final class SeekingFile implements ReadableFile {
+    private final ReadableFile file;
+    /** End offset of the previous read; -1 before the first, so that the first read seeks. */
+    private final AtomicLong previousEnd = new AtomicLong(-1);
+
+    SeekingFile(ReadableFile file) {
+      this.file = file;
+    }
+
+    @Override
+    public int read(long position, ByteBuffer dst, IoTag tag) throws IOException {
+      long end = position + dst.remaining();
+      // Swap first, so that of two concurrent readers continuing one position only one is sequential.
+      if (previousEnd.getAndSet(end) != position) {
+        seek();
+      }
+      return file.read(position, dst, tag);
+    }
+
+    @Override
+    public long size() throws IOException {
+      return file.size();
+    }
+
+    @Override
+    public void close() throws IOException {
+      file.close();
+    }
+  }
+
+  // Everything else passes through.
+
+  @Override
+  public WritableFile create(Path path, IoTag tag) throws IOException {
+    return delegate.create(path, tag);
+  }
+
+  @Override
+  public WritableFile openForAppend(Path path, long length, IoTag tag) throws IOException {
+    return delegate.openForAppend(path, length, tag);
+  }
+
+  @Override
+  public void rename(Path source, Path target) throws IOException {
+    delegate.rename(source, target);
+  }
+
+  @Override
+  public boolean delete(Path path) throws IOException {
+    return delegate.delete(path);
+  }
+
+  @Override
+  public boolean exists(Path path) {
+    return delegate.exists(path);
+  }
+
+  @Override
+  public long size(Path path) throws IOException {
+    return delegate.size(path);
+  }
+
+  @Override
+  public List<String> list(Path dir) throws IOException {
+    return delegate.list(dir);
+  }
+
+  @Override
+  public void createDirectories(Path dir) throws IOException {
+    delegate.createDirectories(dir);
+  }
+
+  @Override
+  public void syncDirectory(Path dir) throws IOException {
+    delegate.syncDirectory(dir);
+  }
+
+  @Override
+  public AutoCloseable lock(Path lockFile) throws IOException {
+    return delegate.lock(lockFile);
+  }
+
+  @Override
+  public IoStats ioStats() {
+    return delegate.ioStats();
+  }
+}
