@@ -31,6 +31,9 @@ import java.util.Map;
  * @param lowOps periodic: offered operations per second in a low phase
  * @param dataDir where databases are created (one subdirectory per run, deleted afterwards)
  * @param keepData keep the databases after the run
+ * @param seekDelayMillis simulated seek time per non-sequential table read (0 = off)
+ * @param mixedSeconds length of the mixed read/write phase after the measured phase (0 = none)
+ * @param scanSeconds length of the scan phase after the measured (and mixed) phase (0 = none)
  */
 public record RunConfig(
     long records,
@@ -51,7 +54,10 @@ public record RunConfig(
     double highOps,
     double lowOps,
     Path dataDir,
-    boolean keepData) {
+    boolean keepData,
+    double seekDelayMillis,
+    double mixedSeconds,
+    double scanSeconds) {
 
   public static final long MIB = 1L << 20;
   public static final long DEFAULT_RECORDS = 204_800;
@@ -62,7 +68,7 @@ public record RunConfig(
   /** The settings every engine is asked to honour. */
   public EngineSettings engineSettings() {
     return new EngineSettings(cacheBytes, memtableBytes, 4096, 10, baseLevelBytes, levelSizeRatio,
-        targetFileBytes, directIo, highOps, lowOps);
+        targetFileBytes, directIo, highOps, lowOps, seekDelayMillis);
   }
 
   /** Bytes of one record as the user wrote it: 16-byte key plus value. */
@@ -105,6 +111,9 @@ public record RunConfig(
     m.put("period_scale", periodScale);
     m.put("high_ops", highOps);
     m.put("low_ops", lowOps);
+    m.put("seek_delay_ms", seekDelayMillis);
+    m.put("mixed_seconds", mixedSeconds);
+    m.put("scan_seconds", scanSeconds);
     m.put("lsbm_6_1_scale", "1/" + Math.round(lsbmScaleDenominator()));
     return m;
   }

@@ -44,6 +44,9 @@ public final class Flags {
     HELP.put("--low-ops", "periodic: offered ops/s in low phases (default 300)");
     HELP.put("--data-dir", "where databases are created (default OUT/data)");
     HELP.put("--keep-data", "keep the databases after each run");
+    HELP.put("--seek-delay-ms", "simulated slow device: ms added to each non-sequential table read (default 0 = off; Cairn only)");
+    HELP.put("--mixed-seconds", "after the measured phase: seconds of 50% uniform reads / 50% uniform updates (default 0 = off)");
+    HELP.put("--scan-seconds", "after that: seconds of scans of 1-100 records from uniform starts (default 0 = off)");
   }
 
   private Flags() {}
@@ -101,7 +104,10 @@ public final class Flags {
         positiveDouble(values, "--high-ops", 3000),
         positiveDouble(values, "--low-ops", 300),
         values.containsKey("--data-dir") ? Path.of(values.get("--data-dir")) : out.resolve("data"),
-        values.containsKey("--keep-data"));
+        values.containsKey("--keep-data"),
+        nonNegative(values, "--seek-delay-ms", 0),
+        nonNegative(values, "--mixed-seconds", 0),
+        nonNegative(values, "--scan-seconds", 0));
     return new Invocation(engines, workloads, out, config);
   }
 
@@ -209,6 +215,14 @@ public final class Flags {
     double d = doubleValue(values, flag, dflt);
     if (d <= 0) {
       throw new UsageException("flag " + flag + " must be positive, got " + d);
+    }
+    return d;
+  }
+
+  private static double nonNegative(Map<String, String> values, String flag, double dflt) {
+    double d = doubleValue(values, flag, dflt);
+    if (d < 0) {
+      throw new UsageException("flag " + flag + " must not be negative, got " + d);
     }
     return d;
   }

@@ -41,6 +41,31 @@ public interface BenchEngine extends AutoCloseable {
   }
 
   /**
+   * Cumulative bytes written into each level since {@link #open}, level 0 first: for level 0 the
+   * flushes (memtable to table), for deeper levels the compaction output landing there. Empty
+   * when the engine cannot tell (summary.json's {@code write_amplification_by_level} is then null).
+   */
+  default long[] bytesWrittenByLevel() {
+    return new long[0];
+  }
+
+  /**
+   * Bytes on disk held by a compaction buffer now (LSbM-tree's extra space: tables kept only to
+   * serve reads), or NaN when the engine has none (timeseries.csv's {@code buffer_bytes}).
+   */
+  default double bufferBytes() {
+    return Double.NaN;
+  }
+
+  /**
+   * Seeks the simulated slow device ({@code --seek-delay-ms}) has charged since {@link #open}, or
+   * {@link EngineMetrics#UNAVAILABLE} when the engine does not run on it.
+   */
+  default long simulatedSeeks() {
+    return EngineMetrics.UNAVAILABLE;
+  }
+
+  /**
    * The common settings (as named in docs/benchmarks.md) this engine could not apply, each with
    * the reason, e.g. {@code "bloom-bits-per-key: leveldbjni exposes no filter policy"}. Valid
    * after {@link #open}.

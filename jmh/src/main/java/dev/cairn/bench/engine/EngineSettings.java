@@ -15,6 +15,9 @@ package dev.cairn.bench.engine;
  * @param offeredHighOps periodic: the offered ops/s of a high phase (0 for other workloads);
  *     a load-aware scheduler (Cairn's {@code +dlc}) sets its load limits from it
  * @param offeredLowOps periodic: the offered ops/s of a low phase (0 for other workloads)
+ * @param seekDelayMillis simulated seek time charged to every non-sequential table read (0 = off;
+ *     {@code dev.cairn.fs.SeekDelayFileSystem}); engines that read through their own file layer
+ *     report it as unhonoured
  */
 public record EngineSettings(
     long blockCacheBytes,
@@ -26,10 +29,19 @@ public record EngineSettings(
     long targetFileBytes,
     boolean directReads,
     double offeredHighOps,
-    double offeredLowOps) {
+    double offeredLowOps,
+    double seekDelayMillis) {
 
   /** LevelDB's hard-wired tree shape, which the LevelDB engines cannot change. */
   public static final long LEVELDB_BASE_LEVEL_BYTES = 10L << 20;
   public static final int LEVELDB_LEVEL_SIZE_RATIO = 10;
   public static final long LEVELDB_TARGET_FILE_BYTES = 2L << 20;
+
+  /** The unhonoured-settings entry of an engine that cannot run on the simulated slow device. */
+  public java.util.Optional<String> seekDelayUnhonoured(String library) {
+    return seekDelayMillis > 0
+        ? java.util.Optional.of("seek-delay-ms=" + seekDelayMillis + ": " + library
+            + " reads through its own file layer, so no seek delay is simulated")
+        : java.util.Optional.empty();
+  }
 }

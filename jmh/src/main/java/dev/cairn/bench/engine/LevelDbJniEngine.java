@@ -29,6 +29,11 @@ public final class LevelDbJniEngine extends LevelDbApiEngine {
   }
 
   @Override
+  public long[] bytesWrittenByLevel() {
+    return LevelDbStats.bytesWrittenByLevel(db().getProperty("leveldb.stats"));
+  }
+
+  @Override
   public EngineMetrics metrics() {
     return new EngineMetrics(EngineMetrics.UNAVAILABLE, EngineMetrics.UNAVAILABLE, deviceBytesWritten(),
         LevelDbStats.compactionBytesWritten(db().getProperty("leveldb.stats")), EngineMetrics.UNAVAILABLE);

@@ -11,8 +11,9 @@ package dev.cairn.bench.engine;
  *   1        5       10         1       12        11
  * </pre>
  *
- * LevelDB charges a memtable flush to the level it lands in (usually 0) and a compaction to its
- * output level, so the rows of levels 1 and up are compaction output.
+ * LevelDB charges a memtable flush to the level it lands in (usually 0, but up to 2 when the new
+ * table overlaps nothing there) and a compaction to its output level, so the rows of levels 1 and
+ * up are mostly compaction output. Levels without a row wrote nothing.
  */
 final class LevelDbStats {
   private static final long MIB = 1L << 20;
@@ -36,5 +37,25 @@ final class LevelDbStats {
       }
     }
     return sawTable || stats.contains("Level") ? Math.round(mib * MIB) : EngineMetrics.UNAVAILABLE;
+  }
+
+  /** Bytes written into each level (MiB resolution), level 0 first; empty if {@code stats} is absent. */
+  static long[] bytesWrittenByLevel(String stats) {
+    if (stats == null) {
+      return new long[0];
+    }
+    java.util.TreeMap<Integer, Long> byLevel = new java.util.TreeMap<>();
+    for (String line : stats.split("\n")) {
+      String[] cols = line.trim().split("\\s+");
+      if (cols.length == 6 && cols[0].chars().allMatch(Character::isDigit)) {
+        byLevel.put(Integer.parseInt(cols[0]), Math.round(Double.parseDouble(cols[5]) * MIB));
+      }
+    }
+    if (byLevel.isEmpty()) {
+      return new long[0];
+    }
+    long[] bytes = new long[byLevel.lastKey() + 1];
+    byLevel.forEach((level, b) -> bytes[level] = b);
+    return bytes;
   }
 }

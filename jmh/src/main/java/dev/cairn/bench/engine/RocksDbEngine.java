@@ -17,7 +17,8 @@ import org.rocksdb.TickerType;
 /**
  * RocksDB through rocksdbjni: its defaults (leveled compaction) except the common settings, with
  * statistics on. Counters are RocksDB's tickers (peers.md): data-block cache hits and misses,
- * device writes = WAL + flush + compaction bytes, stall time.
+ * device writes = WAL + flush + compaction bytes, stall time; per-level writes come from the
+ * {@code rocksdb.cfstats} map property ({@link RocksDbLevelStats}).
  */
 public final class RocksDbEngine implements BenchEngine {
   static {
@@ -29,9 +30,11 @@ public final class RocksDbEngine implements BenchEngine {
   private BloomFilter bloom;
   private Options options;
   private RocksDB db;
+  private List<String> unhonoured = List.of();
 
   @Override
   public void open(Path dir, EngineSettings s) {
+    unhonoured = s.seekDelayUnhonoured("rocksdb").stream().toList();
     statistics = new Statistics();
     cache = new LRUCache(s.blockCacheBytes());
     bloom = new BloomFilter(s.bloomBitsPerKey(), false);
@@ -123,8 +126,17 @@ public final class RocksDbEngine implements BenchEngine {
   }
 
   @Override
+  public long[] bytesWrittenByLevel() {
+    try {
+      return RocksDbLevelStats.bytesWrittenByLevel(db.getMapProperty("rocksdb.cfstats"));
+    } catch (RocksDBException e) {
+      return new long[0];
+    }
+  }
+
+  @Override
   public List<String> unhonouredSettings() {
-    return List.of();
+    return unhonoured;
   }
 
   @Override

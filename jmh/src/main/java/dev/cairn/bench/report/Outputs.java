@@ -19,7 +19,7 @@ import java.util.Map;
 public final class Outputs {
   public static final List<String> CSV_COLUMNS = List.of("elapsed_s", "engine", "workload", "reads_per_s",
       "writes_per_s", "scans_per_s", "hit_ratio", "read_p50_us", "read_p99_us", "write_p99_us",
-      "compaction_bytes_written", "db_bytes", "l0_files", "load_class");
+      "compaction_bytes_written", "db_bytes", "l0_files", "load_class", "buffer_bytes");
   public static final List<String> SUMMARY_FIELDS = List.of("engine", "workload", "read_ops_per_s",
       "write_ops_per_s", "scan_ops_per_s", "hit_ratio_mean", "hit_ratio_min", "hit_ratio_max", "read_p99_us",
       "write_amplification", "space_amplification", "device_bytes_written", "run_seconds", "config");
@@ -48,7 +48,7 @@ public final class Outputs {
             num(s.elapsedSeconds()), s.engine(), s.workload(), num(s.readsPerSecond()), num(s.writesPerSecond()),
             num(s.scansPerSecond()), num(s.hitRatio()), num(s.readP50Micros()), num(s.readP99Micros()),
             num(s.writeP99Micros()), num(s.compactionBytesWritten()), Long.toString(s.dbBytes()),
-            s.l0Files() < 0 ? "" : Integer.toString(s.l0Files()), s.loadClass())))
+            s.l0Files() < 0 ? "" : Integer.toString(s.l0Files()), s.loadClass(), num(s.bufferBytes()))))
             .append('\n');
       }
     }
@@ -96,6 +96,18 @@ public final class Outputs {
       e.put("high_phase_read_p99_us", r.highPhaseReadP99Micros());
       e.put("high_phase_ops_per_s", r.highPhaseOpsPerSecond());
       e.put("high_phase_drops", r.highPhaseDrops());
+      // Issues 4 and 5 (docs/benchmarks.md, "Compaction-style figures"):
+      e.put("space_amplification_peak", r.spaceAmplificationPeak());
+      e.put("write_amplification_by_level",
+          r.writeAmplificationByLevel().isEmpty() ? null : r.writeAmplificationByLevel());
+      e.put("mixed_cache_misses", r.followUp().mixedCacheMisses());
+      e.put("mixed_hit_ratio", r.followUp().mixedHitRatio());
+      e.put("mixed_reads_per_s", r.followUp().mixedReadsPerSecond());
+      e.put("mixed_writes_per_s", r.followUp().mixedWritesPerSecond());
+      e.put("scan_after_ops_per_s", r.followUp().scanOpsPerSecond());
+      e.put("buffer_bytes_mean", r.bufferBytesMean());
+      e.put("buffer_bytes_max", r.bufferBytesMax());
+      e.put("simulated_seeks", r.simulatedSeeks());
       entries.add(e);
     }
     return entries;

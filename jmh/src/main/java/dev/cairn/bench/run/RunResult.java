@@ -13,6 +13,13 @@ import java.util.Map;
  * @param highPhaseReadP99Micros periodic: read p99 over the high phases' seconds (NaN otherwise)
  * @param highPhaseOpsPerSecond periodic: mean operations per second in high phases
  * @param highPhaseDrops periodic: seconds of high phases below 90% of the offered rate
+ * @param spaceAmplificationPeak the largest per-second database bytes over the live user bytes
+ * @param writeAmplificationByLevel bytes written into each level over user bytes written
+ *     (measured phase), level 0 first; empty when the engine cannot tell
+ * @param followUp the mixed and scan phases after the measured phase
+ * @param bufferBytesMean mean of the per-second compaction-buffer bytes (NaN without a buffer)
+ * @param bufferBytesMax largest per-second compaction-buffer bytes
+ * @param simulatedSeeks seeks charged by the simulated slow device over the measured phase
  */
 public record RunResult(
     String engine,
@@ -42,7 +49,13 @@ public record RunResult(
     Map<String, Object> config,
     double highPhaseReadP99Micros,
     double highPhaseOpsPerSecond,
-    double highPhaseDrops) {
+    double highPhaseDrops,
+    double spaceAmplificationPeak,
+    List<Double> writeAmplificationByLevel,
+    FollowUp followUp,
+    double bufferBytesMean,
+    double bufferBytesMax,
+    double simulatedSeeks) {
 
   public boolean ok() {
     return error == null;

@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -55,6 +54,7 @@ public final class Runner {
       measure(engine, workload, keys, values, dir, m);
       long liveRecords = workload.preload() ? keys.size() : m.counters.writes.sum();
       m.liveUserBytes = liveRecords * config.recordBytes();
+      m.followUp = new FollowUpPhases(config, progress, engineName + " " + workload.name()).run(engine, keys, values);
     } catch (RuntimeException | IOException | Error e) {
       m.error = e.getClass().getSimpleName() + ": " + e.getMessage();
       progress.printf("[%s %s] FAILED: %s%n", engineName, workload.name(), m.error);
@@ -101,21 +101,13 @@ public final class Runner {
     List<Worker> workers = workload.workers().apply(config, keys);
     long start = System.nanoTime();
     long stopAt = start + (long) (config.seconds() * NANOS_PER_SECOND);
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    List<Thread> threads = new ArrayList<>();
-    for (int i = 0; i < workers.size(); i++) {
-      Worker worker = workers.get(i);
-      // Each thread's stream is a function of the seed and its index alone.
-      SplittableRandom random = new SplittableRandom(config.seed() * 0x9E3779B97F4A7C15L + i);
-      TimedOps ops = new TimedOps(engine, values, m.counters, random.split());
-      Thread t = new Thread(() -> runWorker(worker, ops, random, start, stopAt, failure),
-          "bench-" + workload.name() + "-" + i);
-      t.setDaemon(true);
-      threads.add(t);
-    }
+    WorkerThreads threads = new WorkerThreads(workers, engine, values, m.counters, config.seed(), start, stopAt,
+        "bench-" + workload.name());
     EngineMetrics first = engine.metrics();
     m.startMetrics = first;
-    threads.forEach(Thread::start);
+    m.startLevelBytes = engine.bytesWrittenByLevel();
+    m.startSeeks = engine.simulatedSeeks();
+    threads.start();
 
     EngineMetrics previous = first;
     long previousTick = start;
@@ -125,7 +117,7 @@ public final class Runner {
     boolean periodic = workload.name().equals("periodic");
     for (long tick = start + NANOS_PER_SECOND; ; tick += NANOS_PER_SECOND) {
       long target = Math.min(tick, stopAt);
-      boolean alive = sleepUntil(target, threads);
+      boolean alive = threads.sleepUntil(target);
       long now = System.nanoTime();
       double interval = (now - previousTick) / 1e9;
       long[] counts = {m.counters.reads.sum(), m.counters.writes.sum(), m.counters.scans.sum()};
@@ -151,7 +143,7 @@ public final class Runner {
           delta(current.compactionBytesWritten(), first.compactionBytesWritten()),
           DirectorySize.of(dir),
           ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-          engine.l0Files(), engine.loadClass(), highPhase);
+          engine.l0Files(), engine.loadClass(), highPhase, engine.bufferBytes());
       m.samples.add(s);
       progress.printf("[%s %s] measure %.0f/%.0f s  reads %,.0f/s  writes %,.0f/s  scans %,.0f/s  hit %s  db %,d MiB%n",
           m.engine, m.workload, s.elapsedSeconds(), config.seconds(), s.readsPerSecond(), s.writesPerSecond(),
@@ -160,59 +152,19 @@ public final class Runner {
       previous = current;
       previousTick = now;
       previousCounts = counts;
-      if (now >= stopAt || !alive || failure.get() != null) {
+      if (now >= stopAt || !alive || threads.failure() != null) {
         break;
       }
     }
-    for (Thread t : threads) {
-      joinQuietly(t);
-    }
+    threads.join();
     m.runSeconds = (System.nanoTime() - start) / 1e9;
     m.readTotal = readTotal;
     m.writeTotal = writeTotal;
     m.endMetrics = engine.metrics();
+    m.endLevelBytes = engine.bytesWrittenByLevel();
+    m.seeks = engine.simulatedSeeks();
     m.dbBytes = DirectorySize.of(dir);
-    Throwable t = failure.get();
-    if (t != null) {
-      throw new IllegalStateException("worker failed: " + t, t);
-    }
-  }
-
-  private static void runWorker(Worker worker, TimedOps ops, SplittableRandom random, long start, long stopAt,
-      AtomicReference<Throwable> failure) {
-    Pacer pacer = new Pacer(start);
-    try {
-      while (failure.get() == null && System.nanoTime() < stopAt) {
-        double rate = worker.rate((System.nanoTime() - start) / 1e9);
-        if (rate > 0 && !pacer.awaitNext(rate, stopAt)) {
-          return;
-        }
-        if (!worker.step(ops, random)) {
-          return;
-        }
-      }
-    } catch (Throwable t) {
-      failure.compareAndSet(null, t);
-    }
-  }
-
-  /** Sleeps until {@code deadline}, or until every worker has finished; false in the latter case. */
-  private static boolean sleepUntil(long deadline, List<Thread> threads) {
-    while (System.nanoTime() < deadline) {
-      if (threads.stream().noneMatch(Thread::isAlive)) {
-        return false;
-      }
-      java.util.concurrent.locks.LockSupport.parkNanos(Math.min(deadline - System.nanoTime(), 20_000_000L));
-    }
-    return threads.stream().anyMatch(Thread::isAlive);
-  }
-
-  private static void joinQuietly(Thread t) {
-    try {
-      t.join(60_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    threads.rethrowFailure();
   }
 
   static double micros(Histogram h, double percentile) {
@@ -220,7 +172,7 @@ public final class Runner {
   }
 
   static double delta(long later, long earlier) {
-    return EngineMetrics.available(later) && EngineMetrics.available(earlier) ? later - earlier : Double.NaN;
+    return DerivedFigures.delta(later, earlier);
   }
 
   /** Mutable state of one run while it is measured; {@link #toResult} freezes it. */
@@ -240,6 +192,11 @@ public final class Runner {
     final Histogram highPhaseReads = new Histogram(3);
     EngineMetrics startMetrics;
     EngineMetrics endMetrics;
+    long[] startLevelBytes = new long[0];
+    long[] endLevelBytes = new long[0];
+    long startSeeks = EngineMetrics.UNAVAILABLE;
+    long seeks = EngineMetrics.UNAVAILABLE;
+    FollowUp followUp = FollowUp.NONE;
 
     Measurement(String engine, String workload) {
       this.engine = engine;
@@ -282,7 +239,11 @@ public final class Runner {
           device, compaction, user, dbBytes, stall,
           samples.isEmpty() ? Double.NaN : loadSum / samples.size(),
           loadSeconds, seconds, unhonoured, java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(config.asMap())),
-          high.readP99Micros(), high.opsPerSecond(), high.drops());
+          high.readP99Micros(), high.opsPerSecond(), high.drops(),
+          DerivedFigures.spaceAmplificationPeak(samples, liveUserBytes),
+          DerivedFigures.writeAmplificationByLevel(startLevelBytes, endLevelBytes, user),
+          followUp, DerivedFigures.bufferBytesMean(samples), DerivedFigures.bufferBytesMax(samples),
+          delta(seeks, startSeeks));
     }
   }
 }

@@ -13,6 +13,8 @@ package dev.cairn.bench.run;
  * @param l0Files tables in level 0 at the end of this interval; -1 if the engine cannot tell
  * @param loadClass the load class a load-aware scheduler saw (DLC's HIGH/LOW), or empty
  * @param highPhase whether this second belongs to a high phase of {@code periodic}
+ * @param bufferBytes bytes held by a compaction buffer at the end of this interval (LSbM), NaN
+ *     when the engine has none
  */
 public record Sample(
     double elapsedSeconds,
@@ -30,4 +32,5 @@ public record Sample(
     double loadAverage,
     int l0Files,
     String loadClass,
-    boolean highPhase) {}
+    boolean highPhase,
+    double bufferBytes) {}

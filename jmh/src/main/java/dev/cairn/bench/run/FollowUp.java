@@ -1,0 +1,22 @@
+package dev.cairn.bench.run;
+
+/**
+ * What the phases after the measured phase saw (summary.json's {@code mixed_*} and
+ * {@code scan_after_ops_per_s}); NaN for a phase that did not run or a figure the engine cannot
+ * report.
+ *
+ * @param mixedCacheMisses data-block cache misses during the mixed phase
+ * @param mixedHitRatio data-block cache hit ratio over the whole mixed phase
+ * @param mixedReadsPerSecond reads per second of the mixed phase
+ * @param mixedWritesPerSecond updates per second of the mixed phase
+ * @param scanOpsPerSecond scans (of 1-100 records) per second of the scan phase
+ */
+public record FollowUp(
+    double mixedCacheMisses,
+    double mixedHitRatio,
+    double mixedReadsPerSecond,
+    double mixedWritesPerSecond,
+    double scanOpsPerSecond) {
+
+  public static final FollowUp NONE = new FollowUp(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+}

@@ -1,0 +1,79 @@
+package dev.cairn.bench.run;
+
+import dev.cairn.bench.RunConfig;
+import dev.cairn.bench.engine.BenchEngine;
+import dev.cairn.bench.engine.EngineMetrics;
+import dev.cairn.bench.workload.FollowUpWorkloads;
+import dev.cairn.bench.workload.KeySpace;
+import dev.cairn.bench.workload.Values;
+import dev.cairn.bench.workload.Worker;
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * Runs the optional phases after a measured phase, on the same open database: first
+ * {@code --mixed-seconds} of {@link FollowUpWorkloads#mixed}, then {@code --scan-seconds} of
+ * {@link FollowUpWorkloads#scans}. They add no timeseries rows (the measured phase's figures stay
+ * as they were); their totals go into {@link FollowUp}.
+ */
+final class FollowUpPhases {
+  private static final long NANOS_PER_SECOND = 1_000_000_000L;
+  /** Salts, so that the phases' streams differ from the measured phase's and from each other. */
+  private static final long MIXED_SALT = 0x313ed;
+  private static final long SCAN_SALT = 0x5ca4;
+
+  private final RunConfig config;
+  private final PrintStream progress;
+  private final String label;
+
+  /** @param label "engine workload", for the progress lines */
+  FollowUpPhases(RunConfig config, PrintStream progress, String label) {
+    this.config = config;
+    this.progress = progress;
+    this.label = label;
+  }
+
+  FollowUp run(BenchEngine engine, KeySpace keys, Values values) {
+    FollowUp result = FollowUp.NONE;
+    if (config.mixedSeconds() > 0) {
+      Totals t = phase("mixed", FollowUpWorkloads.mixed(config, keys), config.mixedSeconds(), MIXED_SALT, engine,
+          values);
+      result = new FollowUp(Runner.delta(t.after.blockCacheMisses(), t.before.blockCacheMisses()),
+          t.after.hitRatioSince(t.before), t.reads / t.seconds, t.writes / t.seconds, result.scanOpsPerSecond());
+    }
+    if (config.scanSeconds() > 0) {
+      Totals t = phase("scan", FollowUpWorkloads.scans(config, keys), config.scanSeconds(), SCAN_SALT, engine, values);
+      result = new FollowUp(result.mixedCacheMisses(), result.mixedHitRatio(), result.mixedReadsPerSecond(),
+          result.mixedWritesPerSecond(), t.scans / t.seconds);
+    }
+    return result;
+  }
+
+  private record Totals(long reads, long writes, long scans, double seconds, EngineMetrics before,
+      EngineMetrics after) {}
+
+  private Totals phase(String name, List<Worker> workers, double seconds, long salt, BenchEngine engine,
+      Values values) {
+    OpCounters counters = new OpCounters();
+    EngineMetrics before = engine.metrics();
+    long start = System.nanoTime();
+    long stopAt = start + (long) (seconds * NANOS_PER_SECOND);
+    WorkerThreads threads = new WorkerThreads(workers, engine, values, counters, config.seed() ^ salt, start, stopAt,
+        "bench-" + name);
+    threads.start();
+    for (long tick = start + NANOS_PER_SECOND; ; tick += NANOS_PER_SECOND) {
+      boolean alive = threads.sleepUntil(Math.min(tick, stopAt));
+      double elapsed = (System.nanoTime() - start) / 1e9;
+      progress.printf("[%s] %s %.0f/%.0f s  reads %,d  writes %,d  scans %,d%n", label, name, elapsed, seconds,
+          counters.reads.sum(), counters.writes.sum(), counters.scans.sum());
+      if (System.nanoTime() >= stopAt || !alive || threads.failure() != null) {
+        break;
+      }
+    }
+    threads.join();
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    EngineMetrics after = engine.metrics();
+    threads.rethrowFailure();
+    return new Totals(counters.reads.sum(), counters.writes.sum(), counters.scans.sum(), elapsed, before, after);
+  }
+}
