@@ -93,6 +93,26 @@ class CommandLineTest {
   }
 
   @Test
+  void figureFlagsDefaultToOffAndRejectNegatives() {
+    RunConfig defaults = Flags.parse("compare", new String[] {"--out", "x"}).config();
+    assertEquals(0, defaults.seekDelayMillis());
+    assertEquals(0, defaults.mixedSeconds());
+    assertEquals(0, defaults.scanSeconds());
+    assertEquals(0, defaults.engineSettings().seekDelayMillis());
+    RunConfig c = Flags.parse("compare", new String[] {"--out", "x", "--seek-delay-ms", "4.5", "--mixed-seconds=30",
+        "--scan-seconds", "10"}).config();
+    assertEquals(4.5, c.seekDelayMillis());
+    assertEquals(4.5, c.engineSettings().seekDelayMillis());
+    assertEquals(30, c.mixedSeconds());
+    assertEquals(10, c.scanSeconds());
+    assertEquals(4.5, c.asMap().get("seek_delay_ms"));
+    UsageException e = assertThrows(UsageException.class,
+        () -> Flags.parse("compare", new String[] {"--out", "x", "--mixed-seconds", "-1"}));
+    assertTrue(e.getMessage().contains("--mixed-seconds"), e.getMessage());
+    assertThrows(UsageException.class, () -> Flags.parse("compare", new String[] {"--out", "x", "--seek-delay-ms", "slow"}));
+  }
+
+  @Test
   void helpPrintsUsage() throws Exception {
     assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(new StringBuilder(), "help"));
     assertTrue(BenchMain.usage().contains("compare") && BenchMain.usage().contains("jmh -f 1"));

@@ -50,6 +50,9 @@ final class OutputChecks {
         assertTrue(Integer.parseInt(cells[12]) >= 0, "l0_files of row: " + line);
       }
       assertTrue(List.of("", "HIGH", "LOW").contains(cells[13]), "load_class of row: " + line);
+      if (!cells[14].isEmpty()) {
+        assertTrue(Double.parseDouble(cells[14]) >= 0, "buffer_bytes of row: " + line);
+      }
       pairsWithRows.add(cells[1] + "/" + cells[2]);
     }
 
@@ -62,7 +65,10 @@ final class OutputChecks {
         assertTrue(e.containsKey(field), "summary entry lacks " + field + ": " + e);
       }
       assertTrue(e.get("config") instanceof Map, "config is an object");
-      for (String field : List.of("high_phase_read_p99_us", "high_phase_ops_per_s", "high_phase_drops")) {
+      for (String field : List.of("high_phase_read_p99_us", "high_phase_ops_per_s", "high_phase_drops",
+          "space_amplification_peak", "write_amplification_by_level", "mixed_cache_misses", "mixed_hit_ratio",
+          "mixed_reads_per_s", "mixed_writes_per_s", "scan_after_ops_per_s", "buffer_bytes_mean", "buffer_bytes_max",
+          "simulated_seeks")) {
         assertTrue(e.containsKey(field), "summary entry lacks " + field + ": " + e);
       }
       if ("periodic".equals(e.get("workload")) && "ok".equals(e.get("status"))) {

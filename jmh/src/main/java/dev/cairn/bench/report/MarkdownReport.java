@@ -51,6 +51,7 @@ final class MarkdownReport {
         }
       }
       sb.append('\n');
+      CompactionFigures.render(sb, results, workload);
       ratios(sb, results, workload);
       for (RunResult r : results) {
         if (r.workload().equals(workload) && !r.ok()) {

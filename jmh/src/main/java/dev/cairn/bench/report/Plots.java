@@ -20,7 +20,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 /**
  * The papers' pictures, as PNGs: per workload, hit ratio and read throughput over time with one
  * line per engine (LSbM-tree Fig. 9-12, dLSM Fig. 9-11), total throughput and L0 tables over
- * time (DLC Fig. 6-9), and write amplification bars per
+ * time (DLC Fig. 6-9), the compaction buffer's bytes on disk over time when an engine has one
+ * (LSbM-tree's extra space), and write amplification bars per
  * workload and engine (BlockDB). Seconds an engine did not report are left out of its line.
  */
 final class Plots {
@@ -40,9 +41,19 @@ final class Plots {
           s -> s.readsPerSecond() + s.writesPerSecond() + s.scansPerSecond()));
       files.add(timeSeries(out, results, workload, "l0_files", "L0 tables",
           s -> s.l0Files() < 0 ? Double.NaN : s.l0Files()));
+      if (anyBufferBytes(results, workload)) {
+        files.add(timeSeries(out, results, workload, "buffer_bytes", "compaction buffer MiB on disk",
+            s -> s.bufferBytes() / (1 << 20)));
+      }
     }
     files.add(writeAmplification(out, results));
     return files;
+  }
+
+  /** Whether an engine of {@code workload} reported a compaction buffer (LSbM) in any second. */
+  static boolean anyBufferBytes(List<RunResult> results, String workload) {
+    return results.stream().filter(r -> r.workload().equals(workload))
+        .flatMap(r -> r.samples().stream()).anyMatch(s -> Double.isFinite(s.bufferBytes()));
   }
 
   static Set<String> workloads(List<RunResult> results) {

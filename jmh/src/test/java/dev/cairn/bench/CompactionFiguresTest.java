@@ -1,0 +1,82 @@
+package dev.cairn.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.bench.report.Outputs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The figures of issues 4 and 5 on tiny data: per-level write amplification, peak space
+ * amplification, the mixed and scan phases after {@code load} and {@code update}, the simulated
+ * slow device, and the buffer column. Values are checked for presence and sanity, never timing.
+ */
+class CompactionFiguresTest {
+  private static final List<String> ENGINES = List.of("cairn-table", "rocksdb");
+  private static final List<String> WORKLOADS = List.of("load", "update");
+
+  @Test
+  void loadAndUpdateReportTheCompactionStyleFigures(@TempDir Path out) throws Exception {
+    StringBuilder stderr = new StringBuilder();
+    int code = OutputChecks.execute(stderr, RunnerSmokeTest.concat(new String[] {"compare", "--engines",
+        String.join(",", ENGINES), "--workloads", String.join(",", WORKLOADS), "--out", out.toString(),
+        "--mixed-seconds", "1", "--scan-seconds", "1", "--seek-delay-ms", "0.01"}, RunnerSmokeTest.TINY));
+    assertEquals(BenchMain.EXIT_OK, code, "compare failed:\n" + stderr);
+    List<Map<String, Object>> entries = OutputChecks.assertWellFormed(out, ENGINES, WORKLOADS);
+    for (Map<String, Object> e : entries) {
+      String run = e.get("engine") + "/" + e.get("workload") + ": " + e;
+      assertEquals("ok", e.get("status"), run);
+      assertTrue((Double) e.get("mixed_reads_per_s") > 0, run);
+      assertTrue((Double) e.get("mixed_writes_per_s") > 0, run);
+      assertTrue((Double) e.get("scan_after_ops_per_s") > 0, run);
+      double hit = (Double) e.get("mixed_hit_ratio");
+      assertTrue(hit >= 0 && hit <= 1, run);
+      assertTrue((Double) e.get("mixed_cache_misses") >= 0, run);
+      double peak = (Double) e.get("space_amplification_peak");
+      assertTrue(peak > 0, run);
+      List<?> byLevel = assertInstanceOf(List.class, e.get("write_amplification_by_level"), run);
+      assertFalse(byLevel.isEmpty(), run);
+      assertTrue((Double) byLevel.get(0) > 0, "level 0 receives the flushes: " + run);
+      assertNull(e.get("buffer_bytes_mean"), "no engine has a buffer yet: " + run);
+      Map<?, ?> config = (Map<?, ?>) e.get("config");
+      assertEquals(0.01, config.get("seek_delay_ms"));
+      List<?> unhonoured = (List<?>) e.get("unhonoured_settings");
+      if (e.get("engine").equals("cairn-table")) {
+        assertTrue((Double) e.get("simulated_seeks") >= 0, run);
+        assertTrue(unhonoured.isEmpty(), run);
+      } else {
+        assertNull(e.get("simulated_seeks"), run);
+        assertTrue(unhonoured.stream().anyMatch(u -> u.toString().startsWith("seek-delay-ms")), run);
+      }
+    }
+    String report = Files.readString(out.resolve("report.md"));
+    assertTrue(report.contains("write amp by level") && report.contains("space amp peak")
+        && report.contains("mixed hit ratio") && report.contains("scans/s after"), report);
+  }
+
+  @Test
+  void withoutTheNewFlagsTheFollowUpFiguresAreNullAndTheBufferColumnIsLastAndEmpty(@TempDir Path out)
+      throws Exception {
+    StringBuilder stderr = new StringBuilder();
+    int code = OutputChecks.execute(stderr, RunnerSmokeTest.concat(new String[] {"run", "--engine", "cairn-table",
+        "--workload", "update", "--out", out.toString()}, RunnerSmokeTest.TINY));
+    assertEquals(BenchMain.EXIT_OK, code, "run failed:\n" + stderr);
+    Map<String, Object> e = OutputChecks.assertWellFormed(out, List.of("cairn-table"), List.of("update")).get(0);
+    for (String field : List.of("mixed_cache_misses", "mixed_hit_ratio", "mixed_reads_per_s", "mixed_writes_per_s",
+        "scan_after_ops_per_s", "buffer_bytes_mean", "buffer_bytes_max", "simulated_seeks")) {
+      assertTrue(e.containsKey(field) && e.get(field) == null, field + " of a plain run: " + e);
+    }
+    assertEquals("buffer_bytes", Outputs.CSV_COLUMNS.get(Outputs.CSV_COLUMNS.size() - 1));
+    for (String row : Files.readAllLines(out.resolve("timeseries.csv")).subList(1, 2)) {
+      assertTrue(row.endsWith(","), "a run without a buffer leaves buffer_bytes empty: " + row);
+    }
+  }
+}
