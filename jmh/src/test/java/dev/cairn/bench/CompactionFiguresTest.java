@@ -51,9 +51,11 @@ class CompactionFiguresTest {
       List<?> unhonoured = (List<?>) e.get("unhonoured_settings");
       if (e.get("engine").equals("cairn-table")) {
         assertTrue((Double) e.get("simulated_seeks") >= 0, run);
+        assertTrue((Double) e.get("mixed_simulated_seeks") > 0, "uniform reads of tables seek: " + run);
         assertTrue(unhonoured.isEmpty(), run);
       } else {
         assertNull(e.get("simulated_seeks"), run);
+        assertNull(e.get("mixed_simulated_seeks"), run);
         assertTrue(unhonoured.stream().anyMatch(u -> u.toString().startsWith("seek-delay-ms")), run);
       }
     }
@@ -71,7 +73,7 @@ class CompactionFiguresTest {
     assertEquals(BenchMain.EXIT_OK, code, "run failed:\n" + stderr);
     Map<String, Object> e = OutputChecks.assertWellFormed(out, List.of("cairn-table"), List.of("update")).get(0);
     for (String field : List.of("mixed_cache_misses", "mixed_hit_ratio", "mixed_reads_per_s", "mixed_writes_per_s",
-        "scan_after_ops_per_s", "buffer_bytes_mean", "buffer_bytes_max", "simulated_seeks")) {
+        "scan_after_ops_per_s", "buffer_bytes_mean", "buffer_bytes_max", "simulated_seeks", "mixed_simulated_seeks")) {
       assertTrue(e.containsKey(field) && e.get(field) == null, field + " of a plain run: " + e);
     }
     assertEquals("buffer_bytes", Outputs.CSV_COLUMNS.get(Outputs.CSV_COLUMNS.size() - 1));

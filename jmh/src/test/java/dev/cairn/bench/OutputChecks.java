@@ -68,7 +68,7 @@ final class OutputChecks {
       for (String field : List.of("high_phase_read_p99_us", "high_phase_ops_per_s", "high_phase_drops",
           "space_amplification_peak", "write_amplification_by_level", "mixed_cache_misses", "mixed_hit_ratio",
           "mixed_reads_per_s", "mixed_writes_per_s", "scan_after_ops_per_s", "buffer_bytes_mean", "buffer_bytes_max",
-          "simulated_seeks")) {
+          "simulated_seeks", "mixed_simulated_seeks")) {
         assertTrue(e.containsKey(field), "summary entry lacks " + field + ": " + e);
       }
       if ("periodic".equals(e.get("workload")) && "ok".equals(e.get("status"))) {

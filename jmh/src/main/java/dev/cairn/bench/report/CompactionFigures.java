@@ -28,7 +28,8 @@ final class CompactionFigures {
       new Column("scans/s after", r -> MarkdownReport.f(r.followUp().scanOpsPerSecond(), 0), false),
       new Column("buffer MiB mean", r -> MarkdownReport.f(r.bufferBytesMean() / (1 << 20), 1), false),
       new Column("buffer MiB max", r -> MarkdownReport.f(r.bufferBytesMax() / (1 << 20), 1), false),
-      new Column("simulated seeks", r -> MarkdownReport.f(r.simulatedSeeks(), 0), false));
+      new Column("simulated seeks", r -> MarkdownReport.f(r.simulatedSeeks(), 0), false),
+      new Column("mixed simulated seeks", r -> MarkdownReport.f(r.followUp().mixedSimulatedSeeks(), 0), false));
 
   static void render(StringBuilder sb, List<RunResult> results, String workload) {
     List<RunResult> runs = results.stream().filter(r -> r.workload().equals(workload)).toList();

@@ -108,6 +108,7 @@ public final class Outputs {
       e.put("buffer_bytes_mean", r.bufferBytesMean());
       e.put("buffer_bytes_max", r.bufferBytesMax());
       e.put("simulated_seeks", r.simulatedSeeks());
+      e.put("mixed_simulated_seeks", r.followUp().mixedSimulatedSeeks());
       entries.add(e);
     }
     return entries;

@@ -9,19 +9,24 @@ final class DerivedFigures {
   private DerivedFigures() {}
 
   /**
-   * The largest database size seen at a second's end over the live user bytes: what a compaction
-   * style needs transiently (BlockDB's space figure), beside the end figure. The denominator is
-   * the live data at the end of the phase (for {@code load}, what was inserted).
+   * The largest database size seen at a second's end or at the phase's end ({@code endDbBytes})
+   * over the live user bytes: what a compaction style needs transiently (BlockDB's space figure),
+   * beside the end figure. The denominator is the live data at the end of the phase (for
+   * {@code load}, what was inserted). Sampled once a second, so a shorter spike can be missed.
    */
-  static double spaceAmplificationPeak(List<Sample> samples, long liveUserBytes) {
-    long peak = 0;
+  static double spaceAmplificationPeak(List<Sample> samples, long endDbBytes, long liveUserBytes) {
+    long peak = endDbBytes;
     for (Sample s : samples) {
       peak = Math.max(peak, s.dbBytes());
     }
     return liveUserBytes > 0 && peak > 0 ? (double) peak / liveUserBytes : Double.NaN;
   }
 
-  /** Bytes written into each level between two snapshots over {@code userBytes}; empty if unknown. */
+  /**
+   * Bytes written into each level between two snapshots over {@code userBytes}, level 0 first, up
+   * to the deepest level written during the phase (deeper, untouched levels are left out); empty
+   * if unknown.
+   */
   static List<Double> writeAmplificationByLevel(long[] start, long[] end, double userBytes) {
     List<Double> byLevel = new ArrayList<>();
     if (end.length == 0 || !(userBytes > 0)) {
@@ -31,6 +36,9 @@ final class DerivedFigures {
       // A level absent at the start (not reached yet) had written nothing.
       long before = level < start.length ? start[level] : 0;
       byLevel.add((end[level] - before) / userBytes);
+    }
+    while (!byLevel.isEmpty() && byLevel.get(byLevel.size() - 1) == 0) {
+      byLevel.remove(byLevel.size() - 1);
     }
     return byLevel;
   }

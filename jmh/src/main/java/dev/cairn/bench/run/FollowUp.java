@@ -10,13 +10,16 @@ package dev.cairn.bench.run;
  * @param mixedReadsPerSecond reads per second of the mixed phase
  * @param mixedWritesPerSecond updates per second of the mixed phase
  * @param scanOpsPerSecond scans (of 1-100 records) per second of the scan phase
+ * @param mixedSimulatedSeeks seeks the simulated slow device charged during the mixed phase
  */
 public record FollowUp(
     double mixedCacheMisses,
     double mixedHitRatio,
     double mixedReadsPerSecond,
     double mixedWritesPerSecond,
-    double scanOpsPerSecond) {
+    double scanOpsPerSecond,
+    double mixedSimulatedSeeks) {
 
-  public static final FollowUp NONE = new FollowUp(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+  public static final FollowUp NONE =
+      new FollowUp(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
 }

@@ -39,23 +39,25 @@ final class FollowUpPhases {
       Totals t = phase("mixed", FollowUpWorkloads.mixed(config, keys), config.mixedSeconds(), MIXED_SALT, engine,
           values);
       result = new FollowUp(Runner.delta(t.after.blockCacheMisses(), t.before.blockCacheMisses()),
-          t.after.hitRatioSince(t.before), t.reads / t.seconds, t.writes / t.seconds, result.scanOpsPerSecond());
+          t.after.hitRatioSince(t.before), t.reads / t.seconds, t.writes / t.seconds, result.scanOpsPerSecond(),
+          Runner.delta(t.seeksAfter, t.seeksBefore));
     }
     if (config.scanSeconds() > 0) {
       Totals t = phase("scan", FollowUpWorkloads.scans(config, keys), config.scanSeconds(), SCAN_SALT, engine, values);
       result = new FollowUp(result.mixedCacheMisses(), result.mixedHitRatio(), result.mixedReadsPerSecond(),
-          result.mixedWritesPerSecond(), t.scans / t.seconds);
+          result.mixedWritesPerSecond(), t.scans / t.seconds, result.mixedSimulatedSeeks());
     }
     return result;
   }
 
   private record Totals(long reads, long writes, long scans, double seconds, EngineMetrics before,
-      EngineMetrics after) {}
+      EngineMetrics after, long seeksBefore, long seeksAfter) {}
 
   private Totals phase(String name, List<Worker> workers, double seconds, long salt, BenchEngine engine,
       Values values) {
     OpCounters counters = new OpCounters();
     EngineMetrics before = engine.metrics();
+    long seeksBefore = engine.simulatedSeeks();
     long start = System.nanoTime();
     long stopAt = start + (long) (seconds * NANOS_PER_SECOND);
     WorkerThreads threads = new WorkerThreads(workers, engine, values, counters, config.seed() ^ salt, start, stopAt,
@@ -73,7 +75,9 @@ final class FollowUpPhases {
     threads.join();
     double elapsed = (System.nanoTime() - start) / 1e9;
     EngineMetrics after = engine.metrics();
+    long seeksAfter = engine.simulatedSeeks();
     threads.rethrowFailure();
-    return new Totals(counters.reads.sum(), counters.writes.sum(), counters.scans.sum(), elapsed, before, after);
+    return new Totals(counters.reads.sum(), counters.writes.sum(), counters.scans.sum(), elapsed, before, after,
+        seeksBefore, seeksAfter);
   }
 }

@@ -240,7 +240,7 @@ public final class Runner {
           samples.isEmpty() ? Double.NaN : loadSum / samples.size(),
           loadSeconds, seconds, unhonoured, java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(config.asMap())),
           high.readP99Micros(), high.opsPerSecond(), high.drops(),
-          DerivedFigures.spaceAmplificationPeak(samples, liveUserBytes),
+          DerivedFigures.spaceAmplificationPeak(samples, dbBytes, liveUserBytes),
           DerivedFigures.writeAmplificationByLevel(startLevelBytes, endLevelBytes, user),
           followUp, DerivedFigures.bufferBytesMean(samples), DerivedFigures.bufferBytesMax(samples),
           delta(seeks, startSeeks));

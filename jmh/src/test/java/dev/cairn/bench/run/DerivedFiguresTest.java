@@ -15,16 +15,20 @@ class DerivedFiguresTest {
   @Test
   void peakSpaceAmplificationIsTheLargestSecondOverTheLiveBytes() {
     List<Sample> samples = List.of(second(1, 300, Double.NaN), second(2, 900, Double.NaN), second(3, 450, Double.NaN));
-    assertEquals(3.0, DerivedFigures.spaceAmplificationPeak(samples, 300));
-    assertTrue(Double.isNaN(DerivedFigures.spaceAmplificationPeak(samples, 0)), "no live bytes: unknown");
-    assertTrue(Double.isNaN(DerivedFigures.spaceAmplificationPeak(List.of(), 300)), "no seconds: unknown");
+    assertEquals(3.0, DerivedFigures.spaceAmplificationPeak(samples, 600, 300));
+    assertEquals(4.0, DerivedFigures.spaceAmplificationPeak(samples, 1200, 300), "the phase's end counts too");
+    assertEquals(2.0, DerivedFigures.spaceAmplificationPeak(List.of(), 600, 300), "a phase shorter than a second");
+    assertTrue(Double.isNaN(DerivedFigures.spaceAmplificationPeak(samples, 600, 0)), "no live bytes: unknown");
+    assertTrue(Double.isNaN(DerivedFigures.spaceAmplificationPeak(List.of(), 0, 300)), "nothing measured: unknown");
   }
 
   @Test
   void perLevelWriteAmplificationCountsLevelsReachedDuringThePhase() {
     long[] start = {100, 1000};
-    long[] end = {300, 1400, 800};
-    assertEquals(List.of(2.0, 4.0, 8.0), DerivedFigures.writeAmplificationByLevel(start, end, 100));
+    long[] end = {300, 1400, 800, 0, 0};
+    assertEquals(List.of(2.0, 4.0, 8.0), DerivedFigures.writeAmplificationByLevel(start, end, 100),
+        "untouched deeper levels are left out");
+    assertEquals(List.of(0.0, 4.0), DerivedFigures.writeAmplificationByLevel(start, new long[] {100, 1400, 0}, 100));
     assertEquals(List.of(), DerivedFigures.writeAmplificationByLevel(start, new long[0], 100), "unknown engine");
     assertEquals(List.of(), DerivedFigures.writeAmplificationByLevel(start, end, 0), "nothing written by users");
   }
