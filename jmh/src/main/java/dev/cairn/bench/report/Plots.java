@@ -41,12 +41,19 @@ final class Plots {
           s -> s.readsPerSecond() + s.writesPerSecond() + s.scansPerSecond()));
       files.add(timeSeries(out, results, workload, "l0_files", "L0 tables",
           s -> s.l0Files() < 0 ? Double.NaN : s.l0Files()));
+      files.add(timeSeries(out, results, workload, "db_bytes", "database MiB on disk",
+          s -> s.dbBytes() / (double) (1 << 20)));
       if (anyBufferBytes(results, workload)) {
         files.add(timeSeries(out, results, workload, "buffer_bytes", "compaction buffer MiB on disk",
             s -> s.bufferBytes() / (1 << 20)));
       }
     }
     files.add(writeAmplification(out, results));
+    for (String workload : workloads(results)) {
+      if (results.stream().anyMatch(r -> r.workload().equals(workload) && !r.writeAmplificationByLevel().isEmpty())) {
+        files.add(writeAmplificationByLevel(out, results, workload));
+      }
+    }
     return files;
   }
 
@@ -91,6 +98,31 @@ final class Plots {
       chart.addSeries("none", new double[] {0}, new double[] {0});
     }
     String file = what + "_" + workload + ".png";
+    BitmapEncoder.saveBitmap(chart, out.resolve(file).toString(), BitmapEncoder.BitmapFormat.PNG);
+    return file;
+  }
+
+  /** BlockDB's per-level figure: bars per level, one series per engine (levels it did not write: 0). */
+  private static String writeAmplificationByLevel(Path out, List<RunResult> results, String workload)
+      throws IOException {
+    CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
+        .title(workload + ": write amplification by level (bytes written into the level / user bytes)")
+        .xAxisTitle("level").yAxisTitle("write amplification").build();
+    List<RunResult> runs = results.stream()
+        .filter(r -> r.workload().equals(workload) && !r.writeAmplificationByLevel().isEmpty()).toList();
+    int levels = runs.stream().mapToInt(r -> r.writeAmplificationByLevel().size()).max().orElse(0);
+    List<String> names = new ArrayList<>();
+    for (int level = 0; level < levels; level++) {
+      names.add("L" + level);
+    }
+    for (RunResult r : runs) {
+      List<Double> values = new ArrayList<>(r.writeAmplificationByLevel());
+      while (values.size() < levels) {
+        values.add(0.0);
+      }
+      chart.addSeries(r.engine(), names, values);
+    }
+    String file = "write_amplification_by_level_" + workload + ".png";
     BitmapEncoder.saveBitmap(chart, out.resolve(file).toString(), BitmapEncoder.BitmapFormat.PNG);
     return file;
   }
