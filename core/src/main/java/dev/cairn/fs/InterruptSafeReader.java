@@ -37,8 +37,11 @@ final class InterruptSafeReader implements AutoCloseable {
         FileChannel ch = channel;
         try {
           while (dst.hasRemaining()) {
-            int n = ch.read(dst, position + (dst.position() - start));
-            if (n <= 0) {
+            long at = position + (dst.position() - start);
+            int n = ch.read(dst, at);
+            // A short read that reached the end of the file is the end: reading on would be a
+            // read at the file's (unaligned) length, which O_DIRECT rejects (DirectReadTailTest).
+            if (n <= 0 || (dst.hasRemaining() && at + n >= ch.size())) {
               break;
             }
           }
