@@ -84,15 +84,21 @@ public final class SeekDelayFileSystem implements FileSystem {
     if (seekDelayNanos == 0) {
       return;
     }
+    boolean interrupted = false;
     arm.lock();
     try {
-      // parkNanos may return early (spurious wake-ups, interrupts): wait out the whole delay.
+      // parkNanos returns early on spurious wake-ups and at once while the thread is interrupted:
+      // wait out the whole delay (a seek is not cancelled), keeping the interrupt for the caller.
       long until = System.nanoTime() + seekDelayNanos;
       for (long left = seekDelayNanos; left > 0; left = until - System.nanoTime()) {
         LockSupport.parkNanos(left);
+        interrupted |= Thread.interrupted();
       }
     } finally {
       arm.unlock();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

@@ -81,6 +81,22 @@ class SeekDelayFileSystemTest {
         () -> SeekDelayFileSystem.onTables(new LocalFileSystem(), Duration.ofMillis(-1)));
   }
 
+  @Test
+  void anInterruptedReaderStillWaitsAndKeepsItsInterrupt() throws IOException {
+    SeekDelayFileSystem slow = SeekDelayFileSystem.onTables(new LocalFileSystem(), Duration.ofMillis(1));
+    byte[] content = write(FileNames.table(5));
+    try (ReadableFile f = slow.openReadable(dir.resolve(FileNames.table(5)))) {
+      Thread.currentThread().interrupt();
+      try {
+        assertArrayEquals(Arrays.copyOfRange(content, 0, 100), f.readFully(0, 100, IoTag.USER_READ));
+        assertEquals(true, Thread.currentThread().isInterrupted(), "the caller's interrupt is kept");
+      } finally {
+        Thread.interrupted();
+      }
+    }
+    assertEquals(1, slow.seeks());
+  }
+
   /**
    * Threads walking their own tables sequentially (one seek each) while others read one shared
    * table at scattered offsets: the count must come out exact whatever the interleaving.
