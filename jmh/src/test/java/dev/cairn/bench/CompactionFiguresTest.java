@@ -64,6 +64,27 @@ class CompactionFiguresTest {
         && report.contains("mixed hit ratio") && report.contains("scans/s after"), report);
   }
 
+  /** Issue 5's two device settings on Cairn: direct reads alone, and direct reads on the slow device. */
+  @Test
+  void cairnRunsRangehotWithDirectReadsAndOnTheSlowDevice(@TempDir Path out) throws Exception {
+    for (String delay : List.of("0", "0.05")) {
+      Path dir = out.resolve("delay-" + delay);
+      StringBuilder stderr = new StringBuilder();
+      int code = OutputChecks.execute(stderr, RunnerSmokeTest.concat(new String[] {"run", "--engine", "cairn-table",
+          "--workload", "rangehot", "--out", dir.toString(), "--direct-io", "--seek-delay-ms", delay},
+          RunnerSmokeTest.TINY));
+      Map<String, Object> e = OutputChecks.assertWellFormed(dir, List.of("cairn-table"), List.of("rangehot")).get(0);
+      assertEquals("ok", e.get("status"), "direct reads, seek delay " + delay + ": " + e.get("error"));
+      assertEquals(BenchMain.EXIT_OK, code, stderr.toString());
+      assertTrue((Double) e.get("read_ops_per_s") > 0, e.toString());
+      if (delay.equals("0")) {
+        assertNull(e.get("simulated_seeks"), "no slow device without the flag");
+      } else {
+        assertTrue((Double) e.get("simulated_seeks") > 0, "reads of tables seek: " + e);
+      }
+    }
+  }
+
   @Test
   void withoutTheNewFlagsTheFollowUpFiguresAreNullAndTheBufferColumnIsLastAndEmpty(@TempDir Path out)
       throws Exception {
