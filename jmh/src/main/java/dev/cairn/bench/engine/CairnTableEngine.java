@@ -20,9 +20,9 @@ import java.util.List;
  * the engine writes by purpose; direct reads use {@link LocalFileSystem}'s O_DIRECT mode, and
  * {@code --seek-delay-ms} puts the tables on a {@link SeekDelayFileSystem} (a simulated slow disk).
  *
- * <p>Every Cairn engine of the runner is this class: a new compaction style is a subclass (or a
- * constructor argument) overriding {@link #compactionStyle()}; the per-level writes, the seek
- * counter and the buffer metric ({@link #bufferBytes()}) then come for free.
+ * <p>Every Cairn engine of the runner is this class: a new compaction style is the constructor's
+ * {@code style} argument (its style-specific settings keep their defaults); the per-level writes,
+ * the seek counter and the buffer metric ({@link #bufferBytes()}) then come for free.
  */
 public final class CairnTableEngine implements BenchEngine {
   /** Eq. 3's share of gets in periodic's mix (70% gets; its scans run through iterators). */
