@@ -61,6 +61,25 @@ final class DirtyBlocks {
   static DirtyBlocks find(TableReader reader, ReadableFile file, IoTag tag, List<byte[]> userKeys)
       throws IOException {
     DirtyBlocks d = new DirtyBlocks(reader, file, tag);
+    d.markFromIndex(userKeys);
+    d.readCoalesced();
+    d.widenStraddlingRuns();
+    return d;
+  }
+
+  /**
+   * The dirty blocks incoming {@code userKeys} make, from the index alone (no read; before the
+   * widening for straddling user keys, which needs the blocks' contents): the selective rule's
+   * dirty ratio.
+   */
+  static long countFromIndex(TableReader reader, List<byte[]> userKeys) {
+    DirtyBlocks d = new DirtyBlocks(reader, null, null);
+    d.markFromIndex(userKeys);
+    return d.dirtyCount();
+  }
+
+  private void markFromIndex(List<byte[]> userKeys) {
+    DirtyBlocks d = this;
     int n = d.index.size();
     byte[] previous = null;
     for (byte[] u : userKeys) {
@@ -74,9 +93,6 @@ final class DirtyBlocks {
         d.dirty[i] = true;
       }
     }
-    d.readCoalesced();
-    d.widenStraddlingRuns();
-    return d;
   }
 
   int size() {

@@ -107,10 +107,17 @@ public final class TableAppender {
     this.startOffset = out.size();
   }
 
-  /** The dirty blocks incoming user keys (ascending) would make (Alg. 3), read from the file. */
-  public static long countDirtyBlocks(TableReader reader, ReadableFile file, IoTag tag,
-      List<byte[]> userKeys) throws IOException {
-    return DirtyBlocks.find(reader, file, tag, userKeys).dirtyCount();
+  /**
+   * How many blocks incoming user keys (ascending) make dirty (Alg. 3), from the index alone:
+   * the selective rule's input. The append itself may merge a few more neighbours.
+   */
+  public static long countDirtyBlocks(TableReader reader, List<byte[]> userKeys) {
+    return DirtyBlocks.countFromIndex(reader, userKeys);
+  }
+
+  /** Data blocks in the reader's index. */
+  public static long dataBlocks(TableReader reader) {
+    return reader.index().size();
   }
 
   /**
