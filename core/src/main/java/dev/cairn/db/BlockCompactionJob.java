@@ -94,6 +94,9 @@ final class BlockCompactionJob {
   }
 
   VersionEdit run() throws IOException {
+    // Snapshots as of the start, like CompactionJob: a snapshot taken later sees only sequences
+    // above everything this compaction reads, so it needs nothing the drop rules remove.
+    UnaryOperator<InternalIterator> dropRules = dropRules();
     List<List<Map.Entry<byte[], byte[]>>> slices = splitIncoming(readIncoming());
     boolean lastLevel = plan.bottommost();
     LevelThresholds thresholds = config.thresholds(plan.outputLevel(), lastLevel);
@@ -108,7 +111,11 @@ final class BlockCompactionJob {
 
     List<SubTask> tasks = new ArrayList<>();
     for (int j = 0; j < targets.size(); j++) {
-      tasks.add(new SubTask(targets.get(j), slices.get(j), selective.choices().get(j).mode(), tableOptions));
+      if (slices.get(j).isEmpty()) {
+        continue; // no incoming key falls into this target (it only spans the inputs' range)
+      }
+      tasks.add(new SubTask(targets.get(j), slices.get(j), selective.choices().get(j).mode(),
+          tableOptions, dropRules));
     }
     VersionEdit edit = new VersionEdit();
     if (plan.newCompactionPointer() != null) {
@@ -253,13 +260,15 @@ final class BlockCompactionJob {
     private final List<Map.Entry<byte[], byte[]>> slice;
     private final TargetChoice.Mode mode;
     private final TableOptions tableOptions;
+    private final UnaryOperator<InternalIterator> dropRules;
 
     SubTask(FileMetaData target, List<Map.Entry<byte[], byte[]>> slice, TargetChoice.Mode mode,
-        TableOptions tableOptions) {
+        TableOptions tableOptions, UnaryOperator<InternalIterator> dropRules) {
       this.target = target;
       this.slice = slice;
       this.mode = mode;
       this.tableOptions = tableOptions;
+      this.dropRules = dropRules;
     }
 
     @Override
@@ -274,7 +283,7 @@ final class BlockCompactionJob {
       List<InternalIterator> sources = new ArrayList<>();
       sources.add(new ListIterator(slice));
       sources.add(TableIterators.open(db.tableCache, target, false, tag));
-      try (InternalIterator kept = dropRules().apply(new MergingIterator(sources));
+      try (InternalIterator kept = dropRules.apply(new MergingIterator(sources));
           TableOutput out = new TableOutput(db.fs, db.dir, tableOptions, tag,
               plan.outputLimits().targetFileBytes(), this::newOutputNumber, key -> false)) {
         for (kept.seekToFirst(); kept.isValid(); kept.next()) {
@@ -297,7 +306,7 @@ final class BlockCompactionJob {
           ReadableFile in = db.fs.openReadable(path);
           WritableFile out = db.fs.openForAppend(path, target.totalBytes(), tag)) {
         TableAppender.Result r = new TableAppender(h.reader(), in, out, tableOptions,
-            config.maxFilterFalsePositiveRate(), dropRules(), tag).append(slice);
+            config.maxFilterFalsePositiveRate(), dropRules, tag).append(slice);
         out.sync();
         counters.appendedTables.increment();
         counters.dirtyBlocks.add(r.dirtyBlocks());

@@ -350,6 +350,7 @@ public final class VersionEdit {
         sb.append("compactPointer L").append(level).append('=').append(UserKeys.printable(key)).append(", "));
     deletedFiles.forEach(d -> sb.append("delete L").append(d.level()).append(" #").append(d.number()).append(", "));
     newFiles.forEach(n -> sb.append("add L").append(n.level()).append(' ').append(n.file()).append(", "));
+    footerUpdates.forEach(u -> sb.append("footer L").append(u.level()).append(' ').append(u.file()).append(", "));
     if (sb.charAt(sb.length() - 1) == ' ') {
       sb.setLength(sb.length() - 2);
     }
