@@ -114,6 +114,30 @@ class BlockCompactionTest {
   }
 
   @Test
+  void cleanBlocksStayCachedAcrossAnAppend() {
+    try (Cairn db = Cairn.open(dir, options(null))) {
+      TreeMap<String, byte[]> model = new TreeMap<>();
+      for (int i = 0; i < 6000; i += 2) {
+        put(db, model, i, "base");
+      }
+      db.compactRange(null, null);
+      model.keySet().forEach(k -> db.get(k.getBytes(StandardCharsets.UTF_8))); // warm the cache
+      for (int i = 1; i < 6000; i += 997) {
+        put(db, model, i, "new");
+      }
+      db.compactRange(null, null);
+      assertTrue(db.stats().block().appendedTables() > 0);
+      var before = db.stats().cache();
+      model.keySet().forEach(k -> db.get(k.getBytes(StandardCharsets.UTF_8)));
+      var after = db.stats().cache();
+      long hits = after.hits() - before.hits();
+      long misses = after.misses() - before.misses();
+      // Only the few merged blocks are new; every other block is still cached at its offset.
+      assertTrue(hits > 10 * misses, hits + " hits, " + misses + " misses");
+    }
+  }
+
+  @Test
   void aFailureInTheMiddleOfAnAppendLeavesNoEditAndTheNextAppendCutsTheTornTail() throws IOException {
     FaultInjectingFileSystem fs = new FaultInjectingFileSystem();
     TreeMap<String, byte[]> model;
