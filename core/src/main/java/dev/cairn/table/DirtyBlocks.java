@@ -43,7 +43,18 @@ final class DirtyBlocks {
   private final IoTag tag;
   private final TableIndex index;
   private final boolean[] dirty;
+  /** Dirty blocks whose incoming keys go beside them, unmerged (see {@link BesideTest}). */
+  private final boolean[] beside;
   private final Block[] contents;
+
+  /**
+   * Whether the incoming keys of lone dirty block {@code i} all lie before its first or after
+   * its last user key, so that they can be written as blocks of their own beside it (the paper's
+   * Alg. 1, lines 8-14) instead of merged into it.
+   */
+  interface BesideTest {
+    boolean test(int i, Block block);
+  }
 
   private DirtyBlocks(TableReader reader, ReadableFile file, IoTag tag) {
     this.reader = reader;
@@ -51,6 +62,7 @@ final class DirtyBlocks {
     this.tag = tag;
     this.index = reader.index();
     this.dirty = new boolean[index.size()];
+    this.beside = new boolean[index.size()];
     this.contents = new Block[index.size()];
   }
 
@@ -58,13 +70,30 @@ final class DirtyBlocks {
    * Finds and reads the dirty blocks of {@code reader}'s table for the incoming {@code userKeys}
    * (ascending, duplicates allowed).
    */
-  static DirtyBlocks find(TableReader reader, ReadableFile file, IoTag tag, List<byte[]> userKeys)
-      throws IOException {
+  static DirtyBlocks find(TableReader reader, ReadableFile file, IoTag tag, List<byte[]> userKeys,
+      BesideTest besideTest) throws IOException {
     DirtyBlocks d = new DirtyBlocks(reader, file, tag);
     d.markFromIndex(userKeys);
     d.readCoalesced();
+    for (int i = 0; i < d.dirty.length; i++) {
+      boolean lone = d.dirty[i] && (i == 0 || !d.dirty[i - 1]) && (i + 1 == d.dirty.length || !d.dirty[i + 1]);
+      d.beside[i] = lone && besideTest.test(i, d.contents[i]);
+    }
     d.widenStraddlingRuns();
     return d;
+  }
+
+  /** Whether dirty block {@code i} keeps its place, its incoming keys written beside it. */
+  boolean isBeside(int i) {
+    return beside[i];
+  }
+
+  long besideCount() {
+    long c = 0;
+    for (boolean b : beside) {
+      c += b ? 1 : 0;
+    }
+    return c;
   }
 
   /**
@@ -162,19 +191,22 @@ final class DirtyBlocks {
     while (changed) {
       changed = false;
       for (int i = 0; i < dirty.length; i++) {
-        if (!dirty[i] || contents[i] == null) {
-          continue; // clean, or marked in this pass: looked at after the next read
+        if (!dirty[i] || beside[i] || contents[i] == null) {
+          continue; // clean, not merged, or marked in this pass: looked at after the next read
         }
         // Left neighbour clean, and the separator between them has this block's first user key:
         // the neighbour may end with versions of it.
-        if (i > 0 && !dirty[i - 1]
+        // A neighbour that is clean, or kept beside its incoming keys, joins the merge.
+        if (i > 0 && (!dirty[i - 1] || beside[i - 1])
             && sameUserKey(index.separator(i - 1), firstKey(contents[i]))) {
           dirty[i - 1] = true;
+          beside[i - 1] = false;
           changed = true;
         }
-        if (i + 1 < dirty.length && !dirty[i + 1]
+        if (i + 1 < dirty.length && (!dirty[i + 1] || beside[i + 1])
             && sameUserKey(index.separator(i), lastKey(contents[i]))) {
           dirty[i + 1] = true;
+          beside[i + 1] = false;
           changed = true;
         }
       }
@@ -188,14 +220,14 @@ final class DirtyBlocks {
     return b != null && InternalKey.compareUserKeys(a, b) == 0;
   }
 
-  private static byte[] firstKey(Block b) {
+  static byte[] firstKey(Block b) {
     try (BlockIterator it = b.internalKeyIterator()) {
       it.seekToFirst();
       return it.isValid() ? it.key() : null;
     }
   }
 
-  private static byte[] lastKey(Block b) {
+  static byte[] lastKey(Block b) {
     try (BlockIterator it = b.internalKeyIterator()) {
       byte[] last = null;
       for (it.seekToFirst(); it.isValid(); it.next()) {

@@ -129,16 +129,23 @@ public final class TableAppender {
     for (Map.Entry<byte[], byte[]> e : incoming) {
       userKeys.add(InternalKey.userKey(e.getKey()));
     }
-    DirtyBlocks dirty = DirtyBlocks.find(reader, file, readTag, userKeys);
     int n = oldIndex.size();
+    DirtyBlocks dirty = DirtyBlocks.find(reader, file, readTag, userKeys,
+        (i, block) -> besideBlock(block, incoming.subList(entriesUpTo(incoming, i - 1), entriesUpTo(incoming, i))));
     int next = 0; // first incoming entry not written yet
     for (int i = 0; i < n; i++) {
       if (!dirty.isDirty(i)) {
         emitClean(i);
         continue;
       }
+      if (dirty.isBeside(i)) {
+        int end = entriesUpTo(incoming, i);
+        writeBeside(i, dirty.block(i), incoming.subList(next, end), i == n - 1);
+        next = end;
+        continue;
+      }
       int first = i;
-      while (i + 1 < n && dirty.isDirty(i + 1)) {
+      while (i + 1 < n && dirty.isDirty(i + 1) && !dirty.isBeside(i + 1)) {
         i++;
       }
       boolean lastRun = i == n - 1;
@@ -150,8 +157,9 @@ public final class TableAppender {
           end++;
         }
       }
+      List<Map.Entry<byte[], byte[]>> slice = incoming.subList(next, end);
       List<InternalIterator> sources = new ArrayList<>();
-      sources.add(new ListIterator(incoming.subList(next, end)));
+      sources.add(new ListIterator(slice));
       for (int b = first; b <= i; b++) {
         Block block = dirty.block(b);
         removed.addBlock(block);
@@ -163,15 +171,78 @@ public final class TableAppender {
     if (next < incoming.size()) {
       writeRun(List.of(new ListIterator(incoming.subList(next, incoming.size()))), null);
     }
+    long rewritten = dirty.dirtyCount() - dirty.besideCount();
     if (dataBlocks == 0) {
-      return new Result(null, 0, dirty.dirtyCount(), newBlocks, out.size() - startOffset, false);
+      return new Result(null, 0, rewritten, newBlocks, out.size() - startOffset, false);
     }
-    return finish(dirty.dirtyCount());
+    return finish(rewritten);
+  }
+
+  /**
+   * The end of the incoming entries that block {@code i}'s range covers: entries up to its
+   * separator; for the last block, every entry (keys past the table's end join it). -1: none.
+   */
+  private int entriesUpTo(List<Map.Entry<byte[], byte[]>> incoming, int i) {
+    if (i < 0) {
+      return 0;
+    }
+    if (i == oldIndex.size() - 1) {
+      return incoming.size();
+    }
+    byte[] separator = oldIndex.separator(i);
+    int lo = 0;
+    int hi = incoming.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (CMP.compare(incoming.get(mid).getKey(), separator) <= 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /**
+   * The paper's special case (Alg. 1, lines 8-14): whether every incoming key of a lone dirty
+   * block lies before its first user key or after its last one. Then the incoming keys form new
+   * blocks of their own beside it and the block keeps its place: their user keys are disjoint
+   * from the block's, and from its neighbours' (else the neighbours would be dirty too), so
+   * nothing needs merging.
+   */
+  private static boolean besideBlock(Block block, List<Map.Entry<byte[], byte[]>> slice) {
+    if (slice.isEmpty()) {
+      return false;
+    }
+    byte[] firstIncoming = slice.get(0).getKey();
+    byte[] lastIncoming = slice.get(slice.size() - 1).getKey();
+    return InternalKey.compareUserKeys(lastIncoming, DirtyBlocks.firstKey(block)) < 0
+        || InternalKey.compareUserKeys(firstIncoming, DirtyBlocks.lastKey(block)) > 0;
+  }
+
+  private void writeBeside(int i, Block block, List<Map.Entry<byte[], byte[]>> slice, boolean last)
+      throws IOException {
+    byte[] blockFirst = DirtyBlocks.firstKey(block);
+    byte[] blockLast = DirtyBlocks.lastKey(block);
+    if (InternalKey.compareUserKeys(slice.get(slice.size() - 1).getKey(), blockFirst) < 0) {
+      writeRun(List.of(new ListIterator(slice)), null);
+      emitClean(i, oldIndex.separator(i));
+      lastIndexedKey = blockLast;
+    } else {
+      // Rule 1 of format.md section 8: the kept block's range now ends at its exact last key.
+      emitClean(i, blockLast);
+      lastIndexedKey = blockLast;
+      writeRun(List.of(new ListIterator(slice)), last ? null : oldIndex.separator(i));
+    }
   }
 
   private void emitClean(int i) {
+    emitClean(i, oldIndex.separator(i));
+  }
+
+  private void emitClean(int i, byte[] separator) {
     BlockHandle h = oldIndex.handle(i);
-    indexBlock.add(oldIndex.separator(i), h.encode());
+    indexBlock.add(separator, h.encode());
     if (firstIndexedKey == null) {
       // Dirty blocks before it merged to nothing: its first key is the table's first now.
       firstIndexedKey = i == 0 ? reader.properties().smallest() : edgeKey(h, true);

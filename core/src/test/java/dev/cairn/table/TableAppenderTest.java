@@ -190,6 +190,69 @@ class TableAppenderTest {
   }
 
   @Test
+  void keysInTheGapBesideABlockAreWrittenWithoutRewritingIt() throws IOException {
+    // Long user keys that differ before their last byte, so separators get shortened to user
+    // keys of their own, strictly between two blocks' keys (docs/format.md section 4).
+    TreeMap<byte[], byte[]> oldModel = new TreeMap<>(CMP);
+    Random rnd = new Random(5);
+    for (int i = 0; i < 300; i++) {
+      byte[] user = String.format("key%06d-suffix", rnd.nextInt(150) * 2).getBytes();
+      oldModel.put(InternalKey.encode(user, i + 1, ValueType.VALUE), new byte[rnd.nextInt(30)]);
+    }
+    InMemoryFile file = new InMemoryFile();
+    TableSummary first = build(file, OPTIONS, oldModel);
+    try (TableReader old = TableReader.open(file, "t.sst", 5, first.footerOffset(), null)) {
+      // A block boundary whose separator was shortened to a user key of its own, strictly
+      // between the blocks' user keys: a gap on both sides of it.
+      int boundary = -1;
+      byte[] lastUserBefore = null;
+      for (int i = 1; i < old.index().size() && boundary < 0; i++) {
+        byte[] sepUser = InternalKey.userKey(old.index().separator(i - 1));
+        byte[] lastUser;
+        byte[] firstUser;
+        try (BlockRef a = old.acquireDataBlock(old.index().handle(i - 1), false, IoTag.USER_READ);
+            BlockRef b = old.acquireDataBlock(old.index().handle(i), false, IoTag.USER_READ)) {
+          lastUser = InternalKey.userKey(DirtyBlocks.lastKey(a.block()));
+          firstUser = InternalKey.userKey(DirtyBlocks.firstKey(b.block()));
+        }
+        if (java.util.Arrays.compareUnsigned(lastUser, sepUser) < 0
+            && java.util.Arrays.compareUnsigned(sepUser, firstUser) < 0) {
+          boundary = i;
+          lastUserBefore = lastUser;
+        }
+      }
+      assertTrue(boundary > 0, "no gap between blocks");
+      for (boolean after : new boolean[] {false, true}) {
+        // After: right after block b-1's last user key (inside b-1's range). Before: right after
+        // the separator's own user key (inside block b's range, before its first key).
+        byte[] user = after
+            ? java.util.Arrays.copyOf(lastUserBefore, lastUserBefore.length + 1)
+            : java.util.Arrays.copyOf(InternalKey.userKey(old.index().separator(boundary - 1)),
+                InternalKey.userKey(old.index().separator(boundary - 1)).length + 1);
+        int expectedBlock = after ? boundary - 1 : boundary;
+        byte[] ikey = InternalKey.encode(user, NEW_SEQ, ValueType.VALUE);
+        int covering = old.index().seek(ikey);
+        assertEquals(expectedBlock, covering, "the new key falls into the block's range");
+        InMemoryFile copy = new InMemoryFile(file.bytes());
+        TableAppender.Result r = new TableAppender(old, copy, copy, OPTIONS, 0.02, KEEP_ALL, IoTag.USER_READ)
+            .append(List.of(Map.entry(ikey, new byte[] {7})));
+        assertEquals(0, r.dirtyBlocks(), "after=" + after);
+        assertEquals(1, r.newBlocks());
+        TreeMap<byte[], byte[]> newModel = new TreeMap<>(CMP);
+        newModel.putAll(oldModel);
+        newModel.put(ikey, new byte[] {7});
+        try (TableReader t = TableReader.open(copy, "t.sst", 5, r.summary().footerOffset(), null)) {
+          assertScanMatches(newModel, t);
+          assertEquals(LookupResult.Kind.FOUND, t.get(user, InternalKey.MAX_SEQUENCE, false).kind());
+          t.verifyChecksums();
+          assertEquals(old.index().size() + 1, t.index().size());
+          assertArrayEquals(newModel.lastKey(), r.summary().largest());
+        }
+      }
+    }
+  }
+
+  @Test
   void everyEntryDroppedLeavesNoTable() throws IOException {
     TreeMap<byte[], byte[]> oldModel = new TreeMap<>(CMP);
     oldModel.put(InternalKey.encode(userKey(1), 5, ValueType.VALUE), new byte[] {1});
@@ -226,6 +289,15 @@ class TableAppenderTest {
   }
 
   private static void assertMatches(TreeMap<byte[], byte[]> model, TableReader r) {
+    assertScanMatches(model, r);
+    for (int k = -1; k < 300; k++) {
+      LookupResult want1 = expected(model, user(k), InternalKey.MAX_SEQUENCE);
+      LookupResult got = r.get(user(k), InternalKey.MAX_SEQUENCE, false);
+      assertEquals(want1.kind(), got.kind(), "key " + k);
+    }
+  }
+
+  private static void assertScanMatches(TreeMap<byte[], byte[]> model, TableReader r) {
     List<Map.Entry<byte[], byte[]>> want = new ArrayList<>(model.entrySet());
     try (InternalIterator it = r.iterator(false, IoTag.USER_READ)) {
       int i = 0;
@@ -234,11 +306,6 @@ class TableAppenderTest {
         assertArrayEquals(want.get(i).getValue(), it.value(), "entry " + i);
       }
       assertEquals(want.size(), i);
-    }
-    for (int k = -1; k < 300; k++) {
-      LookupResult want1 = expected(model, user(k), InternalKey.MAX_SEQUENCE);
-      LookupResult got = r.get(user(k), InternalKey.MAX_SEQUENCE, false);
-      assertEquals(want1.kind(), got.kind(), "key " + k);
     }
   }
 }
