@@ -14,8 +14,6 @@ import dev.cairn.table.block.BlockBuilder;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockIterator;
 import dev.cairn.table.block.BlockTrailer;
-import dev.cairn.table.filter.BloomFilterAppender;
-import dev.cairn.table.filter.BloomFilterBuilder;
 import dev.cairn.table.filter.BloomHash;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -333,29 +331,14 @@ public final class TableAppender {
 
   private Result finish(long dirtyBlocks) throws IOException {
     byte[] index = indexBlock.finish();
-    boolean rebuilt = false;
     BlockHandle filterHandle = BlockHandle.NONE;
-    long bitsPerKey = 0;
-    if (options.bloomBitsPerKey() > 0) {
-      byte[] filter = null;
-      if (reader.footer().hasFilter()) {
-        ByteBuffer old = TableReader.readVerified(file, reader.fileName(), reader.footer().filterHandle(), readTag);
-        byte[] bytes = new byte[old.remaining()];
-        old.get(bytes);
-        long[] hashes = newKeyHashes.stream().mapToLong(Long::longValue).toArray();
-        filter = BloomFilterAppender.withKeys(bytes, hashes, hashes.length);
-        bitsPerKey = reader.properties().filterBitsPerKey();
-        if (BloomFilterAppender.estimatedFalsePositiveRate(filter) > maxFilterFpRate) {
-          filter = null;
-        }
-      }
-      if (filter == null) {
-        filter = rebuildFilter(index);
-        bitsPerKey = options.bloomBitsPerKey();
-        rebuilt = true;
-      }
-      filterHandle = writeBlock(filter);
+    AppendedFilter filter = AppendedFilter.build(reader, file, options, maxFilterFpRate,
+        newKeyHashes, ByteBuffer.wrap(index), startOffset, readTag);
+    if (filter != null) {
+      filterHandle = writeBlock(filter.contents());
     }
+    boolean rebuilt = filter != null && filter.rebuilt();
+    long bitsPerKey = filter == null ? 0 : filter.bitsPerKey();
     TableProperties old = reader.properties();
     TableProperties props = new TableProperties(
         old.entries() - removed.entries + added.entries,
@@ -378,34 +361,6 @@ public final class TableAppender {
     TableSummary summary = new TableSummary(footerOffset, footerOffset + Footer.SIZE, props.entries(),
         props.smallest(), props.largest(), props.smallestSequence(), props.largestSequence());
     return new Result(summary, validBytes, dirtyBlocks, newBlocks, out.size() - startOffset, rebuilt);
-  }
-
-  /** A filter over every user key the new index references, with the configured reserve. */
-  private byte[] rebuildFilter(byte[] indexContents) {
-    BloomFilterBuilder builder = new BloomFilterBuilder(options.bloomBitsPerKey());
-    TableIndex newIndex = TableIndex.decode(ByteBuffer.wrap(indexContents), reader.fileName(),
-        out.size(), Long.MAX_VALUE);
-    byte[] previous = null;
-    for (int i = 0; i < newIndex.size(); i++) {
-      BlockHandle h = newIndex.handle(i);
-      if (h.offset() >= startOffset) {
-        continue; // a new block: its keys are in newKeyHashes
-      }
-      try (BlockRef ref = reader.acquireDataBlock(h, false, readTag);
-          BlockIterator it = ref.block().internalKeyIterator()) {
-        for (it.seekToFirst(); it.isValid(); it.next()) {
-          byte[] user = InternalKey.userKey(it.key());
-          if (previous == null || !java.util.Arrays.equals(previous, user)) {
-            builder.addKey(user);
-            previous = user;
-          }
-        }
-      }
-    }
-    for (long h : newKeyHashes) {
-      builder.addHash(h);
-    }
-    return builder.finish(options.filterReserve());
   }
 
   /** Entry counts of a set of blocks, to keep the properties exact across appends. */

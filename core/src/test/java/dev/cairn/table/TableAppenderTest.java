@@ -253,6 +253,30 @@ class TableAppenderTest {
   }
 
   @Test
+  void filtersAreOredWithinTheTargetAndRebuiltBeyondIt() throws IOException {
+    TreeMap<byte[], byte[]> oldModel = randomModel(new Random(9), 600, 150);
+    List<Map.Entry<byte[], byte[]>> in = incoming(new Incoming("x", new int[] {1, 51, 101, 201, 900_000}, false));
+    TreeMap<byte[], byte[]> newModel = new TreeMap<>(CMP);
+    newModel.putAll(oldModel);
+    in.forEach(e -> newModel.put(e.getKey(), e.getValue()));
+    // max FP rate, bits per key of the base table -> rebuilt?
+    Object[][] cases = {{0.02, 10, false}, {1e-9, 10, true}, {0.02, 0, true}};
+    for (Object[] c : cases) {
+      InMemoryFile file = new InMemoryFile();
+      TableSummary first = build(file, new TableOptions(256, 4, (int) c[1], 0.4), oldModel);
+      TableAppender.Result r;
+      try (TableReader old = TableReader.open(file, "t.sst", 5, first.footerOffset(), null)) {
+        r = new TableAppender(old, file, file, OPTIONS, (double) c[0], KEEP_ALL, IoTag.USER_READ).append(in);
+      }
+      assertEquals(c[2], r.filterRebuilt(), java.util.Arrays.toString(c));
+      try (TableReader t = TableReader.open(file, "t.sst", 5, r.summary().footerOffset(), null)) {
+        assertTrue(t.hasFilter());
+        assertMatches(newModel, t); // no false negative, old keys or new
+      }
+    }
+  }
+
+  @Test
   void everyEntryDroppedLeavesNoTable() throws IOException {
     TreeMap<byte[], byte[]> oldModel = new TreeMap<>(CMP);
     oldModel.put(InternalKey.encode(userKey(1), 5, ValueType.VALUE), new byte[] {1});
