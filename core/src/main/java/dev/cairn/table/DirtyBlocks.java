@@ -194,8 +194,9 @@ final class DirtyBlocks {
         if (!dirty[i] || beside[i] || contents[i] == null) {
           continue; // clean, not merged, or marked in this pass: looked at after the next read
         }
-        // Left neighbour clean, and the separator between them has this block's first user key:
-        // the neighbour may end with versions of it.
+        // Left neighbour: the separator lies in [its last key, this block's first key), and a
+        // shortened separator's user key is below the next block's, so a match of the
+        // separator's user key with this block's first one means the user key straddles.
         // A neighbour that is clean, or kept beside its incoming keys, joins the merge.
         if (i > 0 && (!dirty[i - 1] || beside[i - 1])
             && sameUserKey(index.separator(i - 1), firstKey(contents[i]))) {
@@ -203,8 +204,11 @@ final class DirtyBlocks {
           beside[i - 1] = false;
           changed = true;
         }
+        // Right neighbour: the separator is usually the block's exact last key, so a match with
+        // the last user key is only a hint; the neighbour's first key decides (one extra read).
         if (i + 1 < dirty.length && (!dirty[i + 1] || beside[i + 1])
-            && sameUserKey(index.separator(i), lastKey(contents[i]))) {
+            && sameUserKey(index.separator(i), lastKey(contents[i]))
+            && sameUserKey(lastKey(contents[i]), firstKey(peek(i + 1)))) {
           dirty[i + 1] = true;
           beside[i + 1] = false;
           changed = true;
@@ -214,6 +218,14 @@ final class DirtyBlocks {
         readCoalesced();
       }
     }
+  }
+
+  /** Block {@code j}'s contents, read if needed (a clean neighbour whose first key decides). */
+  private Block peek(int j) throws IOException {
+    if (contents[j] == null) {
+      readSpan(List.of(j));
+    }
+    return contents[j];
   }
 
   private static boolean sameUserKey(byte[] a, byte[] b) {

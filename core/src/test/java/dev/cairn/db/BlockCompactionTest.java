@@ -11,6 +11,7 @@ import dev.cairn.Options;
 import dev.cairn.ReadOptions;
 import dev.cairn.Stats;
 import dev.cairn.compaction.block.BlockCompactionConfig;
+import dev.cairn.compaction.block.LevelThresholds;
 import dev.cairn.fs.FaultInjectingFileSystem;
 import dev.cairn.key.InternalKey;
 import dev.cairn.table.FilterCounters;
@@ -113,6 +114,39 @@ class BlockCompactionTest {
     }
   }
 
+  /** Compaction bytes written by sparse updates compacted into a loaded tree, per style. */
+  private long sparseUpdateCompactionBytes(Options o, Path where) {
+    Random rnd = new Random(17);
+    try (Cairn db = Cairn.open(where, o)) {
+      for (int i = 0; i < 20_000; i += 2) {
+        db.put(key(i), new byte[40]);
+      }
+      db.compactRange(null, null);
+      long before = db.stats().compactionBytesWritten();
+      for (int round = 0; round < 20; round++) {
+        for (int k = 0; k < 30; k++) {
+          db.put(key(rnd.nextInt(20_000)), new byte[] {(byte) round});
+        }
+        db.compactRange(null, null);
+      }
+      if (Boolean.getBoolean("cairn.debug")) {
+        System.out.println(db.stats());
+      }
+      return db.stats().compactionBytesWritten() - before;
+    }
+  }
+
+  @Test
+  void blockCompactionWritesLessThanTableCompactionForSparseUpdates() {
+    Options block = options(null);
+    Options table = block.toBuilder().compactionStyle(Options.CompactionStyle.TABLE).build();
+    long blockBytes = sparseUpdateCompactionBytes(block, dir.resolve("block"));
+    long tableBytes = sparseUpdateCompactionBytes(table, dir.resolve("table"));
+    System.out.printf("sparse updates: compaction bytes written, table %d, block %d (%.2fx)%n",
+        tableBytes, blockBytes, (double) tableBytes / blockBytes);
+    assertTrue(blockBytes < tableBytes, "block " + blockBytes + " vs table " + tableBytes);
+  }
+
   @Test
   void cleanBlocksStayCachedAcrossAnAppend() {
     try (Cairn db = Cairn.open(dir, options(null))) {
@@ -174,7 +208,12 @@ class BlockCompactionTest {
 
   @Test
   void appendedFiltersStayWithinTheFalsePositiveTarget() {
-    Options o = options(null);
+    // Tables may grow to 16 target sizes, so that they take many appends before a rewrite.
+    BlockCompactionConfig d = BlockCompactionConfig.defaults();
+    LevelThresholds roomy = new LevelThresholds(0.5, 0.1, 16, d.last().filterReserve());
+    Options o = options(null).toBuilder()
+        .blockCompaction(new BlockCompactionConfig(roomy, roomy, true, 4, 0, d.maxFilterFalsePositiveRate()))
+        .build();
     Random rnd = new Random(42);
     try (Cairn db = Cairn.open(dir, o)) {
       for (int i = 0; i < 20_000; i += 2) {
@@ -189,6 +228,9 @@ class BlockCompactionTest {
         db.compactRange(null, null);
       }
       Stats stats = db.stats();
+      if (Boolean.getBoolean("cairn.debug")) {
+        System.out.println(stats);
+      }
       assertTrue(stats.block().appendedTables() > 10, stats.toString());
       // Probe every live table of L1+ with the absent (odd) keys of its range: every positive
       // filter answer is a false positive.
