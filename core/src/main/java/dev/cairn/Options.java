@@ -1,5 +1,6 @@
 package dev.cairn;
 
+import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.LocalFileSystem;
@@ -19,7 +20,13 @@ public final class Options {
   /** Compaction styles; block and buffer arrive with their issues. */
   public enum CompactionStyle {
     /** LevelDB-style leveled compaction that rewrites whole tables. */
-    TABLE
+    TABLE,
+    /**
+     * BlockDB block compaction: leveled, but a target table whose few blocks receive incoming
+     * keys gets those blocks merged and appended at its tail (docs/compaction.md). Settings:
+     * {@link Builder#blockCompaction}.
+     */
+    BLOCK
   }
 
   /** When compactions run (any compaction style). */
@@ -72,6 +79,7 @@ public final class Options {
   private final CompactionScheduler compactionScheduler;
   private final DlcConfig dlc;
   private final long obsoleteFileBatchBytes;
+  private final BlockCompactionConfig blockCompaction;
   private final FileSystem fileSystem;
 
   private Options(Builder b, FileSystem fileSystem) {
@@ -97,6 +105,7 @@ public final class Options {
     compactionScheduler = b.compactionScheduler;
     dlc = b.dlc;
     obsoleteFileBatchBytes = b.obsoleteFileBatchBytes;
+    blockCompaction = b.blockCompaction;
     this.fileSystem = fileSystem;
   }
 
@@ -231,6 +240,11 @@ public final class Options {
     return obsoleteFileBatchBytes;
   }
 
+  /** Settings of {@link CompactionStyle#BLOCK}; ignored by other styles. */
+  public BlockCompactionConfig blockCompaction() {
+    return blockCompaction;
+  }
+
   /** The filesystem layer. Default the local filesystem. */
   public FileSystem fileSystem() {
     return fileSystem;
@@ -275,6 +289,7 @@ public final class Options {
     private CompactionScheduler compactionScheduler = CompactionScheduler.IMMEDIATE;
     private DlcConfig dlc = DlcConfig.defaults();
     private long obsoleteFileBatchBytes = 0;
+    private BlockCompactionConfig blockCompaction = BlockCompactionConfig.defaults();
     private FileSystem fileSystem;
 
     private Builder() {}
@@ -328,6 +343,7 @@ public final class Options {
     public Builder dlc(DlcConfig v) { dlc = v; return this; }
     public Builder obsoleteFileBatchBytes(long v) { obsoleteFileBatchBytes = v; return this; }
     public Builder fileSystem(FileSystem v) { fileSystem = v; return this; }
+    public Builder blockCompaction(BlockCompactionConfig v) { blockCompaction = v; return this; }
 
     /** Validates every value and returns the options; throws naming the first invalid one. */
     public Options build() {
@@ -348,6 +364,9 @@ public final class Options {
       range("obsoleteFileBatchBytes", obsoleteFileBatchBytes, 0, Long.MAX_VALUE);
       if (compactionStyle == null) {
         throw new IllegalArgumentException("option compactionStyle must not be null");
+      }
+      if (blockCompaction == null) {
+        throw new IllegalArgumentException("option blockCompaction must not be null");
       }
       if (walRecoveryMode == null) {
         throw new IllegalArgumentException("option walRecoveryMode must not be null");

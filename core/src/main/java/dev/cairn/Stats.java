@@ -66,7 +66,23 @@ public record Stats(
     Latency get,
     Latency put,
     Latency scan,
-    Dlc dlc) {
+    Dlc dlc,
+    Block block) {
+
+  /** Stats without block-compaction figures (any style but BLOCK). */
+  public Stats(List<LevelStats> levels, long userBytesWritten, long walBytesWritten,
+      long flushBytesWritten, long compactionBytesWritten, long compactionBytesRead,
+      long manifestBytesWritten, long deviceBytesWritten, long userBytesRead,
+      double writeAmplification, double spaceAmplification, CacheStats cache, long stallMicros,
+      long slowdowns, long stops, long flushes, long compactions, long trivialMoves,
+      long compactionMicros, long memtableBytes, int immutableMemtables, int liveSnapshots,
+      long lastSequence, Latency get, Latency put, Latency scan, Dlc dlc) {
+    this(levels, userBytesWritten, walBytesWritten, flushBytesWritten, compactionBytesWritten,
+        compactionBytesRead, manifestBytesWritten, deviceBytesWritten, userBytesRead,
+        writeAmplification, spaceAmplification, cache, stallMicros, slowdowns, stops, flushes,
+        compactions, trivialMoves, compactionMicros, memtableBytes, immutableMemtables,
+        liveSnapshots, lastSequence, get, put, scan, dlc, Block.OFF);
+  }
 
   /**
    * One level.
@@ -75,7 +91,30 @@ public record Stats(
    * @param bytesRead compaction bytes read for output into this level
    * @param bytesWritten compaction (or, for L0, flush) bytes written into this level
    */
-  public record LevelStats(int level, int files, long bytes, double score, long bytesRead, long bytesWritten) {}
+  /**
+   * @param deadBytes bytes of the level's files no footer references any more (block compaction
+   *     garbage: {@code totalBytes - validBytes}); {@link #bytes} includes them
+   */
+  public record LevelStats(int level, int files, long bytes, double score, long bytesRead, long bytesWritten,
+      long deadBytes) {
+    public LevelStats(int level, int files, long bytes, double score, long bytesRead, long bytesWritten) {
+      this(level, files, bytes, score, bytesRead, bytesWritten, 0);
+    }
+  }
+
+  /**
+   * Block compaction ({@code CompactionStyle.BLOCK}) figures.
+   *
+   * @param appendedTables target tables compacted by appending (block compaction)
+   * @param rewrittenTables target tables the selective rule sent to table compaction
+   * @param dirtyBlocks blocks merged and appended over
+   * @param appendedBytes bytes appended to existing tables
+   * @param filterRebuilds appends that rebuilt the filter because the reserve was used up
+   */
+  public record Block(boolean enabled, long appendedTables, long rewrittenTables, long dirtyBlocks,
+      long appendedBytes, long filterRebuilds) {
+    public static final Block OFF = new Block(false, 0, 0, 0, 0, 0);
+  }
 
   /** Latency percentiles in microseconds over every operation since open. */
   public record Latency(long count, double p50Micros, double p99Micros, double maxMicros) {}
@@ -111,11 +150,12 @@ public record Stats(
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
-    sb.append("Level  Files      Size(MB)  Score  Read(MB)  Write(MB)\n");
-    sb.append("-----  -----  ------------  -----  --------  ---------\n");
+    sb.append("Level  Files      Size(MB)  Score  Read(MB)  Write(MB)  Dead(MB)\n");
+    sb.append("-----  -----  ------------  -----  --------  ---------  --------\n");
     for (LevelStats l : levels) {
-      sb.append(String.format("L%-4d  %5d  %12.2f  %5.2f  %8.2f  %9.2f%n",
-          l.level(), l.files(), mb(l.bytes()), l.score(), mb(l.bytesRead()), mb(l.bytesWritten())));
+      sb.append(String.format("L%-4d  %5d  %12.2f  %5.2f  %8.2f  %9.2f  %8.2f%n",
+          l.level(), l.files(), mb(l.bytes()), l.score(), mb(l.bytesRead()), mb(l.bytesWritten()),
+          mb(l.deadBytes())));
     }
     sb.append(String.format("user bytes written     %12.2f MB%n", mb(userBytesWritten)));
     sb.append(String.format("device bytes written   %12.2f MB (wal %.2f, flush %.2f, compaction %.2f, manifest %.2f)%n",
@@ -137,6 +177,11 @@ public record Stats(
       sb.append(String.format("dlc                    %s load, client %.2f MB/s, limiter %.2f MB/s, %d delayed, %d part / %d full runs%n",
           dlc.load(), dlc.clientBytesPerSecond() / 1e6, dlc.limiterBytesPerSecond() / 1e6,
           dlc.delayedL0Compactions(), dlc.partRuns(), dlc.fullRuns()));
+    }
+    if (block != null && block.enabled()) {
+      sb.append(String.format("block compaction       %d appended / %d rewritten tables, %d dirty blocks, %.2f MB appended, %d filter rebuilds%n",
+          block.appendedTables(), block.rewrittenTables(), block.dirtyBlocks(),
+          mb(block.appendedBytes()), block.filterRebuilds()));
     }
     return sb.toString();
   }

@@ -31,6 +31,9 @@ final class Compactions {
   /** Null with the immediate scheduler. */
   private final DlcRuntime dlc;
 
+  /** Block compaction's counters (zero under other styles). */
+  final BlockCompactionCounters blockCounters = new BlockCompactionCounters();
+
   // Guarded by db.mutex.
   private final List<CompactionPlan> runningPlans = new ArrayList<>();
   private int running;
@@ -108,11 +111,17 @@ final class Compactions {
   void runClaimed(Claimed claimed) {
     long start = System.nanoTime();
     CompactionJob job = null;
+    BlockCompactionJob blockJob = null;
     VersionEdit edit = null;
     Throwable failure = null;
     try {
-      job = new CompactionJob(db, claimed.plan(), claimed.shape(), dlc != null ? dlc.throttle() : null);
-      edit = job.run();
+      if (BlockCompactionJob.applies(db.options, claimed.plan())) {
+        blockJob = new BlockCompactionJob(db, claimed.plan(), claimed.shape(), blockCounters);
+        edit = blockJob.run();
+      } else {
+        job = new CompactionJob(db, claimed.plan(), claimed.shape(), dlc != null ? dlc.throttle() : null);
+        edit = job.run();
+      }
     } catch (Throwable t) {
       failure = t;
     }
@@ -120,6 +129,10 @@ final class Compactions {
     try {
       if (failure == null) {
         db.versions.logAndApply(edit);
+        if (blockJob != null) {
+          // Superseded footers: their readers go once no version holds them (blocks stay cached).
+          blockJob.appendedTables().forEach(f -> db.tableCache.evictFooter(f.number(), f.footerOffset()));
+        }
         if (dlc != null && claimed.plan().kind() == CompactionKind.L0_TO_L0) {
           dlc.recordBurstyOutputs(job.outputNumbers());
         }
@@ -139,6 +152,9 @@ final class Compactions {
       try {
         if (job != null) {
           db.releasePendingOutputs(job.outputNumbers());
+        }
+        if (blockJob != null) {
+          db.releasePendingOutputs(blockJob.outputNumbers());
         }
         runningPlans.remove(claimed.plan());
         running--;

@@ -117,7 +117,7 @@ public final class DbImpl implements Cairn {
     this.blockCache = new CaffeineBlockCache(options.blockCacheBytes());
     this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), blockCache);
     this.versions = new VersionSet(dir, fs, options);
-    this.obsoleteFiles = new ObsoleteFiles(fs, dir, tableCache, options.obsoleteFileBatchBytes());
+    this.obsoleteFiles = new ObsoleteFiles(fs, dir, tableCache, ObsoleteFiles.batchBytes(options));
     this.compactions = new Compactions(this);
     this.versions.setVersionReleasedListener(this::onVersionReleased);
     AtomicInteger threadIds = new AtomicInteger();

@@ -50,6 +50,13 @@ final class Recovery {
       if (p.kind() == FileNames.Kind.LOG && p.number() >= versions.logNumber()) {
         logs.add(p.number());
       }
+      // A crashed process may have left a table or temp file whose number its manifest never
+      // recorded. Reusing that number would break "a file once obsolete stays obsolete": the
+      // leftover is obsolete, and a collection deleting it without the mutex could delete the
+      // new file of the same name that a flush just wrote.
+      if (p.kind() == FileNames.Kind.TABLE || p.kind() == FileNames.Kind.TEMP) {
+        versions.markFileNumberUsed(p.number());
+      }
     }
     logs.sort(null);
     // Mark every log's number used before replaying any: a flush during replay allocates table

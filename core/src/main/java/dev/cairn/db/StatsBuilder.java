@@ -19,8 +19,9 @@ final class StatsBuilder {
     for (int level = 0; level < v.numLevels(); level++) {
       long written = level == 0 ? io.bytesWritten(IoPurpose.FLUSH) + io.compactionBytesWritten(0)
           : io.compactionBytesWritten(level);
+      long dead = v.files(level).stream().mapToLong(f -> f.totalBytes() - f.validBytes()).sum();
       levels.add(new Stats.LevelStats(level, v.fileCount(level), v.levelBytes(level),
-          level < scores.length ? scores[level] : 0.0, io.compactionBytesRead(level), written));
+          level < scores.length ? scores[level] : 0.0, io.compactionBytesRead(level), written, dead));
     }
     long user = db.counters.userBytesWritten.sum();
     long device = io.totalBytesWritten();
@@ -59,6 +60,8 @@ final class StatsBuilder {
         c.getLatency.snapshot(),
         c.putLatency.snapshot(),
         c.scanLatency.snapshot(),
-        db.dlc() == null ? Stats.Dlc.OFF : db.dlc().stats(v.fileCount(0), v.levelBytes(0)));
+        db.dlc() == null ? Stats.Dlc.OFF : db.dlc().stats(v.fileCount(0), v.levelBytes(0)),
+        db.compactions.blockCounters.snapshot(
+            db.options.compactionStyle() == dev.cairn.Options.CompactionStyle.BLOCK));
   }
 }

@@ -129,7 +129,7 @@ public final class TableBuilder {
     }
     BlockHandle filterHandle = BlockHandle.NONE;
     if (filter != null) {
-      filterHandle = writeBlock(filter.finish());
+      filterHandle = writeBlock(filter.finish(options.filterReserve()));
     }
     byte[] index = indexBlock.finish();
     TableProperties props = stats.toProperties(

@@ -14,8 +14,8 @@ import java.util.function.Function;
 
 /**
  * Applies a sequence of {@link VersionEdit}s to a base {@link Version} and builds the result.
- * Within an edit, deletions apply before additions (so a file can move between levels, or be
- * re-added with a new footer, in one edit). Levels no edit touched share the base's lists.
+ * Within an edit, deletions apply first, then footer updates (block compaction), then additions
+ * (so a file can move between levels, or be re-added with a new footer, in one edit). Levels no edit touched share the base's lists.
  */
 final class VersionBuilder {
   /** Level 0 order: newest first by largest sequence, then by file number. */
@@ -52,6 +52,12 @@ final class VersionBuilder {
         throw invalid.apply("edit deletes file #" + d.number() + " which is not at level " + d.level());
       }
       live.remove(d.number());
+    }
+    for (VersionEdit.FooterUpdate u : edit.footerUpdates()) {
+      long number = u.file().number();
+      if (level(u.level()).replace(number, u.file()) == null) {
+        throw invalid.apply("edit moves the footer of file #" + number + " which is not at level " + u.level());
+      }
     }
     for (VersionEdit.NewFile n : edit.newFiles()) {
       long number = n.file().number();

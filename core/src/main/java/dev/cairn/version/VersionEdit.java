@@ -37,7 +37,10 @@ public final class VersionEdit {
     BUFFER_ADD(16),
     /** Reserved: a file leaves a level's compaction buffer (LSbM); layout not yet fixed. */
     BUFFER_REMOVE(17),
-    /** Reserved: block compaction moved a table's footer (BlockDB); layout not yet fixed. */
+    /**
+     * Block compaction appended to a live table: level, then the table's new metadata (same
+     * layout as {@link #NEW_FILE}); the file stays at its level under its number.
+     */
     FOOTER_UPDATE(18);
 
     final int persistentId;
@@ -62,6 +65,9 @@ public final class VersionEdit {
   /** A table added to a level. */
   public record NewFile(int level, FileMetaData file) {}
 
+  /** A live table of a level whose footer moved (block compaction appended to it). */
+  public record FooterUpdate(int level, FileMetaData file) {}
+
   private int formatVersion; // 0: absent
   private long logNumber = -1;
   private long nextFileNumber = -1;
@@ -69,6 +75,7 @@ public final class VersionEdit {
   private final Map<Integer, byte[]> compactPointers = new TreeMap<>();
   private final Set<DeletedFile> deletedFiles = new LinkedHashSet<>();
   private final List<NewFile> newFiles = new ArrayList<>();
+  private final List<FooterUpdate> footerUpdates = new ArrayList<>();
 
   public boolean hasFormatVersion() {
     return formatVersion != 0;
@@ -161,6 +168,16 @@ public final class VersionEdit {
     return Collections.unmodifiableList(newFiles);
   }
 
+  /** Replaces the metadata of live table {@code file.number()} at {@code level} (new footer). */
+  public VersionEdit updateFooter(int level, FileMetaData file) {
+    footerUpdates.add(new FooterUpdate(checkLevel(level), file));
+    return this;
+  }
+
+  public List<FooterUpdate> footerUpdates() {
+    return Collections.unmodifiableList(footerUpdates);
+  }
+
   private static int checkLevel(int level) {
     if (level < 0 || level >= Options.MAX_LEVELS) {
       throw new IllegalArgumentException("level " + level + " outside 0.." + (Options.MAX_LEVELS - 1));
@@ -197,14 +214,19 @@ public final class VersionEdit {
       out.putVarint32(Tag.DELETED_FILE.persistentId).putVarint32(d.level()).putVarint64(d.number());
     }
     for (NewFile n : newFiles) {
-      FileMetaData f = n.file();
-      out.putVarint32(Tag.NEW_FILE.persistentId).putVarint32(n.level())
-          .putVarint64(f.number()).putVarint64(f.footerOffset())
-          .putVarint64(f.validBytes()).putVarint64(f.totalBytes())
-          .putLengthPrefixed(f.smallest()).putLengthPrefixed(f.largest())
-          .putVarint64(f.entries()).putVarint64(f.smallestSequence()).putVarint64(f.largestSequence());
+      putFile(out.putVarint32(Tag.NEW_FILE.persistentId).putVarint32(n.level()), n.file());
+    }
+    for (FooterUpdate u : footerUpdates) {
+      putFile(out.putVarint32(Tag.FOOTER_UPDATE.persistentId).putVarint32(u.level()), u.file());
     }
     return out.toByteArray();
+  }
+
+  private static void putFile(ByteSink out, FileMetaData f) {
+    out.putVarint64(f.number()).putVarint64(f.footerOffset())
+        .putVarint64(f.validBytes()).putVarint64(f.totalBytes())
+        .putLengthPrefixed(f.smallest()).putLengthPrefixed(f.largest())
+        .putVarint64(f.entries()).putVarint64(f.smallestSequence()).putVarint64(f.largestSequence());
   }
 
   /**
@@ -258,7 +280,11 @@ public final class VersionEdit {
           int level = level(in);
           edit.newFiles.add(new NewFile(level, decodeFile(in)));
         }
-        case BUFFER_ADD, BUFFER_REMOVE, FOOTER_UPDATE ->
+        case FOOTER_UPDATE -> {
+          int level = level(in);
+          edit.footerUpdates.add(new FooterUpdate(level, decodeFile(in)));
+        }
+        case BUFFER_ADD, BUFFER_REMOVE ->
             throw new CorruptionException(fileName, tagOffset, "version edit tag " + id + " (" + tag
                 + ") is reserved and not valid in format version " + CURRENT_FORMAT_VERSION);
         default -> throw new AssertionError("tag " + tag + " not handled");
@@ -324,6 +350,7 @@ public final class VersionEdit {
         sb.append("compactPointer L").append(level).append('=').append(UserKeys.printable(key)).append(", "));
     deletedFiles.forEach(d -> sb.append("delete L").append(d.level()).append(" #").append(d.number()).append(", "));
     newFiles.forEach(n -> sb.append("add L").append(n.level()).append(' ').append(n.file()).append(", "));
+    footerUpdates.forEach(u -> sb.append("footer L").append(u.level()).append(' ').append(u.file()).append(", "));
     if (sb.charAt(sb.length() - 1) == ' ') {
       sb.setLength(sb.length() - 2);
     }

@@ -13,6 +13,7 @@ import dev.cairn.ReadOptions;
 import dev.cairn.Snapshot;
 import dev.cairn.Stats;
 import dev.cairn.WriteBatch;
+import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.dlc.DlcConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -83,6 +84,31 @@ class ModelTest {
     new Run(seed, ModelTest::smallOptions).execute(ops);
   }
 
+  /**
+   * {@link #smallOptions()} with block compaction forced on every level, and with the default
+   * selective rule: appends, rewrites and footer moves happen among the checks and reopens.
+   */
+  static Options blockOptions(boolean forced) {
+    return smallOptions().toBuilder()
+        .compactionStyle(Options.CompactionStyle.BLOCK)
+        .blockCompaction(BlockCompactionConfig.defaults().withForceBlock(forced).withLazyDeletionBytes(256 << 10))
+        .build();
+  }
+
+  @Test
+  void randomOperationsMatchTheModelWithBlockCompactionForced() {
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    int ops = Boolean.getBoolean("cairn.long") ? 400_000 : 12_000;
+    new Run(seed, () -> blockOptions(true)).execute(ops);
+  }
+
+  @Test
+  void randomOperationsMatchTheModelWithSelectiveBlockCompaction() {
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    int ops = Boolean.getBoolean("cairn.long") ? 400_000 : 8_000;
+    new Run(seed, () -> blockOptions(false)).execute(ops);
+  }
+
   @Test
   void randomOperationsMatchTheModelWithDelayedL0Compaction() {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
@@ -102,6 +128,7 @@ class ModelTest {
     int step;
     long flushes;
     long compactions;
+    long appendedTables;
 
     record OpenSnapshot(Snapshot snapshot, NavigableMap<String, byte[]> view) {}
 
@@ -112,7 +139,8 @@ class ModelTest {
     }
 
     String where() {
-      return "seed " + seed + ", step " + step + ", scheduler " + options.get().compactionScheduler();
+      return "seed " + seed + ", step " + step + ", scheduler " + options.get().compactionScheduler()
+          + ", style " + options.get().compactionStyle();
     }
 
     void execute(int ops) {
@@ -156,6 +184,9 @@ class ModelTest {
         countBackgroundWork();
         assertTrue(flushes > 0, "the run must exercise flushes, " + where());
         assertTrue(compactions > 0, "the run must exercise compactions, " + where());
+        if (options.get().compactionStyle() == Options.CompactionStyle.BLOCK) {
+          assertTrue(appendedTables > 0, "the run must exercise block compaction, " + where());
+        }
       } catch (AssertionError e) {
         throw e;
       } catch (RuntimeException e) {
@@ -311,6 +342,7 @@ class ModelTest {
       Stats stats = db.stats();
       flushes += stats.flushes();
       compactions += stats.compactions();
+      appendedTables += stats.block().appendedTables();
     }
 
     void reopen() {

@@ -13,7 +13,7 @@ class StatsTableTest {
   private static Stats sample(Stats.Dlc dlc) {
     return new Stats(
         List.of(new Stats.LevelStats(0, 3, 3L << 20, 0.75, 0, 5L << 20),
-            new Stats.LevelStats(1, 2, 10L << 20, 1.0, 8L << 20, 12L << 20)),
+            new Stats.LevelStats(1, 2, 10L << 20, 1.0, 8L << 20, 12L << 20, 1L << 20)),
         20L << 20, 21L << 20, 5L << 20, 12L << 20, 8L << 20, 1L << 10, 38L << 20, 4L << 20,
         1.9, 1.3,
         new CacheStats(75, 25, 30, 5, 1L << 20, 8L << 20, 256, 1L << 20),
@@ -28,10 +28,10 @@ class StatsTableTest {
   void rendersTheFixedTable() {
     Stats s = sample(Stats.Dlc.OFF);
     String expected = """
-        Level  Files      Size(MB)  Score  Read(MB)  Write(MB)
-        -----  -----  ------------  -----  --------  ---------
-        L0         3          3.00   0.75      0.00       5.00
-        L1         2         10.00   1.00      8.00      12.00
+        Level  Files      Size(MB)  Score  Read(MB)  Write(MB)  Dead(MB)
+        -----  -----  ------------  -----  --------  ---------  --------
+        L0         3          3.00   0.75      0.00       5.00      0.00
+        L1         2         10.00   1.00      8.00      12.00      1.00
         user bytes written            20.00 MB
         device bytes written          38.00 MB (wal 21.00, flush 5.00, compaction 12.00, manifest 0.00)
         write amplification            1.90
@@ -47,6 +47,22 @@ class StatsTableTest {
     assertEquals(expected, s.toString());
     assertEquals(13L << 20, s.totalTableBytes());
     assertEquals(5, s.totalFiles());
+  }
+
+  @Test
+  void theBlockCompactionLineFollowsOnlyUnderBlockStyle() {
+    Stats base = sample(Stats.Dlc.OFF);
+    Stats s = new Stats(base.levels(), base.userBytesWritten(), base.walBytesWritten(),
+        base.flushBytesWritten(), base.compactionBytesWritten(), base.compactionBytesRead(),
+        base.manifestBytesWritten(), base.deviceBytesWritten(), base.userBytesRead(),
+        base.writeAmplification(), base.spaceAmplification(), base.cache(), base.stallMicros(),
+        base.slowdowns(), base.stops(), base.flushes(), base.compactions(), base.trivialMoves(),
+        base.compactionMicros(), base.memtableBytes(), base.immutableMemtables(),
+        base.liveSnapshots(), base.lastSequence(), base.get(), base.put(), base.scan(), base.dlc(),
+        new Stats.Block(true, 7, 2, 30, 3L << 20, 1));
+    assertEquals(base.toString()
+        + "block compaction       7 appended / 2 rewritten tables, 30 dirty blocks, 3.00 MB appended, 1 filter rebuilds\n",
+        s.toString());
   }
 
   @Test

@@ -48,6 +48,19 @@ class VersionEditTest {
   }
 
   @Test
+  void footerUpdatesRoundTripAfterTheOtherFileTags() {
+    FileMetaData moved = new FileMetaData(12, 9000, 5200, 9072, key("apple", 9), key("plum", 30), 80, 3, 30);
+    VersionEdit edit = new VersionEdit().deleteFile(1, 7).updateFooter(2, moved).addFile(2, table(13, "q", "r", 31, 32));
+    VersionEdit back = roundTrip(edit);
+    assertEquals(List.of(new VersionEdit.FooterUpdate(2, moved)), back.footerUpdates());
+    assertArrayEquals(edit.encode(), back.encode());
+    assertTrue(back.toString().contains("footer L2 #12"), back.toString());
+    // Tag 18, then a level and a truncated file: corruption, not a half-applied edit.
+    byte[] truncated = new ByteSink().putVarint32(18).putVarint32(2).putVarint64(12).toByteArray();
+    assertThrows(CorruptionException.class, () -> VersionEdit.decode(truncated, "m", 0));
+  }
+
+  @Test
   void absentFieldsStayAbsent() {
     VersionEdit back = roundTrip(new VersionEdit());
     assertFalse(back.hasFormatVersion());
@@ -79,7 +92,7 @@ class VersionEditTest {
 
   @Test
   void unknownAndReservedTagsAreCorruption() {
-    for (int tag : new int[] {0, 8, 16, 17, 18, 1000}) {
+    for (int tag : new int[] {0, 8, 16, 17, 1000}) {
       byte[] record = new ByteSink().putVarint32(2).putVarint64(1).putVarint32(tag).putVarint64(1).toByteArray();
       CorruptionException e = assertThrows(CorruptionException.class,
           () -> VersionEdit.decode(record, "MANIFEST-000002", 100), "tag " + tag);

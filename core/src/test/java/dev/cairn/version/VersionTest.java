@@ -59,6 +59,22 @@ class VersionTest {
   }
 
   @Test
+  void aFooterUpdateReplacesALiveTableInPlace() {
+    Version base = build(new VersionEdit().addFile(2, table(6, "a", "c", 1, 2)).addFile(2, table(7, "m", "p", 1, 2)));
+    FileMetaData appended = new FileMetaData(7, 5000, 3000, 5072, table(7, "k", "q", 1, 9).smallest(),
+        table(7, "k", "q", 1, 9).largest(), 40, 1, 9);
+    VersionBuilder builder = new VersionBuilder(base);
+    builder.apply(new VersionEdit().updateFooter(2, appended), IllegalArgumentException::new);
+    Version v = builder.build(x -> { });
+    assertEquals(List.of(6L, 7L), numbers(v.files(2)));
+    assertEquals(appended, v.files(2).get(1));
+    // The table must be live at that level.
+    VersionBuilder wrongLevel = new VersionBuilder(base);
+    assertThrows(IllegalArgumentException.class,
+        () -> wrongLevel.apply(new VersionEdit().updateFooter(3, appended), IllegalArgumentException::new));
+  }
+
+  @Test
   void overlappingLevelOneFilesFailTheParanoidCheck() {
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> build(new VersionEdit()
         .addFile(1, table(6, "a", "f", 1, 2))

@@ -2,6 +2,7 @@ package dev.cairn.e2e.stress;
 
 import dev.cairn.Options;
 import dev.cairn.Options.CompactionStyle;
+import dev.cairn.compaction.block.BlockCompactionConfig;
 import java.util.Random;
 
 /**
@@ -53,6 +54,8 @@ record EngineSettings(
         .blockCacheBytes(blockCacheBytes)
         .backgroundThreads(backgroundThreads)
         .obsoleteFileBatchBytes(obsoleteFileBatchBytes)
+        // Under BLOCK, append on every level >= 1 so that kills land in the middle of appends.
+        .blockCompaction(BlockCompactionConfig.defaults().withForceBlock(true))
         .build();
   }
 

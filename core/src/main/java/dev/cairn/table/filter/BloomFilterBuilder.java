@@ -50,7 +50,16 @@ public final class BloomFilterBuilder {
 
   /** The filter block's contents. */
   public byte[] finish() {
-    long wantBits = Math.max(64L, (long) count * bitsPerKey);
+    return finish(0);
+  }
+
+  /**
+   * The filter block's contents, sized for {@code (1 + reserve)} times the keys added, so that
+   * keys appended later by block compaction keep the bits per key (BlockDB's reserved bits).
+   */
+  public byte[] finish(double reserve) {
+    long capacity = (long) Math.ceil(count * (1 + reserve));
+    long wantBits = Math.max(64L, capacity * bitsPerKey);
     int bytes = (int) Math.min((wantBits + 7) / 8, Integer.MAX_VALUE - 16);
     int bits = bytes * 8;
     int k = probesFor(bitsPerKey);

@@ -1,0 +1,251 @@
+package dev.cairn.table;
+
+import dev.cairn.CorruptionException;
+import dev.cairn.fs.IoTag;
+import dev.cairn.fs.ReadableFile;
+import dev.cairn.key.InternalKey;
+import dev.cairn.key.ValueType;
+import dev.cairn.table.block.Block;
+import dev.cairn.table.block.BlockHandle;
+import dev.cairn.table.block.BlockIterator;
+import dev.cairn.table.block.BlockTrailer;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The data blocks of a table that incoming keys fall into (BlockDB's FindDirtyBlocks, Alg. 3),
+ * and their contents, read with as few positional reads as possible.
+ *
+ * <p>Block {@code i} of the index covers the internal keys {@code (S[i-1], S[i]]} of its
+ * separators. Cairn's index holds separators only (not the paper's smallest keys), so every
+ * incoming key up to the last separator makes a block dirty; keys past it go to new blocks after
+ * the last one (the "tail") without dirtying anything.
+ *
+ * <p>Two rules keep the drop rules of compaction correct when only some blocks are merged:
+ *
+ * <ul>
+ *   <li>an incoming user key dirties <em>every</em> block that may hold a version of it, not just
+ *       the one its own internal key falls into;
+ *   <li>a run of dirty blocks is widened until no user key straddles its boundary: a merge must
+ *       see every version of each user key it merges, or it could drop a tombstone that still
+ *       hides an older version in a clean neighbour.
+ * </ul>
+ *
+ * Dirty blocks that lie next to each other in the file are read with one positional read
+ * (their index neighbours often are, before the first append scatters them).
+ */
+final class DirtyBlocks {
+  private final TableReader reader;
+  private final ReadableFile file;
+  private final IoTag tag;
+  private final TableIndex index;
+  private final boolean[] dirty;
+  /** Dirty blocks whose incoming keys go beside them, unmerged (see {@link BesideTest}). */
+  private final boolean[] beside;
+  private final Block[] contents;
+
+  /**
+   * Whether the incoming keys of lone dirty block {@code i} all lie before its first or after
+   * its last user key, so that they can be written as blocks of their own beside it (the paper's
+   * Alg. 1, lines 8-14) instead of merged into it.
+   */
+  interface BesideTest {
+    boolean test(int i, Block block);
+  }
+
+  private DirtyBlocks(TableReader reader, ReadableFile file, IoTag tag) {
+    this.reader = reader;
+    this.file = file;
+    this.tag = tag;
+    this.index = reader.index();
+    this.dirty = new boolean[index.size()];
+    this.beside = new boolean[index.size()];
+    this.contents = new Block[index.size()];
+  }
+
+  /**
+   * Finds and reads the dirty blocks of {@code reader}'s table for the incoming {@code userKeys}
+   * (ascending, duplicates allowed).
+   */
+  static DirtyBlocks find(TableReader reader, ReadableFile file, IoTag tag, List<byte[]> userKeys,
+      BesideTest besideTest) throws IOException {
+    DirtyBlocks d = new DirtyBlocks(reader, file, tag);
+    d.markFromIndex(userKeys);
+    d.readCoalesced();
+    for (int i = 0; i < d.dirty.length; i++) {
+      boolean lone = d.dirty[i] && (i == 0 || !d.dirty[i - 1]) && (i + 1 == d.dirty.length || !d.dirty[i + 1]);
+      d.beside[i] = lone && besideTest.test(i, d.contents[i]);
+    }
+    d.widenStraddlingRuns();
+    return d;
+  }
+
+  /** Whether dirty block {@code i} keeps its place, its incoming keys written beside it. */
+  boolean isBeside(int i) {
+    return beside[i];
+  }
+
+  long besideCount() {
+    long c = 0;
+    for (boolean b : beside) {
+      c += b ? 1 : 0;
+    }
+    return c;
+  }
+
+  /**
+   * The dirty blocks incoming {@code userKeys} make, from the index alone (no read; before the
+   * widening for straddling user keys, which needs the blocks' contents): the selective rule's
+   * dirty ratio.
+   */
+  static long countFromIndex(TableReader reader, List<byte[]> userKeys) {
+    DirtyBlocks d = new DirtyBlocks(reader, null, null);
+    d.markFromIndex(userKeys);
+    return d.dirtyCount();
+  }
+
+  private void markFromIndex(List<byte[]> userKeys) {
+    DirtyBlocks d = this;
+    int n = d.index.size();
+    byte[] previous = null;
+    for (byte[] u : userKeys) {
+      if (previous != null && Arrays.equals(previous, u)) {
+        continue;
+      }
+      previous = u;
+      int first = d.index.seek(InternalKey.encode(u, InternalKey.MAX_SEQUENCE, ValueType.FOR_SEEK));
+      int last = Math.min(d.index.seek(InternalKey.encode(u, 0, ValueType.DELETION)), n - 1);
+      for (int i = first; i <= last; i++) {
+        d.dirty[i] = true;
+      }
+    }
+  }
+
+  int size() {
+    return dirty.length;
+  }
+
+  boolean isDirty(int i) {
+    return dirty[i];
+  }
+
+  long dirtyCount() {
+    long c = 0;
+    for (boolean b : dirty) {
+      c += b ? 1 : 0;
+    }
+    return c;
+  }
+
+  /** Contents of dirty block {@code i}. */
+  Block block(int i) {
+    assert dirty[i] && contents[i] != null;
+    return contents[i];
+  }
+
+  /** Reads every dirty block not read yet; file-adjacent blocks share one read. */
+  private void readCoalesced() throws IOException {
+    List<Integer> wanted = new ArrayList<>();
+    for (int i = 0; i < dirty.length; i++) {
+      if (dirty[i] && contents[i] == null) {
+        wanted.add(i);
+      }
+    }
+    wanted.sort((a, b) -> Long.compare(index.handle(a).offset(), index.handle(b).offset()));
+    int start = 0;
+    while (start < wanted.size()) {
+      int end = start + 1;
+      while (end < wanted.size()
+          && index.handle(wanted.get(end)).offset() == index.handle(wanted.get(end - 1)).end()
+          && index.handle(wanted.get(end)).end() - index.handle(wanted.get(start)).offset() < (8 << 20)) {
+        end++;
+      }
+      readSpan(wanted.subList(start, end));
+      start = end;
+    }
+  }
+
+  private void readSpan(List<Integer> blocks) throws IOException {
+    long from = index.handle(blocks.get(0)).offset();
+    long to = index.handle(blocks.get(blocks.size() - 1)).end();
+    byte[] raw = new byte[Math.toIntExact(to - from)];
+    int n = file.read(from, ByteBuffer.wrap(raw), tag);
+    if (n != raw.length) {
+      throw new CorruptionException(reader.fileName(), from,
+          "truncated blocks: wanted " + raw.length + " bytes, got " + Math.max(0, n));
+    }
+    for (int i : blocks) {
+      BlockHandle h = index.handle(i);
+      int at = (int) (h.offset() - from);
+      byte[] one = Arrays.copyOfRange(raw, at, at + (int) h.size() + BlockTrailer.SIZE);
+      contents[i] = new Block(BlockTrailer.verify(one, reader.fileName(), h.offset()),
+          reader.fileName(), h.offset());
+    }
+  }
+
+  private void widenStraddlingRuns() throws IOException {
+    boolean changed = true;
+    while (changed) {
+      changed = false;
+      for (int i = 0; i < dirty.length; i++) {
+        if (!dirty[i] || beside[i] || contents[i] == null) {
+          continue; // clean, not merged, or marked in this pass: looked at after the next read
+        }
+        // Left neighbour: the separator lies in [its last key, this block's first key), and a
+        // shortened separator's user key is below the next block's, so a match of the
+        // separator's user key with this block's first one means the user key straddles.
+        // A neighbour that is clean, or kept beside its incoming keys, joins the merge.
+        if (i > 0 && (!dirty[i - 1] || beside[i - 1])
+            && sameUserKey(index.separator(i - 1), firstKey(contents[i]))) {
+          dirty[i - 1] = true;
+          beside[i - 1] = false;
+          changed = true;
+        }
+        // Right neighbour: the separator is usually the block's exact last key, so a match with
+        // the last user key is only a hint; the neighbour's first key decides (one extra read).
+        if (i + 1 < dirty.length && (!dirty[i + 1] || beside[i + 1])
+            && sameUserKey(index.separator(i), lastKey(contents[i]))
+            && sameUserKey(lastKey(contents[i]), firstKey(peek(i + 1)))) {
+          dirty[i + 1] = true;
+          beside[i + 1] = false;
+          changed = true;
+        }
+      }
+      if (changed) {
+        readCoalesced();
+      }
+    }
+  }
+
+  /** Block {@code j}'s contents, read if needed (a clean neighbour whose first key decides). */
+  private Block peek(int j) throws IOException {
+    if (contents[j] == null) {
+      readSpan(List.of(j));
+    }
+    return contents[j];
+  }
+
+  private static boolean sameUserKey(byte[] a, byte[] b) {
+    return b != null && InternalKey.compareUserKeys(a, b) == 0;
+  }
+
+  static byte[] firstKey(Block b) {
+    try (BlockIterator it = b.internalKeyIterator()) {
+      it.seekToFirst();
+      return it.isValid() ? it.key() : null;
+    }
+  }
+
+  static byte[] lastKey(Block b) {
+    try (BlockIterator it = b.internalKeyIterator()) {
+      byte[] last = null;
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        last = it.key();
+      }
+      return last;
+    }
+  }
+}
