@@ -19,7 +19,13 @@ public final class Options {
   /** Compaction styles; block and buffer arrive with their issues. */
   public enum CompactionStyle {
     /** LevelDB-style leveled compaction that rewrites whole tables. */
-    TABLE
+    TABLE,
+    /**
+     * Leveled compaction with the LSbM compaction buffer (docs/compaction.md): a merged file is
+     * kept, without copying, in a buffer of the level below while its blocks stay cached, so
+     * that compactions do not invalidate the block cache. Tuned by {@link Options#buffer()}.
+     */
+    BUFFER
   }
 
   /** When compactions run (any compaction style). */
@@ -71,6 +77,7 @@ public final class Options {
   private final WalRecoveryMode walRecoveryMode;
   private final CompactionScheduler compactionScheduler;
   private final DlcConfig dlc;
+  private final BufferConfig buffer;
   private final long obsoleteFileBatchBytes;
   private final FileSystem fileSystem;
 
@@ -96,6 +103,7 @@ public final class Options {
     walRecoveryMode = b.walRecoveryMode;
     compactionScheduler = b.compactionScheduler;
     dlc = b.dlc;
+    buffer = b.buffer;
     obsoleteFileBatchBytes = b.obsoleteFileBatchBytes;
     this.fileSystem = fileSystem;
   }
@@ -223,6 +231,11 @@ public final class Options {
     return dlc;
   }
 
+  /** Compaction-buffer settings, used with {@link CompactionStyle#BUFFER}. Default {@link BufferConfig#defaults()}. */
+  public BufferConfig buffer() {
+    return buffer;
+  }
+
   /**
    * Obsolete files are deleted in batches once their total size passes this many bytes (and at
    * close). Default 0: delete as soon as unreferenced.
@@ -248,6 +261,7 @@ public final class Options {
         + ", backgroundThreads=" + backgroundThreads + ", compactionStyle=" + compactionStyle
         + ", walRecoveryMode=" + walRecoveryMode + ", compactionScheduler=" + compactionScheduler
         + (compactionScheduler == CompactionScheduler.DLC ? ", dlc=" + dlc : "")
+        + (compactionStyle == CompactionStyle.BUFFER ? ", buffer=" + buffer : "")
         + ", obsoleteFileBatchBytes=" + obsoleteFileBatchBytes + "}";
   }
 
@@ -274,6 +288,7 @@ public final class Options {
     private WalRecoveryMode walRecoveryMode = WalRecoveryMode.TOLERATE_CORRUPTED_TAIL;
     private CompactionScheduler compactionScheduler = CompactionScheduler.IMMEDIATE;
     private DlcConfig dlc = DlcConfig.defaults();
+    private BufferConfig buffer = BufferConfig.defaults();
     private long obsoleteFileBatchBytes = 0;
     private FileSystem fileSystem;
 
@@ -301,6 +316,7 @@ public final class Options {
       walRecoveryMode = o.walRecoveryMode;
       compactionScheduler = o.compactionScheduler;
       dlc = o.dlc;
+      buffer = o.buffer;
       obsoleteFileBatchBytes = o.obsoleteFileBatchBytes;
       fileSystem = o.fileSystem;
     }
@@ -326,6 +342,7 @@ public final class Options {
     public Builder walRecoveryMode(WalRecoveryMode v) { walRecoveryMode = v; return this; }
     public Builder compactionScheduler(CompactionScheduler v) { compactionScheduler = v; return this; }
     public Builder dlc(DlcConfig v) { dlc = v; return this; }
+    public Builder buffer(BufferConfig v) { buffer = v; return this; }
     public Builder obsoleteFileBatchBytes(long v) { obsoleteFileBatchBytes = v; return this; }
     public Builder fileSystem(FileSystem v) { fileSystem = v; return this; }
 
@@ -348,6 +365,9 @@ public final class Options {
       range("obsoleteFileBatchBytes", obsoleteFileBatchBytes, 0, Long.MAX_VALUE);
       if (compactionStyle == null) {
         throw new IllegalArgumentException("option compactionStyle must not be null");
+      }
+      if (buffer == null) {
+        throw new IllegalArgumentException("option buffer must not be null");
       }
       if (walRecoveryMode == null) {
         throw new IllegalArgumentException("option walRecoveryMode must not be null");

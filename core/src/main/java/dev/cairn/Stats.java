@@ -38,6 +38,8 @@ import java.util.List;
  * @param scan latency of {@link Cairn#scan} calls
  * @param dlc the Delayed L0 Compaction scheduler's state ({@link Dlc#OFF} with the immediate
  *     scheduler)
+ * @param buffer the LSbM compaction buffer's state ({@link Buffer#OFF} unless the compaction
+ *     style is {@link Options.CompactionStyle#BUFFER})
  */
 public record Stats(
     List<LevelStats> levels,
@@ -66,7 +68,8 @@ public record Stats(
     Latency get,
     Latency put,
     Latency scan,
-    Dlc dlc) {
+    Dlc dlc,
+    Buffer buffer) {
 
   /**
    * One level.
@@ -97,6 +100,30 @@ public record Stats(
       double limiterBytesPerSecond, long delayedL0Compactions, long partRuns, long fullRuns, int l0Files,
       long l0Bytes) {
     public static final Dlc OFF = new Dlc(false, null, 0, 0, 0, 0, 0, 0, 0);
+  }
+
+  /**
+   * The LSbM compaction buffer (docs/compaction.md, "Compaction buffer"), as of this snapshot.
+   *
+   * @param enabled whether the compaction style is BUFFER; all other fields are zero when not
+   * @param bytes disk space of the files only the buffer still references: the buffer's extra
+   *     space on top of the tree (files are counted once, and not at all while a level holds them)
+   * @param files those files
+   * @param tables buffer tables, all levels
+   * @param removedMarkers removed markers, all levels
+   * @param bytesByLevel {@code bytes} split by the level whose buffer holds the file, L0 first
+   * @param appendedFiles files appended by buffered merges since open
+   * @param trimmedFiles files the trim dropped as cold since open
+   * @param shadowedFiles files dropped because markers of newer tables hid them (the buffer
+   *     shrinking as its level's data merges down) since open
+   * @param trimPasses trim passes run since open
+   * @param freezes times a level's buffer froze on repeated data since open
+   * @param frozenLevels levels whose buffer is frozen now
+   */
+  public record Buffer(boolean enabled, long bytes, int files, int tables, int removedMarkers,
+      List<Long> bytesByLevel, long appendedFiles, long trimmedFiles, long shadowedFiles, long trimPasses,
+      long freezes, List<Integer> frozenLevels) {
+    public static final Buffer OFF = new Buffer(false, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, List.of());
   }
 
   public long totalTableBytes() {
@@ -137,6 +164,13 @@ public record Stats(
       sb.append(String.format("dlc                    %s load, client %.2f MB/s, limiter %.2f MB/s, %d delayed, %d part / %d full runs%n",
           dlc.load(), dlc.clientBytesPerSecond() / 1e6, dlc.limiterBytesPerSecond() / 1e6,
           dlc.delayedL0Compactions(), dlc.partRuns(), dlc.fullRuns()));
+    }
+    if (buffer != null && buffer.enabled()) {
+      sb.append(String.format("compaction buffer      %12.2f MB in %d files, %d tables, %d removed markers; frozen %s%n",
+          mb(buffer.bytes()), buffer.files(), buffer.tables(), buffer.removedMarkers(), buffer.frozenLevels()));
+      sb.append(String.format("buffer traffic         %d appended, %d trimmed, %d shadowed (%d trim passes, %d freezes)%n",
+          buffer.appendedFiles(), buffer.trimmedFiles(), buffer.shadowedFiles(), buffer.trimPasses(),
+          buffer.freezes()));
     }
     return sb.toString();
   }

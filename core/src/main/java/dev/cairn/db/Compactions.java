@@ -30,6 +30,8 @@ final class Compactions {
   private final int maxConcurrent;
   /** Null with the immediate scheduler. */
   private final DlcRuntime dlc;
+  /** The LSbM compaction buffer; null unless the compaction style is BUFFER. */
+  private final BufferRuntime buffer;
 
   // Guarded by db.mutex.
   private final List<CompactionPlan> runningPlans = new ArrayList<>();
@@ -46,6 +48,12 @@ final class Compactions {
     this.maxConcurrent = Math.max(1, o.backgroundThreads() - 1);
     this.dlc = o.compactionScheduler() == Options.CompactionScheduler.DLC
         ? new DlcRuntime(db, o.dlc(), picker) : null;
+    this.buffer = o.compactionStyle() == Options.CompactionStyle.BUFFER ? new BufferRuntime(db, o.buffer()) : null;
+  }
+
+  /** The compaction buffer, or null unless the compaction style is BUFFER. */
+  BufferRuntime buffer() {
+    return buffer;
   }
 
   /** The DLC runtime, or null with the immediate scheduler. */
@@ -119,6 +127,9 @@ final class Compactions {
     db.mutex.lock();
     try {
       if (failure == null) {
+        if (buffer != null) {
+          buffer.beforeInstall(claimed.plan(), edit); // same edit: atomic with the compaction
+        }
         db.versions.logAndApply(edit);
         if (dlc != null && claimed.plan().kind() == CompactionKind.L0_TO_L0) {
           dlc.recordBurstyOutputs(job.outputNumbers());

@@ -145,6 +145,9 @@ public final class DbImpl implements Cairn {
       if (db.dlc() != null) {
         db.dlc().start();
       }
+      if (db.buffer() != null) {
+        db.buffer().start();
+      }
       return db;
     } catch (RuntimeException | Error e) {
       if (db != null) {
@@ -752,6 +755,9 @@ public final class DbImpl implements Cairn {
     if (dlc() != null) {
       dlc().stop();
     }
+    if (buffer() != null) {
+      buffer().stop();
+    }
     mutex.lock();
     try {
       closing = true;
@@ -809,6 +815,9 @@ public final class DbImpl implements Cairn {
     if (dlc() != null) {
       dlc().stop();
     }
+    if (buffer() != null) {
+      buffer().stop();
+    }
     background.shutdownNow();
     try {
       if (log != null) {
@@ -840,6 +849,11 @@ public final class DbImpl implements Cairn {
     return compactions.dlc();
   }
 
+  /** The LSbM compaction buffer, or null unless the compaction style is BUFFER. */
+  BufferRuntime buffer() {
+    return compactions.buffer();
+  }
+
   /** Allocates a file number for a new table and protects it from obsolete-file collection. */
   long newPendingOutputNumber() {
     mutex.lock();
@@ -858,7 +872,10 @@ public final class DbImpl implements Cairn {
   }
 
   TableOptions tableOptions() {
-    return new TableOptions(options.blockBytes(), options.blockRestartInterval(), options.bloomBitsPerKey());
+    int bloomBits = options.compactionStyle() == Options.CompactionStyle.BUFFER
+        ? BufferLookup.bloomBitsPerKey(options.bloomBitsPerKey(), options.levelSizeRatio())
+        : options.bloomBitsPerKey();
+    return new TableOptions(options.blockBytes(), options.blockRestartInterval(), bloomBits);
   }
 
   /** Reads a key through a version's tables only (used by {@link ReadState}). */

@@ -1,0 +1,297 @@
+package dev.cairn.db;
+
+import dev.cairn.BufferConfig;
+import dev.cairn.Options;
+import dev.cairn.Stats;
+import dev.cairn.compaction.CompactionKind;
+import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.key.UserKeys;
+import dev.cairn.table.TableHandle;
+import dev.cairn.version.BufferEntry;
+import dev.cairn.version.BufferTable;
+import dev.cairn.version.FileMetaData;
+import dev.cairn.version.Version;
+import dev.cairn.version.VersionEdit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Logger;
+
+/**
+ * The LSbM compaction buffer of a database with {@link Options.CompactionStyle#BUFFER}
+ * (docs/compaction.md, "Compaction buffer"): the buffered merge, which adds the buffer's part to
+ * every compaction's edit before it installs (Algorithm 1), the freeze on repeated data, and the
+ * periodic trim of cold files (Algorithm 2). The buffer's tables live in the {@link Version}; this
+ * class keeps only soft state (freeze accounting, counters), rebuilt empty on open.
+ */
+final class BufferRuntime {
+  private static final Logger LOG = Logger.getLogger(BufferRuntime.class.getName());
+
+  private final DbImpl db;
+  private final BufferConfig config;
+  private final ScheduledExecutorService trimmer;
+
+  // Guarded by db.mutex: per level, bytes merged into it and its growth since its round began.
+  private final long[] mergedInBytes = new long[Options.MAX_LEVELS];
+  private final long[] grownBytes = new long[Options.MAX_LEVELS];
+  private final boolean[] frozen = new boolean[Options.MAX_LEVELS];
+
+  private final AtomicLong appendedFiles = new AtomicLong();
+  private final AtomicLong trimmedFiles = new AtomicLong();
+  private final AtomicLong shadowedFiles = new AtomicLong();
+  private final AtomicLong trimPasses = new AtomicLong();
+  private final AtomicLong freezes = new AtomicLong();
+
+  BufferRuntime(DbImpl db, BufferConfig config) {
+    this.db = db;
+    this.config = config;
+    this.trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "cairn-buffer-trim-" + db.dir.getFileName());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  void start() {
+    long interval = config.trimIntervalMillis();
+    trimmer.scheduleWithFixedDelay(this::trimQuietly, interval, interval, TimeUnit.MILLISECONDS);
+  }
+
+  /** Stops the trim task and waits for a pass in progress, so none runs after close. */
+  void stop() {
+    trimmer.shutdown();
+    try {
+      if (!trimmer.awaitTermination(30, TimeUnit.SECONDS)) {
+        trimmer.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Requires: mutex held, {@code edit} about to be installed on the current version. Adds the
+   * buffer's part of a compaction: appends the merged input files to the output level's buffer
+   * (unless frozen), and removed markers wherever a level changed otherwise.
+   */
+  void beforeInstall(CompactionPlan plan, VersionEdit edit) {
+    Version v = db.versions.current();
+    int in = plan.inputLevel();
+    int out = plan.outputLevel();
+    List<FileMetaData> inputs = deletedFiles(v, edit, in);
+    boolean merge = plan.kind() == CompactionKind.TABLE_MERGE && out >= 1 && in < out;
+    if (plan.newCompactionPointer() != null && in >= 1) {
+      byte[] previous = db.versions.compactPointer(in);
+      if (previous == null || UserKeys.compare(plan.newCompactionPointer(), previous) <= 0) {
+        startRound(in); // the pointer wrapped: level `in` begins a new merge-down round
+      }
+    }
+    if (merge) {
+      account(out, inputs, deletedFiles(v, edit, out), edit);
+    }
+    boolean append = merge && !frozen[out];
+    BufferDraft draft = new BufferDraft(v, db.versions::newFileNumber);
+    Set<Integer> changed = new HashSet<>();
+    edit.deletedFiles().forEach(d -> changed.add(d.level()));
+    edit.newFiles().forEach(n -> changed.add(n.level()));
+    for (int level : changed) {
+      if (level == 0 || (append && level == out)) {
+        continue; // L0 has no buffer; an append covers the output level's change
+      }
+      for (FileMetaData f : deletedFiles(v, edit, level)) {
+        draft.markRemoved(level, f.smallestUserKey(), f.largestUserKey());
+      }
+      for (VersionEdit.NewFile n : edit.newFiles()) {
+        if (n.level() == level) {
+          draft.markRemoved(level, n.file().smallestUserKey(), n.file().largestUserKey());
+        }
+      }
+    }
+    if (append) {
+      // Oldest data first, so that of two overlapping L0 inputs the newer lands in a newer table.
+      List<FileMetaData> ordered = new ArrayList<>(inputs);
+      ordered.sort(Comparator.comparingLong(FileMetaData::largestSequence).thenComparingLong(FileMetaData::number));
+      for (FileMetaData f : ordered) {
+        draft.append(out, f);
+      }
+      appendedFiles.addAndGet(ordered.size());
+    }
+    shadowedFiles.addAndGet(draft.collectGarbage());
+    draft.writeTo(edit);
+  }
+
+  private static List<FileMetaData> deletedFiles(Version v, VersionEdit edit, int level) {
+    Map<Long, FileMetaData> byNumber = new HashMap<>();
+    for (FileMetaData f : v.files(level)) {
+      byNumber.put(f.number(), f);
+    }
+    List<FileMetaData> out = new ArrayList<>();
+    for (VersionEdit.DeletedFile d : edit.deletedFiles()) {
+      FileMetaData f = d.level() == level ? byNumber.get(d.number()) : null;
+      if (f != null) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
+
+  private void startRound(int level) {
+    mergedInBytes[level] = 0;
+    grownBytes[level] = 0;
+    frozen[level] = false;
+  }
+
+  /**
+   * The paper's repeated-data test: bytes merged into a level beyond its growth were dropped as
+   * overwritten or deleted. {@code outputs - targets} is the level's growth by this merge.
+   */
+  private void account(int level, List<FileMetaData> inputs, List<FileMetaData> targets, VersionEdit edit) {
+    long grown = 0;
+    for (VersionEdit.NewFile n : edit.newFiles()) {
+      if (n.level() == level) {
+        grown += n.file().totalBytes();
+      }
+    }
+    for (FileMetaData t : targets) {
+      grown -= t.totalBytes();
+    }
+    mergedInBytes[level] += inputs.stream().mapToLong(FileMetaData::totalBytes).sum();
+    grownBytes[level] += grown;
+    long repeated = mergedInBytes[level] - grownBytes[level];
+    if (!frozen[level] && repeated > config.freezeRepeatedFraction() * mergedInBytes[level]) {
+      frozen[level] = true;
+      freezes.incrementAndGet();
+    }
+  }
+
+  private void trimQuietly() {
+    try {
+      trimOnce();
+    } catch (Throwable t) {
+      LOG.warning("compaction-buffer trim failed: " + t);
+    }
+  }
+
+  /**
+   * Algorithm 2: drops from every buffer table but each level's newest the files whose fraction
+   * of cached blocks is below the threshold, leaving removed markers. Returns the files dropped.
+   */
+  int trimOnce() {
+    Version pinned = db.versions.refCurrent();
+    Set<Long> cold = new HashSet<>();
+    try {
+      // Outside the mutex: opening table readers to count their blocks may read the disk.
+      for (int level = 1; level < pinned.numLevels(); level++) {
+        List<BufferTable> tables = pinned.bufferTables(level);
+        for (BufferTable t : tables.subList(Math.min(1, tables.size()), tables.size())) {
+          for (FileMetaData f : t.files()) {
+            if (cachedFraction(f) < config.trimCachedFraction()) {
+              cold.add(f.number());
+            }
+          }
+        }
+      }
+    } finally {
+      pinned.unref();
+    }
+    db.mutex.lock();
+    try {
+      if (db.isClosing()) {
+        return 0;
+      }
+      db.throwIfUnusable();
+      trimPasses.incrementAndGet();
+      Version v = db.versions.current();
+      BufferDraft draft = new BufferDraft(v, db.versions::newFileNumber);
+      int dropped = 0;
+      for (int level = 1; level < v.numLevels(); level++) {
+        List<BufferTable> tables = v.bufferTables(level);
+        for (BufferTable t : tables.subList(Math.min(1, tables.size()), tables.size())) {
+          for (FileMetaData f : t.files()) {
+            if (cold.contains(f.number())) {
+              draft.dropFile(level, t.id(), f.number());
+              dropped++;
+            }
+          }
+        }
+      }
+      if (dropped == 0) {
+        return 0;
+      }
+      shadowedFiles.addAndGet(draft.collectGarbage());
+      VersionEdit edit = new VersionEdit();
+      draft.writeTo(edit);
+      try {
+        db.versions.logAndApply(edit);
+      } catch (Throwable t) {
+        db.latchBackgroundError(t);
+        throw t instanceof RuntimeException r ? r : new RuntimeException(t);
+      }
+      trimmedFiles.addAndGet(dropped);
+      db.collectObsoleteFiles(false);
+      return dropped;
+    } finally {
+      db.mutex.unlock();
+    }
+  }
+
+  /** Fraction of a file's data blocks now in the block cache (the paper's per-file counter). */
+  private double cachedFraction(FileMetaData f) {
+    long blocks;
+    try (TableHandle h = TableIterators.acquire(db.tableCache, f)) {
+      blocks = h.reader().properties().dataBlocks();
+    } catch (RuntimeException e) {
+      return 1.0; // cannot judge it now: keep it, the next pass tries again
+    }
+    return blocks == 0 ? 0.0 : Math.min(1.0, (double) db.blockCache.cachedBlockCount(f.number()) / blocks);
+  }
+
+  /** Requires: mutex held. The buffer's figures for {@link Stats}. */
+  Stats.Buffer stats(Version v) {
+    Set<Long> levelFiles = new HashSet<>();
+    for (int level = 0; level < v.numLevels(); level++) {
+      v.files(level).forEach(f -> levelFiles.add(f.number()));
+    }
+    Set<Long> counted = new HashSet<>();
+    long bytes = 0;
+    int tables = 0;
+    int markers = 0;
+    List<Long> bytesByLevel = new ArrayList<>();
+    List<Integer> frozenLevels = new ArrayList<>();
+    for (int level = 0; level < v.numLevels(); level++) {
+      long levelBytes = 0;
+      for (BufferTable t : v.bufferTables(level)) {
+        tables++;
+        markers += t.removedMarkers();
+        for (BufferEntry e : t.entries()) {
+          // Extra disk space: files the main tree no longer holds, each counted once.
+          if (e instanceof BufferEntry.File f && !levelFiles.contains(f.meta().number())
+              && counted.add(f.meta().number())) {
+            levelBytes += f.meta().totalBytes();
+          }
+        }
+      }
+      bytesByLevel.add(levelBytes);
+      bytes += levelBytes;
+      if (frozen[level]) {
+        frozenLevels.add(level);
+      }
+    }
+    return new Stats.Buffer(true, bytes, counted.size(), tables, markers, List.copyOf(bytesByLevel),
+        appendedFiles.get(), trimmedFiles.get(), shadowedFiles.get(), trimPasses.get(), freezes.get(),
+        List.copyOf(frozenLevels));
+  }
+
+  /** Requires: mutex held. Whether {@code level}'s buffer is frozen now (for tests). */
+  boolean isFrozen(int level) {
+    return frozen[level];
+  }
+}
