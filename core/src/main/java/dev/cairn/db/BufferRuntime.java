@@ -31,12 +31,18 @@ import java.util.logging.Logger;
  * every compaction's edit before it installs (Algorithm 1), the freeze on repeated data, and the
  * periodic trim of cold files (Algorithm 2). The buffer's tables live in the {@link Version}; this
  * class keeps only soft state (freeze accounting, counters), rebuilt empty on open.
+ *
+ * <p>Every database has one: with another compaction style it neither appends nor trims, but
+ * still adds the removed markers that keep a buffer left by an earlier BUFFER open correct,
+ * so that buffer drains as the tree compacts (shadowed files are dropped).
  */
 final class BufferRuntime {
   private static final Logger LOG = Logger.getLogger(BufferRuntime.class.getName());
 
   private final DbImpl db;
   private final BufferConfig config;
+  /** BUFFER style: merges append and the trim runs. Otherwise only markers keep a leftover buffer right. */
+  private final boolean active;
   private final ScheduledExecutorService trimmer;
 
   // Guarded by db.mutex: per level, bytes merged into it and its growth since its round began.
@@ -50,9 +56,10 @@ final class BufferRuntime {
   private final AtomicLong trimPasses = new AtomicLong();
   private final AtomicLong freezes = new AtomicLong();
 
-  BufferRuntime(DbImpl db, BufferConfig config) {
+  BufferRuntime(DbImpl db, BufferConfig config, boolean active) {
     this.db = db;
     this.config = config;
+    this.active = active;
     this.trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "cairn-buffer-trim-" + db.dir.getFileName());
       t.setDaemon(true);
@@ -61,6 +68,9 @@ final class BufferRuntime {
   }
 
   void start() {
+    if (!active) {
+      return;
+    }
     long interval = config.trimIntervalMillis();
     trimmer.scheduleWithFixedDelay(this::trimQuietly, interval, interval, TimeUnit.MILLISECONDS);
   }
@@ -97,7 +107,7 @@ final class BufferRuntime {
     if (merge) {
       account(out, inputs, deletedFiles(v, edit, out), edit);
     }
-    boolean append = merge && !frozen[out];
+    boolean append = active && merge && !frozen[out];
     BufferDraft draft = new BufferDraft(v, db.versions::newFileNumber);
     Set<Integer> changed = new HashSet<>();
     edit.deletedFiles().forEach(d -> changed.add(d.level()));
@@ -256,6 +266,9 @@ final class BufferRuntime {
 
   /** Requires: mutex held. The buffer's figures for {@link Stats}. */
   Stats.Buffer stats(Version v) {
+    if (!active && !v.hasBuffer()) {
+      return Stats.Buffer.OFF;
+    }
     Set<Long> levelFiles = new HashSet<>();
     for (int level = 0; level < v.numLevels(); level++) {
       v.files(level).forEach(f -> levelFiles.add(f.number()));

@@ -30,7 +30,10 @@ final class Compactions {
   private final int maxConcurrent;
   /** Null with the immediate scheduler. */
   private final DlcRuntime dlc;
-  /** The LSbM compaction buffer; null unless the compaction style is BUFFER. */
+  /**
+   * The LSbM compaction buffer. Present in every style: a database written with BUFFER and
+   * reopened with another style keeps its buffer correct (markers) while it drains.
+   */
   private final BufferRuntime buffer;
 
   // Guarded by db.mutex.
@@ -48,10 +51,10 @@ final class Compactions {
     this.maxConcurrent = Math.max(1, o.backgroundThreads() - 1);
     this.dlc = o.compactionScheduler() == Options.CompactionScheduler.DLC
         ? new DlcRuntime(db, o.dlc(), picker) : null;
-    this.buffer = o.compactionStyle() == Options.CompactionStyle.BUFFER ? new BufferRuntime(db, o.buffer()) : null;
+    this.buffer = new BufferRuntime(db, o.buffer(), o.compactionStyle() == Options.CompactionStyle.BUFFER);
   }
 
-  /** The compaction buffer, or null unless the compaction style is BUFFER. */
+  /** The compaction buffer (appending and trimming only with the BUFFER style). */
   BufferRuntime buffer() {
     return buffer;
   }
@@ -127,9 +130,7 @@ final class Compactions {
     db.mutex.lock();
     try {
       if (failure == null) {
-        if (buffer != null) {
-          buffer.beforeInstall(claimed.plan(), edit); // same edit: atomic with the compaction
-        }
+        buffer.beforeInstall(claimed.plan(), edit); // same edit: atomic with the compaction
         db.versions.logAndApply(edit);
         if (dlc != null && claimed.plan().kind() == CompactionKind.L0_TO_L0) {
           dlc.recordBurstyOutputs(job.outputNumbers());

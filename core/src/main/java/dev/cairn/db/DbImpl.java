@@ -145,9 +145,7 @@ public final class DbImpl implements Cairn {
       if (db.dlc() != null) {
         db.dlc().start();
       }
-      if (db.buffer() != null) {
-        db.buffer().start();
-      }
+      db.buffer().start();
       return db;
     } catch (RuntimeException | Error e) {
       if (db != null) {
@@ -755,9 +753,7 @@ public final class DbImpl implements Cairn {
     if (dlc() != null) {
       dlc().stop();
     }
-    if (buffer() != null) {
-      buffer().stop();
-    }
+    buffer().stop();
     mutex.lock();
     try {
       closing = true;
@@ -815,9 +811,7 @@ public final class DbImpl implements Cairn {
     if (dlc() != null) {
       dlc().stop();
     }
-    if (buffer() != null) {
-      buffer().stop();
-    }
+    buffer().stop();
     background.shutdownNow();
     try {
       if (log != null) {
@@ -849,7 +843,7 @@ public final class DbImpl implements Cairn {
     return compactions.dlc();
   }
 
-  /** The LSbM compaction buffer, or null unless the compaction style is BUFFER. */
+  /** The LSbM compaction buffer (appending and trimming only with the BUFFER style). */
   BufferRuntime buffer() {
     return compactions.buffer();
   }

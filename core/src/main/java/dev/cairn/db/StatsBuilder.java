@@ -60,6 +60,6 @@ final class StatsBuilder {
         c.putLatency.snapshot(),
         c.scanLatency.snapshot(),
         db.dlc() == null ? Stats.Dlc.OFF : db.dlc().stats(v.fileCount(0), v.levelBytes(0)),
-        db.buffer() == null ? Stats.Buffer.OFF : db.buffer().stats(v));
+        db.buffer().stats(v));
   }
 }

@@ -137,4 +137,33 @@ class VersionEditTest {
       throw new AssertionError("failed with -Dcairn.seed=" + seed, e);
     }
   }
+
+  @Test
+  void bufferEntriesRoundTripAndPinTheirLayout() {
+    VersionEdit edit = new VersionEdit()
+        .removeFromBuffer(2, 40, new BufferEntry.Removed(Files.user("a"), Files.user("b")))
+        .addToBuffer(2, 41, new BufferEntry.File(table(9, "c", "d", 1, 2)))
+        .addToBuffer(3, 42, new BufferEntry.Removed(Files.user("x"), Files.user("y")));
+    VersionEdit back = VersionEdit.decode(edit.encode(), "m", 0);
+    assertEquals(edit.toString(), back.toString());
+    assertEquals(edit.bufferAdds(), back.bufferAdds());
+    byte[] remove = new VersionEdit()
+        .removeFromBuffer(1, 5, new BufferEntry.Removed(Files.user("k"), Files.user("k"))).encode();
+    assertArrayEquals(new byte[] {17, 1, 5, 1, 'k'}, remove);
+    byte[] marker = new VersionEdit()
+        .addToBuffer(1, 5, new BufferEntry.Removed(Files.user("k"), Files.user("m"))).encode();
+    assertArrayEquals(new byte[] {16, 1, 5, 2, 1, 'k', 1, 'm'}, marker);
+  }
+
+  @Test
+  void badBufferEntriesAreCorruption() {
+    byte[] unknownKind = new ByteSink().putVarint32(16).putVarint32(1).putVarint64(5).putVarint32(9).toByteArray();
+    CorruptionException e = assertThrows(CorruptionException.class, () -> VersionEdit.decode(unknownKind, "m", 10));
+    assertEquals(13, e.offset());
+    byte[] inverted = new ByteSink().putVarint32(16).putVarint32(1).putVarint64(5).putVarint32(2)
+        .putLengthPrefixed(Files.user("z")).putLengthPrefixed(Files.user("a")).toByteArray();
+    assertThrows(CorruptionException.class, () -> VersionEdit.decode(inverted, "m", 0));
+    byte[] truncated = new ByteSink().putVarint32(17).putVarint32(1).putVarint64(5).toByteArray();
+    assertThrows(CorruptionException.class, () -> VersionEdit.decode(truncated, "m", 0));
+  }
 }

@@ -1,0 +1,183 @@
+package dev.cairn.db;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.Options;
+import dev.cairn.fs.LocalFileSystem;
+import dev.cairn.key.InternalKey;
+import dev.cairn.key.ValueType;
+import dev.cairn.version.BufferEntry;
+import dev.cairn.version.BufferTable;
+import dev.cairn.version.FileMetaData;
+import dev.cairn.version.Version;
+import dev.cairn.version.VersionEdit;
+import dev.cairn.version.VersionSet;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The buffer's operations on a version (no engine): where appends and removed markers land, what
+ * garbage collection drops, and that the edits they write replay to the same buffer on reopen.
+ * Tables render as {@code id:[entries]}, files as {@code #n[a..b]}, markers as {@code removed[a..b]}.
+ */
+class BufferDraftTest {
+  @TempDir Path dir;
+  private VersionSet versions;
+
+  @BeforeEach
+  void create() throws IOException {
+    versions = new VersionSet(dir, new LocalFileSystem(), Options.defaults());
+    versions.create();
+  }
+
+  static FileMetaData file(long number, String smallest, String largest) {
+    byte[] lo = InternalKey.encode(smallest.getBytes(StandardCharsets.UTF_8), number, ValueType.VALUE);
+    byte[] hi = InternalKey.encode(largest.getBytes(StandardCharsets.UTF_8), number, ValueType.VALUE);
+    return FileMetaData.ofNewTable(number, 1000, 900, lo, hi, 10, number, number);
+  }
+
+  static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private BufferDraft draft() {
+    return new BufferDraft(versions.current(), versions::newFileNumber);
+  }
+
+  private void install(BufferDraft draft) throws IOException {
+    VersionEdit edit = new VersionEdit();
+    draft.writeTo(edit);
+    versions.logAndApply(edit);
+  }
+
+  private String render(int level) {
+    return render(versions.current(), level);
+  }
+
+  private static String render(Version v, int level) {
+    return v.bufferTables(level).stream().map(BufferTable::entries).map(List::toString).collect(Collectors.joining(" "));
+  }
+
+  @Test
+  void appendsShareTheNewestTableUntilAFileOverlaps() throws IOException {
+    BufferDraft d = draft();
+    d.append(2, file(10, "a", "c"));
+    d.append(2, file(11, "e", "g"));
+    d.append(2, file(12, "f", "h")); // overlaps #11: newer data goes to a newer table
+    install(d);
+    assertEquals("[#12[f..h]] [#10[a..c], #11[e..g]]", render(2));
+  }
+
+  @Test
+  void aMarkerJoinsTheNewestTableAndMergesItsMarkersButNeverOverlapsAFileThere() throws IOException {
+    BufferDraft d = draft();
+    d.append(1, file(10, "a", "z"));
+    d.append(1, file(11, "m", "p")); // newest table now holds #11 alone
+    d.markRemoved(1, b("b"), b("c"));
+    d.markRemoved(1, b("c"), b("e")); // overlaps the first marker: one marker b..e
+    d.markRemoved(1, b("n"), b("o")); // overlaps #11 of the newest table: a newer table
+    d.collectGarbage();
+    install(d);
+    assertEquals("[removed[n..o]] [removed[b..e], #11[m..p]] [#10[a..z]]", render(1));
+  }
+
+  @Test
+  void aMarkerOverNoBufferFileIsNotWritten() throws IOException {
+    BufferDraft d = draft();
+    d.append(1, file(10, "a", "c"));
+    d.markRemoved(1, b("x"), b("y"));
+    d.markRemoved(3, b("a"), b("z")); // level 3 has no buffer at all
+    install(d);
+    assertEquals("[#10[a..c]]", render(1));
+    assertEquals("", render(3));
+  }
+
+  @Test
+  void aTrimmedFileLeavesAMarkerOnlyWhileAnOlderFileOverlapsIt() throws IOException {
+    BufferDraft d = draft();
+    d.append(1, file(10, "a", "f"));
+    d.append(1, file(11, "d", "h"));
+    d.append(1, file(12, "x", "y")); // joins #11's table (no overlap)
+    install(d);
+    long newest = versions.current().bufferTables(1).get(0).id();
+    d = draft();
+    d.dropFile(1, newest, 11); // #10 below still overlaps d..h: the marker must hide it there
+    d.dropFile(1, newest, 12); // nothing older overlaps x..y: the marker is garbage
+    d.collectGarbage();
+    install(d);
+    assertEquals("[removed[d..h]] [#10[a..f]]", render(1));
+  }
+
+  @Test
+  void aFileEveryKeyOfWhichNewerMarkersHideIsDropped() throws IOException {
+    BufferDraft d = draft();
+    d.append(1, file(10, "c", "m"));
+    d.append(1, file(11, "b", "e"));
+    install(d);
+    d = draft();
+    d.markRemoved(1, b("a"), b("f")); // hides #11 (newest table, overlapped): new table
+    d.markRemoved(1, b("f"), b("n")); // merges with a..f: a..n hides #10 and #11
+    assertEquals(2, d.collectGarbage());
+    install(d);
+    assertEquals("", render(1), "markers with no older file left are dropped too");
+  }
+
+  @Test
+  void adjoiningMarkersOfSeveralNewerTablesHideAFileTogether() throws IOException {
+    BufferDraft d = draft();
+    d.append(1, file(10, "c", "m"));
+    d.append(1, file(11, "a", "d"));  // table 2
+    d.markRemoved(1, b("a"), b("g")); // table 3 (overlaps #11)
+    d.append(1, file(12, "f", "z"));  // table 4 (overlaps the marker)
+    d.markRemoved(1, b("g"), b("m")); // table 5 (overlaps #12)
+    d.collectGarbage();
+    install(d);
+    String rendered = render(1);
+    assertTrue(!rendered.contains("#10") && !rendered.contains("#11"), rendered);
+    assertTrue(rendered.contains("#12"), rendered);
+  }
+
+  @Test
+  void theBufferSurvivesAReopenAndTheNewManifestsSnapshot() throws IOException {
+    BufferDraft d = draft();
+    d.append(1, file(10, "a", "c"));
+    d.append(1, file(11, "b", "d"));
+    d.markRemoved(1, b("a"), b("a"));
+    d.append(4, file(12, "k", "l"));
+    install(d);
+    String before = versions.current().toString();
+    versions.close();
+    for (int reopen = 0; reopen < 2; reopen++) { // the second replays the snapshot edit
+      versions = new VersionSet(dir, new LocalFileSystem(), Options.defaults());
+      versions.recover();
+      versions.startNewManifest();
+      assertEquals(before, versions.current().toString());
+      assertTrue(versions.liveFileNumbers().containsAll(List.of(10L, 11L, 12L)), "buffer files are live");
+      long maxTableId = versions.current().bufferTables(1).get(0).id();
+      assertTrue(versions.nextFileNumber() > maxTableId, "table ids are never handed out again");
+      versions.close();
+    }
+  }
+
+  @Test
+  void coveringFindsTheEntryOfAKey() throws IOException {
+    BufferDraft d = draft();
+    d.append(1, file(10, "b", "d"));
+    d.append(1, file(11, "f", "h"));
+    install(d);
+    BufferTable t = versions.current().bufferTables(1).get(0);
+    assertNull(t.covering(b("a")));
+    assertEquals(10, ((BufferEntry.File) t.covering(b("c"))).meta().number());
+    assertNull(t.covering(b("e")));
+    assertEquals(11, ((BufferEntry.File) t.covering(b("h"))).meta().number());
+    assertNull(t.covering(b("i")));
+  }
+}
