@@ -119,11 +119,13 @@ public record Stats(
    * @param trimPasses trim passes run since open
    * @param freezes times a level's buffer froze on repeated data since open
    * @param frozenLevels levels whose buffer is frozen now
+   * @param servedGets point reads a buffer file answered since open (the rest of the reads of
+   *     a level with a buffer fell back to the level's own file)
    */
   public record Buffer(boolean enabled, long bytes, int files, int tables, int removedMarkers,
       List<Long> bytesByLevel, long appendedFiles, long trimmedFiles, long shadowedFiles, long trimPasses,
-      long freezes, List<Integer> frozenLevels) {
-    public static final Buffer OFF = new Buffer(false, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, List.of());
+      long freezes, List<Integer> frozenLevels, long servedGets) {
+    public static final Buffer OFF = new Buffer(false, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, List.of(), 0);
   }
 
   public long totalTableBytes() {
@@ -168,9 +170,9 @@ public record Stats(
     if (buffer != null && buffer.enabled()) {
       sb.append(String.format("compaction buffer      %12.2f MB in %d files, %d tables, %d removed markers; frozen %s%n",
           mb(buffer.bytes()), buffer.files(), buffer.tables(), buffer.removedMarkers(), buffer.frozenLevels()));
-      sb.append(String.format("buffer traffic         %d appended, %d trimmed, %d shadowed (%d trim passes, %d freezes)%n",
+      sb.append(String.format("buffer traffic         %d appended, %d trimmed, %d shadowed (%d trim passes, %d freezes), %d gets served%n",
           buffer.appendedFiles(), buffer.trimmedFiles(), buffer.shadowedFiles(), buffer.trimPasses(),
-          buffer.freezes()));
+          buffer.freezes(), buffer.servedGets()));
     }
     return sb.toString();
   }

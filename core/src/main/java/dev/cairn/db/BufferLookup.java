@@ -7,6 +7,7 @@ import dev.cairn.version.BufferEntry;
 import dev.cairn.version.BufferTable;
 import dev.cairn.version.FileMetaData;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Point reads of one level through its compaction buffer (LSbM Algorithm 3). The level's own
@@ -20,8 +21,9 @@ import java.util.List;
 final class BufferLookup {
   private BufferLookup() {}
 
+  /** @param served counts the reads a buffer file answered */
   static LookupResult get(TableCache tables, FileMetaData levelFile, List<BufferTable> buffer, byte[] key,
-      long sequence, boolean fillCache) {
+      long sequence, boolean fillCache, LongAdder served) {
     try (TableHandle level = TableIterators.acquire(tables, levelFile)) {
       if (!level.reader().mayContain(key)) {
         return LookupResult.NOT_PRESENT;
@@ -34,6 +36,7 @@ final class BufferLookup {
         if (e instanceof BufferEntry.File f) {
           LookupResult r = VersionLookup.getFromTable(tables, f.meta(), key, sequence, fillCache);
           if (r.isDecided()) {
+            served.increment();
             return r;
           }
         }

@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Logger;
 
 /**
@@ -55,6 +56,7 @@ final class BufferRuntime {
   private final AtomicLong shadowedFiles = new AtomicLong();
   private final AtomicLong trimPasses = new AtomicLong();
   private final AtomicLong freezes = new AtomicLong();
+  private final LongAdder servedGets = new LongAdder();
 
   BufferRuntime(DbImpl db, BufferConfig config, boolean active) {
     this.db = db;
@@ -214,10 +216,9 @@ final class BufferRuntime {
     }
     db.mutex.lock();
     try {
-      if (db.isClosing()) {
-        return 0;
+      if (db.isClosing() || db.hasBackgroundError()) {
+        return 0; // the engine refuses changes now; reopening recovers the buffer as it was
       }
-      db.throwIfUnusable();
       trimPasses.incrementAndGet();
       Version v = db.versions.current();
       BufferDraft draft = new BufferDraft(v, db.versions::newFileNumber);
@@ -300,7 +301,12 @@ final class BufferRuntime {
     }
     return new Stats.Buffer(true, bytes, counted.size(), tables, markers, List.copyOf(bytesByLevel),
         appendedFiles.get(), trimmedFiles.get(), shadowedFiles.get(), trimPasses.get(), freezes.get(),
-        List.copyOf(frozenLevels));
+        List.copyOf(frozenLevels), servedGets.sum());
+  }
+
+  /** Counts point reads a buffer file answered (incremented by {@link BufferLookup}). */
+  LongAdder servedGets() {
+    return servedGets;
   }
 
   /** Requires: mutex held. Whether {@code level}'s buffer is frozen now (for tests). */

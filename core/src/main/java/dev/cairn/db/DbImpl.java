@@ -725,6 +725,11 @@ public final class DbImpl implements Cairn {
     return closing;
   }
 
+  /** Whether a background failure has latched (read without the mutex: volatile). */
+  boolean hasBackgroundError() {
+    return backgroundError != null;
+  }
+
   long logNumber() {
     return logNumber;
   }
@@ -874,6 +879,6 @@ public final class DbImpl implements Cairn {
 
   /** Reads a key through a version's tables only (used by {@link ReadState}). */
   LookupResult lookupInVersion(Version v, byte[] key, long sequence, boolean fillCache) {
-    return VersionLookup.get(tableCache, v, key, sequence, fillCache);
+    return VersionLookup.get(tableCache, v, key, sequence, fillCache, buffer().servedGets());
   }
 }

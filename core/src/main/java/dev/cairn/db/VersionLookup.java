@@ -8,6 +8,7 @@ import dev.cairn.version.BufferTable;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Point lookup through a version's tables: L0 files newest first (they may overlap), then at most
@@ -18,6 +19,12 @@ final class VersionLookup {
   private VersionLookup() {}
 
   static LookupResult get(TableCache tables, Version v, byte[] key, long sequence, boolean fillCache) {
+    return get(tables, v, key, sequence, fillCache, new LongAdder());
+  }
+
+  /** @param bufferServed counts the reads a compaction-buffer file answered */
+  static LookupResult get(TableCache tables, Version v, byte[] key, long sequence, boolean fillCache,
+      LongAdder bufferServed) {
     for (FileMetaData f : v.files(0)) {
       if (covers(f, key)) {
         LookupResult r = getFromTable(tables, f, key, sequence, fillCache);
@@ -32,7 +39,7 @@ final class VersionLookup {
         List<BufferTable> buffer = v.bufferTables(level);
         LookupResult r = buffer.isEmpty()
             ? getFromTable(tables, f, key, sequence, fillCache)
-            : BufferLookup.get(tables, f, buffer, key, sequence, fillCache);
+            : BufferLookup.get(tables, f, buffer, key, sequence, fillCache, bufferServed);
         if (r.isDecided()) {
           return r;
         }

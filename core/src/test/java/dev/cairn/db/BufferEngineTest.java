@@ -130,6 +130,7 @@ class BufferEngineTest {
           "gets read (and cached) blocks of files only the buffer holds, seed " + seed);
       Stats.Buffer stats = db.stats().buffer();
       assertTrue(stats.enabled() && stats.appendedFiles() > 0 && stats.bytes() > 0, stats.toString());
+      assertTrue(stats.servedGets() > 0, "buffer files answered gets: " + stats);
       buffers = renderBuffers(db.versions.current());
     }
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {

@@ -99,6 +99,7 @@ class ModelTest {
     assertTrue(run.bufferTrims + run.bufferShadowed > 0, "the run must drop buffer files, " + run.where());
     assertTrue(run.bufferFreezes > 0, "the skewed keys must freeze a level, " + run.where());
     assertTrue(run.maxBufferFiles > 0, "the buffer must hold files at some point, " + run.where());
+    assertTrue(run.bufferServed > 0, "buffer files must answer gets, " + run.where());
   }
 
   @Test
@@ -131,6 +132,7 @@ class ModelTest {
     long bufferTrims;
     long bufferShadowed;
     long bufferFreezes;
+    long bufferServed;
     int maxBufferFiles;
 
     record OpenSnapshot(Snapshot snapshot, NavigableMap<String, byte[]> view) {}
@@ -348,6 +350,7 @@ class ModelTest {
       bufferTrims += stats.buffer().trimmedFiles();
       bufferShadowed += stats.buffer().shadowedFiles();
       bufferFreezes += stats.buffer().freezes();
+      bufferServed += stats.buffer().servedGets();
     }
 
     void reopen() {
