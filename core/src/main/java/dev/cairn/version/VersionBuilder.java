@@ -17,7 +17,9 @@ import java.util.function.Function;
 /**
  * Applies a sequence of {@link VersionEdit}s to a base {@link Version} and builds the result.
  * Within an edit, deletions apply before additions (so a file can move between levels, or be
- * re-added with a new footer, in one edit). Levels no edit touched share the base's lists.
+ * re-added with a new footer, in one edit), then compaction-buffer removals before buffer
+ * additions (so a buffer entry can be replaced in one edit). Levels no edit touched share the
+ * base's lists.
  */
 final class VersionBuilder {
   /** Level 0 order: newest first by largest sequence, then by file number. */
