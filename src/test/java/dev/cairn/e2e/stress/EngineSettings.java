@@ -1,5 +1,6 @@
 package dev.cairn.e2e.stress;
 
+import dev.cairn.BufferConfig;
 import dev.cairn.Options;
 import dev.cairn.Options.CompactionStyle;
 import java.util.Random;
@@ -53,6 +54,8 @@ record EngineSettings(
         .blockCacheBytes(blockCacheBytes)
         .backgroundThreads(backgroundThreads)
         .obsoleteFileBatchBytes(obsoleteFileBatchBytes)
+        // Used by the BUFFER style only: trim often, so kills land in trims too.
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(50))
         .build();
   }
 
