@@ -50,6 +50,8 @@ final class BufferRuntime {
   private final long[] mergedInBytes = new long[Options.MAX_LEVELS];
   private final long[] grownBytes = new long[Options.MAX_LEVELS];
   private final boolean[] frozen = new boolean[Options.MAX_LEVELS];
+  /** Per level, the newest buffer table id at the previous trim pass (0: none yet). Trim-confined. */
+  private final long[] newestAtLastTrim = new long[Options.MAX_LEVELS];
 
   private final AtomicLong appendedFiles = new AtomicLong();
   private final AtomicLong trimmedFiles = new AtomicLong();
@@ -193,17 +195,19 @@ final class BufferRuntime {
   }
 
   /**
-   * Algorithm 2: drops from every buffer table but each level's newest the files whose fraction
-   * of cached blocks is below the threshold, leaving removed markers. Returns the files dropped.
+   * Algorithm 2: drops the files whose fraction of cached blocks is below the threshold, leaving
+   * removed markers, from every buffer table but the "still warming" ones: each level's newest,
+   * and every table created since the previous pass (LSbM's B^0: a file appended since then
+   * gets one interval for reads to find it). Returns the files dropped. One pass at a time.
    */
-  int trimOnce() {
+  synchronized int trimOnce() {
     Version pinned = db.versions.refCurrent();
     Set<Long> cold = new HashSet<>();
     try {
       // Outside the mutex: opening table readers to count their blocks may read the disk.
       for (int level = 1; level < pinned.numLevels(); level++) {
         List<BufferTable> tables = pinned.bufferTables(level);
-        for (BufferTable t : tables.subList(Math.min(1, tables.size()), tables.size())) {
+        for (BufferTable t : trimmable(level, tables)) {
           for (FileMetaData f : t.files()) {
             if (cachedFraction(f) < config.trimCachedFraction()) {
               cold.add(f.number());
@@ -225,7 +229,7 @@ final class BufferRuntime {
       int dropped = 0;
       for (int level = 1; level < v.numLevels(); level++) {
         List<BufferTable> tables = v.bufferTables(level);
-        for (BufferTable t : tables.subList(Math.min(1, tables.size()), tables.size())) {
+        for (BufferTable t : trimmable(level, tables)) {
           for (FileMetaData f : t.files()) {
             if (cold.contains(f.number())) {
               draft.dropFile(level, t.id(), f.number());
@@ -233,6 +237,10 @@ final class BufferRuntime {
             }
           }
         }
+      }
+      for (int level = 1; level < v.numLevels(); level++) {
+        List<BufferTable> tables = v.bufferTables(level);
+        newestAtLastTrim[level] = tables.isEmpty() ? newestAtLastTrim[level] : tables.get(0).id();
       }
       if (dropped == 0) {
         return 0;
@@ -252,6 +260,17 @@ final class BufferRuntime {
     } finally {
       db.mutex.unlock();
     }
+  }
+
+  /** The tables of {@code level} the trim may touch: not the newest, none newer than the last pass's newest. */
+  private List<BufferTable> trimmable(int level, List<BufferTable> tables) {
+    List<BufferTable> out = new ArrayList<>();
+    for (int i = 1; i < tables.size(); i++) {
+      if (tables.get(i).id() <= newestAtLastTrim[level]) {
+        out.add(tables.get(i));
+      }
+    }
+    return out;
   }
 
   /** Fraction of a file's data blocks now in the block cache (the paper's per-file counter). */
