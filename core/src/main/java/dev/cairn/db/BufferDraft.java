@@ -12,7 +12,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.LongSupplier;
 
 /**
@@ -126,6 +128,57 @@ final class BufferDraft {
     }
     BufferEntry.Removed marker = new BufferEntry.Removed(lo, hi);
     newest.put(marker.smallestUserKey(), marker);
+  }
+
+  /**
+   * The buffer's part of a compaction's {@code edit} (not yet applied to the base): with {@code
+   * append}, the files the edit deletes from {@code inputLevel} are appended to {@code
+   * outputLevel}'s buffer (oldest data first); every other level >= 1 the edit changes gets a
+   * removed marker over each file it adds or deletes there. Returns the files appended.
+   */
+  int applyCompaction(VersionEdit edit, int inputLevel, int outputLevel, boolean append) {
+    Set<Integer> changed = new TreeSet<>();
+    edit.deletedFiles().forEach(d -> changed.add(d.level()));
+    edit.newFiles().forEach(n -> changed.add(n.level()));
+    for (int level : changed) {
+      if (level == 0 || (append && level == outputLevel)) {
+        continue; // L0 has no buffer; the append covers the output level's change
+      }
+      for (FileMetaData f : deletedFiles(base, edit, level)) {
+        markRemoved(level, f.smallestUserKey(), f.largestUserKey());
+      }
+      for (VersionEdit.NewFile n : edit.newFiles()) {
+        if (n.level() == level) {
+          markRemoved(level, n.file().smallestUserKey(), n.file().largestUserKey());
+        }
+      }
+    }
+    if (!append) {
+      return 0;
+    }
+    // Oldest data first, so that of two overlapping L0 inputs the newer lands in a newer table.
+    List<FileMetaData> inputs = new ArrayList<>(deletedFiles(base, edit, inputLevel));
+    inputs.sort(Comparator.comparingLong(FileMetaData::largestSequence).thenComparingLong(FileMetaData::number));
+    for (FileMetaData f : inputs) {
+      append(outputLevel, f);
+    }
+    return inputs.size();
+  }
+
+  /** The metadata, from {@code v}, of the files {@code edit} deletes from {@code level}. */
+  static List<FileMetaData> deletedFiles(Version v, VersionEdit edit, int level) {
+    Map<Long, FileMetaData> byNumber = new HashMap<>();
+    for (FileMetaData f : v.files(level)) {
+      byNumber.put(f.number(), f);
+    }
+    List<FileMetaData> out = new ArrayList<>();
+    for (VersionEdit.DeletedFile d : edit.deletedFiles()) {
+      FileMetaData f = d.level() == level ? byNumber.get(d.number()) : null;
+      if (f != null) {
+        out.add(f);
+      }
+    }
+    return out;
   }
 
   /** Replaces buffer file {@code fileNumber} of table {@code tableId} by a marker of its range. */

@@ -13,11 +13,8 @@ import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -100,7 +97,7 @@ final class BufferRuntime {
     Version v = db.versions.current();
     int in = plan.inputLevel();
     int out = plan.outputLevel();
-    List<FileMetaData> inputs = deletedFiles(v, edit, in);
+    List<FileMetaData> inputs = BufferDraft.deletedFiles(v, edit, in);
     boolean merge = plan.kind() == CompactionKind.TABLE_MERGE && out >= 1 && in < out;
     if (plan.newCompactionPointer() != null && in >= 1) {
       byte[] previous = db.versions.compactPointer(in);
@@ -109,52 +106,13 @@ final class BufferRuntime {
       }
     }
     if (merge) {
-      account(out, inputs, deletedFiles(v, edit, out), edit);
+      account(out, inputs, BufferDraft.deletedFiles(v, edit, out), edit);
     }
     boolean append = active && merge && !frozen[out];
     BufferDraft draft = new BufferDraft(v, db.versions::newFileNumber);
-    Set<Integer> changed = new HashSet<>();
-    edit.deletedFiles().forEach(d -> changed.add(d.level()));
-    edit.newFiles().forEach(n -> changed.add(n.level()));
-    for (int level : changed) {
-      if (level == 0 || (append && level == out)) {
-        continue; // L0 has no buffer; an append covers the output level's change
-      }
-      for (FileMetaData f : deletedFiles(v, edit, level)) {
-        draft.markRemoved(level, f.smallestUserKey(), f.largestUserKey());
-      }
-      for (VersionEdit.NewFile n : edit.newFiles()) {
-        if (n.level() == level) {
-          draft.markRemoved(level, n.file().smallestUserKey(), n.file().largestUserKey());
-        }
-      }
-    }
-    if (append) {
-      // Oldest data first, so that of two overlapping L0 inputs the newer lands in a newer table.
-      List<FileMetaData> ordered = new ArrayList<>(inputs);
-      ordered.sort(Comparator.comparingLong(FileMetaData::largestSequence).thenComparingLong(FileMetaData::number));
-      for (FileMetaData f : ordered) {
-        draft.append(out, f);
-      }
-      appendedFiles.addAndGet(ordered.size());
-    }
+    appendedFiles.addAndGet(draft.applyCompaction(edit, in, out, append));
     shadowedFiles.addAndGet(draft.collectGarbage());
     draft.writeTo(edit);
-  }
-
-  private static List<FileMetaData> deletedFiles(Version v, VersionEdit edit, int level) {
-    Map<Long, FileMetaData> byNumber = new HashMap<>();
-    for (FileMetaData f : v.files(level)) {
-      byNumber.put(f.number(), f);
-    }
-    List<FileMetaData> out = new ArrayList<>();
-    for (VersionEdit.DeletedFile d : edit.deletedFiles()) {
-      FileMetaData f = d.level() == level ? byNumber.get(d.number()) : null;
-      if (f != null) {
-        out.add(f);
-      }
-    }
-    return out;
   }
 
   private void startRound(int level) {

@@ -180,4 +180,59 @@ class BufferDraftTest {
     assertEquals(11, ((BufferEntry.File) t.covering(b("h"))).meta().number());
     assertNull(t.covering(b("i")));
   }
+
+  /** Installs the given level files with no buffer change. */
+  private void levels(VersionEdit edit) throws IOException {
+    versions.logAndApply(edit);
+  }
+
+  /** The edit of a compaction, with its buffer part added as the engine does. */
+  private void compaction(VersionEdit edit, int in, int out, boolean append) throws IOException {
+    BufferDraft d = draft();
+    d.applyCompaction(edit, in, out, append);
+    d.collectGarbage();
+    d.writeTo(edit);
+    versions.logAndApply(edit);
+  }
+
+  @Test
+  void anAppendingMergeAppendsItsInputsAndMarksTheInputLevelOnly() throws IOException {
+    levels(new VersionEdit().addFile(1, file(10, "a", "c")).addFile(2, file(11, "b", "d")));
+    BufferDraft seed = draft(); // level 1 holds an older buffer file over the input's range
+    seed.append(1, file(5, "a", "b"));
+    install(seed);
+    compaction(new VersionEdit().deleteFile(1, 10).deleteFile(2, 11).addFile(2, file(12, "a", "d")), 1, 2, true);
+    assertEquals("[#10[a..c]]", render(2), "the input joined L2's buffer");
+    assertEquals("", render(1), "L1's data left: the marker hid #5 and then went itself");
+  }
+
+  @Test
+  void aTrivialMoveAppendsNothingAndMarksBothLevels() throws IOException {
+    levels(new VersionEdit().addFile(1, file(10, "m", "p")));
+    BufferDraft seed = draft();
+    seed.append(1, file(5, "a", "z"));  // stale data of L1 in m..p once #10 leaves
+    seed.append(2, file(6, "a", "z"));  // stale data of L2 in m..p once #10 arrives
+    install(seed);
+    compaction(new VersionEdit().deleteFile(1, 10).addFile(2, file(10, "m", "p")), 1, 2, false);
+    assertEquals("[removed[m..p]] [#5[a..z]]", render(1));
+    assertEquals("[removed[m..p]] [#6[a..z]]", render(2));
+  }
+
+  @Test
+  void aFrozenMergeMarksItsTargetsAndOutputsInsteadOfAppending() throws IOException {
+    levels(new VersionEdit().addFile(1, file(10, "c", "e")).addFile(2, file(11, "a", "d"))
+        .addFile(2, file(12, "f", "h")));
+    BufferDraft seed = draft();
+    seed.append(2, file(6, "a", "z"));
+    install(seed);
+    compaction(new VersionEdit().deleteFile(1, 10).deleteFile(2, 11).addFile(2, file(13, "a", "e")), 1, 2, false);
+    assertEquals("[removed[a..e]] [#6[a..z]]", render(2), "f..h did not change: #6 still serves it");
+  }
+
+  @Test
+  void overlappingL0InputsLandOldestFirstSoTheNewerIsInTheNewerTable() throws IOException {
+    levels(new VersionEdit().addFile(0, file(21, "a", "k")).addFile(0, file(20, "c", "m")));
+    compaction(new VersionEdit().deleteFile(0, 20).deleteFile(0, 21).addFile(1, file(22, "a", "m")), 0, 1, true);
+    assertEquals("[#21[a..k]] [#20[c..m]]", render(1), "#21 is newer (sequence 21)");
+  }
 }
