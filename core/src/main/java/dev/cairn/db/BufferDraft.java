@@ -9,6 +9,7 @@ import dev.cairn.version.VersionEdit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -34,20 +35,34 @@ import java.util.function.LongSupplier;
  *   <li>{@link #markRemoved}: a marker in the newest table stops every walk over the range, and
  *       the read falls back to L's file, which is always right.
  *   <li>{@link #dropFile}: the file's range becomes a marker in the same table: same argument.
- *   <li>{@link #collectGarbage}: a file every key of which is covered by markers of newer tables
- *       is never reached; a marker that no file of an older table overlaps stops a walk that
- *       would find nothing older anyway.
+ *   <li>{@link #collectGarbage}: a file is dropped when each of its keys is either covered by a
+ *       marker of a newer table (no walk reaches it there) or outside every file of the level
+ *       (the level answers "not here" for that key, so by the invariant no walk ends at this
+ *       file for it); a marker that no file of an older table overlaps stops a walk that would
+ *       find nothing older anyway.
  * </ul>
  */
 final class BufferDraft {
   private final Version base;
+  /** The level changes the edit being built makes (applied to the base before the buffer's). */
+  private final VersionEdit levelChanges;
   private final LongSupplier newTableId;
   /** Touched levels: tables by id, newest first; entries by smallest user key. */
   private final Map<Integer, TreeMap<Long, TreeMap<byte[], BufferEntry>>> levels = new HashMap<>();
 
-  /** @param newTableId allocates a buffer table id, larger than every id in use (file numbers) */
+  /** A draft for an edit that changes no level (a trim). */
   BufferDraft(Version base, LongSupplier newTableId) {
+    this(base, new VersionEdit(), newTableId);
+  }
+
+  /**
+   * @param levelChanges the edit the buffer changes will join; its deleted and new files are the
+   *     level changes they accompany
+   * @param newTableId allocates a buffer table id, larger than every id in use (file numbers)
+   */
+  BufferDraft(Version base, VersionEdit levelChanges, LongSupplier newTableId) {
     this.base = base;
+    this.levelChanges = levelChanges;
     this.newTableId = newTableId;
   }
 
@@ -131,12 +146,13 @@ final class BufferDraft {
   }
 
   /**
-   * The buffer's part of a compaction's {@code edit} (not yet applied to the base): with {@code
+   * The buffer's part of the compaction whose level changes this draft was made for: with {@code
    * append}, the files the edit deletes from {@code inputLevel} are appended to {@code
    * outputLevel}'s buffer (oldest data first); every other level >= 1 the edit changes gets a
    * removed marker over each file it adds or deletes there. Returns the files appended.
    */
-  int applyCompaction(VersionEdit edit, int inputLevel, int outputLevel, boolean append) {
+  int applyCompaction(int inputLevel, int outputLevel, boolean append) {
+    VersionEdit edit = levelChanges;
     Set<Integer> changed = new TreeSet<>();
     edit.deletedFiles().forEach(d -> changed.add(d.level()));
     edit.newFiles().forEach(n -> changed.add(n.level()));
@@ -194,16 +210,19 @@ final class BufferDraft {
   }
 
   /**
-   * Drops, in every touched level, files hidden by markers of newer tables, then markers that no
-   * file of an older table overlaps, then empty tables. Returns the files dropped.
+   * Drops, in every touched level, the files no walk can end at (hidden by markers of newer
+   * tables, except where the level has no file), then markers that no file of an older table
+   * overlaps, then empty tables. Returns the files dropped.
    */
   int collectGarbage() {
     int dropped = 0;
-    for (TreeMap<Long, TreeMap<byte[], BufferEntry>> tables : levels.values()) {
+    for (Map.Entry<Integer, TreeMap<Long, TreeMap<byte[], BufferEntry>>> level : levels.entrySet()) {
+      TreeMap<Long, TreeMap<byte[], BufferEntry>> tables = level.getValue();
+      List<FileMetaData> levelFiles = levelFilesAfterEdit(level.getKey());
       List<byte[][]> shadow = new ArrayList<>(); // merged marker ranges of newer tables
       for (TreeMap<byte[], BufferEntry> t : tables.values()) {
         for (BufferEntry e : List.copyOf(t.values())) {
-          if (e instanceof BufferEntry.File && covered(shadow, e.smallestUserKey(), e.largestUserKey())) {
+          if (e instanceof BufferEntry.File && unreachable(e, levelFiles, shadow)) {
             t.remove(e.smallestUserKey());
             dropped++;
           }
@@ -231,6 +250,43 @@ final class BufferDraft {
       tables.values().removeIf(TreeMap::isEmpty);
     }
     return dropped;
+  }
+
+  /**
+   * Whether no walk can end at buffer file {@code e}: the part of its range under each level file
+   * lies inside a merged marker range of newer tables (the rest of its range is outside every
+   * level file, where the level, and so the walk, answers "not here").
+   */
+  private static boolean unreachable(BufferEntry e, List<FileMetaData> levelFiles, List<byte[][]> shadow) {
+    for (FileMetaData g : levelFiles) {
+      if (e.overlaps(g.smallestUserKey(), g.largestUserKey())
+          && !covered(shadow, max(e.smallestUserKey(), g.smallestUserKey()), min(e.largestUserKey(), g.largestUserKey()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The files of {@code level} once the level changes of the edit are applied. */
+  private List<FileMetaData> levelFilesAfterEdit(int level) {
+    Set<Long> deleted = new HashSet<>();
+    levelChanges.deletedFiles().forEach(d -> {
+      if (d.level() == level) {
+        deleted.add(d.number());
+      }
+    });
+    List<FileMetaData> out = new ArrayList<>();
+    for (FileMetaData f : base.files(level)) {
+      if (!deleted.contains(f.number())) {
+        out.add(f);
+      }
+    }
+    levelChanges.newFiles().forEach(n -> {
+      if (n.level() == level) {
+        out.add(n.file());
+      }
+    });
+    return out;
   }
 
   /** Writes the difference between the base and this draft into {@code edit}. */

@@ -109,8 +109,8 @@ final class BufferRuntime {
       account(out, inputs, BufferDraft.deletedFiles(v, edit, out), edit);
     }
     boolean append = active && merge && !frozen[out];
-    BufferDraft draft = new BufferDraft(v, db.versions::newFileNumber);
-    appendedFiles.addAndGet(draft.applyCompaction(edit, in, out, append));
+    BufferDraft draft = new BufferDraft(v, edit, db.versions::newFileNumber);
+    appendedFiles.addAndGet(draft.applyCompaction(in, out, append));
     shadowedFiles.addAndGet(draft.collectGarbage());
     draft.writeTo(edit);
   }

@@ -76,8 +76,14 @@ class BufferDraftTest {
     assertEquals("[#12[f..h]] [#10[a..c], #11[e..g]]", render(2));
   }
 
+  /** A level-1 file over the whole key space, so that no buffer file of L1 lies in a gap. */
+  private void wholeLevel1() throws IOException {
+    versions.logAndApply(new VersionEdit().addFile(1, file(1, "a", "zz")));
+  }
+
   @Test
   void aMarkerJoinsTheNewestTableAndMergesItsMarkersButNeverOverlapsAFileThere() throws IOException {
+    wholeLevel1();
     BufferDraft d = draft();
     d.append(1, file(10, "a", "z"));
     d.append(1, file(11, "m", "p")); // newest table now holds #11 alone
@@ -102,6 +108,7 @@ class BufferDraftTest {
 
   @Test
   void aTrimmedFileLeavesAMarkerOnlyWhileAnOlderFileOverlapsIt() throws IOException {
+    wholeLevel1();
     BufferDraft d = draft();
     d.append(1, file(10, "a", "f"));
     d.append(1, file(11, "d", "h"));
@@ -118,6 +125,7 @@ class BufferDraftTest {
 
   @Test
   void aFileEveryKeyOfWhichNewerMarkersHideIsDropped() throws IOException {
+    wholeLevel1();
     BufferDraft d = draft();
     d.append(1, file(10, "c", "m"));
     d.append(1, file(11, "b", "e"));
@@ -132,6 +140,7 @@ class BufferDraftTest {
 
   @Test
   void adjoiningMarkersOfSeveralNewerTablesHideAFileTogether() throws IOException {
+    wholeLevel1();
     BufferDraft d = draft();
     d.append(1, file(10, "c", "m"));
     d.append(1, file(11, "a", "d"));  // table 2
@@ -188,8 +197,8 @@ class BufferDraftTest {
 
   /** The edit of a compaction, with its buffer part added as the engine does. */
   private void compaction(VersionEdit edit, int in, int out, boolean append) throws IOException {
-    BufferDraft d = draft();
-    d.applyCompaction(edit, in, out, append);
+    BufferDraft d = new BufferDraft(versions.current(), edit, versions::newFileNumber);
+    d.applyCompaction(in, out, append);
     d.collectGarbage();
     d.writeTo(edit);
     versions.logAndApply(edit);
@@ -208,7 +217,8 @@ class BufferDraftTest {
 
   @Test
   void aTrivialMoveAppendsNothingAndMarksBothLevels() throws IOException {
-    levels(new VersionEdit().addFile(1, file(10, "m", "p")));
+    levels(new VersionEdit().addFile(1, file(10, "m", "p")).addFile(1, file(11, "x", "y"))
+        .addFile(2, file(12, "a", "c")).addFile(2, file(13, "s", "z")));
     BufferDraft seed = draft();
     seed.append(1, file(5, "a", "z"));  // stale data of L1 in m..p once #10 leaves
     seed.append(2, file(6, "a", "z"));  // stale data of L2 in m..p once #10 arrives
@@ -216,6 +226,24 @@ class BufferDraftTest {
     compaction(new VersionEdit().deleteFile(1, 10).addFile(2, file(10, "m", "p")), 1, 2, false);
     assertEquals("[removed[m..p]] [#5[a..z]]", render(1));
     assertEquals("[removed[m..p]] [#6[a..z]]", render(2));
+  }
+
+  @Test
+  void aBufferFileIsDroppedOnceEachLevelFileUnderItIsHiddenByNewerMarkers() throws IOException {
+    levels(new VersionEdit().addFile(1, file(10, "c", "d")).addFile(1, file(11, "m", "n")));
+    BufferDraft d = draft();
+    d.append(1, file(5, "a", "z"));
+    d.markRemoved(1, b("c"), b("d")); // a new table (overlaps #5)
+    d.collectGarbage();
+    install(d);
+    assertEquals("[removed[c..d]] [#5[a..z]]", render(1), "#5 still answers for L1's m..n");
+    d = draft();
+    d.markRemoved(1, b("m"), b("n"));
+    // Every key of a..z is now hidden, or outside L1's files (where L1, and so the walk, has
+    // nothing): no walk can end at #5.
+    assertEquals(1, d.collectGarbage());
+    install(d);
+    assertEquals("", render(1));
   }
 
   @Test
