@@ -17,7 +17,7 @@ public final class Options {
   /** Levels 0..MAX_LEVELS-1. */
   public static final int MAX_LEVELS = 7;
 
-  /** Compaction styles; block and buffer arrive with their issues. */
+  /** Compaction styles (docs/compaction.md). */
   public enum CompactionStyle {
     /** LevelDB-style leveled compaction that rewrites whole tables. */
     TABLE,
@@ -26,7 +26,13 @@ public final class Options {
      * keys gets those blocks merged and appended at its tail (docs/compaction.md). Settings:
      * {@link Builder#blockCompaction}.
      */
-    BLOCK
+    BLOCK,
+    /**
+     * Leveled compaction with the LSbM compaction buffer (docs/compaction.md): a merged file is
+     * kept, without copying, in a buffer of the level below while its blocks stay cached, so
+     * that compactions do not invalidate the block cache. Tuned by {@link Options#buffer()}.
+     */
+    BUFFER
   }
 
   /** When compactions run (any compaction style). */
@@ -78,6 +84,7 @@ public final class Options {
   private final WalRecoveryMode walRecoveryMode;
   private final CompactionScheduler compactionScheduler;
   private final DlcConfig dlc;
+  private final BufferConfig buffer;
   private final long obsoleteFileBatchBytes;
   private final BlockCompactionConfig blockCompaction;
   private final FileSystem fileSystem;
@@ -104,6 +111,7 @@ public final class Options {
     walRecoveryMode = b.walRecoveryMode;
     compactionScheduler = b.compactionScheduler;
     dlc = b.dlc;
+    buffer = b.buffer;
     obsoleteFileBatchBytes = b.obsoleteFileBatchBytes;
     blockCompaction = b.blockCompaction;
     this.fileSystem = fileSystem;
@@ -232,6 +240,11 @@ public final class Options {
     return dlc;
   }
 
+  /** Compaction-buffer settings, used with {@link CompactionStyle#BUFFER}. Default {@link BufferConfig#defaults()}. */
+  public BufferConfig buffer() {
+    return buffer;
+  }
+
   /**
    * Obsolete files are deleted in batches once their total size passes this many bytes (and at
    * close). Default 0: delete as soon as unreferenced.
@@ -262,6 +275,7 @@ public final class Options {
         + ", backgroundThreads=" + backgroundThreads + ", compactionStyle=" + compactionStyle
         + ", walRecoveryMode=" + walRecoveryMode + ", compactionScheduler=" + compactionScheduler
         + (compactionScheduler == CompactionScheduler.DLC ? ", dlc=" + dlc : "")
+        + (compactionStyle == CompactionStyle.BUFFER ? ", buffer=" + buffer : "")
         + ", obsoleteFileBatchBytes=" + obsoleteFileBatchBytes + "}";
   }
 
@@ -288,6 +302,7 @@ public final class Options {
     private WalRecoveryMode walRecoveryMode = WalRecoveryMode.TOLERATE_CORRUPTED_TAIL;
     private CompactionScheduler compactionScheduler = CompactionScheduler.IMMEDIATE;
     private DlcConfig dlc = DlcConfig.defaults();
+    private BufferConfig buffer = BufferConfig.defaults();
     private long obsoleteFileBatchBytes = 0;
     private BlockCompactionConfig blockCompaction = BlockCompactionConfig.defaults();
     private FileSystem fileSystem;
@@ -316,6 +331,7 @@ public final class Options {
       walRecoveryMode = o.walRecoveryMode;
       compactionScheduler = o.compactionScheduler;
       dlc = o.dlc;
+      buffer = o.buffer;
       obsoleteFileBatchBytes = o.obsoleteFileBatchBytes;
       fileSystem = o.fileSystem;
     }
@@ -341,6 +357,7 @@ public final class Options {
     public Builder walRecoveryMode(WalRecoveryMode v) { walRecoveryMode = v; return this; }
     public Builder compactionScheduler(CompactionScheduler v) { compactionScheduler = v; return this; }
     public Builder dlc(DlcConfig v) { dlc = v; return this; }
+    public Builder buffer(BufferConfig v) { buffer = v; return this; }
     public Builder obsoleteFileBatchBytes(long v) { obsoleteFileBatchBytes = v; return this; }
     public Builder fileSystem(FileSystem v) { fileSystem = v; return this; }
     public Builder blockCompaction(BlockCompactionConfig v) { blockCompaction = v; return this; }
@@ -367,6 +384,9 @@ public final class Options {
       }
       if (blockCompaction == null) {
         throw new IllegalArgumentException("option blockCompaction must not be null");
+      }
+      if (buffer == null) {
+        throw new IllegalArgumentException("option buffer must not be null");
       }
       if (walRecoveryMode == null) {
         throw new IllegalArgumentException("option walRecoveryMode must not be null");

@@ -38,6 +38,10 @@ import java.util.List;
  * @param scan latency of {@link Cairn#scan} calls
  * @param dlc the Delayed L0 Compaction scheduler's state ({@link Dlc#OFF} with the immediate
  *     scheduler)
+ * @param block block compaction's counters ({@link Block#OFF} unless the compaction style is
+ *     {@link Options.CompactionStyle#BLOCK})
+ * @param buffer the LSbM compaction buffer's state ({@link Buffer#OFF} unless the compaction
+ *     style is {@link Options.CompactionStyle#BUFFER})
  */
 public record Stats(
     List<LevelStats> levels,
@@ -67,22 +71,8 @@ public record Stats(
     Latency put,
     Latency scan,
     Dlc dlc,
-    Block block) {
-
-  /** Stats without block-compaction figures (any style but BLOCK). */
-  public Stats(List<LevelStats> levels, long userBytesWritten, long walBytesWritten,
-      long flushBytesWritten, long compactionBytesWritten, long compactionBytesRead,
-      long manifestBytesWritten, long deviceBytesWritten, long userBytesRead,
-      double writeAmplification, double spaceAmplification, CacheStats cache, long stallMicros,
-      long slowdowns, long stops, long flushes, long compactions, long trivialMoves,
-      long compactionMicros, long memtableBytes, int immutableMemtables, int liveSnapshots,
-      long lastSequence, Latency get, Latency put, Latency scan, Dlc dlc) {
-    this(levels, userBytesWritten, walBytesWritten, flushBytesWritten, compactionBytesWritten,
-        compactionBytesRead, manifestBytesWritten, deviceBytesWritten, userBytesRead,
-        writeAmplification, spaceAmplification, cache, stallMicros, slowdowns, stops, flushes,
-        compactions, trivialMoves, compactionMicros, memtableBytes, immutableMemtables,
-        liveSnapshots, lastSequence, get, put, scan, dlc, Block.OFF);
-  }
+    Block block,
+    Buffer buffer) {
 
   /**
    * One level.
@@ -138,6 +128,32 @@ public record Stats(
     public static final Dlc OFF = new Dlc(false, null, 0, 0, 0, 0, 0, 0, 0);
   }
 
+  /**
+   * The LSbM compaction buffer (docs/compaction.md, "Compaction buffer"), as of this snapshot.
+   *
+   * @param enabled whether the compaction style is BUFFER; all other fields are zero when not
+   * @param bytes disk space of the files only the buffer still references: the buffer's extra
+   *     space on top of the tree (files are counted once, and not at all while a level holds them)
+   * @param files those files
+   * @param tables buffer tables, all levels
+   * @param removedMarkers removed markers, all levels
+   * @param bytesByLevel {@code bytes} split by the level whose buffer holds the file, L0 first
+   * @param appendedFiles files appended by buffered merges since open
+   * @param trimmedFiles files the trim dropped as cold since open
+   * @param shadowedFiles files dropped because markers of newer tables hid them (the buffer
+   *     shrinking as its level's data merges down) since open
+   * @param trimPasses trim passes run since open
+   * @param freezes times a level's buffer froze on repeated data since open
+   * @param frozenLevels levels whose buffer is frozen now
+   * @param servedGets point reads a buffer file answered since open (the rest of the reads of
+   *     a level with a buffer fell back to the level's own file)
+   */
+  public record Buffer(boolean enabled, long bytes, int files, int tables, int removedMarkers,
+      List<Long> bytesByLevel, long appendedFiles, long trimmedFiles, long shadowedFiles, long trimPasses,
+      long freezes, List<Integer> frozenLevels, long servedGets) {
+    public static final Buffer OFF = new Buffer(false, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, List.of(), 0);
+  }
+
   public long totalTableBytes() {
     return levels.stream().mapToLong(LevelStats::bytes).sum();
   }
@@ -182,6 +198,13 @@ public record Stats(
       sb.append(String.format("block compaction       %d appended / %d rewritten tables, %d dirty blocks, %.2f MB appended, %d filter rebuilds%n",
           block.appendedTables(), block.rewrittenTables(), block.dirtyBlocks(),
           mb(block.appendedBytes()), block.filterRebuilds()));
+    }
+    if (buffer != null && buffer.enabled()) {
+      sb.append(String.format("compaction buffer      %12.2f MB in %d files, %d tables, %d removed markers; frozen %s%n",
+          mb(buffer.bytes()), buffer.files(), buffer.tables(), buffer.removedMarkers(), buffer.frozenLevels()));
+      sb.append(String.format("buffer traffic         %d appended, %d trimmed, %d shadowed (%d trim passes, %d freezes), %d gets served%n",
+          buffer.appendedFiles(), buffer.trimmedFiles(), buffer.shadowedFiles(), buffer.trimPasses(),
+          buffer.freezes(), buffer.servedGets()));
     }
     return sb.toString();
   }

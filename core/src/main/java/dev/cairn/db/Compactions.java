@@ -30,6 +30,11 @@ final class Compactions {
   private final int maxConcurrent;
   /** Null with the immediate scheduler. */
   private final DlcRuntime dlc;
+  /**
+   * The LSbM compaction buffer. Present in every style: a database written with BUFFER and
+   * reopened with another style keeps its buffer correct (markers) while it drains.
+   */
+  private final BufferRuntime buffer;
 
   /** Block compaction's counters (zero under other styles). */
   final BlockCompactionCounters blockCounters = new BlockCompactionCounters();
@@ -49,6 +54,12 @@ final class Compactions {
     this.maxConcurrent = Math.max(1, o.backgroundThreads() - 1);
     this.dlc = o.compactionScheduler() == Options.CompactionScheduler.DLC
         ? new DlcRuntime(db, o.dlc(), picker) : null;
+    this.buffer = new BufferRuntime(db, o.buffer(), o.compactionStyle() == Options.CompactionStyle.BUFFER);
+  }
+
+  /** The compaction buffer (appending and trimming only with the BUFFER style). */
+  BufferRuntime buffer() {
+    return buffer;
   }
 
   /** The DLC runtime, or null with the immediate scheduler. */
@@ -128,6 +139,7 @@ final class Compactions {
     db.mutex.lock();
     try {
       if (failure == null) {
+        buffer.beforeInstall(claimed.plan(), edit); // same edit: atomic with the compaction
         db.versions.logAndApply(edit);
         if (blockJob != null) {
           // Superseded footers: their readers go once no version holds them (blocks stay cached).

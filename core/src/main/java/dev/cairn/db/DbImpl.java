@@ -145,6 +145,7 @@ public final class DbImpl implements Cairn {
       if (db.dlc() != null) {
         db.dlc().start();
       }
+      db.buffer().start();
       return db;
     } catch (RuntimeException | Error e) {
       if (db != null) {
@@ -724,6 +725,11 @@ public final class DbImpl implements Cairn {
     return closing;
   }
 
+  /** Whether a background failure has latched (read without the mutex: volatile). */
+  boolean hasBackgroundError() {
+    return backgroundError != null;
+  }
+
   long logNumber() {
     return logNumber;
   }
@@ -752,6 +758,7 @@ public final class DbImpl implements Cairn {
     if (dlc() != null) {
       dlc().stop();
     }
+    buffer().stop();
     mutex.lock();
     try {
       closing = true;
@@ -809,6 +816,7 @@ public final class DbImpl implements Cairn {
     if (dlc() != null) {
       dlc().stop();
     }
+    buffer().stop();
     background.shutdownNow();
     try {
       if (log != null) {
@@ -840,6 +848,11 @@ public final class DbImpl implements Cairn {
     return compactions.dlc();
   }
 
+  /** The LSbM compaction buffer (appending and trimming only with the BUFFER style). */
+  BufferRuntime buffer() {
+    return compactions.buffer();
+  }
+
   /** Allocates a file number for a new table and protects it from obsolete-file collection. */
   long newPendingOutputNumber() {
     mutex.lock();
@@ -858,11 +871,14 @@ public final class DbImpl implements Cairn {
   }
 
   TableOptions tableOptions() {
-    return new TableOptions(options.blockBytes(), options.blockRestartInterval(), options.bloomBitsPerKey());
+    int bloomBits = options.compactionStyle() == Options.CompactionStyle.BUFFER
+        ? BufferLookup.bloomBitsPerKey(options.bloomBitsPerKey(), options.levelSizeRatio())
+        : options.bloomBitsPerKey();
+    return new TableOptions(options.blockBytes(), options.blockRestartInterval(), bloomBits);
   }
 
   /** Reads a key through a version's tables only (used by {@link ReadState}). */
   LookupResult lookupInVersion(Version v, byte[] key, long sequence, boolean fillCache) {
-    return VersionLookup.get(tableCache, v, key, sequence, fillCache);
+    return VersionLookup.get(tableCache, v, key, sequence, fillCache, buffer().servedGets());
   }
 }

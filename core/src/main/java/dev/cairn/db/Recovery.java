@@ -50,20 +50,17 @@ final class Recovery {
       if (p.kind() == FileNames.Kind.LOG && p.number() >= versions.logNumber()) {
         logs.add(p.number());
       }
-      // A crashed process may have left a table or temp file whose number its manifest never
-      // recorded. Reusing that number would break "a file once obsolete stays obsolete": the
-      // leftover is obsolete, and a collection deleting it without the mutex could delete the
-      // new file of the same name that a flush just wrote.
-      if (p.kind() == FileNames.Kind.TABLE || p.kind() == FileNames.Kind.TEMP) {
+      // Mark every file's number used before replaying any log: a flush during replay allocates
+      // table numbers, which must not collide with a later log's, nor with a file a crashed
+      // process left numbered beyond what its manifest recorded (a table it was writing). The
+      // obsolete-file collector deletes by name without the mutex, trusting that an obsolete
+      // number stays obsolete, so a new table reusing a leftover's name could be deleted under
+      // the version naming it (OrphanFileNumberTest).
+      if (p.number() >= 0) {
         versions.markFileNumberUsed(p.number());
       }
     }
     logs.sort(null);
-    // Mark every log's number used before replaying any: a flush during replay allocates table
-    // numbers, which must not collide with a later log's (file numbers are never reused).
-    for (long number : logs) {
-      versions.markFileNumberUsed(number);
-    }
     boolean stoppedEarly = false;
     for (long number : logs) {
       if (stoppedEarly) {

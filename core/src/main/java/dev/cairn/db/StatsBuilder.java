@@ -62,6 +62,7 @@ final class StatsBuilder {
         c.scanLatency.snapshot(),
         db.dlc() == null ? Stats.Dlc.OFF : db.dlc().stats(v.fileCount(0), v.levelBytes(0)),
         db.compactions.blockCounters.snapshot(
-            db.options.compactionStyle() == dev.cairn.Options.CompactionStyle.BLOCK));
+            db.options.compactionStyle() == dev.cairn.Options.CompactionStyle.BLOCK),
+        db.buffer().stats(v));
   }
 }

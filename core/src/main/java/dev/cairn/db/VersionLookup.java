@@ -4,19 +4,27 @@ import dev.cairn.key.LookupResult;
 import dev.cairn.key.UserKeys;
 import dev.cairn.table.TableCache;
 import dev.cairn.table.TableHandle;
+import dev.cairn.version.BufferTable;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Point lookup through a version's tables: L0 files newest first (they may overlap), then at most
  * one file per deeper level (their files do not overlap), stopping at the first value or
- * tombstone.
+ * tombstone. A level with a compaction buffer is read through it ({@link BufferLookup}).
  */
 final class VersionLookup {
   private VersionLookup() {}
 
   static LookupResult get(TableCache tables, Version v, byte[] key, long sequence, boolean fillCache) {
+    return get(tables, v, key, sequence, fillCache, new LongAdder());
+  }
+
+  /** @param bufferServed counts the reads a compaction-buffer file answered */
+  static LookupResult get(TableCache tables, Version v, byte[] key, long sequence, boolean fillCache,
+      LongAdder bufferServed) {
     for (FileMetaData f : v.files(0)) {
       if (covers(f, key)) {
         LookupResult r = getFromTable(tables, f, key, sequence, fillCache);
@@ -28,7 +36,10 @@ final class VersionLookup {
     for (int level = 1; level < v.numLevels(); level++) {
       FileMetaData f = findFile(v.files(level), key);
       if (f != null) {
-        LookupResult r = getFromTable(tables, f, key, sequence, fillCache);
+        List<BufferTable> buffer = v.bufferTables(level);
+        LookupResult r = buffer.isEmpty()
+            ? getFromTable(tables, f, key, sequence, fillCache)
+            : BufferLookup.get(tables, f, buffer, key, sequence, fillCache, bufferServed);
         if (r.isDecided()) {
           return r;
         }
@@ -59,7 +70,7 @@ final class VersionLookup {
     return null;
   }
 
-  private static LookupResult getFromTable(TableCache tables, FileMetaData f, byte[] key, long sequence,
+  static LookupResult getFromTable(TableCache tables, FileMetaData f, byte[] key, long sequence,
       boolean fillCache) {
     try (TableHandle h = TableIterators.acquire(tables, f)) {
       return h.reader().get(key, sequence, fillCache);

@@ -127,6 +127,14 @@ public final class TableReader implements AutoCloseable {
   }
 
   /**
+   * Whether the table may hold {@code userKey}: false only when its filter rules the key out
+   * (always true without a filter). Lets a read skip a level and its compaction buffer at once.
+   */
+  public boolean mayContain(byte[] userKey) {
+    return filter == null || filter.mayContain(userKey);
+  }
+
+  /**
    * Looks up the newest entry for {@code userKey} with sequence {@code <= snapshotSequence}.
    * Consults the filter first, then the index, then one data block.
    *

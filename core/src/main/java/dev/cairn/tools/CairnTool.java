@@ -18,7 +18,7 @@ public final class CairnTool {
   private static final String USAGE = """
       usage: cairn <command> [args]
         demo [--dir DIR] [--records N] [--value-bytes B] [--background-threads T]
-                                                     load, read back under writes, print stats
+             [--compaction-style TABLE|BUFFER]       load, read back under writes, print stats
         put DIR KEY VALUE                                  write one key (UTF-8)
         get DIR KEY                                        print a key's value
         delete DIR KEY                                     delete a key

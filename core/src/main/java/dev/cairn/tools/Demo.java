@@ -28,7 +28,8 @@ final class Demo {
 
   static void run(DemoConfig config, PrintStream out) {
     deleteRecursively(config.dir());
-    Options options = Options.builder().backgroundThreads(config.backgroundThreads()).build();
+    Options options = Options.builder().backgroundThreads(config.backgroundThreads())
+        .compactionStyle(config.style()).build();
     long t0 = System.nanoTime();
     try (Cairn db = Cairn.open(config.dir(), options)) {
       load(db, config, out);

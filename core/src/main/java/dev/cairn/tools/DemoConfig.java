@@ -4,12 +4,13 @@ import dev.cairn.Options;
 import java.nio.file.Path;
 
 /** Flags of {@code cairn demo}. */
-record DemoConfig(Path dir, int records, int valueBytes, int backgroundThreads) {
+record DemoConfig(Path dir, int records, int valueBytes, int backgroundThreads, Options.CompactionStyle style) {
   static DemoConfig parse(String[] args) {
     Path dir = Path.of("demo-db");
     int records = 200_000;
     int valueBytes = 256;
     int backgroundThreads = Options.defaults().backgroundThreads();
+    Options.CompactionStyle style = Options.defaults().compactionStyle();
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
       if (i + 1 >= args.length) {
@@ -21,13 +22,23 @@ record DemoConfig(Path dir, int records, int valueBytes, int backgroundThreads) 
         case "--records" -> records = CairnTool.parseInt(value, "--records");
         case "--value-bytes" -> valueBytes = CairnTool.parseInt(value, "--value-bytes");
         case "--background-threads" -> backgroundThreads = CairnTool.parseInt(value, "--background-threads");
-        default -> throw new CairnTool.UsageException(
-            "unknown flag '" + flag + "' (valid: --dir, --records, --value-bytes, --background-threads)");
+        case "--compaction-style" -> style = parseStyle(value);
+        default -> throw new CairnTool.UsageException("unknown flag '" + flag
+            + "' (valid: --dir, --records, --value-bytes, --background-threads, --compaction-style)");
       }
     }
     if (records <= 0 || valueBytes <= 0) {
       throw new CairnTool.UsageException("--records and --value-bytes must be positive");
     }
-    return new DemoConfig(dir, records, valueBytes, backgroundThreads);
+    return new DemoConfig(dir, records, valueBytes, backgroundThreads, style);
+  }
+
+  private static Options.CompactionStyle parseStyle(String value) {
+    try {
+      return Options.CompactionStyle.valueOf(value.toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new CairnTool.UsageException("--compaction-style must be one of "
+          + java.util.Arrays.toString(Options.CompactionStyle.values()) + ", not '" + value + "'");
+    }
   }
 }

@@ -36,6 +36,8 @@ public final class Version {
 
   // Immutable after construction.
   private final List<List<FileMetaData>> levels;
+  /** Per level, the compaction buffer's tables, newest first (LSbM; empty unless BUFFER style). */
+  private final List<List<BufferTable>> buffers;
   private final Consumer<Version> onRelease;
 
   private final AtomicInteger refs = new AtomicInteger();
@@ -43,9 +45,10 @@ public final class Version {
   /**
    * @param levels per level, files already in the order of the invariants (see {@link
    *     VersionBuilder}); the lists are copied
+   * @param buffers per level, compaction-buffer tables newest first (largest id first)
    * @param onRelease called once, on the thread that drops the last reference
    */
-  Version(List<List<FileMetaData>> levels, Consumer<Version> onRelease) {
+  Version(List<List<FileMetaData>> levels, List<List<BufferTable>> buffers, Consumer<Version> onRelease) {
     if (levels.size() != Options.MAX_LEVELS) {
       throw new IllegalArgumentException(levels.size() + " levels, expected " + Options.MAX_LEVELS);
     }
@@ -54,6 +57,19 @@ public final class Version {
       copy.add(List.copyOf(files));
     }
     this.levels = Collections.unmodifiableList(copy);
+    if (buffers.size() != Options.MAX_LEVELS) {
+      throw new IllegalArgumentException(buffers.size() + " buffer levels, expected " + Options.MAX_LEVELS);
+    }
+    List<List<BufferTable>> bufferCopy = new ArrayList<>(buffers.size());
+    for (List<BufferTable> tables : buffers) {
+      for (int i = 1; i < tables.size(); i++) {
+        if (tables.get(i - 1).id() <= tables.get(i).id()) {
+          throw new IllegalArgumentException("buffer tables out of newest-first order: " + tables);
+        }
+      }
+      bufferCopy.add(List.copyOf(tables));
+    }
+    this.buffers = Collections.unmodifiableList(bufferCopy);
     this.onRelease = onRelease;
     if (PARANOID) {
       String problem = checkInvariants(this.levels);
@@ -65,7 +81,8 @@ public final class Version {
 
   /** An empty version of {@link Options#MAX_LEVELS} levels, not owned by a version set. */
   static Version empty(Consumer<Version> onRelease) {
-    return new Version(Collections.nCopies(Options.MAX_LEVELS, List.of()), onRelease);
+    return new Version(Collections.nCopies(Options.MAX_LEVELS, List.of()),
+        Collections.nCopies(Options.MAX_LEVELS, List.of()), onRelease);
   }
 
   /** The first invariant {@code levels} break, or null. */
@@ -130,12 +147,34 @@ public final class Version {
   }
 
   /**
-   * The compaction buffer's lists of {@code level} (LSbM), each a sorted run. Empty until the
-   * compaction buffer arrives.
+   * The files of the compaction buffer's tables of {@code level} (LSbM), newest table first, each
+   * a sorted run; removed markers are left out (see {@link #bufferTables}).
    */
   public List<List<FileMetaData>> bufferLists(int level) {
     Objects.checkIndex(level, levels.size());
-    return List.of();
+    List<List<FileMetaData>> out = new ArrayList<>();
+    for (BufferTable t : buffers.get(level)) {
+      List<FileMetaData> files = t.files();
+      if (!files.isEmpty()) {
+        out.add(files);
+      }
+    }
+    return out;
+  }
+
+  /** The compaction buffer's tables of {@code level}, newest first, markers included. */
+  public List<BufferTable> bufferTables(int level) {
+    return buffers.get(level);
+  }
+
+  /** Whether any level has a compaction-buffer table. */
+  public boolean hasBuffer() {
+    for (List<BufferTable> tables : buffers) {
+      if (!tables.isEmpty()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -182,8 +221,28 @@ public final class Version {
         internalKey, 0, internalKey.length - InternalKey.TRAILER_BYTES);
   }
 
-  /** Numbers of every file in this version. */
+  /** Numbers of every file in this version: the levels' and the compaction buffers'. */
   public Set<Long> liveFileNumbers() {
+    Set<Long> out = levelFileNumbers();
+    addBufferFileNumbers(out);
+    return out;
+  }
+
+  /** Adds the numbers of the compaction buffers' files to {@code out}. */
+  void addBufferFileNumbers(Set<Long> out) {
+    for (List<BufferTable> tables : buffers) {
+      for (BufferTable t : tables) {
+        for (BufferEntry e : t.entries()) {
+          if (e instanceof BufferEntry.File f) {
+            out.add(f.meta().number());
+          }
+        }
+      }
+    }
+  }
+
+  /** Numbers of the files of the levels only. */
+  Set<Long> levelFileNumbers() {
     Set<Long> out = new HashSet<>();
     for (List<FileMetaData> files : levels) {
       for (FileMetaData f : files) {
@@ -236,15 +295,19 @@ public final class Version {
     StringBuilder sb = new StringBuilder();
     for (int level = 0; level < levels.size(); level++) {
       List<FileMetaData> files = levels.get(level);
-      if (files.isEmpty()) {
-        continue;
+      if (!files.isEmpty()) {
+        sb.append("L").append(level).append(':');
+        for (FileMetaData f : files) {
+          sb.append(" #").append(f.number()).append('[').append(InternalKey.describe(f.smallest()))
+              .append("..").append(InternalKey.describe(f.largest())).append(']');
+        }
+        sb.append('\n');
       }
-      sb.append("L").append(level).append(':');
-      for (FileMetaData f : files) {
-        sb.append(" #").append(f.number()).append('[').append(InternalKey.describe(f.smallest()))
-            .append("..").append(InternalKey.describe(f.largest())).append(']');
+      for (BufferTable t : buffers.get(level)) {
+        sb.append("B").append(level).append(" table ").append(t.id()).append(':');
+        t.entries().forEach(e -> sb.append(' ').append(e));
+        sb.append('\n');
       }
-      sb.append('\n');
     }
     return sb.length() == 0 ? "(empty)\n" : sb.toString();
   }

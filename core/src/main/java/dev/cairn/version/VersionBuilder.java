@@ -2,6 +2,7 @@ package dev.cairn.version;
 
 import dev.cairn.Options;
 import dev.cairn.key.InternalKeyComparator;
+import dev.cairn.key.UserKeys;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -9,13 +10,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * Applies a sequence of {@link VersionEdit}s to a base {@link Version} and builds the result.
  * Within an edit, deletions apply first, then footer updates (block compaction), then additions
- * (so a file can move between levels, or be re-added with a new footer, in one edit). Levels no edit touched share the base's lists.
+ * (so a file can move between levels, or be re-added with a new footer, in one edit), then
+ * compaction-buffer removals before buffer additions (so a buffer entry can be replaced in one
+ * edit). Levels no edit touched share the base's lists.
  */
 final class VersionBuilder {
   /** Level 0 order: newest first by largest sequence, then by file number. */
@@ -32,14 +36,21 @@ final class VersionBuilder {
   private final Version base;
   /** Touched levels, by file number; null for a level still equal to the base's. */
   private final List<Map<Long, FileMetaData>> levels = new ArrayList<>();
+  /**
+   * Touched buffers: per level, tables by id (newest first), each entries by smallest user key;
+   * null for a level whose buffer is still the base's.
+   */
+  private final List<TreeMap<Long, TreeMap<byte[], BufferEntry>>> buffers = new ArrayList<>();
+  /** Files of the levels (not of buffers: a buffer file may also be live in a level). */
   private final Set<Long> live;
 
   VersionBuilder(Version base) {
     this.base = base;
     for (int i = 0; i < Options.MAX_LEVELS; i++) {
       levels.add(null);
+      buffers.add(null);
     }
-    this.live = base.liveFileNumbers();
+    this.live = base.levelFileNumbers();
   }
 
   /**
@@ -66,6 +77,60 @@ final class VersionBuilder {
       }
       level(n.level()).put(number, n.file());
     }
+    for (VersionEdit.BufferRemove r : edit.bufferRemoves()) {
+      TreeMap<byte[], BufferEntry> table = buffer(r.level()).get(r.tableId());
+      if (table == null || table.remove(r.smallestUserKey()) == null) {
+        throw invalid.apply("edit removes the entry at " + UserKeys.printable(r.smallestUserKey())
+            + " from buffer table " + r.tableId() + " of level " + r.level() + ", which holds none there");
+      }
+      if (table.isEmpty()) {
+        buffer(r.level()).remove(r.tableId());
+      }
+    }
+    for (VersionEdit.BufferAdd a : edit.bufferAdds()) {
+      TreeMap<byte[], BufferEntry> table =
+          buffer(a.level()).computeIfAbsent(a.tableId(), id -> new TreeMap<>(UserKeys.COMPARATOR));
+      BufferEntry e = a.entry();
+      // Entries of a table never share a user key: check the neighbours on both sides.
+      Map.Entry<byte[], BufferEntry> below = table.floorEntry(e.largestUserKey());
+      if (below != null && UserKeys.compare(below.getValue().largestUserKey(), e.smallestUserKey()) >= 0) {
+        throw invalid.apply("edit adds " + e + " to buffer table " + a.tableId() + " of level " + a.level()
+            + " where it overlaps " + below.getValue());
+      }
+      table.put(e.smallestUserKey(), e);
+    }
+  }
+
+  private TreeMap<Long, TreeMap<byte[], BufferEntry>> buffer(int level) {
+    TreeMap<Long, TreeMap<byte[], BufferEntry>> tables = buffers.get(level);
+    if (tables == null) {
+      tables = new TreeMap<>(Comparator.reverseOrder());
+      for (BufferTable t : base.bufferTables(level)) {
+        TreeMap<byte[], BufferEntry> entries = new TreeMap<>(UserKeys.COMPARATOR);
+        for (BufferEntry e : t.entries()) {
+          entries.put(e.smallestUserKey(), e);
+        }
+        tables.put(t.id(), entries);
+      }
+      buffers.set(level, tables);
+    }
+    return tables;
+  }
+
+  /** The buffers in version order (newest table first), sharing untouched levels with the base. */
+  List<List<BufferTable>> bufferTables() {
+    List<List<BufferTable>> out = new ArrayList<>(Options.MAX_LEVELS);
+    for (int level = 0; level < Options.MAX_LEVELS; level++) {
+      TreeMap<Long, TreeMap<byte[], BufferEntry>> tables = buffers.get(level);
+      if (tables == null) {
+        out.add(base.bufferTables(level));
+      } else {
+        List<BufferTable> list = new ArrayList<>();
+        tables.forEach((id, entries) -> list.add(new BufferTable(id, new ArrayList<>(entries.values()))));
+        out.add(list);
+      }
+    }
+    return out;
   }
 
   private Map<Long, FileMetaData> level(int level) {
@@ -82,7 +147,7 @@ final class VersionBuilder {
 
   /** The version with every applied edit; {@code onRelease} as in {@link Version}. */
   Version build(Consumer<Version> onRelease) {
-    return new Version(sortedLevels(), onRelease);
+    return new Version(sortedLevels(), bufferTables(), onRelease);
   }
 
   /** The levels in invariant order, without building (or paranoid-checking) a version. */

@@ -22,7 +22,7 @@ import java.util.TreeMap;
  */
 public final class VersionEdit {
   /** The manifest format this code writes and the newest it reads. */
-  public static final int CURRENT_FORMAT_VERSION = 1;
+  public static final int CURRENT_FORMAT_VERSION = 2;
 
   /** Manifest tags. The ids are written to disk and never change or get reused. */
   enum Tag {
@@ -33,13 +33,13 @@ public final class VersionEdit {
     COMPACT_POINTER(5),
     DELETED_FILE(6),
     NEW_FILE(7),
-    /** Reserved: a file enters a level's compaction buffer (LSbM); layout not yet fixed. */
+    /** A file or removed marker enters a compaction-buffer table (LSbM); since format 2. */
     BUFFER_ADD(16),
-    /** Reserved: a file leaves a level's compaction buffer (LSbM); layout not yet fixed. */
+    /** An entry leaves a compaction-buffer table (LSbM); since format 2. */
     BUFFER_REMOVE(17),
     /**
      * Block compaction appended to a live table: level, then the table's new metadata (same
-     * layout as {@link #NEW_FILE}); the file stays at its level under its number.
+     * layout as {@link #NEW_FILE}); the file stays at its level under its number. Since format 2.
      */
     FOOTER_UPDATE(18);
 
@@ -67,6 +67,15 @@ public final class VersionEdit {
 
   /** A live table of a level whose footer moved (block compaction appended to it). */
   public record FooterUpdate(int level, FileMetaData file) {}
+  /** An entry added to compaction-buffer table {@code tableId} of {@code level}. */
+  public record BufferAdd(int level, long tableId, BufferEntry entry) {}
+
+  /** The entry starting at {@code smallestUserKey} removed from buffer table {@code tableId}. */
+  public record BufferRemove(int level, long tableId, byte[] smallestUserKey) {}
+
+  /** {@code BUFFER_ADD} entry kinds (persistent). */
+  private static final int KIND_FILE = 1;
+  private static final int KIND_REMOVED = 2;
 
   private int formatVersion; // 0: absent
   private long logNumber = -1;
@@ -76,6 +85,8 @@ public final class VersionEdit {
   private final Set<DeletedFile> deletedFiles = new LinkedHashSet<>();
   private final List<NewFile> newFiles = new ArrayList<>();
   private final List<FooterUpdate> footerUpdates = new ArrayList<>();
+  private final List<BufferRemove> bufferRemoves = new ArrayList<>();
+  private final List<BufferAdd> bufferAdds = new ArrayList<>();
 
   public boolean hasFormatVersion() {
     return formatVersion != 0;
@@ -178,6 +189,34 @@ public final class VersionEdit {
     return Collections.unmodifiableList(footerUpdates);
   }
 
+  /** Adds {@code entry} to buffer table {@code tableId} of {@code level} (created if new). */
+  public VersionEdit addToBuffer(int level, long tableId, BufferEntry entry) {
+    bufferAdds.add(new BufferAdd(checkLevel(level), checkNonNegative("buffer table id", tableId), entry));
+    return this;
+  }
+
+  /** Removes {@code entry} from buffer table {@code tableId} of {@code level}. */
+  public VersionEdit removeFromBuffer(int level, long tableId, BufferEntry entry) {
+    bufferRemoves.add(new BufferRemove(checkLevel(level), checkNonNegative("buffer table id", tableId),
+        entry.smallestUserKey().clone()));
+    return this;
+  }
+
+  /** Buffer additions, applied after every other change of the edit. */
+  public List<BufferAdd> bufferAdds() {
+    return Collections.unmodifiableList(bufferAdds);
+  }
+
+  /** Buffer removals, applied after level changes and before buffer additions. */
+  public List<BufferRemove> bufferRemoves() {
+    return Collections.unmodifiableList(bufferRemoves);
+  }
+
+  /** Whether the edit changes anything but counters (used to skip empty trims). */
+  public boolean changesBuffer() {
+    return !bufferAdds.isEmpty() || !bufferRemoves.isEmpty();
+  }
+
   private static int checkLevel(int level) {
     if (level < 0 || level >= Options.MAX_LEVELS) {
       throw new IllegalArgumentException("level " + level + " outside 0.." + (Options.MAX_LEVELS - 1));
@@ -214,15 +253,31 @@ public final class VersionEdit {
       out.putVarint32(Tag.DELETED_FILE.persistentId).putVarint32(d.level()).putVarint64(d.number());
     }
     for (NewFile n : newFiles) {
-      putFile(out.putVarint32(Tag.NEW_FILE.persistentId).putVarint32(n.level()), n.file());
+      out.putVarint32(Tag.NEW_FILE.persistentId).putVarint32(n.level());
+      encodeFile(out, n.file());
     }
     for (FooterUpdate u : footerUpdates) {
-      putFile(out.putVarint32(Tag.FOOTER_UPDATE.persistentId).putVarint32(u.level()), u.file());
+      out.putVarint32(Tag.FOOTER_UPDATE.persistentId).putVarint32(u.level());
+      encodeFile(out, u.file());
+    }
+    for (BufferRemove r : bufferRemoves) {
+      out.putVarint32(Tag.BUFFER_REMOVE.persistentId).putVarint32(r.level()).putVarint64(r.tableId())
+          .putLengthPrefixed(r.smallestUserKey());
+    }
+    for (BufferAdd a : bufferAdds) {
+      out.putVarint32(Tag.BUFFER_ADD.persistentId).putVarint32(a.level()).putVarint64(a.tableId());
+      if (a.entry() instanceof BufferEntry.File f) {
+        out.putVarint32(KIND_FILE);
+        encodeFile(out, f.meta());
+      } else {
+        BufferEntry.Removed m = (BufferEntry.Removed) a.entry();
+        out.putVarint32(KIND_REMOVED).putLengthPrefixed(m.smallestUserKey()).putLengthPrefixed(m.largestUserKey());
+      }
     }
     return out.toByteArray();
   }
 
-  private static void putFile(ByteSink out, FileMetaData f) {
+  private static void encodeFile(ByteSink out, FileMetaData f) {
     out.putVarint64(f.number()).putVarint64(f.footerOffset())
         .putVarint64(f.validBytes()).putVarint64(f.totalBytes())
         .putLengthPrefixed(f.smallest()).putLengthPrefixed(f.largest())
@@ -284,9 +339,31 @@ public final class VersionEdit {
           int level = level(in);
           edit.footerUpdates.add(new FooterUpdate(level, decodeFile(in)));
         }
-        case BUFFER_ADD, BUFFER_REMOVE ->
-            throw new CorruptionException(fileName, tagOffset, "version edit tag " + id + " (" + tag
-                + ") is reserved and not valid in format version " + CURRENT_FORMAT_VERSION);
+        case BUFFER_ADD -> {
+          int level = level(in);
+          long tableId = nonNegative(in, "buffer table id");
+          long kindOffset = offset + in.position();
+          int kind = in.getVarint32();
+          BufferEntry entry = switch (kind) {
+            case KIND_FILE -> new BufferEntry.File(decodeFile(in));
+            case KIND_REMOVED -> {
+              byte[] smallest = in.getLengthPrefixed();
+              byte[] largest = in.getLengthPrefixed();
+              if (UserKeys.compare(smallest, largest) > 0) {
+                throw in.corruption("removed marker's smallest key is above its largest");
+              }
+              yield new BufferEntry.Removed(smallest, largest);
+            }
+            default -> throw new CorruptionException(fileName, kindOffset,
+                "unknown buffer entry kind " + Integer.toUnsignedString(kind));
+          };
+          edit.bufferAdds.add(new BufferAdd(level, tableId, entry));
+        }
+        case BUFFER_REMOVE -> {
+          int level = level(in);
+          long tableId = nonNegative(in, "buffer table id");
+          edit.bufferRemoves.add(new BufferRemove(level, tableId, in.getLengthPrefixed()));
+        }
         default -> throw new AssertionError("tag " + tag + " not handled");
       }
     }
@@ -351,6 +428,10 @@ public final class VersionEdit {
     deletedFiles.forEach(d -> sb.append("delete L").append(d.level()).append(" #").append(d.number()).append(", "));
     newFiles.forEach(n -> sb.append("add L").append(n.level()).append(' ').append(n.file()).append(", "));
     footerUpdates.forEach(u -> sb.append("footer L").append(u.level()).append(' ').append(u.file()).append(", "));
+    bufferRemoves.forEach(r -> sb.append("buffer-remove L").append(r.level()).append(" table ").append(r.tableId())
+        .append(" at ").append(UserKeys.printable(r.smallestUserKey())).append(", "));
+    bufferAdds.forEach(a -> sb.append("buffer-add L").append(a.level()).append(" table ").append(a.tableId())
+        .append(' ').append(a.entry()).append(", "));
     if (sb.charAt(sb.length() - 1) == ' ') {
       sb.setLength(sb.length() - 2);
     }

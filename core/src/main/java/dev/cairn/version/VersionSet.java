@@ -115,6 +115,11 @@ public final class VersionSet implements AutoCloseable {
       markFileNumberUsed(live);
     }
     for (int level = 0; level < Options.MAX_LEVELS; level++) {
+      for (BufferTable t : recovered.bufferTables(level)) {
+        markFileNumberUsed(t.id()); // table ids come from the file-number counter
+      }
+    }
+    for (int level = 0; level < Options.MAX_LEVELS; level++) {
       compactPointers[level] = replay.compactPointers()[level];
     }
   }
@@ -141,6 +146,11 @@ public final class VersionSet implements AutoCloseable {
     for (int level = 0; level < v.numLevels(); level++) {
       for (FileMetaData f : v.files(level)) {
         snapshot.addFile(level, f);
+      }
+      for (BufferTable t : v.bufferTables(level)) {
+        for (BufferEntry e : t.entries()) {
+          snapshot.addToBuffer(level, t.id(), e);
+        }
       }
     }
     switchManifest(number, snapshot);
@@ -274,6 +284,7 @@ public final class VersionSet implements AutoCloseable {
             out.add(f.number());
           }
         }
+        v.addBufferFileNumbers(out);
       }
     }
     return out;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.Cairn;
+import dev.cairn.Options;
 import dev.cairn.CairnIterator;
 import dev.cairn.Snapshot;
 import dev.cairn.WriteBatch;
@@ -38,12 +39,23 @@ class ConcurrencyTest {
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void writersReadersSnapshotsAndIteratorsAgree() throws Exception {
+    run(ModelTest.smallOptions());
+  }
+
+  /** The same with the LSbM compaction buffer: appends, markers and trims under concurrent reads. */
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void writersReadersSnapshotsAndIteratorsAgreeWithTheCompactionBuffer() throws Exception {
+    run(ModelTest.bufferOptions());
+  }
+
+  private void run(Options options) throws Exception {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     int rounds = Boolean.getBoolean("cairn.long") ? 200 : 30;
     AtomicLongArray lastWritten = new AtomicLongArray(WRITERS * KEYS_PER_WRITER);
     ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
     AtomicBoolean writersDone = new AtomicBoolean();
-    try (Cairn db = Cairn.open(dir, ModelTest.smallOptions())) {
+    try (Cairn db = Cairn.open(dir, options)) {
       List<Thread> threads = new ArrayList<>();
       for (int w = 0; w < WRITERS; w++) {
         int writer = w;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.BufferConfig;
 import dev.cairn.Cairn;
 import dev.cairn.CairnIterator;
 import dev.cairn.Options;
@@ -77,6 +78,32 @@ class ModelTest {
         .build();
   }
 
+  /**
+   * {@link #smallOptions()} with the LSbM compaction buffer, a 20 ms trim and a half-cached
+   * threshold, so that buffered merges append, repeated keys freeze levels, markers hide moved
+   * data and trims drop cold files all through the run, among the reads, snapshots and reopens.
+   */
+  static Options bufferOptions() {
+    return smallOptions().toBuilder()
+        .compactionStyle(Options.CompactionStyle.BUFFER)
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(20).withTrimCachedFraction(0.5))
+        .build();
+  }
+
+  @Test
+  void randomOperationsMatchTheModelWithTheCompactionBuffer() {
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    int ops = Boolean.getBoolean("cairn.long") ? 400_000 : 30_000;
+    Run run = new Run(seed, ModelTest::bufferOptions);
+    run.execute(ops);
+    assertTrue(run.bufferAppends > 0, "the run must append to the buffer, " + run.where());
+    assertTrue(run.bufferTrims > 0, "the trim must drop cold buffer files, " + run.where());
+    assertTrue(run.bufferShadowed > 0, "markers must hide buffer files as data merges down, " + run.where());
+    assertTrue(run.bufferFreezes > 0, "the skewed keys must freeze a level, " + run.where());
+    assertTrue(run.maxBufferFiles > 0, "the buffer must hold files at some point, " + run.where());
+    assertTrue(run.bufferServed > 0, "buffer files must answer gets, " + run.where());
+  }
+
   @Test
   void randomOperationsMatchTheModel() {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
@@ -129,6 +156,12 @@ class ModelTest {
     long flushes;
     long compactions;
     long appendedTables;
+    long bufferAppends;
+    long bufferTrims;
+    long bufferShadowed;
+    long bufferFreezes;
+    long bufferServed;
+    int maxBufferFiles;
 
     record OpenSnapshot(Snapshot snapshot, NavigableMap<String, byte[]> view) {}
 
@@ -139,8 +172,9 @@ class ModelTest {
     }
 
     String where() {
-      return "seed " + seed + ", step " + step + ", scheduler " + options.get().compactionScheduler()
-          + ", style " + options.get().compactionStyle();
+      Options o = options.get();
+      return "seed " + seed + ", step " + step + ", scheduler " + o.compactionScheduler() + ", style "
+          + o.compactionStyle();
     }
 
     void execute(int ops) {
@@ -168,6 +202,7 @@ class ModelTest {
             releaseSnapshot();
           } else if (r < 953) {
             db.flush();
+            maxBufferFiles = Math.max(maxBufferFiles, db.stats().buffer().files());
           } else if (r < 955) {
             compactRandomRange();
           } else if (r < 957) {
@@ -343,6 +378,11 @@ class ModelTest {
       flushes += stats.flushes();
       compactions += stats.compactions();
       appendedTables += stats.block().appendedTables();
+      bufferAppends += stats.buffer().appendedFiles();
+      bufferTrims += stats.buffer().trimmedFiles();
+      bufferShadowed += stats.buffer().shadowedFiles();
+      bufferFreezes += stats.buffer().freezes();
+      bufferServed += stats.buffer().servedGets();
     }
 
     void reopen() {

@@ -11,6 +11,10 @@ import org.junit.jupiter.api.Test;
 /** Pins the layout of {@link Stats#toString()}, which tools and notes quote. */
 class StatsTableTest {
   private static Stats sample(Stats.Dlc dlc) {
+    return sample(dlc, Stats.Block.OFF, Stats.Buffer.OFF);
+  }
+
+  private static Stats sample(Stats.Dlc dlc, Stats.Block block, Stats.Buffer buffer) {
     return new Stats(
         List.of(new Stats.LevelStats(0, 3, 3L << 20, 0.75, 0, 5L << 20),
             new Stats.LevelStats(1, 2, 10L << 20, 1.0, 8L << 20, 12L << 20, 1L << 20)),
@@ -21,7 +25,9 @@ class StatsTableTest {
         new Stats.Latency(100, 10, 99, 120),
         new Stats.Latency(50, 2, 30, 40),
         new Stats.Latency(0, 0, 0, 0),
-        dlc);
+        dlc,
+        block,
+        buffer);
   }
 
   @Test
@@ -52,14 +58,7 @@ class StatsTableTest {
   @Test
   void theBlockCompactionLineFollowsOnlyUnderBlockStyle() {
     Stats base = sample(Stats.Dlc.OFF);
-    Stats s = new Stats(base.levels(), base.userBytesWritten(), base.walBytesWritten(),
-        base.flushBytesWritten(), base.compactionBytesWritten(), base.compactionBytesRead(),
-        base.manifestBytesWritten(), base.deviceBytesWritten(), base.userBytesRead(),
-        base.writeAmplification(), base.spaceAmplification(), base.cache(), base.stallMicros(),
-        base.slowdowns(), base.stops(), base.flushes(), base.compactions(), base.trivialMoves(),
-        base.compactionMicros(), base.memtableBytes(), base.immutableMemtables(),
-        base.liveSnapshots(), base.lastSequence(), base.get(), base.put(), base.scan(), base.dlc(),
-        new Stats.Block(true, 7, 2, 30, 3L << 20, 1));
+    Stats s = sample(Stats.Dlc.OFF, new Stats.Block(true, 7, 2, 30, 3L << 20, 1), Stats.Buffer.OFF);
     assertEquals(base.toString()
         + "block compaction       7 appended / 2 rewritten tables, 30 dirty blocks, 3.00 MB appended, 1 filter rebuilds\n",
         s.toString());
@@ -71,6 +70,17 @@ class StatsTableTest {
     String text = s.toString();
     assertEquals(sample(Stats.Dlc.OFF).toString()
         + "dlc                    HIGH load, client 52.50 MB/s, limiter 80.00 MB/s, 12 delayed, 3 part / 1 full runs\n",
+        text);
+  }
+
+  @Test
+  void theBufferLinesFollowOnlyWithTheCompactionBuffer() {
+    Stats.Buffer buffer = new Stats.Buffer(true, 3L << 20, 4, 3, 2, List.of(0L, 1L << 20, 2L << 20), 9, 3, 2, 5, 1,
+        List.of(2), 17);
+    String text = sample(Stats.Dlc.OFF, Stats.Block.OFF, buffer).toString();
+    assertEquals(sample(Stats.Dlc.OFF).toString()
+        + "compaction buffer              3.00 MB in 4 files, 3 tables, 2 removed markers; frozen [2]\n"
+        + "buffer traffic         9 appended, 3 trimmed, 2 shadowed (5 trim passes, 1 freezes), 17 gets served\n",
         text);
   }
 }

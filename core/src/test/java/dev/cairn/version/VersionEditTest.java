@@ -82,17 +82,17 @@ class VersionEditTest {
   @Test
   void newerFormatVersionIsRejectedWithAClearMessage() {
     // The newer format's unknown tag 99 follows: the version must be rejected first.
-    byte[] record = new ByteSink().putVarint32(1).putVarint32(2).putVarint32(99).putVarint32(0).toByteArray();
+    byte[] record = new ByteSink().putVarint32(1).putVarint32(3).putVarint32(99).putVarint32(0).toByteArray();
     NewerFormatVersionException e = assertThrows(NewerFormatVersionException.class,
         () -> VersionEdit.decode(record, "MANIFEST-000004", 0));
-    assertEquals("database format version 2 is newer than this Cairn supports (max 1)", e.getMessage());
-    assertEquals(2, e.version());
+    assertEquals("database format version 3 is newer than this Cairn supports (max 2)", e.getMessage());
+    assertEquals(3, e.version());
     assertEquals("MANIFEST-000004", e.file());
   }
 
   @Test
-  void unknownAndReservedTagsAreCorruption() {
-    for (int tag : new int[] {0, 8, 16, 17, 1000}) {
+  void unknownTagsAreCorruption() {
+    for (int tag : new int[] {0, 8, 9, 15, 19, 1000}) {
       byte[] record = new ByteSink().putVarint32(2).putVarint64(1).putVarint32(tag).putVarint64(1).toByteArray();
       CorruptionException e = assertThrows(CorruptionException.class,
           () -> VersionEdit.decode(record, "MANIFEST-000002", 100), "tag " + tag);
@@ -149,5 +149,34 @@ class VersionEditTest {
     } catch (RuntimeException e) {
       throw new AssertionError("failed with -Dcairn.seed=" + seed, e);
     }
+  }
+
+  @Test
+  void bufferEntriesRoundTripAndPinTheirLayout() {
+    VersionEdit edit = new VersionEdit()
+        .removeFromBuffer(2, 40, new BufferEntry.Removed(Files.user("a"), Files.user("b")))
+        .addToBuffer(2, 41, new BufferEntry.File(table(9, "c", "d", 1, 2)))
+        .addToBuffer(3, 42, new BufferEntry.Removed(Files.user("x"), Files.user("y")));
+    VersionEdit back = VersionEdit.decode(edit.encode(), "m", 0);
+    assertEquals(edit.toString(), back.toString());
+    assertEquals(edit.bufferAdds(), back.bufferAdds());
+    byte[] remove = new VersionEdit()
+        .removeFromBuffer(1, 5, new BufferEntry.Removed(Files.user("k"), Files.user("k"))).encode();
+    assertArrayEquals(new byte[] {17, 1, 5, 1, 'k'}, remove);
+    byte[] marker = new VersionEdit()
+        .addToBuffer(1, 5, new BufferEntry.Removed(Files.user("k"), Files.user("m"))).encode();
+    assertArrayEquals(new byte[] {16, 1, 5, 2, 1, 'k', 1, 'm'}, marker);
+  }
+
+  @Test
+  void badBufferEntriesAreCorruption() {
+    byte[] unknownKind = new ByteSink().putVarint32(16).putVarint32(1).putVarint64(5).putVarint32(9).toByteArray();
+    CorruptionException e = assertThrows(CorruptionException.class, () -> VersionEdit.decode(unknownKind, "m", 10));
+    assertEquals(13, e.offset());
+    byte[] inverted = new ByteSink().putVarint32(16).putVarint32(1).putVarint64(5).putVarint32(2)
+        .putLengthPrefixed(Files.user("z")).putLengthPrefixed(Files.user("a")).toByteArray();
+    assertThrows(CorruptionException.class, () -> VersionEdit.decode(inverted, "m", 0));
+    byte[] truncated = new ByteSink().putVarint32(17).putVarint32(1).putVarint64(5).toByteArray();
+    assertThrows(CorruptionException.class, () -> VersionEdit.decode(truncated, "m", 0));
   }
 }

@@ -1,5 +1,6 @@
 package dev.cairn.e2e.stress;
 
+import dev.cairn.BufferConfig;
 import dev.cairn.Options;
 import dev.cairn.Options.CompactionStyle;
 import dev.cairn.compaction.block.BlockCompactionConfig;
@@ -56,6 +57,8 @@ record EngineSettings(
         .obsoleteFileBatchBytes(obsoleteFileBatchBytes)
         // Under BLOCK, append on every level >= 1 so that kills land in the middle of appends.
         .blockCompaction(BlockCompactionConfig.defaults().withForceBlock(true))
+        // Used by the BUFFER style only: trim often, so kills land in trims too.
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(50))
         .build();
   }
 

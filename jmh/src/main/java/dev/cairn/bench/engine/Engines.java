@@ -1,5 +1,6 @@
 package dev.cairn.bench.engine;
 
+import dev.cairn.Options;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,10 +14,9 @@ public final class Engines {
     BY_NAME.put("cairn-table", CairnTableEngine::new);
     // "+dlc": the same engine with Delayed L0 Compaction scheduling (docs/dlc.md).
     BY_NAME.put("cairn-table+dlc", () -> new CairnTableEngine(true));
-    // Other compaction styles are one line each, e.g. once Options.CompactionStyle has them:
-    //   BY_NAME.put("cairn-block", () -> new CairnTableEngine(Options.CompactionStyle.BLOCK, false));
-    //   BY_NAME.put("cairn-buffer", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false));
-    // CompactionFiguresTest then smokes them with the issue 4/5 figures automatically.
+    // Block compaction (BlockDB, issue 4) and the compaction buffer (LSbM, issue 5).
+    BY_NAME.put("cairn-block", () -> new CairnTableEngine(Options.CompactionStyle.BLOCK, false));
+    BY_NAME.put("cairn-buffer", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false));
     BY_NAME.put("rocksdb", RocksDbEngine::new);
     BY_NAME.put("leveldb", LevelDbJniEngine::new);
     BY_NAME.put("leveldb-java", LevelDbJavaEngine::new);

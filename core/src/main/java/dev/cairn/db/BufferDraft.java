@@ -1,0 +1,388 @@
+package dev.cairn.db;
+
+import dev.cairn.key.UserKeys;
+import dev.cairn.version.BufferEntry;
+import dev.cairn.version.BufferTable;
+import dev.cairn.version.FileMetaData;
+import dev.cairn.version.Version;
+import dev.cairn.version.VersionEdit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.LongSupplier;
+
+/**
+ * A working copy of the compaction buffers of a version, changed by the buffer's operations and
+ * written back as {@code BUFFER_REMOVE}/{@code BUFFER_ADD} entries of one version edit (the diff
+ * between the base and the draft, so that operations may undo each other within one edit). Pure:
+ * no I/O, no engine state; the caller holds the engine mutex and installs the edit.
+ *
+ * <p>Every operation keeps the buffer invariant (docs/compaction.md, "The buffer invariant"): for
+ * every level L, user key k and snapshot s, walking L's tables newest first and stopping at the
+ * first file holding k (visible at s) or the first removed marker covering k gives the same
+ * answer as L's own files.
+ *
+ * <ul>
+ *   <li>{@link #append}: the file carries the newest data of its keys in L (it was just merged
+ *       into L), so it answers them; other keys of its range are unchanged in L.
+ *   <li>{@link #markRemoved}: a marker in the newest table stops every walk over the range, and
+ *       the read falls back to L's file, which is always right.
+ *   <li>{@link #dropFile}: the file's range becomes a marker in the same table: same argument.
+ *   <li>{@link #collectGarbage}: a file is dropped when each of its keys is either covered by a
+ *       marker of a newer table (no walk reaches it there) or outside every file of the level
+ *       (the level answers "not here" for that key, so by the invariant no walk ends at this
+ *       file for it); a marker that no file of an older table overlaps stops a walk that would
+ *       find nothing older anyway.
+ * </ul>
+ */
+final class BufferDraft {
+  private final Version base;
+  /** The level changes the edit being built makes (applied to the base before the buffer's). */
+  private final VersionEdit levelChanges;
+  private final LongSupplier newTableId;
+  /** Touched levels: tables by id, newest first; entries by smallest user key. */
+  private final Map<Integer, TreeMap<Long, TreeMap<byte[], BufferEntry>>> levels = new HashMap<>();
+
+  /** A draft for an edit that changes no level (a trim). */
+  BufferDraft(Version base, LongSupplier newTableId) {
+    this(base, new VersionEdit(), newTableId);
+  }
+
+  /**
+   * @param levelChanges the edit the buffer changes will join; its deleted and new files are the
+   *     level changes they accompany
+   * @param newTableId allocates a buffer table id, larger than every id in use (file numbers)
+   */
+  BufferDraft(Version base, VersionEdit levelChanges, LongSupplier newTableId) {
+    this.base = base;
+    this.levelChanges = levelChanges;
+    this.newTableId = newTableId;
+  }
+
+  private TreeMap<Long, TreeMap<byte[], BufferEntry>> level(int level) {
+    return levels.computeIfAbsent(level, l -> copy(base.bufferTables(l)));
+  }
+
+  private static TreeMap<Long, TreeMap<byte[], BufferEntry>> copy(List<BufferTable> tables) {
+    TreeMap<Long, TreeMap<byte[], BufferEntry>> out = new TreeMap<>(Comparator.reverseOrder());
+    for (BufferTable t : tables) {
+      out.put(t.id(), entries(t.entries()));
+    }
+    return out;
+  }
+
+  private static TreeMap<byte[], BufferEntry> entries(List<BufferEntry> list) {
+    TreeMap<byte[], BufferEntry> m = new TreeMap<>(UserKeys.COMPARATOR);
+    for (BufferEntry e : list) {
+      m.put(e.smallestUserKey(), e);
+    }
+    return m;
+  }
+
+  /**
+   * Appends {@code file}, just merged into {@code level}, to the level's newest table, or to a new
+   * newest table when it would overlap an entry of the newest one. Appending several files of
+   * one merge: pass them oldest data first, so that newer data lands in newer tables.
+   */
+  void append(int level, FileMetaData file) {
+    TreeMap<Long, TreeMap<byte[], BufferEntry>> tables = level(level);
+    BufferEntry entry = new BufferEntry.File(file);
+    TreeMap<byte[], BufferEntry> newest = tables.isEmpty() ? null : tables.firstEntry().getValue();
+    if (newest == null || !overlapsAny(newest, entry.smallestUserKey(), entry.largestUserKey())) {
+      if (newest == null) {
+        newest = new TreeMap<>(UserKeys.COMPARATOR);
+        tables.put(newTableId.getAsLong(), newest);
+      }
+    } else {
+      newest = new TreeMap<>(UserKeys.COMPARATOR);
+      tables.put(newTableId.getAsLong(), newest);
+    }
+    newest.put(entry.smallestUserKey(), entry);
+  }
+
+  /**
+   * Records that {@code level}'s content changed over [{@code smallest}, {@code largest}] without
+   * an append: a removed marker in the newest table, merged with the markers it overlaps there,
+   * or in a new newest table when a file of the newest one overlaps the range. Nothing when no
+   * buffer file of the level overlaps the range (there is nothing stale to hide).
+   */
+  void markRemoved(int level, byte[] smallest, byte[] largest) {
+    if (base.bufferTables(level).isEmpty() && !levels.containsKey(level)) {
+      return;
+    }
+    TreeMap<Long, TreeMap<byte[], BufferEntry>> tables = level(level);
+    boolean anyFile = false;
+    for (TreeMap<byte[], BufferEntry> t : tables.values()) {
+      for (BufferEntry e : t.values()) {
+        anyFile |= e instanceof BufferEntry.File && e.overlaps(smallest, largest);
+      }
+    }
+    if (!anyFile) {
+      return;
+    }
+    TreeMap<byte[], BufferEntry> newest = tables.firstEntry().getValue();
+    byte[] lo = smallest;
+    byte[] hi = largest;
+    List<BufferEntry> overlapping = overlapping(newest, lo, hi);
+    if (overlapping.stream().anyMatch(e -> e instanceof BufferEntry.File)) {
+      newest = new TreeMap<>(UserKeys.COMPARATOR);
+      tables.put(newTableId.getAsLong(), newest);
+    } else {
+      for (BufferEntry m : overlapping) {
+        lo = min(lo, m.smallestUserKey());
+        hi = max(hi, m.largestUserKey());
+        newest.remove(m.smallestUserKey());
+      }
+    }
+    BufferEntry.Removed marker = new BufferEntry.Removed(lo, hi);
+    newest.put(marker.smallestUserKey(), marker);
+  }
+
+  /**
+   * The buffer's part of the compaction whose level changes this draft was made for: with {@code
+   * append}, the files the edit deletes from {@code inputLevel} are appended to {@code
+   * outputLevel}'s buffer (oldest data first); every other level >= 1 the edit changes gets a
+   * removed marker over each file it adds or deletes there. Returns the files appended.
+   */
+  int applyCompaction(int inputLevel, int outputLevel, boolean append) {
+    VersionEdit edit = levelChanges;
+    Set<Integer> changed = new TreeSet<>();
+    edit.deletedFiles().forEach(d -> changed.add(d.level()));
+    edit.newFiles().forEach(n -> changed.add(n.level()));
+    edit.footerUpdates().forEach(u -> changed.add(u.level()));
+    for (int level : changed) {
+      if (level == 0 || (append && level == outputLevel)) {
+        continue; // L0 has no buffer; the append covers the output level's change
+      }
+      for (FileMetaData f : deletedFiles(base, edit, level)) {
+        markRemoved(level, f.smallestUserKey(), f.largestUserKey());
+      }
+      for (VersionEdit.NewFile n : edit.newFiles()) {
+        if (n.level() == level) {
+          markRemoved(level, n.file().smallestUserKey(), n.file().largestUserKey());
+        }
+      }
+      // A block compaction's append changes a live table in place (a leftover buffer of a
+      // database reopened with the BLOCK style): its old and new ranges get markers.
+      for (VersionEdit.FooterUpdate u : edit.footerUpdates()) {
+        if (u.level() == level) {
+          for (FileMetaData f : base.files(level)) {
+            if (f.number() == u.file().number()) {
+              markRemoved(level, f.smallestUserKey(), f.largestUserKey());
+            }
+          }
+          markRemoved(level, u.file().smallestUserKey(), u.file().largestUserKey());
+        }
+      }
+    }
+    if (!append) {
+      return 0;
+    }
+    // Oldest data first, so that of two overlapping L0 inputs the newer lands in a newer table.
+    List<FileMetaData> inputs = new ArrayList<>(deletedFiles(base, edit, inputLevel));
+    inputs.sort(Comparator.comparingLong(FileMetaData::largestSequence).thenComparingLong(FileMetaData::number));
+    for (FileMetaData f : inputs) {
+      append(outputLevel, f);
+    }
+    return inputs.size();
+  }
+
+  /** The metadata, from {@code v}, of the files {@code edit} deletes from {@code level}. */
+  static List<FileMetaData> deletedFiles(Version v, VersionEdit edit, int level) {
+    Map<Long, FileMetaData> byNumber = new HashMap<>();
+    for (FileMetaData f : v.files(level)) {
+      byNumber.put(f.number(), f);
+    }
+    List<FileMetaData> out = new ArrayList<>();
+    for (VersionEdit.DeletedFile d : edit.deletedFiles()) {
+      FileMetaData f = d.level() == level ? byNumber.get(d.number()) : null;
+      if (f != null) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
+
+  /** Replaces buffer file {@code fileNumber} of table {@code tableId} by a marker of its range. */
+  void dropFile(int level, long tableId, long fileNumber) {
+    TreeMap<byte[], BufferEntry> table = Objects.requireNonNull(level(level).get(tableId), "no such table");
+    for (BufferEntry e : table.values()) {
+      if (e instanceof BufferEntry.File f && f.meta().number() == fileNumber) {
+        table.put(e.smallestUserKey(), new BufferEntry.Removed(e.smallestUserKey(), e.largestUserKey()));
+        return;
+      }
+    }
+    throw new IllegalArgumentException("file #" + fileNumber + " is not in buffer table " + tableId);
+  }
+
+  /**
+   * Drops, in every touched level, the files no walk can end at (hidden by markers of newer
+   * tables, except where the level has no file), then markers that no file of an older table
+   * overlaps, then empty tables. Returns the files dropped.
+   */
+  int collectGarbage() {
+    int dropped = 0;
+    for (Map.Entry<Integer, TreeMap<Long, TreeMap<byte[], BufferEntry>>> level : levels.entrySet()) {
+      TreeMap<Long, TreeMap<byte[], BufferEntry>> tables = level.getValue();
+      List<FileMetaData> levelFiles = levelFilesAfterEdit(level.getKey());
+      List<byte[][]> shadow = new ArrayList<>(); // merged marker ranges of newer tables
+      for (TreeMap<byte[], BufferEntry> t : tables.values()) {
+        for (BufferEntry e : List.copyOf(t.values())) {
+          if (e instanceof BufferEntry.File && unreachable(e, levelFiles, shadow)) {
+            t.remove(e.smallestUserKey());
+            dropped++;
+          }
+        }
+        for (BufferEntry e : t.values()) {
+          if (e instanceof BufferEntry.Removed) {
+            addRange(shadow, e.smallestUserKey(), e.largestUserKey());
+          }
+        }
+      }
+      List<BufferEntry> olderFiles = new ArrayList<>();
+      for (TreeMap<byte[], BufferEntry> t : tables.descendingMap().values()) { // oldest first
+        for (BufferEntry e : List.copyOf(t.values())) {
+          if (e instanceof BufferEntry.Removed
+              && olderFiles.stream().noneMatch(f -> f.overlaps(e.smallestUserKey(), e.largestUserKey()))) {
+            t.remove(e.smallestUserKey());
+          }
+        }
+        for (BufferEntry e : t.values()) {
+          if (e instanceof BufferEntry.File) {
+            olderFiles.add(e);
+          }
+        }
+      }
+      tables.values().removeIf(TreeMap::isEmpty);
+    }
+    return dropped;
+  }
+
+  /**
+   * Whether no walk can end at buffer file {@code e}: the part of its range under each level file
+   * lies inside a merged marker range of newer tables (the rest of its range is outside every
+   * level file, where the level, and so the walk, answers "not here").
+   */
+  private static boolean unreachable(BufferEntry e, List<FileMetaData> levelFiles, List<byte[][]> shadow) {
+    for (FileMetaData g : levelFiles) {
+      if (e.overlaps(g.smallestUserKey(), g.largestUserKey())
+          && !covered(shadow, max(e.smallestUserKey(), g.smallestUserKey()), min(e.largestUserKey(), g.largestUserKey()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The files of {@code level} once the level changes of the edit are applied. */
+  private List<FileMetaData> levelFilesAfterEdit(int level) {
+    Set<Long> deleted = new HashSet<>();
+    levelChanges.deletedFiles().forEach(d -> {
+      if (d.level() == level) {
+        deleted.add(d.number());
+      }
+    });
+    List<FileMetaData> out = new ArrayList<>();
+    for (FileMetaData f : base.files(level)) {
+      if (!deleted.contains(f.number())) {
+        out.add(f);
+      }
+    }
+    levelChanges.newFiles().forEach(n -> {
+      if (n.level() == level) {
+        out.add(n.file());
+      }
+    });
+    return out;
+  }
+
+  /** Writes the difference between the base and this draft into {@code edit}. */
+  void writeTo(VersionEdit edit) {
+    levels.forEach((level, tables) -> {
+      Map<Long, TreeMap<byte[], BufferEntry>> before = copy(base.bufferTables(level));
+      for (Map.Entry<Long, TreeMap<byte[], BufferEntry>> t : before.entrySet()) {
+        TreeMap<byte[], BufferEntry> after = tables.getOrDefault(t.getKey(), new TreeMap<>(UserKeys.COMPARATOR));
+        for (BufferEntry e : t.getValue().values()) {
+          if (!e.equals(after.get(e.smallestUserKey()))) {
+            edit.removeFromBuffer(level, t.getKey(), e);
+          }
+        }
+      }
+      for (Map.Entry<Long, TreeMap<byte[], BufferEntry>> t : tables.entrySet()) {
+        TreeMap<byte[], BufferEntry> old = before.getOrDefault(t.getKey(), new TreeMap<>(UserKeys.COMPARATOR));
+        for (BufferEntry e : t.getValue().values()) {
+          if (!e.equals(old.get(e.smallestUserKey()))) {
+            edit.addToBuffer(level, t.getKey(), e);
+          }
+        }
+      }
+    });
+  }
+
+  /** The draft's tables of {@code level}, newest first (for tests and decisions). */
+  List<BufferTable> tables(int level) {
+    List<BufferTable> out = new ArrayList<>();
+    level(level).forEach((id, entries) -> out.add(new BufferTable(id, new ArrayList<>(entries.values()))));
+    return out;
+  }
+
+  private static boolean overlapsAny(TreeMap<byte[], BufferEntry> table, byte[] lo, byte[] hi) {
+    return !overlapping(table, lo, hi).isEmpty();
+  }
+
+  private static List<BufferEntry> overlapping(TreeMap<byte[], BufferEntry> table, byte[] lo, byte[] hi) {
+    List<BufferEntry> out = new ArrayList<>();
+    Map.Entry<byte[], BufferEntry> below = table.floorEntry(lo);
+    if (below != null && below.getValue().overlaps(lo, hi)) {
+      out.add(below.getValue());
+    }
+    for (BufferEntry e : table.subMap(lo, false, hi, true).values()) {
+      out.add(e);
+    }
+    return out;
+  }
+
+  /** Whether [lo, hi] lies inside one of the merged, sorted ranges. */
+  private static boolean covered(List<byte[][]> ranges, byte[] lo, byte[] hi) {
+    for (byte[][] r : ranges) {
+      if (UserKeys.compare(r[0], lo) <= 0 && UserKeys.compare(hi, r[1]) <= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Adds [lo, hi] to {@code ranges}, merging every range it overlaps. */
+  private static void addRange(List<byte[][]> ranges, byte[] lo, byte[] hi) {
+    byte[] newLo = lo;
+    byte[] newHi = hi;
+    boolean merged = true;
+    while (merged) { // a grown range may reach ranges it missed before
+      merged = false;
+      for (var it = ranges.iterator(); it.hasNext(); ) {
+        byte[][] r = it.next();
+        if (UserKeys.compare(r[0], newHi) <= 0 && UserKeys.compare(newLo, r[1]) <= 0) {
+          newLo = min(newLo, r[0]);
+          newHi = max(newHi, r[1]);
+          it.remove();
+          merged = true;
+        }
+      }
+    }
+    ranges.add(new byte[][] {newLo, newHi});
+  }
+
+  private static byte[] min(byte[] a, byte[] b) {
+    return UserKeys.compare(a, b) <= 0 ? a : b;
+  }
+
+  private static byte[] max(byte[] a, byte[] b) {
+    return UserKeys.compare(a, b) >= 0 ? a : b;
+  }
+}

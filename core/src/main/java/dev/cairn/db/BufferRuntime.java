@@ -1,0 +1,293 @@
+package dev.cairn.db;
+
+import dev.cairn.BufferConfig;
+import dev.cairn.Options;
+import dev.cairn.Stats;
+import dev.cairn.compaction.CompactionKind;
+import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.key.UserKeys;
+import dev.cairn.table.TableHandle;
+import dev.cairn.version.BufferEntry;
+import dev.cairn.version.BufferTable;
+import dev.cairn.version.FileMetaData;
+import dev.cairn.version.Version;
+import dev.cairn.version.VersionEdit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.logging.Logger;
+
+/**
+ * The LSbM compaction buffer of a database with {@link Options.CompactionStyle#BUFFER}
+ * (docs/compaction.md, "Compaction buffer"): the buffered merge, which adds the buffer's part to
+ * every compaction's edit before it installs (Algorithm 1), the freeze on repeated data, and the
+ * periodic trim of cold files (Algorithm 2). The buffer's tables live in the {@link Version}; this
+ * class keeps only soft state (freeze accounting, counters), rebuilt empty on open.
+ *
+ * <p>Every database has one: with another compaction style it neither appends nor trims, but
+ * still adds the removed markers that keep a buffer left by an earlier BUFFER open correct,
+ * so that buffer drains as the tree compacts (shadowed files are dropped).
+ */
+final class BufferRuntime {
+  private static final Logger LOG = Logger.getLogger(BufferRuntime.class.getName());
+
+  private final DbImpl db;
+  private final BufferConfig config;
+  /** BUFFER style: merges append and the trim runs. Otherwise only markers keep a leftover buffer right. */
+  private final boolean active;
+  private final ScheduledExecutorService trimmer;
+
+  // Guarded by db.mutex: per level, bytes merged into it and its growth since its round began.
+  private final long[] mergedInBytes = new long[Options.MAX_LEVELS];
+  private final long[] grownBytes = new long[Options.MAX_LEVELS];
+  private final boolean[] frozen = new boolean[Options.MAX_LEVELS];
+  /** Per level, the newest buffer table id at the previous trim pass (0: none yet). Trim-confined. */
+  private final long[] newestAtLastTrim = new long[Options.MAX_LEVELS];
+
+  private final AtomicLong appendedFiles = new AtomicLong();
+  private final AtomicLong trimmedFiles = new AtomicLong();
+  private final AtomicLong shadowedFiles = new AtomicLong();
+  private final AtomicLong trimPasses = new AtomicLong();
+  private final AtomicLong freezes = new AtomicLong();
+  private final LongAdder servedGets = new LongAdder();
+
+  BufferRuntime(DbImpl db, BufferConfig config, boolean active) {
+    this.db = db;
+    this.config = config;
+    this.active = active;
+    this.trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "cairn-buffer-trim-" + db.dir.getFileName());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  void start() {
+    if (!active) {
+      return;
+    }
+    long interval = config.trimIntervalMillis();
+    trimmer.scheduleWithFixedDelay(this::trimQuietly, interval, interval, TimeUnit.MILLISECONDS);
+  }
+
+  /** Stops the trim task and waits for a pass in progress, so none runs after close. */
+  void stop() {
+    trimmer.shutdown();
+    try {
+      if (!trimmer.awaitTermination(30, TimeUnit.SECONDS)) {
+        trimmer.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Requires: mutex held, {@code edit} about to be installed on the current version. Adds the
+   * buffer's part of a compaction: appends the merged input files to the output level's buffer
+   * (unless frozen), and removed markers wherever a level changed otherwise.
+   */
+  void beforeInstall(CompactionPlan plan, VersionEdit edit) {
+    Version v = db.versions.current();
+    int in = plan.inputLevel();
+    int out = plan.outputLevel();
+    List<FileMetaData> inputs = BufferDraft.deletedFiles(v, edit, in);
+    boolean merge = plan.kind() == CompactionKind.TABLE_MERGE && out >= 1 && in < out;
+    if (plan.newCompactionPointer() != null && in >= 1) {
+      byte[] previous = db.versions.compactPointer(in);
+      if (previous == null || UserKeys.compare(plan.newCompactionPointer(), previous) <= 0) {
+        startRound(in); // the pointer wrapped: level `in` begins a new merge-down round
+      }
+    }
+    if (merge) {
+      account(out, inputs, BufferDraft.deletedFiles(v, edit, out), edit);
+    }
+    boolean append = active && merge && !frozen[out];
+    BufferDraft draft = new BufferDraft(v, edit, db.versions::newFileNumber);
+    appendedFiles.addAndGet(draft.applyCompaction(in, out, append));
+    shadowedFiles.addAndGet(draft.collectGarbage());
+    draft.writeTo(edit);
+  }
+
+  private void startRound(int level) {
+    mergedInBytes[level] = 0;
+    grownBytes[level] = 0;
+    frozen[level] = false;
+  }
+
+  /**
+   * The paper's repeated-data test: bytes merged into a level beyond its growth were dropped as
+   * overwritten or deleted. {@code outputs - targets} is the level's growth by this merge.
+   */
+  private void account(int level, List<FileMetaData> inputs, List<FileMetaData> targets, VersionEdit edit) {
+    long grown = 0;
+    for (VersionEdit.NewFile n : edit.newFiles()) {
+      if (n.level() == level) {
+        grown += n.file().totalBytes();
+      }
+    }
+    for (FileMetaData t : targets) {
+      grown -= t.totalBytes();
+    }
+    mergedInBytes[level] += inputs.stream().mapToLong(FileMetaData::totalBytes).sum();
+    grownBytes[level] += grown;
+    long repeated = mergedInBytes[level] - grownBytes[level];
+    if (!frozen[level] && repeated > config.freezeRepeatedFraction() * mergedInBytes[level]) {
+      frozen[level] = true;
+      freezes.incrementAndGet();
+    }
+  }
+
+  private void trimQuietly() {
+    try {
+      trimOnce();
+    } catch (Throwable t) {
+      LOG.warning("compaction-buffer trim failed: " + t);
+    }
+  }
+
+  /**
+   * Algorithm 2: drops the files whose fraction of cached blocks is below the threshold, leaving
+   * removed markers, from every buffer table but the "still warming" ones: each level's newest,
+   * and every table created since the previous pass (LSbM's B^0: a file appended since then
+   * gets one interval for reads to find it). Returns the files dropped. One pass at a time.
+   */
+  synchronized int trimOnce() {
+    Version pinned = db.versions.refCurrent();
+    Set<Long> cold = new HashSet<>();
+    try {
+      // Outside the mutex: opening table readers to count their blocks may read the disk.
+      for (int level = 1; level < pinned.numLevels(); level++) {
+        List<BufferTable> tables = pinned.bufferTables(level);
+        for (BufferTable t : trimmable(level, tables)) {
+          for (FileMetaData f : t.files()) {
+            if (cachedFraction(f) < config.trimCachedFraction()) {
+              cold.add(f.number());
+            }
+          }
+        }
+      }
+    } finally {
+      pinned.unref();
+    }
+    db.mutex.lock();
+    try {
+      if (db.isClosing() || db.hasBackgroundError()) {
+        return 0; // the engine refuses changes now; reopening recovers the buffer as it was
+      }
+      trimPasses.incrementAndGet();
+      Version v = db.versions.current();
+      BufferDraft draft = new BufferDraft(v, db.versions::newFileNumber);
+      int dropped = 0;
+      for (int level = 1; level < v.numLevels(); level++) {
+        List<BufferTable> tables = v.bufferTables(level);
+        for (BufferTable t : trimmable(level, tables)) {
+          for (FileMetaData f : t.files()) {
+            if (cold.contains(f.number())) {
+              draft.dropFile(level, t.id(), f.number());
+              dropped++;
+            }
+          }
+        }
+      }
+      for (int level = 1; level < v.numLevels(); level++) {
+        List<BufferTable> tables = v.bufferTables(level);
+        newestAtLastTrim[level] = tables.isEmpty() ? newestAtLastTrim[level] : tables.get(0).id();
+      }
+      if (dropped == 0) {
+        return 0;
+      }
+      shadowedFiles.addAndGet(draft.collectGarbage());
+      VersionEdit edit = new VersionEdit();
+      draft.writeTo(edit);
+      try {
+        db.versions.logAndApply(edit);
+      } catch (Throwable t) {
+        db.latchBackgroundError(t);
+        throw t instanceof RuntimeException r ? r : new RuntimeException(t);
+      }
+      trimmedFiles.addAndGet(dropped);
+      db.collectObsoleteFiles(false);
+      return dropped;
+    } finally {
+      db.mutex.unlock();
+    }
+  }
+
+  /** The tables of {@code level} the trim may touch: not the newest, none newer than the last pass's newest. */
+  private List<BufferTable> trimmable(int level, List<BufferTable> tables) {
+    List<BufferTable> out = new ArrayList<>();
+    for (int i = 1; i < tables.size(); i++) {
+      if (tables.get(i).id() <= newestAtLastTrim[level]) {
+        out.add(tables.get(i));
+      }
+    }
+    return out;
+  }
+
+  /** Fraction of a file's data blocks now in the block cache (the paper's per-file counter). */
+  private double cachedFraction(FileMetaData f) {
+    long blocks;
+    try (TableHandle h = TableIterators.acquire(db.tableCache, f)) {
+      blocks = h.reader().properties().dataBlocks();
+    } catch (RuntimeException e) {
+      return 1.0; // cannot judge it now: keep it, the next pass tries again
+    }
+    return blocks == 0 ? 0.0 : Math.min(1.0, (double) db.blockCache.cachedBlockCount(f.number()) / blocks);
+  }
+
+  /** Requires: mutex held. The buffer's figures for {@link Stats}. */
+  Stats.Buffer stats(Version v) {
+    if (!active && !v.hasBuffer()) {
+      return Stats.Buffer.OFF;
+    }
+    Set<Long> levelFiles = new HashSet<>();
+    for (int level = 0; level < v.numLevels(); level++) {
+      v.files(level).forEach(f -> levelFiles.add(f.number()));
+    }
+    Set<Long> counted = new HashSet<>();
+    long bytes = 0;
+    int tables = 0;
+    int markers = 0;
+    List<Long> bytesByLevel = new ArrayList<>();
+    List<Integer> frozenLevels = new ArrayList<>();
+    for (int level = 0; level < v.numLevels(); level++) {
+      long levelBytes = 0;
+      for (BufferTable t : v.bufferTables(level)) {
+        tables++;
+        markers += t.removedMarkers();
+        for (BufferEntry e : t.entries()) {
+          // Extra disk space: files the main tree no longer holds, each counted once.
+          if (e instanceof BufferEntry.File f && !levelFiles.contains(f.meta().number())
+              && counted.add(f.meta().number())) {
+            levelBytes += f.meta().totalBytes();
+          }
+        }
+      }
+      bytesByLevel.add(levelBytes);
+      bytes += levelBytes;
+      if (frozen[level]) {
+        frozenLevels.add(level);
+      }
+    }
+    return new Stats.Buffer(true, bytes, counted.size(), tables, markers, List.copyOf(bytesByLevel),
+        appendedFiles.get(), trimmedFiles.get(), shadowedFiles.get(), trimPasses.get(), freezes.get(),
+        List.copyOf(frozenLevels), servedGets.sum());
+  }
+
+  /** Counts point reads a buffer file answered (incremented by {@link BufferLookup}). */
+  LongAdder servedGets() {
+    return servedGets;
+  }
+
+  /** Requires: mutex held. Whether {@code level}'s buffer is frozen now (for tests). */
+  boolean isFrozen(int level) {
+    return frozen[level];
+  }
+}

@@ -1,0 +1,77 @@
+package dev.cairn.version;
+
+import dev.cairn.key.UserKeys;
+import java.util.Arrays;
+
+/**
+ * One entry of a compaction-buffer table (LSbM, docs/compaction.md "Compaction buffer"): either a
+ * table file that left the main tree but still serves reads, or a removed marker that only keeps
+ * a user-key range. A read that meets a marker covering its key stops walking the buffer and
+ * falls back to the level's own file. Entries of one buffer table never share a user key, so an
+ * entry is identified within its table by its smallest user key.
+ */
+public sealed interface BufferEntry permits BufferEntry.File, BufferEntry.Removed {
+  /** Smallest user key covered (inclusive). */
+  byte[] smallestUserKey();
+
+  /** Largest user key covered (inclusive). */
+  byte[] largestUserKey();
+
+  /** Whether [{@code smallest}, {@code largest}] (user keys, inclusive) meets this entry's range. */
+  default boolean overlaps(byte[] smallest, byte[] largest) {
+    return UserKeys.compare(smallest, largestUserKey()) <= 0 && UserKeys.compare(largest, smallestUserKey()) >= 0;
+  }
+
+  default boolean covers(byte[] userKey) {
+    return overlaps(userKey, userKey);
+  }
+
+  /** A table file kept in the buffer; the file is not copied, the main tree's file is reused. */
+  record File(FileMetaData meta) implements BufferEntry {
+    @Override
+    public byte[] smallestUserKey() {
+      return meta.smallestUserKey();
+    }
+
+    @Override
+    public byte[] largestUserKey() {
+      return meta.largestUserKey();
+    }
+
+    @Override
+    public String toString() {
+      return "#" + meta.number() + "[" + UserKeys.printable(smallestUserKey()) + ".."
+          + UserKeys.printable(largestUserKey()) + "]";
+    }
+  }
+
+  /**
+   * A removed marker: data for this range must come from the level itself (or a newer table).
+   * The keys are copied in; callers must not modify the arrays they read back.
+   */
+  record Removed(byte[] smallestUserKey, byte[] largestUserKey) implements BufferEntry {
+    public Removed {
+      smallestUserKey = smallestUserKey.clone();
+      largestUserKey = largestUserKey.clone();
+      if (UserKeys.compare(smallestUserKey, largestUserKey) > 0) {
+        throw new IllegalArgumentException("removed marker's smallest key is above its largest");
+      }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Removed r && Arrays.equals(r.smallestUserKey, smallestUserKey)
+          && Arrays.equals(r.largestUserKey, largestUserKey);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(smallestUserKey) * 31 + Arrays.hashCode(largestUserKey);
+    }
+
+    @Override
+    public String toString() {
+      return "removed[" + UserKeys.printable(smallestUserKey) + ".." + UserKeys.printable(largestUserKey) + "]";
+    }
+  }
+}

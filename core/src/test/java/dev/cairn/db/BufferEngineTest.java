@@ -1,0 +1,261 @@
+package dev.cairn.db;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.BufferConfig;
+import dev.cairn.Cairn;
+import dev.cairn.CairnIterator;
+import dev.cairn.Options;
+import dev.cairn.ReadOptions;
+import dev.cairn.Stats;
+import dev.cairn.version.BufferTable;
+import dev.cairn.version.FileMetaData;
+import dev.cairn.version.Version;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The LSbM compaction buffer in the engine: merged files join the buffer and serve reads, the
+ * buffer survives a reopen, the trim drops cold files (and their data once unreferenced), a level
+ * with repeated keys freezes, and a database reopened with another style stays correct. The trim
+ * runs only when the test calls {@link BufferRuntime#trimOnce()} (its interval is an hour).
+ */
+class BufferEngineTest {
+  @TempDir Path dir;
+
+  private static Options options(Options.CompactionStyle style) {
+    return Options.builder()
+        .memtableBytes(64 << 10)
+        .blockBytes(512)
+        .targetFileBytes(16 << 10)
+        .baseLevelBytes(64 << 10)
+        .l0CompactionTrigger(2)
+        .blockCacheBytes(4 << 20)
+        .compactionStyle(style)
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000))
+        .build();
+  }
+
+  private static Options buffered() {
+    return options(Options.CompactionStyle.BUFFER);
+  }
+
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Writes {@code rounds} rounds of unique keys in random order, each compacted to the bottom. */
+  private static void load(Cairn db, TreeMap<String, byte[]> model, SplittableRandom r, int rounds, int keySpace) {
+    for (int round = 0; round < rounds; round++) {
+      for (int i = 0; i < 1500; i++) {
+        String k = String.format("k%06d", r.nextInt(keySpace));
+        byte[] v = b(k + "@" + round + "-" + i + "-".repeat(r.nextInt(60)));
+        db.put(b(k), v);
+        model.put(k, v);
+      }
+      db.flush();
+      db.compactRange(null, null);
+    }
+  }
+
+  private static void checkReads(Cairn db, TreeMap<String, byte[]> model, String when) {
+    for (Map.Entry<String, byte[]> e : model.entrySet()) {
+      assertArrayEquals(e.getValue(), db.get(b(e.getKey())), "get(" + e.getKey() + ") " + when);
+    }
+    try (CairnIterator it = db.iterator(ReadOptions.DEFAULT)) {
+      it.seekToFirst();
+      for (Map.Entry<String, byte[]> e : model.entrySet()) {
+        assertTrue(it.isValid(), "iterator ends early " + when);
+        assertArrayEquals(b(e.getKey()), it.key(), when);
+        assertArrayEquals(e.getValue(), it.value(), when);
+        it.next();
+      }
+      assertFalse(it.isValid(), "iterator goes past the model " + when);
+    }
+  }
+
+  private static List<FileMetaData> bufferFiles(Version v) {
+    List<FileMetaData> out = new ArrayList<>();
+    for (int level = 0; level < v.numLevels(); level++) {
+      for (BufferTable t : v.bufferTables(level)) {
+        out.addAll(t.files());
+      }
+    }
+    return out;
+  }
+
+  private static String renderBuffers(Version v) {
+    StringBuilder sb = new StringBuilder();
+    for (int level = 0; level < v.numLevels(); level++) {
+      sb.append(level).append(':').append(v.bufferTables(level)).append('\n');
+    }
+    return sb.toString();
+  }
+
+  private boolean onDisk(FileMetaData f) {
+    return Files.exists(dir.resolve(FileNames.table(f.number())));
+  }
+
+  @Test
+  void mergedFilesJoinTheBufferServeReadsAndSurviveAReopen() {
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    TreeMap<String, byte[]> model = new TreeMap<>();
+    String buffers;
+    try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
+      load(db, model, new SplittableRandom(seed), 3, 1_000_000);
+      Version v = db.versions.current();
+      List<FileMetaData> files = bufferFiles(v);
+      assertFalse(files.isEmpty(), "merges appended their inputs, seed " + seed + "\n" + v);
+      assertTrue(files.stream().allMatch(this::onDisk), "buffer files are kept on disk");
+      checkReads(db, model, "with the buffer, seed " + seed);
+      Set<Long> levelFiles = new HashSet<>();
+      for (int level = 0; level < v.numLevels(); level++) {
+        v.files(level).forEach(f -> levelFiles.add(f.number()));
+      }
+      assertTrue(files.stream().anyMatch(f -> !levelFiles.contains(f.number())
+              && db.blockCache.cachedBlockCount(f.number()) > 0),
+          "gets read (and cached) blocks of files only the buffer holds, seed " + seed);
+      Stats.Buffer stats = db.stats().buffer();
+      assertTrue(stats.enabled() && stats.appendedFiles() > 0 && stats.bytes() > 0, stats.toString());
+      assertTrue(stats.servedGets() > 0, "buffer files answered gets: " + stats);
+      buffers = renderBuffers(db.versions.current());
+    }
+    try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
+      assertEquals(buffers, renderBuffers(db.versions.current()), "the manifest kept the buffer");
+      checkReads(db, model, "after reopen, seed " + seed);
+    }
+  }
+
+  @Test
+  void withoutReadsTheTrimDropsEveryFileButTheNewestTablesAndItsDataOnceUnreferenced() {
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    TreeMap<String, byte[]> model = new TreeMap<>();
+    try (Cairn db = Cairn.open(dir, buffered())) {
+      load(db, model, new SplittableRandom(seed), 4, 1_000_000);
+    }
+    // Reopened: the block cache is empty, so every buffer file is cold.
+    try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
+      Version before = db.versions.current();
+      List<FileMetaData> trimmable = new ArrayList<>();
+      for (int level = 1; level < before.numLevels(); level++) {
+        List<BufferTable> tables = before.bufferTables(level);
+        tables.stream().skip(1).forEach(t -> trimmable.addAll(t.files()));
+      }
+      assertFalse(trimmable.isEmpty(), "some level has an older buffer table with files, seed " + seed
+          + "\n" + before);
+      CairnIterator pinning = db.iterator(ReadOptions.DEFAULT); // pins `before`
+      assertEquals(0, db.buffer().trimOnce(), "the first pass after open lets every table warm up");
+      assertEquals(trimmable.size(), db.buffer().trimOnce());
+      Version after = db.versions.current();
+      for (int level = 1; level < after.numLevels(); level++) {
+        List<BufferTable> tables = after.bufferTables(level);
+        tables.stream().skip(1).forEach(t -> assertTrue(t.files().isEmpty(), "trimmed: " + t));
+      }
+      Set<Long> live = db.versions.liveFileNumbers();
+      assertTrue(trimmable.stream().allMatch(this::onDisk), "a pinned version still references them");
+      pinning.close();
+      db.mutex.lock();
+      try {
+        db.collectObsoleteFiles(true);
+      } finally {
+        db.mutex.unlock();
+      }
+      Set<Long> nowLive = db.versions.liveFileNumbers();
+      for (FileMetaData f : trimmable) {
+        assertEquals(nowLive.contains(f.number()), onDisk(f), "file #" + f.number() + " (live before: "
+            + live.contains(f.number()) + ")");
+      }
+      assertTrue(db.stats().buffer().trimmedFiles() >= trimmable.size());
+      checkReads(db, model, "after the trim, seed " + seed);
+    }
+  }
+
+  @Test
+  void theTrimKeepsTheFilesWhoseBlocksAreCached() {
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    TreeMap<String, byte[]> model = new TreeMap<>();
+    try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
+      load(db, model, new SplittableRandom(seed), 4, 1_000_000);
+      db.buffer().trimOnce(); // the first pass only starts the warm-up clock
+      checkReads(db, model, "warming the cache, seed " + seed); // the cache holds the whole database
+      Version v = db.versions.current();
+      Set<Long> hot = new HashSet<>();
+      for (int level = 1; level < v.numLevels(); level++) {
+        v.bufferTables(level).stream().skip(1).forEach(t -> t.files().forEach(f -> {
+          long blocks;
+          try (var h = TableIterators.acquire(db.tableCache, f)) {
+            blocks = h.reader().properties().dataBlocks();
+          }
+          if (db.blockCache.cachedBlockCount(f.number()) >= 0.8 * blocks) {
+            hot.add(f.number());
+          }
+        }));
+      }
+      assertFalse(hot.isEmpty(), "reads warmed some file of an older buffer table, seed " + seed + "\n" + v);
+      db.buffer().trimOnce();
+      Set<Long> kept = new HashSet<>();
+      bufferFiles(db.versions.current()).forEach(f -> kept.add(f.number()));
+      assertTrue(kept.containsAll(hot), "hot buffer files " + hot + " were trimmed, seed " + seed);
+    }
+  }
+
+  @Test
+  void repeatedKeysFreezeTheLevelAndReadsStayRight() {
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    TreeMap<String, byte[]> model = new TreeMap<>();
+    try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
+      // 300 keys, overwritten over and over: every merge into L1 drops most of what it reads.
+      SplittableRandom r = new SplittableRandom(seed);
+      for (int round = 0; round < 12; round++) {
+        for (int i = 0; i < 2000; i++) {
+          String k = String.format("k%06d", r.nextInt(300));
+          byte[] v = b(k + "@" + round + "-" + i + "-".repeat(r.nextInt(60)));
+          db.put(b(k), v);
+          model.put(k, v);
+        }
+        db.flush();
+      }
+      db.compactRange(null, null);
+      Stats.Buffer stats = db.stats().buffer();
+      assertTrue(stats.freezes() > 0, "repeated data froze a buffer: " + stats + ", seed " + seed);
+      checkReads(db, model, "with frozen buffers, seed " + seed);
+    }
+  }
+
+  @Test
+  void aBufferedDatabaseReopenedWithTheTableStyleStaysRightWhileItsBufferDrains() {
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    TreeMap<String, byte[]> model = new TreeMap<>();
+    SplittableRandom r = new SplittableRandom(seed);
+    try (Cairn db = Cairn.open(dir, buffered())) {
+      load(db, model, r, 3, 1_000_000);
+    }
+    try (DbImpl db = (DbImpl) Cairn.open(dir, options(Options.CompactionStyle.TABLE))) {
+      int before = bufferFiles(db.versions.current()).size();
+      assertTrue(before > 0, "the buffer was persisted, seed " + seed);
+      for (String k : List.copyOf(model.keySet())) { // the old buffer holds only stale values now
+        byte[] v = b(k + "@table");
+        db.put(b(k), v);
+        model.put(k, v);
+      }
+      db.flush();
+      checkReads(db, model, "before compacting, seed " + seed);
+      db.compactRange(null, null);
+      checkReads(db, model, "under the table style, seed " + seed);
+      assertEquals(0, db.stats().buffer().appendedFiles(), "the table style never appends");
+    }
+  }
+}

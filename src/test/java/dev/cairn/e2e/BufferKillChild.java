@@ -1,0 +1,64 @@
+package dev.cairn.e2e;
+
+import dev.cairn.BufferConfig;
+import dev.cairn.Cairn;
+import dev.cairn.Options;
+import dev.cairn.WriteOptions;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * The child process of {@link BufferKillTest}: {@link KillChild}'s synced writes and filler with
+ * the LSbM compaction buffer, plus a synced overwrite of one of {@link #HOT_KEYS} hot keys per
+ * step and gets of them. The overwrites make merges drop data (freezes), the gets keep the hot
+ * keys' blocks cached while the 10 ms trim drops cold files, so appends, markers, freezes and
+ * trims are all in flight when the parent kills the process.
+ */
+public final class BufferKillChild {
+  static final int HOT_KEYS = 64;
+
+  private BufferKillChild() {}
+
+  static Options options() {
+    return Options.builder()
+        .memtableBytes(64 << 10)
+        .targetFileBytes(32 << 10)
+        .baseLevelBytes(128 << 10)
+        .l0CompactionTrigger(2)
+        .blockBytes(512)
+        .blockCacheBytes(256 << 10)
+        .compactionStyle(Options.CompactionStyle.BUFFER)
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(10).withTrimCachedFraction(0.3))
+        .build();
+  }
+
+  static byte[] hotKey(long slot) {
+    return String.format("hot-%03d", slot).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** The step that last wrote a hot key: its value's first 8 bytes. */
+  static long step(byte[] hotValue) {
+    return ByteBuffer.wrap(hotValue).getLong();
+  }
+
+  public static void main(String[] args) {
+    Path dir = Path.of(args[0]);
+    long start = Long.parseLong(args[1]);
+    PrintStream out = new PrintStream(System.out, true);
+    Cairn db = Cairn.open(dir, options());
+    out.println("open");
+    byte[] pad = new byte[200];
+    for (long i = start; ; i++) {
+      for (int j = 0; j < 20; j++) {
+        db.put(KillTest.fillerKey(i, j), KillTest.value(i * 10 + j), WriteOptions.NO_SYNC);
+      }
+      db.put(hotKey(i % HOT_KEYS), ByteBuffer.allocate(8 + pad.length).putLong(i).put(pad).array(), WriteOptions.NO_SYNC);
+      db.put(KillTest.key(i), KillTest.value(i), WriteOptions.SYNC);
+      out.println(i);
+      db.get(hotKey((i * 7) % HOT_KEYS));
+      db.get(KillTest.key(i / 2));
+    }
+  }
+}
