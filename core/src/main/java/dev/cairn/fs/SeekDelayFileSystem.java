@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -30,10 +29,9 @@ import java.util.function.Predicate;
  * tables read alternately in sequence are each sequential), write seeks (writes are free), the
  * device's transfer rate (the real read still happens at this device's speed) and the OS page
  * cache (a read the page cache serves is still charged a seek; use direct reads to keep the cache
- * out). Thread-safe.
+ * out). Every other call passes straight through. Thread-safe.
  */
-public final class SeekDelayFileSystem implements FileSystem {
-  private final FileSystem delegate;
+public final class SeekDelayFileSystem extends ForwardingFileSystem {
   private final long seekDelayNanos;
   private final Predicate<Path> seekable;
   private final AtomicLong seeks = new AtomicLong();
@@ -46,10 +44,10 @@ public final class SeekDelayFileSystem implements FileSystem {
    * @param seekable which files are on the simulated disk (others pass through uncounted)
    */
   public SeekDelayFileSystem(FileSystem delegate, Duration seekDelay, Predicate<Path> seekable) {
+    super(delegate);
     if (seekDelay.isNegative()) {
       throw new IllegalArgumentException("seek delay must not be negative: " + seekDelay);
     }
-    this.delegate = delegate;
     this.seekDelayNanos = seekDelay.toNanos();
     this.seekable = seekable;
   }
@@ -131,62 +129,5 @@ public final class SeekDelayFileSystem implements FileSystem {
     public void close() throws IOException {
       file.close();
     }
-  }
-
-  // Everything else passes through.
-
-  @Override
-  public WritableFile create(Path path, IoTag tag) throws IOException {
-    return delegate.create(path, tag);
-  }
-
-  @Override
-  public WritableFile openForAppend(Path path, long length, IoTag tag) throws IOException {
-    return delegate.openForAppend(path, length, tag);
-  }
-
-  @Override
-  public void rename(Path source, Path target) throws IOException {
-    delegate.rename(source, target);
-  }
-
-  @Override
-  public boolean delete(Path path) throws IOException {
-    return delegate.delete(path);
-  }
-
-  @Override
-  public boolean exists(Path path) {
-    return delegate.exists(path);
-  }
-
-  @Override
-  public long size(Path path) throws IOException {
-    return delegate.size(path);
-  }
-
-  @Override
-  public List<String> list(Path dir) throws IOException {
-    return delegate.list(dir);
-  }
-
-  @Override
-  public void createDirectories(Path dir) throws IOException {
-    delegate.createDirectories(dir);
-  }
-
-  @Override
-  public void syncDirectory(Path dir) throws IOException {
-    delegate.syncDirectory(dir);
-  }
-
-  @Override
-  public AutoCloseable lock(Path lockFile) throws IOException {
-    return delegate.lock(lockFile);
-  }
-
-  @Override
-  public IoStats ioStats() {
-    return delegate.ioStats();
   }
 }

@@ -68,7 +68,7 @@ class CommandLineTest {
   @Test
   void defaultsAreLsbmAtOneHundredth() {
     Invocation inv = Flags.parse("compare", new String[] {"--out", "x"});
-    assertEquals(List.of("cairn-table", "rocksdb", "leveldb"), inv.engines());
+    assertEquals(List.of("cairn-buffer", "cairn-table", "rocksdb", "leveldb"), inv.engines());
     assertEquals(List.of("rangehot", "readonly-rangehot"), inv.workloads());
     RunConfig c = inv.config();
     assertEquals(204_800, c.records());

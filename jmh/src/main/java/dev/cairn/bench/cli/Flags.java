@@ -61,7 +61,7 @@ public final class Flags {
     List<String> engines;
     List<String> workloads;
     if (compare) {
-      engines = list(values.getOrDefault("--engines", "cairn-table,rocksdb,leveldb"));
+      engines = list(values.getOrDefault("--engines", "cairn-buffer,cairn-table,rocksdb,leveldb"));
       workloads = list(values.getOrDefault("--workloads", "rangehot,readonly-rangehot"));
     } else {
       engines = List.of(required(values, "--engine"));

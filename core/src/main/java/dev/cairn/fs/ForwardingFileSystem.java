@@ -6,8 +6,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A filesystem that forwards every call to a delegate; tests override the calls they want to
- * observe, block or break. {@link #wrap} lets a subclass intercept the operations of a writable file.
+ * A filesystem that forwards every call to a delegate. Subclasses override the calls they change:
+ * {@link SeekDelayFileSystem} delays reads to model a slow disk, and tests observe, block or break
+ * calls. {@link #wrap} lets a subclass intercept the operations of a writable file.
  */
 public class ForwardingFileSystem implements FileSystem {
   protected final FileSystem delegate;
