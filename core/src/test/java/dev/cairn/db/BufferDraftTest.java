@@ -247,6 +247,24 @@ class BufferDraftTest {
   }
 
   @Test
+  void aFileOutsideTheLevelThatHidesAnOlderFileBecomesAMarkerSoItsTombstonesKeepHiding() throws IOException {
+    levels(new VersionEdit().addFile(1, file(1, "a", "c")));
+    BufferDraft d = draft();
+    d.append(1, file(10, "a", "z")); // still answers for L1's a..c; holds an old value of m
+    d.append(1, file(11, "m", "m")); // a newer table: say a tombstone of m, which L1 lost
+    d.collectGarbage();
+    install(d);
+    // #11 answers nothing (L1 has no file over m), but without it a walk over m would reach #10
+    // as soon as an appending merge puts a file over m into L1 (it writes no marker on L1).
+    assertEquals("[removed[m..m]] [#10[a..z]]", render(1));
+    d = draft();
+    d.markRemoved(1, b("a"), b("c")); // #10 goes: the marker over m has nothing older to hide
+    d.collectGarbage();
+    install(d);
+    assertEquals("", render(1));
+  }
+
+  @Test
   void aFrozenMergeMarksItsTargetsAndOutputsInsteadOfAppending() throws IOException {
     levels(new VersionEdit().addFile(1, file(10, "c", "e")).addFile(2, file(11, "a", "d"))
         .addFile(2, file(12, "f", "h")));

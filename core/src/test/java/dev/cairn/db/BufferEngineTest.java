@@ -258,4 +258,46 @@ class BufferEngineTest {
       assertEquals(0, db.stats().buffer().appendedFiles(), "the table style never appends");
     }
   }
+
+  /**
+   * A bottommost merge drops a tombstone, so the level no longer has the key; the buffer file that
+   * holds the tombstone is then the only thing hiding an older buffer file's value, and must not
+   * simply go: a later appending merge (which writes no marker on its output level) may produce
+   * a level file over the gap, and the walk would reach the old value.
+   */
+  @Test
+  void aBufferFileHidingAnOlderValueOutsideTheLevelIsNotDroppedSoADeletedKeyStaysDeleted() {
+    Options tiny = Options.builder()
+        .memtableBytes(1 << 20)
+        .blockBytes(512)
+        .bloomBitsPerKey(0) // no filter may answer "not here" for m before the walk does
+        .targetFileBytes(16 << 10) // the smallest: one value per file
+        .compactionStyle(Options.CompactionStyle.BUFFER)
+        // never freeze: the delete's merge must append its input
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withFreezeRepeatedFraction(1))
+        .build();
+    byte[] big = b("v1" + "-".repeat(20 << 10));
+    try (Cairn db = Cairn.open(dir, tiny)) {
+      for (String k : List.of("a", "c", "m", "x", "z")) {
+        db.put(b(k), big);
+      }
+      db.flush();
+      db.compactRange(null, null);
+      db.delete(b("m"));
+      db.flush();
+      db.compactRange(null, null);
+      assertEquals(null, db.get(b("m")), "after the bottommost merge");
+    }
+    try (DbImpl db = (DbImpl) Cairn.open(dir, tiny.toBuilder().targetFileBytes(1 << 20).build())) {
+      byte[] big2 = b("v2" + "-".repeat(20 << 10)); // big enough that the level grows: no freeze
+      db.put(b("b"), big2);
+      db.put(b("y"), big2);
+      db.flush();
+      db.compactRange(null, null);
+      byte[] m = db.get(b("m"));
+      assertTrue(m == null, () -> "deleted m came back (" + m.length + " bytes)\n" + renderBuffers(db.versions.current()));
+      assertArrayEquals(big, db.get(b("a")));
+      assertArrayEquals(big2, db.get(b("y")));
+    }
+  }
 }
