@@ -289,7 +289,10 @@ final class BufferDraft {
     return true;
   }
 
-  /** The files of {@code level} once the level changes of the edit are applied. */
+  /**
+   * The files of {@code level} once the level changes of the edit are applied: deletions, new
+   * files, and footer updates (a block append widens a live file's range in place).
+   */
   private List<FileMetaData> levelFilesAfterEdit(int level) {
     Set<Long> deleted = new HashSet<>();
     levelChanges.deletedFiles().forEach(d -> {
@@ -297,10 +300,16 @@ final class BufferDraft {
         deleted.add(d.number());
       }
     });
+    Map<Long, FileMetaData> updated = new HashMap<>();
+    levelChanges.footerUpdates().forEach(u -> {
+      if (u.level() == level) {
+        updated.put(u.file().number(), u.file());
+      }
+    });
     List<FileMetaData> out = new ArrayList<>();
     for (FileMetaData f : base.files(level)) {
       if (!deleted.contains(f.number())) {
-        out.add(f);
+        out.add(updated.getOrDefault(f.number(), f));
       }
     }
     levelChanges.newFiles().forEach(n -> {
