@@ -138,8 +138,14 @@ final class BlockCompactionJob {
   /** The inputs' entries merged, every version kept (the drop rules run per target, later). */
   private List<Map.Entry<byte[], byte[]>> readIncoming() {
     List<InternalIterator> its = new ArrayList<>();
-    for (FileMetaData f : inputs) {
-      its.add(TableIterators.open(db.tableCache, f, false, tag));
+    try {
+      for (FileMetaData f : inputs) {
+        its.add(TableIterators.open(db.tableCache, f, false, tag));
+      }
+    } catch (RuntimeException e) {
+      // Each opened iterator pins its table in the cache: unpinned here, or it stays open for good.
+      its.forEach(InternalIterator::close);
+      throw e;
     }
     List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
     try (InternalIterator merged = new MergingIterator(its)) {

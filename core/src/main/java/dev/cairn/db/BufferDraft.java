@@ -35,11 +35,14 @@ import java.util.function.LongSupplier;
  *   <li>{@link #markRemoved}: a marker in the newest table stops every walk over the range, and
  *       the read falls back to L's file, which is always right.
  *   <li>{@link #dropFile}: the file's range becomes a marker in the same table: same argument.
- *   <li>{@link #collectGarbage}: a file is dropped when each of its keys is either covered by a
- *       marker of a newer table (no walk reaches it there) or outside every file of the level
- *       (the level answers "not here" for that key, so by the invariant no walk ends at this
- *       file for it); a marker that no file of an older table overlaps stops a walk that would
- *       find nothing older anyway.
+ *   <li>{@link #collectGarbage}: a file each of whose keys is covered by a marker of a newer
+ *       table is dropped (no walk reaches it). A file whose remaining keys lie outside every file
+ *       of the level cannot answer a walk either, but it may still stop one: a tombstone it holds
+ *       for a key the level no longer has (a bottommost merge dropped it) hides an older buffer
+ *       file's value there, and a later appending merge writes no marker on its output level
+ *       when a new level file spans the gap. So such a file becomes a marker of its range in its
+ *       table, which stops the same walks; a marker that no file of an older table overlaps stops
+ *       a walk that would find nothing older anyway, and goes.
  * </ul>
  */
 final class BufferDraft {
@@ -223,9 +226,11 @@ final class BufferDraft {
   }
 
   /**
-   * Drops, in every touched level, the files no walk can end at (hidden by markers of newer
-   * tables, except where the level has no file), then markers that no file of an older table
-   * overlaps, then empty tables. Returns the files dropped.
+   * Drops, in every touched level, the files no walk can end at: a file hidden by markers of
+   * newer tables goes; one that is hidden only where the level has a file becomes a marker of its
+   * range (it may hold the tombstone that hides an older file's value in a gap of the level).
+   * Then drops markers that no file of an older table overlaps, then empty tables. Returns the
+   * files dropped or turned into markers.
    */
   int collectGarbage() {
     int dropped = 0;
@@ -236,7 +241,11 @@ final class BufferDraft {
       for (TreeMap<byte[], BufferEntry> t : tables.values()) {
         for (BufferEntry e : List.copyOf(t.values())) {
           if (e instanceof BufferEntry.File && unreachable(e, levelFiles, shadow)) {
-            t.remove(e.smallestUserKey());
+            if (covered(shadow, e.smallestUserKey(), e.largestUserKey())) {
+              t.remove(e.smallestUserKey());
+            } else { // files of one table never overlap: the marker overlaps nothing there
+              t.put(e.smallestUserKey(), new BufferEntry.Removed(e.smallestUserKey(), e.largestUserKey()));
+            }
             dropped++;
           }
         }
@@ -280,7 +289,10 @@ final class BufferDraft {
     return true;
   }
 
-  /** The files of {@code level} once the level changes of the edit are applied. */
+  /**
+   * The files of {@code level} once the level changes of the edit are applied: deletions, new
+   * files, and footer updates (a block append widens a live file's range in place).
+   */
   private List<FileMetaData> levelFilesAfterEdit(int level) {
     Set<Long> deleted = new HashSet<>();
     levelChanges.deletedFiles().forEach(d -> {
@@ -288,10 +300,16 @@ final class BufferDraft {
         deleted.add(d.number());
       }
     });
+    Map<Long, FileMetaData> updated = new HashMap<>();
+    levelChanges.footerUpdates().forEach(u -> {
+      if (u.level() == level) {
+        updated.put(u.file().number(), u.file());
+      }
+    });
     List<FileMetaData> out = new ArrayList<>();
     for (FileMetaData f : base.files(level)) {
       if (!deleted.contains(f.number())) {
-        out.add(f);
+        out.add(updated.getOrDefault(f.number(), f));
       }
     }
     levelChanges.newFiles().forEach(n -> {

@@ -49,6 +49,14 @@ final class BufferRuntime {
   private final boolean[] frozen = new boolean[Options.MAX_LEVELS];
   /** Per level, the newest buffer table id at the previous trim pass (0: none yet). Trim-confined. */
   private final long[] newestAtLastTrim = new long[Options.MAX_LEVELS];
+  /**
+   * Per level, the numbers of the buffer files present at the previous trim pass. Trim-confined.
+   * The table id alone cannot tell a warming file: appends go into the existing newest table, so
+   * a file appended just before a pass sits in a table that is no longer newest (and not newer
+   * than the last pass's newest) at the next one. Nor can its number: a buffer file keeps the
+   * number it had as a level file, allocated long before its append.
+   */
+  private final List<Set<Long>> filesAtLastTrim = new ArrayList<>();
 
   private final AtomicLong appendedFiles = new AtomicLong();
   private final AtomicLong trimmedFiles = new AtomicLong();
@@ -61,6 +69,9 @@ final class BufferRuntime {
     this.db = db;
     this.config = config;
     this.active = active;
+    for (int level = 0; level < Options.MAX_LEVELS; level++) {
+      filesAtLastTrim.add(Set.of());
+    }
     this.trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "cairn-buffer-trim-" + db.dir.getFileName());
       t.setDaemon(true);
@@ -156,7 +167,8 @@ final class BufferRuntime {
    * Algorithm 2: drops the files whose fraction of cached blocks is below the threshold, leaving
    * removed markers, from every buffer table but the "still warming" ones: each level's newest,
    * and every table created since the previous pass (LSbM's B^0: a file appended since then
-   * gets one interval for reads to find it). Returns the files dropped. One pass at a time.
+   * gets one interval for reads to find it); a file not in the level's buffer at the previous
+   * pass is warming too, whatever its table. Returns the files dropped. One pass at a time.
    */
   synchronized int trimOnce() {
     Version pinned = db.versions.refCurrent();
@@ -167,7 +179,7 @@ final class BufferRuntime {
         List<BufferTable> tables = pinned.bufferTables(level);
         for (BufferTable t : trimmable(level, tables)) {
           for (FileMetaData f : t.files()) {
-            if (cachedFraction(f) < config.trimCachedFraction()) {
+            if (filesAtLastTrim.get(level).contains(f.number()) && cachedFraction(f) < config.trimCachedFraction()) {
               cold.add(f.number());
             }
           }
@@ -199,6 +211,9 @@ final class BufferRuntime {
       for (int level = 1; level < v.numLevels(); level++) {
         List<BufferTable> tables = v.bufferTables(level);
         newestAtLastTrim[level] = tables.isEmpty() ? newestAtLastTrim[level] : tables.get(0).id();
+        Set<Long> present = new HashSet<>();
+        tables.forEach(t -> t.files().forEach(f -> present.add(f.number())));
+        filesAtLastTrim.set(level, present);
       }
       if (dropped == 0) {
         return 0;

@@ -13,6 +13,9 @@ import dev.cairn.Stats;
 import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.block.LevelThresholds;
 import dev.cairn.fs.FaultInjectingFileSystem;
+import dev.cairn.fs.ForwardingFileSystem;
+import dev.cairn.fs.LocalFileSystem;
+import dev.cairn.fs.ReadableFile;
 import dev.cairn.key.InternalKey;
 import dev.cairn.table.FilterCounters;
 import dev.cairn.table.TableHandle;
@@ -27,6 +30,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -270,5 +274,48 @@ class BlockCompactionTest {
       assertTrue(fpRate <= o.blockCompaction().maxFilterFalsePositiveRate() * 1.5,
           "false-positive rate " + fpRate + " above the target");
     }
+  }
+
+  /** Fails opening a file for reading once a file of {@code names} was opened before it. */
+  private static final class FailSecondOpen extends ForwardingFileSystem {
+    private final Set<String> names;
+    private final AtomicInteger opened = new AtomicInteger();
+
+    FailSecondOpen(Set<String> names) {
+      super(new LocalFileSystem());
+      this.names = names;
+    }
+
+    @Override
+    public ReadableFile openReadable(Path path) throws IOException {
+      if (names.contains(path.getFileName().toString()) && opened.getAndIncrement() >= 1) {
+        throw new IOException("injected: cannot open " + path);
+      }
+      return super.openReadable(path);
+    }
+  }
+
+  @Test
+  void aFailedOpenOfAnIncomingTableReleasesTheTablesOpenedBeforeIt() {
+    Set<String> l0;
+    try (DbImpl db = (DbImpl) Cairn.open(dir, options(null))) {
+      loadBaseThenSparseUpdates(db);
+      for (int i = 3; i < 6000; i += 401) {
+        put(db, new TreeMap<>(), i, "newer");
+      }
+      db.flush(); // a second L0 file: the compaction reads two incoming tables
+      l0 = db.versions.current().files(0).stream()
+          .map(f -> FileNames.table(f.number())).collect(Collectors.toSet());
+      assertEquals(2, l0.size());
+    }
+    FailSecondOpen fs = new FailSecondOpen(l0);
+    DbImpl db = (DbImpl) Cairn.open(dir, options(null).toBuilder().fileSystem(fs).build());
+    try {
+      assertThrows(RuntimeException.class, () -> db.compactRange(null, null));
+      assertEquals(2, fs.opened.get(), "the second incoming table failed to open");
+    } finally {
+      db.close();
+    }
+    assertEquals(0, db.tableCache.openTables(), "a table the failed compaction opened is still open");
   }
 }

@@ -247,6 +247,42 @@ class BufferDraftTest {
   }
 
   @Test
+  void aFileOutsideTheLevelThatHidesAnOlderFileBecomesAMarkerSoItsTombstonesKeepHiding() throws IOException {
+    levels(new VersionEdit().addFile(1, file(1, "a", "c")));
+    BufferDraft d = draft();
+    d.append(1, file(10, "a", "z")); // still answers for L1's a..c; holds an old value of m
+    d.append(1, file(11, "m", "m")); // a newer table: say a tombstone of m, which L1 lost
+    d.collectGarbage();
+    install(d);
+    // #11 answers nothing (L1 has no file over m), but without it a walk over m would reach #10
+    // as soon as an appending merge puts a file over m into L1 (it writes no marker on L1).
+    assertEquals("[removed[m..m]] [#10[a..z]]", render(1));
+    d = draft();
+    d.markRemoved(1, b("a"), b("c")); // #10 goes: the marker over m has nothing older to hide
+    d.collectGarbage();
+    install(d);
+    assertEquals("", render(1));
+  }
+
+  @Test
+  void garbageCollectionSeesALevelFileWidenedByABlockAppend() throws IOException {
+    levels(new VersionEdit().addFile(1, file(1, "a", "c")));
+    BufferDraft seed = draft(); // a leftover buffer, then the database reopened with BLOCK
+    seed.append(1, file(10, "e", "f"));
+    install(seed);
+    // A block append widens #1 to a..p in place: #10 now lies under a level file, unhidden, and
+    // still answers walks there. (The block compaction's own markers would hide it; this checks
+    // the level the collection judges against, on an edit that has only the footer update.)
+    VersionEdit edit = new VersionEdit().updateFooter(1, file(1, "a", "p"));
+    BufferDraft d = new BufferDraft(versions.current(), edit, versions::newFileNumber);
+    d.markRemoved(1, b("x"), b("y")); // touches level 1 (no buffer file there: no marker)
+    assertEquals(0, d.collectGarbage());
+    d.writeTo(edit);
+    versions.logAndApply(edit);
+    assertEquals("[#10[e..f]]", render(1));
+  }
+
+  @Test
   void aFrozenMergeMarksItsTargetsAndOutputsInsteadOfAppending() throws IOException {
     levels(new VersionEdit().addFile(1, file(10, "c", "e")).addFile(2, file(11, "a", "d"))
         .addFile(2, file(12, "f", "h")));

@@ -14,6 +14,7 @@ import dev.cairn.Stats;
 import dev.cairn.version.BufferTable;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
+import dev.cairn.version.VersionEdit;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -256,6 +257,111 @@ class BufferEngineTest {
       db.compactRange(null, null);
       checkReads(db, model, "under the table style, seed " + seed);
       assertEquals(0, db.stats().buffer().appendedFiles(), "the table style never appends");
+    }
+  }
+
+  /**
+   * A bottommost merge drops a tombstone, so the level no longer has the key; the buffer file that
+   * holds the tombstone is then the only thing hiding an older buffer file's value, and must not
+   * simply go: a later appending merge (which writes no marker on its output level) may produce
+   * a level file over the gap, and the walk would reach the old value.
+   */
+  @Test
+  void aBufferFileHidingAnOlderValueOutsideTheLevelIsNotDroppedSoADeletedKeyStaysDeleted() {
+    Options tiny = Options.builder()
+        .memtableBytes(1 << 20)
+        .blockBytes(512)
+        .bloomBitsPerKey(0) // no filter may answer "not here" for m before the walk does
+        .targetFileBytes(16 << 10) // the smallest: one value per file
+        .compactionStyle(Options.CompactionStyle.BUFFER)
+        // never freeze: the delete's merge must append its input
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withFreezeRepeatedFraction(1))
+        .build();
+    byte[] big = b("v1" + "-".repeat(20 << 10));
+    try (Cairn db = Cairn.open(dir, tiny)) {
+      for (String k : List.of("a", "c", "m", "x", "z")) {
+        db.put(b(k), big);
+      }
+      db.flush();
+      db.compactRange(null, null);
+      db.delete(b("m"));
+      db.flush();
+      db.compactRange(null, null);
+      assertEquals(null, db.get(b("m")), "after the bottommost merge");
+    }
+    try (DbImpl db = (DbImpl) Cairn.open(dir, tiny.toBuilder().targetFileBytes(1 << 20).build())) {
+      byte[] big2 = b("v2" + "-".repeat(20 << 10)); // big enough that the level grows: no freeze
+      db.put(b("b"), big2);
+      db.put(b("y"), big2);
+      db.flush();
+      db.compactRange(null, null);
+      byte[] m = db.get(b("m"));
+      assertTrue(m == null, () -> "deleted m came back (" + m.length + " bytes)\n" + renderBuffers(db.versions.current()));
+      assertArrayEquals(big, db.get(b("a")));
+      assertArrayEquals(big2, db.get(b("y")));
+    }
+  }
+
+  /** Installs the buffer change {@code change} makes to a draft of the current version. */
+  private static void installBuffer(DbImpl db, java.util.function.Consumer<BufferDraft> change) throws Exception {
+    db.mutex.lock();
+    try {
+      BufferDraft draft = new BufferDraft(db.versions.current(), db.versions::newFileNumber);
+      change.accept(draft);
+      VersionEdit edit = new VersionEdit();
+      draft.writeTo(edit);
+      db.versions.logAndApply(edit);
+    } finally {
+      db.mutex.unlock();
+    }
+  }
+
+  private static Set<Long> bufferFileNumbers(DbImpl db) {
+    Set<Long> out = new HashSet<>();
+    bufferFiles(db.versions.current()).forEach(f -> out.add(f.number()));
+    return out;
+  }
+
+  /**
+   * A file appended into the newest table just before a pass, whose table a newer one then
+   * displaces, gets its warm-up interval all the same: the next pass does not judge it (it was
+   * not there at the previous pass), the one after does.
+   */
+  @Test
+  void aFileAppendedIntoTheNewestTableJustBeforeAPassIsNotTrimmedAtTheNextPass() throws Exception {
+    // Level files to stand in as buffer files, built under the table style (no buffer yet).
+    try (Cairn db = Cairn.open(dir, options(Options.CompactionStyle.TABLE))) {
+      load(db, new TreeMap<>(), new SplittableRandom(42), 2, 1_000_000);
+      for (int i = 0; i < 200; i++) { // an L0 file over the whole key space
+        db.put(b(String.format("k%06d", i * 5000)), b("new"));
+      }
+      db.flush();
+    }
+    // Reopened: the block cache is empty, so every file is cold.
+    try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
+      Version v = db.versions.current();
+      int level = 1;
+      while (v.files(level).size() < 2) {
+        level++;
+      }
+      int bufferLevel = level;
+      FileMetaData early = v.files(level).get(0);
+      FileMetaData late = v.files(level).get(1);
+      FileMetaData overlapping = v.files(0).get(0);
+      installBuffer(db, d -> d.append(bufferLevel, early));
+      assertEquals(0, db.buffer().trimOnce(), "the first pass lets every table warm up");
+      installBuffer(db, d -> {
+        d.append(bufferLevel, late); // joins early's table, the newest
+        d.append(bufferLevel, overlapping); // overlaps late: a new newest table
+      });
+      assertEquals(2, db.versions.current().bufferTables(bufferLevel).size(), renderBuffers(db.versions.current()));
+      assertEquals(1, db.buffer().trimOnce(), "only the file present at the previous pass is judged");
+      Set<Long> kept = bufferFileNumbers(db);
+      assertFalse(kept.contains(early.number()), "cold and old enough: trimmed");
+      assertTrue(kept.contains(late.number()), "appended since the previous pass, into a table no longer newest: still warming");
+      assertEquals(1, db.buffer().trimOnce(), "a pass later it is judged");
+      assertFalse(bufferFileNumbers(db).contains(late.number()));
+      assertTrue(bufferFileNumbers(db).contains(overlapping.number()), "the newest table is never trimmed");
     }
   }
 }

@@ -82,9 +82,13 @@ class ModelTest {
    * {@link #smallOptions()} with the LSbM compaction buffer, a 20 ms trim and a half-cached
    * threshold, so that buffered merges append, repeated keys freeze levels, markers hide moved
    * data and trims drop cold files all through the run, among the reads, snapshots and reopens.
+   * No bloom filter and the smallest tables: a buffer file holding only a tombstone must stop the
+   * walk itself (no filter answers for it), and small tables leave gaps in the levels.
    */
   static Options bufferOptions() {
     return smallOptions().toBuilder()
+        .bloomBitsPerKey(0)
+        .targetFileBytes(16 << 10)
         .compactionStyle(Options.CompactionStyle.BUFFER)
         .buffer(BufferConfig.defaults().withTrimIntervalMillis(20).withTrimCachedFraction(0.5))
         .build();
