@@ -9,8 +9,9 @@ package dev.cairn;
  * @param trimCachedFraction a buffer file stays (outside the newest buffer table) only while at
  *     least this fraction of its blocks is in the block cache (the paper: 0.8)
  * @param freezeRepeatedFraction a level's buffer freezes when the bytes merged into the level
- *     during its current round exceed the level's growth by more than this fraction of them
- *     (repeated keys were dropped), until the level's compaction pointer wraps around
+ *     during its current round exceed the level's size by more than this fraction of it
+ *     (then repeated keys must have been dropped: LSbM section 4.1), until the level's compaction
+ *     pointer wraps around
  */
 public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, double freezeRepeatedFraction) {
   public BufferConfig {
