@@ -20,16 +20,7 @@ public final class BloomFilterAppender {
     int bytes = contents.length - 1;
     int bits = bytes * 8;
     int k = contents[bytes] & 0xff;
-    for (int i = 0; i < count; i++) {
-      long h = hashes[i];
-      int h1 = (int) h;
-      int delta = (int) (h >>> 32) | 1;
-      for (int j = 0; j < k; j++) {
-        int bit = Integer.remainderUnsigned(h1, bits);
-        out[bit >>> 3] |= (byte) (1 << (bit & 7));
-        h1 += delta;
-      }
-    }
+    BloomFilterBuilder.setProbeBits(out, bits, k, hashes, count);
     return out;
   }
 

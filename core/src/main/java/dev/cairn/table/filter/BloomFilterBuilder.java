@@ -64,17 +64,26 @@ public final class BloomFilterBuilder {
     int bits = bytes * 8;
     int k = probesFor(bitsPerKey);
     byte[] out = new byte[bytes + 1];
+    setProbeBits(out, bits, k, hashes, count);
+    out[bytes] = (byte) k;
+    return out;
+  }
+
+  /**
+   * Sets the {@code k} probe bits of each of the first {@code count} key hashes in the bit array
+   * {@code filter[0, bits / 8)} (docs/format.md section 5); shared with {@link BloomFilterAppender},
+   * which ORs appended keys into an existing filter with the same layout.
+   */
+  static void setProbeBits(byte[] filter, int bits, int k, long[] hashes, int count) {
     for (int i = 0; i < count; i++) {
       long h = hashes[i];
       int h1 = (int) h;
       int delta = (int) (h >>> 32) | 1;
       for (int j = 0; j < k; j++) {
         int bit = Integer.remainderUnsigned(h1, bits);
-        out[bit >>> 3] |= (byte) (1 << (bit & 7));
+        filter[bit >>> 3] |= (byte) (1 << (bit & 7));
         h1 += delta;
       }
     }
-    out[bytes] = (byte) k;
-    return out;
   }
 }
