@@ -1,11 +1,7 @@
 package dev.cairn.e2e;
 
-import dev.cairn.Cairn;
 import dev.cairn.Options;
-import dev.cairn.WriteOptions;
 import dev.cairn.compaction.block.BlockCompactionConfig;
-import java.io.PrintStream;
-import java.nio.file.Path;
 
 /**
  * The child process of {@link BlockKillTest}: {@link KillChild}'s workload under block compaction
@@ -29,18 +25,7 @@ public final class BlockKillChild {
   }
 
   public static void main(String[] args) {
-    Path dir = Path.of(args[0]);
-    long start = Long.parseLong(args[1]);
-    PrintStream out = new PrintStream(System.out, true);
-    Cairn db = Cairn.open(dir, options());
-    out.println("open");
-    for (long i = start; ; i++) {
-      db.put(KillTest.key(i), KillTest.value(i), WriteOptions.SYNC);
-      out.println(i);
-      for (int j = 0; j < 5; j++) {
-        // Filler over a fixed key space: overwrites that dirty blocks of deeper tables.
-        db.put(KillTest.fillerKey(i % 997, j), KillTest.value(i * 10 + j), WriteOptions.NO_SYNC);
-      }
-    }
+    // Filler over a fixed key space: overwrites that dirty blocks of deeper tables.
+    KillChild.run(args, options(), KillChild.NOTHING, (db, i) -> KillChild.filler(db, i, i % 997, 5));
   }
 }

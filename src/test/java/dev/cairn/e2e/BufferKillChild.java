@@ -1,13 +1,10 @@
 package dev.cairn.e2e;
 
 import dev.cairn.BufferConfig;
-import dev.cairn.Cairn;
 import dev.cairn.Options;
 import dev.cairn.WriteOptions;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 
 /**
  * The child process of {@link BufferKillTest}: {@link KillChild}'s synced writes and filler with
@@ -44,21 +41,13 @@ public final class BufferKillChild {
   }
 
   public static void main(String[] args) {
-    Path dir = Path.of(args[0]);
-    long start = Long.parseLong(args[1]);
-    PrintStream out = new PrintStream(System.out, true);
-    Cairn db = Cairn.open(dir, options());
-    out.println("open");
     byte[] pad = new byte[200];
-    for (long i = start; ; i++) {
-      for (int j = 0; j < 20; j++) {
-        db.put(KillTest.fillerKey(i, j), KillTest.value(i * 10 + j), WriteOptions.NO_SYNC);
-      }
+    KillChild.run(args, options(), (db, i) -> {
+      KillChild.filler(db, i, i, 20);
       db.put(hotKey(i % HOT_KEYS), ByteBuffer.allocate(8 + pad.length).putLong(i).put(pad).array(), WriteOptions.NO_SYNC);
-      db.put(KillTest.key(i), KillTest.value(i), WriteOptions.SYNC);
-      out.println(i);
+    }, (db, i) -> {
       db.get(hotKey((i * 7) % HOT_KEYS));
       db.get(KillTest.key(i / 2));
-    }
+    });
   }
 }

@@ -1,11 +1,7 @@
 package dev.cairn.e2e;
 
-import dev.cairn.Cairn;
 import dev.cairn.Options;
-import dev.cairn.WriteOptions;
 import dev.cairn.compaction.dlc.DlcConfig;
-import java.io.PrintStream;
-import java.nio.file.Path;
 
 /**
  * The child process of {@link DlcKillTest}: {@link KillChild}'s synced writes and filler under
@@ -35,18 +31,9 @@ public final class DlcKillChild {
   }
 
   public static void main(String[] args) {
-    Path dir = Path.of(args[0]);
-    long start = Long.parseLong(args[1]);
-    PrintStream out = new PrintStream(System.out, true);
-    Cairn db = Cairn.open(dir, options());
-    out.println("open");
-    for (long i = start; ; i++) {
-      db.put(KillTest.key(i), KillTest.value(i), WriteOptions.SYNC);
-      out.println(i);
-      for (int j = 0; j < 20; j++) {
-        db.put(KillTest.fillerKey(i, j), KillTest.value(i * 10 + j), WriteOptions.NO_SYNC);
-      }
+    KillChild.run(args, options(), KillChild.NOTHING, (db, i) -> {
+      KillChild.filler(db, i, i, 20);
       db.get(KillTest.key(i));
-    }
+    });
   }
 }

@@ -14,24 +14,47 @@ import java.nio.file.Path;
 public final class KillChild {
   private KillChild() {}
 
-  public static void main(String[] args) {
+  /** What a kill-test child does around step {@code i}'s synced put. */
+  interface Step {
+    void run(Cairn db, long i);
+  }
+
+  /** A step that does nothing. */
+  static final Step NOTHING = (db, i) -> {};
+
+  /**
+   * The loop every kill-test child runs until it is killed: opens the database at {@code args[0]},
+   * prints "open", then for {@code i = args[1], args[1]+1, ...} runs {@code before}, puts key
+   * {@code i} synced, prints {@code i} (acknowledged), and runs {@code after}.
+   */
+  static void run(String[] args, Options options, Step before, Step after) {
     Path dir = Path.of(args[0]);
     long start = Long.parseLong(args[1]);
     PrintStream out = new PrintStream(System.out, true);
+    Cairn db = Cairn.open(dir, options);
+    out.println("open");
+    for (long i = start; ; i++) {
+      before.run(db, i);
+      db.put(KillTest.key(i), KillTest.value(i), WriteOptions.SYNC);
+      out.println(i);
+      after.run(db, i);
+    }
+  }
+
+  /** Unsynced filler puts {@code (fillerSlot, 0..count)} that keep flushes and compactions busy. */
+  static void filler(Cairn db, long i, long fillerSlot, int count) {
+    for (int j = 0; j < count; j++) {
+      db.put(KillTest.fillerKey(fillerSlot, j), KillTest.value(i * 10 + j), WriteOptions.NO_SYNC);
+    }
+  }
+
+  public static void main(String[] args) {
     Options options = Options.builder()
         .memtableBytes(64 << 10)
         .targetFileBytes(32 << 10)
         .baseLevelBytes(128 << 10)
         .l0CompactionTrigger(2)
         .build();
-    Cairn db = Cairn.open(dir, options);
-    out.println("open");
-    for (long i = start; ; i++) {
-      db.put(KillTest.key(i), KillTest.value(i), WriteOptions.SYNC);
-      out.println(i);
-      for (int j = 0; j < 5; j++) {
-        db.put(KillTest.fillerKey(i, j), KillTest.value(i * 10 + j), WriteOptions.NO_SYNC);
-      }
-    }
+    run(args, options, NOTHING, (db, i) -> filler(db, i, i, 5));
   }
 }
