@@ -12,8 +12,16 @@ package dev.cairn;
  *     during its current round exceed the level's size by more than this fraction of it
  *     (then repeated keys must have been dropped: LSbM section 4.1), until the level's compaction
  *     pointer wraps around
+ * @param trimUnitBytes the trim's unit: a buffer file is judged in runs of consecutive data blocks
+ *     of about this many bytes, and only its cold runs leave the buffer. LSbM's super-files give
+ *     the tree and the buffer their own granularity (the tree compacts 20 MB super-files, the
+ *     buffer trims their 2 MB files: r = 10); Cairn's tree compacts table files and the buffer
+ *     trims block runs of a file instead (docs/compaction.md, "Trim units"). Default 256 KiB,
+ *     about a tenth of the default table size, the paper's ratio. At least one block is always
+ *     a unit.
  */
-public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, double freezeRepeatedFraction) {
+public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, double freezeRepeatedFraction,
+    long trimUnitBytes) {
   public BufferConfig {
     if (trimIntervalMillis < 1 || trimIntervalMillis > 24L * 3600 * 1000) {
       throw new IllegalArgumentException("buffer trimIntervalMillis out of range [1, 1 day]: " + trimIntervalMillis);
@@ -24,22 +32,29 @@ public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, d
     if (!(freezeRepeatedFraction >= 0 && freezeRepeatedFraction <= 1)) {
       throw new IllegalArgumentException("buffer freezeRepeatedFraction out of range [0, 1]: " + freezeRepeatedFraction);
     }
+    if (trimUnitBytes < 1 || trimUnitBytes > (1L << 40)) {
+      throw new IllegalArgumentException("buffer trimUnitBytes out of range [1, 1 TiB]: " + trimUnitBytes);
+    }
   }
 
-  /** 30 s trim interval, 80% cached threshold, freeze at 10% repeated bytes. */
+  /** 30 s trim interval, 80% cached threshold, freeze at 10% repeated bytes, 256 KiB trim units. */
   public static BufferConfig defaults() {
-    return new BufferConfig(30_000, 0.8, 0.1);
+    return new BufferConfig(30_000, 0.8, 0.1, 256 * 1024);
   }
 
   public BufferConfig withTrimIntervalMillis(long v) {
-    return new BufferConfig(v, trimCachedFraction, freezeRepeatedFraction);
+    return new BufferConfig(v, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes);
   }
 
   public BufferConfig withTrimCachedFraction(double v) {
-    return new BufferConfig(trimIntervalMillis, v, freezeRepeatedFraction);
+    return new BufferConfig(trimIntervalMillis, v, freezeRepeatedFraction, trimUnitBytes);
   }
 
   public BufferConfig withFreezeRepeatedFraction(double v) {
-    return new BufferConfig(trimIntervalMillis, trimCachedFraction, v);
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, v, trimUnitBytes);
+  }
+
+  public BufferConfig withTrimUnitBytes(long v) {
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, v);
   }
 }

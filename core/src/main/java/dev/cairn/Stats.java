@@ -139,7 +139,7 @@ public record Stats(
    * @param removedMarkers removed markers, all levels
    * @param bytesByLevel {@code bytes} split by the level whose buffer holds the file, L0 first
    * @param appendedFiles files appended by buffered merges since open
-   * @param trimmedFiles files the trim dropped as cold since open
+   * @param trimmedFiles cold block runs (trim units, docs/compaction.md "Trim units") the trim turned into removed markers since open
    * @param shadowedFiles files dropped because markers of newer tables hid them (the buffer
    *     shrinking as its level's data merges down) since open
    * @param trimPasses trim passes run since open

@@ -19,6 +19,13 @@ public interface BlockCache extends AutoCloseable {
   CachedBlock lookup(long fileNumber, long offset);
 
   /**
+   * Like {@link #lookup}, for background reads (compaction): counts neither a hit nor a miss and
+   * leaves the block's recency alone, so the hit ratio is the user reads' (as LSbM measures it)
+   * and a merge reading a block does not keep it cached for the data it is about to replace.
+   */
+  CachedBlock lookupQuietly(long fileNumber, long offset);
+
+  /**
    * Copies {@code contents} (its remaining bytes; position unchanged) into block memory, caches
    * it, and returns it retained for the caller. If the key is already cached, returns the cached
    * block instead. With a capacity of zero nothing is cached and the returned block is owned by
@@ -31,6 +38,12 @@ public interface BlockCache extends AutoCloseable {
 
   /** Number of blocks of {@code fileNumber} now in the cache (LSbM's trim reads this). */
   long cachedBlockCount(long fileNumber);
+
+  /**
+   * Whether the block at {@code offset} of {@code fileNumber} is in the cache now, without
+   * counting a lookup or touching its recency (the trim judges block runs with it).
+   */
+  boolean isCached(long fileNumber, long offset);
 
   CacheStats stats();
 

@@ -102,6 +102,15 @@ public final class CaffeineBlockCache implements BlockCache {
     return null;
   }
 
+  @Override
+  public CachedBlock lookupQuietly(long fileNumber, long offset) {
+    if (closed) {
+      return null;
+    }
+    SharedBlock block = cache.policy().getIfPresentQuietly(new BlockKey(fileNumber, offset));
+    return block != null && block.tryRetain() ? new BlockLease(block) : null;
+  }
+
   /**
    * {@inheritDoc}
    *
@@ -203,6 +212,12 @@ public final class CaffeineBlockCache implements BlockCache {
   public long cachedBlockCount(long fileNumber) {
     FileBlocks file = files.get(fileNumber);
     return file == null ? 0 : file.cachedBlockCount();
+  }
+
+  @Override
+  public boolean isCached(long fileNumber, long offset) {
+    FileBlocks file = files.get(fileNumber);
+    return file != null && file.isCached(offset);
   }
 
   /** Lookup counters and cached block count of one file; zeros for a file never looked up. */

@@ -27,6 +27,10 @@ final class FileBlocks {
     cached.remove(offset, block);
   }
 
+  boolean isCached(long offset) {
+    return cached.containsKey(offset);
+  }
+
   long cachedBlockCount() {
     return cached.size();
   }

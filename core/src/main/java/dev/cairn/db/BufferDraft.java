@@ -7,6 +7,7 @@ import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,9 +33,14 @@ import java.util.function.LongSupplier;
  * <ul>
  *   <li>{@link #append}: the file carries the newest data of its keys in L (it was just merged
  *       into L), so it answers them; other keys of its range are unchanged in L.
+ *   <li>{@link #appendOldest}: a merge target answers every key the merge input does not hold
+ *       as L does; a walk reaches the oldest table only where it would have fallen back to L.
  *   <li>{@link #markRemoved}: a marker in the newest table stops every walk over the range, and
  *       the read falls back to L's file, which is always right.
  *   <li>{@link #dropFile}: the file's range becomes a marker in the same table: same argument.
+ *   <li>{@link #split}: the trim keeps a file's hot block runs as parts of the same file and
+ *       turns its cold ones into markers; the pieces cover the entry's range with no gap, so each
+ *       key is answered by the same file or falls back to L's file.
  *   <li>{@link #collectGarbage}: a file each of whose keys is covered by a marker of a newer
  *       table is dropped (no walk reaches it). A file whose remaining keys lie outside every file
  *       of the level cannot answer a walk either, but it may still stop one: a tombstone it holds
@@ -111,6 +117,32 @@ final class BufferDraft {
   }
 
   /**
+   * Adds {@code file}, a target that a merge into {@code level} just rewrote, as the level's
+   * oldest buffer data: into the oldest table when it overlaps nothing there, else into a new
+   * table below it (its id one less than the oldest's: ids order tables and may go below 1).
+   *
+   * <p>A walk reaches the oldest table only when no newer table answered or stopped it: it would
+   * otherwise have fallen back to the level, and the target answers as the level does for every
+   * key the merge's input does not hold (those the input's newer table answers first). So the
+   * keys a merge rewrote keep being read where they were cached: at the target's blocks, for
+   * reads that fell through to the level, and at the older buffer files that already served the
+   * others (the target goes below them, so it does not take their reads to its colder copy).
+   */
+  void appendOldest(int level, FileMetaData file) {
+    TreeMap<Long, TreeMap<byte[], BufferEntry>> tables = level(level);
+    BufferEntry entry = new BufferEntry.File(file);
+    TreeMap<byte[], BufferEntry> oldest = tables.isEmpty() ? null : tables.lastEntry().getValue();
+    if (oldest != null && !overlapsAny(oldest, entry.smallestUserKey(), entry.largestUserKey())) {
+      oldest.put(entry.smallestUserKey(), entry);
+      return;
+    }
+    long id = tables.isEmpty() ? newTableId.getAsLong() : tables.lastKey() - 1;
+    TreeMap<byte[], BufferEntry> table = new TreeMap<>(UserKeys.COMPARATOR);
+    table.put(entry.smallestUserKey(), entry);
+    tables.put(id, table);
+  }
+
+  /**
    * Records that {@code level}'s content changed over [{@code smallest}, {@code largest}] without
    * an append: a removed marker in the newest table, merged with the markers it overlaps there,
    * or in a new newest table when a file of the newest one overlaps the range. Nothing when no
@@ -151,8 +183,10 @@ final class BufferDraft {
   /**
    * The buffer's part of the compaction whose level changes this draft was made for: with {@code
    * append}, the files the edit deletes from {@code inputLevel} are appended to {@code
-   * outputLevel}'s buffer (oldest data first); every other level >= 1 the edit changes gets a
-   * removed marker over each file it adds or deletes there. Returns the files appended.
+   * outputLevel}'s buffer (oldest data first) and the targets it deletes from {@code
+   * outputLevel} join that buffer's oldest table ({@link #appendOldest}); every other level >= 1
+   * the edit changes gets a removed marker over each file it adds or deletes there. Returns the
+   * files appended.
    */
   int applyCompaction(int inputLevel, int outputLevel, boolean append) {
     VersionEdit edit = levelChanges;
@@ -194,7 +228,11 @@ final class BufferDraft {
     for (FileMetaData f : inputs) {
       append(outputLevel, f);
     }
-    return inputs.size();
+    List<FileMetaData> targets = deletedFiles(base, edit, outputLevel);
+    for (FileMetaData target : targets) {
+      appendOldest(outputLevel, target);
+    }
+    return inputs.size() + targets.size();
   }
 
   /** The metadata, from {@code v}, of the files {@code edit} deletes from {@code level}. */
@@ -213,16 +251,42 @@ final class BufferDraft {
     return out;
   }
 
-  /** Replaces buffer file {@code fileNumber} of table {@code tableId} by a marker of its range. */
+  /** Replaces buffer file {@code fileNumber} of table {@code tableId} (every part of it) by markers of its parts. */
   void dropFile(int level, long tableId, long fileNumber) {
     TreeMap<byte[], BufferEntry> table = Objects.requireNonNull(level(level).get(tableId), "no such table");
-    for (BufferEntry e : table.values()) {
+    boolean found = false;
+    for (BufferEntry e : List.copyOf(table.values())) {
       if (e instanceof BufferEntry.File f && f.meta().number() == fileNumber) {
         table.put(e.smallestUserKey(), new BufferEntry.Removed(e.smallestUserKey(), e.largestUserKey()));
-        return;
+        found = true;
       }
     }
-    throw new IllegalArgumentException("file #" + fileNumber + " is not in buffer table " + tableId);
+    if (!found) {
+      throw new IllegalArgumentException("file #" + fileNumber + " is not in buffer table " + tableId);
+    }
+  }
+
+  /**
+   * Replaces {@code entry} of table {@code tableId} by {@code pieces}: parts of the same file and
+   * removed markers that together cover exactly the entry's range ({@link TrimUnits#split}).
+   * Every key the entry answered for is then answered by a part (the same file) or ends the walk
+   * at a marker. Returns false, changing nothing, when the table no longer holds the entry (a
+   * merge or the garbage collection changed it since the trim judged it).
+   */
+  boolean split(int level, long tableId, BufferEntry.File entry, List<BufferEntry> pieces) {
+    TreeMap<byte[], BufferEntry> table = level(level).get(tableId);
+    if (table == null || !entry.equals(table.get(entry.smallestUserKey()))) {
+      return false;
+    }
+    if (pieces.isEmpty() || !Arrays.equals(pieces.get(0).smallestUserKey(), entry.smallestUserKey())
+        || !Arrays.equals(pieces.get(pieces.size() - 1).largestUserKey(), entry.largestUserKey())) {
+      throw new IllegalArgumentException("pieces " + pieces + " do not span " + entry);
+    }
+    table.remove(entry.smallestUserKey());
+    for (BufferEntry p : pieces) {
+      table.put(p.smallestUserKey(), p);
+    }
+    return true;
   }
 
   /**

@@ -7,14 +7,17 @@ import dev.cairn.compaction.CompactionKind;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.key.UserKeys;
 import dev.cairn.table.TableHandle;
+import dev.cairn.table.TableReader;
 import dev.cairn.version.BufferEntry;
 import dev.cairn.version.BufferTable;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -170,23 +173,30 @@ final class BufferRuntime {
   }
 
   /**
-   * Algorithm 2: drops the files whose fraction of cached blocks is below the threshold, leaving
-   * removed markers, from every buffer table but the "still warming" ones: each level's newest,
-   * and every table created since the previous pass (LSbM's B^0: a file appended since then
-   * gets one interval for reads to find it); a file not in the level's buffer at the previous
-   * pass is warming too, whatever its table. Returns the files dropped. One pass at a time.
+   * Algorithm 2, at the granularity of trim units ({@link TrimUnits}): turns the block runs of
+   * buffer files whose fraction of cached blocks is below the threshold into removed markers,
+   * keeping the hot runs as parts of the same file, in every buffer table but the "still
+   * warming" ones: each level's newest, and every table created since the previous pass (LSbM's
+   * B^0: a file appended since then gets one interval for reads to find it); a file not in the
+   * level's buffer at the previous pass is warming too, whatever its table. Returns the runs
+   * removed. One pass at a time.
    */
   synchronized int trimOnce() {
     Version pinned = db.versions.refCurrent();
-    Set<Long> cold = new HashSet<>();
+    List<PlannedSplit> planned = new ArrayList<>();
     try {
-      // Outside the mutex: opening table readers to count their blocks may read the disk.
+      // Outside the mutex: opening table readers to read their indexes may read the disk.
+      Map<Long, BlockRuns> runsByFile = new HashMap<>();
       for (int level = 1; level < pinned.numLevels(); level++) {
-        List<BufferTable> tables = pinned.bufferTables(level);
-        for (BufferTable t : trimmable(level, tables)) {
-          for (FileMetaData f : t.files()) {
-            if (filesAtLastTrim.get(level).contains(f.number()) && cachedFraction(f) < config.trimCachedFraction()) {
-              cold.add(f.number());
+        for (BufferTable t : trimmable(level, pinned.bufferTables(level))) {
+          for (BufferEntry e : t.entries()) {
+            if (e instanceof BufferEntry.File f && filesAtLastTrim.get(level).contains(f.meta().number())) {
+              BlockRuns runs = runsByFile.computeIfAbsent(f.meta().number(), n -> blockRuns(f.meta()));
+              List<BufferEntry> pieces = runs == null ? List.of(f) : TrimUnits.split(f, runs.upperUserKeys,
+                  runs.blockBytes, runs.cached, config.trimUnitBytes(), config.trimCachedFraction());
+              if (pieces.size() != 1 || pieces.get(0) != f) {
+                planned.add(new PlannedSplit(level, t.id(), f, pieces));
+              }
             }
           }
         }
@@ -202,16 +212,10 @@ final class BufferRuntime {
       trimPasses.incrementAndGet();
       Version v = db.versions.current();
       BufferDraft draft = new BufferDraft(v, db.versions::newFileNumber);
-      int dropped = 0;
-      for (int level = 1; level < v.numLevels(); level++) {
-        List<BufferTable> tables = v.bufferTables(level);
-        for (BufferTable t : trimmable(level, tables)) {
-          for (FileMetaData f : t.files()) {
-            if (cold.contains(f.number())) {
-              draft.dropFile(level, t.id(), f.number());
-              dropped++;
-            }
-          }
+      int removed = 0;
+      for (PlannedSplit p : planned) {
+        if (draft.split(p.level, p.tableId, p.entry, p.pieces)) {
+          removed += (int) p.pieces.stream().filter(e -> e instanceof BufferEntry.Removed).count();
         }
       }
       for (int level = 1; level < v.numLevels(); level++) {
@@ -221,7 +225,7 @@ final class BufferRuntime {
         tables.forEach(t -> t.files().forEach(f -> present.add(f.number())));
         filesAtLastTrim.set(level, present);
       }
-      if (dropped == 0) {
+      if (removed == 0) {
         return 0;
       }
       shadowedFiles.addAndGet(draft.collectGarbage());
@@ -233,11 +237,39 @@ final class BufferRuntime {
         db.latchBackgroundError(t);
         throw t instanceof RuntimeException r ? r : new RuntimeException(t);
       }
-      trimmedFiles.addAndGet(dropped);
+      trimmedFiles.addAndGet(removed);
       db.collectObsoleteFiles(false);
-      return dropped;
+      return removed;
     } finally {
       db.mutex.unlock();
+    }
+  }
+
+  /** A split the trim judged outside the mutex, applied under it if the entry is still there. */
+  private record PlannedSplit(int level, long tableId, BufferEntry.File entry, List<BufferEntry> pieces) {}
+
+  /** One file's data blocks in key order, as the trim judges them. */
+  private record BlockRuns(byte[][] upperUserKeys, long[] blockBytes, boolean[] cached) {}
+
+  /**
+   * The file's blocks with the cache's view of each (LSbM's per-file counter, per block), or
+   * null when the file cannot be opened now: then it is kept, and the next pass tries again.
+   */
+  private BlockRuns blockRuns(FileMetaData f) {
+    try (TableHandle h = TableIterators.acquire(db.tableCache, f)) {
+      TableReader r = h.reader();
+      int n = r.dataBlockCount();
+      byte[][] upper = new byte[n][];
+      long[] bytes = new long[n];
+      boolean[] cached = new boolean[n];
+      for (int i = 0; i < n; i++) {
+        upper[i] = r.dataBlockUpperUserKey(i);
+        bytes[i] = r.dataBlockBytes(i);
+        cached[i] = db.blockCache.isCached(f.number(), r.dataBlockOffset(i));
+      }
+      return new BlockRuns(upper, bytes, cached);
+    } catch (RuntimeException e) {
+      return null;
     }
   }
 
@@ -250,17 +282,6 @@ final class BufferRuntime {
       }
     }
     return out;
-  }
-
-  /** Fraction of a file's data blocks now in the block cache (the paper's per-file counter). */
-  private double cachedFraction(FileMetaData f) {
-    long blocks;
-    try (TableHandle h = TableIterators.acquire(db.tableCache, f)) {
-      blocks = h.reader().properties().dataBlocks();
-    } catch (RuntimeException e) {
-      return 1.0; // cannot judge it now: keep it, the next pass tries again
-    }
-    return blocks == 0 ? 0.0 : Math.min(1.0, (double) db.blockCache.cachedBlockCount(f.number()) / blocks);
   }
 
   /** Requires: mutex held. The buffer's figures for {@link Stats}. */

@@ -4,6 +4,7 @@ import dev.cairn.CairnIOException;
 import dev.cairn.CorruptionException;
 import dev.cairn.cache.BlockCache;
 import dev.cairn.cache.CachedBlock;
+import dev.cairn.fs.IoPurpose;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.ReadableFile;
 import dev.cairn.iter.InternalIterator;
@@ -174,11 +175,14 @@ public final class TableReader implements AutoCloseable {
 
   /**
    * Pins data block {@code h}: from the cache when present; otherwise read with {@code tag},
-   * verified, and cached if {@code fillCache} (else a private copy). Close the result.
+   * verified, and cached if {@code fillCache} (else a private copy). Close the result. Only
+   * user reads count as cache hits or misses: the hit ratio is theirs.
    */
   BlockRef acquireDataBlock(BlockHandle h, boolean fillCache, IoTag tag) {
     if (cache != null) {
-      CachedBlock cached = cache.lookup(fileNumber, h.offset());
+      CachedBlock cached = tag.purpose() == IoPurpose.USER_READ
+          ? cache.lookup(fileNumber, h.offset())
+          : cache.lookupQuietly(fileNumber, h.offset());
       if (cached != null) {
         if (cached.size() == h.size()) {
           return pin(cached, h);
@@ -219,6 +223,31 @@ public final class TableReader implements AutoCloseable {
 
   TableIndex index() {
     return index;
+  }
+
+  /** Number of data blocks the newest index references. */
+  public int dataBlockCount() {
+    return index.size();
+  }
+
+  /** File offset of data block {@code i} in key order: its block-cache key. */
+  public long dataBlockOffset(int i) {
+    return index.handle(i).offset();
+  }
+
+  /** Bytes of data block {@code i} in key order, its trailer included. */
+  public long dataBlockBytes(int i) {
+    return index.handle(i).end() - index.handle(i).offset();
+  }
+
+  /**
+   * The user key of data block {@code i}'s index separator: every key of blocks {@code 0..i} has
+   * a user key at or below it, every key of the later blocks one at or above it (equal only when
+   * a user key's versions straddle the boundary). The last block's may lie above the table's
+   * largest key.
+   */
+  public byte[] dataBlockUpperUserKey(int i) {
+    return InternalKey.userKey(index.separator(i));
   }
 
   public TableProperties properties() {

@@ -26,22 +26,53 @@ public sealed interface BufferEntry permits BufferEntry.File, BufferEntry.Remove
     return overlaps(userKey, userKey);
   }
 
-  /** A table file kept in the buffer; the file is not copied, the main tree's file is reused. */
-  record File(FileMetaData meta) implements BufferEntry {
-    @Override
-    public byte[] smallestUserKey() {
-      return meta.smallestUserKey();
+  /**
+   * A table file kept in the buffer; the file is not copied, the main tree's file is reused. The
+   * entry answers for the keys of [{@code smallestUserKey}, {@code largestUserKey}] only: the whole
+   * file when appended, a part of it once the trim has turned its cold block runs into removed
+   * markers beside it (docs/compaction.md, "Trim units"). The pieces of one file always cover
+   * every key the file holds, so no key of the file falls between them.
+   */
+  record File(FileMetaData meta, byte[] smallestUserKey, byte[] largestUserKey) implements BufferEntry {
+    public File {
+      smallestUserKey = smallestUserKey.clone();
+      largestUserKey = largestUserKey.clone();
+      if (UserKeys.compare(smallestUserKey, largestUserKey) > 0) {
+        throw new IllegalArgumentException("buffer file #" + meta.number() + ": smallest key is above its largest");
+      }
+      if (UserKeys.compare(smallestUserKey, meta.smallestUserKey()) < 0
+          || UserKeys.compare(largestUserKey, meta.largestUserKey()) > 0) {
+        throw new IllegalArgumentException("buffer file #" + meta.number() + ": range ["
+            + UserKeys.printable(smallestUserKey) + ".." + UserKeys.printable(largestUserKey)
+            + "] reaches outside the file's keys");
+      }
+    }
+
+    /** The whole file. */
+    public File(FileMetaData meta) {
+      this(meta, meta.smallestUserKey(), meta.largestUserKey());
+    }
+
+    /** Whether this entry answers for the whole file (not a part the trim left). */
+    public boolean whole() {
+      return Arrays.equals(smallestUserKey, meta.smallestUserKey()) && Arrays.equals(largestUserKey, meta.largestUserKey());
     }
 
     @Override
-    public byte[] largestUserKey() {
-      return meta.largestUserKey();
+    public boolean equals(Object o) {
+      return o instanceof File f && f.meta.equals(meta) && Arrays.equals(f.smallestUserKey, smallestUserKey)
+          && Arrays.equals(f.largestUserKey, largestUserKey);
+    }
+
+    @Override
+    public int hashCode() {
+      return meta.hashCode() * 31 + Arrays.hashCode(smallestUserKey);
     }
 
     @Override
     public String toString() {
-      return "#" + meta.number() + "[" + UserKeys.printable(smallestUserKey()) + ".."
-          + UserKeys.printable(largestUserKey()) + "]";
+      return "#" + meta.number() + "[" + UserKeys.printable(smallestUserKey) + ".."
+          + UserKeys.printable(largestUserKey) + "]";
     }
   }
 

@@ -6,8 +6,10 @@ import java.util.List;
 
 /**
  * One sorted table of a level's compaction buffer (LSbM's B^j): entries in key order that never
- * share a user key. {@code id} orders the tables of a level, newest (largest id) first; ids are
- * allocated from the file-number counter, so they are unique and never reused. Immutable.
+ * share a user key. {@code id} orders the tables of a level, newest (largest id) first. A new
+ * newest table takes its id from the file-number counter, above every id in use; a table put
+ * below the oldest (a merge's targets) takes the oldest's id minus one, which may be 0 or
+ * negative. Ids are unique within a level. Immutable.
  */
 public record BufferTable(long id, List<BufferEntry> entries) {
   public BufferTable {

@@ -22,7 +22,7 @@ import java.util.TreeMap;
  */
 public final class VersionEdit {
   /** The manifest format this code writes and the newest it reads. */
-  public static final int CURRENT_FORMAT_VERSION = 2;
+  public static final int CURRENT_FORMAT_VERSION = 3;
 
   /** Manifest tags. The ids are written to disk and never change or get reused. */
   enum Tag {
@@ -76,6 +76,8 @@ public final class VersionEdit {
   /** {@code BUFFER_ADD} entry kinds (persistent). */
   private static final int KIND_FILE = 1;
   private static final int KIND_REMOVED = 2;
+  /** A part of a file the trim left (its key range narrower than the file's); since format 3. */
+  private static final int KIND_FILE_PART = 3;
 
   private int formatVersion; // 0: absent
   private long logNumber = -1;
@@ -191,13 +193,13 @@ public final class VersionEdit {
 
   /** Adds {@code entry} to buffer table {@code tableId} of {@code level} (created if new). */
   public VersionEdit addToBuffer(int level, long tableId, BufferEntry entry) {
-    bufferAdds.add(new BufferAdd(checkLevel(level), checkNonNegative("buffer table id", tableId), entry));
+    bufferAdds.add(new BufferAdd(checkLevel(level), tableId, entry));
     return this;
   }
 
   /** Removes {@code entry} from buffer table {@code tableId} of {@code level}. */
   public VersionEdit removeFromBuffer(int level, long tableId, BufferEntry entry) {
-    bufferRemoves.add(new BufferRemove(checkLevel(level), checkNonNegative("buffer table id", tableId),
+    bufferRemoves.add(new BufferRemove(checkLevel(level), tableId,
         entry.smallestUserKey().clone()));
     return this;
   }
@@ -266,9 +268,13 @@ public final class VersionEdit {
     }
     for (BufferAdd a : bufferAdds) {
       out.putVarint32(Tag.BUFFER_ADD.persistentId).putVarint32(a.level()).putVarint64(a.tableId());
-      if (a.entry() instanceof BufferEntry.File f) {
+      if (a.entry() instanceof BufferEntry.File f && f.whole()) {
         out.putVarint32(KIND_FILE);
         encodeFile(out, f.meta());
+      } else if (a.entry() instanceof BufferEntry.File f) {
+        out.putVarint32(KIND_FILE_PART);
+        encodeFile(out, f.meta());
+        out.putLengthPrefixed(f.smallestUserKey()).putLengthPrefixed(f.largestUserKey());
       } else {
         BufferEntry.Removed m = (BufferEntry.Removed) a.entry();
         out.putVarint32(KIND_REMOVED).putLengthPrefixed(m.smallestUserKey()).putLengthPrefixed(m.largestUserKey());
@@ -341,11 +347,21 @@ public final class VersionEdit {
         }
         case BUFFER_ADD -> {
           int level = level(in);
-          long tableId = nonNegative(in, "buffer table id");
+          long tableId = in.getVarint64(); // any long: ids below the oldest table may be <= 0
           long kindOffset = offset + in.position();
           int kind = in.getVarint32();
           BufferEntry entry = switch (kind) {
             case KIND_FILE -> new BufferEntry.File(decodeFile(in));
+            case KIND_FILE_PART -> {
+              FileMetaData file = decodeFile(in);
+              byte[] smallest = in.getLengthPrefixed();
+              byte[] largest = in.getLengthPrefixed();
+              if (UserKeys.compare(smallest, largest) > 0 || UserKeys.compare(smallest, file.smallestUserKey()) < 0
+                  || UserKeys.compare(largest, file.largestUserKey()) > 0) {
+                throw in.corruption("buffer file part's range is empty or reaches outside its file");
+              }
+              yield new BufferEntry.File(file, smallest, largest);
+            }
             case KIND_REMOVED -> {
               byte[] smallest = in.getLengthPrefixed();
               byte[] largest = in.getLengthPrefixed();
@@ -361,7 +377,7 @@ public final class VersionEdit {
         }
         case BUFFER_REMOVE -> {
           int level = level(in);
-          long tableId = nonNegative(in, "buffer table id");
+          long tableId = in.getVarint64(); // any long: ids below the oldest table may be <= 0
           edit.bufferRemoves.add(new BufferRemove(level, tableId, in.getLengthPrefixed()));
         }
         default -> throw new AssertionError("tag " + tag + " not handled");

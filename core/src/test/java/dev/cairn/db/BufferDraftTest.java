@@ -205,14 +205,31 @@ class BufferDraftTest {
   }
 
   @Test
-  void anAppendingMergeAppendsItsInputsAndMarksTheInputLevelOnly() throws IOException {
+  void anAppendingMergeAppendsItsInputsAndTargetsAndMarksTheInputLevelOnly() throws IOException {
     levels(new VersionEdit().addFile(1, file(10, "a", "c")).addFile(2, file(11, "b", "d")));
     BufferDraft seed = draft(); // level 1 holds an older buffer file over the input's range
     seed.append(1, file(5, "a", "b"));
     install(seed);
     compaction(new VersionEdit().deleteFile(1, 10).deleteFile(2, 11).addFile(2, file(12, "a", "d")), 1, 2, true);
-    assertEquals("[#10[a..c]]", render(2), "the input joined L2's buffer");
+    assertEquals("[#10[a..c]] [#11[b..d]]", render(2), "the input joined L2's buffer, the target below it");
     assertEquals("", render(1), "L1's data left: the marker hid #5 and then went itself");
+  }
+
+  @Test
+  void aMergesTargetsGoBelowTheOlderBufferTablesWhoseFilesAlreadyServeTheirKeys() throws IOException {
+    levels(new VersionEdit().addFile(1, file(10, "a", "c")).addFile(2, file(11, "b", "f"))
+        .addFile(2, file(14, "x", "z")));
+    BufferDraft seed = draft();
+    seed.append(2, file(6, "d", "e")); // an earlier input: it serves d..e now, maybe cached
+    seed.append(2, file(7, "e", "g")); // overlaps #6: a newer table
+    install(seed);
+    compaction(new VersionEdit().deleteFile(1, 10).deleteFile(2, 11).addFile(2, file(12, "a", "f")), 1, 2, true);
+    assertEquals("[#10[a..c], #7[e..g]] [#6[d..e]] [#11[b..f]]", render(2),
+        "the target answers only where the walk used to fall back to the level");
+    // A second merge's target overlaps #11: it goes into a new table below it.
+    levels(new VersionEdit().addFile(1, file(15, "a", "b")));
+    compaction(new VersionEdit().deleteFile(1, 15).deleteFile(2, 12).addFile(2, file(16, "a", "f")), 1, 2, true);
+    assertEquals("[#15[a..b]] [#10[a..c], #7[e..g]] [#6[d..e]] [#11[b..f]] [#12[a..f]]", render(2));
   }
 
   @Test

@@ -11,6 +11,7 @@ import dev.cairn.CairnIterator;
 import dev.cairn.Options;
 import dev.cairn.ReadOptions;
 import dev.cairn.Stats;
+import dev.cairn.version.BufferEntry;
 import dev.cairn.version.BufferTable;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
@@ -362,6 +363,80 @@ class BufferEngineTest {
       assertEquals(1, db.buffer().trimOnce(), "a pass later it is judged");
       assertFalse(bufferFileNumbers(db).contains(late.number()));
       assertTrue(bufferFileNumbers(db).contains(overlapping.number()), "the newest table is never trimmed");
+    }
+  }
+
+  /**
+   * With trim units smaller than a file, the trim keeps the block runs reads warmed as parts of
+   * the file and turns the rest into markers; reads stay right, the parts survive a reopen, and
+   * the file stays on disk while a part of it is in the buffer.
+   */
+  @Test
+  void theTrimKeepsAFilesHotBlockRunsAsPartsAndRemovesItsColdOnes() throws Exception {
+    TreeMap<String, byte[]> model = new TreeMap<>();
+    try (Cairn db = Cairn.open(dir, options(Options.CompactionStyle.TABLE))) {
+      load(db, model, new SplittableRandom(7), 2, 1_000_000);
+      for (int i = 0; i < 200; i++) { // an L0 file over the whole key space, to make a newer table
+        String k = String.format("k%06d", i * 5000);
+        db.put(b(k), b("new"));
+        model.put(k, b("new"));
+      }
+      db.flush();
+    }
+    Options units = Options.builder().memtableBytes(64 << 10).blockBytes(512).targetFileBytes(16 << 10)
+        .baseLevelBytes(64 << 10).l0CompactionTrigger(2).blockCacheBytes(4 << 20)
+        .compactionStyle(Options.CompactionStyle.BUFFER)
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimUnitBytes(1024))
+        .build();
+    FileMetaData target;
+    int level = 1;
+    List<BufferTable> before;
+    try (DbImpl db = (DbImpl) Cairn.open(dir, units)) {
+      Version v = db.versions.current();
+      while (v.files(level).isEmpty()) {
+        level++;
+      }
+      int bufferLevel = level;
+      target = v.files(level).get(0);
+      FileMetaData overlapping = v.files(0).get(0);
+      installBuffer(db, d -> d.append(bufferLevel, target));
+      installBuffer(db, d -> d.append(bufferLevel, overlapping)); // a newer table: target's is trimmable
+      assertEquals(0, db.buffer().trimOnce(), "the first pass lets every table warm up");
+      // Warm the first half of the target's keys: a read there walks the buffer to the target.
+      List<String> targetKeys = new ArrayList<>(model.subMap(
+          new String(target.smallestUserKey(), StandardCharsets.UTF_8), true,
+          new String(target.largestUserKey(), StandardCharsets.UTF_8), true).keySet());
+      List<String> warm = targetKeys.subList(0, targetKeys.size() / 2);
+      for (String k : warm) {
+        assertArrayEquals(model.get(k), db.get(b(k)));
+      }
+      assertTrue(db.buffer().trimOnce() > 0, "the cold runs of the target are removed");
+      before = db.versions.current().bufferTables(level);
+      BufferTable targetTable = before.get(before.size() - 1);
+      List<BufferEntry.File> parts = new ArrayList<>();
+      targetTable.entries().forEach(e -> {
+        if (e instanceof BufferEntry.File f) {
+          parts.add(f);
+        }
+      });
+      assertFalse(parts.isEmpty(), "the warmed runs stay: " + targetTable);
+      // The cold runs' markers hide nothing older here (the oldest table): the collector drops them.
+      assertTrue(parts.stream().allMatch(p -> p.meta().number() == target.number() && !p.whole()), targetTable.toString());
+      int coveredWarm = 0;
+      for (String k : warm) {
+        coveredWarm += targetTable.covering(b(k)) instanceof BufferEntry.File ? 1 : 0;
+      }
+      assertTrue(coveredWarm >= warm.size() / 2, "most warmed keys stay in parts (" + coveredWarm + " of "
+          + warm.size() + "): " + targetTable);
+      for (String k : targetKeys.subList(targetKeys.size() * 3 / 4, targetKeys.size())) {
+        assertFalse(targetTable.covering(b(k)) instanceof BufferEntry.File, "cold key " + k + " still in a part");
+      }
+      checkReads(db, model, "after the split");
+    }
+    try (DbImpl db = (DbImpl) Cairn.open(dir, units)) {
+      assertEquals(before, db.versions.current().bufferTables(level), "the parts survive a reopen");
+      assertTrue(onDisk(target));
+      checkReads(db, model, "after reopening");
     }
   }
 }

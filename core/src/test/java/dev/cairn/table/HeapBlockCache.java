@@ -69,6 +69,12 @@ final class HeapBlockCache implements BlockCache {
   }
 
   @Override
+  public synchronized CachedBlock lookupQuietly(long fileNumber, long offset) {
+    byte[] b = blocks.get(new Key(fileNumber, offset));
+    return b == null ? null : new Handle(b);
+  }
+
+  @Override
   public synchronized CachedBlock insert(long fileNumber, long offset, ByteBuffer contents) {
     Key key = new Key(fileNumber, offset);
     byte[] existing = blocks.get(key);
@@ -100,6 +106,11 @@ final class HeapBlockCache implements BlockCache {
   @Override
   public synchronized long cachedBlockCount(long fileNumber) {
     return blocks.keySet().stream().filter(k -> k.file() == fileNumber).count();
+  }
+
+  @Override
+  public synchronized boolean isCached(long fileNumber, long offset) {
+    return blocks.keySet().stream().anyMatch(k -> k.file() == fileNumber && k.offset() == offset);
   }
 
   @Override

@@ -82,11 +82,11 @@ class VersionEditTest {
   @Test
   void newerFormatVersionIsRejectedWithAClearMessage() {
     // The newer format's unknown tag 99 follows: the version must be rejected first.
-    byte[] record = new ByteSink().putVarint32(1).putVarint32(3).putVarint32(99).putVarint32(0).toByteArray();
+    byte[] record = new ByteSink().putVarint32(1).putVarint32(4).putVarint32(99).putVarint32(0).toByteArray();
     NewerFormatVersionException e = assertThrows(NewerFormatVersionException.class,
         () -> VersionEdit.decode(record, "MANIFEST-000004", 0));
-    assertEquals("database format version 3 is newer than this Cairn supports (max 2)", e.getMessage());
-    assertEquals(3, e.version());
+    assertEquals("database format version 4 is newer than this Cairn supports (max 3)", e.getMessage());
+    assertEquals(4, e.version());
     assertEquals("MANIFEST-000004", e.file());
   }
 
@@ -156,6 +156,7 @@ class VersionEditTest {
     VersionEdit edit = new VersionEdit()
         .removeFromBuffer(2, 40, new BufferEntry.Removed(Files.user("a"), Files.user("b")))
         .addToBuffer(2, 41, new BufferEntry.File(table(9, "c", "d", 1, 2)))
+        .addToBuffer(2, 41, new BufferEntry.File(table(10, "f", "p", 1, 2), Files.user("g"), Files.user("h")))
         .addToBuffer(3, 42, new BufferEntry.Removed(Files.user("x"), Files.user("y")));
     VersionEdit back = VersionEdit.decode(edit.encode(), "m", 0);
     assertEquals(edit.toString(), back.toString());
@@ -178,5 +179,13 @@ class VersionEditTest {
     assertThrows(CorruptionException.class, () -> VersionEdit.decode(inverted, "m", 0));
     byte[] truncated = new ByteSink().putVarint32(17).putVarint32(1).putVarint64(5).toByteArray();
     assertThrows(CorruptionException.class, () -> VersionEdit.decode(truncated, "m", 0));
+    // A part whose range reaches outside its file's keys (the file holds f..p).
+    byte[] part = new VersionEdit()
+        .addToBuffer(1, 5, new BufferEntry.File(table(10, "f", "p", 1, 2), Files.user("g"), Files.user("h"))).encode();
+    byte[] outside = new String(part, java.nio.charset.StandardCharsets.ISO_8859_1).replace("\u0001g\u0001h", "\u0001a\u0001h")
+        .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    assertEquals(part.length, outside.length);
+    CorruptionException c = assertThrows(CorruptionException.class, () -> VersionEdit.decode(outside, "m", 0));
+    assertTrue(c.getMessage().contains("reaches outside its file"), c.getMessage());
   }
 }

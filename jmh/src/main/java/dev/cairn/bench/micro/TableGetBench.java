@@ -135,6 +135,11 @@ public class TableGetBench {
     }
 
     @Override
+    public CachedBlock lookupQuietly(long fileNumber, long offset) {
+      return lookup(fileNumber, offset);
+    }
+
+    @Override
     public CachedBlock insert(long fileNumber, long offset, ByteBuffer contents) {
       byte[] copy = new byte[contents.remaining()];
       contents.duplicate().get(copy);
@@ -149,6 +154,11 @@ public class TableGetBench {
     @Override
     public long cachedBlockCount(long fileNumber) {
       return blocks.keySet().stream().filter(k -> k.file() == fileNumber).count();
+    }
+
+    @Override
+    public boolean isCached(long fileNumber, long offset) {
+      return blocks.containsKey(new Key(fileNumber, offset));
     }
 
     @Override

@@ -1,0 +1,102 @@
+package dev.cairn.db;
+
+import dev.cairn.key.UserKeys;
+import dev.cairn.version.BufferEntry;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The trim's unit (docs/compaction.md, "Trim units"): a buffer file is cut into runs of
+ * consecutive data blocks of about {@code unitBytes}, and each run stays in the buffer only while
+ * at least the threshold fraction of its blocks is cached. LSbM gets the same effect from
+ * super-files (the tree compacts 20 MB super-files, the buffer trims their 2 MB files); here the
+ * tree keeps compacting whole table files and the buffer judges runs of their blocks.
+ *
+ * <p>A run's key range comes from the index alone, with no data read: run {@code [a, b)} answers
+ * for the user keys in {@code (upper(a-1), upper(b-1)]}, where {@code upper(i)} is the user key of
+ * block {@code i}'s separator (the first run is open below, the last above). These ranges
+ * partition the key space, so the parts and markers a split leaves cover every key of the file
+ * with no gap, which is all correctness needs: a key in a part is answered by the whole file, a
+ * key under a marker ends the walk and falls back to the level. A user key whose versions
+ * straddle a boundary belongs to the run before it; that run's file part then answers it from
+ * whichever block holds the version asked for.
+ */
+final class TrimUnits {
+  private TrimUnits() {}
+
+  /**
+   * Splits {@code entry} into hot parts ({@link BufferEntry.File}, same file, narrower range) and
+   * removed markers for its cold runs, in key order, clipped to the entry's range; adjacent runs
+   * of the same kind are one piece. Returns a single-element list holding {@code entry} itself
+   * when all of it is hot.
+   *
+   * @param upperUserKeys per data block in key order, its separator's user key
+   * @param blockBytes per data block, its size
+   * @param cached per data block, whether it is in the block cache now
+   */
+  static List<BufferEntry> split(BufferEntry.File entry, byte[][] upperUserKeys, long[] blockBytes, boolean[] cached,
+      long unitBytes, double threshold) {
+    int n = upperUserKeys.length;
+    if (blockBytes.length != n || cached.length != n) {
+      throw new IllegalArgumentException("block arrays differ in length");
+    }
+    List<BufferEntry> out = new ArrayList<>();
+    byte[] pieceLo = null;
+    byte[] pieceHi = null;
+    boolean pieceHot = false;
+    int start = 0;
+    while (start < n) {
+      int end = start;
+      long bytes = 0;
+      int cachedBlocks = 0;
+      while (end < n && (end == start || bytes < unitBytes)) {
+        bytes += blockBytes[end];
+        cachedBlocks += cached[end] ? 1 : 0;
+        end++;
+      }
+      byte[] lo = start == 0 ? entry.smallestUserKey() : max(entry.smallestUserKey(), successor(upperUserKeys[start - 1]));
+      byte[] hi = end == n ? entry.largestUserKey() : min(entry.largestUserKey(), upperUserKeys[end - 1]);
+      boolean hot = cachedBlocks >= threshold * (end - start);
+      start = end;
+      if (UserKeys.compare(lo, hi) > 0) {
+        continue; // the run lies outside the entry's range (or between two versions of one key)
+      }
+      if (pieceLo != null && hot == pieceHot) {
+        pieceHi = hi;
+        continue;
+      }
+      if (pieceLo != null) {
+        out.add(piece(entry, pieceLo, pieceHi, pieceHot));
+      }
+      pieceLo = lo;
+      pieceHi = hi;
+      pieceHot = hot;
+    }
+    if (pieceLo == null) {
+      return List.of(entry); // no block (an empty table): nothing to judge
+    }
+    out.add(piece(entry, pieceLo, pieceHi, pieceHot));
+    if (out.size() == 1 && out.get(0) instanceof BufferEntry.File) {
+      return List.of(entry);
+    }
+    return out;
+  }
+
+  private static BufferEntry piece(BufferEntry.File entry, byte[] lo, byte[] hi, boolean hot) {
+    return hot ? new BufferEntry.File(entry.meta(), lo, hi) : new BufferEntry.Removed(lo, hi);
+  }
+
+  /** The smallest user key above {@code key}: bytewise order puts {@code key + 0x00} next. */
+  static byte[] successor(byte[] key) {
+    return Arrays.copyOf(key, key.length + 1);
+  }
+
+  private static byte[] min(byte[] a, byte[] b) {
+    return UserKeys.compare(a, b) <= 0 ? a : b;
+  }
+
+  private static byte[] max(byte[] a, byte[] b) {
+    return UserKeys.compare(a, b) >= 0 ? a : b;
+  }
+}
