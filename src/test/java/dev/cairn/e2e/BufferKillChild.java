@@ -27,7 +27,7 @@ public final class BufferKillChild {
         .blockBytes(512)
         .blockCacheBytes(256 << 10)
         .compactionStyle(Options.CompactionStyle.BUFFER)
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(10).withTrimCachedFraction(0.3))
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(10).withTrimCachedFraction(0.3).withTrimUnitBytes(4096))
         .build();
   }
 

@@ -16,6 +16,9 @@ import dev.cairn.Stats;
 import dev.cairn.WriteBatch;
 import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.dlc.DlcConfig;
+import dev.cairn.version.BufferEntry;
+import dev.cairn.version.BufferTable;
+import dev.cairn.version.Version;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -90,7 +93,7 @@ class ModelTest {
         .bloomBitsPerKey(0)
         .targetFileBytes(16 << 10)
         .compactionStyle(Options.CompactionStyle.BUFFER)
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(20).withTrimCachedFraction(0.5))
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(20).withTrimCachedFraction(0.5).withTrimUnitBytes(2048))
         .build();
   }
 
@@ -105,6 +108,7 @@ class ModelTest {
     assertTrue(run.bufferShadowed > 0, "markers must hide buffer files as data merges down, " + run.where());
     assertTrue(run.bufferFreezes > 0, "the skewed keys must freeze a level, " + run.where());
     assertTrue(run.maxBufferFiles > 0, "the buffer must hold files at some point, " + run.where());
+    assertTrue(run.maxBufferParts > 0, "the trim must keep hot runs of some file as parts, " + run.where());
     assertTrue(run.bufferServed > 0, "buffer files must answer gets, " + run.where());
   }
 
@@ -166,6 +170,8 @@ class ModelTest {
     long bufferFreezes;
     long bufferServed;
     int maxBufferFiles;
+    /** Buffer entries seen that are parts of a file (the trim kept some of its runs). */
+    int maxBufferParts;
 
     record OpenSnapshot(Snapshot snapshot, NavigableMap<String, byte[]> view) {}
 
@@ -173,6 +179,23 @@ class ModelTest {
       this.seed = seed;
       this.options = options;
       this.rnd = new SplittableRandom(seed);
+    }
+
+    private int bufferParts() {
+      DbImpl impl = (DbImpl) db;
+      impl.mutex.lock();
+      try {
+        Version v = impl.versions.current();
+        int parts = 0;
+        for (int level = 0; level < v.numLevels(); level++) {
+          for (BufferTable t : v.bufferTables(level)) {
+            parts += (int) t.entries().stream().filter(e -> e instanceof BufferEntry.File f && !f.whole()).count();
+          }
+        }
+        return parts;
+      } finally {
+        impl.mutex.unlock();
+      }
     }
 
     String where() {
@@ -207,6 +230,7 @@ class ModelTest {
           } else if (r < 953) {
             db.flush();
             maxBufferFiles = Math.max(maxBufferFiles, db.stats().buffer().files());
+            maxBufferParts = Math.max(maxBufferParts, bufferParts());
           } else if (r < 955) {
             compactRandomRange();
           } else if (r < 957) {

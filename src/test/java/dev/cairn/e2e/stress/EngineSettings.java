@@ -58,7 +58,7 @@ record EngineSettings(
         // Under BLOCK, append on every level >= 1 so that kills land in the middle of appends.
         .blockCompaction(BlockCompactionConfig.defaults().withForceBlock(true))
         // Used by the BUFFER style only: trim often, so kills land in trims too.
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(50))
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(50).withTrimUnitBytes(4096))
         .build();
   }
 
