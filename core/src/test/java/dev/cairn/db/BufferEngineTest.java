@@ -186,31 +186,44 @@ class BufferEngineTest {
   }
 
   @Test
-  void theTrimKeepsTheFilesWhoseBlocksAreCached() {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+  void theTrimKeepsTheFilesWhoseBlocksAreCachedAndRemovesTheOthers() throws Exception {
     TreeMap<String, byte[]> model = new TreeMap<>();
-    try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
-      load(db, model, new SplittableRandom(seed), 4, 1_000_000);
-      db.buffer().trimOnce(); // the first pass only starts the warm-up clock
-      checkReads(db, model, "warming the cache, seed " + seed); // the cache holds the whole database
-      Version v = db.versions.current();
-      Set<Long> hot = new HashSet<>();
-      for (int level = 1; level < v.numLevels(); level++) {
-        v.bufferTables(level).stream().skip(1).forEach(t -> t.files().forEach(f -> {
-          long blocks;
-          try (var h = TableIterators.acquire(db.tableCache, f)) {
-            blocks = h.reader().properties().dataBlocks();
-          }
-          if (db.blockCache.cachedBlockCount(f.number()) >= 0.8 * blocks) {
-            hot.add(f.number());
-          }
-        }));
+    try (Cairn db = Cairn.open(dir, options(Options.CompactionStyle.TABLE))) {
+      load(db, model, new SplittableRandom(3), 2, 1_000_000);
+      for (int i = 0; i < 200; i++) { // an L0 file over the whole key space, to make a newer table
+        String k = String.format("k%06d", i * 5000);
+        db.put(b(k), b("new"));
+        model.put(k, b("new"));
       }
-      assertFalse(hot.isEmpty(), "reads warmed some file of an older buffer table, seed " + seed + "\n" + v);
-      db.buffer().trimOnce();
-      Set<Long> kept = new HashSet<>();
-      bufferFiles(db.versions.current()).forEach(f -> kept.add(f.number()));
-      assertTrue(kept.containsAll(hot), "hot buffer files " + hot + " were trimmed, seed " + seed);
+      db.flush();
+    }
+    // Reopened: the block cache is empty. Two files of one level join an older buffer table.
+    try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
+      Version v = db.versions.current();
+      int level = 1;
+      while (v.files(level).size() < 2) {
+        level++;
+      }
+      int bufferLevel = level;
+      FileMetaData hot = v.files(level).get(0);
+      FileMetaData cold = v.files(level).get(1);
+      FileMetaData newer = v.files(0).get(0);
+      installBuffer(db, d -> {
+        d.append(bufferLevel, hot);
+        d.append(bufferLevel, cold);
+      });
+      installBuffer(db, d -> d.append(bufferLevel, newer)); // overlaps both: the newest table
+      assertEquals(0, db.buffer().trimOnce(), "the first pass lets every table warm up");
+      for (String k : model.subMap(new String(hot.smallestUserKey(), StandardCharsets.UTF_8), true,
+          new String(hot.largestUserKey(), StandardCharsets.UTF_8), true).keySet()) {
+        assertArrayEquals(model.get(k), db.get(b(k))); // walks to `hot` (or `newer`) and caches it
+      }
+      assertTrue(db.buffer().trimOnce() > 0, "the cold file goes");
+      Set<Long> kept = bufferFileNumbers(db);
+      assertTrue(kept.contains(hot.number()), "the file reads warmed stays: " + renderBuffers(db.versions.current()));
+      assertFalse(kept.contains(cold.number()), "the file no read touched goes: " + renderBuffers(db.versions.current()));
+      assertTrue(kept.contains(newer.number()), "the newest table is never trimmed");
+      checkReads(db, model, "after the trim");
     }
   }
 
