@@ -223,7 +223,8 @@ class VersionSetTest {
     }
     writeCurrent("MANIFEST-000003\n");
     NewerFormatVersionException e = assertThrows(NewerFormatVersionException.class, this::recovered);
-    assertEquals("database format version 7 is newer than this Cairn supports (max 2)", e.getMessage());
+    assertEquals("database format version 7 is newer than this Cairn supports (max "
+        + VersionEdit.CURRENT_FORMAT_VERSION + ")", e.getMessage());
   }
 
   @Test
