@@ -33,8 +33,6 @@ import java.util.function.LongSupplier;
  * <ul>
  *   <li>{@link #append}: the file carries the newest data of its keys in L (it was just merged
  *       into L), so it answers them; other keys of its range are unchanged in L.
- *   <li>{@link #carryDown}: the input level's buffer walk over an input's range answers as the
- *       input does, so copied in front of the input it changes no answer.
  *   <li>{@link #appendOldest}: a merge target answers every key the merge input does not hold
  *       as L does; a walk reaches the oldest table only where it would have fallen back to L.
  *   <li>{@link #markRemoved}: a marker in the newest table stops every walk over the range, and
@@ -145,69 +143,6 @@ final class BufferDraft {
   }
 
   /**
-   * Puts the walk of {@code from}'s buffer over {@code input}'s range, as the base version has
-   * it, in front of {@code input} in {@code to}'s buffer: the entries of {@code from}'s tables
-   * that overlap the range, clipped to it, in new newest tables of {@code to} that keep every
-   * two overlapping entries in their order. Markers that no older carried file overlaps are
-   * left out (below them the walk reaches {@code input}, which answers as they would have made
-   * the level answer).
-   *
-   * <p>Why it is right: by the invariant of {@code from}, that walk over the range answers
-   * exactly as {@code from}'s file there, which is {@code input}; so the carried tables followed
-   * by {@code input} answer as {@code input} alone. Why it matters: those entries are where the
-   * reads of the range went while the data was in {@code from}, so their blocks are the cached
-   * ones; {@code input} itself was read only where the buffer had nothing, and would start cold.
-   */
-  private void carryDown(int from, int to, FileMetaData input) {
-    byte[] lo = input.smallestUserKey();
-    byte[] hi = input.largestUserKey();
-    List<List<BufferEntry>> layers = new ArrayList<>(); // newest first
-    for (BufferTable t : base.bufferTables(from)) {
-      for (BufferEntry e : t.overlapping(lo, hi)) {
-        BufferEntry clipped = clip(e, lo, hi);
-        int layer = 0; // below every carried entry it overlaps: those are newer
-        for (int i = 0; i < layers.size(); i++) {
-          for (BufferEntry placed : layers.get(i)) {
-            if (placed.overlaps(clipped.smallestUserKey(), clipped.largestUserKey())) {
-              layer = i + 1;
-            }
-          }
-        }
-        if (layer == layers.size()) {
-          layers.add(new ArrayList<>());
-        }
-        layers.get(layer).add(clipped);
-      }
-    }
-    List<BufferEntry> olderFiles = new ArrayList<>();
-    TreeMap<Long, TreeMap<byte[], BufferEntry>> tables = level(to);
-    for (int i = layers.size() - 1; i >= 0; i--) { // oldest first: newer layers get larger ids
-      TreeMap<byte[], BufferEntry> table = new TreeMap<>(UserKeys.COMPARATOR);
-      for (BufferEntry e : layers.get(i)) {
-        if (e instanceof BufferEntry.File
-            || olderFiles.stream().anyMatch(f -> f.overlaps(e.smallestUserKey(), e.largestUserKey()))) {
-          table.put(e.smallestUserKey(), e);
-        }
-      }
-      for (BufferEntry e : layers.get(i)) {
-        if (e instanceof BufferEntry.File) {
-          olderFiles.add(e);
-        }
-      }
-      if (!table.isEmpty()) {
-        tables.put(newTableId.getAsLong(), table);
-      }
-    }
-  }
-
-  /** {@code e} restricted to [lo, hi], which it overlaps. */
-  private static BufferEntry clip(BufferEntry e, byte[] lo, byte[] hi) {
-    byte[] from = max(e.smallestUserKey(), lo);
-    byte[] to = min(e.largestUserKey(), hi);
-    return e instanceof BufferEntry.File f ? new BufferEntry.File(f.meta(), from, to) : new BufferEntry.Removed(from, to);
-  }
-
-  /**
    * Records that {@code level}'s content changed over [{@code smallest}, {@code largest}] without
    * an append: a removed marker in the newest table, merged with the markers it overlaps there,
    * or in a new newest table when a file of the newest one overlaps the range. Nothing when no
@@ -292,9 +227,6 @@ final class BufferDraft {
     inputs.sort(Comparator.comparingLong(FileMetaData::largestSequence).thenComparingLong(FileMetaData::number));
     for (FileMetaData f : inputs) {
       append(outputLevel, f);
-      if (inputLevel >= 1) {
-        carryDown(inputLevel, outputLevel, f);
-      }
     }
     List<FileMetaData> targets = deletedFiles(base, edit, outputLevel);
     for (FileMetaData target : targets) {

@@ -205,49 +205,14 @@ class BufferDraftTest {
   }
 
   @Test
-  void anAppendingMergeAppendsItsInputsCarriedBufferAndTargetsAndMarksTheInputLevelOnly() throws IOException {
+  void anAppendingMergeAppendsItsInputsAndTargetsAndMarksTheInputLevelOnly() throws IOException {
     levels(new VersionEdit().addFile(1, file(10, "a", "c")).addFile(2, file(11, "b", "d")));
     BufferDraft seed = draft(); // level 1 holds an older buffer file over the input's range
     seed.append(1, file(5, "a", "b"));
     install(seed);
     compaction(new VersionEdit().deleteFile(1, 10).deleteFile(2, 11).addFile(2, file(12, "a", "d")), 1, 2, true);
-    assertEquals("[#5[a..b]] [#10[a..c]] [#11[b..d]]", render(2),
-        "L1's buffer over the input's range, then the input, then the target");
+    assertEquals("[#10[a..c]] [#11[b..d]]", render(2), "the input joined L2's buffer, the target below it");
     assertEquals("", render(1), "L1's data left: the marker hid #5 and then went itself");
-  }
-
-  @Test
-  void aMergeCarriesTheInputLevelsBufferOverTheInputsRangeInFrontOfTheInput() throws IOException {
-    levels(new VersionEdit().addFile(1, file(10, "c", "m")).addFile(1, file(11, "p", "s"))
-        .addFile(2, file(20, "a", "z")));
-    BufferDraft seed = draft(); // L1's buffer: what reads of c..m went to while the data was in L1
-    seed.append(1, file(5, "a", "d"));   // oldest table
-    seed.append(1, file(6, "c", "h"));   // overlaps #5: newer table
-    seed.markRemoved(1, b("g"), b("g")); // overlaps #6: newest table, hides #6 and #5 at g
-    seed.append(1, file(7, "k", "q"));   // joins the newest table (no overlap there)
-    install(seed);
-    assertEquals("[removed[g..g], #7[k..q]] [#6[c..h]] [#5[a..d]]", render(1));
-    compaction(new VersionEdit().deleteFile(1, 10).deleteFile(2, 20).addFile(2, file(21, "a", "z")), 1, 2, true);
-    // In L2, newest first: the carried walk over c..m (each entry clipped to it, order kept),
-    // then the input, then the target at the bottom.
-    assertEquals("[removed[g..g], #7[k..m]] [#6[c..h]] [#5[c..d]] [#10[c..m]] [#20[a..z]]", render(2));
-    // L1 lost c..m: its marker hides (and the collector drops) what was carried; #7 keeps n..q.
-    assertEquals("[removed[c..m]] [#7[k..q]]", render(1));
-  }
-
-  @Test
-  void aCarriedMarkerWithNoOlderCarriedFileUnderItIsLeftOut() throws IOException {
-    levels(new VersionEdit().addFile(1, file(10, "c", "m")).addFile(1, file(11, "p", "s"))
-        .addFile(2, file(20, "a", "z")));
-    BufferDraft seed = draft();
-    seed.append(1, file(5, "p", "z"));  // still answers for L1's p..s
-    seed.markRemoved(1, b("a"), b("q")); // hides #5 at p..q: a newer table
-    seed.collectGarbage();
-    install(seed);
-    assertEquals("[removed[a..q]] [#5[p..z]]", render(1));
-    compaction(new VersionEdit().deleteFile(1, 10).deleteFile(2, 20).addFile(2, file(21, "a", "z")), 1, 2, true);
-    assertEquals("[#10[c..m]] [#20[a..z]]", render(2),
-        "no carried file lies under the marker's c..m: the walk may reach #10, which answers as L1 did");
   }
 
   @Test
