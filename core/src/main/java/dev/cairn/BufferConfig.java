@@ -11,7 +11,7 @@ package dev.cairn;
  * @param freezeRepeatedFraction a level's buffer freezes when the bytes merged into the level
  *     during its current round exceed the level's size by more than this fraction of it
  *     (then repeated keys must have been dropped: LSbM section 4.1), until the level's compaction
- *     pointer wraps around
+ *     pointer wraps around; {@code Double.POSITIVE_INFINITY} never freezes
  * @param trimUnitBytes the trim's unit: a buffer file is judged in runs of consecutive data blocks
  *     of about this many bytes, and only its cold runs leave the buffer. LSbM's super-files give
  *     the tree and the buffer their own granularity (the tree compacts 20 MB super-files, the
@@ -29,8 +29,8 @@ public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, d
     if (!(trimCachedFraction >= 0 && trimCachedFraction <= 1)) {
       throw new IllegalArgumentException("buffer trimCachedFraction out of range [0, 1]: " + trimCachedFraction);
     }
-    if (!(freezeRepeatedFraction >= 0 && freezeRepeatedFraction <= 1)) {
-      throw new IllegalArgumentException("buffer freezeRepeatedFraction out of range [0, 1]: " + freezeRepeatedFraction);
+    if (!(freezeRepeatedFraction >= 0)) { // +infinity: never freeze
+      throw new IllegalArgumentException("buffer freezeRepeatedFraction must be >= 0: " + freezeRepeatedFraction);
     }
     if (trimUnitBytes < 1 || trimUnitBytes > (1L << 40)) {
       throw new IllegalArgumentException("buffer trimUnitBytes out of range [1, 1 TiB]: " + trimUnitBytes);

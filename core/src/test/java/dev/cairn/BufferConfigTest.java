@@ -1,0 +1,43 @@
+package dev.cairn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/** The buffer's settings: the paper's defaults, and a clear refusal naming each bad value. */
+class BufferConfigTest {
+  @Test
+  void defaultsAreThePapersWithATenthOfATableAsTrimUnit() {
+    BufferConfig d = BufferConfig.defaults();
+    assertEquals(30_000, d.trimIntervalMillis());
+    assertEquals(0.8, d.trimCachedFraction());
+    assertEquals(0.1, d.freezeRepeatedFraction());
+    assertEquals(256 * 1024, d.trimUnitBytes());
+  }
+
+  @Test
+  void badValuesAreRefusedByName() {
+    BufferConfig d = BufferConfig.defaults();
+    Object[][] cases = {
+        {"trimIntervalMillis", (Supplier<?>) () -> d.withTrimIntervalMillis(0)},
+        {"trimCachedFraction", (Supplier<?>) () -> d.withTrimCachedFraction(1.5)},
+        {"trimCachedFraction", (Supplier<?>) () -> d.withTrimCachedFraction(Double.NaN)},
+        {"freezeRepeatedFraction", (Supplier<?>) () -> d.withFreezeRepeatedFraction(-0.1)},
+        {"freezeRepeatedFraction", (Supplier<?>) () -> d.withFreezeRepeatedFraction(Double.NaN)},
+        {"trimUnitBytes", (Supplier<?>) () -> d.withTrimUnitBytes(0)},
+    };
+    for (Object[] c : cases) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ((Supplier<?>) c[1]).get());
+      assertTrue(e.getMessage().contains((String) c[0]), e.getMessage());
+    }
+  }
+
+  @Test
+  void anInfiniteFreezeToleranceMeansNeverFreeze() {
+    assertEquals(Double.POSITIVE_INFINITY,
+        BufferConfig.defaults().withFreezeRepeatedFraction(Double.POSITIVE_INFINITY).freezeRepeatedFraction());
+  }
+}
