@@ -36,7 +36,7 @@ class BufferConfigTest {
   }
 
   @Test
-  void anInfiniteFreezeToleranceMeansNeverFreeze() {
+  void anInfiniteFreezeToleranceIsAcceptedAsNeverFreeze() {
     assertEquals(Double.POSITIVE_INFINITY,
         BufferConfig.defaults().withFreezeRepeatedFraction(Double.POSITIVE_INFINITY).freezeRepeatedFraction());
   }
