@@ -188,15 +188,7 @@ class BufferEngineTest {
   @Test
   void theTrimKeepsTheFilesWhoseBlocksAreCachedAndRemovesTheOthers() throws Exception {
     TreeMap<String, byte[]> model = new TreeMap<>();
-    try (Cairn db = Cairn.open(dir, options(Options.CompactionStyle.TABLE))) {
-      load(db, model, new SplittableRandom(3), 2, 1_000_000);
-      for (int i = 0; i < 200; i++) { // an L0 file over the whole key space, to make a newer table
-        String k = String.format("k%06d", i * 5000);
-        db.put(b(k), b("new"));
-        model.put(k, b("new"));
-      }
-      db.flush();
-    }
+    levelsWithAnL0FileOverEverything(model, 3);
     // Reopened: the block cache is empty. Two files of one level join an older buffer table.
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
       Version v = db.versions.current();
@@ -316,6 +308,23 @@ class BufferEngineTest {
     }
   }
 
+  /**
+   * Builds, under the table style (no buffer), two rounds of levels and an L0 file over the
+   * whole key space: level files to stand in as buffer files, and one that overlaps them all (to
+   * make a newer buffer table). Closed afterwards, so a reopen starts with an empty cache.
+   */
+  private void levelsWithAnL0FileOverEverything(TreeMap<String, byte[]> model, long seed) {
+    try (Cairn db = Cairn.open(dir, options(Options.CompactionStyle.TABLE))) {
+      load(db, model, new SplittableRandom(seed), 2, 1_000_000);
+      for (int i = 0; i < 200; i++) {
+        String k = String.format("k%06d", i * 5000);
+        db.put(b(k), b("new"));
+        model.put(k, b("new"));
+      }
+      db.flush();
+    }
+  }
+
   /** Installs the buffer change {@code change} makes to a draft of the current version. */
   private static void installBuffer(DbImpl db, java.util.function.Consumer<BufferDraft> change) throws Exception {
     db.mutex.lock();
@@ -344,13 +353,7 @@ class BufferEngineTest {
   @Test
   void aFileAppendedIntoTheNewestTableJustBeforeAPassIsNotTrimmedAtTheNextPass() throws Exception {
     // Level files to stand in as buffer files, built under the table style (no buffer yet).
-    try (Cairn db = Cairn.open(dir, options(Options.CompactionStyle.TABLE))) {
-      load(db, new TreeMap<>(), new SplittableRandom(42), 2, 1_000_000);
-      for (int i = 0; i < 200; i++) { // an L0 file over the whole key space
-        db.put(b(String.format("k%06d", i * 5000)), b("new"));
-      }
-      db.flush();
-    }
+    levelsWithAnL0FileOverEverything(new TreeMap<>(), 42);
     // Reopened: the block cache is empty, so every file is cold.
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
       Version v = db.versions.current();
@@ -387,15 +390,7 @@ class BufferEngineTest {
   @Test
   void theTrimKeepsAFilesHotBlockRunsAsPartsAndRemovesItsColdOnes() throws Exception {
     TreeMap<String, byte[]> model = new TreeMap<>();
-    try (Cairn db = Cairn.open(dir, options(Options.CompactionStyle.TABLE))) {
-      load(db, model, new SplittableRandom(7), 2, 1_000_000);
-      for (int i = 0; i < 200; i++) { // an L0 file over the whole key space, to make a newer table
-        String k = String.format("k%06d", i * 5000);
-        db.put(b(k), b("new"));
-        model.put(k, b("new"));
-      }
-      db.flush();
-    }
+    levelsWithAnL0FileOverEverything(model, 7);
     Options units = Options.builder().memtableBytes(64 << 10).blockBytes(512).targetFileBytes(16 << 10)
         .baseLevelBytes(64 << 10).l0CompactionTrigger(2).blockCacheBytes(4 << 20)
         .compactionStyle(Options.CompactionStyle.BUFFER)
