@@ -191,15 +191,11 @@ class BufferEngineTest {
     levelsWithAnL0FileOverEverything(model, 3);
     // Reopened: the block cache is empty. Two files of one level join an older buffer table.
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
-      Version v = db.versions.current();
-      int level = 1;
-      while (v.files(level).size() < 2) {
-        level++;
-      }
-      int bufferLevel = level;
-      FileMetaData hot = v.files(level).get(0);
-      FileMetaData cold = v.files(level).get(1);
-      FileMetaData newer = v.files(0).get(0);
+      StandIns in = StandIns.of(db.versions.current());
+      int bufferLevel = in.level();
+      FileMetaData hot = in.first();
+      FileMetaData cold = in.second();
+      FileMetaData newer = in.l0();
       installBuffer(db, d -> {
         d.append(bufferLevel, hot);
         d.append(bufferLevel, cold);
@@ -325,6 +321,20 @@ class BufferEngineTest {
     }
   }
 
+  /**
+   * The files {@link #levelsWithAnL0FileOverEverything} leaves to stand in as buffer files: the
+   * first two of the first level holding two, and the L0 file over the whole key space.
+   */
+  private record StandIns(int level, FileMetaData first, FileMetaData second, FileMetaData l0) {
+    static StandIns of(Version v) {
+      int level = 1;
+      while (v.files(level).size() < 2) {
+        level++;
+      }
+      return new StandIns(level, v.files(level).get(0), v.files(level).get(1), v.files(0).get(0));
+    }
+  }
+
   /** Installs the buffer change {@code change} makes to a draft of the current version. */
   private static void installBuffer(DbImpl db, java.util.function.Consumer<BufferDraft> change) throws Exception {
     db.mutex.lock();
@@ -356,15 +366,11 @@ class BufferEngineTest {
     levelsWithAnL0FileOverEverything(new TreeMap<>(), 42);
     // Reopened: the block cache is empty, so every file is cold.
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
-      Version v = db.versions.current();
-      int level = 1;
-      while (v.files(level).size() < 2) {
-        level++;
-      }
-      int bufferLevel = level;
-      FileMetaData early = v.files(level).get(0);
-      FileMetaData late = v.files(level).get(1);
-      FileMetaData overlapping = v.files(0).get(0);
+      StandIns in = StandIns.of(db.versions.current());
+      int bufferLevel = in.level();
+      FileMetaData early = in.first();
+      FileMetaData late = in.second();
+      FileMetaData overlapping = in.l0();
       installBuffer(db, d -> d.append(bufferLevel, early));
       assertEquals(0, db.buffer().trimOnce(), "the first pass lets every table warm up");
       installBuffer(db, d -> {

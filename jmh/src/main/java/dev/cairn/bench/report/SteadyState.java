@@ -20,8 +20,17 @@ import java.util.Map;
  * steady.md} in the run folder and returns them.
  */
 public final class SteadyState {
+  /** The columns read, by the names {@link Outputs#CSV_COLUMNS} writes (checked when the class loads). */
   private static final String[] COLUMNS = {"elapsed_s", "engine", "workload", "reads_per_s", "writes_per_s",
       "hit_ratio", "db_bytes", "buffer_bytes"};
+
+  static {
+    for (String c : COLUMNS) {
+      if (!Outputs.CSV_COLUMNS.contains(c)) {
+        throw new IllegalStateException("summarize reads column '" + c + "', which timeseries.csv no longer has");
+      }
+    }
+  }
 
   private SteadyState() {}
 

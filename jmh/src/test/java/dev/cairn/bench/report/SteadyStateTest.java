@@ -16,9 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 class SteadyStateTest {
   @TempDir Path dir;
 
-  private static final String HEADER = "elapsed_s,engine,workload,reads_per_s,writes_per_s,scans_per_s,hit_ratio,"
-      + "read_p50_us,read_p99_us,write_p99_us,compaction_bytes_written,db_bytes,l0_files,load_class,buffer_bytes";
+  private static final String HEADER = String.join(",", Outputs.CSV_COLUMNS);
 
+  /** A timeseries row in {@link Outputs#CSV_COLUMNS}' order (summarize refuses a row of another width). */
   private static String row(double t, String engine, double reads, String hit, String buffer) {
     return t + "," + engine + ",rangehot," + reads + ",1000,0," + hit + ",1,2,3,0," + (100L << 20) + ",1,," + buffer;
   }
