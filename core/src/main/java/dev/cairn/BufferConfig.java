@@ -19,9 +19,12 @@ package dev.cairn;
  *     trims block runs of a file instead (docs/compaction.md, "Trim units"). Default 256 KiB,
  *     about a tenth of the default table size, the paper's ratio. At least one block is always
  *     a unit.
+ * @param carryBuffers whether a file a merge appends to level i+1's buffer carries level i's
+ *     buffer over its range along (docs/compaction.md, "Carried buffers"), so the blocks that
+ *     served those reads keep serving them; off, that buffer is dropped as in the paper
  */
 public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, double freezeRepeatedFraction,
-    long trimUnitBytes) {
+    long trimUnitBytes, boolean carryBuffers) {
   public BufferConfig {
     if (trimIntervalMillis < 1 || trimIntervalMillis > 24L * 3600 * 1000) {
       throw new IllegalArgumentException("buffer trimIntervalMillis out of range [1, 1 day]: " + trimIntervalMillis);
@@ -37,24 +40,31 @@ public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, d
     }
   }
 
-  /** 30 s trim interval, 80% cached threshold, freeze at 10% repeated bytes, 256 KiB trim units. */
+  /**
+   * 30 s trim interval, 80% cached threshold, freeze at 10% repeated bytes, 256 KiB trim units,
+   * carried buffers.
+   */
   public static BufferConfig defaults() {
-    return new BufferConfig(30_000, 0.8, 0.1, 256 * 1024);
+    return new BufferConfig(30_000, 0.8, 0.1, 256 * 1024, true);
   }
 
   public BufferConfig withTrimIntervalMillis(long v) {
-    return new BufferConfig(v, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes);
+    return new BufferConfig(v, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes, carryBuffers);
   }
 
   public BufferConfig withTrimCachedFraction(double v) {
-    return new BufferConfig(trimIntervalMillis, v, freezeRepeatedFraction, trimUnitBytes);
+    return new BufferConfig(trimIntervalMillis, v, freezeRepeatedFraction, trimUnitBytes, carryBuffers);
   }
 
   public BufferConfig withFreezeRepeatedFraction(double v) {
-    return new BufferConfig(trimIntervalMillis, trimCachedFraction, v, trimUnitBytes);
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, v, trimUnitBytes, carryBuffers);
   }
 
   public BufferConfig withTrimUnitBytes(long v) {
-    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, v);
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, v, carryBuffers);
+  }
+
+  public BufferConfig withCarryBuffers(boolean v) {
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes, v);
   }
 }

@@ -101,8 +101,12 @@ final class BufferDraft {
    * one merge: pass them oldest data first, so that newer data lands in newer tables.
    */
   void append(int level, FileMetaData file) {
+    append(level, new BufferEntry.File(file));
+  }
+
+  /** {@link #append(int, FileMetaData)} of an entry for the whole file, which may carry a buffer. */
+  void append(int level, BufferEntry.File entry) {
     TreeMap<Long, TreeMap<byte[], BufferEntry>> tables = level(level);
-    BufferEntry entry = new BufferEntry.File(file);
     TreeMap<byte[], BufferEntry> newest = tables.isEmpty() ? null : tables.firstEntry().getValue();
     if (newest == null || !overlapsAny(newest, entry.smallestUserKey(), entry.largestUserKey())) {
       if (newest == null) {
@@ -185,10 +189,13 @@ final class BufferDraft {
    * append}, the files the edit deletes from {@code inputLevel} are appended to {@code
    * outputLevel}'s buffer (oldest data first) and the targets it deletes from {@code
    * outputLevel} join that buffer's oldest table ({@link #appendOldest}); every other level >= 1
-   * the edit changes gets a removed marker over each file it adds or deletes there. Returns the
-   * files appended.
+   * the edit changes gets a removed marker over each file it adds or deletes there. With {@code
+   * carry}, each appended file of a level >= 1 carries that level's buffer over its range ({@link
+   * BufferEntry.File#carried}): walked below the file's filter and above the file, it answers
+   * every key of the range as it did at the input level, where the file was the level's file.
+   * Returns the files appended.
    */
-  int applyCompaction(int inputLevel, int outputLevel, boolean append) {
+  int applyCompaction(int inputLevel, int outputLevel, boolean append, boolean carry) {
     VersionEdit edit = levelChanges;
     Set<Integer> changed = new TreeSet<>();
     edit.deletedFiles().forEach(d -> changed.add(d.level()));
@@ -226,7 +233,10 @@ final class BufferDraft {
     List<FileMetaData> inputs = new ArrayList<>(deletedFiles(base, edit, inputLevel));
     inputs.sort(Comparator.comparingLong(FileMetaData::largestSequence).thenComparingLong(FileMetaData::number));
     for (FileMetaData f : inputs) {
-      append(outputLevel, f);
+      List<BufferTable> carried = carry && inputLevel >= 1
+          ? BufferTable.clip(base.bufferTables(inputLevel), f.smallestUserKey(), f.largestUserKey())
+          : List.of();
+      append(outputLevel, new BufferEntry.File(f).withCarried(carried));
     }
     List<FileMetaData> targets = deletedFiles(base, edit, outputLevel);
     for (FileMetaData target : targets) {

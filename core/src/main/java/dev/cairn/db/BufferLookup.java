@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.LongAdder;
  * buffer's tables are walked newest first: the first file that holds the key (at the snapshot)
  * answers, a removed marker covering the key ends the walk, and the level's file answers when
  * the buffer did not. A hit reads (and caches) the buffer file's blocks, which keeps that file
- * warm for the trim; a miss costs one filter probe per covering buffer file.
+ * warm for the trim; a miss costs one filter probe per covering buffer file. A buffer file that
+ * carries its former level's buffer is read the same way, recursively.
  */
 final class BufferLookup {
   private BufferLookup() {}
@@ -24,25 +25,62 @@ final class BufferLookup {
   /** @param served counts the reads a buffer file answered */
   static LookupResult get(TableCache tables, FileMetaData levelFile, List<BufferTable> buffer, byte[] key,
       long sequence, boolean fillCache, LongAdder served) {
-    try (TableHandle level = TableIterators.acquire(tables, levelFile)) {
-      if (!level.reader().mayContain(key)) {
+    return get(tables, levelFile, buffer, key, sequence, fillCache, served, false);
+  }
+
+  /**
+   * The answer of {@code file} read through {@code buffer}: the file's filter, the buffer's walk,
+   * then the file. A level file with its level's buffer, or a buffer file with the buffer it
+   * carries ({@link BufferEntry.File#carried}), which is the same shape one level down.
+   *
+   * @param fileIsBuffer whether an answer of {@code file} itself counts as served by the buffer
+   */
+  private static LookupResult get(TableCache tables, FileMetaData file, List<BufferTable> buffer, byte[] key,
+      long sequence, boolean fillCache, LongAdder served, boolean fileIsBuffer) {
+    try (TableHandle h = TableIterators.acquire(tables, file)) {
+      if (!h.reader().mayContain(key)) {
         return LookupResult.NOT_PRESENT;
       }
-      for (BufferTable t : buffer) {
-        BufferEntry e = t.covering(key);
-        if (e instanceof BufferEntry.Removed) {
-          break; // the newest data of this range may have left the buffer
-        }
-        if (e instanceof BufferEntry.File f) {
-          LookupResult r = VersionLookup.getFromTable(tables, f.meta(), key, sequence, fillCache);
+      LookupResult r = walk(tables, buffer, key, sequence, fillCache, served);
+      if (r.isDecided()) {
+        return r;
+      }
+      r = h.reader().get(key, sequence, fillCache);
+      if (fileIsBuffer && r.isDecided()) {
+        served.increment();
+      }
+      return r;
+    }
+  }
+
+  /**
+   * Walks {@code buffer} newest first: the first file that holds the key (at the snapshot)
+   * answers, a removed marker covering the key ends the walk undecided (the newest data of its
+   * range may have left the buffer: the caller's file answers).
+   */
+  private static LookupResult walk(TableCache tables, List<BufferTable> buffer, byte[] key, long sequence,
+      boolean fillCache, LongAdder served) {
+    for (BufferTable t : buffer) {
+      BufferEntry e = t.covering(key);
+      if (e instanceof BufferEntry.Removed) {
+        break;
+      }
+      if (e instanceof BufferEntry.File f) {
+        LookupResult r;
+        if (f.carried().isEmpty()) {
+          r = VersionLookup.getFromTable(tables, f.meta(), key, sequence, fillCache);
           if (r.isDecided()) {
             served.increment();
-            return r;
           }
+        } else {
+          r = get(tables, f.meta(), f.carried(), key, sequence, fillCache, served, true);
+        }
+        if (r.isDecided()) {
+          return r;
         }
       }
-      return level.reader().get(key, sequence, fillCache);
     }
+    return LookupResult.NOT_PRESENT;
   }
 
   /**

@@ -123,7 +123,7 @@ final class BufferRuntime {
     }
     boolean append = active && merge && !frozen[out];
     BufferDraft draft = new BufferDraft(v, edit, db.versions::newFileNumber);
-    appendedFiles.addAndGet(draft.applyCompaction(in, out, append));
+    appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers()));
     shadowedFiles.addAndGet(draft.collectGarbage());
     draft.writeTo(edit);
   }
@@ -188,17 +188,23 @@ final class BufferRuntime {
       // Outside the mutex: opening table readers to read their indexes may read the disk.
       Map<Long, BlockRuns> runsByFile = new HashMap<>();
       for (int level = 1; level < pinned.numLevels(); level++) {
-        for (BufferTable t : trimmable(level, pinned.bufferTables(level))) {
-          for (BufferEntry e : t.entries()) {
-            if (e instanceof BufferEntry.File f && filesAtLastTrim.get(level).contains(f.meta().number())) {
-              BlockRuns runs = runsByFile.computeIfAbsent(f.meta().number(), n -> blockRuns(f.meta()));
-              List<BufferEntry> pieces = runs == null ? List.of(f) : TrimUnits.split(f, runs.upperUserKeys,
-                  runs.blockBytes, runs.cached, config.trimUnitBytes(), config.trimCachedFraction());
-              if (pieces.size() != 1 || pieces.get(0) != f) {
-                planned.add(new PlannedSplit(level, t.id(), f, pieces));
+        List<BufferTable> tables = pinned.bufferTables(level);
+        Set<Long> judged = new HashSet<>();
+        trimmable(level, tables).forEach(t -> judged.add(t.id()));
+        HotRanges below = new HotRanges(); // cached data of the tables older than the one judged
+        for (int i = tables.size() - 1; i >= 0; i--) {
+          BufferTable t = tables.get(i);
+          if (judged.contains(t.id())) {
+            for (BufferEntry e : t.entries()) {
+              if (e instanceof BufferEntry.File f && filesAtLastTrim.get(level).contains(f.meta().number())) {
+                Judged j = judge(f, runsByFile, below);
+                if (!j.pieces.equals(List.of(f))) {
+                  planned.add(new PlannedSplit(level, t.id(), f, j.pieces, j.removedRuns));
+                }
               }
             }
           }
+          addCachedRanges(t.entries(), runsByFile, below);
         }
       }
     } finally {
@@ -215,7 +221,7 @@ final class BufferRuntime {
       int removed = 0;
       for (PlannedSplit p : planned) {
         if (draft.split(p.level, p.tableId, p.entry, p.pieces)) {
-          removed += (int) p.pieces.stream().filter(e -> e instanceof BufferEntry.Removed).count();
+          removed += p.removedRuns;
         }
       }
       for (int level = 1; level < v.numLevels(); level++) {
@@ -225,7 +231,7 @@ final class BufferRuntime {
         tables.forEach(t -> t.files().forEach(f -> present.add(f.number())));
         filesAtLastTrim.set(level, present);
       }
-      if (removed == 0) {
+      if (planned.isEmpty()) {
         return 0;
       }
       shadowedFiles.addAndGet(draft.collectGarbage());
@@ -246,7 +252,85 @@ final class BufferRuntime {
   }
 
   /** A split the trim judged outside the mutex, applied under it if the entry is still there. */
-  private record PlannedSplit(int level, long tableId, BufferEntry.File entry, List<BufferEntry> pieces) {}
+  private record PlannedSplit(int level, long tableId, BufferEntry.File entry, List<BufferEntry> pieces,
+      int removedRuns) {}
+
+  /** What the trim makes of one buffer entry: the pieces that replace it, and the cold runs it removed. */
+  private record Judged(List<BufferEntry> pieces, int removedRuns) {}
+
+  /**
+   * Judges {@code f} by its blocks' presence in the cache ({@link TrimUnits#split}). A file that
+   * carries a buffer is judged through it: the carried files are judged (recursively) and pruned,
+   * and while any is left the file stays whole, however cold its own blocks (the carried files
+   * serve its reads; the file is where their markers send a walk). Once none is left, the file is
+   * judged by its own blocks like any other.
+   */
+  private Judged judge(BufferEntry.File f, Map<Long, BlockRuns> runsByFile, HotRanges below) {
+    int removedRuns = 0;
+    if (!f.carried().isEmpty()) {
+      BufferTable[] tables = new BufferTable[f.carried().size()];
+      HotRanges carriedBelow = new HotRanges(); // a marker in a carried table sends walks to f, not further
+      for (int i = tables.length - 1; i >= 0; i--) {
+        BufferTable t = f.carried().get(i);
+        List<BufferEntry> entries = new ArrayList<>();
+        for (BufferEntry e : t.entries()) {
+          if (e instanceof BufferEntry.File c) {
+            Judged j = judge(c, runsByFile, carriedBelow);
+            entries.addAll(j.pieces);
+            removedRuns += j.removedRuns;
+          } else {
+            entries.add(e);
+          }
+        }
+        tables[i] = new BufferTable(t.id(), entries);
+        addCachedRanges(t.entries(), runsByFile, carriedBelow);
+      }
+      List<BufferTable> kept = BufferTable.prune(List.of(tables));
+      if (!kept.isEmpty()) {
+        return new Judged(List.of(f.withCarried(kept)), removedRuns);
+      }
+      f = f.withCarried(List.of());
+    }
+    BufferEntry.File plain = f;
+    BlockRuns runs = runsByFile.computeIfAbsent(plain.meta().number(), n -> blockRuns(plain.meta()));
+    List<BufferEntry> pieces = runs == null ? List.of(plain) : TrimUnits.split(plain, runs.upperUserKeys,
+        runs.blockBytes, runs.cached, config.trimUnitBytes(), config.trimCachedFraction(), below::overlaps);
+    removedRuns += (int) pieces.stream().filter(e -> e instanceof BufferEntry.Removed).count();
+    return new Judged(pieces, removedRuns);
+  }
+
+  /**
+   * Adds to {@code out} the key ranges of the cached blocks of {@code entries}' files (within each
+   * entry's range), those of their carried buffers included: where a newer table's marker would
+   * stop walks that cached data serves.
+   */
+  private void addCachedRanges(List<BufferEntry> entries, Map<Long, BlockRuns> runsByFile, HotRanges out) {
+    for (BufferEntry e : entries) {
+      if (!(e instanceof BufferEntry.File f)) {
+        continue;
+      }
+      BlockRuns runs = runsByFile.computeIfAbsent(f.meta().number(), n -> blockRuns(f.meta()));
+      if (runs != null) {
+        for (int b = 0; b < runs.cached.length; b++) {
+          if (runs.cached[b]) {
+            // Block b holds user keys in [upper(b-1), upper(b)] (a key may straddle the boundary).
+            byte[] lo = b == 0 ? f.smallestUserKey() : max(f.smallestUserKey(), runs.upperUserKeys[b - 1]);
+            byte[] hi = min(f.largestUserKey(), runs.upperUserKeys[b]);
+            out.add(lo, hi);
+          }
+        }
+      }
+      f.carried().forEach(t -> addCachedRanges(t.entries(), runsByFile, out));
+    }
+  }
+
+  private static byte[] min(byte[] a, byte[] b) {
+    return UserKeys.compare(a, b) <= 0 ? a : b;
+  }
+
+  private static byte[] max(byte[] a, byte[] b) {
+    return UserKeys.compare(a, b) >= 0 ? a : b;
+  }
 
   /** One file's data blocks in key order, as the trim judges them. */
   private record BlockRuns(byte[][] upperUserKeys, long[] blockBytes, boolean[] cached) {}
@@ -304,11 +388,10 @@ final class BufferRuntime {
       for (BufferTable t : v.bufferTables(level)) {
         tables++;
         markers += t.removedMarkers();
-        for (BufferEntry e : t.entries()) {
+        for (FileMetaData f : t.allFiles()) {
           // Extra disk space: files the main tree no longer holds, each counted once.
-          if (e instanceof BufferEntry.File f && !levelFiles.contains(f.meta().number())
-              && counted.add(f.meta().number())) {
-            levelBytes += f.meta().totalBytes();
+          if (!levelFiles.contains(f.number()) && counted.add(f.number())) {
+            levelBytes += f.totalBytes();
           }
         }
       }

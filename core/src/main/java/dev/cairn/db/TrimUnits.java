@@ -5,6 +5,7 @@ import dev.cairn.version.BufferEntry;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BiPredicate;
 
 /**
  * The trim's unit (docs/compaction.md, "Trim units"): a buffer file is cut into runs of
@@ -37,6 +38,16 @@ final class TrimUnits {
    */
   static List<BufferEntry> split(BufferEntry.File entry, byte[][] upperUserKeys, long[] blockBytes, boolean[] cached,
       long unitBytes, double threshold) {
+    return split(entry, upperUserKeys, blockBytes, cached, unitBytes, threshold, (lo, hi) -> false);
+  }
+
+  /**
+   * {@link #split} that keeps a cold run whose key range {@code keepCold} accepts, as if it were
+   * hot: the trim keeps a cold run that lies over cached data of an older buffer table, since its
+   * marker would stop the walks that data serves.
+   */
+  static List<BufferEntry> split(BufferEntry.File entry, byte[][] upperUserKeys, long[] blockBytes, boolean[] cached,
+      long unitBytes, double threshold, BiPredicate<byte[], byte[]> keepCold) {
     int n = upperUserKeys.length;
     if (blockBytes.length != n || cached.length != n) {
       throw new IllegalArgumentException("block arrays differ in length");
@@ -47,6 +58,7 @@ final class TrimUnits {
     boolean pieceHot = false;
     int start = 0;
     while (start < n) {
+      int unitStart = start;
       int end = start;
       long bytes = 0;
       int cachedBlocks = 0;
@@ -57,11 +69,11 @@ final class TrimUnits {
       }
       byte[] lo = start == 0 ? entry.smallestUserKey() : max(entry.smallestUserKey(), successor(upperUserKeys[start - 1]));
       byte[] hi = end == n ? entry.largestUserKey() : min(entry.largestUserKey(), upperUserKeys[end - 1]);
-      boolean hot = cachedBlocks >= threshold * (end - start);
       start = end;
       if (UserKeys.compare(lo, hi) > 0) {
         continue; // the run lies outside the entry's range (or between two versions of one key)
       }
+      boolean hot = cachedBlocks >= threshold * (end - unitStart) || keepCold.test(lo, hi);
       if (pieceLo != null && hot == pieceHot) {
         pieceHi = hi;
         continue;

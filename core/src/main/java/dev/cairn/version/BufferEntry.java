@@ -2,6 +2,7 @@ package dev.cairn.version;
 
 import dev.cairn.key.UserKeys;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * One entry of a compaction-buffer table (LSbM, docs/compaction.md "Compaction buffer"): either a
@@ -26,17 +27,30 @@ public sealed interface BufferEntry permits BufferEntry.File, BufferEntry.Remove
     return overlaps(userKey, userKey);
   }
 
+  /** This entry narrowed to [{@code lo}, {@code hi}] (inclusive), or null when it lies outside. */
+  BufferEntry clip(byte[] lo, byte[] hi);
+
   /**
    * A table file kept in the buffer; the file is not copied, the main tree's file is reused. The
    * entry answers for the keys of [{@code smallestUserKey}, {@code largestUserKey}] only: the whole
    * file when appended, a part of it once the trim has turned its cold block runs into removed
    * markers beside it (docs/compaction.md, "Trim units"). The pieces of one file always cover
    * every key the file holds, so no key of the file falls between them.
+   *
+   * <p>{@code carried} (newest first, usually empty) is the buffer the file had as a level file:
+   * when a merge appends a file of level i to level i+1's buffer, the entries of level i's buffer
+   * over the file's range come along, clipped to it (docs/compaction.md, "Carried buffers"). A
+   * walk that reaches the entry treats the file as a level file with that buffer: the file's
+   * filter first, then the carried tables newest first, then the file itself. So the blocks that
+   * served the range's reads at level i keep serving them at level i+1. Every carried entry lies
+   * within this entry's range.
    */
-  record File(FileMetaData meta, byte[] smallestUserKey, byte[] largestUserKey) implements BufferEntry {
+  record File(FileMetaData meta, byte[] smallestUserKey, byte[] largestUserKey, List<BufferTable> carried)
+      implements BufferEntry {
     public File {
       smallestUserKey = smallestUserKey.clone();
       largestUserKey = largestUserKey.clone();
+      carried = List.copyOf(carried);
       if (UserKeys.compare(smallestUserKey, largestUserKey) > 0) {
         throw new IllegalArgumentException("buffer file #" + meta.number() + ": smallest key is above its largest");
       }
@@ -46,6 +60,20 @@ public sealed interface BufferEntry permits BufferEntry.File, BufferEntry.Remove
             + UserKeys.printable(smallestUserKey) + ".." + UserKeys.printable(largestUserKey)
             + "] reaches outside the file's keys");
       }
+      for (BufferTable t : carried) {
+        for (BufferEntry e : t.entries()) {
+          if (UserKeys.compare(e.smallestUserKey(), smallestUserKey) < 0
+              || UserKeys.compare(e.largestUserKey(), largestUserKey) > 0) {
+            throw new IllegalArgumentException("buffer file #" + meta.number() + ": carried entry " + e
+                + " reaches outside its range");
+          }
+        }
+      }
+    }
+
+    /** A part of the file with no carried buffer. */
+    public File(FileMetaData meta, byte[] smallestUserKey, byte[] largestUserKey) {
+      this(meta, smallestUserKey, largestUserKey, List.of());
     }
 
     /** The whole file. */
@@ -58,10 +86,25 @@ public sealed interface BufferEntry permits BufferEntry.File, BufferEntry.Remove
       return Arrays.equals(smallestUserKey, meta.smallestUserKey()) && Arrays.equals(largestUserKey, meta.largestUserKey());
     }
 
+    /** The same range of the same file with {@code tables} as its carried buffer. */
+    public File withCarried(List<BufferTable> tables) {
+      return new File(meta, smallestUserKey, largestUserKey, tables);
+    }
+
+    @Override
+    public BufferEntry clip(byte[] lo, byte[] hi) {
+      if (!overlaps(lo, hi)) {
+        return null;
+      }
+      byte[] from = UserKeys.compare(lo, smallestUserKey) > 0 ? lo : smallestUserKey;
+      byte[] to = UserKeys.compare(hi, largestUserKey) < 0 ? hi : largestUserKey;
+      return new File(meta, from, to, BufferTable.clip(carried, from, to));
+    }
+
     @Override
     public boolean equals(Object o) {
       return o instanceof File f && f.meta.equals(meta) && Arrays.equals(f.smallestUserKey, smallestUserKey)
-          && Arrays.equals(f.largestUserKey, largestUserKey);
+          && Arrays.equals(f.largestUserKey, largestUserKey) && f.carried.equals(carried);
     }
 
     @Override
@@ -72,7 +115,7 @@ public sealed interface BufferEntry permits BufferEntry.File, BufferEntry.Remove
     @Override
     public String toString() {
       return "#" + meta.number() + "[" + UserKeys.printable(smallestUserKey) + ".."
-          + UserKeys.printable(largestUserKey) + "]";
+          + UserKeys.printable(largestUserKey) + "]" + (carried.isEmpty() ? "" : "+carried" + BufferTable.render(carried));
     }
   }
 
@@ -87,6 +130,15 @@ public sealed interface BufferEntry permits BufferEntry.File, BufferEntry.Remove
       if (UserKeys.compare(smallestUserKey, largestUserKey) > 0) {
         throw new IllegalArgumentException("removed marker's smallest key is above its largest");
       }
+    }
+
+    @Override
+    public BufferEntry clip(byte[] lo, byte[] hi) {
+      if (!overlaps(lo, hi)) {
+        return null;
+      }
+      return new Removed(UserKeys.compare(lo, smallestUserKey) > 0 ? lo : smallestUserKey,
+          UserKeys.compare(hi, largestUserKey) < 0 ? hi : largestUserKey);
     }
 
     @Override

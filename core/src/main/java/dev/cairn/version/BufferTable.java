@@ -2,7 +2,9 @@ package dev.cairn.version;
 
 import dev.cairn.key.UserKeys;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One sorted table of a level's compaction buffer (LSbM's B^j): entries in key order that never
@@ -60,6 +62,115 @@ public record BufferTable(long id, List<BufferEntry> entries) {
       }
     }
     return out;
+  }
+
+  /**
+   * The files of this table and, recursively, of the buffers its files carry, each once, in no
+   * particular order: every file this table keeps on disk.
+   */
+  public Set<FileMetaData> allFiles() {
+    Set<FileMetaData> out = new LinkedHashSet<>();
+    addAllFiles(out);
+    return out;
+  }
+
+  private void addAllFiles(Set<FileMetaData> out) {
+    for (BufferEntry e : entries) {
+      if (e instanceof BufferEntry.File f) {
+        out.add(f.meta());
+        f.carried().forEach(t -> t.addAllFiles(out));
+      }
+    }
+  }
+
+  /**
+   * {@code tables} (newest first) narrowed to [{@code lo}, {@code hi}]: each entry clipped, then
+   * {@link #prune pruned}. A walk over the result for a key of the range meets the same files
+   * and markers, in the same order, as over {@code tables}, less those it could never end at.
+   */
+  public static List<BufferTable> clip(List<BufferTable> tables, byte[] lo, byte[] hi) {
+    List<BufferTable> out = new ArrayList<>();
+    for (BufferTable t : tables) {
+      List<BufferEntry> kept = new ArrayList<>();
+      for (BufferEntry e : t.entries) {
+        BufferEntry c = e.clip(lo, hi);
+        if (c != null) {
+          kept.add(c);
+        }
+      }
+      out.add(new BufferTable(t.id, kept));
+    }
+    return prune(out);
+  }
+
+  /**
+   * {@code tables} (newest first) less what no walk can end at: files whose whole range lies under
+   * markers of newer tables, markers with no file of an older table under them (a walk stopped
+   * there finds nothing older anyway), and empty tables. Empty when no file is left, since a
+   * buffer of markers alone answers nothing.
+   */
+  public static List<BufferTable> prune(List<BufferTable> tables) {
+    List<List<BufferEntry>> kept = new ArrayList<>();
+    List<byte[][]> markers = new ArrayList<>(); // ranges of the newer tables' markers
+    for (BufferTable t : tables) {
+      List<BufferEntry> entries = new ArrayList<>();
+      for (BufferEntry e : t.entries) {
+        if (!(e instanceof BufferEntry.File) || !coveredByUnion(markers, e.smallestUserKey(), e.largestUserKey())) {
+          entries.add(e);
+        }
+      }
+      for (BufferEntry e : t.entries) {
+        if (e instanceof BufferEntry.Removed) {
+          markers.add(new byte[][] {e.smallestUserKey(), e.largestUserKey()});
+        }
+      }
+      kept.add(entries);
+    }
+    List<BufferEntry> olderFiles = new ArrayList<>();
+    List<BufferTable> out = new ArrayList<>();
+    for (int i = tables.size() - 1; i >= 0; i--) { // oldest first
+      List<BufferEntry> entries = new ArrayList<>();
+      for (BufferEntry e : kept.get(i)) {
+        if (e instanceof BufferEntry.File
+            || olderFiles.stream().anyMatch(f -> f.overlaps(e.smallestUserKey(), e.largestUserKey()))) {
+          entries.add(e);
+        }
+      }
+      entries.stream().filter(e -> e instanceof BufferEntry.File).forEach(olderFiles::add);
+      if (!entries.isEmpty()) {
+        out.add(0, new BufferTable(tables.get(i).id, entries));
+      }
+    }
+    return olderFiles.isEmpty() ? List.of() : List.copyOf(out);
+  }
+
+  /** Whether [lo, hi] lies inside the union of {@code ranges} (each [lo, hi], inclusive). */
+  private static boolean coveredByUnion(List<byte[][]> ranges, byte[] lo, byte[] hi) {
+    List<byte[][]> sorted = new ArrayList<>(ranges);
+    sorted.sort((a, b) -> UserKeys.compare(a[0], b[0]));
+    byte[] reached = null; // the sorted ranges seen so far cover [lo, reached]
+    for (byte[][] r : sorted) {
+      if (UserKeys.compare(r[0], reached == null ? lo : reached) > 0) {
+        // A gap before r (inclusive ranges cannot tell adjacent keys, so even [a..b], [b+1..c]).
+        return false;
+      }
+      if (UserKeys.compare(r[1], lo) >= 0 && (reached == null || UserKeys.compare(r[1], reached) > 0)) {
+        reached = r[1];
+        if (UserKeys.compare(reached, hi) >= 0) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** {@code tables} as {@code {[entries] [entries]}}, newest first, for messages and tests. */
+  public static String render(List<BufferTable> tables) {
+    StringBuilder sb = new StringBuilder("{");
+    for (BufferTable t : tables) {
+      sb.append(sb.length() > 1 ? " " : "").append(t.entries);
+    }
+    return sb.append('}').toString();
   }
 
   public int removedMarkers() {

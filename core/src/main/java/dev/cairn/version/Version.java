@@ -232,11 +232,7 @@ public final class Version {
   void addBufferFileNumbers(Set<Long> out) {
     for (List<BufferTable> tables : buffers) {
       for (BufferTable t : tables) {
-        for (BufferEntry e : t.entries()) {
-          if (e instanceof BufferEntry.File f) {
-            out.add(f.meta().number());
-          }
-        }
+        t.allFiles().forEach(f -> out.add(f.number()));
       }
     }
   }

@@ -22,7 +22,7 @@ import java.util.TreeMap;
  */
 public final class VersionEdit {
   /** The manifest format this code writes and the newest it reads. */
-  public static final int CURRENT_FORMAT_VERSION = 3;
+  public static final int CURRENT_FORMAT_VERSION = 4;
 
   /** Manifest tags. The ids are written to disk and never change or get reused. */
   enum Tag {
@@ -78,6 +78,13 @@ public final class VersionEdit {
   private static final int KIND_REMOVED = 2;
   /** A part of a file the trim left (its key range narrower than the file's); since format 3. */
   private static final int KIND_FILE_PART = 3;
+  /** A file or part carrying its former level's buffer (tables of nested entries); since format 4. */
+  private static final int KIND_FILE_CARRYING = 4;
+  /**
+   * How deep carried buffers may nest: one level per merge down the tree, so never more than
+   * the levels; a deeper record is corruption (and cannot overflow the decoder's stack).
+   */
+  private static final int MAX_CARRY_DEPTH = Options.MAX_LEVELS;
 
   private int formatVersion; // 0: absent
   private long logNumber = -1;
@@ -268,19 +275,34 @@ public final class VersionEdit {
     }
     for (BufferAdd a : bufferAdds) {
       out.putVarint32(Tag.BUFFER_ADD.persistentId).putVarint32(a.level()).putVarint64(a.tableId());
-      if (a.entry() instanceof BufferEntry.File f && f.whole()) {
-        out.putVarint32(KIND_FILE);
-        encodeFile(out, f.meta());
-      } else if (a.entry() instanceof BufferEntry.File f) {
-        out.putVarint32(KIND_FILE_PART);
-        encodeFile(out, f.meta());
-        out.putLengthPrefixed(f.smallestUserKey()).putLengthPrefixed(f.largestUserKey());
-      } else {
-        BufferEntry.Removed m = (BufferEntry.Removed) a.entry();
-        out.putVarint32(KIND_REMOVED).putLengthPrefixed(m.smallestUserKey()).putLengthPrefixed(m.largestUserKey());
-      }
+      encodeEntry(out, a.entry());
     }
     return out.toByteArray();
+  }
+
+  private static void encodeEntry(ByteSink out, BufferEntry entry) {
+    if (entry instanceof BufferEntry.File f && !f.carried().isEmpty()) {
+      out.putVarint32(KIND_FILE_CARRYING);
+      encodeFile(out, f.meta());
+      out.putLengthPrefixed(f.smallestUserKey()).putLengthPrefixed(f.largestUserKey());
+      out.putVarint32(f.carried().size());
+      for (BufferTable t : f.carried()) {
+        out.putVarint64(t.id()).putVarint32(t.entries().size());
+        for (BufferEntry e : t.entries()) {
+          encodeEntry(out, e);
+        }
+      }
+    } else if (entry instanceof BufferEntry.File f && f.whole()) {
+      out.putVarint32(KIND_FILE);
+      encodeFile(out, f.meta());
+    } else if (entry instanceof BufferEntry.File f) {
+      out.putVarint32(KIND_FILE_PART);
+      encodeFile(out, f.meta());
+      out.putLengthPrefixed(f.smallestUserKey()).putLengthPrefixed(f.largestUserKey());
+    } else {
+      BufferEntry.Removed m = (BufferEntry.Removed) entry;
+      out.putVarint32(KIND_REMOVED).putLengthPrefixed(m.smallestUserKey()).putLengthPrefixed(m.largestUserKey());
+    }
   }
 
   private static void encodeFile(ByteSink out, FileMetaData f) {
@@ -348,31 +370,7 @@ public final class VersionEdit {
         case BUFFER_ADD -> {
           int level = level(in);
           long tableId = in.getVarint64(); // any long: ids below the oldest table may be <= 0
-          long kindOffset = offset + in.position();
-          int kind = in.getVarint32();
-          BufferEntry entry = switch (kind) {
-            case KIND_FILE -> new BufferEntry.File(decodeFile(in));
-            case KIND_FILE_PART -> {
-              FileMetaData file = decodeFile(in);
-              byte[] smallest = in.getLengthPrefixed();
-              byte[] largest = in.getLengthPrefixed();
-              if (UserKeys.compare(smallest, largest) > 0 || UserKeys.compare(smallest, file.smallestUserKey()) < 0
-                  || UserKeys.compare(largest, file.largestUserKey()) > 0) {
-                throw in.corruption("buffer file part's range is empty or reaches outside its file");
-              }
-              yield new BufferEntry.File(file, smallest, largest);
-            }
-            case KIND_REMOVED -> {
-              byte[] smallest = in.getLengthPrefixed();
-              byte[] largest = in.getLengthPrefixed();
-              if (UserKeys.compare(smallest, largest) > 0) {
-                throw in.corruption("removed marker's smallest key is above its largest");
-              }
-              yield new BufferEntry.Removed(smallest, largest);
-            }
-            default -> throw new CorruptionException(fileName, kindOffset,
-                "unknown buffer entry kind " + Integer.toUnsignedString(kind));
-          };
+          BufferEntry entry = decodeEntry(in, fileName, offset, 0);
           edit.bufferAdds.add(new BufferAdd(level, tableId, entry));
         }
         case BUFFER_REMOVE -> {
@@ -384,6 +382,81 @@ public final class VersionEdit {
       }
     }
     return edit;
+  }
+
+  /** One buffer entry at {@code in}, whose record starts at {@code offset} of {@code fileName}. */
+  private static BufferEntry decodeEntry(ByteSource in, String fileName, long offset, int depth) {
+    long kindOffset = offset + in.position();
+    int kind = in.getVarint32();
+    return switch (kind) {
+      case KIND_FILE -> new BufferEntry.File(decodeFile(in));
+      case KIND_FILE_PART -> {
+        FileMetaData file = decodeFile(in);
+        byte[][] range = partRange(in, file);
+        yield new BufferEntry.File(file, range[0], range[1]);
+      }
+      case KIND_FILE_CARRYING -> {
+        if (depth >= MAX_CARRY_DEPTH) {
+          throw new CorruptionException(fileName, kindOffset, "carried buffers nest deeper than " + MAX_CARRY_DEPTH);
+        }
+        FileMetaData file = decodeFile(in);
+        byte[][] range = partRange(in, file);
+        int tableCount = count(in, "carried table count");
+        List<BufferTable> tables = new ArrayList<>(tableCount);
+        for (int i = 0; i < tableCount; i++) {
+          long tableOffset = offset + in.position();
+          long id = in.getVarint64();
+          int entryCount = count(in, "carried entry count");
+          List<BufferEntry> entries = new ArrayList<>(entryCount);
+          for (int j = 0; j < entryCount; j++) {
+            entries.add(decodeEntry(in, fileName, offset, depth + 1));
+          }
+          try {
+            tables.add(new BufferTable(id, entries));
+          } catch (IllegalArgumentException e) {
+            throw new CorruptionException(fileName, tableOffset, "carried " + e.getMessage());
+          }
+        }
+        if (tables.isEmpty()) {
+          throw new CorruptionException(fileName, kindOffset, "buffer file #" + file.number() + " carries no table");
+        }
+        try {
+          yield new BufferEntry.File(file, range[0], range[1], tables);
+        } catch (IllegalArgumentException e) {
+          throw new CorruptionException(fileName, kindOffset, e.getMessage());
+        }
+      }
+      case KIND_REMOVED -> {
+        byte[] smallest = in.getLengthPrefixed();
+        byte[] largest = in.getLengthPrefixed();
+        if (UserKeys.compare(smallest, largest) > 0) {
+          throw in.corruption("removed marker's smallest key is above its largest");
+        }
+        yield new BufferEntry.Removed(smallest, largest);
+      }
+      default -> throw new CorruptionException(fileName, kindOffset,
+          "unknown buffer entry kind " + Integer.toUnsignedString(kind));
+    };
+  }
+
+  /** A part's smallest and largest user keys, checked to be a range within its file's keys. */
+  private static byte[][] partRange(ByteSource in, FileMetaData file) {
+    byte[] smallest = in.getLengthPrefixed();
+    byte[] largest = in.getLengthPrefixed();
+    if (UserKeys.compare(smallest, largest) > 0 || UserKeys.compare(smallest, file.smallestUserKey()) < 0
+        || UserKeys.compare(largest, file.largestUserKey()) > 0) {
+      throw in.corruption("buffer file part's range is empty or reaches outside its file");
+    }
+    return new byte[][] {smallest, largest};
+  }
+
+  /** A count of items that follow, each at least one byte: no more than the bytes remaining. */
+  private static int count(ByteSource in, String what) {
+    int n = in.getVarint32();
+    if (n < 0 || n > in.remaining()) {
+      throw in.corruption(what + " " + Integer.toUnsignedString(n) + " exceeds the bytes remaining");
+    }
+    return n;
   }
 
   private static FileMetaData decodeFile(ByteSource in) {

@@ -197,8 +197,12 @@ class BufferDraftTest {
 
   /** The edit of a compaction, with its buffer part added as the engine does. */
   private void compaction(VersionEdit edit, int in, int out, boolean append) throws IOException {
+    compaction(edit, in, out, append, false);
+  }
+
+  private void compaction(VersionEdit edit, int in, int out, boolean append, boolean carry) throws IOException {
     BufferDraft d = new BufferDraft(versions.current(), edit, versions::newFileNumber);
-    d.applyCompaction(in, out, append);
+    d.applyCompaction(in, out, append, carry);
     d.collectGarbage();
     d.writeTo(edit);
     versions.logAndApply(edit);
@@ -315,5 +319,48 @@ class BufferDraftTest {
     levels(new VersionEdit().addFile(0, file(21, "a", "k")).addFile(0, file(20, "c", "m")));
     compaction(new VersionEdit().deleteFile(0, 20).deleteFile(0, 21).addFile(1, file(22, "a", "m")), 0, 1, true);
     assertEquals("[#21[a..k]] [#20[c..m]]", render(1), "#21 is newer (sequence 21)");
+  }
+
+  @Test
+  void anAppendedFileCarriesItsLevelsBufferOverItsRangeClippedAndPruned() throws IOException {
+    levels(new VersionEdit().addFile(1, file(10, "c", "m")).addFile(1, file(11, "p", "z"))
+        .addFile(2, file(12, "a", "z")));
+    BufferDraft seed = draft();
+    seed.append(1, file(5, "a", "f"));  // reaches below #10's range: clipped to c..f
+    seed.append(1, file(6, "h", "r"));  // straddles #10 and #11: h..m comes along, the rest stays
+    seed.markRemoved(1, b("e"), b("e")); // a newer table: a marker over #5 comes along too
+    seed.append(1, file(7, "x", "y"));  // outside #10's range: stays
+    install(seed);
+    assertEquals("[removed[e..e], #7[x..y]] [#5[a..f], #6[h..r]]", render(1));
+    compaction(new VersionEdit().deleteFile(1, 10).deleteFile(2, 12).addFile(2, file(13, "a", "z")), 1, 2, true, true);
+    assertEquals("[#10[c..m]+carried{[removed[e..e]] [#5[c..f], #6[h..m]]}] [#12[a..z]]", render(2),
+        "the walk reads #10's range through the buffer it had in L1");
+    assertEquals("[removed[c..m], #7[x..y]] [#6[h..r]]", render(1), "L1 keeps what serves #11's range");
+    // The carried buffer is part of the entry: it replays from the manifest and its snapshot.
+    String before = render(2);
+    versions.close();
+    for (int reopen = 0; reopen < 2; reopen++) {
+      versions = new VersionSet(dir, new LocalFileSystem(), Options.defaults());
+      versions.recover();
+      versions.startNewManifest();
+      assertEquals(before, render(2));
+      assertTrue(versions.liveFileNumbers().containsAll(List.of(5L, 6L, 10L, 12L)),
+          "carried files stay on disk: " + versions.liveFileNumbers());
+      versions.close();
+    }
+    versions = new VersionSet(dir, new LocalFileSystem(), Options.defaults());
+    versions.recover();
+  }
+
+  @Test
+  void aCarriedBufferOfMarkersAloneIsNotKept() throws IOException {
+    levels(new VersionEdit().addFile(1, file(10, "c", "m")).addFile(1, file(11, "p", "z"))
+        .addFile(2, file(12, "a", "z")));
+    BufferDraft seed = draft();
+    seed.append(1, file(6, "n", "r"));  // overlaps nothing of #10's range
+    seed.markRemoved(1, b("d"), b("q")); // its marker reaches into #10's range
+    install(seed);
+    compaction(new VersionEdit().deleteFile(1, 10).deleteFile(2, 12).addFile(2, file(13, "a", "z")), 1, 2, true, true);
+    assertEquals("[#10[c..m]] [#12[a..z]]", render(2), "no file under the marker: nothing to carry");
   }
 }

@@ -109,6 +109,7 @@ class ModelTest {
     assertTrue(run.bufferFreezes > 0, "the skewed keys must freeze a level, " + run.where());
     assertTrue(run.maxBufferFiles > 0, "the buffer must hold files at some point, " + run.where());
     assertTrue(run.maxBufferParts > 0, "the trim must keep hot runs of some file as parts, " + run.where());
+    assertTrue(run.maxCarrying > 0, "a merge down must carry a level's buffer along, " + run.where());
     assertTrue(run.bufferServed > 0, "buffer files must answer gets, " + run.where());
   }
 
@@ -172,6 +173,8 @@ class ModelTest {
     int maxBufferFiles;
     /** Buffer entries seen that are parts of a file (the trim kept some of its runs). */
     int maxBufferParts;
+    /** Buffer entries seen that carry their former level's buffer. */
+    int maxCarrying;
 
     record OpenSnapshot(Snapshot snapshot, NavigableMap<String, byte[]> view) {}
 
@@ -181,18 +184,19 @@ class ModelTest {
       this.rnd = new SplittableRandom(seed);
     }
 
-    private int bufferParts() {
+    /** The current buffer's file entries that pass {@code test}, at top level. */
+    private int bufferFileEntries(java.util.function.Predicate<BufferEntry.File> test) {
       DbImpl impl = (DbImpl) db;
       impl.mutex.lock();
       try {
         Version v = impl.versions.current();
-        int parts = 0;
+        int n = 0;
         for (int level = 0; level < v.numLevels(); level++) {
           for (BufferTable t : v.bufferTables(level)) {
-            parts += (int) t.entries().stream().filter(e -> e instanceof BufferEntry.File f && !f.whole()).count();
+            n += (int) t.entries().stream().filter(e -> e instanceof BufferEntry.File f && test.test(f)).count();
           }
         }
-        return parts;
+        return n;
       } finally {
         impl.mutex.unlock();
       }
@@ -230,7 +234,8 @@ class ModelTest {
           } else if (r < 953) {
             db.flush();
             maxBufferFiles = Math.max(maxBufferFiles, db.stats().buffer().files());
-            maxBufferParts = Math.max(maxBufferParts, bufferParts());
+            maxBufferParts = Math.max(maxBufferParts, bufferFileEntries(f -> !f.whole()));
+            maxCarrying = Math.max(maxCarrying, bufferFileEntries(f -> !f.carried().isEmpty()));
           } else if (r < 955) {
             compactRandomRange();
           } else if (r < 957) {

@@ -73,6 +73,20 @@ class TrimUnitsTest {
   }
 
   @Test
+  void aColdRunOverCachedDataOfAnOlderTableStays() {
+    BufferEntry.File e = new BufferEntry.File(file("a", "z"));
+    boolean[] cached = {true, true, true, false, true, false};
+    HotRanges older = new HotRanges();
+    older.add(b("g"), b("g")); // under the cold run [e..h], not under the cold run [i..z]
+    List<BufferEntry> out = TrimUnits.split(e, keys("b", "d", "f", "h", "j", "zz"), bytes(6), cached, 200, 0.8,
+        older::overlaps);
+    assertEquals(List.of(
+        new BufferEntry.File(e.meta(), b("a"), b("h")),
+        new BufferEntry.Removed(TrimUnits.successor(b("h")), b("z"))), out,
+        "a marker over [e..h] would stop the walks the older table's cached g serves");
+  }
+
+  @Test
   void aPartIsSplitWithinItsOwnRangeOnly() {
     FileMetaData f = file("a", "z");
     BufferEntry.File part = new BufferEntry.File(f, b("c"), b("g"));

@@ -82,11 +82,11 @@ class VersionEditTest {
   @Test
   void newerFormatVersionIsRejectedWithAClearMessage() {
     // The newer format's unknown tag 99 follows: the version must be rejected first.
-    byte[] record = new ByteSink().putVarint32(1).putVarint32(4).putVarint32(99).putVarint32(0).toByteArray();
+    byte[] record = new ByteSink().putVarint32(1).putVarint32(5).putVarint32(99).putVarint32(0).toByteArray();
     NewerFormatVersionException e = assertThrows(NewerFormatVersionException.class,
         () -> VersionEdit.decode(record, "MANIFEST-000004", 0));
-    assertEquals("database format version 4 is newer than this Cairn supports (max 3)", e.getMessage());
-    assertEquals(4, e.version());
+    assertEquals("database format version 5 is newer than this Cairn supports (max 4)", e.getMessage());
+    assertEquals(5, e.version());
     assertEquals("MANIFEST-000004", e.file());
   }
 
@@ -127,7 +127,8 @@ class VersionEditTest {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     Random random = new Random(seed);
     byte[] valid = new VersionEdit().setLogNumber(5).setNextFileNumber(13).setLastSequence(99)
-        .setCompactPointer(1, key("k", 1)).deleteFile(1, 7).addFile(2, table(11, "a", "z", 1, 2)).encode();
+        .setCompactPointer(1, key("k", 1)).deleteFile(1, 7).addFile(2, table(11, "a", "z", 1, 2))
+        .addToBuffer(3, 8, carrying()).encode();
     try {
       for (int i = 0; i < 20_000; i++) {
         byte[] input;
@@ -187,5 +188,80 @@ class VersionEditTest {
     assertEquals(part.length, outside.length);
     CorruptionException c = assertThrows(CorruptionException.class, () -> VersionEdit.decode(outside, "m", 0));
     assertTrue(c.getMessage().contains("reaches outside its file"), c.getMessage());
+  }
+
+  /** #20[c..m] carrying {[#21[c..d]+{[removed[c..c]] [#23[c..d]]}, removed[e..f]] [#22[c..k]]}. */
+  private static BufferEntry.File carrying() {
+    BufferEntry.File inner = new BufferEntry.File(table(21, "c", "d", 1, 2)).withCarried(List.of(
+        new BufferTable(-3, List.of(new BufferEntry.Removed(Files.user("c"), Files.user("c")))),
+        new BufferTable(-4, List.of(new BufferEntry.File(table(23, "c", "d", 1, 2))))));
+    return new BufferEntry.File(table(20, "a", "z", 1, 2), Files.user("c"), Files.user("m")).withCarried(List.of(
+        new BufferTable(7, List.of(inner, new BufferEntry.Removed(Files.user("e"), Files.user("f")))),
+        new BufferTable(6, List.of(new BufferEntry.File(table(22, "b", "q", 1, 2), Files.user("c"), Files.user("k"))))));
+  }
+
+  @Test
+  void carriedBuffersRoundTripNestedAndPinTheirLayout() {
+    VersionEdit edit = new VersionEdit().addToBuffer(2, 41, carrying());
+    VersionEdit back = VersionEdit.decode(edit.encode(), "m", 0);
+    assertEquals(edit.bufferAdds(), back.bufferAdds());
+    assertEquals(edit.toString(), back.toString());
+    BufferEntry.File marker = new BufferEntry.File(table(9, "a", "z", 1, 2), Files.user("c"), Files.user("m"))
+        .withCarried(List.of(new BufferTable(-1, List.of(new BufferEntry.Removed(Files.user("d"), Files.user("e"))))));
+    byte[] bytes = new VersionEdit().addToBuffer(1, 5, marker).encode();
+    byte[] file = new VersionEdit().addToBuffer(1, 5, new BufferEntry.File(table(9, "a", "z", 1, 2))).encode();
+    byte[] metadata = Arrays.copyOfRange(file, 4, file.length); // after tag, level, table id, kind
+    ByteSink expected = new ByteSink().putVarint32(16).putVarint32(1).putVarint64(5).putVarint32(4);
+    expected.putBytes(metadata).putLengthPrefixed(Files.user("c")).putLengthPrefixed(Files.user("m"))
+        .putVarint32(1).putVarint64(-1).putVarint32(1)
+        .putVarint32(2).putLengthPrefixed(Files.user("d")).putLengthPrefixed(Files.user("e"));
+    assertArrayEquals(expected.toByteArray(), bytes);
+  }
+
+  @Test
+  void badCarriedBuffersAreCorruption() {
+    BufferEntry.File ok = new BufferEntry.File(table(9, "a", "z", 1, 2), Files.user("c"), Files.user("m"))
+        .withCarried(List.of(new BufferTable(1, List.of(new BufferEntry.File(table(8, "c", "d", 1, 2))))));
+    String good = latin1(new VersionEdit().addToBuffer(1, 5, ok).encode());
+    // The carrier narrowed from c..m to e..m: the carried file's c..d reaches outside it.
+    String outside = good.replace("\u0001c\u0001m", "\u0001e\u0001m");
+    assertTrue(!outside.equals(good));
+    CorruptionException e = assertThrows(CorruptionException.class, () -> VersionEdit.decode(bytes(outside), "m", 0));
+    assertTrue(e.getMessage().contains("reaches outside its range"), e.getMessage());
+    // No table carried: a carrying kind must carry something.
+    byte[] none = new ByteSink().putVarint32(16).putVarint32(1).putVarint64(5).putVarint32(4)
+        .putBytes(Arrays.copyOfRange(new VersionEdit().addToBuffer(1, 5, new BufferEntry.File(table(9, "a", "z", 1, 2)))
+            .encode(), 4, 4 + metadataLength()))
+        .putLengthPrefixed(Files.user("c")).putLengthPrefixed(Files.user("m")).putVarint32(0).toByteArray();
+    e = assertThrows(CorruptionException.class, () -> VersionEdit.decode(none, "m", 0));
+    assertTrue(e.getMessage().contains("carries no table"), e.getMessage());
+    // A table count no record could hold.
+    byte[] huge = new ByteSink().putVarint32(16).putVarint32(1).putVarint64(5).putVarint32(4)
+        .putBytes(Arrays.copyOfRange(new VersionEdit().addToBuffer(1, 5, new BufferEntry.File(table(9, "a", "z", 1, 2)))
+            .encode(), 4, 4 + metadataLength()))
+        .putLengthPrefixed(Files.user("c")).putLengthPrefixed(Files.user("m")).putVarint32(1 << 30).toByteArray();
+    e = assertThrows(CorruptionException.class, () -> VersionEdit.decode(huge, "m", 0));
+    assertTrue(e.getMessage().contains("exceeds the bytes remaining"), e.getMessage());
+    // Nesting deeper than the levels: each level carries the next, one file deep.
+    BufferEntry.File deep = new BufferEntry.File(table(30, "a", "z", 1, 2));
+    for (int i = 0; i <= dev.cairn.Options.MAX_LEVELS; i++) {
+      deep = new BufferEntry.File(table(31 + i, "a", "z", 1, 2)).withCarried(List.of(new BufferTable(1, List.of(deep))));
+    }
+    byte[] tooDeep = new VersionEdit().addToBuffer(1, 5, deep).encode();
+    e = assertThrows(CorruptionException.class, () -> VersionEdit.decode(tooDeep, "m", 0));
+    assertTrue(e.getMessage().contains("nest deeper"), e.getMessage());
+  }
+
+  /** Bytes of a whole file's metadata as buffer entries encode it. */
+  private static int metadataLength() {
+    return new VersionEdit().addToBuffer(1, 5, new BufferEntry.File(table(9, "a", "z", 1, 2))).encode().length - 4;
+  }
+
+  private static String latin1(byte[] b) {
+    return new String(b, java.nio.charset.StandardCharsets.ISO_8859_1);
+  }
+
+  private static byte[] bytes(String latin1) {
+    return latin1.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
   }
 }

@@ -15,6 +15,7 @@ import dev.cairn.fs.SeekDelayFileSystem;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * Cairn with table (LevelDB-style leveled) compaction, through its public API only. Device and
@@ -54,6 +55,8 @@ public final class CairnTableEngine implements BenchEngine {
 
   private final Options.CompactionStyle style;
   private final boolean dlc;
+  /** The BUFFER style's settings beyond the runner's scale: a variant engine changes them. */
+  private final UnaryOperator<BufferConfig> bufferVariant;
   private Cairn db;
   private IoStats io;
   private SeekDelayFileSystem slowDevice;
@@ -72,8 +75,17 @@ public final class CairnTableEngine implements BenchEngine {
    * {@code new CairnTableEngine(Options.CompactionStyle.BLOCK, false)} (one line in {@link Engines}).
    */
   public CairnTableEngine(Options.CompactionStyle style, boolean dlc) {
+    this(style, dlc, UnaryOperator.identity());
+  }
+
+  /**
+   * @param bufferVariant changes the buffer's settings after the runner's scale is applied, e.g.
+   *     {@code c -> c.withCarryBuffers(false)} for {@code cairn-buffer-nocarry}
+   */
+  public CairnTableEngine(Options.CompactionStyle style, boolean dlc, UnaryOperator<BufferConfig> bufferVariant) {
     this.style = style;
     this.dlc = dlc;
+    this.bufferVariant = bufferVariant;
   }
 
   /** The compaction style; the block and buffer engines differ only here. */
@@ -97,7 +109,8 @@ public final class CairnTableEngine implements BenchEngine {
         .fileSystem(fileSystem(s))
         .compactionScheduler(dlc ? Options.CompactionScheduler.DLC : Options.CompactionScheduler.IMMEDIATE)
         .dlc(dlcConfig(s))
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(BUFFER_TRIM_MILLIS).withTrimUnitBytes(BUFFER_TRIM_UNIT_BYTES))
+        .buffer(bufferVariant.apply(
+            BufferConfig.defaults().withTrimIntervalMillis(BUFFER_TRIM_MILLIS).withTrimUnitBytes(BUFFER_TRIM_UNIT_BYTES)))
         .blockCompaction(BlockCompactionConfig.defaults().withLazyDeletionBytes(LAZY_DELETION_BYTES))
         .build();
     io = options.fileSystem().ioStats();
