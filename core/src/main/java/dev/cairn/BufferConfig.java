@@ -22,9 +22,12 @@ package dev.cairn;
  * @param carryBuffers whether a file a merge appends to level i+1's buffer carries level i's
  *     buffer over its range along (docs/compaction.md, "Carried buffers"), so the blocks that
  *     served those reads keep serving them; off, that buffer is dropped as in the paper
+ * @param coldRunBudget the trim keeps a cold run that lies over cached blocks of an older
+ *     buffer table (its marker would hide them) while the buffer's extra disk space is at most
+ *     this multiple of the block cache's size; 0 never keeps one (the paper's trim)
  */
 public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, double freezeRepeatedFraction,
-    long trimUnitBytes, boolean carryBuffers) {
+    long trimUnitBytes, boolean carryBuffers, double coldRunBudget) {
   public BufferConfig {
     if (trimIntervalMillis < 1 || trimIntervalMillis > 24L * 3600 * 1000) {
       throw new IllegalArgumentException("buffer trimIntervalMillis out of range [1, 1 day]: " + trimIntervalMillis);
@@ -38,33 +41,44 @@ public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, d
     if (trimUnitBytes < 1 || trimUnitBytes > (1L << 40)) {
       throw new IllegalArgumentException("buffer trimUnitBytes out of range [1, 1 TiB]: " + trimUnitBytes);
     }
+    if (!(coldRunBudget >= 0 && coldRunBudget <= 1000)) {
+      throw new IllegalArgumentException("buffer coldRunBudget out of range [0, 1000]: " + coldRunBudget);
+    }
   }
 
   /**
-   * 30 s trim interval, 80% cached threshold, freeze at 10% repeated bytes, 256 KiB trim units,
-   * carried buffers.
+   * 30 s trim interval, 80% cached threshold, no freeze (docs/compaction.md, "Freeze": in a
+   * leveled tree the paper's test freezes the upper levels and costs most of the buffer's
+   * benefit; {@code withFreezeRepeatedFraction(0.1)} is the paper's rule), 256 KiB trim units,
+   * carried buffers, cold runs over cached data kept up to twice the cache's size.
    */
   public static BufferConfig defaults() {
-    return new BufferConfig(30_000, 0.8, 0.1, 256 * 1024, true);
+    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 256 * 1024, true, 2.0);
   }
 
   public BufferConfig withTrimIntervalMillis(long v) {
-    return new BufferConfig(v, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes, carryBuffers);
+    return new BufferConfig(v, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes, carryBuffers, coldRunBudget);
   }
 
   public BufferConfig withTrimCachedFraction(double v) {
-    return new BufferConfig(trimIntervalMillis, v, freezeRepeatedFraction, trimUnitBytes, carryBuffers);
+    return new BufferConfig(trimIntervalMillis, v, freezeRepeatedFraction, trimUnitBytes, carryBuffers, coldRunBudget);
   }
 
   public BufferConfig withFreezeRepeatedFraction(double v) {
-    return new BufferConfig(trimIntervalMillis, trimCachedFraction, v, trimUnitBytes, carryBuffers);
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, v, trimUnitBytes, carryBuffers, coldRunBudget);
   }
 
   public BufferConfig withTrimUnitBytes(long v) {
-    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, v, carryBuffers);
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, v, carryBuffers, coldRunBudget);
   }
 
   public BufferConfig withCarryBuffers(boolean v) {
-    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes, v);
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes, v,
+        coldRunBudget);
+  }
+
+  public BufferConfig withColdRunBudget(double v) {
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
+        carryBuffers, v);
   }
 }

@@ -10,12 +10,14 @@ import org.junit.jupiter.api.Test;
 /** The buffer's settings: the paper's defaults, and a clear refusal naming each bad value. */
 class BufferConfigTest {
   @Test
-  void defaultsAreThePapersWithATenthOfATableAsTrimUnit() {
+  void defaultsAreThePapersTrimWithATenthOfATableAsTrimUnitAndCairnsOwnSteps() {
     BufferConfig d = BufferConfig.defaults();
     assertEquals(30_000, d.trimIntervalMillis());
     assertEquals(0.8, d.trimCachedFraction());
-    assertEquals(0.1, d.freezeRepeatedFraction());
+    assertEquals(Double.POSITIVE_INFINITY, d.freezeRepeatedFraction(), "measured: the freeze costs the benefit");
     assertEquals(256 * 1024, d.trimUnitBytes());
+    assertTrue(d.carryBuffers());
+    assertEquals(2.0, d.coldRunBudget());
   }
 
   @Test
@@ -28,6 +30,8 @@ class BufferConfigTest {
         {"freezeRepeatedFraction", (Supplier<?>) () -> d.withFreezeRepeatedFraction(-0.1)},
         {"freezeRepeatedFraction", (Supplier<?>) () -> d.withFreezeRepeatedFraction(Double.NaN)},
         {"trimUnitBytes", (Supplier<?>) () -> d.withTrimUnitBytes(0)},
+        {"coldRunBudget", (Supplier<?>) () -> d.withColdRunBudget(-1)},
+        {"coldRunBudget", (Supplier<?>) () -> d.withColdRunBudget(Double.NaN)},
     };
     for (Object[] c : cases) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ((Supplier<?>) c[1]).get());

@@ -187,24 +187,28 @@ final class BufferRuntime {
     try {
       // Outside the mutex: opening table readers to read their indexes may read the disk.
       Map<Long, BlockRuns> runsByFile = new HashMap<>();
+      boolean keepColdRuns = extraBytes(pinned) <= config.coldRunBudget() * db.options.blockCacheBytes();
       for (int level = 1; level < pinned.numLevels(); level++) {
         List<BufferTable> tables = pinned.bufferTables(level);
         Set<Long> judged = new HashSet<>();
         trimmable(level, tables).forEach(t -> judged.add(t.id()));
-        HotRanges below = new HotRanges(); // cached data of the tables older than the one judged
+        // Cached data of the tables older than the one judged; left empty over the space budget.
+        HotRanges below = new HotRanges();
         for (int i = tables.size() - 1; i >= 0; i--) {
           BufferTable t = tables.get(i);
           if (judged.contains(t.id())) {
             for (BufferEntry e : t.entries()) {
               if (e instanceof BufferEntry.File f && filesAtLastTrim.get(level).contains(f.meta().number())) {
-                Judged j = judge(f, runsByFile, below);
+                Judged j = judge(f, runsByFile, below, keepColdRuns);
                 if (!j.pieces.equals(List.of(f))) {
                   planned.add(new PlannedSplit(level, t.id(), f, j.pieces, j.removedRuns));
                 }
               }
             }
           }
-          addCachedRanges(t.entries(), runsByFile, below);
+          if (keepColdRuns) {
+            addCachedRanges(t.entries(), runsByFile, below);
+          }
         }
       }
     } finally {
@@ -265,7 +269,7 @@ final class BufferRuntime {
    * serve its reads; the file is where their markers send a walk). Once none is left, the file is
    * judged by its own blocks like any other.
    */
-  private Judged judge(BufferEntry.File f, Map<Long, BlockRuns> runsByFile, HotRanges below) {
+  private Judged judge(BufferEntry.File f, Map<Long, BlockRuns> runsByFile, HotRanges below, boolean keepColdRuns) {
     int removedRuns = 0;
     if (!f.carried().isEmpty()) {
       BufferTable[] tables = new BufferTable[f.carried().size()];
@@ -275,7 +279,7 @@ final class BufferRuntime {
         List<BufferEntry> entries = new ArrayList<>();
         for (BufferEntry e : t.entries()) {
           if (e instanceof BufferEntry.File c) {
-            Judged j = judge(c, runsByFile, carriedBelow);
+            Judged j = judge(c, runsByFile, carriedBelow, keepColdRuns);
             entries.addAll(j.pieces);
             removedRuns += j.removedRuns;
           } else {
@@ -283,7 +287,9 @@ final class BufferRuntime {
           }
         }
         tables[i] = new BufferTable(t.id(), entries);
-        addCachedRanges(t.entries(), runsByFile, carriedBelow);
+        if (keepColdRuns) {
+          addCachedRanges(t.entries(), runsByFile, carriedBelow);
+        }
       }
       List<BufferTable> kept = BufferTable.prune(List.of(tables));
       if (!kept.isEmpty()) {
@@ -366,6 +372,26 @@ final class BufferRuntime {
       }
     }
     return out;
+  }
+
+  /** The bytes of the files only {@code v}'s buffers still hold: the buffer's extra disk space. */
+  private static long extraBytes(Version v) {
+    Set<Long> levelFiles = new HashSet<>();
+    for (int level = 0; level < v.numLevels(); level++) {
+      v.files(level).forEach(f -> levelFiles.add(f.number()));
+    }
+    Set<Long> counted = new HashSet<>();
+    long bytes = 0;
+    for (int level = 0; level < v.numLevels(); level++) {
+      for (BufferTable t : v.bufferTables(level)) {
+        for (FileMetaData f : t.allFiles()) {
+          if (!levelFiles.contains(f.number()) && counted.add(f.number())) {
+            bytes += f.totalBytes();
+          }
+        }
+      }
+    }
+    return bytes;
   }
 
   /** Requires: mutex held. The buffer's figures for {@link Stats}. */

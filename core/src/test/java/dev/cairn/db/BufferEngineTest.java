@@ -221,7 +221,10 @@ class BufferEngineTest {
   void repeatedKeysFreezeTheLevelAndReadsStayRight() {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     TreeMap<String, byte[]> model = new TreeMap<>();
-    try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
+    Options papersFreeze = buffered().toBuilder()
+        .buffer(buffered().buffer().withFreezeRepeatedFraction(0.1)) // off by default
+        .build();
+    try (DbImpl db = (DbImpl) Cairn.open(dir, papersFreeze)) {
       // 300 keys, overwritten over and over: every merge into L1 drops most of what it reads.
       SplittableRandom r = new SplittableRandom(seed);
       for (int round = 0; round < 12; round++) {

@@ -46,7 +46,7 @@ class ConcurrencyTest {
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void writersReadersSnapshotsAndIteratorsAgreeWithTheCompactionBuffer() throws Exception {
-    run(ModelTest.bufferOptions());
+    run(ModelTest.bufferOptions(false));
   }
 
   private void run(Options options) throws Exception {

@@ -17,12 +17,10 @@ public final class Engines {
     // Block compaction (BlockDB, issue 4) and the compaction buffer (LSbM, issue 5).
     BY_NAME.put("cairn-block", () -> new CairnTableEngine(Options.CompactionStyle.BLOCK, false));
     BY_NAME.put("cairn-buffer", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false));
-    // Variants of the buffer, for A/B runs (docs/compaction.md, "Measured"): a level's buffer
-    // dropped as its data merges down, as the paper has it; no freeze on repeated data.
-    BY_NAME.put("cairn-buffer-nocarry", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
-        c -> c.withCarryBuffers(false)));
-    BY_NAME.put("cairn-buffer-nofreeze", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
-        c -> c.withFreezeRepeatedFraction(Double.POSITIVE_INFINITY)));
+    // The buffer as the paper has it, for A/B runs (docs/compaction.md, "Measured"): a level's
+    // buffer dropped as its data merges down, the freeze on repeated data, the plain trim.
+    BY_NAME.put("cairn-buffer-paper", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
+        c -> c.withCarryBuffers(false).withFreezeRepeatedFraction(0.1).withColdRunBudget(0)));
     BY_NAME.put("rocksdb", RocksDbEngine::new);
     BY_NAME.put("leveldb", LevelDbJniEngine::new);
     BY_NAME.put("leveldb-java", LevelDbJavaEngine::new);
