@@ -50,10 +50,10 @@ public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, d
    * 30 s trim interval, 80% cached threshold, no freeze (docs/compaction.md, "Freeze": in a
    * leveled tree the paper's test freezes the upper levels and costs most of the buffer's
    * benefit; {@code withFreezeRepeatedFraction(0.1)} is the paper's rule), 256 KiB trim units,
-   * carried buffers, cold runs over cached data kept up to twice the cache's size.
+   * carried buffers, cold runs over cached data kept up to four times the cache's size.
    */
   public static BufferConfig defaults() {
-    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 256 * 1024, true, 2.0);
+    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 256 * 1024, true, 4.0);
   }
 
   public BufferConfig withTrimIntervalMillis(long v) {

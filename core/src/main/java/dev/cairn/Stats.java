@@ -147,12 +147,27 @@ public record Stats(
    * @param frozenLevels levels whose buffer is frozen now
    * @param servedGets point reads a buffer file answered since open (the rest of the reads of
    *     a level with a buffer fell back to the level's own file)
+   * @param readsByLevel how the point reads of each level's buffer ended since open, L0 first
    */
   public record Buffer(boolean enabled, long bytes, int files, int tables, int removedMarkers,
       List<Long> bytesByLevel, long appendedFiles, long trimmedFiles, long shadowedFiles, long trimPasses,
-      long freezes, List<Integer> frozenLevels, long servedGets) {
-    public static final Buffer OFF = new Buffer(false, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, List.of(), 0);
+      long freezes, List<Integer> frozenLevels, long servedGets, List<BufferLevelReads> readsByLevel) {
+    public static final Buffer OFF = new Buffer(false, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, List.of(), 0, List.of());
+
+    public Buffer {
+      bytesByLevel = List.copyOf(bytesByLevel);
+      frozenLevels = List.copyOf(frozenLevels);
+      readsByLevel = List.copyOf(readsByLevel);
+    }
   }
+
+  /**
+   * The point reads of one level whose key the level's file may hold (its filter passed) and
+   * whose buffer was walked: answered by a buffer file, stopped at a removed marker, or through
+   * the whole buffer with no answer. The last two read the level's own file, where a recent
+   * compaction's output is cold.
+   */
+  public record BufferLevelReads(long served, long stoppedAtMarker, long fellThrough) {}
 
   public long totalTableBytes() {
     return levels.stream().mapToLong(LevelStats::bytes).sum();
@@ -205,6 +220,13 @@ public record Stats(
       sb.append(String.format("buffer traffic         %d appended, %d trimmed, %d shadowed (%d trim passes, %d freezes), %d gets served%n",
           buffer.appendedFiles(), buffer.trimmedFiles(), buffer.shadowedFiles(), buffer.trimPasses(),
           buffer.freezes(), buffer.servedGets()));
+      for (int level = 0; level < buffer.readsByLevel().size(); level++) {
+        BufferLevelReads r = buffer.readsByLevel().get(level);
+        if (r.served() + r.stoppedAtMarker() + r.fellThrough() > 0) {
+          sb.append(String.format("buffer reads L%-4d     %d served, %d stopped at a marker, %d through to the level%n",
+              level, r.served(), r.stoppedAtMarker(), r.fellThrough()));
+        }
+      }
     }
     return sb.toString();
   }

@@ -17,7 +17,7 @@ class BufferConfigTest {
     assertEquals(Double.POSITIVE_INFINITY, d.freezeRepeatedFraction(), "measured: the freeze costs the benefit");
     assertEquals(256 * 1024, d.trimUnitBytes());
     assertTrue(d.carryBuffers());
-    assertEquals(2.0, d.coldRunBudget());
+    assertEquals(4.0, d.coldRunBudget());
   }
 
   @Test

@@ -7,7 +7,6 @@ import dev.cairn.version.BufferEntry;
 import dev.cairn.version.BufferTable;
 import dev.cairn.version.FileMetaData;
 import java.util.List;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Point reads of one level through its compaction buffer (LSbM Algorithm 3). The level's own
@@ -22,65 +21,69 @@ import java.util.concurrent.atomic.LongAdder;
 final class BufferLookup {
   private BufferLookup() {}
 
-  /** @param served counts the reads a buffer file answered */
-  static LookupResult get(TableCache tables, FileMetaData levelFile, List<BufferTable> buffer, byte[] key,
-      long sequence, boolean fillCache, LongAdder served) {
-    return get(tables, levelFile, buffer, key, sequence, fillCache, served, false);
-  }
-
-  /**
-   * The answer of {@code file} read through {@code buffer}: the file's filter, the buffer's walk,
-   * then the file. A level file with its level's buffer, or a buffer file with the buffer it
-   * carries ({@link BufferEntry.File#carried}), which is the same shape one level down.
-   *
-   * @param fileIsBuffer whether an answer of {@code file} itself counts as served by the buffer
-   */
-  private static LookupResult get(TableCache tables, FileMetaData file, List<BufferTable> buffer, byte[] key,
-      long sequence, boolean fillCache, LongAdder served, boolean fileIsBuffer) {
-    try (TableHandle h = TableIterators.acquire(tables, file)) {
+  /** @param reads counts how the walk of {@code level} ended */
+  static LookupResult get(TableCache tables, int level, FileMetaData levelFile, List<BufferTable> buffer, byte[] key,
+      long sequence, boolean fillCache, BufferReads reads) {
+    try (TableHandle h = TableIterators.acquire(tables, levelFile)) {
       if (!h.reader().mayContain(key)) {
         return LookupResult.NOT_PRESENT;
       }
-      LookupResult r = walk(tables, buffer, key, sequence, fillCache, served);
-      if (r.isDecided()) {
-        return r;
+      Walk w = walk(tables, buffer, key, sequence, fillCache);
+      if (w.answer != null) {
+        reads.served(level);
+        return w.answer;
       }
-      r = h.reader().get(key, sequence, fillCache);
-      if (fileIsBuffer && r.isDecided()) {
-        served.increment();
+      if (w.stoppedAtMarker) {
+        reads.stoppedAtMarker(level);
+      } else {
+        reads.fellThrough(level);
       }
-      return r;
+      return h.reader().get(key, sequence, fillCache);
     }
+  }
+
+  /** How a walk ended: a buffer file's answer, or none (at a marker or past the oldest table). */
+  private record Walk(LookupResult answer, boolean stoppedAtMarker) {
+    static final Walk STOPPED = new Walk(null, true);
+    static final Walk NOTHING = new Walk(null, false);
   }
 
   /**
    * Walks {@code buffer} newest first: the first file that holds the key (at the snapshot)
-   * answers, a removed marker covering the key ends the walk undecided (the newest data of its
-   * range may have left the buffer: the caller's file answers).
+   * answers, a removed marker covering the key ends the walk (the newest data of its range may
+   * have left the buffer: the caller's file answers).
    */
-  private static LookupResult walk(TableCache tables, List<BufferTable> buffer, byte[] key, long sequence,
-      boolean fillCache, LongAdder served) {
+  private static Walk walk(TableCache tables, List<BufferTable> buffer, byte[] key, long sequence, boolean fillCache) {
     for (BufferTable t : buffer) {
       BufferEntry e = t.covering(key);
       if (e instanceof BufferEntry.Removed) {
-        break;
+        return Walk.STOPPED;
       }
       if (e instanceof BufferEntry.File f) {
-        LookupResult r;
-        if (f.carried().isEmpty()) {
-          r = VersionLookup.getFromTable(tables, f.meta(), key, sequence, fillCache);
-          if (r.isDecided()) {
-            served.increment();
-          }
-        } else {
-          r = get(tables, f.meta(), f.carried(), key, sequence, fillCache, served, true);
-        }
+        LookupResult r = f.carried().isEmpty()
+            ? VersionLookup.getFromTable(tables, f.meta(), key, sequence, fillCache)
+            : readThrough(tables, f, key, sequence, fillCache);
         if (r.isDecided()) {
-          return r;
+          return new Walk(r, false);
         }
       }
     }
-    return LookupResult.NOT_PRESENT;
+    return Walk.NOTHING;
+  }
+
+  /**
+   * A buffer file that carries its former level's buffer, read as that level read it: the
+   * file's filter, the carried tables, then the file.
+   */
+  private static LookupResult readThrough(TableCache tables, BufferEntry.File f, byte[] key, long sequence,
+      boolean fillCache) {
+    try (TableHandle h = TableIterators.acquire(tables, f.meta())) {
+      if (!h.reader().mayContain(key)) {
+        return LookupResult.NOT_PRESENT;
+      }
+      Walk w = walk(tables, f.carried(), key, sequence, fillCache);
+      return w.answer != null ? w.answer : h.reader().get(key, sequence, fillCache);
+    }
   }
 
   /**

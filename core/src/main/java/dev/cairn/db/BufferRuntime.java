@@ -23,7 +23,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Logger;
 
 /**
@@ -65,7 +64,7 @@ final class BufferRuntime {
   private final AtomicLong shadowedFiles = new AtomicLong();
   private final AtomicLong trimPasses = new AtomicLong();
   private final AtomicLong freezes = new AtomicLong();
-  private final LongAdder servedGets = new LongAdder();
+  private final BufferReads reads = new BufferReads();
 
   BufferRuntime(DbImpl db, BufferConfig config, boolean active) {
     this.db = db;
@@ -429,12 +428,12 @@ final class BufferRuntime {
     }
     return new Stats.Buffer(true, bytes, counted.size(), tables, markers, List.copyOf(bytesByLevel),
         appendedFiles.get(), trimmedFiles.get(), shadowedFiles.get(), trimPasses.get(), freezes.get(),
-        List.copyOf(frozenLevels), servedGets.sum());
+        List.copyOf(frozenLevels), reads.servedTotal(), reads.byLevel(v.numLevels()));
   }
 
-  /** Counts point reads a buffer file answered (incremented by {@link BufferLookup}). */
-  LongAdder servedGets() {
-    return servedGets;
+  /** How the point reads through each level's buffer ended (counted by {@link BufferLookup}). */
+  BufferReads reads() {
+    return reads;
   }
 
   /** Requires: mutex held. Whether {@code level}'s buffer is frozen now (for tests). */

@@ -879,6 +879,6 @@ public final class DbImpl implements Cairn {
 
   /** Reads a key through a version's tables only (used by {@link ReadState}). */
   LookupResult lookupInVersion(Version v, byte[] key, long sequence, boolean fillCache) {
-    return VersionLookup.get(tableCache, v, key, sequence, fillCache, buffer().servedGets());
+    return VersionLookup.get(tableCache, v, key, sequence, fillCache, buffer().reads());
   }
 }

@@ -8,7 +8,6 @@ import dev.cairn.version.BufferTable;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import java.util.List;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Point lookup through a version's tables: L0 files newest first (they may overlap), then at most
@@ -19,12 +18,12 @@ final class VersionLookup {
   private VersionLookup() {}
 
   static LookupResult get(TableCache tables, Version v, byte[] key, long sequence, boolean fillCache) {
-    return get(tables, v, key, sequence, fillCache, new LongAdder());
+    return get(tables, v, key, sequence, fillCache, BufferReads.UNCOUNTED);
   }
 
-  /** @param bufferServed counts the reads a compaction-buffer file answered */
+  /** @param bufferReads counts how the walks of levels with a compaction buffer ended */
   static LookupResult get(TableCache tables, Version v, byte[] key, long sequence, boolean fillCache,
-      LongAdder bufferServed) {
+      BufferReads bufferReads) {
     for (FileMetaData f : v.files(0)) {
       if (covers(f, key)) {
         LookupResult r = getFromTable(tables, f, key, sequence, fillCache);
@@ -39,7 +38,7 @@ final class VersionLookup {
         List<BufferTable> buffer = v.bufferTables(level);
         LookupResult r = buffer.isEmpty()
             ? getFromTable(tables, f, key, sequence, fillCache)
-            : BufferLookup.get(tables, f, buffer, key, sequence, fillCache, bufferServed);
+            : BufferLookup.get(tables, level, f, buffer, key, sequence, fillCache, bufferReads);
         if (r.isDecided()) {
           return r;
         }

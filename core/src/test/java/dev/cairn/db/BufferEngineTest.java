@@ -133,6 +133,9 @@ class BufferEngineTest {
       Stats.Buffer stats = db.stats().buffer();
       assertTrue(stats.enabled() && stats.appendedFiles() > 0 && stats.bytes() > 0, stats.toString());
       assertTrue(stats.servedGets() > 0, "buffer files answered gets: " + stats);
+      assertEquals(stats.servedGets(), stats.readsByLevel().stream().mapToLong(Stats.BufferLevelReads::served).sum(),
+          "the levels' counts add up: " + stats);
+      assertTrue(stats.readsByLevel().get(0).served() == 0, "L0 has no buffer: " + stats);
       buffers = renderBuffers(db.versions.current());
     }
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
