@@ -186,7 +186,8 @@ final class BufferRuntime {
     try {
       // Outside the mutex: opening table readers to read their indexes may read the disk.
       Map<Long, BlockRuns> runsByFile = new HashMap<>();
-      boolean keepColdRuns = extraBytes(pinned) <= config.coldRunBudget() * db.options.blockCacheBytes();
+      boolean keepColdRuns = config.coldRunBudget() > 0
+          && extraBytes(pinned) <= config.coldRunBudget() * db.options.blockCacheBytes();
       for (int level = 1; level < pinned.numLevels(); level++) {
         List<BufferTable> tables = pinned.bufferTables(level);
         Set<Long> judged = new HashSet<>();
