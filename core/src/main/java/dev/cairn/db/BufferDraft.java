@@ -32,7 +32,9 @@ import java.util.function.LongSupplier;
  *
  * <ul>
  *   <li>{@link #append}: the file carries the newest data of its keys in L (it was just merged
- *       into L), so it answers them; other keys of its range are unchanged in L.
+ *       into L), so it answers them; other keys of its range are unchanged in L. A file that
+ *       carries its former level's buffer answers as that level did over its range, with the
+ *       file as the level's file: the same answer, by that level's invariant.
  *   <li>{@link #appendOldest}: a merge target answers every key the merge input does not hold
  *       as L does; a walk reaches the oldest table only where it would have fallen back to L.
  *   <li>{@link #markRemoved}: a marker in the newest table stops every walk over the range, and

@@ -223,9 +223,11 @@ final class BufferRuntime {
       Version v = db.versions.current();
       BufferDraft draft = new BufferDraft(v, db.versions::newFileNumber);
       int removed = 0;
+      int applied = 0;
       for (PlannedSplit p : planned) {
         if (draft.split(p.level, p.tableId, p.entry, p.pieces)) {
           removed += p.removedRuns;
+          applied++;
         }
       }
       for (int level = 1; level < v.numLevels(); level++) {
@@ -235,8 +237,8 @@ final class BufferRuntime {
         tables.forEach(t -> t.files().forEach(f -> present.add(f.number())));
         filesAtLastTrim.set(level, present);
       }
-      if (planned.isEmpty()) {
-        return 0;
+      if (applied == 0) {
+        return 0; // nothing judged, or every judged entry changed since: no edit to write
       }
       shadowedFiles.addAndGet(draft.collectGarbage());
       VersionEdit edit = new VersionEdit();

@@ -42,8 +42,9 @@ public sealed interface BufferEntry permits BufferEntry.File, BufferEntry.Remove
    * over the file's range come along, clipped to it (docs/compaction.md, "Carried buffers"). A
    * walk that reaches the entry treats the file as a level file with that buffer: the file's
    * filter first, then the carried tables newest first, then the file itself. So the blocks that
-   * served the range's reads at level i keep serving them at level i+1. Every carried entry lies
-   * within this entry's range.
+   * served the range's reads at level i keep serving them at level i+1. Skipping the carried
+   * tables when the file's filter rules the key out is the same gate level i applied to them
+   * with the file as its level file. Every carried entry lies within this entry's range.
    */
   record File(FileMetaData meta, byte[] smallestUserKey, byte[] largestUserKey, List<BufferTable> carried)
       implements BufferEntry {

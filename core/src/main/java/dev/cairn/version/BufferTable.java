@@ -85,8 +85,9 @@ public record BufferTable(long id, List<BufferEntry> entries) {
 
   /**
    * {@code tables} (newest first) narrowed to [{@code lo}, {@code hi}]: each entry clipped, then
-   * {@link #prune pruned}. A walk over the result for a key of the range meets the same files
-   * and markers, in the same order, as over {@code tables}, less those it could never end at.
+   * {@link #prune pruned}. A walk over the result for a key of the range ends with the same
+   * answer as over {@code tables}: it meets the same files and markers in the same order, less
+   * files it could never reach and markers whose stop changes nothing.
    */
   public static List<BufferTable> clip(List<BufferTable> tables, byte[] lo, byte[] hi) {
     List<BufferTable> out = new ArrayList<>();

@@ -158,7 +158,7 @@ class BufferEngineTest {
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
       Version before = db.versions.current();
       List<FileMetaData> trimmable = new ArrayList<>();
-      int trimmableEntries = 0; // each a whole cold file, so each one removed run
+      int trimmableEntries = 0; // file entries, carried ones included: each all cold, so one removed run
       for (int level = 1; level < before.numLevels(); level++) {
         List<BufferTable> tables = before.bufferTables(level);
         tables.stream().skip(1).forEach(t -> trimmable.addAll(t.allFiles()));
