@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -144,22 +143,6 @@ public final class Version {
       runs.add(List.of(f));
     }
     return Collections.unmodifiableList(runs);
-  }
-
-  /**
-   * The files of the compaction buffer's tables of {@code level} (LSbM), newest table first, each
-   * a sorted run; removed markers are left out (see {@link #bufferTables}).
-   */
-  public List<List<FileMetaData>> bufferLists(int level) {
-    Objects.checkIndex(level, levels.size());
-    List<List<FileMetaData>> out = new ArrayList<>();
-    for (BufferTable t : buffers.get(level)) {
-      List<FileMetaData> files = t.files();
-      if (!files.isEmpty()) {
-        out.add(files);
-      }
-    }
-    return out;
   }
 
   /** The compaction buffer's tables of {@code level}, newest first, markers included. */
