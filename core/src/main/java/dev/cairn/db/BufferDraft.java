@@ -4,6 +4,7 @@ import dev.cairn.key.UserKeys;
 import dev.cairn.version.BufferEntry;
 import dev.cairn.version.BufferTable;
 import dev.cairn.version.FileMetaData;
+import dev.cairn.version.KeyRanges;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
 import java.util.ArrayList;
@@ -313,11 +314,11 @@ final class BufferDraft {
     for (Map.Entry<Integer, TreeMap<Long, TreeMap<byte[], BufferEntry>>> level : levels.entrySet()) {
       TreeMap<Long, TreeMap<byte[], BufferEntry>> tables = level.getValue();
       List<FileMetaData> levelFiles = levelFilesAfterEdit(level.getKey());
-      List<byte[][]> shadow = new ArrayList<>(); // merged marker ranges of newer tables
+      KeyRanges shadow = new KeyRanges(); // the markers of newer tables
       for (TreeMap<byte[], BufferEntry> t : tables.values()) {
         for (BufferEntry e : List.copyOf(t.values())) {
           if (e instanceof BufferEntry.File && unreachable(e, levelFiles, shadow)) {
-            if (covered(shadow, e.smallestUserKey(), e.largestUserKey())) {
+            if (shadow.covers(e.smallestUserKey(), e.largestUserKey())) {
               t.remove(e.smallestUserKey());
             } else { // files of one table never overlap: the marker overlaps nothing there
               t.put(e.smallestUserKey(), new BufferEntry.Removed(e.smallestUserKey(), e.largestUserKey()));
@@ -327,7 +328,7 @@ final class BufferDraft {
         }
         for (BufferEntry e : t.values()) {
           if (e instanceof BufferEntry.Removed) {
-            addRange(shadow, e.smallestUserKey(), e.largestUserKey());
+            shadow.add(e.smallestUserKey(), e.largestUserKey());
           }
         }
       }
@@ -355,10 +356,10 @@ final class BufferDraft {
    * lies inside a merged marker range of newer tables (the rest of its range is outside every
    * level file, where the level, and so the walk, answers "not here").
    */
-  private static boolean unreachable(BufferEntry e, List<FileMetaData> levelFiles, List<byte[][]> shadow) {
+  private static boolean unreachable(BufferEntry e, List<FileMetaData> levelFiles, KeyRanges shadow) {
     for (FileMetaData g : levelFiles) {
       if (e.overlaps(g.smallestUserKey(), g.largestUserKey())
-          && !covered(shadow, max(e.smallestUserKey(), g.smallestUserKey()), min(e.largestUserKey(), g.largestUserKey()))) {
+          && !shadow.covers(max(e.smallestUserKey(), g.smallestUserKey()), min(e.largestUserKey(), g.largestUserKey()))) {
         return false;
       }
     }
@@ -440,36 +441,6 @@ final class BufferDraft {
       out.add(e);
     }
     return out;
-  }
-
-  /** Whether [lo, hi] lies inside one of the merged, sorted ranges. */
-  private static boolean covered(List<byte[][]> ranges, byte[] lo, byte[] hi) {
-    for (byte[][] r : ranges) {
-      if (UserKeys.compare(r[0], lo) <= 0 && UserKeys.compare(hi, r[1]) <= 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Adds [lo, hi] to {@code ranges}, merging every range it overlaps. */
-  private static void addRange(List<byte[][]> ranges, byte[] lo, byte[] hi) {
-    byte[] newLo = lo;
-    byte[] newHi = hi;
-    boolean merged = true;
-    while (merged) { // a grown range may reach ranges it missed before
-      merged = false;
-      for (var it = ranges.iterator(); it.hasNext(); ) {
-        byte[][] r = it.next();
-        if (UserKeys.compare(r[0], newHi) <= 0 && UserKeys.compare(newLo, r[1]) <= 0) {
-          newLo = min(newLo, r[0]);
-          newHi = max(newHi, r[1]);
-          it.remove();
-          merged = true;
-        }
-      }
-    }
-    ranges.add(new byte[][] {newLo, newHi});
   }
 
   private static byte[] min(byte[] a, byte[] b) {

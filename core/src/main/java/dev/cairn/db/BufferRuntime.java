@@ -9,6 +9,7 @@ import dev.cairn.key.UserKeys;
 import dev.cairn.table.TableHandle;
 import dev.cairn.table.TableReader;
 import dev.cairn.version.BufferEntry;
+import dev.cairn.version.KeyRanges;
 import dev.cairn.version.BufferTable;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
@@ -187,13 +188,13 @@ final class BufferRuntime {
       // Outside the mutex: opening table readers to read their indexes may read the disk.
       Map<Long, BlockRuns> runsByFile = new HashMap<>();
       boolean keepColdRuns = config.coldRunBudget() > 0
-          && extraBytes(pinned) <= config.coldRunBudget() * db.options.blockCacheBytes();
+          && ExtraSpace.of(pinned).bytes() <= config.coldRunBudget() * db.options.blockCacheBytes();
       for (int level = 1; level < pinned.numLevels(); level++) {
         List<BufferTable> tables = pinned.bufferTables(level);
         Set<Long> judged = new HashSet<>();
         trimmable(level, tables).forEach(t -> judged.add(t.id()));
         // Cached data of the tables older than the one judged; left empty over the space budget.
-        HotRanges below = new HotRanges();
+        KeyRanges below = new KeyRanges();
         for (int i = tables.size() - 1; i >= 0; i--) {
           BufferTable t = tables.get(i);
           if (judged.contains(t.id())) {
@@ -271,11 +272,11 @@ final class BufferRuntime {
    * serve its reads; the file is where their markers send a walk). Once none is left, the file is
    * judged by its own blocks like any other.
    */
-  private Judged judge(BufferEntry.File f, Map<Long, BlockRuns> runsByFile, HotRanges below, boolean keepColdRuns) {
+  private Judged judge(BufferEntry.File f, Map<Long, BlockRuns> runsByFile, KeyRanges below, boolean keepColdRuns) {
     int removedRuns = 0;
     if (!f.carried().isEmpty()) {
       BufferTable[] tables = new BufferTable[f.carried().size()];
-      HotRanges carriedBelow = new HotRanges(); // a marker in a carried table sends walks to f, not further
+      KeyRanges carriedBelow = new KeyRanges(); // a marker in a carried table sends walks to f, not further
       for (int i = tables.length - 1; i >= 0; i--) {
         BufferTable t = f.carried().get(i);
         List<BufferEntry> entries = new ArrayList<>();
@@ -312,7 +313,7 @@ final class BufferRuntime {
    * entry's range), those of their carried buffers included: where a newer table's marker would
    * stop walks that cached data serves.
    */
-  private void addCachedRanges(List<BufferEntry> entries, Map<Long, BlockRuns> runsByFile, HotRanges out) {
+  private void addCachedRanges(List<BufferEntry> entries, Map<Long, BlockRuns> runsByFile, KeyRanges out) {
     for (BufferEntry e : entries) {
       if (!(e instanceof BufferEntry.File f)) {
         continue;
@@ -376,24 +377,35 @@ final class BufferRuntime {
     return out;
   }
 
-  /** The bytes of the files only {@code v}'s buffers still hold: the buffer's extra disk space. */
-  private static long extraBytes(Version v) {
-    Set<Long> levelFiles = new HashSet<>();
-    for (int level = 0; level < v.numLevels(); level++) {
-      v.files(level).forEach(f -> levelFiles.add(f.number()));
-    }
-    Set<Long> counted = new HashSet<>();
-    long bytes = 0;
-    for (int level = 0; level < v.numLevels(); level++) {
-      for (BufferTable t : v.bufferTables(level)) {
-        for (FileMetaData f : t.allFiles()) {
-          if (!levelFiles.contains(f.number()) && counted.add(f.number())) {
-            bytes += f.totalBytes();
+  /**
+   * The files only {@code v}'s buffers still hold (the buffer's extra disk space), each counted
+   * once, under the first level whose buffer holds it; carried files included.
+   */
+  private record ExtraSpace(List<Long> bytesByLevel, int files) {
+    static ExtraSpace of(Version v) {
+      Set<Long> levelFiles = new HashSet<>();
+      for (int level = 0; level < v.numLevels(); level++) {
+        v.files(level).forEach(f -> levelFiles.add(f.number()));
+      }
+      Set<Long> counted = new HashSet<>();
+      List<Long> bytesByLevel = new ArrayList<>();
+      for (int level = 0; level < v.numLevels(); level++) {
+        long levelBytes = 0;
+        for (BufferTable t : v.bufferTables(level)) {
+          for (FileMetaData f : t.allFiles()) {
+            if (!levelFiles.contains(f.number()) && counted.add(f.number())) {
+              levelBytes += f.totalBytes();
+            }
           }
         }
+        bytesByLevel.add(levelBytes);
       }
+      return new ExtraSpace(List.copyOf(bytesByLevel), counted.size());
     }
-    return bytes;
+
+    long bytes() {
+      return bytesByLevel.stream().mapToLong(Long::longValue).sum();
+    }
   }
 
   /** Requires: mutex held. The buffer's figures for {@link Stats}. */
@@ -401,35 +413,20 @@ final class BufferRuntime {
     if (!active && !v.hasBuffer()) {
       return Stats.Buffer.OFF;
     }
-    Set<Long> levelFiles = new HashSet<>();
-    for (int level = 0; level < v.numLevels(); level++) {
-      v.files(level).forEach(f -> levelFiles.add(f.number()));
-    }
-    Set<Long> counted = new HashSet<>();
-    long bytes = 0;
+    ExtraSpace extra = ExtraSpace.of(v);
     int tables = 0;
     int markers = 0;
-    List<Long> bytesByLevel = new ArrayList<>();
     List<Integer> frozenLevels = new ArrayList<>();
     for (int level = 0; level < v.numLevels(); level++) {
-      long levelBytes = 0;
       for (BufferTable t : v.bufferTables(level)) {
         tables++;
         markers += t.removedMarkers();
-        for (FileMetaData f : t.allFiles()) {
-          // Extra disk space: files the main tree no longer holds, each counted once.
-          if (!levelFiles.contains(f.number()) && counted.add(f.number())) {
-            levelBytes += f.totalBytes();
-          }
-        }
       }
-      bytesByLevel.add(levelBytes);
-      bytes += levelBytes;
       if (frozen[level]) {
         frozenLevels.add(level);
       }
     }
-    return new Stats.Buffer(true, bytes, counted.size(), tables, markers, List.copyOf(bytesByLevel),
+    return new Stats.Buffer(true, extra.bytes(), extra.files(), tables, markers, extra.bytesByLevel(),
         appendedFiles.get(), trimmedFiles.get(), shadowedFiles.get(), trimPasses.get(), freezes.get(),
         List.copyOf(frozenLevels), reads.servedTotal(), reads.byLevel(v.numLevels()));
   }

@@ -112,17 +112,17 @@ public record BufferTable(long id, List<BufferEntry> entries) {
    */
   public static List<BufferTable> prune(List<BufferTable> tables) {
     List<List<BufferEntry>> kept = new ArrayList<>();
-    List<byte[][]> markers = new ArrayList<>(); // ranges of the newer tables' markers
+    KeyRanges markers = new KeyRanges(); // the newer tables' markers
     for (BufferTable t : tables) {
       List<BufferEntry> entries = new ArrayList<>();
       for (BufferEntry e : t.entries) {
-        if (!(e instanceof BufferEntry.File) || !coveredByUnion(markers, e.smallestUserKey(), e.largestUserKey())) {
+        if (!(e instanceof BufferEntry.File) || !markers.covers(e.smallestUserKey(), e.largestUserKey())) {
           entries.add(e);
         }
       }
       for (BufferEntry e : t.entries) {
         if (e instanceof BufferEntry.Removed) {
-          markers.add(new byte[][] {e.smallestUserKey(), e.largestUserKey()});
+          markers.add(e.smallestUserKey(), e.largestUserKey());
         }
       }
       kept.add(entries);
@@ -143,26 +143,6 @@ public record BufferTable(long id, List<BufferEntry> entries) {
       }
     }
     return olderFiles.isEmpty() ? List.of() : List.copyOf(out);
-  }
-
-  /** Whether [lo, hi] lies inside the union of {@code ranges} (each [lo, hi], inclusive). */
-  private static boolean coveredByUnion(List<byte[][]> ranges, byte[] lo, byte[] hi) {
-    List<byte[][]> sorted = new ArrayList<>(ranges);
-    sorted.sort((a, b) -> UserKeys.compare(a[0], b[0]));
-    byte[] reached = null; // the sorted ranges seen so far cover [lo, reached]
-    for (byte[][] r : sorted) {
-      if (UserKeys.compare(r[0], reached == null ? lo : reached) > 0) {
-        // A gap before r (inclusive ranges cannot tell adjacent keys, so even [a..b], [b+1..c]).
-        return false;
-      }
-      if (UserKeys.compare(r[1], lo) >= 0 && (reached == null || UserKeys.compare(r[1], reached) > 0)) {
-        reached = r[1];
-        if (UserKeys.compare(reached, hi) >= 0) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 
   /** {@code tables} as {@code {[entries] [entries]}}, newest first, for messages and tests. */

@@ -9,6 +9,7 @@ import dev.cairn.key.InternalKey;
 import dev.cairn.key.UserKeys;
 import dev.cairn.key.ValueType;
 import dev.cairn.version.BufferEntry;
+import dev.cairn.version.KeyRanges;
 import dev.cairn.version.BufferTable;
 import dev.cairn.version.FileMetaData;
 import java.nio.charset.StandardCharsets;
@@ -76,7 +77,7 @@ class TrimUnitsTest {
   void aColdRunOverCachedDataOfAnOlderTableStays() {
     BufferEntry.File e = new BufferEntry.File(file("a", "z"));
     boolean[] cached = {true, true, true, false, true, false};
-    HotRanges older = new HotRanges();
+    KeyRanges older = new KeyRanges();
     older.add(b("g"), b("g")); // under the cold run [e..h], not under the cold run [i..z]
     List<BufferEntry> out = TrimUnits.split(e, keys("b", "d", "f", "h", "j", "zz"), bytes(6), cached, 200, 0.8,
         older::overlaps);

@@ -1,20 +1,22 @@
-package dev.cairn.db;
+package dev.cairn.version;
 
 import dev.cairn.key.UserKeys;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A set of user-key ranges (inclusive) kept as disjoint, merged ranges: where older buffer tables
- * hold cached blocks, for the trim's question "would a marker here hide cached data?". Not
- * thread-safe; one trim pass builds and reads it.
+ * A set of user-key ranges (inclusive) kept as disjoint ranges, overlapping ones merged: the
+ * markers of newer buffer tables (does a marker hide this file?), the cached blocks of older ones
+ * (would a marker here hide cached data?). Ranges that only touch at adjacent keys stay apart:
+ * inclusive byte-string ranges cannot tell adjacency, so a query spanning them is not covered.
+ * Not thread-safe.
  */
-final class HotRanges {
+public final class KeyRanges {
   /** Disjoint ranges, smallest key to largest key. */
   private final TreeMap<byte[], byte[]> ranges = new TreeMap<>(UserKeys.COMPARATOR);
 
   /** Adds [{@code lo}, {@code hi}], merging every range it overlaps. */
-  void add(byte[] lo, byte[] hi) {
+  public void add(byte[] lo, byte[] hi) {
     if (UserKeys.compare(lo, hi) > 0) {
       return;
     }
@@ -36,12 +38,18 @@ final class HotRanges {
   }
 
   /** Whether some range meets [{@code lo}, {@code hi}]. */
-  boolean overlaps(byte[] lo, byte[] hi) {
+  public boolean overlaps(byte[] lo, byte[] hi) {
     Map.Entry<byte[], byte[]> candidate = ranges.floorEntry(hi); // the last range starting at or below hi
     return candidate != null && UserKeys.compare(candidate.getValue(), lo) >= 0;
   }
 
-  boolean isEmpty() {
+  /** Whether [{@code lo}, {@code hi}] lies inside one range. */
+  public boolean covers(byte[] lo, byte[] hi) {
+    Map.Entry<byte[], byte[]> candidate = ranges.floorEntry(lo); // the only range that can hold lo
+    return candidate != null && UserKeys.compare(candidate.getValue(), hi) >= 0;
+  }
+
+  public boolean isEmpty() {
     return ranges.isEmpty();
   }
 }
