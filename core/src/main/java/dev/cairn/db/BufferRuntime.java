@@ -207,7 +207,7 @@ final class BufferRuntime {
               }
             }
           }
-          if (keepColdRuns) {
+          if (keepColdRuns && i > 0) { // the newest table lies under no table
             addCachedRanges(t.entries(), runsByFile, below);
           }
         }
