@@ -1,7 +1,5 @@
 package dev.cairn.db;
 
-import dev.cairn.Options;
-import dev.cairn.compaction.CompactionKind;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.block.LevelThresholds;
@@ -36,8 +34,8 @@ import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
 
 /**
- * Executes a leveled plan with BlockDB's block compaction ({@link Options.CompactionStyle#BLOCK},
- * docs/compaction.md "Block compaction"):
+ * Executes a leveled plan with BlockDB's block compaction ({@link BlockStyle}, docs/compaction.md
+ * "Block compaction"):
  *
  * <ol>
  *   <li>reads the inputs' entries (the incoming keys) and splits them among the targets by user
@@ -54,9 +52,11 @@ import java.util.function.UnaryOperator;
  * </ol>
  *
  * The incoming entries are held in memory: they are the input level's share of one plan,
- * bounded by the picker's expanded-compaction limit.
+ * bounded by the picker's expanded-compaction limit. Every read and write is paced by the
+ * scheduler's {@link CompactionPacer}: while reading the inputs and rewriting a target, every
+ * {@link CompactionPacer#ENTRIES_PER_PACE} entries; an append, once it is written.
  */
-final class BlockCompactionJob {
+final class BlockCompactionJob implements CompactionExecution {
   private final DbImpl db;
   private final CompactionPlan plan;
   private final List<FileMetaData> inputs;
@@ -64,11 +64,14 @@ final class BlockCompactionJob {
   private final BlockCompactionConfig config;
   private final BlockCompactionCounters counters;
   private final IoTag tag;
+  private final CompactionPacer pacer;
   private final List<Long> outputNumbers = Collections.synchronizedList(new ArrayList<>());
   private final List<FileMetaData> appendedBefore = Collections.synchronizedList(new ArrayList<>());
 
-  BlockCompactionJob(DbImpl db, CompactionPlan plan, ShapeAdapter shape, BlockCompactionCounters counters) {
+  BlockCompactionJob(DbImpl db, CompactionPlan plan, ShapeAdapter shape, BlockCompactionCounters counters,
+      CompactionPacer pacer) {
     this.db = db;
+    this.pacer = pacer;
     this.plan = plan;
     this.inputs = shape.metas(plan.inputs());
     this.targets = shape.metas(plan.targets());
@@ -77,23 +80,22 @@ final class BlockCompactionJob {
     this.tag = IoTag.compaction(plan.outputLevel());
   }
 
-  /** Whether {@code plan} runs as a block compaction under {@code options}. */
-  static boolean applies(Options options, CompactionPlan plan) {
-    return options.compactionStyle() == Options.CompactionStyle.BLOCK
-        && plan.kind() == CompactionKind.TABLE_MERGE
-        && !plan.targets().isEmpty();
-  }
-
-  List<Long> outputNumbers() {
+  @Override
+  public List<Long> outputNumbers() {
     return outputNumbers;
   }
 
-  /** The old metadata of every table appended to; their old footers' readers may be dropped. */
-  List<FileMetaData> appendedTables() {
-    return appendedBefore;
+  /**
+   * Drops the readers of the superseded footers of every table appended to: they go once no
+   * version holds them, and the tables' blocks stay cached.
+   */
+  @Override
+  public void afterInstall() {
+    appendedBefore.forEach(f -> db.tableCache.evictFooter(f.number(), f.footerOffset()));
   }
 
-  VersionEdit run() throws IOException {
+  @Override
+  public VersionEdit run() throws IOException {
     // Snapshots as of the start, like CompactionJob: a snapshot taken later sees only sequences
     // above everything this compaction reads, so it needs nothing the drop rules remove.
     UnaryOperator<InternalIterator> dropRules = dropRules();
@@ -132,6 +134,7 @@ final class BlockCompactionJob {
     for (FileMetaData f : inputs) {
       edit.deleteFile(plan.inputLevel(), f.number());
     }
+    pacer.pace(); // what the last sub-tasks moved
     return edit;
   }
 
@@ -151,6 +154,9 @@ final class BlockCompactionJob {
     try (InternalIterator merged = new MergingIterator(its)) {
       for (merged.seekToFirst(); merged.isValid(); merged.next()) {
         out.add(Map.entry(merged.key(), merged.value()));
+        if (out.size() % CompactionPacer.ENTRIES_PER_PACE == 0) {
+          pacer.pace();
+        }
       }
     }
     return out;
@@ -292,8 +298,12 @@ final class BlockCompactionJob {
       try (InternalIterator kept = dropRules.apply(new MergingIterator(sources));
           TableOutput out = new TableOutput(db.fs, db.dir, tableOptions, tag,
               plan.outputLimits().targetFileBytes(), this::newOutputNumber, key -> false)) {
+        long added = 0;
         for (kept.seekToFirst(); kept.isValid(); kept.next()) {
           out.add(kept.key(), kept.value());
+          if (++added % CompactionPacer.ENTRIES_PER_PACE == 0) {
+            pacer.pace();
+          }
         }
         counters.rewrittenTables.increment();
         return new Outcome(target, out.finish(), null, true);
@@ -314,6 +324,7 @@ final class BlockCompactionJob {
         TableAppender.Result r = new TableAppender(h.reader(), in, out, tableOptions,
             config.maxFilterFalsePositiveRate(), dropRules, tag).append(slice);
         out.sync();
+        pacer.pace(); // the appender reads the dirty blocks and writes the tail in one call
         counters.appendedTables.increment();
         counters.dirtyBlocks.add(r.dirtyBlocks());
         counters.appendedBytes.add(r.appendedBytes());

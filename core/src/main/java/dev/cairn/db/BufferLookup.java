@@ -86,18 +86,4 @@ final class BufferLookup {
     }
   }
 
-  /**
-   * Bloom bits per key for tables of a database with the buffer (dLSM, section IV-C): a lookup
-   * probes up to about {@code r} overlapping buffer tables per level, so each filter needs a false
-   * positive rate {@code f / r} for the level to keep rate {@code f}; with {@code b} bits
-   * ({@code f = e^{-b ln²2}}) that is {@code log2(r/f)/ln 2 = b + log2(r)/ln 2} bits, rounded up.
-   * Zero (filters off) stays zero.
-   */
-  static int bloomBitsPerKey(int bitsPerKey, int levelSizeRatio) {
-    if (bitsPerKey == 0) {
-      return 0;
-    }
-    double extra = (Math.log(levelSizeRatio) / Math.log(2)) / Math.log(2);
-    return Math.min(64, (int) Math.ceil(bitsPerKey + extra));
-  }
 }

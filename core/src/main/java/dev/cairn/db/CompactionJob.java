@@ -28,32 +28,33 @@ import java.util.List;
  * run of L0 tables, so the merged table's sequence range is theirs and it takes their place in
  * L0's newest-first order. It is never bottommost, so nothing older below is uncovered.
  */
-final class CompactionJob {
+final class CompactionJob implements CompactionExecution {
   private final DbImpl db;
   private final CompactionPlan plan;
   private final List<FileMetaData> inputs;
   private final List<FileMetaData> targets;
   private final List<FileMetaData> grandparents;
   private final List<Long> outputNumbers = new ArrayList<>();
-  /** DLC's rate limit on compaction I/O; null when compactions run unthrottled. */
-  private final CompactionThrottle throttle;
+  /** The scheduler's pace for compaction I/O. */
+  private final CompactionPacer pacer;
 
-  CompactionJob(DbImpl db, CompactionPlan plan, ShapeAdapter shape, CompactionThrottle throttle) {
+  CompactionJob(DbImpl db, CompactionPlan plan, ShapeAdapter shape, CompactionPacer pacer) {
     this.db = db;
-    this.throttle = throttle;
+    this.pacer = pacer;
     this.plan = plan;
     this.inputs = shape.metas(plan.inputs());
     this.targets = shape.metas(plan.targets());
     this.grandparents = shape.metas(plan.grandparents());
   }
 
-  /** File numbers of the tables this job wrote (pending outputs until its edit is installed). */
-  List<Long> outputNumbers() {
+  @Override
+  public List<Long> outputNumbers() {
     return outputNumbers;
   }
 
   /** Builds the edit that replaces the inputs by the outputs. */
-  VersionEdit run() throws IOException {
+  @Override
+  public VersionEdit run() throws IOException {
     VersionEdit edit = new VersionEdit();
     if (plan.newCompactionPointer() != null) {
       edit.setCompactPointer(plan.inputLevel(), plan.newCompactionPointer());
@@ -78,14 +79,15 @@ final class CompactionJob {
           throw new IOException("compaction abandoned: the database is closing");
         }
         out.add(kept.key(), kept.value());
-        if (throttle != null && ++added % CompactionThrottle.ENTRIES_PER_PACE == 0) {
-          throttle.pace();
+        if (++added % CompactionPacer.ENTRIES_PER_PACE == 0) {
+          pacer.pace();
         }
       }
       for (FileMetaData f : out.finish()) {
         edit.addFile(plan.outputLevel(), f);
       }
     }
+    pacer.pace(); // the entries since the last call and the tables' tails
     for (FileMetaData f : inputs) {
       edit.deleteFile(plan.inputLevel(), f.number());
     }

@@ -18,10 +18,7 @@ import dev.cairn.fs.IoStats;
  * <p>The token bucket is Guava's {@link RateLimiter}: well kept, thread-safe, and its rate can be
  * changed while jobs wait on it.
  */
-final class CompactionThrottle {
-  /** Jobs call {@link #pace()} this often (entries), so the limiter is not a hot lock. */
-  static final int ENTRIES_PER_PACE = 64;
-
+final class CompactionThrottle implements CompactionPacer {
   private final IoStats io;
   private final RateLimiter limiter;
   private final long initial;
@@ -44,7 +41,8 @@ final class CompactionThrottle {
   }
 
   /** Charges the compaction bytes moved since the last charge; blocks while over the rate. */
-  void pace() {
+  @Override
+  public void pace() {
     long due;
     synchronized (this) {
       long now = compactionBytes();

@@ -1,7 +1,6 @@
 package dev.cairn.db;
 
 import dev.cairn.Options;
-import dev.cairn.compaction.CompactionKind;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.RunningCompactions;
 import dev.cairn.compaction.leveled.LeveledCompactionPicker;
@@ -15,29 +14,23 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Runs the compaction picker's plans: claims a plan (its files and the key ranges it reads and
- * writes) so that concurrent compactions never conflict, executes it with a {@link
- * CompactionJob}, and installs the result. The decision of what to compact lives in the
- * compaction module; this class only moves bytes and versions.
- *
- * <p>With {@link Options.CompactionScheduler#DLC} the {@link DlcRuntime}'s scheduler chooses
- * instead of the bare picker: it may hold L0 compactions back under high load, or start a
- * bursty L0→L0 merge, and its throttle paces every compaction's I/O.
+ * Runs the scheduler's plans: claims a plan (its files and the key ranges it reads and writes)
+ * so that concurrent compactions never conflict, has the compaction style execute it, and
+ * installs the result. The decision of what to compact lives in the compaction module; the
+ * scheduler ({@link SchedulerRuntime}) says when, the style ({@link StyleRuntime}) how; this
+ * class only claims, installs and releases, the same way for every style and scheduler.
  */
 final class Compactions {
   private final DbImpl db;
   private final LeveledCompactionPicker picker;
   private final int maxConcurrent;
-  /** Null with the immediate scheduler. */
-  private final DlcRuntime dlc;
+  private final StyleRuntime style;
+  private final SchedulerRuntime scheduler;
   /**
    * The LSbM compaction buffer. Present in every style: a database written with BUFFER and
    * reopened with another style keeps its buffer correct (markers) while it drains.
    */
   private final BufferRuntime buffer;
-
-  /** Block compaction's counters (zero under other styles). */
-  final BlockCompactionCounters blockCounters = new BlockCompactionCounters();
 
   // Guarded by db.mutex.
   private final List<CompactionPlan> runningPlans = new ArrayList<>();
@@ -52,19 +45,34 @@ final class Compactions {
     // several compactions may run at once. One thread stays free for flushes, so that a long
     // compaction never blocks the memtable.
     this.maxConcurrent = Math.max(1, o.backgroundThreads() - 1);
-    this.dlc = o.compactionScheduler() == Options.CompactionScheduler.DLC
-        ? new DlcRuntime(db, o.dlc(), picker) : null;
-    this.buffer = new BufferRuntime(db, o.buffer(), o.compactionStyle() == Options.CompactionStyle.BUFFER);
+    this.style = StyleRegistry.style(db);
+    this.scheduler = StyleRegistry.scheduler(db, picker);
+    this.buffer = new BufferRuntime(db, o.buffer(), style.buffersMerges());
   }
 
-  /** The compaction buffer (appending and trimming only with the BUFFER style). */
+  /** Starts the scheduler's and the buffer's background tasks (after recovery). */
+  void start() {
+    scheduler.start();
+    buffer.start();
+  }
+
+  /** Stops them, waiting for a tick or trim pass in progress. */
+  void stop() {
+    scheduler.stop();
+    buffer.stop();
+  }
+
+  /** The compaction buffer (appending and trimming only if the style buffers merges). */
   BufferRuntime buffer() {
     return buffer;
   }
 
-  /** The DLC runtime, or null with the immediate scheduler. */
-  DlcRuntime dlc() {
-    return dlc;
+  StyleRuntime style() {
+    return style;
+  }
+
+  SchedulerRuntime scheduler() {
+    return scheduler;
   }
 
   static LeveledConfig leveledConfig(Options o) {
@@ -98,9 +106,7 @@ final class Compactions {
       return null;
     }
     ShapeAdapter shape = currentShape();
-    Optional<CompactionPlan> plan = dlc != null
-        ? dlc.next(shape.shape(), List.copyOf(runningPlans))
-        : picker.pick(shape.shape(), RunningCompactions.of(runningPlans));
+    Optional<CompactionPlan> plan = scheduler.next(shape.shape(), List.copyOf(runningPlans));
     if (plan.isEmpty()) {
       return null;
     }
@@ -121,18 +127,12 @@ final class Compactions {
   /** Runs a claimed plan (on a background thread or the caller's) and installs its result. */
   void runClaimed(Claimed claimed) {
     long start = System.nanoTime();
-    CompactionJob job = null;
-    BlockCompactionJob blockJob = null;
+    CompactionExecution execution = null;
     VersionEdit edit = null;
     Throwable failure = null;
     try {
-      if (BlockCompactionJob.applies(db.options, claimed.plan())) {
-        blockJob = new BlockCompactionJob(db, claimed.plan(), claimed.shape(), blockCounters);
-        edit = blockJob.run();
-      } else {
-        job = new CompactionJob(db, claimed.plan(), claimed.shape(), dlc != null ? dlc.throttle() : null);
-        edit = job.run();
-      }
+      execution = style.execution(claimed, scheduler.pacer());
+      edit = execution.run();
     } catch (Throwable t) {
       failure = t;
     }
@@ -141,13 +141,8 @@ final class Compactions {
       if (failure == null) {
         buffer.beforeInstall(claimed.plan(), edit); // same edit: atomic with the compaction
         db.versions.logAndApply(edit);
-        if (blockJob != null) {
-          // Superseded footers: their readers go once no version holds them (blocks stay cached).
-          blockJob.appendedTables().forEach(f -> db.tableCache.evictFooter(f.number(), f.footerOffset()));
-        }
-        if (dlc != null && claimed.plan().kind() == CompactionKind.L0_TO_L0) {
-          dlc.recordBurstyOutputs(job.outputNumbers());
-        }
+        execution.afterInstall();
+        scheduler.installed(claimed.plan(), execution.outputNumbers());
         db.counters.compactions.increment();
         if (claimed.plan().isTrivialMove()) {
           db.counters.trivialMoves.increment();
@@ -162,11 +157,8 @@ final class Compactions {
       // Release the claim whatever happened, and the mutex last: a claim left behind would make
       // close() wait forever, and a mutex left held would stop the whole engine.
       try {
-        if (job != null) {
-          db.releasePendingOutputs(job.outputNumbers());
-        }
-        if (blockJob != null) {
-          db.releasePendingOutputs(blockJob.outputNumbers());
+        if (execution != null) {
+          db.releasePendingOutputs(execution.outputNumbers());
         }
         runningPlans.remove(claimed.plan());
         running--;

@@ -117,8 +117,8 @@ public final class DbImpl implements Cairn {
     this.blockCache = new CaffeineBlockCache(options.blockCacheBytes());
     this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), blockCache);
     this.versions = new VersionSet(dir, fs, options);
-    this.obsoleteFiles = new ObsoleteFiles(fs, dir, tableCache, ObsoleteFiles.batchBytes(options));
     this.compactions = new Compactions(this);
+    this.obsoleteFiles = new ObsoleteFiles(fs, dir, tableCache, compactions.style().obsoleteFileBatchBytes());
     this.versions.setVersionReleasedListener(this::onVersionReleased);
     AtomicInteger threadIds = new AtomicInteger();
     this.background = Executors.newFixedThreadPool(options.backgroundThreads(), r -> {
@@ -142,10 +142,7 @@ public final class DbImpl implements Cairn {
     try {
       db = new DbImpl(dir, options, lock);
       db.recover();
-      if (db.dlc() != null) {
-        db.dlc().start();
-      }
-      db.buffer().start();
+      db.compactions.start();
       return db;
     } catch (RuntimeException | Error e) {
       if (db != null) {
@@ -755,10 +752,7 @@ public final class DbImpl implements Cairn {
       return;
     }
     calls.refuseNew();
-    if (dlc() != null) {
-      dlc().stop();
-    }
-    buffer().stop();
+    compactions.stop();
     mutex.lock();
     try {
       closing = true;
@@ -813,10 +807,7 @@ public final class DbImpl implements Cairn {
   private void closeAfterFailedOpen() {
     closed.set(true);
     closing = true;
-    if (dlc() != null) {
-      dlc().stop();
-    }
-    buffer().stop();
+    compactions.stop();
     background.shutdownNow();
     try {
       if (log != null) {
@@ -843,11 +834,6 @@ public final class DbImpl implements Cairn {
     return versions.lastSequence();
   }
 
-  /** The Delayed L0 Compaction runtime, or null with the immediate scheduler. */
-  DlcRuntime dlc() {
-    return compactions.dlc();
-  }
-
   /** The LSbM compaction buffer (appending and trimming only with the BUFFER style). */
   BufferRuntime buffer() {
     return compactions.buffer();
@@ -870,11 +856,9 @@ public final class DbImpl implements Cairn {
     pendingOutputs.removeAll(numbers);
   }
 
+  /** The options of every table written (the compaction style's). */
   TableOptions tableOptions() {
-    int bloomBits = options.compactionStyle() == Options.CompactionStyle.BUFFER
-        ? BufferLookup.bloomBitsPerKey(options.bloomBitsPerKey(), options.levelSizeRatio())
-        : options.bloomBitsPerKey();
-    return new TableOptions(options.blockBytes(), options.blockRestartInterval(), bloomBits);
+    return compactions.style().tableOptions();
   }
 
   /** Reads a key through a version's tables only (used by {@link ReadState}). */

@@ -1,6 +1,7 @@
 package dev.cairn.db;
 
 import dev.cairn.Stats;
+import dev.cairn.compaction.CompactionKind;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.compaction.dlc.DlcScheduler;
@@ -22,8 +23,8 @@ import java.util.logging.Logger;
 /**
  * The engine side of Delayed L0 Compaction (docs/dlc.md): a monitor thread that feeds the pure
  * {@link LoadModel} every interval with the block cache's insert count (and the get and scan
- * counts), the {@link DlcScheduler} that {@link Compactions} asks instead of the picker, and the
- * {@link CompactionThrottle} whose rate follows the model.
+ * counts), the {@link DlcScheduler} that chooses the next plan, and the {@link CompactionThrottle}
+ * whose rate follows the model and which paces every compaction of every style.
  *
  * <p>Which L0 tables a bursty "resume part" wrote is kept in memory only: after a restart they
  * look freshly flushed and a later part run may merge them once more. That costs one extra merge
@@ -34,7 +35,7 @@ import java.util.logging.Logger;
  * follows one interval later. Tests drive the model through {@link #observe} with a scripted
  * clock and counters and set an interval long enough that the monitor never ticks.
  */
-final class DlcRuntime {
+final class DlcRuntime implements SchedulerRuntime {
   private static final Logger LOG = Logger.getLogger(DlcRuntime.class.getName());
 
   private final DbImpl db;
@@ -57,13 +58,15 @@ final class DlcRuntime {
     });
   }
 
-  void start() {
+  @Override
+  public void start() {
     long interval = model.config().intervalMillis();
     monitor.scheduleAtFixedRate(this::tick, interval, interval, TimeUnit.MILLISECONDS);
   }
 
   /** Stops the monitor and waits for a tick in progress, so none runs after close. */
-  void stop() {
+  @Override
+  public void stop() {
     monitor.shutdownNow();
     try {
       monitor.awaitTermination(10, TimeUnit.SECONDS);
@@ -104,7 +107,8 @@ final class DlcRuntime {
     }
   }
 
-  CompactionThrottle throttle() {
+  @Override
+  public CompactionThrottle pacer() {
     return throttle;
   }
 
@@ -113,7 +117,8 @@ final class DlcRuntime {
   }
 
   /** Requires: db.mutex held. The plan to start next under the current load, if any. */
-  Optional<CompactionPlan> next(LsmShape shape, List<CompactionPlan> running) {
+  @Override
+  public Optional<CompactionPlan> next(LsmShape shape, List<CompactionPlan> running) {
     Set<Long> l0 = new HashSet<>();
     for (FileDescriptor f : shape.files(0)) {
       l0.add(f.id());
@@ -123,12 +128,16 @@ final class DlcRuntime {
   }
 
   /** Requires: db.mutex held. Tables a part run installed: never merged by a part run again. */
-  void recordBurstyOutputs(List<Long> tableNumbers) {
-    burstyOutputs.addAll(tableNumbers);
+  @Override
+  public void installed(CompactionPlan plan, List<Long> outputs) {
+    if (plan.kind() == CompactionKind.L0_TO_L0) {
+      burstyOutputs.addAll(outputs);
+    }
   }
 
   /** Requires: db.mutex held. */
-  Stats.Dlc stats(int l0Files, long l0Bytes) {
+  @Override
+  public Stats.Dlc stats(int l0Files, long l0Bytes) {
     LoadEstimate e = model.current();
     DlcScheduler.Counters c = scheduler.counters();
     return new Stats.Dlc(true, e.load(), e.clientBytesPerSecond(), throttle.rate(),

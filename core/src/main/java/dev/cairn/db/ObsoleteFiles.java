@@ -1,6 +1,5 @@
 package dev.cairn.db;
 
-import dev.cairn.Options;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.table.TableCache;
 import java.io.IOException;
@@ -33,18 +32,6 @@ final class ObsoleteFiles {
     this.dir = dir;
     this.tableCache = tableCache;
     this.batchBytes = batchBytes;
-  }
-
-  /**
-   * The deletion batch of {@code options}: {@link Options#obsoleteFileBatchBytes()} when set;
-   * otherwise, under block compaction, its lazy-deletion threshold (BlockDB section IV-C).
-   */
-  static long batchBytes(Options options) {
-    if (options.obsoleteFileBatchBytes() > 0
-        || options.compactionStyle() != Options.CompactionStyle.BLOCK) {
-      return options.obsoleteFileBatchBytes();
-    }
-    return options.blockCompaction().lazyDeletionBytes();
   }
 
   /** Names of the files in the directory that {@code live} does not need. */

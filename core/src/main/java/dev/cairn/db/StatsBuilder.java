@@ -60,9 +60,8 @@ final class StatsBuilder {
         c.getLatency.snapshot(),
         c.putLatency.snapshot(),
         c.scanLatency.snapshot(),
-        db.dlc() == null ? Stats.Dlc.OFF : db.dlc().stats(v.fileCount(0), v.levelBytes(0)),
-        db.compactions.blockCounters.snapshot(
-            db.options.compactionStyle() == dev.cairn.Options.CompactionStyle.BLOCK),
+        db.compactions.scheduler().stats(v.fileCount(0), v.levelBytes(0)),
+        db.compactions.style().blockStats(),
         db.buffer().stats(v));
   }
 }

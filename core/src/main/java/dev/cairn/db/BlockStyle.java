@@ -1,0 +1,56 @@
+package dev.cairn.db;
+
+import dev.cairn.Stats;
+import dev.cairn.compaction.block.BlockMerge;
+import dev.cairn.table.TableOptions;
+
+/**
+ * BlockDB's block compaction (docs/compaction.md, "Block compaction"): a merge with targets runs
+ * as a {@link BlockCompactionJob}, which appends the dirty blocks to the targets the selective
+ * rule picks and rewrites the others; every other plan runs as table compaction. Obsolete files
+ * are deleted lazily, in batches of the configured size (BlockDB section IV-C).
+ */
+final class BlockStyle implements StyleRuntime {
+  private final DbImpl db;
+  private final BlockCompactionCounters counters = new BlockCompactionCounters();
+
+  BlockStyle(DbImpl db) {
+    this.db = db;
+  }
+
+  @Override
+  public String name() {
+    return "BLOCK";
+  }
+
+  @Override
+  public CompactionExecution execution(Compactions.Claimed claimed, CompactionPacer pacer) {
+    if (BlockMerge.runsAsBlockMerge(claimed.plan())) {
+      return new BlockCompactionJob(db, claimed.plan(), claimed.shape(), counters, pacer);
+    }
+    return new CompactionJob(db, claimed.plan(), claimed.shape(), pacer);
+  }
+
+  @Override
+  public TableOptions tableOptions() {
+    return TableStyle.plainTableOptions(db.options);
+  }
+
+  @Override
+  public boolean buffersMerges() {
+    return false;
+  }
+
+  /** {@code Options.obsoleteFileBatchBytes} when set, else the lazy-deletion threshold. */
+  @Override
+  public long obsoleteFileBatchBytes() {
+    return db.options.obsoleteFileBatchBytes() > 0
+        ? db.options.obsoleteFileBatchBytes()
+        : db.options.blockCompaction().lazyDeletionBytes();
+  }
+
+  @Override
+  public Stats.Block blockStats() {
+    return counters.snapshot(true);
+  }
+}

@@ -1,0 +1,45 @@
+package dev.cairn.db;
+
+import dev.cairn.compaction.buffer.BufferBloom;
+import dev.cairn.table.TableOptions;
+
+/**
+ * Leveled compaction with LSbM's compaction buffer (docs/compaction.md, "Compaction buffer"):
+ * plans run as table compaction, and {@link BufferRuntime} appends each merge's inputs to the
+ * output level's buffer and trims it. Tables get the Bloom bits the buffer's extra filter probes
+ * call for.
+ */
+final class BufferStyle implements StyleRuntime {
+  private final DbImpl db;
+
+  BufferStyle(DbImpl db) {
+    this.db = db;
+  }
+
+  @Override
+  public String name() {
+    return "BUFFER";
+  }
+
+  @Override
+  public CompactionExecution execution(Compactions.Claimed claimed, CompactionPacer pacer) {
+    return new CompactionJob(db, claimed.plan(), claimed.shape(), pacer);
+  }
+
+  @Override
+  public TableOptions tableOptions() {
+    TableOptions plain = TableStyle.plainTableOptions(db.options);
+    return new TableOptions(plain.blockBytes(), plain.restartInterval(),
+        BufferBloom.bitsPerKey(db.options.bloomBitsPerKey(), db.options.levelSizeRatio()));
+  }
+
+  @Override
+  public boolean buffersMerges() {
+    return true;
+  }
+
+  @Override
+  public long obsoleteFileBatchBytes() {
+    return db.options.obsoleteFileBatchBytes();
+  }
+}
