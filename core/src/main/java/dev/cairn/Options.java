@@ -1,6 +1,7 @@
 package dev.cairn;
 
 import dev.cairn.compaction.block.BlockCompactionConfig;
+import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.LocalFileSystem;

@@ -1,9 +1,12 @@
 package dev.cairn.db;
 
-import dev.cairn.BufferConfig;
+import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.Options;
 import dev.cairn.Stats;
-import dev.cairn.compaction.CompactionKind;
+import dev.cairn.compaction.buffer.BufferedMerge;
+import dev.cairn.compaction.buffer.ColdRunBudget;
+import dev.cairn.compaction.buffer.FreezeRound;
+import dev.cairn.compaction.buffer.TrimSchedule;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.key.UserKeys;
 import dev.cairn.table.TableHandle;
@@ -15,6 +18,7 @@ import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -46,19 +50,10 @@ final class BufferRuntime {
   private final boolean active;
   private final ScheduledExecutorService trimmer;
 
-  // Guarded by db.mutex: per level, bytes merged into it and its growth since its round began.
-  private final long[] mergedInBytes = new long[Options.MAX_LEVELS];
-  private final boolean[] frozen = new boolean[Options.MAX_LEVELS];
-  /** Per level, the newest buffer table id at the previous trim pass (0: none yet). Trim-confined. */
-  private final long[] newestAtLastTrim = new long[Options.MAX_LEVELS];
-  /**
-   * Per level, the numbers of the buffer files present at the previous trim pass. Trim-confined.
-   * The table id alone cannot tell a warming file: appends go into the existing newest table, so
-   * a file appended just before a pass sits in a table that is no longer newest (and not newer
-   * than the last pass's newest) at the next one. Nor can its number: a buffer file keeps the
-   * number it had as a level file, allocated long before its append.
-   */
-  private final List<Set<Long>> filesAtLastTrim = new ArrayList<>();
+  /** Per level, its freeze round (LSbM section 4.1). Guarded by db.mutex. */
+  private final FreezeRound[] rounds = new FreezeRound[Options.MAX_LEVELS];
+  /** Per level, what the next trim pass may judge. Trim-confined. */
+  private final TrimSchedule[] schedules = new TrimSchedule[Options.MAX_LEVELS];
 
   private final AtomicLong appendedFiles = new AtomicLong();
   private final AtomicLong trimmedFiles = new AtomicLong();
@@ -71,9 +66,8 @@ final class BufferRuntime {
     this.db = db;
     this.config = config;
     this.active = active;
-    for (int level = 0; level < Options.MAX_LEVELS; level++) {
-      filesAtLastTrim.add(Set.of());
-    }
+    Arrays.fill(rounds, FreezeRound.NEW);
+    Arrays.fill(schedules, TrimSchedule.FIRST_PASS);
     this.trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "cairn-buffer-trim-" + db.dir.getFileName());
       t.setDaemon(true);
@@ -110,58 +104,38 @@ final class BufferRuntime {
     Version v = db.versions.current();
     int in = plan.inputLevel();
     int out = plan.outputLevel();
-    List<FileMetaData> inputs = BufferDraft.deletedFiles(v, edit, in);
-    boolean merge = plan.kind() == CompactionKind.TABLE_MERGE && out >= 1 && in < out;
-    if (plan.newCompactionPointer() != null && in >= 1) {
-      byte[] previous = db.versions.compactPointer(in);
-      if (previous == null || UserKeys.compare(plan.newCompactionPointer(), previous) <= 0) {
-        startRound(in); // the pointer wrapped: level `in` begins a new merge-down round
+    if (plan.newCompactionPointer() != null && in >= 1
+        && FreezeRound.pointerWrapped(db.versions.compactPointer(in), plan.newCompactionPointer())) {
+      rounds[in] = FreezeRound.NEW; // level `in` begins a new merge-down round
+    }
+    if (BufferedMerge.mergesDown(plan)) {
+      FreezeRound before = rounds[out];
+      rounds[out] = before.afterMerge(bytes(BufferDraft.deletedFiles(v, edit, in)), levelBytesAfter(v, out, edit),
+          config.freezeRepeatedFraction());
+      if (rounds[out].frozen() && !before.frozen()) {
+        freezes.incrementAndGet();
       }
     }
-    if (merge) {
-      account(v, out, inputs, BufferDraft.deletedFiles(v, edit, out), edit);
-    }
-    boolean append = active && merge && !frozen[out];
+    boolean append = BufferedMerge.appends(plan, active, rounds[out]);
     BufferDraft draft = new BufferDraft(v, edit, db.versions::newFileNumber);
     appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers()));
     shadowedFiles.addAndGet(draft.collectGarbage());
     draft.writeTo(edit);
   }
 
-  private void startRound(int level) {
-    mergedInBytes[level] = 0;
-    frozen[level] = false;
+  private static long bytes(List<FileMetaData> files) {
+    return files.stream().mapToLong(FileMetaData::totalBytes).sum();
   }
 
-  /**
-   * The paper's repeated-data test (section 4.1): "if the size of C_{i+1} is smaller than the data
-   * compacted into it, then there must exist repeated data". The data compacted into a level is
-   * counted from the start of its merge-down round (its compaction pointer's last wrap), and its
-   * size is the level's size after this merge. A bLSM level starts each round empty, so there the
-   * test is "merged in more than it grew"; a leveled level keeps its data across rounds, so
-   * comparing with its growth instead would call every update of an existing key repeated and
-   * freeze the upper levels of any update workload for good (measured: levels 1 and 2 frozen after
-   * the first rounds of `cairn demo --compaction-style BUFFER`, 4 appends in 182k overwrites). The
-   * last level never merges down, so under updates it freezes once a level's worth has been merged
-   * into it, as the paper's B_3 does.
-   */
-  private void account(Version v, int level, List<FileMetaData> inputs, List<FileMetaData> targets,
-      VersionEdit edit) {
-    long grown = 0;
+  /** The size {@code level} has once {@code edit} is installed on {@code v}. */
+  private static long levelBytesAfter(Version v, int level, VersionEdit edit) {
+    long bytes = v.levelBytes(level) - bytes(BufferDraft.deletedFiles(v, edit, level));
     for (VersionEdit.NewFile n : edit.newFiles()) {
       if (n.level() == level) {
-        grown += n.file().totalBytes();
+        bytes += n.file().totalBytes();
       }
     }
-    for (FileMetaData t : targets) {
-      grown -= t.totalBytes();
-    }
-    mergedInBytes[level] += inputs.stream().mapToLong(FileMetaData::totalBytes).sum();
-    long levelBytes = v.levelBytes(level) + grown;
-    if (!frozen[level] && mergedInBytes[level] > (1 + config.freezeRepeatedFraction()) * levelBytes) {
-      frozen[level] = true;
-      freezes.incrementAndGet();
-    }
+    return bytes;
   }
 
   private void trimQuietly() {
@@ -187,19 +161,19 @@ final class BufferRuntime {
     try {
       // Outside the mutex: opening table readers to read their indexes may read the disk.
       Map<Long, BlockRuns> runsByFile = new HashMap<>();
-      boolean keepColdRuns = config.coldRunBudget() > 0
-          && ExtraSpace.of(pinned).bytes() <= config.coldRunBudget() * db.options.blockCacheBytes();
+      boolean keepColdRuns = ColdRunBudget.keepsColdRuns(config.coldRunBudget(), ExtraSpace.of(pinned).bytes(),
+          db.options.blockCacheBytes());
       for (int level = 1; level < pinned.numLevels(); level++) {
         List<BufferTable> tables = pinned.bufferTables(level);
-        Set<Long> judged = new HashSet<>();
-        trimmable(level, tables).forEach(t -> judged.add(t.id()));
+        TrimSchedule schedule = schedules[level];
+        Set<Long> judged = schedule.judgeableRuns(runIds(tables));
         // Cached data of the tables older than the one judged; left empty over the space budget.
         KeyRanges below = new KeyRanges();
         for (int i = tables.size() - 1; i >= 0; i--) {
           BufferTable t = tables.get(i);
           if (judged.contains(t.id())) {
             for (BufferEntry e : t.entries()) {
-              if (e instanceof BufferEntry.File f && filesAtLastTrim.get(level).contains(f.meta().number())) {
+              if (e instanceof BufferEntry.File f && schedule.judgesFile(f.meta().number())) {
                 Judged j = judge(f, runsByFile, below, keepColdRuns);
                 if (!j.pieces.equals(List.of(f))) {
                   planned.add(new PlannedSplit(level, t.id(), f, j.pieces, j.removedRuns));
@@ -233,10 +207,9 @@ final class BufferRuntime {
       }
       for (int level = 1; level < v.numLevels(); level++) {
         List<BufferTable> tables = v.bufferTables(level);
-        newestAtLastTrim[level] = tables.isEmpty() ? newestAtLastTrim[level] : tables.get(0).id();
         Set<Long> present = new HashSet<>();
         tables.forEach(t -> t.files().forEach(f -> present.add(f.number())));
-        filesAtLastTrim.set(level, present);
+        schedules[level] = schedules[level].afterPass(runIds(tables), present);
       }
       if (applied == 0) {
         return 0; // nothing judged, or every judged entry changed since: no edit to write
@@ -366,15 +339,8 @@ final class BufferRuntime {
     }
   }
 
-  /** The tables of {@code level} the trim may touch: not the newest, none newer than the last pass's newest. */
-  private List<BufferTable> trimmable(int level, List<BufferTable> tables) {
-    List<BufferTable> out = new ArrayList<>();
-    for (int i = 1; i < tables.size(); i++) {
-      if (tables.get(i).id() <= newestAtLastTrim[level]) {
-        out.add(tables.get(i));
-      }
-    }
-    return out;
+  private static List<Long> runIds(List<BufferTable> tables) {
+    return tables.stream().map(BufferTable::id).toList();
   }
 
   /**
@@ -422,7 +388,7 @@ final class BufferRuntime {
         tables++;
         markers += t.removedMarkers();
       }
-      if (frozen[level]) {
+      if (rounds[level].frozen()) {
         frozenLevels.add(level);
       }
     }
@@ -438,6 +404,6 @@ final class BufferRuntime {
 
   /** Requires: mutex held. Whether {@code level}'s buffer is frozen now (for tests). */
   boolean isFrozen(int level) {
-    return frozen[level];
+    return rounds[level].frozen();
   }
 }

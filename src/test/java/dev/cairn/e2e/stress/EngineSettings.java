@@ -1,6 +1,6 @@
 package dev.cairn.e2e.stress;
 
-import dev.cairn.BufferConfig;
+import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.Options;
 import dev.cairn.Options.CompactionStyle;
 import dev.cairn.compaction.block.BlockCompactionConfig;

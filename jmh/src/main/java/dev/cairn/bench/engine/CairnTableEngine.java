@@ -1,6 +1,6 @@
 package dev.cairn.bench.engine;
 
-import dev.cairn.BufferConfig;
+import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.Cairn;
 import dev.cairn.CairnIterator;
 import dev.cairn.Options;

@@ -1,4 +1,4 @@
-package dev.cairn;
+package dev.cairn.compaction.buffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,7 +1,7 @@
-package dev.cairn;
+package dev.cairn.compaction.buffer;
 
 /**
- * Settings of the LSbM compaction buffer ({@link Options.CompactionStyle#BUFFER}; see
+ * Settings of the LSbM compaction buffer ({@code Options.CompactionStyle.BUFFER}; see
  * docs/compaction.md, "Compaction buffer"). Defaults are the LSbM paper's.
  *
  * @param trimIntervalMillis how often the trim task drops cold files from the buffer (the paper:

@@ -1,0 +1,24 @@
+package dev.cairn.compaction.buffer;
+
+/**
+ * The trim's space budget for cold runs (docs/compaction.md, "Cold runs over cached data"): a
+ * cold run that lies over cached blocks of an older buffer run is kept, since its marker would
+ * stop every walk over its range and hide those blocks, but only while the buffer's extra disk
+ * space stays within a multiple of the block cache.
+ */
+public final class ColdRunBudget {
+  private ColdRunBudget() {}
+
+  /**
+   * Whether this pass keeps cold runs over cached data: {@code budget > 0} and the buffer's extra
+   * bytes (files only buffers still hold) at most {@code budget} times the cache's size. A zero
+   * budget is the paper's trim, which keeps none.
+   */
+  public static boolean keepsColdRuns(double budget, long bufferExtraBytes, long blockCacheBytes) {
+    if (!(budget >= 0) || bufferExtraBytes < 0 || blockCacheBytes < 0) {
+      throw new IllegalArgumentException("bad cold-run budget input: budget " + budget + ", extra "
+          + bufferExtraBytes + ", cache " + blockCacheBytes);
+    }
+    return budget > 0 && bufferExtraBytes <= budget * blockCacheBytes;
+  }
+}

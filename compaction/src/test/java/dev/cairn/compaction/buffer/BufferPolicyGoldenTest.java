@@ -1,0 +1,143 @@
+package dev.cairn.compaction.buffer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import dev.cairn.compaction.testing.DataDrivenFile;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The compaction buffer's policy, numbers in, decision out: every case in {@code
+ * src/test/resources/buffer/*.txt}, in the golden format of {@link DataDrivenFile}. Commands, each
+ * followed by one event per line and answered with one line per event:
+ *
+ * <pre>
+ * freeze tolerance=0.1          events: "merge IN LEVEL_AFTER" | "pointer PREVIOUS NEXT" (- = none)
+ * trim-schedule                 events: "pass runs=ID,... files=N,..." (run ids newest first)
+ * cold-runs budget=4 cache=100  events: "extra BYTES"
+ * bloom ratio=10                events: "bits N"
+ * </pre>
+ *
+ * Rewrite the expected outputs with {@code -Dcairn.rewrite=true}.
+ */
+class BufferPolicyGoldenTest {
+  private static final Path DIR =
+      Files.isDirectory(Path.of("src/test/resources/buffer"))
+          ? Path.of("src/test/resources/buffer")
+          : Path.of("compaction/src/test/resources/buffer");
+
+  @TestFactory
+  Stream<DynamicTest> goldenFiles() throws IOException {
+    List<Path> files;
+    try (Stream<Path> listing = Files.list(DIR)) {
+      files = listing.filter(p -> p.toString().endsWith(".txt")).sorted().toList();
+    }
+    assertFalse(files.isEmpty(), "no golden files under " + DIR.toAbsolutePath());
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Path file : files) {
+      DataDrivenFile golden = DataDrivenFile.read(file);
+      List<String> actual = golden.run(BufferPolicyGoldenTest::runCase);
+      for (int i = 0; i < golden.cases().size(); i++) {
+        DataDrivenFile.Case c = golden.cases().get(i);
+        String out = actual.get(i);
+        tests.add(DynamicTest.dynamicTest(c.name(), () -> {
+          if (!DataDrivenFile.rewriteRequested()) {
+            assertEquals(String.join("\n", c.expected()), out,
+                c.name() + " (rerun with -Dcairn.rewrite=true to accept)");
+          }
+        }));
+      }
+    }
+    return tests.stream();
+  }
+
+  static String runCase(DataDrivenFile.Case c) {
+    String[] words = c.command().trim().split("\\s+");
+    Map<String, String> args = args(Arrays.asList(words).subList(1, words.length));
+    List<String> events = c.input().subList(1, c.input().size());
+    List<String> out = new ArrayList<>();
+    switch (words[0]) {
+      case "freeze" -> {
+        double tolerance = Double.parseDouble(args.get("tolerance"));
+        FreezeRound round = FreezeRound.NEW;
+        for (String e : events) {
+          String[] w = e.trim().split("\\s+");
+          if (w[0].equals("merge")) {
+            round = round.afterMerge(Long.parseLong(w[1]), Long.parseLong(w[2]), tolerance);
+            out.add("merged " + round.mergedInBytes() + (round.frozen() ? " frozen" : " open"));
+          } else if (w[0].equals("pointer")) {
+            boolean wrapped = FreezeRound.pointerWrapped(key(w[1]), key(w[2]));
+            round = wrapped ? FreezeRound.NEW : round;
+            out.add(wrapped ? "new round" : "same round");
+          } else {
+            throw new IllegalArgumentException("unknown freeze event: " + e);
+          }
+        }
+      }
+      case "trim-schedule" -> {
+        TrimSchedule schedule = TrimSchedule.FIRST_PASS;
+        for (String e : events) {
+          Map<String, String> pass = args(Arrays.asList(e.trim().split("\\s+")).subList(1, e.trim().split("\\s+").length));
+          List<Long> runs = ids(pass.get("runs"));
+          List<Long> files = ids(pass.get("files"));
+          Set<Long> judgedFiles = new TreeSet<>();
+          files.stream().filter(schedule::judgesFile).forEach(judgedFiles::add);
+          out.add("runs " + new TreeSet<>(schedule.judgeableRuns(runs)) + " files " + judgedFiles);
+          schedule = schedule.afterPass(runs, Set.copyOf(files));
+        }
+      }
+      case "cold-runs" -> {
+        double budget = Double.parseDouble(args.get("budget"));
+        long cache = Long.parseLong(args.get("cache"));
+        for (String e : events) {
+          long extra = Long.parseLong(e.trim().split("\\s+")[1]);
+          out.add(ColdRunBudget.keepsColdRuns(budget, extra, cache) ? "keep cold runs" : "trim cold runs");
+        }
+      }
+      case "bloom" -> {
+        int ratio = Integer.parseInt(args.get("ratio"));
+        for (String e : events) {
+          out.add(String.valueOf(BufferBloom.bitsPerKey(Integer.parseInt(e.trim().split("\\s+")[1]), ratio)));
+        }
+      }
+      default -> throw new IllegalArgumentException("unknown command: " + words[0]);
+    }
+    return String.join("\n", out);
+  }
+
+  private static Map<String, String> args(List<String> words) {
+    Map<String, String> args = new HashMap<>();
+    for (String w : words) {
+      String[] kv = w.split("=", 2);
+      args.put(kv[0], kv.length > 1 ? kv[1] : "");
+    }
+    return args;
+  }
+
+  private static byte[] key(String word) {
+    return word.equals("-") ? null : word.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private static List<Long> ids(String list) {
+    List<Long> ids = new ArrayList<>();
+    if (list != null && !list.isEmpty()) {
+      for (String id : list.split(",")) {
+        ids.add(Long.parseLong(id));
+      }
+    }
+    return ids;
+  }
+}
