@@ -1,6 +1,7 @@
 package dev.cairn.db;
 
 import dev.cairn.Options;
+import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.table.TableCache;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.cairn.tools;
 
 import dev.cairn.CairnIOException;
 import dev.cairn.CorruptionException;
-import dev.cairn.db.FileNames;
+import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.LocalFileSystem;
