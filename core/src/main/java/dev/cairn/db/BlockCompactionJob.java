@@ -7,6 +7,7 @@ import dev.cairn.compaction.block.SelectiveCompactionRule;
 import dev.cairn.compaction.block.SelectivePlan;
 import dev.cairn.compaction.block.TargetChoice;
 import dev.cairn.compaction.block.TargetStats;
+import dev.cairn.fs.FileNames;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.ReadableFile;
 import dev.cairn.fs.WritableFile;

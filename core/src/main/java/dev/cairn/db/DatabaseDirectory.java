@@ -3,6 +3,7 @@ package dev.cairn.db;
 import dev.cairn.CairnException;
 import dev.cairn.CairnIOException;
 import dev.cairn.Options;
+import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import java.io.IOException;
 import java.nio.file.Path;

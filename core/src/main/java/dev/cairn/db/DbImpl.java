@@ -15,6 +15,7 @@ import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
 import dev.cairn.cache.BlockCache;
 import dev.cairn.cache.CaffeineBlockCache;
+import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoTag;
 import dev.cairn.key.LookupResult;

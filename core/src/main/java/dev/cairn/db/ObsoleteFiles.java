@@ -1,5 +1,6 @@
 package dev.cairn.db;
 
+import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.table.TableCache;
 import java.io.IOException;

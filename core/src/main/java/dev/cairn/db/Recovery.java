@@ -3,6 +3,7 @@ package dev.cairn.db;
 import dev.cairn.CorruptionException;
 import dev.cairn.Options;
 import dev.cairn.WriteBatch;
+import dev.cairn.fs.FileNames;
 import dev.cairn.fs.ReadableFile;
 import dev.cairn.memtable.MemTable;
 import dev.cairn.version.VersionEdit;

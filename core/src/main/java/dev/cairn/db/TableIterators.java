@@ -1,6 +1,7 @@
 package dev.cairn.db;
 
 import dev.cairn.CairnIOException;
+import dev.cairn.fs.FileNames;
 import dev.cairn.fs.IoTag;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.table.TableCache;

@@ -1,5 +1,6 @@
 package dev.cairn.db;
 
+import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.WritableFile;

@@ -1,6 +1,5 @@
 package dev.cairn.fs;
 
-import dev.cairn.db.FileNames;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

@@ -315,52 +315,35 @@ public final class TableAppender {
     if (dataBlock.isEmpty()) {
       return;
     }
-    pendingHandle = writeBlock(dataBlock.finish());
+    pendingHandle = TableTail.writeBlock(out, dataBlock.finish());
     dataBlock.reset();
     dataBlocks++;
     newBlocks++;
     dataBytes += pendingHandle.size() + BlockTrailer.SIZE;
   }
 
-  private BlockHandle writeBlock(byte[] contents) throws IOException {
-    long offset = out.size();
-    out.append(contents);
-    out.append(BlockTrailer.encode(contents, 0, contents.length));
-    return new BlockHandle(offset, contents.length);
-  }
-
   private Result finish(long dirtyBlocks) throws IOException {
     byte[] index = indexBlock.finish();
-    BlockHandle filterHandle = BlockHandle.NONE;
     AppendedFilter filter = AppendedFilter.build(reader, file, options, maxFilterFpRate,
         newKeyHashes, ByteBuffer.wrap(index), startOffset, readTag);
-    if (filter != null) {
-      filterHandle = writeBlock(filter.contents());
-    }
     boolean rebuilt = filter != null && filter.rebuilt();
     long bitsPerKey = filter == null ? 0 : filter.bitsPerKey();
     TableProperties old = reader.properties();
-    TableProperties props = new TableProperties(
-        old.entries() - removed.entries + added.entries,
-        old.deletions() - removed.deletions + added.deletions,
-        firstIndexedKey, largestIndexedKey(),
-        Math.min(old.smallestSequence(), added.minSeq), Math.max(old.largestSequence(), added.maxSeq),
-        old.rawKeyBytes() - removed.rawKeyBytes + added.rawKeyBytes,
-        old.rawValueBytes() - removed.rawValueBytes + added.rawValueBytes,
-        dataBlocks, dataBytes, index.length + BlockTrailer.SIZE,
-        filterHandle == BlockHandle.NONE ? 0 : filterHandle.size() + BlockTrailer.SIZE,
-        bitsPerKey, System.currentTimeMillis(), TableProperties.CREATOR, old.extent() + 1);
-    BlockHandle propertiesHandle = writeBlock(props.encode());
-    BlockHandle indexHandle = writeBlock(index);
-    long footerOffset = out.size();
-    out.append(new Footer(indexHandle, filterHandle, propertiesHandle, reader.footerOffset(),
-        Footer.FORMAT_VERSION).encode());
-    out.flush();
-    long validBytes = dataBytes + props.indexBytes() + props.filterBytes()
-        + propertiesHandle.size() + BlockTrailer.SIZE + Footer.SIZE;
-    TableSummary summary = new TableSummary(footerOffset, footerOffset + Footer.SIZE, props.entries(),
-        props.smallest(), props.largest(), props.smallestSequence(), props.largestSequence());
-    return new Result(summary, validBytes, dirtyBlocks, newBlocks, out.size() - startOffset, rebuilt);
+    TableTail.Written tail = TableTail.write(out, filter == null ? null : filter.contents(), index,
+        (indexBytes, filterBytes) -> new TableProperties(
+            old.entries() - removed.entries + added.entries,
+            old.deletions() - removed.deletions + added.deletions,
+            firstIndexedKey, largestIndexedKey(),
+            Math.min(old.smallestSequence(), added.minSeq), Math.max(old.largestSequence(), added.maxSeq),
+            old.rawKeyBytes() - removed.rawKeyBytes + added.rawKeyBytes,
+            old.rawValueBytes() - removed.rawValueBytes + added.rawValueBytes,
+            dataBlocks, dataBytes, indexBytes, filterBytes,
+            bitsPerKey, System.currentTimeMillis(), TableProperties.CREATOR, old.extent() + 1),
+        reader.footerOffset());
+    TableProperties props = tail.properties();
+    long validBytes = dataBytes + props.indexBytes() + props.filterBytes() + tail.propertiesBytes()
+        + Footer.SIZE;
+    return new Result(tail.summary(), validBytes, dirtyBlocks, newBlocks, out.size() - startOffset, rebuilt);
   }
 
   /** Entry counts of a set of blocks, to keep the properties exact across appends. */

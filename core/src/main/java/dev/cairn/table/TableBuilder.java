@@ -93,17 +93,10 @@ public final class TableBuilder {
     if (dataBlock.isEmpty()) {
       return;
     }
-    BlockHandle handle = writeBlock(dataBlock.finish());
+    BlockHandle handle = TableTail.writeBlock(file, dataBlock.finish());
     dataBlock.reset();
     stats.addDataBlock(handle.size() + BlockTrailer.SIZE);
     pendingHandle = handle;
-  }
-
-  private BlockHandle writeBlock(byte[] contents) throws IOException {
-    long offset = file.size();
-    file.append(contents);
-    file.append(BlockTrailer.encode(contents, 0, contents.length));
-    return new BlockHandle(offset, contents.length);
   }
 
   /** Bytes this builder has written so far plus the open data block. */
@@ -127,24 +120,11 @@ public final class TableBuilder {
       addIndexEntry(lastKey, pendingHandle);
       pendingHandle = null;
     }
-    BlockHandle filterHandle = BlockHandle.NONE;
-    if (filter != null) {
-      filterHandle = writeBlock(filter.finish(options.filterReserve()));
-    }
-    byte[] index = indexBlock.finish();
-    TableProperties props = stats.toProperties(
-        index.length + BlockTrailer.SIZE,
-        filter == null ? 0 : filterHandle.size() + BlockTrailer.SIZE,
-        options.bloomBitsPerKey(),
-        extent);
-    BlockHandle propertiesHandle = writeBlock(props.encode());
-    BlockHandle indexHandle = writeBlock(index);
-    long footerOffset = file.size();
-    file.append(new Footer(indexHandle, filterHandle, propertiesHandle, previousFooterOffset,
-        Footer.FORMAT_VERSION).encode());
-    file.flush();
-    return new TableSummary(footerOffset, footerOffset + Footer.SIZE, props.entries(),
-        props.smallest(), props.largest(), props.smallestSequence(), props.largestSequence());
+    byte[] filterContents = filter == null ? null : filter.finish(options.filterReserve());
+    TableTail.Written tail = TableTail.write(file, filterContents, indexBlock.finish(),
+        (indexBytes, filterBytes) -> stats.toProperties(indexBytes, filterBytes, options.bloomBitsPerKey(), extent),
+        previousFooterOffset);
+    return tail.summary();
   }
 
   /** Stops building; nothing more is written. The caller deletes (or truncates) the file. */

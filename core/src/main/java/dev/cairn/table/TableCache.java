@@ -2,7 +2,7 @@ package dev.cairn.table;
 
 import dev.cairn.CairnIOException;
 import dev.cairn.cache.BlockCache;
-import dev.cairn.db.FileNames;
+import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import java.io.IOException;
 import java.nio.file.Path;

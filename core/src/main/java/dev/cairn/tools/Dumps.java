@@ -2,13 +2,13 @@ package dev.cairn.tools;
 
 import dev.cairn.CairnIOException;
 import dev.cairn.CorruptionException;
-import dev.cairn.db.FileNames;
+import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.LocalFileSystem;
 import dev.cairn.fs.ReadableFile;
 import dev.cairn.table.TableDump;
-import dev.cairn.version.VersionEdit;
+import dev.cairn.version.VersionEditCodec;
 import dev.cairn.wal.LogReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +48,7 @@ final class Dumps {
         byte[] record;
         while ((record = reader.readRecord()) != null) {
           long offset = reader.lastRecordOffset();
-          out.append(String.format("@%-8d %s%n", offset, VersionEdit.decode(record, manifest.toString(), offset)));
+          out.append(String.format("@%-8d %s%n", offset, VersionEditCodec.decode(record, manifest.toString(), offset)));
         }
       }
       return out.toString();

@@ -1,7 +1,7 @@
 package dev.cairn.version;
 
 import dev.cairn.CorruptionException;
-import dev.cairn.db.FileNames;
+import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.ReadableFile;

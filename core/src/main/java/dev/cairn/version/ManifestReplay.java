@@ -35,7 +35,7 @@ record ManifestReplay(VersionBuilder builder, long logNumber, long nextFileNumbe
       byte[] record;
       while ((record = reader.readRecord()) != null) {
         long offset = reader.lastRecordOffset();
-        VersionEdit edit = VersionEdit.decode(record, file, offset);
+        VersionEdit edit = VersionEditCodec.decode(record, file, offset);
         if (edits++ == 0 && !edit.hasFormatVersion()) {
           throw new CorruptionException(file, offset, "the manifest's first edit carries no format version");
         }

@@ -12,7 +12,7 @@ public final class NewerFormatVersionException extends CairnException {
 
   public NewerFormatVersionException(String file, int version) {
     super("database format version " + version + " is newer than this Cairn supports (max "
-        + VersionEdit.CURRENT_FORMAT_VERSION + ")");
+        + VersionEditCodec.CURRENT_FORMAT_VERSION + ")");
     this.file = file;
     this.version = version;
   }
@@ -27,6 +27,6 @@ public final class NewerFormatVersionException extends CairnException {
   }
 
   public int maxSupported() {
-    return VersionEdit.CURRENT_FORMAT_VERSION;
+    return VersionEditCodec.CURRENT_FORMAT_VERSION;
   }
 }

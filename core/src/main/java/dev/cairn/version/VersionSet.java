@@ -2,7 +2,7 @@ package dev.cairn.version;
 
 import dev.cairn.CorruptionException;
 import dev.cairn.Options;
-import dev.cairn.db.FileNames;
+import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoTag;
 import dev.cairn.key.InternalKey;
@@ -83,7 +83,7 @@ public final class VersionSet implements AutoCloseable {
     logNumber = 0;
     lastSequence = 0;
     VersionEdit first = new VersionEdit()
-        .setFormatVersion(VersionEdit.CURRENT_FORMAT_VERSION)
+        .setFormatVersion(VersionEditCodec.CURRENT_FORMAT_VERSION)
         .setLogNumber(0)
         .setNextFileNumber(nextFileNumber.get())
         .setLastSequence(0);
@@ -133,7 +133,7 @@ public final class VersionSet implements AutoCloseable {
   public void startNewManifest() throws IOException {
     long number = newFileNumber();
     VersionEdit snapshot = new VersionEdit()
-        .setFormatVersion(VersionEdit.CURRENT_FORMAT_VERSION)
+        .setFormatVersion(VersionEditCodec.CURRENT_FORMAT_VERSION)
         .setLogNumber(logNumber)
         .setNextFileNumber(nextFileNumber.get())
         .setLastSequence(lastSequence);
@@ -160,7 +160,7 @@ public final class VersionSet implements AutoCloseable {
   private void switchManifest(long number, VersionEdit first) throws IOException {
     LogWriter writer = new LogWriter(fs.create(dir.resolve(FileNames.manifest(number)), IoTag.MANIFEST));
     try {
-      writer.addRecord(first.encode());
+      writer.addRecord(VersionEditCodec.encode(first));
       writer.sync();
       CurrentFile.replace(fs, dir, number);
     } catch (IOException | RuntimeException e) {
@@ -209,7 +209,7 @@ public final class VersionSet implements AutoCloseable {
     edit.setNextFileNumber(nextFileNumber.get());
     edit.setLastSequence(lastSequence);
     try {
-      manifest.addRecord(edit.encode());
+      manifest.addRecord(VersionEditCodec.encode(edit));
       manifest.sync();
     } catch (IOException | RuntimeException e) {
       for (VersionEdit.NewFile n : edit.newFiles()) {

@@ -13,6 +13,7 @@ import dev.cairn.Stats;
 import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.block.LevelThresholds;
 import dev.cairn.fs.FaultInjectingFileSystem;
+import dev.cairn.fs.FileNames;
 import dev.cairn.fs.ForwardingFileSystem;
 import dev.cairn.fs.LocalFileSystem;
 import dev.cairn.fs.ReadableFile;

@@ -11,6 +11,7 @@ import dev.cairn.CairnIterator;
 import dev.cairn.Options;
 import dev.cairn.ReadOptions;
 import dev.cairn.Stats;
+import dev.cairn.fs.FileNames;
 import dev.cairn.key.InternalKey;
 import dev.cairn.version.BufferEntry;
 import dev.cairn.version.BufferTable;

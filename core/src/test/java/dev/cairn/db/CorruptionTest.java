@@ -12,6 +12,7 @@ import dev.cairn.CairnIterator;
 import dev.cairn.Options;
 import dev.cairn.Options.WalRecoveryMode;
 import dev.cairn.WriteOptions;
+import dev.cairn.fs.FileNames;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -10,6 +10,7 @@ import dev.cairn.Options;
 import dev.cairn.WriteOptions;
 import dev.cairn.fs.FaultInjectingFileSystem;
 import dev.cairn.fs.FaultInjectingFileSystem.Fault;
+import dev.cairn.fs.FileNames;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.EnumMap;

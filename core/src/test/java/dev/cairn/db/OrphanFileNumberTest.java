@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.Cairn;
 import dev.cairn.Options;
+import dev.cairn.fs.FileNames;
 import dev.cairn.version.FileMetaData;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

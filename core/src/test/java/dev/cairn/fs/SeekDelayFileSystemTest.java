@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.cairn.db.FileNames;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

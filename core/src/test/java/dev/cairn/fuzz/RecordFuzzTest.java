@@ -8,6 +8,7 @@ import dev.cairn.WriteBatch;
 import dev.cairn.memtable.MemTable;
 import dev.cairn.version.NewerFormatVersionException;
 import dev.cairn.version.VersionEdit;
+import dev.cairn.version.VersionEditCodec;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -49,11 +50,11 @@ class RecordFuzzTest {
   void versionEdit(byte[] data) {
     VersionEdit edit;
     try {
-      edit = VersionEdit.decode(data, "MANIFEST-000001", 0);
+      edit = VersionEditCodec.decode(data, "MANIFEST-000001", 0);
     } catch (CorruptionException | NewerFormatVersionException expected) {
       return;
     }
-    VersionEdit again = VersionEdit.decode(edit.encode(), "reencoded", 0);
+    VersionEdit again = VersionEditCodec.decode(VersionEditCodec.encode(edit), "reencoded", 0);
     assertEquals(edit.toString(), again.toString(), "an edit must survive re-encoding");
   }
 }

@@ -12,6 +12,7 @@ import dev.cairn.table.block.BlockBuilder;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.BufferEntry;
 import dev.cairn.version.VersionEdit;
+import dev.cairn.version.VersionEditCodec;
 import dev.cairn.wal.LogWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -94,18 +95,18 @@ public final class SeedCorpus {
 
   static Map<String, byte[]> versionEdits() {
     Map<String, byte[]> m = new LinkedHashMap<>();
-    m.put("first", new VersionEdit().setFormatVersion(1).setLogNumber(3).setNextFileNumber(5)
-        .setLastSequence(0).encode());
+    m.put("first", VersionEditCodec.encode(new VersionEdit().setFormatVersion(1).setLogNumber(3).setNextFileNumber(5)
+        .setLastSequence(0)));
     FileMetaData f = FileMetaData.ofNewTable(12, 4096, 4000,
         InternalKey.encode(key("a"), 5, ValueType.VALUE), InternalKey.encode(key("m"), 9, ValueType.DELETION),
         10, 5, 9);
-    m.put("flush", new VersionEdit().setLogNumber(14).setNextFileNumber(15).setLastSequence(9)
-        .addFile(0, f).encode());
-    m.put("compaction", new VersionEdit().deleteFile(0, 12).deleteFile(1, 8).addFile(1, f)
-        .setCompactPointer(1, InternalKey.encode(key("m"), 9, ValueType.DELETION)).encode());
-    m.put("buffer", new VersionEdit().deleteFile(1, 12).addToBuffer(2, 30, new BufferEntry.File(f))
+    m.put("flush", VersionEditCodec.encode(new VersionEdit().setLogNumber(14).setNextFileNumber(15).setLastSequence(9)
+        .addFile(0, f)));
+    m.put("compaction", VersionEditCodec.encode(new VersionEdit().deleteFile(0, 12).deleteFile(1, 8).addFile(1, f)
+        .setCompactPointer(1, InternalKey.encode(key("m"), 9, ValueType.DELETION))));
+    m.put("buffer", VersionEditCodec.encode(new VersionEdit().deleteFile(1, 12).addToBuffer(2, 30, new BufferEntry.File(f))
         .removeFromBuffer(2, 29, new BufferEntry.File(f))
-        .addToBuffer(2, 29, new BufferEntry.Removed(key("a"), key("m"))).encode());
+        .addToBuffer(2, 29, new BufferEntry.Removed(key("a"), key("m")))));
     return m;
   }
 

@@ -11,7 +11,7 @@ import dev.cairn.fs.IoTag;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.table.Footer;
 import dev.cairn.table.TableReader;
-import dev.cairn.version.VersionEdit;
+import dev.cairn.version.VersionEditCodec;
 import dev.cairn.wal.WalReplay;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -49,7 +49,7 @@ class SeedCorpusTest {
       }), p.toString());
     }
     for (Path p : valid("RecordFuzzTest", "versionEdit")) {
-      assertFalse(VersionEdit.decode(Files.readAllBytes(p), p.toString(), 0).toString().isEmpty());
+      assertFalse(VersionEditCodec.decode(Files.readAllBytes(p), p.toString(), 0).toString().isEmpty());
     }
   }
 

@@ -4,7 +4,7 @@ import static dev.cairn.table.TableTestSupport.userKey;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.cairn.db.FileNames;
+import dev.cairn.fs.FileNames;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.LocalFileSystem;
 import dev.cairn.fs.WritableFile;

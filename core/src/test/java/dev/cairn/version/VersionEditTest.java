@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 class VersionEditTest {
   private static VersionEdit roundTrip(VersionEdit edit) {
-    return VersionEdit.decode(edit.encode(), "MANIFEST-000001", 0);
+    return VersionEditCodec.decode(VersionEditCodec.encode(edit), "MANIFEST-000001", 0);
   }
 
   @Test
@@ -44,7 +44,7 @@ class VersionEditTest {
     assertEquals(List.of(new VersionEdit.NewFile(2, f), new VersionEdit.NewFile(0, table(11, "a", "z", 1, 2))),
         back.newFiles());
     assertEquals(edit.toString(), back.toString());
-    assertArrayEquals(edit.encode(), back.encode());
+    assertArrayEquals(VersionEditCodec.encode(edit), VersionEditCodec.encode(back));
   }
 
   @Test
@@ -53,11 +53,11 @@ class VersionEditTest {
     VersionEdit edit = new VersionEdit().deleteFile(1, 7).updateFooter(2, moved).addFile(2, table(13, "q", "r", 31, 32));
     VersionEdit back = roundTrip(edit);
     assertEquals(List.of(new VersionEdit.FooterUpdate(2, moved)), back.footerUpdates());
-    assertArrayEquals(edit.encode(), back.encode());
+    assertArrayEquals(VersionEditCodec.encode(edit), VersionEditCodec.encode(back));
     assertTrue(back.toString().contains("footer L2 #12"), back.toString());
     // Tag 18, then a level and a truncated file: corruption, not a half-applied edit.
     byte[] truncated = new ByteSink().putVarint32(18).putVarint32(2).putVarint64(12).toByteArray();
-    assertThrows(CorruptionException.class, () -> VersionEdit.decode(truncated, "m", 0));
+    assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(truncated, "m", 0));
   }
 
   @Test
@@ -67,15 +67,15 @@ class VersionEditTest {
     assertFalse(back.hasLogNumber());
     assertFalse(back.hasNextFileNumber());
     assertFalse(back.hasLastSequence());
-    assertEquals(0, new VersionEdit().encode().length);
+    assertEquals(0, VersionEditCodec.encode(new VersionEdit()).length);
     assertEquals("VersionEdit{}", back.toString());
   }
 
   /** The tag ids are on disk: pin the bytes of a small edit. */
   @Test
   void encodingIsPinned() {
-    byte[] bytes = new VersionEdit().setFormatVersion(1).setLogNumber(3).setNextFileNumber(300)
-        .setLastSequence(0).deleteFile(4, 9).encode();
+    byte[] bytes = VersionEditCodec.encode(new VersionEdit().setFormatVersion(1).setLogNumber(3).setNextFileNumber(300)
+        .setLastSequence(0).deleteFile(4, 9));
     assertArrayEquals(new byte[] {1, 1, 2, 3, 3, (byte) 0xac, 0x02, 4, 0, 6, 4, 9}, bytes);
   }
 
@@ -84,7 +84,7 @@ class VersionEditTest {
     // The newer format's unknown tag 99 follows: the version must be rejected first.
     byte[] record = new ByteSink().putVarint32(1).putVarint32(5).putVarint32(99).putVarint32(0).toByteArray();
     NewerFormatVersionException e = assertThrows(NewerFormatVersionException.class,
-        () -> VersionEdit.decode(record, "MANIFEST-000004", 0));
+        () -> VersionEditCodec.decode(record, "MANIFEST-000004", 0));
     assertEquals("database format version 5 is newer than this Cairn supports (max 4)", e.getMessage());
     assertEquals(5, e.version());
     assertEquals("MANIFEST-000004", e.file());
@@ -95,7 +95,7 @@ class VersionEditTest {
     for (int tag : new int[] {0, 8, 9, 15, 19, 1000}) {
       byte[] record = new ByteSink().putVarint32(2).putVarint64(1).putVarint32(tag).putVarint64(1).toByteArray();
       CorruptionException e = assertThrows(CorruptionException.class,
-          () -> VersionEdit.decode(record, "MANIFEST-000002", 100), "tag " + tag);
+          () -> VersionEditCodec.decode(record, "MANIFEST-000002", 100), "tag " + tag);
       assertEquals("MANIFEST-000002", e.file());
       assertEquals(102, e.offset(), "offset of the bad tag, tag " + tag);
     }
@@ -104,31 +104,31 @@ class VersionEditTest {
   @Test
   void invalidValuesAreCorruption() {
     byte[] badLevel = new ByteSink().putVarint32(6).putVarint32(7).putVarint64(1).toByteArray();
-    assertThrows(CorruptionException.class, () -> VersionEdit.decode(badLevel, "m", 0));
+    assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(badLevel, "m", 0));
     byte[] version0 = new ByteSink().putVarint32(1).putVarint32(0).toByteArray();
-    assertThrows(CorruptionException.class, () -> VersionEdit.decode(version0, "m", 0));
+    assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(version0, "m", 0));
     // validBytes > totalBytes
     byte[] badFile = new ByteSink().putVarint32(7).putVarint32(1)
         .putVarint64(5).putVarint64(0).putVarint64(10).putVarint64(9)
         .putLengthPrefixed(key("a", 1)).putLengthPrefixed(key("b", 1))
         .putVarint64(1).putVarint64(1).putVarint64(1).toByteArray();
-    CorruptionException e = assertThrows(CorruptionException.class, () -> VersionEdit.decode(badFile, "m", 0));
+    CorruptionException e = assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(badFile, "m", 0));
     assertTrue(e.reason().contains("validBytes"), e.reason());
     // a key too short to be an internal key
     byte[] shortKey = new ByteSink().putVarint32(7).putVarint32(1)
         .putVarint64(5).putVarint64(0).putVarint64(10).putVarint64(10)
         .putLengthPrefixed(new byte[3]).putLengthPrefixed(key("b", 1))
         .putVarint64(1).putVarint64(1).putVarint64(1).toByteArray();
-    assertThrows(CorruptionException.class, () -> VersionEdit.decode(shortKey, "m", 0));
+    assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(shortKey, "m", 0));
   }
 
   @Test
   void garbageAndTruncationNeverThrowAnythingElse() {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     Random random = new Random(seed);
-    byte[] valid = new VersionEdit().setLogNumber(5).setNextFileNumber(13).setLastSequence(99)
+    byte[] valid = VersionEditCodec.encode(new VersionEdit().setLogNumber(5).setNextFileNumber(13).setLastSequence(99)
         .setCompactPointer(1, key("k", 1)).deleteFile(1, 7).addFile(2, table(11, "a", "z", 1, 2))
-        .addToBuffer(3, 8, carrying()).encode();
+        .addToBuffer(3, 8, carrying()));
     try {
       for (int i = 0; i < 20_000; i++) {
         byte[] input;
@@ -142,7 +142,7 @@ class VersionEditTest {
           input[random.nextInt(input.length)] ^= (byte) (1 << random.nextInt(8));
         }
         try {
-          VersionEdit.decode(input, "m", 0);
+          VersionEditCodec.decode(input, "m", 0);
         } catch (CorruptionException | NewerFormatVersionException expected) {
           // the only two outcomes besides success
         }
@@ -159,34 +159,34 @@ class VersionEditTest {
         .addToBuffer(2, 41, new BufferEntry.File(table(9, "c", "d", 1, 2)))
         .addToBuffer(2, 41, new BufferEntry.File(table(10, "f", "p", 1, 2), Files.user("g"), Files.user("h")))
         .addToBuffer(3, 42, new BufferEntry.Removed(Files.user("x"), Files.user("y")));
-    VersionEdit back = VersionEdit.decode(edit.encode(), "m", 0);
+    VersionEdit back = VersionEditCodec.decode(VersionEditCodec.encode(edit), "m", 0);
     assertEquals(edit.toString(), back.toString());
     assertEquals(edit.bufferAdds(), back.bufferAdds());
-    byte[] remove = new VersionEdit()
-        .removeFromBuffer(1, 5, new BufferEntry.Removed(Files.user("k"), Files.user("k"))).encode();
+    byte[] remove = VersionEditCodec.encode(new VersionEdit()
+        .removeFromBuffer(1, 5, new BufferEntry.Removed(Files.user("k"), Files.user("k"))));
     assertArrayEquals(new byte[] {17, 1, 5, 1, 'k'}, remove);
-    byte[] marker = new VersionEdit()
-        .addToBuffer(1, 5, new BufferEntry.Removed(Files.user("k"), Files.user("m"))).encode();
+    byte[] marker = VersionEditCodec.encode(new VersionEdit()
+        .addToBuffer(1, 5, new BufferEntry.Removed(Files.user("k"), Files.user("m"))));
     assertArrayEquals(new byte[] {16, 1, 5, 2, 1, 'k', 1, 'm'}, marker);
   }
 
   @Test
   void badBufferEntriesAreCorruption() {
     byte[] unknownKind = new ByteSink().putVarint32(16).putVarint32(1).putVarint64(5).putVarint32(9).toByteArray();
-    CorruptionException e = assertThrows(CorruptionException.class, () -> VersionEdit.decode(unknownKind, "m", 10));
+    CorruptionException e = assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(unknownKind, "m", 10));
     assertEquals(13, e.offset());
     byte[] inverted = new ByteSink().putVarint32(16).putVarint32(1).putVarint64(5).putVarint32(2)
         .putLengthPrefixed(Files.user("z")).putLengthPrefixed(Files.user("a")).toByteArray();
-    assertThrows(CorruptionException.class, () -> VersionEdit.decode(inverted, "m", 0));
+    assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(inverted, "m", 0));
     byte[] truncated = new ByteSink().putVarint32(17).putVarint32(1).putVarint64(5).toByteArray();
-    assertThrows(CorruptionException.class, () -> VersionEdit.decode(truncated, "m", 0));
+    assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(truncated, "m", 0));
     // A part whose range reaches outside its file's keys (the file holds f..p).
-    byte[] part = new VersionEdit()
-        .addToBuffer(1, 5, new BufferEntry.File(table(10, "f", "p", 1, 2), Files.user("g"), Files.user("h"))).encode();
+    byte[] part = VersionEditCodec.encode(new VersionEdit()
+        .addToBuffer(1, 5, new BufferEntry.File(table(10, "f", "p", 1, 2), Files.user("g"), Files.user("h"))));
     byte[] outside = new String(part, java.nio.charset.StandardCharsets.ISO_8859_1).replace("\u0001g\u0001h", "\u0001a\u0001h")
         .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
     assertEquals(part.length, outside.length);
-    CorruptionException c = assertThrows(CorruptionException.class, () -> VersionEdit.decode(outside, "m", 0));
+    CorruptionException c = assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(outside, "m", 0));
     assertTrue(c.getMessage().contains("reaches outside its file"), c.getMessage());
   }
 
@@ -203,13 +203,13 @@ class VersionEditTest {
   @Test
   void carriedBuffersRoundTripNestedAndPinTheirLayout() {
     VersionEdit edit = new VersionEdit().addToBuffer(2, 41, carrying());
-    VersionEdit back = VersionEdit.decode(edit.encode(), "m", 0);
+    VersionEdit back = VersionEditCodec.decode(VersionEditCodec.encode(edit), "m", 0);
     assertEquals(edit.bufferAdds(), back.bufferAdds());
     assertEquals(edit.toString(), back.toString());
     BufferEntry.File marker = new BufferEntry.File(table(9, "a", "z", 1, 2), Files.user("c"), Files.user("m"))
         .withCarried(List.of(new BufferTable(-1, List.of(new BufferEntry.Removed(Files.user("d"), Files.user("e"))))));
-    byte[] bytes = new VersionEdit().addToBuffer(1, 5, marker).encode();
-    byte[] file = new VersionEdit().addToBuffer(1, 5, new BufferEntry.File(table(9, "a", "z", 1, 2))).encode();
+    byte[] bytes = VersionEditCodec.encode(new VersionEdit().addToBuffer(1, 5, marker));
+    byte[] file = VersionEditCodec.encode(new VersionEdit().addToBuffer(1, 5, new BufferEntry.File(table(9, "a", "z", 1, 2))));
     byte[] metadata = Arrays.copyOfRange(file, 4, file.length); // after tag, level, table id, kind
     ByteSink expected = new ByteSink().putVarint32(16).putVarint32(1).putVarint64(5).putVarint32(4);
     expected.putBytes(metadata).putLengthPrefixed(Files.user("c")).putLengthPrefixed(Files.user("m"))
@@ -222,39 +222,39 @@ class VersionEditTest {
   void badCarriedBuffersAreCorruption() {
     BufferEntry.File ok = new BufferEntry.File(table(9, "a", "z", 1, 2), Files.user("c"), Files.user("m"))
         .withCarried(List.of(new BufferTable(1, List.of(new BufferEntry.File(table(8, "c", "d", 1, 2))))));
-    String good = latin1(new VersionEdit().addToBuffer(1, 5, ok).encode());
+    String good = latin1(VersionEditCodec.encode(new VersionEdit().addToBuffer(1, 5, ok)));
     // The carrier narrowed from c..m to e..m: the carried file's c..d reaches outside it.
     String outside = good.replace("\u0001c\u0001m", "\u0001e\u0001m");
     assertTrue(!outside.equals(good));
-    CorruptionException e = assertThrows(CorruptionException.class, () -> VersionEdit.decode(bytes(outside), "m", 0));
+    CorruptionException e = assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(bytes(outside), "m", 0));
     assertTrue(e.getMessage().contains("reaches outside its range"), e.getMessage());
     // No table carried: a carrying kind must carry something.
     byte[] none = new ByteSink().putVarint32(16).putVarint32(1).putVarint64(5).putVarint32(4)
-        .putBytes(Arrays.copyOfRange(new VersionEdit().addToBuffer(1, 5, new BufferEntry.File(table(9, "a", "z", 1, 2)))
-            .encode(), 4, 4 + metadataLength()))
+        .putBytes(Arrays.copyOfRange(VersionEditCodec.encode(new VersionEdit()
+            .addToBuffer(1, 5, new BufferEntry.File(table(9, "a", "z", 1, 2)))), 4, 4 + metadataLength()))
         .putLengthPrefixed(Files.user("c")).putLengthPrefixed(Files.user("m")).putVarint32(0).toByteArray();
-    e = assertThrows(CorruptionException.class, () -> VersionEdit.decode(none, "m", 0));
+    e = assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(none, "m", 0));
     assertTrue(e.getMessage().contains("carries no table"), e.getMessage());
     // A table count no record could hold.
     byte[] huge = new ByteSink().putVarint32(16).putVarint32(1).putVarint64(5).putVarint32(4)
-        .putBytes(Arrays.copyOfRange(new VersionEdit().addToBuffer(1, 5, new BufferEntry.File(table(9, "a", "z", 1, 2)))
-            .encode(), 4, 4 + metadataLength()))
+        .putBytes(Arrays.copyOfRange(VersionEditCodec.encode(new VersionEdit()
+            .addToBuffer(1, 5, new BufferEntry.File(table(9, "a", "z", 1, 2)))), 4, 4 + metadataLength()))
         .putLengthPrefixed(Files.user("c")).putLengthPrefixed(Files.user("m")).putVarint32(1 << 30).toByteArray();
-    e = assertThrows(CorruptionException.class, () -> VersionEdit.decode(huge, "m", 0));
+    e = assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(huge, "m", 0));
     assertTrue(e.getMessage().contains("exceeds the bytes remaining"), e.getMessage());
     // Nesting deeper than the levels: each level carries the next, one file deep.
     BufferEntry.File deep = new BufferEntry.File(table(30, "a", "z", 1, 2));
     for (int i = 0; i <= dev.cairn.Options.MAX_LEVELS; i++) {
       deep = new BufferEntry.File(table(31 + i, "a", "z", 1, 2)).withCarried(List.of(new BufferTable(1, List.of(deep))));
     }
-    byte[] tooDeep = new VersionEdit().addToBuffer(1, 5, deep).encode();
-    e = assertThrows(CorruptionException.class, () -> VersionEdit.decode(tooDeep, "m", 0));
+    byte[] tooDeep = VersionEditCodec.encode(new VersionEdit().addToBuffer(1, 5, deep));
+    e = assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(tooDeep, "m", 0));
     assertTrue(e.getMessage().contains("nest deeper"), e.getMessage());
   }
 
   /** Bytes of a whole file's metadata as buffer entries encode it. */
   private static int metadataLength() {
-    return new VersionEdit().addToBuffer(1, 5, new BufferEntry.File(table(9, "a", "z", 1, 2))).encode().length - 4;
+    return VersionEditCodec.encode(new VersionEdit().addToBuffer(1, 5, new BufferEntry.File(table(9, "a", "z", 1, 2)))).length - 4;
   }
 
   private static String latin1(byte[] b) {

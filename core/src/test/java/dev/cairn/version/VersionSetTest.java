@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.CorruptionException;
 import dev.cairn.Options;
-import dev.cairn.db.FileNames;
+import dev.cairn.fs.FileNames;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.FaultInjectingFileSystem;
 import dev.cairn.fs.LocalFileSystem;
@@ -224,7 +224,7 @@ class VersionSetTest {
     writeCurrent("MANIFEST-000003\n");
     NewerFormatVersionException e = assertThrows(NewerFormatVersionException.class, this::recovered);
     assertEquals("database format version 7 is newer than this Cairn supports (max "
-        + VersionEdit.CURRENT_FORMAT_VERSION + ")", e.getMessage());
+        + VersionEditCodec.CURRENT_FORMAT_VERSION + ")", e.getMessage());
   }
 
   @Test
@@ -233,7 +233,7 @@ class VersionSetTest {
     writeCurrent("MANIFEST-000003\n");
     assertThrows(CorruptionException.class, this::recovered);
     try (LogWriter writer = new LogWriter(fs.create(manifest(3), IoTag.MANIFEST))) {
-      writer.addRecord(new VersionEdit().setLogNumber(1).setNextFileNumber(4).setLastSequence(0).encode());
+      writer.addRecord(VersionEditCodec.encode(new VersionEdit().setLogNumber(1).setNextFileNumber(4).setLastSequence(0)));
     }
     CorruptionException e = assertThrows(CorruptionException.class, this::recovered);
     assertTrue(e.reason().contains("format version"), e.reason());

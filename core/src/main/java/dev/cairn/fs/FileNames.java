@@ -1,4 +1,4 @@
-package dev.cairn.db;
+package dev.cairn.fs;
 
 import java.nio.file.Path;
 
