@@ -3,8 +3,8 @@ package dev.cairn.db;
 import dev.cairn.key.LookupResult;
 import dev.cairn.table.TableCache;
 import dev.cairn.table.TableHandle;
-import dev.cairn.version.BufferEntry;
-import dev.cairn.version.BufferTable;
+import dev.cairn.compaction.model.BufferEntry;
+import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.version.FileMetaData;
 import java.util.List;
 
@@ -22,7 +22,7 @@ final class BufferLookup {
   private BufferLookup() {}
 
   /** @param reads counts how the walk of {@code level} ended */
-  static LookupResult get(TableCache tables, int level, FileMetaData levelFile, List<BufferTable> buffer, byte[] key,
+  static LookupResult get(TableCache tables, int level, FileMetaData levelFile, List<BufferRun<FileMetaData>> buffer, byte[] key,
       long sequence, boolean fillCache, BufferReads reads) {
     try (TableHandle h = TableIterators.acquire(tables, levelFile)) {
       if (!h.reader().mayContain(key)) {
@@ -53,13 +53,13 @@ final class BufferLookup {
    * answers, a removed marker covering the key ends the walk (the newest data of its range may
    * have left the buffer: the caller's file answers).
    */
-  private static Walk walk(TableCache tables, List<BufferTable> buffer, byte[] key, long sequence, boolean fillCache) {
-    for (BufferTable t : buffer) {
-      BufferEntry e = t.covering(key);
+  private static Walk walk(TableCache tables, List<BufferRun<FileMetaData>> buffer, byte[] key, long sequence, boolean fillCache) {
+    for (BufferRun<FileMetaData> t : buffer) {
+      BufferEntry<FileMetaData> e = t.covering(key);
       if (e instanceof BufferEntry.Removed) {
         return Walk.STOPPED;
       }
-      if (e instanceof BufferEntry.File f) {
+      if (e instanceof BufferEntry.File<FileMetaData> f) {
         LookupResult r = f.carried().isEmpty()
             ? VersionLookup.getFromTable(tables, f.meta(), key, sequence, fillCache)
             : readThrough(tables, f, key, sequence, fillCache);
@@ -75,7 +75,7 @@ final class BufferLookup {
    * A buffer file that carries its former level's buffer, read as that level read it: the
    * file's filter, the carried tables, then the file.
    */
-  private static LookupResult readThrough(TableCache tables, BufferEntry.File f, byte[] key, long sequence,
+  private static LookupResult readThrough(TableCache tables, BufferEntry.File<FileMetaData> f, byte[] key, long sequence,
       boolean fillCache) {
     try (TableHandle h = TableIterators.acquire(tables, f.meta())) {
       if (!h.reader().mayContain(key)) {

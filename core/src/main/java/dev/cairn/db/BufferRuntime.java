@@ -1,28 +1,26 @@
 package dev.cairn.db;
 
-import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.Options;
 import dev.cairn.Stats;
+import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.buffer.BufferConfig;
+import dev.cairn.compaction.buffer.BufferDraft;
 import dev.cairn.compaction.buffer.BufferedMerge;
 import dev.cairn.compaction.buffer.ColdRunBudget;
 import dev.cairn.compaction.buffer.FreezeRound;
+import dev.cairn.compaction.buffer.LevelChanges;
+import dev.cairn.compaction.buffer.TrimPlanner;
 import dev.cairn.compaction.buffer.TrimSchedule;
-import dev.cairn.compaction.CompactionPlan;
-import dev.cairn.key.UserKeys;
+import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.table.TableHandle;
 import dev.cairn.table.TableReader;
-import dev.cairn.version.BufferEntry;
-import dev.cairn.version.KeyRanges;
-import dev.cairn.version.BufferTable;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -102,6 +100,7 @@ final class BufferRuntime {
    */
   void beforeInstall(CompactionPlan plan, VersionEdit edit) {
     Version v = db.versions.current();
+    LevelChanges<FileMetaData> changes = edit.levelChanges(v);
     int in = plan.inputLevel();
     int out = plan.outputLevel();
     if (plan.newCompactionPointer() != null && in >= 1
@@ -110,32 +109,26 @@ final class BufferRuntime {
     }
     if (BufferedMerge.mergesDown(plan)) {
       FreezeRound before = rounds[out];
-      rounds[out] = before.afterMerge(bytes(BufferDraft.deletedFiles(v, edit, in)), levelBytesAfter(v, out, edit),
+      rounds[out] = before.afterMerge(bytes(changes.deleted(in)), levelBytesAfter(v, out, changes),
           config.freezeRepeatedFraction());
       if (rounds[out].frozen() && !before.frozen()) {
         freezes.incrementAndGet();
       }
     }
     boolean append = BufferedMerge.appends(plan, active, rounds[out]);
-    BufferDraft draft = new BufferDraft(v, edit, db.versions::newFileNumber);
+    BufferDraft<FileMetaData> draft = new BufferDraft<>(v, changes, db.versions::newFileNumber);
     appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers()));
     shadowedFiles.addAndGet(draft.collectGarbage());
-    draft.writeTo(edit);
+    draft.writeTo(edit.bufferSink());
   }
 
   private static long bytes(List<FileMetaData> files) {
     return files.stream().mapToLong(FileMetaData::totalBytes).sum();
   }
 
-  /** The size {@code level} has once {@code edit} is installed on {@code v}. */
-  private static long levelBytesAfter(Version v, int level, VersionEdit edit) {
-    long bytes = v.levelBytes(level) - bytes(BufferDraft.deletedFiles(v, edit, level));
-    for (VersionEdit.NewFile n : edit.newFiles()) {
-      if (n.level() == level) {
-        bytes += n.file().totalBytes();
-      }
-    }
-    return bytes;
+  /** The size {@code level} has once {@code changes} are applied to {@code v}. */
+  private static long levelBytesAfter(Version v, int level, LevelChanges<FileMetaData> changes) {
+    return v.levelBytes(level) - bytes(changes.deleted(level)) + bytes(changes.added(level));
   }
 
   private void trimQuietly() {
@@ -147,45 +140,20 @@ final class BufferRuntime {
   }
 
   /**
-   * Algorithm 2, at the granularity of trim units ({@link TrimUnits}): turns the block runs of
-   * buffer files whose fraction of cached blocks is below the threshold into removed markers,
-   * keeping the hot runs as parts of the same file, in every buffer table but the "still
-   * warming" ones: each level's newest, and every table created since the previous pass (LSbM's
-   * B^0: a file appended since then gets one interval for reads to find it); a file not in the
-   * level's buffer at the previous pass is warming too, whatever its table. Returns the runs
-   * removed. One pass at a time.
+   * One trim pass (LSbM Algorithm 2, at the granularity of trim units): plans the splits over a
+   * pinned version outside the mutex ({@link TrimPlanner}, which reads each judged file's block
+   * layout and the cache's view of it), then applies those whose entries are unchanged, in one
+   * edit, under the mutex. Returns the cold runs removed. One pass at a time.
    */
   synchronized int trimOnce() {
     Version pinned = db.versions.refCurrent();
-    List<PlannedSplit> planned = new ArrayList<>();
+    List<TrimPlanner.Split<FileMetaData>> planned;
     try {
       // Outside the mutex: opening table readers to read their indexes may read the disk.
-      Map<Long, BlockRuns> runsByFile = new HashMap<>();
       boolean keepColdRuns = ColdRunBudget.keepsColdRuns(config.coldRunBudget(), ExtraSpace.of(pinned).bytes(),
           db.options.blockCacheBytes());
-      for (int level = 1; level < pinned.numLevels(); level++) {
-        List<BufferTable> tables = pinned.bufferTables(level);
-        TrimSchedule schedule = schedules[level];
-        Set<Long> judged = schedule.judgeableRuns(runIds(tables));
-        // Cached data of the tables older than the one judged; left empty over the space budget.
-        KeyRanges below = new KeyRanges();
-        for (int i = tables.size() - 1; i >= 0; i--) {
-          BufferTable t = tables.get(i);
-          if (judged.contains(t.id())) {
-            for (BufferEntry e : t.entries()) {
-              if (e instanceof BufferEntry.File f && schedule.judgesFile(f.meta().number())) {
-                Judged j = judge(f, runsByFile, below, keepColdRuns);
-                if (!j.pieces.equals(List.of(f))) {
-                  planned.add(new PlannedSplit(level, t.id(), f, j.pieces, j.removedRuns));
-                }
-              }
-            }
-          }
-          if (keepColdRuns && i > 0) { // the newest table lies under no table
-            addCachedRanges(t.entries(), runsByFile, below);
-          }
-        }
-      }
+      planned = new TrimPlanner<FileMetaData>(config.trimUnitBytes(), config.trimCachedFraction(), keepColdRuns,
+          this::blockLayout).plan(pinned, pinned.numLevels(), List.of(schedules));
     } finally {
       pinned.unref();
     }
@@ -196,17 +164,17 @@ final class BufferRuntime {
       }
       trimPasses.incrementAndGet();
       Version v = db.versions.current();
-      BufferDraft draft = new BufferDraft(v, db.versions::newFileNumber);
+      BufferDraft<FileMetaData> draft = new BufferDraft<>(v, db.versions::newFileNumber);
       int removed = 0;
       int applied = 0;
-      for (PlannedSplit p : planned) {
-        if (draft.split(p.level, p.tableId, p.entry, p.pieces)) {
-          removed += p.removedRuns;
+      for (TrimPlanner.Split<FileMetaData> p : planned) {
+        if (draft.split(p.level(), p.runId(), p.entry(), p.pieces())) {
+          removed += p.removedRuns();
           applied++;
         }
       }
       for (int level = 1; level < v.numLevels(); level++) {
-        List<BufferTable> tables = v.bufferTables(level);
+        List<BufferRun<FileMetaData>> tables = v.bufferRuns(level);
         Set<Long> present = new HashSet<>();
         tables.forEach(t -> t.files().forEach(f -> present.add(f.number())));
         schedules[level] = schedules[level].afterPass(runIds(tables), present);
@@ -216,7 +184,7 @@ final class BufferRuntime {
       }
       shadowedFiles.addAndGet(draft.collectGarbage());
       VersionEdit edit = new VersionEdit();
-      draft.writeTo(edit);
+      draft.writeTo(edit.bufferSink());
       try {
         db.versions.logAndApply(edit);
       } catch (Throwable t) {
@@ -231,97 +199,11 @@ final class BufferRuntime {
     }
   }
 
-  /** A split the trim judged outside the mutex, applied under it if the entry is still there. */
-  private record PlannedSplit(int level, long tableId, BufferEntry.File entry, List<BufferEntry> pieces,
-      int removedRuns) {}
-
-  /** What the trim makes of one buffer entry: the pieces that replace it, and the cold runs it removed. */
-  private record Judged(List<BufferEntry> pieces, int removedRuns) {}
-
-  /**
-   * Judges {@code f} by its blocks' presence in the cache ({@link TrimUnits#split}). A file that
-   * carries a buffer is judged through it: the carried files are judged (recursively) and pruned,
-   * and while any is left the file stays whole, however cold its own blocks (the carried files
-   * serve its reads; the file is where their markers send a walk). Once none is left, the file is
-   * judged by its own blocks like any other.
-   */
-  private Judged judge(BufferEntry.File f, Map<Long, BlockRuns> runsByFile, KeyRanges below, boolean keepColdRuns) {
-    int removedRuns = 0;
-    if (!f.carried().isEmpty()) {
-      BufferTable[] tables = new BufferTable[f.carried().size()];
-      KeyRanges carriedBelow = new KeyRanges(); // a marker in a carried table sends walks to f, not further
-      for (int i = tables.length - 1; i >= 0; i--) {
-        BufferTable t = f.carried().get(i);
-        List<BufferEntry> entries = new ArrayList<>();
-        for (BufferEntry e : t.entries()) {
-          if (e instanceof BufferEntry.File c) {
-            Judged j = judge(c, runsByFile, carriedBelow, keepColdRuns);
-            entries.addAll(j.pieces);
-            removedRuns += j.removedRuns;
-          } else {
-            entries.add(e);
-          }
-        }
-        tables[i] = new BufferTable(t.id(), entries);
-        if (keepColdRuns) {
-          addCachedRanges(t.entries(), runsByFile, carriedBelow);
-        }
-      }
-      List<BufferTable> kept = BufferTable.prune(List.of(tables));
-      if (!kept.isEmpty()) {
-        return new Judged(List.of(f.withCarried(kept)), removedRuns);
-      }
-      f = f.withCarried(List.of());
-    }
-    BufferEntry.File plain = f;
-    BlockRuns runs = runsByFile.computeIfAbsent(plain.meta().number(), n -> blockRuns(plain.meta()));
-    List<BufferEntry> pieces = runs == null ? List.of(plain) : TrimUnits.split(plain, runs.upperUserKeys,
-        runs.blockBytes, runs.cached, config.trimUnitBytes(), config.trimCachedFraction(), below::overlaps);
-    removedRuns += (int) pieces.stream().filter(e -> e instanceof BufferEntry.Removed).count();
-    return new Judged(pieces, removedRuns);
-  }
-
-  /**
-   * Adds to {@code out} the key ranges of the cached blocks of {@code entries}' files (within each
-   * entry's range), those of their carried buffers included: where a newer table's marker would
-   * stop walks that cached data serves.
-   */
-  private void addCachedRanges(List<BufferEntry> entries, Map<Long, BlockRuns> runsByFile, KeyRanges out) {
-    for (BufferEntry e : entries) {
-      if (!(e instanceof BufferEntry.File f)) {
-        continue;
-      }
-      BlockRuns runs = runsByFile.computeIfAbsent(f.meta().number(), n -> blockRuns(f.meta()));
-      if (runs != null) {
-        for (int b = 0; b < runs.cached.length; b++) {
-          if (runs.cached[b]) {
-            // Block b holds user keys in [upper(b-1), upper(b)] (a key may straddle the boundary).
-            byte[] lo = b == 0 ? f.smallestUserKey() : max(f.smallestUserKey(), runs.upperUserKeys[b - 1]);
-            byte[] hi = min(f.largestUserKey(), runs.upperUserKeys[b]);
-            out.add(lo, hi);
-          }
-        }
-      }
-      f.carried().forEach(t -> addCachedRanges(t.entries(), runsByFile, out));
-    }
-  }
-
-  private static byte[] min(byte[] a, byte[] b) {
-    return UserKeys.compare(a, b) <= 0 ? a : b;
-  }
-
-  private static byte[] max(byte[] a, byte[] b) {
-    return UserKeys.compare(a, b) >= 0 ? a : b;
-  }
-
-  /** One file's data blocks in key order, as the trim judges them. */
-  private record BlockRuns(byte[][] upperUserKeys, long[] blockBytes, boolean[] cached) {}
-
   /**
    * The file's blocks with the cache's view of each (LSbM's per-file counter, per block), or
    * null when the file cannot be opened now: then it is kept, and the next pass tries again.
    */
-  private BlockRuns blockRuns(FileMetaData f) {
+  private TrimPlanner.BlockLayout blockLayout(FileMetaData f) {
     try (TableHandle h = TableIterators.acquire(db.tableCache, f)) {
       TableReader r = h.reader();
       int n = r.dataBlockCount();
@@ -333,14 +215,14 @@ final class BufferRuntime {
         bytes[i] = r.dataBlockBytes(i);
         cached[i] = db.blockCache.isCached(f.number(), r.dataBlockOffset(i));
       }
-      return new BlockRuns(upper, bytes, cached);
+      return new TrimPlanner.BlockLayout(upper, bytes, cached);
     } catch (RuntimeException e) {
       return null;
     }
   }
 
-  private static List<Long> runIds(List<BufferTable> tables) {
-    return tables.stream().map(BufferTable::id).toList();
+  private static List<Long> runIds(List<BufferRun<FileMetaData>> tables) {
+    return tables.stream().map(BufferRun<FileMetaData>::id).toList();
   }
 
   /**
@@ -357,7 +239,7 @@ final class BufferRuntime {
       List<Long> bytesByLevel = new ArrayList<>();
       for (int level = 0; level < v.numLevels(); level++) {
         long levelBytes = 0;
-        for (BufferTable t : v.bufferTables(level)) {
+        for (BufferRun<FileMetaData> t : v.bufferRuns(level)) {
           for (FileMetaData f : t.allFiles()) {
             if (!levelFiles.contains(f.number()) && counted.add(f.number())) {
               levelBytes += f.totalBytes();
@@ -384,7 +266,7 @@ final class BufferRuntime {
     int markers = 0;
     List<Integer> frozenLevels = new ArrayList<>();
     for (int level = 0; level < v.numLevels(); level++) {
-      for (BufferTable t : v.bufferTables(level)) {
+      for (BufferRun<FileMetaData> t : v.bufferRuns(level)) {
         tables++;
         markers += t.removedMarkers();
       }

@@ -83,7 +83,7 @@ final class ReadState implements AutoCloseable {
     Set<Long> verified = new HashSet<>();
     for (int level = 0; level < version.numLevels(); level++) {
       List<FileMetaData> files = new ArrayList<>(version.files(level));
-      version.bufferTables(level).forEach(t -> files.addAll(t.allFiles()));
+      version.bufferRuns(level).forEach(t -> files.addAll(t.allFiles()));
       for (FileMetaData f : files) {
         if (verified.add(f.number())) {
           try (TableHandle h = TableIterators.acquire(db.tableCache, f)) {

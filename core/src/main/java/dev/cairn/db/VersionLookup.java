@@ -4,7 +4,7 @@ import dev.cairn.key.LookupResult;
 import dev.cairn.key.UserKeys;
 import dev.cairn.table.TableCache;
 import dev.cairn.table.TableHandle;
-import dev.cairn.version.BufferTable;
+import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import java.util.List;
@@ -35,7 +35,7 @@ final class VersionLookup {
     for (int level = 1; level < v.numLevels(); level++) {
       FileMetaData f = findFile(v.files(level), key);
       if (f != null) {
-        List<BufferTable> buffer = v.bufferTables(level);
+        List<BufferRun<FileMetaData>> buffer = v.bufferRuns(level);
         LookupResult r = buffer.isEmpty()
             ? getFromTable(tables, f, key, sequence, fillCache)
             : BufferLookup.get(tables, level, f, buffer, key, sequence, fillCache, bufferReads);

@@ -1,5 +1,6 @@
 package dev.cairn.version;
 
+import dev.cairn.compaction.model.TableFile;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import java.util.Arrays;
@@ -24,7 +25,8 @@ import java.util.Arrays;
  * @param largestSequence largest sequence number of an entry
  */
 public record FileMetaData(long number, long footerOffset, long validBytes, long totalBytes,
-    byte[] smallest, byte[] largest, long entries, long smallestSequence, long largestSequence) {
+    byte[] smallest, byte[] largest, long entries, long smallestSequence, long largestSequence)
+    implements TableFile {
 
   /** Validates the invariants; violations throw {@link IllegalArgumentException}. */
   public FileMetaData {

@@ -1,5 +1,7 @@
 package dev.cairn.version;
 
+import dev.cairn.compaction.buffer.BufferedLevels;
+import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.Options;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
@@ -29,14 +31,14 @@ import java.util.function.Consumer;
  * The count goes 0 (new) → n → 0 → released; once released a version cannot be referenced again.
  * {@code ref}/{@code unref} are thread-safe; everything else is immutable.
  */
-public final class Version {
+public final class Version implements BufferedLevels<FileMetaData> {
   static final boolean PARANOID = Boolean.getBoolean("cairn.paranoid");
   private static final int RELEASED = -1;
 
   // Immutable after construction.
   private final List<List<FileMetaData>> levels;
   /** Per level, the compaction buffer's tables, newest first (LSbM; empty unless BUFFER style). */
-  private final List<List<BufferTable>> buffers;
+  private final List<List<BufferRun<FileMetaData>>> buffers;
   private final Consumer<Version> onRelease;
 
   private final AtomicInteger refs = new AtomicInteger();
@@ -47,7 +49,7 @@ public final class Version {
    * @param buffers per level, compaction-buffer tables newest first (largest id first)
    * @param onRelease called once, on the thread that drops the last reference
    */
-  Version(List<List<FileMetaData>> levels, List<List<BufferTable>> buffers, Consumer<Version> onRelease) {
+  Version(List<List<FileMetaData>> levels, List<List<BufferRun<FileMetaData>>> buffers, Consumer<Version> onRelease) {
     if (levels.size() != Options.MAX_LEVELS) {
       throw new IllegalArgumentException(levels.size() + " levels, expected " + Options.MAX_LEVELS);
     }
@@ -59,8 +61,8 @@ public final class Version {
     if (buffers.size() != Options.MAX_LEVELS) {
       throw new IllegalArgumentException(buffers.size() + " buffer levels, expected " + Options.MAX_LEVELS);
     }
-    List<List<BufferTable>> bufferCopy = new ArrayList<>(buffers.size());
-    for (List<BufferTable> tables : buffers) {
+    List<List<BufferRun<FileMetaData>>> bufferCopy = new ArrayList<>(buffers.size());
+    for (List<BufferRun<FileMetaData>> tables : buffers) {
       for (int i = 1; i < tables.size(); i++) {
         if (tables.get(i - 1).id() <= tables.get(i).id()) {
           throw new IllegalArgumentException("buffer tables out of newest-first order: " + tables);
@@ -112,6 +114,7 @@ public final class Version {
   }
 
   /** The files of {@code level}, in the order of the class invariants. */
+  @Override
   public List<FileMetaData> files(int level) {
     return levels.get(level);
   }
@@ -146,13 +149,14 @@ public final class Version {
   }
 
   /** The compaction buffer's tables of {@code level}, newest first, markers included. */
-  public List<BufferTable> bufferTables(int level) {
+  @Override
+  public List<BufferRun<FileMetaData>> bufferRuns(int level) {
     return buffers.get(level);
   }
 
   /** Whether any level has a compaction-buffer table. */
   public boolean hasBuffer() {
-    for (List<BufferTable> tables : buffers) {
+    for (List<BufferRun<FileMetaData>> tables : buffers) {
       if (!tables.isEmpty()) {
         return true;
       }
@@ -213,8 +217,8 @@ public final class Version {
 
   /** Adds the numbers of the compaction buffers' files to {@code out}. */
   void addBufferFileNumbers(Set<Long> out) {
-    for (List<BufferTable> tables : buffers) {
-      for (BufferTable t : tables) {
+    for (List<BufferRun<FileMetaData>> tables : buffers) {
+      for (BufferRun<FileMetaData> t : tables) {
         t.allFiles().forEach(f -> out.add(f.number()));
       }
     }
@@ -282,7 +286,7 @@ public final class Version {
         }
         sb.append('\n');
       }
-      for (BufferTable t : buffers.get(level)) {
+      for (BufferRun<FileMetaData> t : buffers.get(level)) {
         sb.append("B").append(level).append(" table ").append(t.id()).append(':');
         t.entries().forEach(e -> sb.append(' ').append(e));
         sb.append('\n');

@@ -1,5 +1,7 @@
 package dev.cairn.version;
 
+import dev.cairn.compaction.model.BufferRun;
+import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.Options;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.UserKeys;
@@ -40,7 +42,7 @@ final class VersionBuilder {
    * Touched buffers: per level, tables by id (newest first), each entries by smallest user key;
    * null for a level whose buffer is still the base's.
    */
-  private final List<TreeMap<Long, TreeMap<byte[], BufferEntry>>> buffers = new ArrayList<>();
+  private final List<TreeMap<Long, TreeMap<byte[], BufferEntry<FileMetaData>>>> buffers = new ArrayList<>();
   /** Files of the levels (not of buffers: a buffer file may also be live in a level). */
   private final Set<Long> live;
 
@@ -78,7 +80,7 @@ final class VersionBuilder {
       level(n.level()).put(number, n.file());
     }
     for (VersionEdit.BufferRemove r : edit.bufferRemoves()) {
-      TreeMap<byte[], BufferEntry> table = buffer(r.level()).get(r.tableId());
+      TreeMap<byte[], BufferEntry<FileMetaData>> table = buffer(r.level()).get(r.tableId());
       if (table == null || table.remove(r.smallestUserKey()) == null) {
         throw invalid.apply("edit removes the entry at " + UserKeys.printable(r.smallestUserKey())
             + " from buffer table " + r.tableId() + " of level " + r.level() + ", which holds none there");
@@ -88,11 +90,11 @@ final class VersionBuilder {
       }
     }
     for (VersionEdit.BufferAdd a : edit.bufferAdds()) {
-      TreeMap<byte[], BufferEntry> table =
+      TreeMap<byte[], BufferEntry<FileMetaData>> table =
           buffer(a.level()).computeIfAbsent(a.tableId(), id -> new TreeMap<>(UserKeys.COMPARATOR));
-      BufferEntry e = a.entry();
+      BufferEntry<FileMetaData> e = a.entry();
       // Entries of a table never share a user key: check the neighbours on both sides.
-      Map.Entry<byte[], BufferEntry> below = table.floorEntry(e.largestUserKey());
+      Map.Entry<byte[], BufferEntry<FileMetaData>> below = table.floorEntry(e.largestUserKey());
       if (below != null && UserKeys.compare(below.getValue().largestUserKey(), e.smallestUserKey()) >= 0) {
         throw invalid.apply("edit adds " + e + " to buffer table " + a.tableId() + " of level " + a.level()
             + " where it overlaps " + below.getValue());
@@ -101,13 +103,13 @@ final class VersionBuilder {
     }
   }
 
-  private TreeMap<Long, TreeMap<byte[], BufferEntry>> buffer(int level) {
-    TreeMap<Long, TreeMap<byte[], BufferEntry>> tables = buffers.get(level);
+  private TreeMap<Long, TreeMap<byte[], BufferEntry<FileMetaData>>> buffer(int level) {
+    TreeMap<Long, TreeMap<byte[], BufferEntry<FileMetaData>>> tables = buffers.get(level);
     if (tables == null) {
       tables = new TreeMap<>(Comparator.reverseOrder());
-      for (BufferTable t : base.bufferTables(level)) {
-        TreeMap<byte[], BufferEntry> entries = new TreeMap<>(UserKeys.COMPARATOR);
-        for (BufferEntry e : t.entries()) {
+      for (BufferRun<FileMetaData> t : base.bufferRuns(level)) {
+        TreeMap<byte[], BufferEntry<FileMetaData>> entries = new TreeMap<>(UserKeys.COMPARATOR);
+        for (BufferEntry<FileMetaData> e : t.entries()) {
           entries.put(e.smallestUserKey(), e);
         }
         tables.put(t.id(), entries);
@@ -118,15 +120,15 @@ final class VersionBuilder {
   }
 
   /** The buffers in version order (newest table first), sharing untouched levels with the base. */
-  List<List<BufferTable>> bufferTables() {
-    List<List<BufferTable>> out = new ArrayList<>(Options.MAX_LEVELS);
+  List<List<BufferRun<FileMetaData>>> bufferRuns() {
+    List<List<BufferRun<FileMetaData>>> out = new ArrayList<>(Options.MAX_LEVELS);
     for (int level = 0; level < Options.MAX_LEVELS; level++) {
-      TreeMap<Long, TreeMap<byte[], BufferEntry>> tables = buffers.get(level);
+      TreeMap<Long, TreeMap<byte[], BufferEntry<FileMetaData>>> tables = buffers.get(level);
       if (tables == null) {
-        out.add(base.bufferTables(level));
+        out.add(base.bufferRuns(level));
       } else {
-        List<BufferTable> list = new ArrayList<>();
-        tables.forEach((id, entries) -> list.add(new BufferTable(id, new ArrayList<>(entries.values()))));
+        List<BufferRun<FileMetaData>> list = new ArrayList<>();
+        tables.forEach((id, entries) -> list.add(new BufferRun<>(id, new ArrayList<>(entries.values()))));
         out.add(list);
       }
     }
@@ -147,7 +149,7 @@ final class VersionBuilder {
 
   /** The version with every applied edit; {@code onRelease} as in {@link Version}. */
   Version build(Consumer<Version> onRelease) {
-    return new Version(sortedLevels(), bufferTables(), onRelease);
+    return new Version(sortedLevels(), bufferRuns(), onRelease);
   }
 
   /** The levels in invariant order, without building (or paranoid-checking) a version. */

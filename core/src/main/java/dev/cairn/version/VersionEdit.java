@@ -1,5 +1,8 @@
 package dev.cairn.version;
 
+import dev.cairn.compaction.buffer.BufferEditSink;
+import dev.cairn.compaction.buffer.LevelChanges;
+import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.Options;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.UserKeys;
@@ -26,7 +29,7 @@ public final class VersionEdit {
   /** A live table of a level whose footer moved (block compaction appended to it). */
   public record FooterUpdate(int level, FileMetaData file) {}
   /** An entry added to compaction-buffer table {@code tableId} of {@code level}. */
-  public record BufferAdd(int level, long tableId, BufferEntry entry) {}
+  public record BufferAdd(int level, long tableId, BufferEntry<FileMetaData> entry) {}
 
   /** The entry starting at {@code smallestUserKey} removed from buffer table {@code tableId}. */
   public record BufferRemove(int level, long tableId, byte[] smallestUserKey) {}
@@ -144,16 +147,36 @@ public final class VersionEdit {
   }
 
   /** Adds {@code entry} to buffer table {@code tableId} of {@code level} (created if new). */
-  public VersionEdit addToBuffer(int level, long tableId, BufferEntry entry) {
+  public VersionEdit addToBuffer(int level, long tableId, BufferEntry<FileMetaData> entry) {
     bufferAdds.add(new BufferAdd(checkLevel(level), tableId, entry));
     return this;
   }
 
   /** Removes {@code entry} from buffer table {@code tableId} of {@code level}. */
-  public VersionEdit removeFromBuffer(int level, long tableId, BufferEntry entry) {
+  public VersionEdit removeFromBuffer(int level, long tableId, BufferEntry<FileMetaData> entry) {
     bufferRemoves.add(new BufferRemove(checkLevel(level), tableId,
         entry.smallestUserKey().clone()));
     return this;
+  }
+
+  /** What this edit does to the levels' files, once applied to {@code base} (for buffer drafts). */
+  public LevelChanges<FileMetaData> levelChanges(Version base) {
+    return new EditLevelChanges(base, this);
+  }
+
+  /** This edit as the sink of a buffer draft's changes ({@code BufferDraft#writeTo}). */
+  public BufferEditSink<FileMetaData> bufferSink() {
+    return new BufferEditSink<>() {
+      @Override
+      public void removeFromBuffer(int level, long runId, BufferEntry<FileMetaData> entry) {
+        VersionEdit.this.removeFromBuffer(level, runId, entry);
+      }
+
+      @Override
+      public void addToBuffer(int level, long runId, BufferEntry<FileMetaData> entry) {
+        VersionEdit.this.addToBuffer(level, runId, entry);
+      }
+    };
   }
 
   /** As {@link #removeFromBuffer(int, long, BufferEntry)}, by the entry's smallest user key (decoding). */

@@ -1,5 +1,7 @@
 package dev.cairn.version;
 
+import dev.cairn.compaction.model.BufferRun;
+import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.CorruptionException;
 import dev.cairn.Options;
 import dev.cairn.key.InternalKey;
@@ -119,27 +121,27 @@ public final class VersionEditCodec {
     return out.toByteArray();
   }
 
-  private static void encodeEntry(ByteSink out, BufferEntry entry) {
-    if (entry instanceof BufferEntry.File f && !f.carried().isEmpty()) {
+  private static void encodeEntry(ByteSink out, BufferEntry<FileMetaData> entry) {
+    if (entry instanceof BufferEntry.File<FileMetaData> f && !f.carried().isEmpty()) {
       out.putVarint32(KIND_FILE_CARRYING);
       encodeFile(out, f.meta());
       out.putLengthPrefixed(f.smallestUserKey()).putLengthPrefixed(f.largestUserKey());
       out.putVarint32(f.carried().size());
-      for (BufferTable t : f.carried()) {
+      for (BufferRun<FileMetaData> t : f.carried()) {
         out.putVarint64(t.id()).putVarint32(t.entries().size());
-        for (BufferEntry e : t.entries()) {
+        for (BufferEntry<FileMetaData> e : t.entries()) {
           encodeEntry(out, e);
         }
       }
-    } else if (entry instanceof BufferEntry.File f && f.whole()) {
+    } else if (entry instanceof BufferEntry.File<FileMetaData> f && f.whole()) {
       out.putVarint32(KIND_FILE);
       encodeFile(out, f.meta());
-    } else if (entry instanceof BufferEntry.File f) {
+    } else if (entry instanceof BufferEntry.File<FileMetaData> f) {
       out.putVarint32(KIND_FILE_PART);
       encodeFile(out, f.meta());
       out.putLengthPrefixed(f.smallestUserKey()).putLengthPrefixed(f.largestUserKey());
     } else {
-      BufferEntry.Removed m = (BufferEntry.Removed) entry;
+      BufferEntry.Removed<FileMetaData> m = (BufferEntry.Removed) entry;
       out.putVarint32(KIND_REMOVED).putLengthPrefixed(m.smallestUserKey()).putLengthPrefixed(m.largestUserKey());
     }
   }
@@ -211,7 +213,7 @@ public final class VersionEditCodec {
         case BUFFER_ADD -> {
           int level = level(in);
           long tableId = in.getVarint64(); // any long: ids below the oldest table may be <= 0
-          BufferEntry entry = decodeEntry(in, fileName, offset, 0);
+          BufferEntry<FileMetaData> entry = decodeEntry(in, fileName, offset, 0);
           edit.addToBuffer(level, tableId, entry);
         }
         case BUFFER_REMOVE -> {
@@ -226,15 +228,15 @@ public final class VersionEditCodec {
   }
 
   /** One buffer entry at {@code in}, whose record starts at {@code offset} of {@code fileName}. */
-  private static BufferEntry decodeEntry(ByteSource in, String fileName, long offset, int depth) {
+  private static BufferEntry<FileMetaData> decodeEntry(ByteSource in, String fileName, long offset, int depth) {
     long kindOffset = offset + in.position();
     int kind = in.getVarint32();
     return switch (kind) {
-      case KIND_FILE -> new BufferEntry.File(decodeFile(in));
+      case KIND_FILE -> new BufferEntry.File<>(decodeFile(in));
       case KIND_FILE_PART -> {
         FileMetaData file = decodeFile(in);
         byte[][] range = partRange(in, file);
-        yield new BufferEntry.File(file, range[0], range[1]);
+        yield new BufferEntry.File<>(file, range[0], range[1]);
       }
       case KIND_FILE_CARRYING -> {
         if (depth >= MAX_CARRY_DEPTH) {
@@ -243,17 +245,17 @@ public final class VersionEditCodec {
         FileMetaData file = decodeFile(in);
         byte[][] range = partRange(in, file);
         int tableCount = count(in, "carried table count");
-        List<BufferTable> tables = new ArrayList<>(tableCount);
+        List<BufferRun<FileMetaData>> tables = new ArrayList<>(tableCount);
         for (int i = 0; i < tableCount; i++) {
           long tableOffset = offset + in.position();
           long id = in.getVarint64();
           int entryCount = count(in, "carried entry count");
-          List<BufferEntry> entries = new ArrayList<>(entryCount);
+          List<BufferEntry<FileMetaData>> entries = new ArrayList<>(entryCount);
           for (int j = 0; j < entryCount; j++) {
             entries.add(decodeEntry(in, fileName, offset, depth + 1));
           }
           try {
-            tables.add(new BufferTable(id, entries));
+            tables.add(new BufferRun<>(id, entries));
           } catch (IllegalArgumentException e) {
             throw new CorruptionException(fileName, tableOffset, "carried " + e.getMessage());
           }
@@ -262,7 +264,7 @@ public final class VersionEditCodec {
           throw new CorruptionException(fileName, kindOffset, "buffer file #" + file.number() + " carries no table");
         }
         try {
-          yield new BufferEntry.File(file, range[0], range[1], tables);
+          yield new BufferEntry.File<>(file, range[0], range[1], tables);
         } catch (IllegalArgumentException e) {
           throw new CorruptionException(fileName, kindOffset, e.getMessage());
         }
@@ -273,7 +275,7 @@ public final class VersionEditCodec {
         if (UserKeys.compare(smallest, largest) > 0) {
           throw in.corruption("removed marker's smallest key is above its largest");
         }
-        yield new BufferEntry.Removed(smallest, largest);
+        yield new BufferEntry.Removed<>(smallest, largest);
       }
       default -> throw new CorruptionException(fileName, kindOffset,
           "unknown buffer entry kind " + Integer.toUnsignedString(kind));

@@ -1,5 +1,7 @@
 package dev.cairn.version;
 
+import dev.cairn.compaction.model.BufferRun;
+import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.CorruptionException;
 import dev.cairn.Options;
 import dev.cairn.fs.FileNames;
@@ -115,7 +117,7 @@ public final class VersionSet implements AutoCloseable {
       markFileNumberUsed(live);
     }
     for (int level = 0; level < Options.MAX_LEVELS; level++) {
-      for (BufferTable t : recovered.bufferTables(level)) {
+      for (BufferRun<FileMetaData> t : recovered.bufferRuns(level)) {
         markFileNumberUsed(t.id()); // table ids come from the file-number counter
       }
     }
@@ -147,8 +149,8 @@ public final class VersionSet implements AutoCloseable {
       for (FileMetaData f : v.files(level)) {
         snapshot.addFile(level, f);
       }
-      for (BufferTable t : v.bufferTables(level)) {
-        for (BufferEntry e : t.entries()) {
+      for (BufferRun<FileMetaData> t : v.bufferRuns(level)) {
+        for (BufferEntry<FileMetaData> e : t.entries()) {
           snapshot.addToBuffer(level, t.id(), e);
         }
       }

@@ -1,5 +1,6 @@
 package dev.cairn.db;
 
+import dev.cairn.compaction.buffer.BufferDraft;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,8 +9,8 @@ import dev.cairn.Options;
 import dev.cairn.fs.LocalFileSystem;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.ValueType;
-import dev.cairn.version.BufferEntry;
-import dev.cairn.version.BufferTable;
+import dev.cairn.compaction.model.BufferEntry;
+import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
@@ -48,13 +49,13 @@ class BufferDraftTest {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
-  private BufferDraft draft() {
-    return new BufferDraft(versions.current(), versions::newFileNumber);
+  private BufferDraft<FileMetaData> draft() {
+    return new BufferDraft<>(versions.current(), versions::newFileNumber);
   }
 
-  private void install(BufferDraft draft) throws IOException {
+  private void install(BufferDraft<FileMetaData> draft) throws IOException {
     VersionEdit edit = new VersionEdit();
-    draft.writeTo(edit);
+    draft.writeTo(edit.bufferSink());
     versions.logAndApply(edit);
   }
 
@@ -63,12 +64,12 @@ class BufferDraftTest {
   }
 
   private static String render(Version v, int level) {
-    return v.bufferTables(level).stream().map(BufferTable::entries).map(List::toString).collect(Collectors.joining(" "));
+    return v.bufferRuns(level).stream().map(BufferRun<FileMetaData>::entries).map(List::toString).collect(Collectors.joining(" "));
   }
 
   @Test
   void appendsShareTheNewestTableUntilAFileOverlaps() throws IOException {
-    BufferDraft d = draft();
+    BufferDraft<FileMetaData> d = draft();
     d.append(2, file(10, "a", "c"));
     d.append(2, file(11, "e", "g"));
     d.append(2, file(12, "f", "h")); // overlaps #11: newer data goes to a newer table
@@ -84,7 +85,7 @@ class BufferDraftTest {
   @Test
   void aMarkerJoinsTheNewestTableAndMergesItsMarkersButNeverOverlapsAFileThere() throws IOException {
     wholeLevel1();
-    BufferDraft d = draft();
+    BufferDraft<FileMetaData> d = draft();
     d.append(1, file(10, "a", "z"));
     d.append(1, file(11, "m", "p")); // newest table now holds #11 alone
     d.markRemoved(1, b("b"), b("c"));
@@ -97,7 +98,7 @@ class BufferDraftTest {
 
   @Test
   void aMarkerOverNoBufferFileIsNotWritten() throws IOException {
-    BufferDraft d = draft();
+    BufferDraft<FileMetaData> d = draft();
     d.append(1, file(10, "a", "c"));
     d.markRemoved(1, b("x"), b("y"));
     d.markRemoved(3, b("a"), b("z")); // level 3 has no buffer at all
@@ -109,12 +110,12 @@ class BufferDraftTest {
   @Test
   void aTrimmedFileLeavesAMarkerOnlyWhileAnOlderFileOverlapsIt() throws IOException {
     wholeLevel1();
-    BufferDraft d = draft();
+    BufferDraft<FileMetaData> d = draft();
     d.append(1, file(10, "a", "f"));
     d.append(1, file(11, "d", "h"));
     d.append(1, file(12, "x", "y")); // joins #11's table (no overlap)
     install(d);
-    long newest = versions.current().bufferTables(1).get(0).id();
+    long newest = versions.current().bufferRuns(1).get(0).id();
     d = draft();
     d.dropFile(1, newest, 11); // #10 below still overlaps d..h: the marker must hide it there
     d.dropFile(1, newest, 12); // nothing older overlaps x..y: the marker is garbage
@@ -126,7 +127,7 @@ class BufferDraftTest {
   @Test
   void aFileEveryKeyOfWhichNewerMarkersHideIsDropped() throws IOException {
     wholeLevel1();
-    BufferDraft d = draft();
+    BufferDraft<FileMetaData> d = draft();
     d.append(1, file(10, "c", "m"));
     d.append(1, file(11, "b", "e"));
     install(d);
@@ -141,7 +142,7 @@ class BufferDraftTest {
   @Test
   void adjoiningMarkersOfSeveralNewerTablesHideAFileTogether() throws IOException {
     wholeLevel1();
-    BufferDraft d = draft();
+    BufferDraft<FileMetaData> d = draft();
     d.append(1, file(10, "c", "m"));
     d.append(1, file(11, "a", "d"));  // table 2
     d.markRemoved(1, b("a"), b("g")); // table 3 (overlaps #11)
@@ -156,7 +157,7 @@ class BufferDraftTest {
 
   @Test
   void theBufferSurvivesAReopenAndTheNewManifestsSnapshot() throws IOException {
-    BufferDraft d = draft();
+    BufferDraft<FileMetaData> d = draft();
     d.append(1, file(10, "a", "c"));
     d.append(1, file(11, "b", "d"));
     d.markRemoved(1, b("a"), b("a"));
@@ -170,7 +171,7 @@ class BufferDraftTest {
       versions.startNewManifest();
       assertEquals(before, versions.current().toString());
       assertTrue(versions.liveFileNumbers().containsAll(List.of(10L, 11L, 12L)), "buffer files are live");
-      long maxTableId = versions.current().bufferTables(1).get(0).id();
+      long maxTableId = versions.current().bufferRuns(1).get(0).id();
       assertTrue(versions.nextFileNumber() > maxTableId, "table ids are never handed out again");
       versions.close();
     }
@@ -178,11 +179,11 @@ class BufferDraftTest {
 
   @Test
   void coveringFindsTheEntryOfAKey() throws IOException {
-    BufferDraft d = draft();
+    BufferDraft<FileMetaData> d = draft();
     d.append(1, file(10, "b", "d"));
     d.append(1, file(11, "f", "h"));
     install(d);
-    BufferTable t = versions.current().bufferTables(1).get(0);
+    BufferRun<FileMetaData> t = versions.current().bufferRuns(1).get(0);
     assertNull(t.covering(b("a")));
     assertEquals(10, ((BufferEntry.File) t.covering(b("c"))).meta().number());
     assertNull(t.covering(b("e")));
@@ -201,17 +202,17 @@ class BufferDraftTest {
   }
 
   private void compaction(VersionEdit edit, int in, int out, boolean append, boolean carry) throws IOException {
-    BufferDraft d = new BufferDraft(versions.current(), edit, versions::newFileNumber);
+    BufferDraft<FileMetaData> d = new BufferDraft<>(versions.current(), edit.levelChanges(versions.current()), versions::newFileNumber);
     d.applyCompaction(in, out, append, carry);
     d.collectGarbage();
-    d.writeTo(edit);
+    d.writeTo(edit.bufferSink());
     versions.logAndApply(edit);
   }
 
   @Test
   void anAppendingMergeAppendsItsInputsAndTargetsAndMarksTheInputLevelOnly() throws IOException {
     levels(new VersionEdit().addFile(1, file(10, "a", "c")).addFile(2, file(11, "b", "d")));
-    BufferDraft seed = draft(); // level 1 holds an older buffer file over the input's range
+    BufferDraft<FileMetaData> seed = draft(); // level 1 holds an older buffer file over the input's range
     seed.append(1, file(5, "a", "b"));
     install(seed);
     compaction(new VersionEdit().deleteFile(1, 10).deleteFile(2, 11).addFile(2, file(12, "a", "d")), 1, 2, true);
@@ -223,7 +224,7 @@ class BufferDraftTest {
   void aMergesTargetsGoBelowTheOlderBufferTablesWhoseFilesAlreadyServeTheirKeys() throws IOException {
     levels(new VersionEdit().addFile(1, file(10, "a", "c")).addFile(2, file(11, "b", "f"))
         .addFile(2, file(14, "x", "z")));
-    BufferDraft seed = draft();
+    BufferDraft<FileMetaData> seed = draft();
     seed.append(2, file(6, "d", "e")); // an earlier input: it serves d..e now, maybe cached
     seed.append(2, file(7, "e", "g")); // overlaps #6: a newer table
     install(seed);
@@ -240,7 +241,7 @@ class BufferDraftTest {
   void aTrivialMoveAppendsNothingAndMarksBothLevels() throws IOException {
     levels(new VersionEdit().addFile(1, file(10, "m", "p")).addFile(1, file(11, "x", "y"))
         .addFile(2, file(12, "a", "c")).addFile(2, file(13, "s", "z")));
-    BufferDraft seed = draft();
+    BufferDraft<FileMetaData> seed = draft();
     seed.append(1, file(5, "a", "z"));  // stale data of L1 in m..p once #10 leaves
     seed.append(2, file(6, "a", "z"));  // stale data of L2 in m..p once #10 arrives
     install(seed);
@@ -252,7 +253,7 @@ class BufferDraftTest {
   @Test
   void aBufferFileIsDroppedOnceEachLevelFileUnderItIsHiddenByNewerMarkers() throws IOException {
     levels(new VersionEdit().addFile(1, file(10, "c", "d")).addFile(1, file(11, "m", "n")));
-    BufferDraft d = draft();
+    BufferDraft<FileMetaData> d = draft();
     d.append(1, file(5, "a", "z"));
     d.markRemoved(1, b("c"), b("d")); // a new table (overlaps #5)
     d.collectGarbage();
@@ -270,7 +271,7 @@ class BufferDraftTest {
   @Test
   void aFileOutsideTheLevelThatHidesAnOlderFileBecomesAMarkerSoItsTombstonesKeepHiding() throws IOException {
     levels(new VersionEdit().addFile(1, file(1, "a", "c")));
-    BufferDraft d = draft();
+    BufferDraft<FileMetaData> d = draft();
     d.append(1, file(10, "a", "z")); // still answers for L1's a..c; holds an old value of m
     d.append(1, file(11, "m", "m")); // a newer table: say a tombstone of m, which L1 lost
     d.collectGarbage();
@@ -288,17 +289,17 @@ class BufferDraftTest {
   @Test
   void garbageCollectionSeesALevelFileWidenedByABlockAppend() throws IOException {
     levels(new VersionEdit().addFile(1, file(1, "a", "c")));
-    BufferDraft seed = draft(); // a leftover buffer, then the database reopened with BLOCK
+    BufferDraft<FileMetaData> seed = draft(); // a leftover buffer, then the database reopened with BLOCK
     seed.append(1, file(10, "e", "f"));
     install(seed);
     // A block append widens #1 to a..p in place: #10 now lies under a level file, unhidden, and
     // still answers walks there. (The block compaction's own markers would hide it; this checks
     // the level the collection judges against, on an edit that has only the footer update.)
     VersionEdit edit = new VersionEdit().updateFooter(1, file(1, "a", "p"));
-    BufferDraft d = new BufferDraft(versions.current(), edit, versions::newFileNumber);
+    BufferDraft<FileMetaData> d = new BufferDraft<>(versions.current(), edit.levelChanges(versions.current()), versions::newFileNumber);
     d.markRemoved(1, b("x"), b("y")); // touches level 1 (no buffer file there: no marker)
     assertEquals(0, d.collectGarbage());
-    d.writeTo(edit);
+    d.writeTo(edit.bufferSink());
     versions.logAndApply(edit);
     assertEquals("[#10[e..f]]", render(1));
   }
@@ -307,7 +308,7 @@ class BufferDraftTest {
   void aFrozenMergeMarksItsTargetsAndOutputsInsteadOfAppending() throws IOException {
     levels(new VersionEdit().addFile(1, file(10, "c", "e")).addFile(2, file(11, "a", "d"))
         .addFile(2, file(12, "f", "h")));
-    BufferDraft seed = draft();
+    BufferDraft<FileMetaData> seed = draft();
     seed.append(2, file(6, "a", "z"));
     install(seed);
     compaction(new VersionEdit().deleteFile(1, 10).deleteFile(2, 11).addFile(2, file(13, "a", "e")), 1, 2, false);
@@ -325,7 +326,7 @@ class BufferDraftTest {
   void anAppendedFileCarriesItsLevelsBufferOverItsRangeClippedAndPruned() throws IOException {
     levels(new VersionEdit().addFile(1, file(10, "c", "m")).addFile(1, file(11, "p", "z"))
         .addFile(2, file(12, "a", "z")));
-    BufferDraft seed = draft();
+    BufferDraft<FileMetaData> seed = draft();
     seed.append(1, file(5, "a", "f"));  // reaches below #10's range: clipped to c..f
     seed.append(1, file(6, "h", "r"));  // straddles #10 and #11: h..m comes along, the rest stays
     seed.markRemoved(1, b("e"), b("e")); // a newer table: a marker over #5 comes along too
@@ -356,7 +357,7 @@ class BufferDraftTest {
   void aCarriedBufferOfMarkersAloneIsNotKept() throws IOException {
     levels(new VersionEdit().addFile(1, file(10, "c", "m")).addFile(1, file(11, "p", "z"))
         .addFile(2, file(12, "a", "z")));
-    BufferDraft seed = draft();
+    BufferDraft<FileMetaData> seed = draft();
     seed.append(1, file(6, "n", "r"));  // overlaps nothing of #10's range
     seed.markRemoved(1, b("d"), b("q")); // its marker reaches into #10's range
     install(seed);

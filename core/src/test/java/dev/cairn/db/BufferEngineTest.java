@@ -1,5 +1,6 @@
 package dev.cairn.db;
 
+import dev.cairn.compaction.buffer.BufferDraft;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,8 +14,8 @@ import dev.cairn.ReadOptions;
 import dev.cairn.Stats;
 import dev.cairn.fs.FileNames;
 import dev.cairn.key.InternalKey;
-import dev.cairn.version.BufferEntry;
-import dev.cairn.version.BufferTable;
+import dev.cairn.compaction.model.BufferEntry;
+import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
@@ -96,7 +97,7 @@ class BufferEngineTest {
   private static List<FileMetaData> bufferFiles(Version v) {
     List<FileMetaData> out = new ArrayList<>();
     for (int level = 0; level < v.numLevels(); level++) {
-      for (BufferTable t : v.bufferTables(level)) {
+      for (BufferRun<FileMetaData> t : v.bufferRuns(level)) {
         out.addAll(t.files());
       }
     }
@@ -106,7 +107,7 @@ class BufferEngineTest {
   private static String renderBuffers(Version v) {
     StringBuilder sb = new StringBuilder();
     for (int level = 0; level < v.numLevels(); level++) {
-      sb.append(level).append(':').append(v.bufferTables(level)).append('\n');
+      sb.append(level).append(':').append(v.bufferRuns(level)).append('\n');
     }
     return sb.toString();
   }
@@ -161,7 +162,7 @@ class BufferEngineTest {
       List<FileMetaData> trimmable = new ArrayList<>();
       int trimmableEntries = 0; // file entries, carried ones included: each all cold, so one removed run
       for (int level = 1; level < before.numLevels(); level++) {
-        List<BufferTable> tables = before.bufferTables(level);
+        List<BufferRun<FileMetaData>> tables = before.bufferRuns(level);
         tables.stream().skip(1).forEach(t -> trimmable.addAll(t.allFiles()));
         trimmableEntries += fileEntries(tables.subList(Math.min(1, tables.size()), tables.size()));
       }
@@ -172,7 +173,7 @@ class BufferEngineTest {
       assertEquals(trimmableEntries, db.buffer().trimOnce());
       Version after = db.versions.current();
       for (int level = 1; level < after.numLevels(); level++) {
-        List<BufferTable> tables = after.bufferTables(level);
+        List<BufferRun<FileMetaData>> tables = after.bufferRuns(level);
         tables.stream().skip(1).forEach(t -> assertTrue(t.files().isEmpty(), "trimmed: " + t));
       }
       Set<Long> live = db.versions.liveFileNumbers();
@@ -348,13 +349,13 @@ class BufferEngineTest {
   }
 
   /** Installs the buffer change {@code change} makes to a draft of the current version. */
-  private static void installBuffer(DbImpl db, java.util.function.Consumer<BufferDraft> change) throws Exception {
+  private static void installBuffer(DbImpl db, java.util.function.Consumer<BufferDraft<FileMetaData>> change) throws Exception {
     db.mutex.lock();
     try {
-      BufferDraft draft = new BufferDraft(db.versions.current(), db.versions::newFileNumber);
+      BufferDraft<FileMetaData> draft = new BufferDraft<>(db.versions.current(), db.versions::newFileNumber);
       change.accept(draft);
       VersionEdit edit = new VersionEdit();
-      draft.writeTo(edit);
+      draft.writeTo(edit.bufferSink());
       db.versions.logAndApply(edit);
     } finally {
       db.mutex.unlock();
@@ -389,7 +390,7 @@ class BufferEngineTest {
         d.append(bufferLevel, late); // joins early's table, the newest
         d.append(bufferLevel, overlapping); // overlaps late: a new newest table
       });
-      assertEquals(2, db.versions.current().bufferTables(bufferLevel).size(), renderBuffers(db.versions.current()));
+      assertEquals(2, db.versions.current().bufferRuns(bufferLevel).size(), renderBuffers(db.versions.current()));
       assertEquals(1, db.buffer().trimOnce(), "only the file present at the previous pass is judged");
       Set<Long> kept = bufferFileNumbers(db);
       assertFalse(kept.contains(early.number()), "cold and old enough: trimmed");
@@ -433,8 +434,8 @@ class BufferEngineTest {
       assertTrue(warmed > 0, "some key of the older file is not in the newer one");
       db.buffer().trimOnce();
       List<BufferEntry.File> files = new ArrayList<>();
-      db.versions.current().bufferTables(bufferLevel).forEach(t -> t.entries().forEach(e -> {
-        if (e instanceof BufferEntry.File f) {
+      db.versions.current().bufferRuns(bufferLevel).forEach(t -> t.entries().forEach(e -> {
+        if (e instanceof BufferEntry.File<FileMetaData> f) {
           files.add(f);
         }
       }));
@@ -463,7 +464,7 @@ class BufferEngineTest {
         .build();
     FileMetaData target;
     int level = 1;
-    List<BufferTable> before;
+    List<BufferRun<FileMetaData>> before;
     try (DbImpl db = (DbImpl) Cairn.open(dir, units)) {
       Version v = db.versions.current();
       while (v.files(level).isEmpty()) {
@@ -484,11 +485,11 @@ class BufferEngineTest {
         assertArrayEquals(model.get(k), db.get(b(k)));
       }
       assertTrue(db.buffer().trimOnce() > 0, "the cold runs of the target are removed");
-      before = db.versions.current().bufferTables(level);
-      BufferTable targetTable = before.get(before.size() - 1);
+      before = db.versions.current().bufferRuns(level);
+      BufferRun<FileMetaData> targetTable = before.get(before.size() - 1);
       List<BufferEntry.File> parts = new ArrayList<>();
       targetTable.entries().forEach(e -> {
-        if (e instanceof BufferEntry.File f) {
+        if (e instanceof BufferEntry.File<FileMetaData> f) {
           parts.add(f);
         }
       });
@@ -507,18 +508,18 @@ class BufferEngineTest {
       checkReads(db, model, "after the split");
     }
     try (DbImpl db = (DbImpl) Cairn.open(dir, units)) {
-      assertEquals(before, db.versions.current().bufferTables(level), "the parts survive a reopen");
+      assertEquals(before, db.versions.current().bufferRuns(level), "the parts survive a reopen");
       assertTrue(onDisk(target));
       checkReads(db, model, "after reopening");
     }
   }
 
   /** The file entries of {@code tables}, those of carried buffers included. */
-  private static int fileEntries(List<BufferTable> tables) {
+  private static int fileEntries(List<BufferRun<FileMetaData>> tables) {
     int n = 0;
-    for (BufferTable t : tables) {
-      for (BufferEntry e : t.entries()) {
-        if (e instanceof BufferEntry.File f) {
+    for (BufferRun<FileMetaData> t : tables) {
+      for (BufferEntry<FileMetaData> e : t.entries()) {
+        if (e instanceof BufferEntry.File<FileMetaData> f) {
           n += 1 + fileEntries(f.carried());
         }
       }

@@ -1,5 +1,6 @@
 package dev.cairn.db;
 
+import dev.cairn.version.FileMetaData;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,8 +17,8 @@ import dev.cairn.Stats;
 import dev.cairn.WriteBatch;
 import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.dlc.DlcConfig;
-import dev.cairn.version.BufferEntry;
-import dev.cairn.version.BufferTable;
+import dev.cairn.compaction.model.BufferEntry;
+import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.version.Version;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -194,8 +195,8 @@ class ModelTest {
         Version v = impl.versions.current();
         int n = 0;
         for (int level = 0; level < v.numLevels(); level++) {
-          for (BufferTable t : v.bufferTables(level)) {
-            n += (int) t.entries().stream().filter(e -> e instanceof BufferEntry.File f && test.test(f)).count();
+          for (BufferRun<FileMetaData> t : v.bufferRuns(level)) {
+            n += (int) t.entries().stream().filter(e -> e instanceof BufferEntry.File<FileMetaData> f && test.test(f)).count();
           }
         }
         return n;

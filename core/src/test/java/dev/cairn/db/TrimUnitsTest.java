@@ -1,5 +1,6 @@
 package dev.cairn.db;
 
+import dev.cairn.compaction.buffer.TrimUnits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -8,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.UserKeys;
 import dev.cairn.key.ValueType;
-import dev.cairn.version.BufferEntry;
-import dev.cairn.version.KeyRanges;
-import dev.cairn.version.BufferTable;
+import dev.cairn.compaction.model.BufferEntry;
+import dev.cairn.compaction.model.KeyRanges;
+import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.version.FileMetaData;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -47,8 +48,8 @@ class TrimUnitsTest {
 
   @Test
   void aFileWhoseRunsAreAllHotStaysWhole() {
-    BufferEntry.File e = new BufferEntry.File(file("a", "h"));
-    List<BufferEntry> out = TrimUnits.split(e, keys("b", "d", "f", "h"), bytes(4),
+    BufferEntry.File<FileMetaData> e = new BufferEntry.File<>(file("a", "h"));
+    List<BufferEntry<FileMetaData>> out = TrimUnits.split(e, keys("b", "d", "f", "h"), bytes(4),
         new boolean[] {true, true, true, true}, 200, 0.8);
     assertEquals(1, out.size());
     assertSame(e, out.get(0));
@@ -56,48 +57,48 @@ class TrimUnitsTest {
 
   @Test
   void aFileWhoseRunsAreAllColdBecomesOneMarkerOfItsRange() {
-    BufferEntry.File e = new BufferEntry.File(file("a", "h"));
-    List<BufferEntry> out = TrimUnits.split(e, keys("b", "d", "f", "h"), bytes(4), new boolean[4], 200, 0.8);
-    assertEquals(List.of(new BufferEntry.Removed(b("a"), b("h"))), out);
+    BufferEntry.File<FileMetaData> e = new BufferEntry.File<>(file("a", "h"));
+    List<BufferEntry<FileMetaData>> out = TrimUnits.split(e, keys("b", "d", "f", "h"), bytes(4), new boolean[4], 200, 0.8);
+    assertEquals(List.of(new BufferEntry.Removed<>(b("a"), b("h"))), out);
   }
 
   @Test
   void coldRunsBecomeMarkersBetweenHotPartsCutAtSeparators() {
-    BufferEntry.File e = new BufferEntry.File(file("a", "z"));
+    BufferEntry.File<FileMetaData> e = new BufferEntry.File<>(file("a", "z"));
     // Runs of two blocks: [b, d] hot, [f, h] cold (one of two cached), [j, z] hot.
-    List<BufferEntry> out = TrimUnits.split(e, keys("b", "d", "f", "h", "j", "zz"), bytes(6),
+    List<BufferEntry<FileMetaData>> out = TrimUnits.split(e, keys("b", "d", "f", "h", "j", "zz"), bytes(6),
         new boolean[] {true, true, true, false, true, true}, 200, 0.8);
     assertEquals(List.of(
-        new BufferEntry.File(e.meta(), b("a"), b("d")),
-        new BufferEntry.Removed(TrimUnits.successor(b("d")), b("h")),
-        new BufferEntry.File(e.meta(), TrimUnits.successor(b("h")), b("z"))), out);
+        new BufferEntry.File<>(e.meta(), b("a"), b("d")),
+        new BufferEntry.Removed<>(TrimUnits.successor(b("d")), b("h")),
+        new BufferEntry.File<>(e.meta(), TrimUnits.successor(b("h")), b("z"))), out);
   }
 
   @Test
   void aColdRunOverCachedDataOfAnOlderTableStays() {
-    BufferEntry.File e = new BufferEntry.File(file("a", "z"));
+    BufferEntry.File<FileMetaData> e = new BufferEntry.File<>(file("a", "z"));
     boolean[] cached = {true, true, true, false, true, false};
     KeyRanges older = new KeyRanges();
     older.add(b("g"), b("g")); // under the cold run [e..h], not under the cold run [i..z]
-    List<BufferEntry> out = TrimUnits.split(e, keys("b", "d", "f", "h", "j", "zz"), bytes(6), cached, 200, 0.8,
+    List<BufferEntry<FileMetaData>> out = TrimUnits.split(e, keys("b", "d", "f", "h", "j", "zz"), bytes(6), cached, 200, 0.8,
         older::overlaps);
     assertEquals(List.of(
-        new BufferEntry.File(e.meta(), b("a"), b("h")),
-        new BufferEntry.Removed(TrimUnits.successor(b("h")), b("z"))), out,
+        new BufferEntry.File<>(e.meta(), b("a"), b("h")),
+        new BufferEntry.Removed<>(TrimUnits.successor(b("h")), b("z"))), out,
         "a marker over [e..h] would stop the walks the older table's cached g serves");
   }
 
   @Test
   void aPartIsSplitWithinItsOwnRangeOnly() {
     FileMetaData f = file("a", "z");
-    BufferEntry.File part = new BufferEntry.File(f, b("c"), b("g"));
+    BufferEntry.File<FileMetaData> part = new BufferEntry.File<>(f, b("c"), b("g"));
     // Runs of one block: ..b | c..d | d..f | f..h | h..
-    List<BufferEntry> out = TrimUnits.split(part, keys("b", "d", "f", "h", "zz"), bytes(5),
+    List<BufferEntry<FileMetaData>> out = TrimUnits.split(part, keys("b", "d", "f", "h", "zz"), bytes(5),
         new boolean[] {false, true, false, true, false}, 100, 0.8);
     assertEquals(List.of(
-        new BufferEntry.File(f, b("c"), b("d")),
-        new BufferEntry.Removed(TrimUnits.successor(b("d")), b("f")),
-        new BufferEntry.File(f, TrimUnits.successor(b("f")), b("g"))), out);
+        new BufferEntry.File<>(f, b("c"), b("d")),
+        new BufferEntry.Removed<>(TrimUnits.successor(b("d")), b("f")),
+        new BufferEntry.File<>(f, TrimUnits.successor(b("f")), b("g"))), out);
   }
 
   /**
@@ -149,11 +150,11 @@ class TrimUnitsTest {
         cached[i] = r.nextInt(3) != 0;
       }
       FileMetaData meta = file(keys.get(0), keys.get(keys.size() - 1));
-      BufferEntry.File whole = new BufferEntry.File(meta);
+      BufferEntry.File<FileMetaData> whole = new BufferEntry.File<>(meta);
       long unit = 100L * (1 + r.nextInt(3));
-      List<BufferEntry> pieces = TrimUnits.split(whole, upper, bytes(n), cached, unit, 0.8);
+      List<BufferEntry<FileMetaData>> pieces = TrimUnits.split(whole, upper, bytes(n), cached, unit, 0.8);
 
-      new BufferTable(1, pieces); // ordered, never overlapping: throws otherwise
+      new BufferRun<>(1, pieces); // ordered, never overlapping: throws otherwise
       assertArrayEquals(whole.smallestUserKey(), pieces.get(0).smallestUserKey(), "round " + round);
       assertArrayEquals(whole.largestUserKey(), pieces.get(pieces.size() - 1).largestUserKey(), "round " + round);
       for (int i = 1; i < pieces.size(); i++) {
@@ -173,9 +174,9 @@ class TrimUnitsTest {
         runHot.add(hot >= 0.8 * (end - start));
         start = end;
       }
-      BufferTable table = new BufferTable(1, pieces);
+      BufferRun<FileMetaData> table = new BufferRun<>(1, pieces);
       for (String k : keys) {
-        BufferEntry holder = table.covering(b(k));
+        BufferEntry<FileMetaData> holder = table.covering(b(k));
         assertTrue(holder != null, "key " + k + " fell between pieces, round " + round + ": " + pieces);
         int firstBlock = 0;
         while (!blocks.get(firstBlock).contains(k)) {
@@ -184,7 +185,7 @@ class TrimUnitsTest {
         boolean hot = runHot.get(runOf[firstBlock]);
         assertEquals(hot, holder instanceof BufferEntry.File, "key " + k + " in block " + firstBlock
             + " (run hot: " + hot + "), round " + round + ": " + pieces);
-        if (holder instanceof BufferEntry.File part) {
+        if (holder instanceof BufferEntry.File<FileMetaData> part) {
           assertSame(meta, part.meta());
         }
       }

@@ -10,7 +10,7 @@ import dev.cairn.table.TableBuilder;
 import dev.cairn.table.TableOptions;
 import dev.cairn.table.block.BlockBuilder;
 import dev.cairn.version.FileMetaData;
-import dev.cairn.version.BufferEntry;
+import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.version.VersionEdit;
 import dev.cairn.version.VersionEditCodec;
 import dev.cairn.wal.LogWriter;
@@ -104,9 +104,9 @@ public final class SeedCorpus {
         .addFile(0, f)));
     m.put("compaction", VersionEditCodec.encode(new VersionEdit().deleteFile(0, 12).deleteFile(1, 8).addFile(1, f)
         .setCompactPointer(1, InternalKey.encode(key("m"), 9, ValueType.DELETION))));
-    m.put("buffer", VersionEditCodec.encode(new VersionEdit().deleteFile(1, 12).addToBuffer(2, 30, new BufferEntry.File(f))
-        .removeFromBuffer(2, 29, new BufferEntry.File(f))
-        .addToBuffer(2, 29, new BufferEntry.Removed(key("a"), key("m")))));
+    m.put("buffer", VersionEditCodec.encode(new VersionEdit().deleteFile(1, 12).addToBuffer(2, 30, new BufferEntry.File<>(f))
+        .removeFromBuffer(2, 29, new BufferEntry.File<>(f))
+        .addToBuffer(2, 29, new BufferEntry.Removed<>(key("a"), key("m")))));
     return m;
   }
 

@@ -1,5 +1,7 @@
 package dev.cairn.version;
 
+import dev.cairn.compaction.model.BufferRun;
+import dev.cairn.compaction.model.BufferEntry;
 import static dev.cairn.version.Files.key;
 import static dev.cairn.version.Files.table;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -155,18 +157,18 @@ class VersionEditTest {
   @Test
   void bufferEntriesRoundTripAndPinTheirLayout() {
     VersionEdit edit = new VersionEdit()
-        .removeFromBuffer(2, 40, new BufferEntry.Removed(Files.user("a"), Files.user("b")))
-        .addToBuffer(2, 41, new BufferEntry.File(table(9, "c", "d", 1, 2)))
-        .addToBuffer(2, 41, new BufferEntry.File(table(10, "f", "p", 1, 2), Files.user("g"), Files.user("h")))
-        .addToBuffer(3, 42, new BufferEntry.Removed(Files.user("x"), Files.user("y")));
+        .removeFromBuffer(2, 40, new BufferEntry.Removed<>(Files.user("a"), Files.user("b")))
+        .addToBuffer(2, 41, new BufferEntry.File<>(table(9, "c", "d", 1, 2)))
+        .addToBuffer(2, 41, new BufferEntry.File<>(table(10, "f", "p", 1, 2), Files.user("g"), Files.user("h")))
+        .addToBuffer(3, 42, new BufferEntry.Removed<>(Files.user("x"), Files.user("y")));
     VersionEdit back = VersionEditCodec.decode(VersionEditCodec.encode(edit), "m", 0);
     assertEquals(edit.toString(), back.toString());
     assertEquals(edit.bufferAdds(), back.bufferAdds());
     byte[] remove = VersionEditCodec.encode(new VersionEdit()
-        .removeFromBuffer(1, 5, new BufferEntry.Removed(Files.user("k"), Files.user("k"))));
+        .removeFromBuffer(1, 5, new BufferEntry.Removed<>(Files.user("k"), Files.user("k"))));
     assertArrayEquals(new byte[] {17, 1, 5, 1, 'k'}, remove);
     byte[] marker = VersionEditCodec.encode(new VersionEdit()
-        .addToBuffer(1, 5, new BufferEntry.Removed(Files.user("k"), Files.user("m"))));
+        .addToBuffer(1, 5, new BufferEntry.Removed<>(Files.user("k"), Files.user("m"))));
     assertArrayEquals(new byte[] {16, 1, 5, 2, 1, 'k', 1, 'm'}, marker);
   }
 
@@ -182,7 +184,7 @@ class VersionEditTest {
     assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(truncated, "m", 0));
     // A part whose range reaches outside its file's keys (the file holds f..p).
     byte[] part = VersionEditCodec.encode(new VersionEdit()
-        .addToBuffer(1, 5, new BufferEntry.File(table(10, "f", "p", 1, 2), Files.user("g"), Files.user("h"))));
+        .addToBuffer(1, 5, new BufferEntry.File<>(table(10, "f", "p", 1, 2), Files.user("g"), Files.user("h"))));
     byte[] outside = new String(part, java.nio.charset.StandardCharsets.ISO_8859_1).replace("\u0001g\u0001h", "\u0001a\u0001h")
         .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
     assertEquals(part.length, outside.length);
@@ -191,13 +193,13 @@ class VersionEditTest {
   }
 
   /** #20[c..m] carrying {[#21[c..d]+{[removed[c..c]] [#23[c..d]]}, removed[e..f]] [#22[c..k]]}. */
-  private static BufferEntry.File carrying() {
-    BufferEntry.File inner = new BufferEntry.File(table(21, "c", "d", 1, 2)).withCarried(List.of(
-        new BufferTable(-3, List.of(new BufferEntry.Removed(Files.user("c"), Files.user("c")))),
-        new BufferTable(-4, List.of(new BufferEntry.File(table(23, "c", "d", 1, 2))))));
-    return new BufferEntry.File(table(20, "a", "z", 1, 2), Files.user("c"), Files.user("m")).withCarried(List.of(
-        new BufferTable(7, List.of(inner, new BufferEntry.Removed(Files.user("e"), Files.user("f")))),
-        new BufferTable(6, List.of(new BufferEntry.File(table(22, "b", "q", 1, 2), Files.user("c"), Files.user("k"))))));
+  private static BufferEntry.File<FileMetaData> carrying() {
+    BufferEntry.File<FileMetaData> inner = new BufferEntry.File<>(table(21, "c", "d", 1, 2)).withCarried(List.of(
+        new BufferRun<>(-3, List.of(new BufferEntry.Removed<>(Files.user("c"), Files.user("c")))),
+        new BufferRun<>(-4, List.of(new BufferEntry.File<>(table(23, "c", "d", 1, 2))))));
+    return new BufferEntry.File<>(table(20, "a", "z", 1, 2), Files.user("c"), Files.user("m")).withCarried(List.of(
+        new BufferRun<>(7, List.of(inner, new BufferEntry.Removed<>(Files.user("e"), Files.user("f")))),
+        new BufferRun<>(6, List.of(new BufferEntry.File<>(table(22, "b", "q", 1, 2), Files.user("c"), Files.user("k"))))));
   }
 
   @Test
@@ -206,10 +208,10 @@ class VersionEditTest {
     VersionEdit back = VersionEditCodec.decode(VersionEditCodec.encode(edit), "m", 0);
     assertEquals(edit.bufferAdds(), back.bufferAdds());
     assertEquals(edit.toString(), back.toString());
-    BufferEntry.File marker = new BufferEntry.File(table(9, "a", "z", 1, 2), Files.user("c"), Files.user("m"))
-        .withCarried(List.of(new BufferTable(-1, List.of(new BufferEntry.Removed(Files.user("d"), Files.user("e"))))));
+    BufferEntry.File<FileMetaData> marker = new BufferEntry.File<>(table(9, "a", "z", 1, 2), Files.user("c"), Files.user("m"))
+        .withCarried(List.of(new BufferRun<>(-1, List.of(new BufferEntry.Removed<>(Files.user("d"), Files.user("e"))))));
     byte[] bytes = VersionEditCodec.encode(new VersionEdit().addToBuffer(1, 5, marker));
-    byte[] file = VersionEditCodec.encode(new VersionEdit().addToBuffer(1, 5, new BufferEntry.File(table(9, "a", "z", 1, 2))));
+    byte[] file = VersionEditCodec.encode(new VersionEdit().addToBuffer(1, 5, new BufferEntry.File<>(table(9, "a", "z", 1, 2))));
     byte[] metadata = Arrays.copyOfRange(file, 4, file.length); // after tag, level, table id, kind
     ByteSink expected = new ByteSink().putVarint32(16).putVarint32(1).putVarint64(5).putVarint32(4);
     expected.putBytes(metadata).putLengthPrefixed(Files.user("c")).putLengthPrefixed(Files.user("m"))
@@ -220,8 +222,8 @@ class VersionEditTest {
 
   @Test
   void badCarriedBuffersAreCorruption() {
-    BufferEntry.File ok = new BufferEntry.File(table(9, "a", "z", 1, 2), Files.user("c"), Files.user("m"))
-        .withCarried(List.of(new BufferTable(1, List.of(new BufferEntry.File(table(8, "c", "d", 1, 2))))));
+    BufferEntry.File<FileMetaData> ok = new BufferEntry.File<>(table(9, "a", "z", 1, 2), Files.user("c"), Files.user("m"))
+        .withCarried(List.of(new BufferRun<>(1, List.of(new BufferEntry.File<>(table(8, "c", "d", 1, 2))))));
     String good = latin1(VersionEditCodec.encode(new VersionEdit().addToBuffer(1, 5, ok)));
     // The carrier narrowed from c..m to e..m: the carried file's c..d reaches outside it.
     String outside = good.replace("\u0001c\u0001m", "\u0001e\u0001m");
@@ -231,21 +233,21 @@ class VersionEditTest {
     // No table carried: a carrying kind must carry something.
     byte[] none = new ByteSink().putVarint32(16).putVarint32(1).putVarint64(5).putVarint32(4)
         .putBytes(Arrays.copyOfRange(VersionEditCodec.encode(new VersionEdit()
-            .addToBuffer(1, 5, new BufferEntry.File(table(9, "a", "z", 1, 2)))), 4, 4 + metadataLength()))
+            .addToBuffer(1, 5, new BufferEntry.File<>(table(9, "a", "z", 1, 2)))), 4, 4 + metadataLength()))
         .putLengthPrefixed(Files.user("c")).putLengthPrefixed(Files.user("m")).putVarint32(0).toByteArray();
     e = assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(none, "m", 0));
     assertTrue(e.getMessage().contains("carries no table"), e.getMessage());
     // A table count no record could hold.
     byte[] huge = new ByteSink().putVarint32(16).putVarint32(1).putVarint64(5).putVarint32(4)
         .putBytes(Arrays.copyOfRange(VersionEditCodec.encode(new VersionEdit()
-            .addToBuffer(1, 5, new BufferEntry.File(table(9, "a", "z", 1, 2)))), 4, 4 + metadataLength()))
+            .addToBuffer(1, 5, new BufferEntry.File<>(table(9, "a", "z", 1, 2)))), 4, 4 + metadataLength()))
         .putLengthPrefixed(Files.user("c")).putLengthPrefixed(Files.user("m")).putVarint32(1 << 30).toByteArray();
     e = assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(huge, "m", 0));
     assertTrue(e.getMessage().contains("exceeds the bytes remaining"), e.getMessage());
     // Nesting deeper than the levels: each level carries the next, one file deep.
-    BufferEntry.File deep = new BufferEntry.File(table(30, "a", "z", 1, 2));
+    BufferEntry.File<FileMetaData> deep = new BufferEntry.File<>(table(30, "a", "z", 1, 2));
     for (int i = 0; i <= dev.cairn.Options.MAX_LEVELS; i++) {
-      deep = new BufferEntry.File(table(31 + i, "a", "z", 1, 2)).withCarried(List.of(new BufferTable(1, List.of(deep))));
+      deep = new BufferEntry.File<>(table(31 + i, "a", "z", 1, 2)).withCarried(List.of(new BufferRun<>(1, List.of(deep))));
     }
     byte[] tooDeep = VersionEditCodec.encode(new VersionEdit().addToBuffer(1, 5, deep));
     e = assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(tooDeep, "m", 0));
@@ -254,7 +256,7 @@ class VersionEditTest {
 
   /** Bytes of a whole file's metadata as buffer entries encode it. */
   private static int metadataLength() {
-    return VersionEditCodec.encode(new VersionEdit().addToBuffer(1, 5, new BufferEntry.File(table(9, "a", "z", 1, 2)))).length - 4;
+    return VersionEditCodec.encode(new VersionEdit().addToBuffer(1, 5, new BufferEntry.File<>(table(9, "a", "z", 1, 2)))).length - 4;
   }
 
   private static String latin1(byte[] b) {

@@ -51,7 +51,7 @@ class VersionTest {
     assertEquals(List.of(6L, 7L, 8L), numbers(v.files(1)));
     assertEquals(List.of(v.files(1)), v.sortedRuns(1));
     assertEquals(List.of(), v.sortedRuns(2));
-    assertEquals(List.of(), v.bufferTables(1));
+    assertEquals(List.of(), v.bufferRuns(1));
     assertEquals(Options.MAX_LEVELS, v.numLevels());
     assertEquals(3, v.fileCount(1));
     assertEquals(1006 + 1007 + 1008, v.levelBytes(1));

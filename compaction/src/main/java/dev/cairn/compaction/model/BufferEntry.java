@@ -1,17 +1,18 @@
-package dev.cairn.version;
+package dev.cairn.compaction.model;
 
-import dev.cairn.key.UserKeys;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * One entry of a compaction-buffer table (LSbM, docs/compaction.md "Compaction buffer"): either a
- * table file that left the main tree but still serves reads, or a removed marker that only keeps
- * a user-key range. A read that meets a marker covering its key stops walking the buffer and
- * falls back to the level's own file. Entries of one buffer table never share a user key, so an
- * entry is identified within its table by its smallest user key.
+ * One entry of a buffer run (LSbM, docs/compaction.md "Compaction buffer"): either a table file
+ * that left the main tree but still serves reads, or a removed marker that only keeps a user-key
+ * range. A read that meets a marker covering its key stops walking the buffer and falls back to
+ * the level's own file. Entries of one run never share a user key, so an entry is identified
+ * within its run by its smallest user key.
+ *
+ * @param <F> the engine's table file (core's file metadata; a test record in tests)
  */
-public sealed interface BufferEntry permits BufferEntry.File, BufferEntry.Removed {
+public sealed interface BufferEntry<F extends TableFile> permits BufferEntry.File, BufferEntry.Removed {
   /** Smallest user key covered (inclusive). */
   byte[] smallestUserKey();
 
@@ -20,7 +21,8 @@ public sealed interface BufferEntry permits BufferEntry.File, BufferEntry.Remove
 
   /** Whether [{@code smallest}, {@code largest}] (user keys, inclusive) meets this entry's range. */
   default boolean overlaps(byte[] smallest, byte[] largest) {
-    return UserKeys.compare(smallest, largestUserKey()) <= 0 && UserKeys.compare(largest, smallestUserKey()) >= 0;
+    return UserKeyOrder.compare(smallest, largestUserKey()) <= 0
+        && UserKeyOrder.compare(largest, smallestUserKey()) >= 0;
   }
 
   default boolean covers(byte[] userKey) {
@@ -28,7 +30,7 @@ public sealed interface BufferEntry permits BufferEntry.File, BufferEntry.Remove
   }
 
   /** This entry narrowed to [{@code lo}, {@code hi}] (inclusive), or null when it lies outside. */
-  BufferEntry clip(byte[] lo, byte[] hi);
+  BufferEntry<F> clip(byte[] lo, byte[] hi);
 
   /**
    * A table file kept in the buffer; the file is not copied, the main tree's file is reused. The
@@ -41,30 +43,30 @@ public sealed interface BufferEntry permits BufferEntry.File, BufferEntry.Remove
    * when a merge appends a file of level i to level i+1's buffer, the entries of level i's buffer
    * over the file's range come along, clipped to it (docs/compaction.md, "Carried buffers"). A
    * walk that reaches the entry treats the file as a level file with that buffer: the file's
-   * filter first, then the carried tables newest first, then the file itself. So the blocks that
+   * filter first, then the carried runs newest first, then the file itself. So the blocks that
    * served the range's reads at level i keep serving them at level i+1. Skipping the carried
-   * tables when the file's filter rules the key out is the same gate level i applied to them
+   * runs when the file's filter rules the key out is the same gate level i applied to them
    * with the file as its level file. Every carried entry lies within this entry's range.
    */
-  record File(FileMetaData meta, byte[] smallestUserKey, byte[] largestUserKey, List<BufferTable> carried)
-      implements BufferEntry {
+  record File<F extends TableFile>(F meta, byte[] smallestUserKey, byte[] largestUserKey,
+      List<BufferRun<F>> carried) implements BufferEntry<F> {
     public File {
       smallestUserKey = smallestUserKey.clone();
       largestUserKey = largestUserKey.clone();
       carried = List.copyOf(carried);
-      if (UserKeys.compare(smallestUserKey, largestUserKey) > 0) {
+      if (UserKeyOrder.compare(smallestUserKey, largestUserKey) > 0) {
         throw new IllegalArgumentException("buffer file #" + meta.number() + ": smallest key is above its largest");
       }
-      if (UserKeys.compare(smallestUserKey, meta.smallestUserKey()) < 0
-          || UserKeys.compare(largestUserKey, meta.largestUserKey()) > 0) {
+      if (UserKeyOrder.compare(smallestUserKey, meta.smallestUserKey()) < 0
+          || UserKeyOrder.compare(largestUserKey, meta.largestUserKey()) > 0) {
         throw new IllegalArgumentException("buffer file #" + meta.number() + ": range ["
-            + UserKeys.printable(smallestUserKey) + ".." + UserKeys.printable(largestUserKey)
+            + UserKeyOrder.printable(smallestUserKey) + ".." + UserKeyOrder.printable(largestUserKey)
             + "] reaches outside the file's keys");
       }
-      for (BufferTable t : carried) {
-        for (BufferEntry e : t.entries()) {
-          if (UserKeys.compare(e.smallestUserKey(), smallestUserKey) < 0
-              || UserKeys.compare(e.largestUserKey(), largestUserKey) > 0) {
+      for (BufferRun<F> t : carried) {
+        for (BufferEntry<F> e : t.entries()) {
+          if (UserKeyOrder.compare(e.smallestUserKey(), smallestUserKey) < 0
+              || UserKeyOrder.compare(e.largestUserKey(), largestUserKey) > 0) {
             throw new IllegalArgumentException("buffer file #" + meta.number() + ": carried entry " + e
                 + " reaches outside its range");
           }
@@ -73,12 +75,12 @@ public sealed interface BufferEntry permits BufferEntry.File, BufferEntry.Remove
     }
 
     /** A part of the file with no carried buffer. */
-    public File(FileMetaData meta, byte[] smallestUserKey, byte[] largestUserKey) {
+    public File(F meta, byte[] smallestUserKey, byte[] largestUserKey) {
       this(meta, smallestUserKey, largestUserKey, List.of());
     }
 
     /** The whole file. */
-    public File(FileMetaData meta) {
+    public File(F meta) {
       this(meta, meta.smallestUserKey(), meta.largestUserKey());
     }
 
@@ -87,24 +89,24 @@ public sealed interface BufferEntry permits BufferEntry.File, BufferEntry.Remove
       return Arrays.equals(smallestUserKey, meta.smallestUserKey()) && Arrays.equals(largestUserKey, meta.largestUserKey());
     }
 
-    /** The same range of the same file with {@code tables} as its carried buffer. */
-    public File withCarried(List<BufferTable> tables) {
-      return new File(meta, smallestUserKey, largestUserKey, tables);
+    /** The same range of the same file with {@code runs} as its carried buffer. */
+    public File<F> withCarried(List<BufferRun<F>> runs) {
+      return new File<>(meta, smallestUserKey, largestUserKey, runs);
     }
 
     @Override
-    public BufferEntry clip(byte[] lo, byte[] hi) {
+    public BufferEntry<F> clip(byte[] lo, byte[] hi) {
       if (!overlaps(lo, hi)) {
         return null;
       }
-      byte[] from = UserKeys.compare(lo, smallestUserKey) > 0 ? lo : smallestUserKey;
-      byte[] to = UserKeys.compare(hi, largestUserKey) < 0 ? hi : largestUserKey;
-      return new File(meta, from, to, BufferTable.clip(carried, from, to));
+      byte[] from = UserKeyOrder.max(lo, smallestUserKey);
+      byte[] to = UserKeyOrder.min(hi, largestUserKey);
+      return new File<>(meta, from, to, BufferRun.clip(carried, from, to));
     }
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof File f && f.meta.equals(meta) && Arrays.equals(f.smallestUserKey, smallestUserKey)
+      return o instanceof File<?> f && f.meta.equals(meta) && Arrays.equals(f.smallestUserKey, smallestUserKey)
           && Arrays.equals(f.largestUserKey, largestUserKey) && f.carried.equals(carried);
     }
 
@@ -115,36 +117,35 @@ public sealed interface BufferEntry permits BufferEntry.File, BufferEntry.Remove
 
     @Override
     public String toString() {
-      return "#" + meta.number() + "[" + UserKeys.printable(smallestUserKey) + ".."
-          + UserKeys.printable(largestUserKey) + "]" + (carried.isEmpty() ? "" : "+carried" + BufferTable.render(carried));
+      return "#" + meta.number() + "[" + UserKeyOrder.printable(smallestUserKey) + ".."
+          + UserKeyOrder.printable(largestUserKey) + "]" + (carried.isEmpty() ? "" : "+carried" + BufferRun.render(carried));
     }
   }
 
   /**
-   * A removed marker: data for this range must come from the level itself (or a newer table).
+   * A removed marker: data for this range must come from the level itself (or a newer run).
    * The keys are copied in; callers must not modify the arrays they read back.
    */
-  record Removed(byte[] smallestUserKey, byte[] largestUserKey) implements BufferEntry {
+  record Removed<F extends TableFile>(byte[] smallestUserKey, byte[] largestUserKey) implements BufferEntry<F> {
     public Removed {
       smallestUserKey = smallestUserKey.clone();
       largestUserKey = largestUserKey.clone();
-      if (UserKeys.compare(smallestUserKey, largestUserKey) > 0) {
+      if (UserKeyOrder.compare(smallestUserKey, largestUserKey) > 0) {
         throw new IllegalArgumentException("removed marker's smallest key is above its largest");
       }
     }
 
     @Override
-    public BufferEntry clip(byte[] lo, byte[] hi) {
+    public BufferEntry<F> clip(byte[] lo, byte[] hi) {
       if (!overlaps(lo, hi)) {
         return null;
       }
-      return new Removed(UserKeys.compare(lo, smallestUserKey) > 0 ? lo : smallestUserKey,
-          UserKeys.compare(hi, largestUserKey) < 0 ? hi : largestUserKey);
+      return new Removed<>(UserKeyOrder.max(lo, smallestUserKey), UserKeyOrder.min(hi, largestUserKey));
     }
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Removed r && Arrays.equals(r.smallestUserKey, smallestUserKey)
+      return o instanceof Removed<?> r && Arrays.equals(r.smallestUserKey, smallestUserKey)
           && Arrays.equals(r.largestUserKey, largestUserKey);
     }
 
@@ -155,7 +156,7 @@ public sealed interface BufferEntry permits BufferEntry.File, BufferEntry.Remove
 
     @Override
     public String toString() {
-      return "removed[" + UserKeys.printable(smallestUserKey) + ".." + UserKeys.printable(largestUserKey) + "]";
+      return "removed[" + UserKeyOrder.printable(smallestUserKey) + ".." + UserKeyOrder.printable(largestUserKey) + "]";
     }
   }
 }

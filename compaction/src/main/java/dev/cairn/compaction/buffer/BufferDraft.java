@@ -1,12 +1,10 @@
-package dev.cairn.db;
+package dev.cairn.compaction.buffer;
 
-import dev.cairn.key.UserKeys;
-import dev.cairn.version.BufferEntry;
-import dev.cairn.version.BufferTable;
-import dev.cairn.version.FileMetaData;
-import dev.cairn.version.KeyRanges;
-import dev.cairn.version.Version;
-import dev.cairn.version.VersionEdit;
+import dev.cairn.compaction.model.BufferEntry;
+import dev.cairn.compaction.model.BufferRun;
+import dev.cairn.compaction.model.KeyRanges;
+import dev.cairn.compaction.model.TableFile;
+import dev.cairn.compaction.model.UserKeyOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -17,17 +15,17 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.LongSupplier;
 
 /**
  * A working copy of the compaction buffers of a version, changed by the buffer's operations and
- * written back as {@code BUFFER_REMOVE}/{@code BUFFER_ADD} entries of one version edit (the diff
- * between the base and the draft, so that operations may undo each other within one edit). Pure:
- * no I/O, no engine state; the caller holds the engine mutex and installs the edit.
+ * written back as the entries to remove and add ({@link BufferEditSink}; the manifest's {@code
+ * BUFFER_REMOVE}/{@code BUFFER_ADD}) of one version edit: the diff between the base and the
+ * draft, so that operations may undo each other within one edit. Pure: no I/O, no engine state;
+ * the engine builds it under its mutex and installs the edit.
  *
  * <p>Every operation keeps the buffer invariant (docs/compaction.md, "The buffer invariant"): for
- * every level L, user key k and snapshot s, walking L's tables newest first and stopping at the
+ * every level L, user key k and snapshot s, walking L's runs newest first and stopping at the
  * first file holding k (visible at s) or the first removed marker covering k gives the same
  * answer as L's own files.
  *
@@ -54,45 +52,44 @@ import java.util.function.LongSupplier;
  *       a walk that would find nothing older anyway, and goes.
  * </ul>
  */
-final class BufferDraft {
-  private final Version base;
-  /** The level changes the edit being built makes (applied to the base before the buffer's). */
-  private final VersionEdit levelChanges;
-  private final LongSupplier newTableId;
-  /** Touched levels: tables by id, newest first; entries by smallest user key. */
-  private final Map<Integer, TreeMap<Long, TreeMap<byte[], BufferEntry>>> levels = new HashMap<>();
+public final class BufferDraft<F extends TableFile> {
+  private final BufferedLevels<F> base;
+  /** The level changes of the edit being built (applied to the base before the buffer's). */
+  private final LevelChanges<F> levelChanges;
+  private final LongSupplier newRunId;
+  /** Touched levels: runs by id, newest first; entries by smallest user key. */
+  private final Map<Integer, TreeMap<Long, TreeMap<byte[], BufferEntry<F>>>> levels = new HashMap<>();
 
   /** A draft for an edit that changes no level (a trim). */
-  BufferDraft(Version base, LongSupplier newTableId) {
-    this(base, new VersionEdit(), newTableId);
+  public BufferDraft(BufferedLevels<F> base, LongSupplier newRunId) {
+    this(base, LevelChanges.none(), newRunId);
   }
 
   /**
-   * @param levelChanges the edit the buffer changes will join; its deleted and new files are the
-   *     level changes they accompany
-   * @param newTableId allocates a buffer table id, larger than every id in use (file numbers)
+   * @param levelChanges the level changes of the edit the buffer changes will join
+   * @param newRunId allocates a buffer run id, larger than every id in use (file numbers)
    */
-  BufferDraft(Version base, VersionEdit levelChanges, LongSupplier newTableId) {
+  public BufferDraft(BufferedLevels<F> base, LevelChanges<F> levelChanges, LongSupplier newRunId) {
     this.base = base;
     this.levelChanges = levelChanges;
-    this.newTableId = newTableId;
+    this.newRunId = newRunId;
   }
 
-  private TreeMap<Long, TreeMap<byte[], BufferEntry>> level(int level) {
-    return levels.computeIfAbsent(level, l -> copy(base.bufferTables(l)));
+  private TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> level(int level) {
+    return levels.computeIfAbsent(level, l -> copy(base.bufferRuns(l)));
   }
 
-  private static TreeMap<Long, TreeMap<byte[], BufferEntry>> copy(List<BufferTable> tables) {
-    TreeMap<Long, TreeMap<byte[], BufferEntry>> out = new TreeMap<>(Comparator.reverseOrder());
-    for (BufferTable t : tables) {
+  private static <F extends TableFile> TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> copy(List<BufferRun<F>> runs) {
+    TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> out = new TreeMap<>(Comparator.reverseOrder());
+    for (BufferRun<F> t : runs) {
       out.put(t.id(), entries(t.entries()));
     }
     return out;
   }
 
-  private static TreeMap<byte[], BufferEntry> entries(List<BufferEntry> list) {
-    TreeMap<byte[], BufferEntry> m = new TreeMap<>(UserKeys.COMPARATOR);
-    for (BufferEntry e : list) {
+  private static <F extends TableFile> TreeMap<byte[], BufferEntry<F>> entries(List<BufferEntry<F>> list) {
+    TreeMap<byte[], BufferEntry<F>> m = new TreeMap<>(UserKeyOrder.COMPARATOR);
+    for (BufferEntry<F> e : list) {
       m.put(e.smallestUserKey(), e);
     }
     return m;
@@ -103,22 +100,22 @@ final class BufferDraft {
    * newest table when it would overlap an entry of the newest one. Appending several files of
    * one merge: pass them oldest data first, so that newer data lands in newer tables.
    */
-  void append(int level, FileMetaData file) {
-    append(level, new BufferEntry.File(file));
+  public void append(int level, F file) {
+    append(level, new BufferEntry.File<>(file));
   }
 
-  /** {@link #append(int, FileMetaData)} of an entry for the whole file, which may carry a buffer. */
-  void append(int level, BufferEntry.File entry) {
-    TreeMap<Long, TreeMap<byte[], BufferEntry>> tables = level(level);
-    TreeMap<byte[], BufferEntry> newest = tables.isEmpty() ? null : tables.firstEntry().getValue();
+  /** {@link #append(int, F)} of an entry for the whole file, which may carry a buffer. */
+  public void append(int level, BufferEntry.File<F> entry) {
+    TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> tables = level(level);
+    TreeMap<byte[], BufferEntry<F>> newest = tables.isEmpty() ? null : tables.firstEntry().getValue();
     if (newest == null || !overlapsAny(newest, entry.smallestUserKey(), entry.largestUserKey())) {
       if (newest == null) {
-        newest = new TreeMap<>(UserKeys.COMPARATOR);
-        tables.put(newTableId.getAsLong(), newest);
+        newest = new TreeMap<>(UserKeyOrder.COMPARATOR);
+        tables.put(newRunId.getAsLong(), newest);
       }
     } else {
-      newest = new TreeMap<>(UserKeys.COMPARATOR);
-      tables.put(newTableId.getAsLong(), newest);
+      newest = new TreeMap<>(UserKeyOrder.COMPARATOR);
+      tables.put(newRunId.getAsLong(), newest);
     }
     newest.put(entry.smallestUserKey(), entry);
   }
@@ -135,16 +132,16 @@ final class BufferDraft {
    * reads that fell through to the level, and at the older buffer files that already served the
    * others (the target goes below them, so it does not take their reads to its colder copy).
    */
-  void appendOldest(int level, FileMetaData file) {
-    TreeMap<Long, TreeMap<byte[], BufferEntry>> tables = level(level);
-    BufferEntry entry = new BufferEntry.File(file);
-    TreeMap<byte[], BufferEntry> oldest = tables.isEmpty() ? null : tables.lastEntry().getValue();
+  public void appendOldest(int level, F file) {
+    TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> tables = level(level);
+    BufferEntry<F> entry = new BufferEntry.File<>(file);
+    TreeMap<byte[], BufferEntry<F>> oldest = tables.isEmpty() ? null : tables.lastEntry().getValue();
     if (oldest != null && !overlapsAny(oldest, entry.smallestUserKey(), entry.largestUserKey())) {
       oldest.put(entry.smallestUserKey(), entry);
       return;
     }
-    long id = tables.isEmpty() ? newTableId.getAsLong() : tables.lastKey() - 1;
-    TreeMap<byte[], BufferEntry> table = new TreeMap<>(UserKeys.COMPARATOR);
+    long id = tables.isEmpty() ? newRunId.getAsLong() : tables.lastKey() - 1;
+    TreeMap<byte[], BufferEntry<F>> table = new TreeMap<>(UserKeyOrder.COMPARATOR);
     table.put(entry.smallestUserKey(), entry);
     tables.put(id, table);
   }
@@ -155,35 +152,35 @@ final class BufferDraft {
    * or in a new newest table when a file of the newest one overlaps the range. Nothing when no
    * buffer file of the level overlaps the range (there is nothing stale to hide).
    */
-  void markRemoved(int level, byte[] smallest, byte[] largest) {
-    if (base.bufferTables(level).isEmpty() && !levels.containsKey(level)) {
+  public void markRemoved(int level, byte[] smallest, byte[] largest) {
+    if (base.bufferRuns(level).isEmpty() && !levels.containsKey(level)) {
       return;
     }
-    TreeMap<Long, TreeMap<byte[], BufferEntry>> tables = level(level);
+    TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> tables = level(level);
     boolean anyFile = false;
-    for (TreeMap<byte[], BufferEntry> t : tables.values()) {
-      for (BufferEntry e : t.values()) {
+    for (TreeMap<byte[], BufferEntry<F>> t : tables.values()) {
+      for (BufferEntry<F> e : t.values()) {
         anyFile |= e instanceof BufferEntry.File && e.overlaps(smallest, largest);
       }
     }
     if (!anyFile) {
       return;
     }
-    TreeMap<byte[], BufferEntry> newest = tables.firstEntry().getValue();
+    TreeMap<byte[], BufferEntry<F>> newest = tables.firstEntry().getValue();
     byte[] lo = smallest;
     byte[] hi = largest;
-    List<BufferEntry> overlapping = overlapping(newest, lo, hi);
+    List<BufferEntry<F>> overlapping = overlapping(newest, lo, hi);
     if (overlapping.stream().anyMatch(e -> e instanceof BufferEntry.File)) {
-      newest = new TreeMap<>(UserKeys.COMPARATOR);
-      tables.put(newTableId.getAsLong(), newest);
+      newest = new TreeMap<>(UserKeyOrder.COMPARATOR);
+      tables.put(newRunId.getAsLong(), newest);
     } else {
-      for (BufferEntry m : overlapping) {
+      for (BufferEntry<F> m : overlapping) {
         lo = min(lo, m.smallestUserKey());
         hi = max(hi, m.largestUserKey());
         newest.remove(m.smallestUserKey());
       }
     }
-    BufferEntry.Removed marker = new BufferEntry.Removed(lo, hi);
+    BufferEntry.Removed<F> marker = new BufferEntry.Removed<>(lo, hi);
     newest.put(marker.smallestUserKey(), marker);
   }
 
@@ -198,84 +195,59 @@ final class BufferDraft {
    * every key of the range as it did at the input level, where the file was the level's file.
    * Returns the files appended.
    */
-  int applyCompaction(int inputLevel, int outputLevel, boolean append, boolean carry) {
-    VersionEdit edit = levelChanges;
-    Set<Integer> changed = new TreeSet<>();
-    edit.deletedFiles().forEach(d -> changed.add(d.level()));
-    edit.newFiles().forEach(n -> changed.add(n.level()));
-    edit.footerUpdates().forEach(u -> changed.add(u.level()));
-    for (int level : changed) {
+  public int applyCompaction(int inputLevel, int outputLevel, boolean append, boolean carry) {
+    for (int level : levelChanges.changedLevels()) {
       if (level == 0 || (append && level == outputLevel)) {
         continue; // L0 has no buffer; the append covers the output level's change
       }
-      for (FileMetaData f : deletedFiles(base, edit, level)) {
+      for (F f : levelChanges.deleted(level)) {
         markRemoved(level, f.smallestUserKey(), f.largestUserKey());
       }
-      for (VersionEdit.NewFile n : edit.newFiles()) {
-        if (n.level() == level) {
-          markRemoved(level, n.file().smallestUserKey(), n.file().largestUserKey());
-        }
+      for (F f : levelChanges.added(level)) {
+        markRemoved(level, f.smallestUserKey(), f.largestUserKey());
       }
       // A block compaction's append changes a live table in place (a leftover buffer of a
       // database reopened with the BLOCK style): its old and new ranges get markers.
-      for (VersionEdit.FooterUpdate u : edit.footerUpdates()) {
-        if (u.level() == level) {
-          for (FileMetaData f : base.files(level)) {
-            if (f.number() == u.file().number()) {
-              markRemoved(level, f.smallestUserKey(), f.largestUserKey());
-            }
+      for (F updated : levelChanges.footerUpdates(level)) {
+        for (F f : base.files(level)) {
+          if (f.number() == updated.number()) {
+            markRemoved(level, f.smallestUserKey(), f.largestUserKey());
           }
-          markRemoved(level, u.file().smallestUserKey(), u.file().largestUserKey());
         }
+        markRemoved(level, updated.smallestUserKey(), updated.largestUserKey());
       }
     }
     if (!append) {
       return 0;
     }
     // Oldest data first, so that of two overlapping L0 inputs the newer lands in a newer table.
-    List<FileMetaData> inputs = new ArrayList<>(deletedFiles(base, edit, inputLevel));
-    inputs.sort(Comparator.comparingLong(FileMetaData::largestSequence).thenComparingLong(FileMetaData::number));
-    for (FileMetaData f : inputs) {
-      List<BufferTable> carried = carry && inputLevel >= 1
-          ? BufferTable.clip(base.bufferTables(inputLevel), f.smallestUserKey(), f.largestUserKey())
+    List<F> inputs = new ArrayList<>(levelChanges.deleted(inputLevel));
+    inputs.sort(Comparator.comparingLong(TableFile::largestSequence).thenComparingLong(TableFile::number));
+    for (F f : inputs) {
+      List<BufferRun<F>> carried = carry && inputLevel >= 1
+          ? BufferRun.clip(base.bufferRuns(inputLevel), f.smallestUserKey(), f.largestUserKey())
           : List.of();
-      append(outputLevel, new BufferEntry.File(f).withCarried(carried));
+      append(outputLevel, new BufferEntry.File<>(f).withCarried(carried));
     }
-    List<FileMetaData> targets = deletedFiles(base, edit, outputLevel);
-    for (FileMetaData target : targets) {
+    List<F> targets = levelChanges.deleted(outputLevel);
+    for (F target : targets) {
       appendOldest(outputLevel, target);
     }
     return inputs.size() + targets.size();
   }
 
-  /** The metadata, from {@code v}, of the files {@code edit} deletes from {@code level}. */
-  static List<FileMetaData> deletedFiles(Version v, VersionEdit edit, int level) {
-    Map<Long, FileMetaData> byNumber = new HashMap<>();
-    for (FileMetaData f : v.files(level)) {
-      byNumber.put(f.number(), f);
-    }
-    List<FileMetaData> out = new ArrayList<>();
-    for (VersionEdit.DeletedFile d : edit.deletedFiles()) {
-      FileMetaData f = d.level() == level ? byNumber.get(d.number()) : null;
-      if (f != null) {
-        out.add(f);
-      }
-    }
-    return out;
-  }
-
   /** Replaces buffer file {@code fileNumber} of table {@code tableId} (every part of it) by markers of its parts. */
-  void dropFile(int level, long tableId, long fileNumber) {
-    TreeMap<byte[], BufferEntry> table = Objects.requireNonNull(level(level).get(tableId), "no such table");
+  public void dropFile(int level, long tableId, long fileNumber) {
+    TreeMap<byte[], BufferEntry<F>> table = Objects.requireNonNull(level(level).get(tableId), "no such buffer run");
     boolean found = false;
-    for (BufferEntry e : List.copyOf(table.values())) {
-      if (e instanceof BufferEntry.File f && f.meta().number() == fileNumber) {
-        table.put(e.smallestUserKey(), new BufferEntry.Removed(e.smallestUserKey(), e.largestUserKey()));
+    for (BufferEntry<F> e : List.copyOf(table.values())) {
+      if (e instanceof BufferEntry.File<F> f && f.meta().number() == fileNumber) {
+        table.put(e.smallestUserKey(), new BufferEntry.Removed<>(e.smallestUserKey(), e.largestUserKey()));
         found = true;
       }
     }
     if (!found) {
-      throw new IllegalArgumentException("file #" + fileNumber + " is not in buffer table " + tableId);
+      throw new IllegalArgumentException("file #" + fileNumber + " is not in buffer run " + tableId);
     }
   }
 
@@ -286,8 +258,8 @@ final class BufferDraft {
    * at a marker. Returns false, changing nothing, when the table no longer holds the entry (a
    * merge or the garbage collection changed it since the trim judged it).
    */
-  boolean split(int level, long tableId, BufferEntry.File entry, List<BufferEntry> pieces) {
-    TreeMap<byte[], BufferEntry> table = level(level).get(tableId);
+  public boolean split(int level, long tableId, BufferEntry.File<F> entry, List<BufferEntry<F>> pieces) {
+    TreeMap<byte[], BufferEntry<F>> table = level(level).get(tableId);
     if (table == null || !entry.equals(table.get(entry.smallestUserKey()))) {
       return false;
     }
@@ -296,7 +268,7 @@ final class BufferDraft {
       throw new IllegalArgumentException("pieces " + pieces + " do not span " + entry);
     }
     table.remove(entry.smallestUserKey());
-    for (BufferEntry p : pieces) {
+    for (BufferEntry<F> p : pieces) {
       table.put(p.smallestUserKey(), p);
     }
     return true;
@@ -309,38 +281,38 @@ final class BufferDraft {
    * Then drops markers that no file of an older table overlaps, then empty tables. Returns the
    * files dropped or turned into markers.
    */
-  int collectGarbage() {
+  public int collectGarbage() {
     int dropped = 0;
-    for (Map.Entry<Integer, TreeMap<Long, TreeMap<byte[], BufferEntry>>> level : levels.entrySet()) {
-      TreeMap<Long, TreeMap<byte[], BufferEntry>> tables = level.getValue();
-      List<FileMetaData> levelFiles = levelFilesAfterEdit(level.getKey());
+    for (Map.Entry<Integer, TreeMap<Long, TreeMap<byte[], BufferEntry<F>>>> level : levels.entrySet()) {
+      TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> tables = level.getValue();
+      List<F> levelFiles = levelFilesAfterEdit(level.getKey());
       KeyRanges shadow = new KeyRanges(); // the markers of newer tables
-      for (TreeMap<byte[], BufferEntry> t : tables.values()) {
-        for (BufferEntry e : List.copyOf(t.values())) {
+      for (TreeMap<byte[], BufferEntry<F>> t : tables.values()) {
+        for (BufferEntry<F> e : List.copyOf(t.values())) {
           if (e instanceof BufferEntry.File && unreachable(e, levelFiles, shadow)) {
             if (shadow.covers(e.smallestUserKey(), e.largestUserKey())) {
               t.remove(e.smallestUserKey());
             } else { // files of one table never overlap: the marker overlaps nothing there
-              t.put(e.smallestUserKey(), new BufferEntry.Removed(e.smallestUserKey(), e.largestUserKey()));
+              t.put(e.smallestUserKey(), new BufferEntry.Removed<>(e.smallestUserKey(), e.largestUserKey()));
             }
             dropped++;
           }
         }
-        for (BufferEntry e : t.values()) {
+        for (BufferEntry<F> e : t.values()) {
           if (e instanceof BufferEntry.Removed) {
             shadow.add(e.smallestUserKey(), e.largestUserKey());
           }
         }
       }
-      List<BufferEntry> olderFiles = new ArrayList<>();
-      for (TreeMap<byte[], BufferEntry> t : tables.descendingMap().values()) { // oldest first
-        for (BufferEntry e : List.copyOf(t.values())) {
+      List<BufferEntry<F>> olderFiles = new ArrayList<>();
+      for (TreeMap<byte[], BufferEntry<F>> t : tables.descendingMap().values()) { // oldest first
+        for (BufferEntry<F> e : List.copyOf(t.values())) {
           if (e instanceof BufferEntry.Removed
               && olderFiles.stream().noneMatch(f -> f.overlaps(e.smallestUserKey(), e.largestUserKey()))) {
             t.remove(e.smallestUserKey());
           }
         }
-        for (BufferEntry e : t.values()) {
+        for (BufferEntry<F> e : t.values()) {
           if (e instanceof BufferEntry.File) {
             olderFiles.add(e);
           }
@@ -356,8 +328,8 @@ final class BufferDraft {
    * lies inside a merged marker range of newer tables (the rest of its range is outside every
    * level file, where the level, and so the walk, answers "not here").
    */
-  private static boolean unreachable(BufferEntry e, List<FileMetaData> levelFiles, KeyRanges shadow) {
-    for (FileMetaData g : levelFiles) {
+  private static <F extends TableFile> boolean unreachable(BufferEntry<F> e, List<F> levelFiles, KeyRanges shadow) {
+    for (F g : levelFiles) {
       if (e.overlaps(g.smallestUserKey(), g.largestUserKey())
           && !shadow.covers(max(e.smallestUserKey(), g.smallestUserKey()), min(e.largestUserKey(), g.largestUserKey()))) {
         return false;
@@ -370,48 +342,36 @@ final class BufferDraft {
    * The files of {@code level} once the level changes of the edit are applied: deletions, new
    * files, and footer updates (a block append widens a live file's range in place).
    */
-  private List<FileMetaData> levelFilesAfterEdit(int level) {
+  private List<F> levelFilesAfterEdit(int level) {
     Set<Long> deleted = new HashSet<>();
-    levelChanges.deletedFiles().forEach(d -> {
-      if (d.level() == level) {
-        deleted.add(d.number());
-      }
-    });
-    Map<Long, FileMetaData> updated = new HashMap<>();
-    levelChanges.footerUpdates().forEach(u -> {
-      if (u.level() == level) {
-        updated.put(u.file().number(), u.file());
-      }
-    });
-    List<FileMetaData> out = new ArrayList<>();
-    for (FileMetaData f : base.files(level)) {
+    levelChanges.deleted(level).forEach(f -> deleted.add(f.number()));
+    Map<Long, F> updated = new HashMap<>();
+    levelChanges.footerUpdates(level).forEach(f -> updated.put(f.number(), f));
+    List<F> out = new ArrayList<>();
+    for (F f : base.files(level)) {
       if (!deleted.contains(f.number())) {
         out.add(updated.getOrDefault(f.number(), f));
       }
     }
-    levelChanges.newFiles().forEach(n -> {
-      if (n.level() == level) {
-        out.add(n.file());
-      }
-    });
+    out.addAll(levelChanges.added(level));
     return out;
   }
 
   /** Writes the difference between the base and this draft into {@code edit}. */
-  void writeTo(VersionEdit edit) {
+  public void writeTo(BufferEditSink<F> edit) {
     levels.forEach((level, tables) -> {
-      Map<Long, TreeMap<byte[], BufferEntry>> before = copy(base.bufferTables(level));
-      for (Map.Entry<Long, TreeMap<byte[], BufferEntry>> t : before.entrySet()) {
-        TreeMap<byte[], BufferEntry> after = tables.getOrDefault(t.getKey(), new TreeMap<>(UserKeys.COMPARATOR));
-        for (BufferEntry e : t.getValue().values()) {
+      Map<Long, TreeMap<byte[], BufferEntry<F>>> before = copy(base.bufferRuns(level));
+      for (Map.Entry<Long, TreeMap<byte[], BufferEntry<F>>> t : before.entrySet()) {
+        TreeMap<byte[], BufferEntry<F>> after = tables.getOrDefault(t.getKey(), new TreeMap<>(UserKeyOrder.COMPARATOR));
+        for (BufferEntry<F> e : t.getValue().values()) {
           if (!e.equals(after.get(e.smallestUserKey()))) {
             edit.removeFromBuffer(level, t.getKey(), e);
           }
         }
       }
-      for (Map.Entry<Long, TreeMap<byte[], BufferEntry>> t : tables.entrySet()) {
-        TreeMap<byte[], BufferEntry> old = before.getOrDefault(t.getKey(), new TreeMap<>(UserKeys.COMPARATOR));
-        for (BufferEntry e : t.getValue().values()) {
+      for (Map.Entry<Long, TreeMap<byte[], BufferEntry<F>>> t : tables.entrySet()) {
+        TreeMap<byte[], BufferEntry<F>> old = before.getOrDefault(t.getKey(), new TreeMap<>(UserKeyOrder.COMPARATOR));
+        for (BufferEntry<F> e : t.getValue().values()) {
           if (!e.equals(old.get(e.smallestUserKey()))) {
             edit.addToBuffer(level, t.getKey(), e);
           }
@@ -421,33 +381,33 @@ final class BufferDraft {
   }
 
   /** The draft's tables of {@code level}, newest first (for tests and decisions). */
-  List<BufferTable> tables(int level) {
-    List<BufferTable> out = new ArrayList<>();
-    level(level).forEach((id, entries) -> out.add(new BufferTable(id, new ArrayList<>(entries.values()))));
+  public List<BufferRun<F>> tables(int level) {
+    List<BufferRun<F>> out = new ArrayList<>();
+    level(level).forEach((id, entries) -> out.add(new BufferRun<>(id, new ArrayList<>(entries.values()))));
     return out;
   }
 
-  private static boolean overlapsAny(TreeMap<byte[], BufferEntry> table, byte[] lo, byte[] hi) {
+  private static <F extends TableFile> boolean overlapsAny(TreeMap<byte[], BufferEntry<F>> table, byte[] lo, byte[] hi) {
     return !overlapping(table, lo, hi).isEmpty();
   }
 
-  private static List<BufferEntry> overlapping(TreeMap<byte[], BufferEntry> table, byte[] lo, byte[] hi) {
-    List<BufferEntry> out = new ArrayList<>();
-    Map.Entry<byte[], BufferEntry> below = table.floorEntry(lo);
+  private static <F extends TableFile> List<BufferEntry<F>> overlapping(TreeMap<byte[], BufferEntry<F>> table, byte[] lo, byte[] hi) {
+    List<BufferEntry<F>> out = new ArrayList<>();
+    Map.Entry<byte[], BufferEntry<F>> below = table.floorEntry(lo);
     if (below != null && below.getValue().overlaps(lo, hi)) {
       out.add(below.getValue());
     }
-    for (BufferEntry e : table.subMap(lo, false, hi, true).values()) {
+    for (BufferEntry<F> e : table.subMap(lo, false, hi, true).values()) {
       out.add(e);
     }
     return out;
   }
 
   private static byte[] min(byte[] a, byte[] b) {
-    return UserKeys.compare(a, b) <= 0 ? a : b;
+    return UserKeyOrder.compare(a, b) <= 0 ? a : b;
   }
 
   private static byte[] max(byte[] a, byte[] b) {
-    return UserKeys.compare(a, b) >= 0 ? a : b;
+    return UserKeyOrder.compare(a, b) >= 0 ? a : b;
   }
 }

@@ -1,7 +1,8 @@
-package dev.cairn.db;
+package dev.cairn.compaction.buffer;
 
-import dev.cairn.key.UserKeys;
-import dev.cairn.version.BufferEntry;
+import dev.cairn.compaction.model.BufferEntry;
+import dev.cairn.compaction.model.TableFile;
+import dev.cairn.compaction.model.UserKeyOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,7 +24,7 @@ import java.util.function.BiPredicate;
  * straddle a boundary belongs to the run before it; that run's file part then answers it from
  * whichever block holds the version asked for.
  */
-final class TrimUnits {
+public final class TrimUnits {
   private TrimUnits() {}
 
   /**
@@ -36,23 +37,23 @@ final class TrimUnits {
    * @param blockBytes per data block, its size
    * @param cached per data block, whether it is in the block cache now
    */
-  static List<BufferEntry> split(BufferEntry.File entry, byte[][] upperUserKeys, long[] blockBytes, boolean[] cached,
-      long unitBytes, double threshold) {
+  public static <F extends TableFile> List<BufferEntry<F>> split(BufferEntry.File<F> entry,
+      byte[][] upperUserKeys, long[] blockBytes, boolean[] cached, long unitBytes, double threshold) {
     return split(entry, upperUserKeys, blockBytes, cached, unitBytes, threshold, (lo, hi) -> false);
   }
 
   /**
    * {@link #split} that keeps a cold run whose key range {@code keepCold} accepts, as if it were
-   * hot: the trim keeps a cold run that lies over cached data of an older buffer table, since its
+   * hot: the trim keeps a cold run that lies over cached data of an older buffer run, since its
    * marker would stop the walks that data serves.
    */
-  static List<BufferEntry> split(BufferEntry.File entry, byte[][] upperUserKeys, long[] blockBytes, boolean[] cached,
-      long unitBytes, double threshold, BiPredicate<byte[], byte[]> keepCold) {
+  public static <F extends TableFile> List<BufferEntry<F>> split(BufferEntry.File<F> entry,
+      byte[][] upperUserKeys, long[] blockBytes, boolean[] cached, long unitBytes, double threshold, BiPredicate<byte[], byte[]> keepCold) {
     int n = upperUserKeys.length;
     if (blockBytes.length != n || cached.length != n) {
       throw new IllegalArgumentException("block arrays differ in length");
     }
-    List<BufferEntry> out = new ArrayList<>();
+    List<BufferEntry<F>> out = new ArrayList<>();
     byte[] pieceLo = null;
     byte[] pieceHi = null;
     boolean pieceHot = false;
@@ -67,10 +68,12 @@ final class TrimUnits {
         cachedBlocks += cached[end] ? 1 : 0;
         end++;
       }
-      byte[] lo = start == 0 ? entry.smallestUserKey() : max(entry.smallestUserKey(), successor(upperUserKeys[start - 1]));
-      byte[] hi = end == n ? entry.largestUserKey() : min(entry.largestUserKey(), upperUserKeys[end - 1]);
+      byte[] lo = start == 0
+          ? entry.smallestUserKey()
+          : UserKeyOrder.max(entry.smallestUserKey(), successor(upperUserKeys[start - 1]));
+      byte[] hi = end == n ? entry.largestUserKey() : UserKeyOrder.min(entry.largestUserKey(), upperUserKeys[end - 1]);
       start = end;
-      if (UserKeys.compare(lo, hi) > 0) {
+      if (UserKeyOrder.compare(lo, hi) > 0) {
         continue; // the run lies outside the entry's range (or between two versions of one key)
       }
       boolean hot = cachedBlocks >= threshold * (end - unitStart) || keepCold.test(lo, hi);
@@ -95,20 +98,14 @@ final class TrimUnits {
     return out;
   }
 
-  private static BufferEntry piece(BufferEntry.File entry, byte[] lo, byte[] hi, boolean hot) {
-    return hot ? new BufferEntry.File(entry.meta(), lo, hi) : new BufferEntry.Removed(lo, hi);
+  private static <F extends TableFile> BufferEntry<F> piece(BufferEntry.File<F> entry, byte[] lo, byte[] hi, boolean hot) {
+    return hot ? new BufferEntry.File<>(entry.meta(), lo, hi) : new BufferEntry.Removed<>(lo, hi);
   }
 
   /** The smallest user key above {@code key}: bytewise order puts {@code key + 0x00} next. */
-  static byte[] successor(byte[] key) {
+  public static byte[] successor(byte[] key) {
     return Arrays.copyOf(key, key.length + 1);
   }
 
-  private static byte[] min(byte[] a, byte[] b) {
-    return UserKeys.compare(a, b) <= 0 ? a : b;
-  }
 
-  private static byte[] max(byte[] a, byte[] b) {
-    return UserKeys.compare(a, b) >= 0 ? a : b;
-  }
 }

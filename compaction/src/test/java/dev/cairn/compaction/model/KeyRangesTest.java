@@ -1,4 +1,4 @@
-package dev.cairn.version;
+package dev.cairn.compaction.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

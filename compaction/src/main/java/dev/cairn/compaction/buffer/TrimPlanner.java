@@ -1,0 +1,166 @@
+package dev.cairn.compaction.buffer;
+
+import dev.cairn.compaction.model.BufferEntry;
+import dev.cairn.compaction.model.BufferRun;
+import dev.cairn.compaction.model.KeyRanges;
+import dev.cairn.compaction.model.TableFile;
+import dev.cairn.compaction.model.UserKeyOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * LSbM's trim (Algorithm 2) at the granularity of trim units, as a pure plan: for every buffer
+ * file the schedule lets a pass judge ({@link TrimSchedule}), the pieces that replace it, from
+ * its blocks' presence in the cache ({@link TrimUnits#split}). The engine gathers the block
+ * layouts (index reads and cache lookups, outside its mutex) through {@code layouts}, then
+ * applies the planned splits to a {@link BufferDraft} under the mutex, skipping any whose entry
+ * changed meanwhile.
+ *
+ * <p>A cold run that lies over cached blocks of an older run of the same level is kept when
+ * {@code keepColdRuns} ({@link ColdRunBudget}): its marker would stop every walk over its range,
+ * hiding those blocks. A file that carries a buffer is judged through it: the carried files are
+ * judged (recursively) and pruned, and while any is left the file stays whole, however cold its
+ * own blocks (the carried files serve its reads; the file is where their markers send a walk).
+ * Once none is left, the file is judged by its own blocks like any other.
+ *
+ * @param <F> the engine's table file
+ */
+public final class TrimPlanner<F extends TableFile> {
+  /**
+   * One file's data blocks in key order, as the trim judges them: each block's separator user
+   * key, its size, and whether it is in the block cache now.
+   */
+  public record BlockLayout(byte[][] upperUserKeys, long[] blockBytes, boolean[] cached) {
+    public BlockLayout {
+      if (blockBytes.length != upperUserKeys.length || cached.length != upperUserKeys.length) {
+        throw new IllegalArgumentException("block arrays differ in length");
+      }
+    }
+  }
+
+  /** A planned split: {@code entry} of run {@code runId} becomes {@code pieces}, removing {@code removedRuns} cold runs. */
+  public record Split<F extends TableFile>(int level, long runId, BufferEntry.File<F> entry,
+      List<BufferEntry<F>> pieces, int removedRuns) {}
+
+  private record Judged<F extends TableFile>(List<BufferEntry<F>> pieces, int removedRuns) {}
+
+  private final long unitBytes;
+  private final double cachedFraction;
+  private final boolean keepColdRuns;
+  private final Function<F, BlockLayout> layouts;
+  /** Layouts by file number, each gathered once per pass; null: the file could not be read now. */
+  private final Map<Long, BlockLayout> layoutByFile = new HashMap<>();
+
+  /**
+   * @param layouts a file's block layout, or null when it cannot be read now (the file is then
+   *     kept whole, and the next pass tries again)
+   */
+  public TrimPlanner(long unitBytes, double cachedFraction, boolean keepColdRuns, Function<F, BlockLayout> layouts) {
+    this.unitBytes = unitBytes;
+    this.cachedFraction = cachedFraction;
+    this.keepColdRuns = keepColdRuns;
+    this.layouts = layouts;
+  }
+
+  /** The splits of one pass over {@code levels} 1..{@code numLevels - 1}, {@code schedules} per level. */
+  public List<Split<F>> plan(BufferedLevels<F> levels, int numLevels, List<TrimSchedule> schedules) {
+    List<Split<F>> planned = new ArrayList<>();
+    for (int level = 1; level < numLevels; level++) {
+      List<BufferRun<F>> runs = levels.bufferRuns(level);
+      TrimSchedule schedule = schedules.get(level);
+      Set<Long> judged = schedule.judgeableRuns(runs.stream().map(BufferRun::id).toList());
+      // Cached data of the runs older than the one judged; left empty over the space budget.
+      KeyRanges below = new KeyRanges();
+      for (int i = runs.size() - 1; i >= 0; i--) {
+        BufferRun<F> run = runs.get(i);
+        if (judged.contains(run.id())) {
+          for (BufferEntry<F> e : run.entries()) {
+            if (e instanceof BufferEntry.File<F> f && schedule.judgesFile(f.meta().number())) {
+              Judged<F> j = judge(f, below);
+              if (!j.pieces().equals(List.of(f))) {
+                planned.add(new Split<>(level, run.id(), f, j.pieces(), j.removedRuns()));
+              }
+            }
+          }
+        }
+        if (keepColdRuns && i > 0) { // the newest run lies under no run
+          addCachedRanges(run.entries(), below);
+        }
+      }
+    }
+    return planned;
+  }
+
+  private Judged<F> judge(BufferEntry.File<F> f, KeyRanges below) {
+    int removedRuns = 0;
+    if (!f.carried().isEmpty()) {
+      List<BufferRun<F>> judgedRuns = new ArrayList<>(f.carried());
+      KeyRanges carriedBelow = new KeyRanges(); // a marker in a carried run sends walks to f, not further
+      for (int i = judgedRuns.size() - 1; i >= 0; i--) {
+        BufferRun<F> run = f.carried().get(i);
+        List<BufferEntry<F>> entries = new ArrayList<>();
+        for (BufferEntry<F> e : run.entries()) {
+          if (e instanceof BufferEntry.File<F> c) {
+            Judged<F> j = judge(c, carriedBelow);
+            entries.addAll(j.pieces());
+            removedRuns += j.removedRuns();
+          } else {
+            entries.add(e);
+          }
+        }
+        judgedRuns.set(i, new BufferRun<>(run.id(), entries));
+        if (keepColdRuns) {
+          addCachedRanges(run.entries(), carriedBelow);
+        }
+      }
+      List<BufferRun<F>> kept = BufferRun.prune(judgedRuns);
+      if (!kept.isEmpty()) {
+        return new Judged<>(List.of(f.withCarried(kept)), removedRuns);
+      }
+      f = f.withCarried(List.of());
+    }
+    BlockLayout layout = layout(f.meta());
+    List<BufferEntry<F>> pieces = layout == null ? List.of(f) : TrimUnits.split(f, layout.upperUserKeys(),
+        layout.blockBytes(), layout.cached(), unitBytes, cachedFraction, below::overlaps);
+    removedRuns += (int) pieces.stream().filter(e -> e instanceof BufferEntry.Removed).count();
+    return new Judged<>(pieces, removedRuns);
+  }
+
+  /**
+   * Adds to {@code out} the key ranges of the cached blocks of {@code entries}' files (within each
+   * entry's range), those of their carried buffers included: where a newer run's marker would
+   * stop walks that cached data serves.
+   */
+  private void addCachedRanges(List<BufferEntry<F>> entries, KeyRanges out) {
+    for (BufferEntry<F> e : entries) {
+      if (!(e instanceof BufferEntry.File<F> f)) {
+        continue;
+      }
+      BlockLayout layout = layout(f.meta());
+      if (layout != null) {
+        for (int b = 0; b < layout.cached().length; b++) {
+          if (layout.cached()[b]) {
+            // Block b holds user keys in [upper(b-1), upper(b)] (a key may straddle the boundary).
+            byte[] lo = b == 0
+                ? f.smallestUserKey()
+                : UserKeyOrder.max(f.smallestUserKey(), layout.upperUserKeys()[b - 1]);
+            byte[] hi = UserKeyOrder.min(f.largestUserKey(), layout.upperUserKeys()[b]);
+            out.add(lo, hi);
+          }
+        }
+      }
+      f.carried().forEach(t -> addCachedRanges(t.entries(), out));
+    }
+  }
+
+  private BlockLayout layout(F file) {
+    if (!layoutByFile.containsKey(file.number())) {
+      layoutByFile.put(file.number(), layouts.apply(file));
+    }
+    return layoutByFile.get(file.number());
+  }
+}

@@ -1,0 +1,24 @@
+package dev.cairn.compaction.model;
+
+/**
+ * What the compaction buffer's model needs of a table file: its number, its user-key range, its
+ * size and its newest sequence. The engine's own file metadata implements it, so the buffer's
+ * runs and the decisions over them ({@code dev.cairn.compaction.buffer}) carry the engine's files
+ * through unchanged; tests use a small record of their own.
+ */
+public interface TableFile {
+  /** The file number, unique within a database and never reused. */
+  long number();
+
+  /** Smallest user key in the file (inclusive); a copy or a view the caller must not modify. */
+  byte[] smallestUserKey();
+
+  /** Largest user key in the file (inclusive). */
+  byte[] largestUserKey();
+
+  /** The file's size on disk. */
+  long totalBytes();
+
+  /** The largest sequence number of any entry in the file. */
+  long largestSequence();
+}

@@ -1,0 +1,219 @@
+package dev.cairn.compaction.buffer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import dev.cairn.compaction.testing.BufferText;
+import dev.cairn.compaction.testing.BufferText.TestFile;
+import dev.cairn.compaction.testing.DataDrivenFile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * How compactions and trims change the compaction buffer, shape in, buffer out: every case in
+ * {@code src/test/resources/buffer-draft/*.txt}, levels and buffers written as {@link BufferText}.
+ * Commands:
+ *
+ * <pre>
+ * compaction in=1 out=2 append=true carry=true   directives "delete: L1 1 2", "add: L2 6"
+ *     the draft of that compaction plus its garbage collection; prints the files appended and
+ *     dropped, then every buffer run after
+ * collect                                        the garbage collection alone
+ * trim unit=2 fraction=0.8 keep-cold=true        directives "blocks 3: b d f h cached=.xx."
+ *     (file 3's blocks: separator keys, cached or not, 1 byte each) and
+ *     "schedule L1 newest=9 files=3,4"; prints the planned splits
+ * </pre>
+ *
+ * New buffer runs take ids from 100 up. Rewrite the expected outputs with {@code -Dcairn.rewrite=true}.
+ */
+class BufferDraftGoldenTest {
+  private static final Path DIR =
+      Files.isDirectory(Path.of("src/test/resources/buffer-draft"))
+          ? Path.of("src/test/resources/buffer-draft")
+          : Path.of("compaction/src/test/resources/buffer-draft");
+
+  @TestFactory
+  Stream<DynamicTest> goldenFiles() throws IOException {
+    List<Path> files;
+    try (Stream<Path> listing = Files.list(DIR)) {
+      files = listing.filter(p -> p.toString().endsWith(".txt")).sorted().toList();
+    }
+    assertFalse(files.isEmpty(), "no golden files under " + DIR.toAbsolutePath());
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Path file : files) {
+      DataDrivenFile golden = DataDrivenFile.read(file);
+      List<String> actual = golden.run(BufferDraftGoldenTest::runCase);
+      for (int i = 0; i < golden.cases().size(); i++) {
+        DataDrivenFile.Case c = golden.cases().get(i);
+        String out = actual.get(i);
+        tests.add(DynamicTest.dynamicTest(c.name(), () -> {
+          if (!DataDrivenFile.rewriteRequested()) {
+            assertEquals(String.join("\n", c.expected()), out,
+                c.name() + " (rerun with -Dcairn.rewrite=true to accept)");
+          }
+        }));
+      }
+    }
+    return tests.stream();
+  }
+
+  static String runCase(DataDrivenFile.Case c) {
+    String[] words = c.command().trim().split("\\s+");
+    Map<String, String> args = new HashMap<>();
+    for (int i = 1; i < words.length; i++) {
+      String[] kv = words[i].split("=", 2);
+      args.put(kv[0], kv[1]);
+    }
+    BufferText.Levels levels = new BufferText.Levels();
+    List<String> directives = BufferText.parse(c.input().subList(1, c.input().size()), levels);
+    AtomicLong ids = new AtomicLong(100);
+    List<String> out = new ArrayList<>();
+    switch (words[0]) {
+      case "compaction" -> {
+        Changes changes = new Changes(levels);
+        for (String d : directives) {
+          changes.read(d);
+        }
+        int maxLevel = Math.max(levels.maxLevel(), changes.maxLevel());
+        BufferDraft<TestFile> draft = new BufferDraft<>(levels, changes, ids::getAndIncrement);
+        int appended = draft.applyCompaction(Integer.parseInt(args.get("in")), Integer.parseInt(args.get("out")),
+            Boolean.parseBoolean(args.get("append")), Boolean.parseBoolean(args.get("carry")));
+        int dropped = draft.collectGarbage();
+        out.add("appended " + appended + ", dropped " + dropped);
+        out.addAll(renderDraft(draft, maxLevel));
+      }
+      case "collect" -> {
+        BufferDraft<TestFile> draft = new BufferDraft<>(levels, ids::getAndIncrement);
+        for (int level = 1; level <= levels.maxLevel(); level++) {
+          draft.tables(level); // touch every level, so the collection judges it
+        }
+        out.add("dropped " + draft.collectGarbage());
+        out.addAll(renderDraft(draft, levels.maxLevel()));
+      }
+      case "trim" -> {
+        Map<Long, TrimPlanner.BlockLayout> layouts = new HashMap<>();
+        List<TrimSchedule> schedules = new ArrayList<>();
+        for (int level = 0; level <= levels.maxLevel(); level++) {
+          schedules.add(TrimSchedule.FIRST_PASS);
+        }
+        for (String d : directives) {
+          String[] w = d.trim().split("\\s+");
+          if (w[0].equals("blocks")) {
+            long number = Long.parseLong(w[1].replace(":", ""));
+            int n = w.length - 3;
+            byte[][] upper = new byte[n][];
+            long[] bytes = new long[n];
+            boolean[] cached = new boolean[n];
+            String flags = w[w.length - 1].substring("cached=".length());
+            for (int i = 0; i < n; i++) {
+              upper[i] = BufferText.key(w[2 + i]);
+              bytes[i] = 1;
+              cached[i] = flags.charAt(i) == 'x';
+            }
+            layouts.put(number, new TrimPlanner.BlockLayout(upper, bytes, cached));
+          } else if (w[0].equals("schedule")) {
+            int level = Integer.parseInt(w[1].substring(1));
+            long newest = Long.parseLong(w[2].substring("newest=".length()));
+            Set<Long> files = new HashSet<>();
+            for (String n : w[3].substring("files=".length()).split(",")) {
+              files.add(Long.parseLong(n));
+            }
+            schedules.set(level, new TrimSchedule(newest, files));
+          } else if (!d.isBlank()) {
+            throw new IllegalArgumentException("unknown trim directive: " + d);
+          }
+        }
+        TrimPlanner<TestFile> planner = new TrimPlanner<>(Long.parseLong(args.get("unit")),
+            Double.parseDouble(args.get("fraction")), Boolean.parseBoolean(args.get("keep-cold")),
+            f -> layouts.get(f.number()));
+        for (TrimPlanner.Split<TestFile> s : planner.plan(levels, levels.maxLevel() + 1, schedules)) {
+          out.add("L" + s.level() + " run " + s.runId() + ": " + BufferText.render(s.entry()) + " -> "
+              + BufferText.render(s.pieces()) + " (" + s.removedRuns() + " removed)");
+        }
+        if (out.isEmpty()) {
+          out.add("no split");
+        }
+      }
+      default -> throw new IllegalArgumentException("unknown command: " + words[0]);
+    }
+    return String.join("\n", out);
+  }
+
+  private static List<String> renderDraft(BufferDraft<TestFile> draft, int maxLevel) {
+    return BufferText.render(new BufferedLevels<>() {
+      @Override public List<TestFile> files(int level) { return List.of(); }
+      @Override public List<dev.cairn.compaction.model.BufferRun<TestFile>> bufferRuns(int level) {
+        return draft.tables(level);
+      }
+    }, maxLevel);
+  }
+
+  /** The level changes the directives name. */
+  private static final class Changes implements LevelChanges<TestFile> {
+    private final BufferText.Levels levels;
+    private final Map<Integer, List<TestFile>> deleted = new HashMap<>();
+    private final Map<Integer, List<TestFile>> added = new HashMap<>();
+
+    Changes(BufferText.Levels levels) {
+      this.levels = levels;
+    }
+
+    void read(String directive) {
+      String[] w = directive.trim().split("\\s+");
+      Map<Integer, List<TestFile>> into = switch (w[0]) {
+        case "delete:" -> deleted;
+        case "add:" -> added;
+        default -> throw new IllegalArgumentException("unknown compaction directive: " + directive);
+      };
+      int level = Integer.parseInt(w[1].substring(1));
+      for (int i = 2; i < w.length; i++) {
+        into.computeIfAbsent(level, l -> new ArrayList<>()).add(levels.file(w[i]));
+      }
+    }
+
+    int maxLevel() {
+      int max = 0;
+      for (int l : deleted.keySet()) {
+        max = Math.max(max, l);
+      }
+      for (int l : added.keySet()) {
+        max = Math.max(max, l);
+      }
+      return max;
+    }
+
+    @Override
+    public Set<Integer> changedLevels() {
+      Set<Integer> levels = new TreeSet<>(deleted.keySet());
+      levels.addAll(added.keySet());
+      return levels;
+    }
+
+    @Override
+    public List<TestFile> deleted(int level) {
+      return deleted.getOrDefault(level, List.of());
+    }
+
+    @Override
+    public List<TestFile> added(int level) {
+      return added.getOrDefault(level, List.of());
+    }
+
+    @Override
+    public List<TestFile> footerUpdates(int level) {
+      return List.of();
+    }
+  }
+}
