@@ -9,22 +9,9 @@ public enum CompactionKind {
   TRIVIAL_MOVE(1),
   /** Merge inputs and overlapping output-level files into new tables (LevelDB's compaction). */
   TABLE_MERGE(2),
-  /**
-   * Reserved, not yet produced: BlockDB block compaction — rewrite only the dirty blocks of each
-   * target table and append them at the table's tail (BlockDB Algorithms 1-3, chosen per target
-   * by Algorithm 4).
-   */
-  BLOCK_MERGE(3),
-  /**
-   * Reserved, not yet produced: LSbM buffered merge — after merging, append the input files to
-   * the output level's compaction-buffer list instead of deleting them (LSbM Algorithm 1).
-   */
-  BUFFER_APPEND(4),
-  /**
-   * Reserved, not yet produced: LSbM trim — drop buffer-list files whose cached fraction fell
-   * below the threshold (LSbM Algorithm 2).
-   */
-  BUFFER_TRIM(5),
+  // Ids 3, 4 and 5 are retired (once reserved for a block merge, a buffer append and a buffer
+  // trim, none of which is a plan: block compaction executes a TABLE_MERGE, the buffer changes
+  // every compaction's edit, the trim is the buffer's own pass). Never reuse them.
   /**
    * Merge L0 files into one L0 file (DLC's "resume part" bursty compaction, section 5),
    * relieving read amplification while L0-to-L1 is delayed. Produced by {@link

@@ -30,7 +30,7 @@ import java.util.Set;
  *     range, in key order; only used to cut output files
  * @param newCompactionPointer the key {@code inputLevel}'s compaction pointer takes when the plan
  *     is installed (the largest key of {@code inputs}); null if the plan does not move it
- * @param bottommost true if no file below {@code outputLevel} (sorted run or buffer list) overlaps
+ * @param bottommost true if no file below {@code outputLevel} overlaps
  *     the compaction's key range: the executor may then drop tombstones and versions no snapshot
  *     can see, without looking at deeper levels itself
  * @param outputLimits where to cut output files

@@ -25,7 +25,7 @@
  *   <li><b>Trivial move.</b> One input, no target, grandparent overlap within the limit: move the
  *       file down without rewriting it.
  *   <li><b>Pointer.</b> The level's compaction pointer becomes the inputs' largest key.
- *   <li><b>Bottommost.</b> Computed here, not in core: no file (run or buffer list) below the
+ *   <li><b>Bottommost.</b> Computed here, not in core: no file below the
  *       output level overlaps the compaction's range.
  * </ol>
  *

@@ -5,7 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * One level of an LSM shape: its sorted runs and its compaction-buffer lists.
+ * One level of an LSM shape: its sorted runs. (A level's compaction buffer is not part of the
+ * shape: the buffer's decisions read it from {@code dev.cairn.compaction.buffer.BufferedLevels}.)
  *
  * <p>Invariants, checked on construction:
  * <ul>
@@ -15,7 +16,7 @@ import java.util.List;
  *   <li>levels 1 and deeper hold at most one run, so their files never overlap.
  * </ul>
  */
-public record LevelShape(int level, List<SortedRun> runs, List<BufferList> bufferLists) {
+public record LevelShape(int level, List<SortedRun> runs) {
 
   /** Newest first: larger largestSequence first, then larger id (the newer file number). */
   public static final Comparator<FileDescriptor> NEWEST_FIRST =
@@ -28,7 +29,6 @@ public record LevelShape(int level, List<SortedRun> runs, List<BufferList> buffe
       throw new IllegalArgumentException("level must be >= 0: " + level);
     }
     runs = List.copyOf(runs);
-    bufferLists = List.copyOf(bufferLists);
     for (SortedRun run : runs) {
       if (run.isEmpty()) {
         throw new IllegalArgumentException("L" + level + ": empty sorted run");
@@ -56,7 +56,7 @@ public record LevelShape(int level, List<SortedRun> runs, List<BufferList> buffe
   }
 
   /**
-   * A level without buffer lists from its files in any order: L0 files become one run each,
+   * A level from its files in any order: L0 files become one run each,
    * newest first; deeper levels' files are sorted by key into a single run (which checks that
    * they do not overlap).
    */
@@ -72,18 +72,18 @@ public record LevelShape(int level, List<SortedRun> runs, List<BufferList> buffe
       sorted.sort((a, b) -> UserKeyOrder.compare(a.smallestKeyRef(), b.smallestKeyRef()));
       runs.add(new SortedRun(sorted));
     }
-    return new LevelShape(level, runs, List.of());
+    return new LevelShape(level, runs);
   }
 
   public static LevelShape empty(int level) {
-    return new LevelShape(level, List.of(), List.of());
+    return new LevelShape(level, List.of());
   }
 
   public boolean isEmpty() {
     return runs.isEmpty();
   }
 
-  /** The files of the level's runs (not its buffer lists): L0 newest first, else key order. */
+  /** The files of the level's runs : L0 newest first, else key order. */
   public List<FileDescriptor> files() {
     if (runs.size() == 1) {
       return runs.get(0).files();
@@ -91,17 +91,6 @@ public record LevelShape(int level, List<SortedRun> runs, List<BufferList> buffe
     List<FileDescriptor> all = new ArrayList<>();
     for (SortedRun run : runs) {
       all.addAll(run.files());
-    }
-    return all;
-  }
-
-  /** The files of the level's buffer lists, newest list and run first. */
-  public List<FileDescriptor> bufferFiles() {
-    List<FileDescriptor> all = new ArrayList<>();
-    for (BufferList list : bufferLists) {
-      for (SortedRun run : list.runs()) {
-        all.addAll(run.files());
-      }
     }
     return all;
   }
@@ -114,7 +103,7 @@ public record LevelShape(int level, List<SortedRun> runs, List<BufferList> buffe
     return count;
   }
 
-  /** Bytes in the level's runs; buffer lists are not counted towards the level's size. */
+  /** Bytes in the level's runs. */
   public long totalBytes() {
     long total = 0;
     for (SortedRun run : runs) {

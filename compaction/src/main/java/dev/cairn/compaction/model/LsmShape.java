@@ -14,7 +14,7 @@ import java.util.Set;
  * of that level starts after it, so compactions sweep the key space round-robin.
  *
  * <p>Invariants, checked on construction: level {@code i} is at index {@code i}; one pointer slot
- * per level; no file id appears twice anywhere (runs and buffer lists). Per-level invariants are
+ * per level; no file id appears twice. Per-level invariants are
  * {@link LevelShape}'s.
  */
 public record LsmShape(List<LevelShape> levels, List<byte[]> compactionPointers) {
@@ -42,9 +42,6 @@ public record LsmShape(List<LevelShape> levels, List<byte[]> compactionPointers)
     Set<Long> seen = new HashSet<>();
     for (LevelShape level : levels) {
       for (FileDescriptor f : level.files()) {
-        checkUnique(seen, f, level.level());
-      }
-      for (FileDescriptor f : level.bufferFiles()) {
         checkUnique(seen, f, level.level());
       }
     }
@@ -90,7 +87,7 @@ public record LsmShape(List<LevelShape> levels, List<byte[]> compactionPointers)
     return levels.get(level).files();
   }
 
-  /** Bytes in the level's sorted runs (buffer lists excluded). */
+  /** Bytes in the level's sorted runs. */
   public long totalBytes(int level) {
     return levels.get(level).totalBytes();
   }
@@ -101,9 +98,14 @@ public record LsmShape(List<LevelShape> levels, List<byte[]> compactionPointers)
   }
 
   /**
-   * Whether any file below {@code level} — in a sorted run or a buffer list — may hold a key in
-   * {@code range}. If none does, {@code level} is the bottommost level for that range and a merge
-   * writing into it may drop tombstones (and older versions no snapshot needs).
+   * Whether any file below {@code level} may hold a key in {@code range}. If none does, {@code
+   * level} is the bottommost level for that range and a merge writing into it may drop tombstones
+   * (and older versions no snapshot needs).
+   *
+   * <p>Compaction buffers below do not count: a read consults a level's buffer only for a key
+   * that one of the level's own files covers (docs/compaction.md, "Reads"), so where no level
+   * below has a file over the range, no buffer below is ever read for it, whatever stale data it
+   * holds there; and where one has, that file already makes this true.
    */
   public boolean hasDataBelow(int level, KeyRange range) {
     for (int deeper = level + 1; deeper < levels.size(); deeper++) {
@@ -111,21 +113,15 @@ public record LsmShape(List<LevelShape> levels, List<byte[]> compactionPointers)
       if (!shape.overlapping(range.smallestRef(), range.largestRef()).isEmpty()) {
         return true;
       }
-      for (FileDescriptor f : shape.bufferFiles()) {
-        if (range.overlaps(f)) {
-          return true;
-        }
-      }
     }
     return false;
   }
 
-  /** Every file id in the shape, runs and buffer lists. */
+  /** Every file id in the shape. */
   public Set<Long> fileIds() {
     Set<Long> ids = new HashSet<>();
     for (LevelShape level : levels) {
       level.files().forEach(f -> ids.add(f.id()));
-      level.bufferFiles().forEach(f -> ids.add(f.id()));
     }
     return ids;
   }

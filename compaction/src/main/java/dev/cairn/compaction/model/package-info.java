@@ -1,9 +1,10 @@
 /**
  * The immutable LSM shape model that compaction planning reads: {@link
  * dev.cairn.compaction.model.FileDescriptor files}, {@link dev.cairn.compaction.model.SortedRun
- * sorted runs}, {@link dev.cairn.compaction.model.LevelShape levels} with their compaction-buffer
- * lists, and the whole {@link dev.cairn.compaction.model.LsmShape shape} with its compaction
- * pointers.
+ * sorted runs}, {@link dev.cairn.compaction.model.LevelShape levels}, and the whole {@link dev.cairn.compaction.model.LsmShape shape} with its compaction
+ * pointers; and the compaction buffer's model ({@link dev.cairn.compaction.model.BufferRun buffer
+ * runs} of {@link dev.cairn.compaction.model.BufferEntry entries} over any {@link
+ * dev.cairn.compaction.model.TableFile}), which the buffer's decisions read level by level.
  *
  * <p>Core builds it from its current version; the Cassandra and HBase adapters build it from
  * their hosts' SSTables and store files. Nothing here does I/O or knows a path. User keys are

@@ -221,9 +221,7 @@ class LeveledPickerPropertyTest {
 
     boolean dataBelow = false;
     for (int deeper = level + 2; deeper < shape.numLevels(); deeper++) {
-      List<FileDescriptor> all = new ArrayList<>(shape.files(deeper));
-      all.addAll(shape.level(deeper).bufferFiles());
-      dataBelow |= !overlapping(all, whole).isEmpty();
+      dataBelow |= !overlapping(shape.files(deeper), whole).isEmpty();
     }
     assertEquals(!dataBelow, plan.bottommost(), "bottommost");
 

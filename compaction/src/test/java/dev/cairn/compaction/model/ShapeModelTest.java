@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The model rejects shapes that break its invariants and never shares a mutable key. */
@@ -84,15 +85,13 @@ class ShapeModelTest {
   @Test
   void levelShapeChecksL0OrderAndSingleRunBelow() {
     assertThrows(IllegalArgumentException.class,
-        () -> new LevelShape(0, List.of(SortedRun.of(f(1, "a", "b")), SortedRun.of(f(2, "a", "b"))),
-            List.of()));
+        () -> new LevelShape(0, List.of(SortedRun.of(f(1, "a", "b")), SortedRun.of(f(2, "a", "b")))));
     assertThrows(IllegalArgumentException.class,
-        () -> new LevelShape(0, List.of(SortedRun.of(f(1, "a", "b"), f(2, "c", "d"))), List.of()));
+        () -> new LevelShape(0, List.of(SortedRun.of(f(1, "a", "b"), f(2, "c", "d")))));
     assertThrows(IllegalArgumentException.class,
-        () -> new LevelShape(1, List.of(SortedRun.of(f(1, "a", "b")), SortedRun.of(f(2, "c", "d"))),
-            List.of()));
+        () -> new LevelShape(1, List.of(SortedRun.of(f(1, "a", "b")), SortedRun.of(f(2, "c", "d")))));
     assertThrows(IllegalArgumentException.class,
-        () -> new LevelShape(1, List.of(new SortedRun(List.of())), List.of()));
+        () -> new LevelShape(1, List.of(new SortedRun(List.of()))));
     LevelShape l0 = LevelShape.of(0, List.of(f(1, "a", "b"), f(3, "a", "b"), f(2, "x", "y")));
     assertEquals(List.of(3L, 2L, 1L), l0.files().stream().map(FileDescriptor::id).toList());
     assertThrows(IllegalArgumentException.class,
@@ -110,8 +109,7 @@ class ShapeModelTest {
         () -> new LsmShape(List.of(LevelShape.empty(0)), List.of()));
     LsmShape shape = LsmShape.builder(3)
         .level(1, List.of(f(1, "a", "c"), f(2, "d", "f")))
-        .level(new LevelShape(2, List.of(),
-            List.of(new BufferList(List.of(SortedRun.of(f(9, "x", "z"))), false))))
+        .level(2, List.of(f(9, "x", "z")))
         .compactionPointer(1, k("c"))
         .build();
     assertEquals(200, shape.totalBytes(1));
@@ -120,11 +118,10 @@ class ShapeModelTest {
     assertTrue(shape.hasDataBelow(1, new KeyRange(k("y"), k("y"))));
     assertFalse(shape.hasDataBelow(1, new KeyRange(k("a"), k("w"))));
     assertTrue(shape.hasDataBelow(0, new KeyRange(k("a"), k("a"))));
-    assertEquals(3, shape.fileIds().size());
+    assertEquals(Set.of(1L, 2L, 9L), shape.fileIds());
     LsmShape same = LsmShape.builder(3)
         .level(1, List.of(f(2, "d", "f"), f(1, "a", "c")))
-        .level(new LevelShape(2, List.of(),
-            List.of(new BufferList(List.of(SortedRun.of(f(9, "x", "z"))), false))))
+        .level(2, List.of(f(9, "x", "z")))
         .compactionPointer(1, k("c"))
         .build();
     assertEquals(shape, same);

@@ -50,7 +50,7 @@ public final class PlanApplier {
         files.addAll(added);
       }
       LevelShape rebuilt = LevelShape.of(level, files);
-      builder.level(new LevelShape(level, rebuilt.runs(), shape.level(level).bufferLists()));
+      builder.level(new LevelShape(level, rebuilt.runs()));
       builder.compactionPointer(level,
           level == plan.inputLevel() && plan.newCompactionPointer() != null
               ? plan.newCompactionPointer()

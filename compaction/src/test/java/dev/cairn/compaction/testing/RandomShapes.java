@@ -2,7 +2,6 @@ package dev.cairn.compaction.testing;
 
 import dev.cairn.compaction.ByteSizes;
 import dev.cairn.compaction.leveled.LeveledConfig;
-import dev.cairn.compaction.model.BufferList;
 import dev.cairn.compaction.model.FileDescriptor;
 import dev.cairn.compaction.model.LevelShape;
 import dev.cairn.compaction.model.LsmShape;
@@ -53,12 +52,7 @@ public final class RandomShapes {
     builder.level(0, l0);
     for (int level = 1; level < levels; level++) {
       int files = random.nextInt(level == levels - 1 ? 40 : 4 + 6 * level);
-      LevelShape run = LevelShape.of(level, disjointFiles(files, maxFile));
-      List<BufferList> buffers = new ArrayList<>();
-      if (random.nextInt(5) == 0) {
-        buffers.add(new BufferList(List.of(new SortedRun(disjointFiles(3, maxFile))), false));
-      }
-      builder.level(new LevelShape(level, run.runs(), buffers));
+      builder.level(LevelShape.of(level, disjointFiles(files, maxFile)));
       if (random.nextBoolean()) {
         builder.compactionPointer(level, key());
       }

@@ -4,7 +4,6 @@ import dev.cairn.compaction.ByteSizes;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.leveled.LevelScore;
 import dev.cairn.compaction.leveled.LeveledConfig;
-import dev.cairn.compaction.model.BufferList;
 import dev.cairn.compaction.model.FileDescriptor;
 import dev.cairn.compaction.model.LevelShape;
 import dev.cairn.compaction.model.LsmShape;
@@ -29,7 +28,6 @@ import java.util.stream.Collectors;
  * config levels=4 trigger=4 base=10MiB ratio=10 target=2MiB   (all optional; these are defaults)
  * L0: 7[a..c 2MiB] 6[b..d 2MiB]        L0 in any order; sorted newest first by seq (default: id)
  * L1: 3[a..b 5MiB] 4[c..f 5MiB]        a file: id[smallest..largest size key=value...]
- * B2: 9[a..c 1MiB]                     one compaction-buffer list of L2 holding one run
  * pointer L1 = b                       the level's compaction pointer
  * busy: 3 4                            ids of files running compactions hold
  * </pre>
@@ -50,7 +48,6 @@ public final class ShapeText {
   public static Scenario parse(List<String> lines) {
     Map<String, String> settings = new HashMap<>();
     Map<Integer, List<FileDescriptor>> levels = new HashMap<>();
-    Map<Integer, List<List<FileDescriptor>>> buffers = new HashMap<>();
     Map<Integer, byte[]> pointers = new HashMap<>();
     Set<Long> busy = new HashSet<>();
     for (String raw : lines) {
@@ -72,11 +69,7 @@ public final class ShapeText {
       } else if ((m = LEVEL_LINE.matcher(line)).matches()) {
         int level = Integer.parseInt(m.group(2));
         List<FileDescriptor> files = parseFiles(m.group(3));
-        if (m.group(1).equals("L")) {
-          levels.computeIfAbsent(level, l -> new ArrayList<>()).addAll(files);
-        } else {
-          buffers.computeIfAbsent(level, l -> new ArrayList<>()).add(files);
-        }
+        levels.computeIfAbsent(level, l -> new ArrayList<>()).addAll(files);
       } else {
         throw new IllegalArgumentException("cannot parse shape line: " + raw);
       }
@@ -84,12 +77,7 @@ public final class ShapeText {
     LeveledConfig config = config(settings);
     LsmShape.Builder builder = LsmShape.builder(config.numLevels());
     for (int level = 0; level < config.numLevels(); level++) {
-      LevelShape plain = LevelShape.of(level, levels.getOrDefault(level, List.of()));
-      List<BufferList> lists = new ArrayList<>();
-      for (List<FileDescriptor> run : buffers.getOrDefault(level, List.of())) {
-        lists.add(new BufferList(List.of(new SortedRun(run)), false));
-      }
-      builder.level(new LevelShape(level, plain.runs(), lists));
+      builder.level(LevelShape.of(level, levels.getOrDefault(level, List.of())));
       builder.compactionPointer(level, pointers.get(level));
     }
     return new Scenario(config, builder.build(), busy);
