@@ -75,9 +75,10 @@ final class Compactions {
     return scheduler;
   }
 
+  /** The picker's settings from the options; the grandparent and expansion factors are the picker's own. */
   static LeveledConfig leveledConfig(Options o) {
-    return new LeveledConfig(Options.MAX_LEVELS, o.l0CompactionTrigger(), o.baseLevelBytes(), o.levelSizeRatio(),
-        o.targetFileBytes(), 10 * o.targetFileBytes(), 25 * o.targetFileBytes());
+    return LeveledConfig.of(Options.MAX_LEVELS, o.l0CompactionTrigger(), o.baseLevelBytes(), o.levelSizeRatio(),
+        o.targetFileBytes());
   }
 
   LeveledCompactionPicker picker() {

@@ -194,13 +194,13 @@ public final class CairnTableEngine implements BenchEngine {
   }
 
   /**
-   * Bytes only the compaction buffer (LSbM, {@code CompactionStyle.BUFFER}) still holds: its extra
-   * disk space. NaN for the other styles, which have no buffer (the runner leaves them out of the
-   * plot).
+   * Bytes only the compaction buffer (LSbM) still holds: its extra disk space. NaN for a database
+   * without a buffer (the runner leaves it out of the plot).
    */
   @Override
   public double bufferBytes() {
-    return style == Options.CompactionStyle.BUFFER ? db.stats().buffer().bytes() : Double.NaN;
+    Stats.Buffer buffer = db.stats().buffer();
+    return buffer.enabled() ? buffer.bytes() : Double.NaN;
   }
 
   @Override
