@@ -7,9 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.Cairn;
 import dev.cairn.CairnIterator;
 import dev.cairn.DatabaseClosedException;
+import dev.cairn.Options;
+import dev.cairn.Options.CompactionScheduler;
+import dev.cairn.Options.CompactionStyle;
 import dev.cairn.Snapshot;
 import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
+import dev.cairn.testing.EngineCombo;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,9 +23,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Closes the database while writers are mid-write, iterators and snapshots are open, and flushes
@@ -32,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Each writer owns its keys and writes each key's version 1, 2, 3, ... in order, so "the
  * reopened value's version is at least the last acknowledged one" is exact. Several rounds close at
- * different moments; the seed is printed on failure.
+ * different moments, under each compaction style and scheduler ({@link EngineCombo}); the seed
+ * and the combination are printed on failure.
  */
 class CloseInFlightTest {
   private static final int WRITERS = 4;
@@ -40,37 +46,53 @@ class CloseInFlightTest {
 
   @TempDir Path dir;
 
-  @Test
+  /**
+   * CI rotation: every style and scheduler once; {@code -Dcairn.long=true} runs the
+   * cross-product. Under DLC the iterators and snapshot reads make the load high, so the close
+   * meets held-back L0 compactions and bursty ones; under BUFFER it meets 10 ms trims.
+   */
+  static List<EngineCombo> combos() {
+    return EngineCombo.select(
+        EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.IMMEDIATE),
+        EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.DLC),
+        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("combos")
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
-  void closeWithWorkInFlightLosesNoAcknowledgedWrite() throws Exception {
+  void closeWithWorkInFlightLosesNoAcknowledgedWrite(EngineCombo combo) throws Exception {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     int rounds = Boolean.getBoolean("cairn.long") ? 40 : 4;
+    Options options = combo.options(ModelTest.smallOptions());
     AtomicLongArray acknowledged = new AtomicLongArray(WRITERS * KEYS_PER_WRITER);
     SplittableRandom rnd = new SplittableRandom(seed);
     for (int round = 0; round < rounds; round++) {
-      closeDuringWork(seed + round, acknowledged, 200 + rnd.nextInt(3000));
-      try (Cairn db = Cairn.open(dir, ModelTest.smallOptions())) {
+      closeDuringWork(options, seed + round, acknowledged, 200 + rnd.nextInt(3000));
+      try (Cairn db = Cairn.open(dir, options)) {
         for (int k = 0; k < acknowledged.length(); k++) {
           long ack = acknowledged.get(k);
           if (ack == 0) {
             continue;
           }
           byte[] v = db.get(ConcurrencyTest.key(k));
-          assertNotNull(v, "key " + k + " (acknowledged version " + ack + ") lost, round " + round + ", seed " + seed);
+          assertNotNull(v, "key " + k + " (acknowledged version " + ack + ") lost, round " + round + ", seed " + seed
+              + ", " + combo);
           long version = ConcurrencyTest.versionOf(k, v, seed);
           assertTrue(version >= ack, "key " + k + " went back from acknowledged " + ack + " to " + version
-              + " after a close in flight, round " + round + ", seed " + seed);
+              + " after a close in flight, round " + round + ", seed " + seed + ", " + combo);
         }
       }
     }
   }
 
   /** One open, a burst of work on every path, and a close once {@code writesBeforeClose} are acknowledged. */
-  private void closeDuringWork(long seed, AtomicLongArray acknowledged, int writesBeforeClose)
+  private void closeDuringWork(Options options, long seed, AtomicLongArray acknowledged, int writesBeforeClose)
       throws Exception {
+    String where = "seed " + seed + ", " + options.compactionStyle() + "/" + options.compactionScheduler();
     ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
     CountDownLatch enoughWritten = new CountDownLatch(writesBeforeClose);
-    Cairn db = Cairn.open(dir, ModelTest.smallOptions());
+    Cairn db = Cairn.open(dir, options);
     List<Thread> threads = new ArrayList<>();
     for (int w = 0; w < WRITERS; w++) {
       int writer = w;
@@ -125,17 +147,17 @@ class CloseInFlightTest {
     }));
     threads.forEach(Thread::start);
     try {
-      assertTrue(enoughWritten.await(1, TimeUnit.MINUTES), "writers made no progress, seed " + seed);
+      assertTrue(enoughWritten.await(1, TimeUnit.MINUTES), "writers made no progress, " + where);
     } finally {
       db.close();
     }
     for (Thread t : threads) {
       t.join(TimeUnit.SECONDS.toMillis(30));
-      assertFalse(t.isAlive(), t.getName() + " still running 30 s after close, seed " + seed);
+      assertFalse(t.isAlive(), t.getName() + " still running 30 s after close, " + where);
     }
     if (!failures.isEmpty()) {
       AssertionError e = new AssertionError("a call in flight during close failed with something other than"
-          + " DatabaseClosedException, seed " + seed, failures.peek());
+          + " DatabaseClosedException, " + where, failures.peek());
       failures.stream().skip(1).forEach(e::addSuppressed);
       throw e;
     }

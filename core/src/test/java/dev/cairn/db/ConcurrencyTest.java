@@ -9,6 +9,7 @@ import dev.cairn.Options;
 import dev.cairn.CairnIterator;
 import dev.cairn.Snapshot;
 import dev.cairn.WriteBatch;
+import dev.cairn.testing.EngineCombo;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -46,7 +47,7 @@ class ConcurrencyTest {
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void writersReadersSnapshotsAndIteratorsAgreeWithTheCompactionBuffer() throws Exception {
-    run(ModelTest.bufferOptions(false));
+    run(ModelTest.options(EngineCombo.of(Options.CompactionStyle.BUFFER, Options.CompactionScheduler.IMMEDIATE)));
   }
 
   private void run(Options options) throws Exception {

@@ -10,28 +10,39 @@ import dev.cairn.Cairn;
 import dev.cairn.CorruptionException;
 import dev.cairn.CairnIterator;
 import dev.cairn.Options;
+import dev.cairn.Options.CompactionScheduler;
+import dev.cairn.Options.CompactionStyle;
 import dev.cairn.Options.WalRecoveryMode;
 import dev.cairn.WriteOptions;
 import dev.cairn.fs.FileNames;
+import dev.cairn.testing.EngineCombo;
+import dev.cairn.compaction.model.BufferEntry;
+import dev.cairn.compaction.model.BufferRun;
+import dev.cairn.version.FileMetaData;
+import dev.cairn.version.Version;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Damage to a real database's files — bit flips and truncations at chosen offsets in tables, the
  * manifest and CURRENT — is reported as a {@link CorruptionException} naming the file and an
  * offset inside it, and no damaged byte is ever returned as data: every read that succeeds is
- * compared with the reference. The write-ahead log has its own test, {@link WalCorruptionTest}.
+ * compared with the reference, under each compaction style and scheduler ({@link EngineCombo}).
+ * The write-ahead log has its own test, {@link WalCorruptionTest}.
  */
 class CorruptionTest {
   private static final long SEED = Long.getLong("cairn.seed", System.nanoTime());
@@ -65,12 +76,36 @@ class CorruptionTest {
     return db;
   }
 
-  private Options options(WalRecoveryMode mode) {
-    return Options.builder().memtableBytes(64 << 10).targetFileBytes(32 << 10).blockBytes(1024)
-        .blockCacheBytes(1 << 20).walRecoveryMode(mode).build();
+  /** The combination the running test uses (set first thing by each test). */
+  private EngineCombo combo;
+  /** Names of the tables in the compaction buffer after {@link #buildTables()}. */
+  private Set<String> bufferFiles = Set.of();
+
+  /**
+   * CI rotation: every style and scheduler once; {@code -Dcairn.long=true} runs the
+   * cross-product.
+   */
+  static List<EngineCombo> combos() {
+    return EngineCombo.select(
+        EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.DLC),
+        EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.IMMEDIATE),
+        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.DLC));
   }
 
-  /** Tables in L0 and L1, every key flushed; the log is empty. */
+  private Options options(WalRecoveryMode mode) {
+    // A memtable that holds a round of writes: the second round leaves one L0 table (see buildTables).
+    return combo.apply(Options.builder().memtableBytes(256 << 10).targetFileBytes(32 << 10).blockBytes(1024)
+        .blockCacheBytes(1 << 20).walRecoveryMode(mode)).build();
+  }
+
+  /**
+   * Tables in L0 and L1, every key flushed; the log is empty; under {@code BUFFER} the first
+   * round's L0 table stays in L1's buffer. No compaction is due, so the damaged databases the
+   * tests open run none: a compaction during the checks would delete a damaged table, merge it
+   * away, or (block compaction) append to it, which {@link DamagedFiles#restore} would then undo
+   * behind the manifest's back. With 64 KiB memtables four L0 tables were left, the L0 trigger,
+   * and every reopen compacted.
+   */
   private void buildTables() {
     Random random = new Random(SEED);
     try (Cairn db = open(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL))) {
@@ -83,7 +118,33 @@ class CorruptionTest {
         }
       }
       db.flush();
+      int l0 = db.stats().levels().get(0).files();
+      assertTrue(l0 > 0 && l0 < Math.min(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL).l0CompactionTrigger(),
+          EngineCombo.dlc().partTriggerFreshFiles()),
+          "tables in L0 and L1 with no compaction due: " + l0 + " L0 tables (" + combo + ")");
+      bufferFiles = bufferFileNames((DbImpl) db);
     }
+  }
+
+  /** The table files only the compaction buffer holds (none but under {@code BUFFER}). */
+  private static Set<String> bufferFileNames(DbImpl db) {
+    Set<String> names = new HashSet<>();
+    db.mutex.lock();
+    try {
+      Version v = db.versions.current();
+      for (int level = 0; level < v.numLevels(); level++) {
+        for (BufferRun<FileMetaData> t : v.bufferRuns(level)) {
+          for (BufferEntry<FileMetaData> e : t.entries()) {
+            if (e instanceof BufferEntry.File<FileMetaData> f) {
+              names.add(FileNames.table(f.meta().number()));
+            }
+          }
+        }
+      }
+    } finally {
+      db.mutex.unlock();
+    }
+    return names;
   }
 
   private void put(Cairn db, int i, Random random, WriteOptions o) {
@@ -94,13 +155,22 @@ class CorruptionTest {
     reference.put(key, value);
   }
 
-  @Test
-  void bitFlipsInTablesAreReportedAndNeverReturnedAsData() throws IOException {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("combos")
+  void bitFlipsInTablesAreReportedAndNeverReturnedAsData(EngineCombo combo) throws IOException {
+    this.combo = combo;
     buildTables();
     List<Path> tables = DamagedFiles.endingWith(dir, ".sst");
     assertTrue(tables.size() >= 2, "tables in more than one file: " + tables);
+    List<Path> damaged = tables.subList(0, Math.min(3, tables.size()));
+    if (combo.style() == CompactionStyle.BUFFER) {
+      // The oldest table is the first round's L0 table, kept in L1's buffer: damage there too
+      // must be reported, and must not be served by a read through the buffer.
+      assertTrue(damaged.stream().anyMatch(p -> bufferFiles.contains(p.getFileName().toString())),
+          "a buffer file among the damaged tables " + damaged + ", buffer " + bufferFiles);
+    }
     Random random = new Random(SEED);
-    for (Path table : tables.subList(0, Math.min(3, tables.size()))) {
+    for (Path table : damaged) {
       long size = Files.size(table);
       // The first data block, somewhere in the middle, the index/filter/properties near the end,
       // and the footer.
@@ -111,7 +181,7 @@ class CorruptionTest {
         damagesInjected++;
         try (Cairn db = open(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL))) {
           CorruptionException e = assertThrows(CorruptionException.class, db::verifyChecksums,
-              "flip at " + offset + " of " + table.getFileName() + " (size " + size + ") must be detected (seed " + SEED + ")");
+              "flip at " + offset + " of " + table.getFileName() + " (size " + size + ") must be detected (" + combo + ", seed " + SEED + ")");
           DamagedFiles.assertNamesFile(e, table);
           readEverythingAndCompare(db);
         } finally {
@@ -121,8 +191,10 @@ class CorruptionTest {
     }
   }
 
-  @Test
-  void truncatedTablesAreReportedAndNeverReturnedAsData() throws IOException {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("combos")
+  void truncatedTablesAreReportedAndNeverReturnedAsData(EngineCombo combo) throws IOException {
+    this.combo = combo;
     buildTables();
     Path table = DamagedFiles.endingWith(dir, ".sst").get(0);
     long size = Files.size(table);
@@ -132,7 +204,7 @@ class CorruptionTest {
       damagesInjected++;
       try (Cairn db = open(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL))) {
         CorruptionException e = assertThrows(CorruptionException.class, db::verifyChecksums,
-            table.getFileName() + " truncated to " + length + " bytes must be reported");
+            table.getFileName() + " truncated to " + length + " bytes must be reported (" + combo + ")");
         // The offset may be where the manifest says data should be, past the truncated end.
         DamagedFiles.assertNamesFile(e, table, size);
         readEverythingAndCompare(db);
@@ -146,8 +218,10 @@ class CorruptionTest {
    * Every bit flip before the manifest's last edit fails the open. (A flip in the last edit is
    * indistinguishable from an edit torn by a crash, which the format ignores by design.)
    */
-  @Test
-  void damageInTheManifestFailsTheOpenNamingIt() throws IOException {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("combos")
+  void damageInTheManifestFailsTheOpenNamingIt(EngineCombo combo) throws IOException {
+    this.combo = combo;
     buildTables();
     Path manifest = DamagedFiles.startingWith(dir, "MANIFEST-").get(0);
     long size = Files.size(manifest);
@@ -161,7 +235,7 @@ class CorruptionTest {
         long at = offset;
         CorruptionException e = assertThrows(CorruptionException.class,
             () -> open(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL)).close(),
-            "flip at " + at + " of " + manifest.getFileName() + " (size " + size + ", seed " + SEED + ")");
+            "flip at " + at + " of " + manifest.getFileName() + " (size " + size + ", " + combo + ", seed " + SEED + ")");
         DamagedFiles.assertNamesFile(e, manifest);
         corruptionsReported++;
       } finally {
@@ -181,8 +255,10 @@ class CorruptionTest {
     }
   }
 
-  @Test
-  void damageInCurrentFailsTheOpenNamingIt() throws IOException {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("combos")
+  void damageInCurrentFailsTheOpenNamingIt(EngineCombo combo) throws IOException {
+    this.combo = combo;
     buildTables();
     Path current = dir.resolve(FileNames.CURRENT);
     byte[] original = Files.readAllBytes(current);
@@ -221,10 +297,10 @@ class CorruptionTest {
         byte[] v = db.get(e.getKey().getBytes(StandardCharsets.UTF_8));
         readsVerified++;
         if (v != null) {
-          assertArrayEquals(e.getValue(), v, "a damaged table returned a wrong value for " + e.getKey());
+          assertArrayEquals(e.getValue(), v, "a damaged table returned a wrong value for " + e.getKey() + " (" + combo + ")");
         } else {
           // A damaged filter or index may hide a key only by failing, never by answering "absent".
-          fail("acknowledged key " + e.getKey() + " read as absent instead of failing");
+          fail("acknowledged key " + e.getKey() + " read as absent instead of failing (" + combo + ")");
         }
       } catch (CorruptionException c) {
         corruptionsReported++;
@@ -233,7 +309,7 @@ class CorruptionTest {
     try (CairnIterator it = db.iterator()) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         String key = new String(it.key(), StandardCharsets.UTF_8);
-        assertArrayEquals(reference.get(key), it.value(), "scan returned damaged data for " + key);
+        assertArrayEquals(reference.get(key), it.value(), "scan returned damaged data for " + key + " (" + combo + ")");
         readsVerified++;
       }
     } catch (CorruptionException c) {

@@ -7,28 +7,35 @@ import dev.cairn.BackgroundErrorException;
 import dev.cairn.Cairn;
 import dev.cairn.CairnException;
 import dev.cairn.Options;
+import dev.cairn.Options.CompactionScheduler;
+import dev.cairn.Options.CompactionStyle;
 import dev.cairn.WriteOptions;
 import dev.cairn.fs.FaultInjectingFileSystem;
 import dev.cairn.fs.FaultInjectingFileSystem.Fault;
 import dev.cairn.fs.FileNames;
+import dev.cairn.testing.EngineCombo;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * One I/O fault at a time, through the filesystem layer, while the engine runs: the engine must
  * report the error, refuse writes from then on ({@link BackgroundErrorException}), keep every
  * acknowledged write, and reopen cleanly once the fault is gone (no lost or corrupt data, no
  * stray files, no leaked resources). Faults at open (CURRENT rename, directory sync) must fail
- * the open cleanly and leave a database that opens once healed.
+ * the open cleanly and leave a database that opens once healed. Every scenario runs under each
+ * compaction style and scheduler ({@link EngineCombo}).
  */
 class FaultInjectionTest {
   private static final long SEED = Long.getLong("cairn.seed", System.nanoTime());
@@ -126,20 +133,42 @@ class FaultInjectionTest {
 
   static final int KEYS = 400;
 
-  static Options options(FaultInjectingFileSystem fs) {
-    return Options.builder().fileSystem(fs).memtableBytes(64 << 10).targetFileBytes(32 << 10)
-        .baseLevelBytes(128 << 10).blockCacheBytes(1 << 20).build();
+  static Options options(FaultInjectingFileSystem fs, EngineCombo combo) {
+    return combo.apply(Options.builder().fileSystem(fs).memtableBytes(64 << 10).targetFileBytes(32 << 10)
+        .baseLevelBytes(128 << 10).blockCacheBytes(1 << 20)).build();
   }
 
-  @ParameterizedTest
-  @EnumSource(Scenario.class)
-  void theEngineLatchesTheFaultAndReopensWithEveryAcknowledgedWrite(Scenario scenario) throws IOException {
+  /**
+   * CI rotation: every style and scheduler once (the other half of the cross-product from the
+   * power-loss test's); {@code -Dcairn.long=true} runs the cross-product. The writes before a
+   * fault do no reads, so under DLC the load stays low until the checks read.
+   */
+  static List<EngineCombo> combos() {
+    return EngineCombo.select(
+        EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.DLC),
+        EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.IMMEDIATE),
+        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.DLC));
+  }
+
+  static Stream<Arguments> scenarios() {
+    return combos().stream().flatMap(c -> Arrays.stream(Scenario.values()).map(s -> Arguments.of(c, s)));
+  }
+
+  static Stream<Arguments> openFaults() {
+    return combos().stream().flatMap(c -> Stream.of(Fault.RENAME, Fault.DIRECTORY_SYNC, Fault.APPEND)
+        .map(f -> Arguments.of(c, f)));
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("scenarios")
+  void theEngineLatchesTheFaultAndReopensWithEveryAcknowledgedWrite(EngineCombo combo, Scenario scenario)
+      throws IOException {
     long seed = SEED ^ scenario.ordinal();
     Random random = new Random(seed);
     FaultInjectingFileSystem fs = new FaultInjectingFileSystem();
     AcknowledgedWrites ref = new AcknowledgedWrites(random);
     ResourceHygiene.Baseline baseline = ResourceHygiene.before(dir);
-    Cairn db = Cairn.open(dir, options(fs));
+    Cairn db = Cairn.open(dir, options(fs, combo));
     try {
       for (int i = 0; i < 300; i++) {
         ref.writeRandom(db, KEYS, random.nextInt(4) == 0);
@@ -147,28 +176,28 @@ class FaultInjectionTest {
       scenario.prepare(db, ref);
       scenario.arm(fs);
       CairnException e = assertThrows(CairnException.class, () -> scenario.trigger(db, ref),
-          scenario + " must report the fault (seed " + seed + ")");
+          scenario + " under " + combo + " must report the fault (seed " + seed + ")");
       assertTrue(causedByInjectedFault(e), "the report carries the I/O error: " + e);
       fs.heal();
       assertThrows(BackgroundErrorException.class, () -> db.put(AcknowledgedWrites.key(0), new byte[1]),
-          "after " + scenario + " the state is unknown: writes are refused even once the fault is gone");
+          "after " + scenario + " under " + combo + " the state is unknown: writes are refused even once the fault is gone");
       ref.verify(db);
     } finally {
       db.close();
     }
     ResourceHygiene.assertReleased(baseline, db);
-    reopenAndVerify(fs, ref, seed);
+    reopenAndVerify(fs, combo, ref, seed);
     tally(fs);
   }
 
-  @ParameterizedTest
-  @EnumSource(value = Fault.class, names = {"RENAME", "DIRECTORY_SYNC", "APPEND"})
-  void aFaultDuringOpenFailsTheOpenAndTheDatabaseOpensOnceHealed(Fault kind) throws IOException {
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("openFaults")
+  void aFaultDuringOpenFailsTheOpenAndTheDatabaseOpensOnceHealed(EngineCombo combo, Fault kind) throws IOException {
     long seed = SEED ^ (100 + kind.ordinal());
     Random random = new Random(seed);
     FaultInjectingFileSystem fs = new FaultInjectingFileSystem();
     AcknowledgedWrites ref = new AcknowledgedWrites(random);
-    try (Cairn db = Cairn.open(dir, options(fs))) {
+    try (Cairn db = Cairn.open(dir, options(fs, combo))) {
       for (int i = 0; i < 300; i++) {
         ref.writeRandom(db, KEYS, random.nextBoolean());
       }
@@ -179,19 +208,20 @@ class FaultInjectionTest {
       default -> fs.failAppends(MANIFEST.or(TABLE));
     }
     ResourceHygiene.Baseline baseline = ResourceHygiene.before(dir);
-    CairnException e = assertThrows(CairnException.class, () -> Cairn.open(dir, options(fs)));
+    CairnException e = assertThrows(CairnException.class, () -> Cairn.open(dir, options(fs, combo)));
     assertTrue(causedByInjectedFault(e), "the open reports the I/O error: " + e);
     ResourceHygiene.assertReleased(baseline);
     fs.heal();
-    reopenAndVerify(fs, ref, seed);
+    reopenAndVerify(fs, combo, ref, seed);
     tally(fs);
   }
 
-  @Test
-  void closeReleasesTheLogEvenWhenItsFinalSyncFails() throws IOException {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("combos")
+  void closeReleasesTheLogEvenWhenItsFinalSyncFails(EngineCombo combo) throws IOException {
     FaultInjectingFileSystem fs = new FaultInjectingFileSystem();
     ResourceHygiene.Baseline baseline = ResourceHygiene.before(dir);
-    Cairn db = Cairn.open(dir, options(fs));
+    Cairn db = Cairn.open(dir, options(fs, combo));
     AcknowledgedWrites ref = new AcknowledgedWrites(new Random(SEED));
     for (int i = 0; i < 50; i++) {
       ref.writeRandom(db, KEYS, false);
@@ -200,13 +230,13 @@ class FaultInjectionTest {
     db.close();
     ResourceHygiene.assertReleased(baseline, db);
     fs.heal();
-    reopenAndVerify(fs, ref, SEED);
+    reopenAndVerify(fs, combo, ref, SEED);
     tally(fs);
   }
 
-  private void reopenAndVerify(FaultInjectingFileSystem fs, AcknowledgedWrites ref, long seed) {
+  private void reopenAndVerify(FaultInjectingFileSystem fs, EngineCombo combo, AcknowledgedWrites ref, long seed) {
     ResourceHygiene.Baseline baseline = ResourceHygiene.before(dir);
-    Cairn reopened = Cairn.open(dir, options(fs));
+    Cairn reopened = Cairn.open(dir, options(fs, combo));
     try {
       ref.verify(reopened);
       reopened.verifyChecksums();
@@ -214,7 +244,8 @@ class FaultInjectionTest {
       reopened.flush();
       ref.verify(reopened);
     } catch (AssertionError e) {
-      throw new AssertionError(e.getMessage() + " (seed " + seed + ", -Dcairn.seed to replay)", e);
+      throw new AssertionError(e.getMessage() + " (" + combo + ", seed " + seed + "; replay with -Dcairn.seed="
+          + SEED + " -Dcairn.combos=" + combo + ")", e);
     } finally {
       reopened.close();
     }

@@ -7,18 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.Cairn;
 import dev.cairn.CairnIterator;
 import dev.cairn.Options;
+import dev.cairn.Options.CompactionScheduler;
+import dev.cairn.Options.CompactionStyle;
 import dev.cairn.ReadOptions;
 import dev.cairn.Snapshot;
 import dev.cairn.Stats;
 import dev.cairn.WriteBatch;
-import dev.cairn.compaction.block.BlockCompactionConfig;
-import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.compaction.model.BufferRun;
+import dev.cairn.testing.EngineCombo;
 import dev.cairn.version.Version;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -31,15 +31,18 @@ import java.util.NavigableMap;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Runs a long random mix of puts, deletes, batches, snapshots, reads, iterations, flushes,
  * manual compactions and reopens against a {@link TreeMap} reference, with tiny memtables and
  * tables so that flushes and compactions run all the time, and checks every read (LevelDB's
- * randomized model test). The seed is printed in every failure message; replay it with
- * {@code -Dcairn.seed=N}. {@code -Dcairn.long=true} runs ten times longer.
+ * randomized model test), under each compaction style and scheduler ({@link EngineCombo}). The
+ * seed is printed in every failure message; replay it with {@code -Dcairn.seed=N
+ * -Dcairn.combos=STYLE/SCHEDULER}. {@code -Dcairn.long=true} runs every combination, ten times
+ * longer.
  */
 class ModelTest {
   @TempDir Path dir;
@@ -60,100 +63,102 @@ class ModelTest {
   }
 
   /**
-   * {@link #smallOptions()} with Delayed L0 Compaction, its limits scaled to this test's tiny
-   * reads and a 50 ms interval, so that the real load monitor flips between high and low during
-   * the run and delays, bursty part and full runs and the throttle all happen among the checks.
+   * {@link #smallOptions()} with {@code combo} (its tuning comes from {@link EngineCombo}) and
+   * this test's extras. Under {@code BUFFER}: no bloom filter and the smallest tables, so that a
+   * buffer file holding only a tombstone must stop the walk itself (no filter answers for it) and
+   * small tables leave gaps in the levels.
    */
-  static Options dlcOptions() {
-    return smallOptions().toBuilder()
-        .compactionScheduler(Options.CompactionScheduler.DLC)
-        .dlc(DlcConfig.builder()
-            .intervalMillis(50)
-            .ioLimitBytesPerSecond(64_000_000)
-            .ioHighLimitBytesPerSecond(400_000)
-            .ioLowLimitBytesPerSecond(200_000)
-            .softness(2)
-            .partTriggerFreshFiles(3)
-            .fullTriggerL0Files(5)
-            .partRunsBeforeFull(2)
-            .minCompactionBytesPerSecond(16_000_000)
-            .rateBufferBytesPerSecond(0)
-            .build())
-        .build();
+  static Options options(EngineCombo combo) {
+    Options.Builder b = combo.apply(smallOptions().toBuilder());
+    if (combo.style() == Options.CompactionStyle.BUFFER) {
+      b.bloomBitsPerKey(0).targetFileBytes(16 << 10);
+    }
+    return b.build();
   }
 
   /**
-   * {@link #smallOptions()} with the LSbM compaction buffer, a 20 ms trim and a half-cached
-   * threshold, so that buffered merges append, repeated keys freeze levels, markers hide moved
-   * data and trims drop cold files all through the run, among the reads, snapshots and reopens.
-   * No bloom filter and the smallest tables: a buffer file holding only a tombstone must stop the
-   * walk itself (no filter answers for it), and small tables leave gaps in the levels.
+   * The CI rotation: every style and scheduler, with the run lengths of the variants this test
+   * had before ({@code TABLE} under both schedulers, forced block compaction, the buffer), so
+   * that CI takes no longer; {@code -Dcairn.long=true} runs the cross-product, 400,000 steps each.
    */
-  static Options bufferOptions(boolean papersFreeze) {
-    return smallOptions().toBuilder()
-        .bloomBitsPerKey(0)
-        .targetFileBytes(16 << 10)
-        .compactionStyle(Options.CompactionStyle.BUFFER)
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(20).withTrimCachedFraction(0.5).withTrimUnitBytes(2048)
-            .withFreezeRepeatedFraction(papersFreeze ? 0.1 : Double.POSITIVE_INFINITY))
-        .build();
+  static List<EngineCombo> combos() {
+    return EngineCombo.select(
+        EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.IMMEDIATE),
+        EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.DLC),
+        EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.DLC),
+        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE));
   }
 
-  /** With the paper's freeze on, which the defaults leave off: frozen levels write markers. */
-  @Test
-  void randomOperationsMatchTheModelWithTheCompactionBuffer() {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
-    int ops = Boolean.getBoolean("cairn.long") ? 400_000 : 30_000;
-    Run run = new Run(seed, () -> bufferOptions(true));
-    run.execute(ops);
-    assertTrue(run.bufferAppends > 0, "the run must append to the buffer, " + run.where());
-    assertTrue(run.bufferTrims > 0, "the trim must drop cold buffer files, " + run.where());
-    assertTrue(run.bufferShadowed > 0, "markers must hide buffer files as data merges down, " + run.where());
-    assertTrue(run.bufferFreezes > 0, "the skewed keys must freeze a level, " + run.where());
-    assertTrue(run.maxBufferFiles > 0, "the buffer must hold files at some point, " + run.where());
-    assertTrue(run.maxBufferParts > 0, "the trim must keep hot runs of some file as parts, " + run.where());
-    assertTrue(run.maxCarrying > 0, "a merge down must carry a level's buffer along, " + run.where());
-    assertTrue(run.bufferServed > 0, "buffer files must answer gets, " + run.where());
-  }
-
-  @Test
-  void randomOperationsMatchTheModel() {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
-    int ops = Boolean.getBoolean("cairn.long") ? 400_000 : 40_000;
-    new Run(seed, ModelTest::smallOptions).execute(ops);
+  /** Steps per run: tens of seconds for the whole class in CI. */
+  private static int ops(EngineCombo combo) {
+    if (Boolean.getBoolean("cairn.long")) {
+      return 400_000;
+    }
+    return switch (combo.style()) {
+      case TABLE -> combo.scheduler() == CompactionScheduler.IMMEDIATE ? 40_000 : 15_000;
+      case BLOCK -> 12_000;
+      case BUFFER -> 30_000;
+    };
   }
 
   /**
-   * {@link #smallOptions()} with block compaction forced on every level, and with the default
-   * selective rule: appends, rewrites and footer moves happen among the checks and reopens.
+   * The random mix against the model under each combination, and per style the proof that its
+   * machinery ran: block compaction appended to tables; the buffer appended, trimmed, hid files
+   * behind markers, froze a level, kept parts of files, carried a level's buffer and served gets;
+   * DLC held L0 compactions back and ran bursty ones.
+   *
+   * <p>Under {@code BUFFER} the paper's freeze is on (a repeated-bytes fraction of 0.1; the
+   * defaults, which {@link EngineCombo} keeps, leave it off): frozen levels write markers. The
+   * tests that run the buffer without this test's options (concurrency, power loss, close in
+   * flight, the kill test) cover the default.
    */
-  static Options blockOptions(boolean forced) {
-    return smallOptions().toBuilder()
-        .compactionStyle(Options.CompactionStyle.BLOCK)
-        .blockCompaction(BlockCompactionConfig.defaults().withForceBlock(forced).withLazyDeletionBytes(256 << 10))
-        .build();
-  }
-
-  @Test
-  void randomOperationsMatchTheModelWithBlockCompactionForced() {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("combos")
+  void randomOperationsMatchTheModel(EngineCombo combo) {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
-    int ops = Boolean.getBoolean("cairn.long") ? 400_000 : 12_000;
-    new Run(seed, () -> blockOptions(true)).execute(ops);
+    Supplier<Options> options = combo.style() == Options.CompactionStyle.BUFFER
+        ? () -> options(combo).toBuilder().buffer(EngineCombo.buffer().withFreezeRepeatedFraction(0.1)).build()
+        : () -> options(combo);
+    Run run = new Run(seed, options);
+    run.execute(ops(combo));
+    switch (combo.style()) {
+      case TABLE, BLOCK -> { } // Run.execute checks appended tables under BLOCK (both rules)
+      case BUFFER -> {
+        assertTrue(run.bufferAppends > 0, "the run must append to the buffer, " + run.where());
+        assertTrue(run.bufferTrims > 0, "the trim must drop cold buffer files, " + run.where());
+        assertTrue(run.bufferShadowed > 0, "markers must hide buffer files as data merges down, " + run.where());
+        assertTrue(run.bufferFreezes > 0, "the skewed keys must freeze a level, " + run.where());
+        assertTrue(run.maxBufferFiles > 0, "the buffer must hold files at some point, " + run.where());
+        assertTrue(run.maxBufferParts > 0, "the trim must keep hot runs of some file as parts, " + run.where());
+        assertTrue(run.maxCarrying > 0, "a merge down must carry a level's buffer along, " + run.where());
+        assertTrue(run.bufferServed > 0, "buffer files must answer gets, " + run.where());
+      }
+    }
+    if (combo.scheduler() == CompactionScheduler.DLC) {
+      assertTrue(run.dlcDelayed > 0, "DLC must hold L0 compactions back under the reads' load, " + run.where());
+      assertTrue(run.dlcBursts > 0, "DLC must run bursty compactions as L0 grows, " + run.where());
+    }
   }
 
-  @Test
-  void randomOperationsMatchTheModelWithSelectiveBlockCompaction() {
+  /**
+   * Block compaction with the default selective rule instead of forcing it: appends, rewrites and
+   * footer moves as the ratios decide. Only {@code BLOCK} has the rule; CI runs it with the
+   * immediate scheduler, {@code -Dcairn.long=true} with both.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("blockCombos")
+  void randomOperationsMatchTheModelWithSelectiveBlockCompaction(EngineCombo combo) {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     int ops = Boolean.getBoolean("cairn.long") ? 400_000 : 8_000;
-    new Run(seed, () -> blockOptions(false)).execute(ops);
+    new Run(seed, () -> combo.apply(smallOptions().toBuilder())
+        .blockCompaction(EngineCombo.blockCompaction().withForceBlock(false)).build()).execute(ops);
   }
 
-  @Test
-  void randomOperationsMatchTheModelWithDelayedL0Compaction() {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
-    // Shorter than the immediate run: this class should stay CI-sized (tens of seconds).
-    int ops = Boolean.getBoolean("cairn.long") ? 400_000 : 15_000;
-    new Run(seed, ModelTest::dlcOptions).execute(ops);
+  static List<EngineCombo> blockCombos() {
+    return Boolean.getBoolean("cairn.long")
+        ? List.of(EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.IMMEDIATE),
+            EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.DLC))
+        : List.of(EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.IMMEDIATE));
   }
 
   private final class Run {
@@ -173,6 +178,8 @@ class ModelTest {
     long bufferShadowed;
     long bufferFreezes;
     long bufferServed;
+    long dlcDelayed;
+    long dlcBursts;
     int maxBufferFiles;
     /** Buffer entries seen that are parts of a file (the trim kept some of its runs). */
     int maxBufferParts;
@@ -253,6 +260,10 @@ class ModelTest {
         }
         db.verifyChecksums();
         countBackgroundWork();
+        System.out.println("model test " + where() + ": " + flushes + " flushes, " + compactions + " compactions, "
+            + appendedTables + " appended tables, buffer " + bufferAppends + " appends / " + bufferTrims + " trims / "
+            + bufferFreezes + " freezes / " + bufferServed + " served gets, DLC " + dlcDelayed + " delayed / "
+            + dlcBursts + " bursty runs");
         assertTrue(flushes > 0, "the run must exercise flushes, " + where());
         assertTrue(compactions > 0, "the run must exercise compactions, " + where());
         if (options.get().compactionStyle() == Options.CompactionStyle.BLOCK) {
@@ -419,6 +430,8 @@ class ModelTest {
       bufferShadowed += stats.buffer().shadowedFiles();
       bufferFreezes += stats.buffer().freezes();
       bufferServed += stats.buffer().servedGets();
+      dlcDelayed += stats.dlc().delayedL0Compactions();
+      dlcBursts += stats.dlc().partRuns() + stats.dlc().fullRuns();
     }
 
     void reopen() {

@@ -7,9 +7,12 @@ import dev.cairn.Cairn;
 import dev.cairn.CairnException;
 import dev.cairn.CairnIterator;
 import dev.cairn.Options;
+import dev.cairn.Options.CompactionScheduler;
+import dev.cairn.Options.CompactionStyle;
 import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
 import dev.cairn.fs.FaultInjectingFileSystem;
+import dev.cairn.testing.EngineCombo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -29,17 +32,20 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Random synced and unsynced writes, batches, flushes and compactions, cut by a simulated power
  * loss at a random moment (from another thread, so it lands anywhere in the foreground or
  * background work). After each loss the database is reopened and must hold exactly the state
  * after some prefix of the attempted commits, no shorter than the last acknowledged synced
- * write, with every checksum intact and point reads agreeing with a scan.
+ * write, with every checksum intact and point reads agreeing with a scan. It runs under each
+ * compaction style and scheduler ({@link EngineCombo}).
  *
  * <p>CI runs a few cycles; {@code -Dcairn.long=true} (or {@code -Dcairn.powerloss.cycles=N})
- * runs more. Replay a failure with {@code -Dcairn.seed=<seed>} (the background threads still
- * make runs differ in detail).
+ * runs more (and every combination). Replay a failure with {@code -Dcairn.seed=<seed>
+ * -Dcairn.combos=<STYLE/SCHEDULER>} (the background threads still make runs differ in detail).
  */
 class PowerLossTest {
   private static final int KEYS = 300;
@@ -64,14 +70,29 @@ class PowerLossTest {
   /** One attempted commit: the keys it sets (null value: delete). */
   private record Commit(Map<String, byte[]> writes) {}
 
-  @Test
-  void everySyncedWriteSurvivesRandomPowerLosses() throws Exception {
+  /**
+   * CI rotation: every style and scheduler once; {@code -Dcairn.long=true} runs the
+   * cross-product. A cycle's writes take a few milliseconds, less than DLC's 20 ms interval, so
+   * under DLC most cuts land while the load model still reads low (no reads here): what DLC
+   * changes for this test is its scheduler, throttle and monitor thread around the cut, the
+   * close of a dead engine and the reopen.
+   */
+  static List<EngineCombo> combos() {
+    return EngineCombo.select(
+        EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.IMMEDIATE),
+        EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.DLC),
+        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("combos")
+  void everySyncedWriteSurvivesRandomPowerLosses(EngineCombo combo) throws Exception {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     int cycles = Integer.getInteger("cairn.powerloss.cycles", Boolean.getBoolean("cairn.long") ? 300 : 12);
     Random random = new Random(seed);
     FaultInjectingFileSystem fs = new FaultInjectingFileSystem();
-    Options options = Options.builder().fileSystem(fs).memtableBytes(64 << 10).targetFileBytes(32 << 10)
-        .baseLevelBytes(128 << 10).l0CompactionTrigger(2).blockCacheBytes(1 << 20).build();
+    Options options = combo.apply(Options.builder().fileSystem(fs).memtableBytes(64 << 10).targetFileBytes(32 << 10)
+        .baseLevelBytes(128 << 10).l0CompactionTrigger(2).blockCacheBytes(1 << 20)).build();
     ResourceHygiene.Baseline baseline = ResourceHygiene.before(dir);
 
     TreeMap<String, byte[]> durable = new TreeMap<>(); // the state as of the last synced ack
@@ -116,7 +137,7 @@ class PowerLossTest {
           } catch (CairnException e) {
             assertTrue(FaultInjectionTest.causedByInjectedFault(e) || e.getMessage().contains("power")
                     || rootMessage(e).contains("power lost"),
-                "only the power cut may fail a write: " + e + " (seed " + seed + ")");
+                "only the power cut may fail a write: " + e + " (seed " + seed + ", " + combo + ")");
             break;
           }
         }
@@ -125,7 +146,8 @@ class PowerLossTest {
         } else {
           power.join();
           if (powerFailure.get() != null) {
-            throw new AssertionError("simulating the power loss failed (seed " + seed + ")", powerFailure.get());
+            throw new AssertionError("simulating the power loss failed (seed " + seed + ", " + combo + ")",
+                powerFailure.get());
           }
         }
         filesChanged += changed[0];
@@ -133,7 +155,7 @@ class PowerLossTest {
         fs.heal();
         fs.powerOn();
         db = Cairn.open(dir, options);
-        TreeMap<String, byte[]> recovered = checkRecoveredState(db, durable, sinceDurable, seed, cycle);
+        TreeMap<String, byte[]> recovered = checkRecoveredState(db, durable, sinceDurable, seed, cycle, combo);
         durable.clear();
         durable.putAll(recovered);
       }
@@ -141,11 +163,16 @@ class PowerLossTest {
       db.close();
     }
     ResourceHygiene.assertReleased(baseline, db);
-    System.out.println("power loss: " + cycles + " cycles, faults injected " + fs.faultCounts()
+    System.out.println("power loss " + combo + ": " + cycles + " cycles, faults injected " + fs.faultCounts()
         + ", unsynced data dropped in " + filesChanged + " files, " + syncedAcks
         + " synced acknowledgements, 0 lost, 0 corrupt reads (seed " + seed + ")");
   }
 
+  /**
+   * A regression test of the log's directory entry: the flush is held before it writes a table,
+   * so no compaction runs and the style and scheduler do not apply; it runs once, with the
+   * defaults.
+   */
   @Test
   void aSyncedWriteInALogCreatedByAMemtableSwitchSurvivesPowerLoss() throws Exception {
     FaultInjectingFileSystem fs = new FaultInjectingFileSystem();
@@ -242,8 +269,9 @@ class PowerLossTest {
    * attempted since; checked incrementally by tracking the keys that still differ.
    */
   private static TreeMap<String, byte[]> checkRecoveredState(Cairn db, TreeMap<String, byte[]> durable,
-      List<Commit> sinceDurable, long seed, int cycle) {
-    String where = " (cycle " + cycle + ", seed " + seed + ", -Dcairn.seed to replay)";
+      List<Commit> sinceDurable, long seed, int cycle, EngineCombo combo) {
+    String where = " (" + combo + ", cycle " + cycle + ", seed " + seed + "; replay with -Dcairn.seed=" + seed
+        + " -Dcairn.combos=" + combo + ")";
     db.verifyChecksums();
     TreeMap<String, byte[]> recovered = new TreeMap<>();
     try (CairnIterator it = db.iterator()) {

@@ -1,65 +1,59 @@
 package dev.cairn.read;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.cairn.compaction.testing.DataDrivenFile;
 import dev.cairn.iter.ListIterator;
 import dev.cairn.iter.TestKeys;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.ValueType;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 /**
- * Data-driven cases in {@code compaction_filter.txt}: input, {@code ----}, expected output. With
- * {@code -Dcairn.rewrite=true} the file in src/test/resources is rewritten with actual outputs.
+ * Data-driven cases in {@code compaction_filter.txt}, run by compaction's golden runner
+ * ({@link DataDrivenFile}, from cairn-compaction's test-jar): a command line {@code snapshots: ...
+ * bottom: ...}, the input entries, {@code ----}, the expected output. With {@code
+ * -Dcairn.rewrite=true} the file in src/test/resources is rewritten with actual outputs.
  */
 class CompactionFilterGoldenTest {
-  private static final String RESOURCE = "compaction_filter.txt";
-  private static final Path SOURCE = Path.of("src/test/resources/dev/cairn/read", RESOURCE);
+  /** Read from the source tree, not the classpath, so that a rewrite lands in the source. */
+  private static final Path FILE =
+      Files.isDirectory(Path.of("src/test/resources/dev/cairn/read"))
+          ? Path.of("src/test/resources/dev/cairn/read/compaction_filter.txt")
+          : Path.of("core/src/test/resources/dev/cairn/read/compaction_filter.txt");
 
-  @Test
-  void goldenCases() throws IOException {
-    String text;
-    try (InputStream in = CompactionFilterGoldenTest.class.getResourceAsStream(RESOURCE)) {
-      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+  @TestFactory
+  Stream<DynamicTest> goldenCases() {
+    DataDrivenFile golden = DataDrivenFile.read(FILE);
+    assertFalse(golden.cases().isEmpty(), "no cases in " + FILE.toAbsolutePath());
+    List<String> actual = golden.run(CompactionFilterGoldenTest::run);
+    List<DynamicTest> tests = new ArrayList<>();
+    for (int i = 0; i < golden.cases().size(); i++) {
+      DataDrivenFile.Case c = golden.cases().get(i);
+      String out = actual.get(i);
+      tests.add(DynamicTest.dynamicTest(c.name(), () -> {
+        if (!DataDrivenFile.rewriteRequested()) {
+          assertEquals(String.join("\n", c.expected()), out, c.name() + " (rerun with -Dcairn.rewrite=true to accept)");
+        }
+      }));
     }
-    StringBuilder rewritten = new StringBuilder();
-    List<String> lines = text.lines().toList();
-    int i = 0;
-    while (i < lines.size()) {
-      String line = lines.get(i);
-      if (!line.startsWith("snapshots:")) {
-        rewritten.append(line).append('\n');
-        i++;
-        continue;
-      }
-      String header = line;
-      String input = lines.get(i + 1);
-      assertEquals("----", lines.get(i + 2), "separator after case at line " + (i + 1));
-      String expected = lines.get(i + 3) + "\n" + lines.get(i + 4);
-      String actual = run(header, input);
-      if (Boolean.getBoolean("cairn.rewrite")) {
-        rewritten.append(header).append('\n').append(input).append("\n----\n").append(actual).append('\n');
-      } else {
-        assertEquals(expected, actual, "case at line " + (i + 1) + ": " + header + " / " + input);
-      }
-      i += 5;
-    }
-    if (Boolean.getBoolean("cairn.rewrite")) {
-      Files.writeString(SOURCE, rewritten.toString());
-    }
+    return tests.stream();
   }
 
-  private static String run(String header, String input) {
-    String[] parts = header.substring("snapshots:".length()).split("bottom:");
+  private static String run(DataDrivenFile.Case c) {
+    if (!c.command().startsWith("snapshots:") || c.input().size() != 2) {
+      throw new IllegalArgumentException("want 'snapshots: ... bottom: ...' and one line of entries");
+    }
+    String[] parts = c.command().substring("snapshots:".length()).split("bottom:");
     String snapshotText = parts[0].trim();
     long[] snapshots = snapshotText.equals("-")
         ? new long[0]
@@ -68,7 +62,7 @@ class CompactionFilterGoldenTest {
 
     List<Map.Entry<byte[], byte[]>> entries = new ArrayList<>();
     long last = 0;
-    for (String token : input.trim().split("\\s+")) {
+    for (String token : c.input().get(1).trim().split("\\s+")) {
       String[] userAndRest = token.split("@");
       String[] seqAndType = userAndRest[1].split(":");
       long sequence = Long.parseLong(seqAndType[0]);
@@ -81,7 +75,9 @@ class CompactionFilterGoldenTest {
     try (CompactionFilterIterator it =
         new CompactionFilterIterator(new ListIterator(entries), snapshots, smallest, bottom)) {
       it.seekToFirst();
-      String output = String.join(" ", TestKeys.drain(it));
+      List<String> kept = TestKeys.drain(it);
+      // The runner's outputs have no blank lines: an empty result is written "(none)".
+      String output = kept.isEmpty() ? "(none)" : String.join(" ", kept);
       return output + "\ndropped: " + it.droppedEntries() + " tombstones: " + it.droppedTombstones();
     }
   }

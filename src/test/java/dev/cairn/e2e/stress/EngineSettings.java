@@ -1,9 +1,9 @@
 package dev.cairn.e2e.stress;
 
-import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.Options;
+import dev.cairn.Options.CompactionScheduler;
 import dev.cairn.Options.CompactionStyle;
-import dev.cairn.compaction.block.BlockCompactionConfig;
+import dev.cairn.testing.EngineCombo;
 import java.util.Random;
 
 /**
@@ -39,8 +39,10 @@ record EngineSettings(
   }
 
   Options toOptions() {
-    return Options.builder()
-        .compactionStyle(style)
+    // The style's settings come from EngineCombo, shared with the other reliability tests: under
+    // BLOCK, appends on every level >= 1, so that kills land in the middle of appends; under
+    // BUFFER, a 10 ms trim, so that kills land in trims too.
+    return EngineCombo.of(style, CompactionScheduler.IMMEDIATE).apply(Options.builder()
         .memtableBytes(memtableBytes)
         .maxImmutableMemtables(maxImmutableMemtables)
         .blockBytes(blockBytes)
@@ -54,11 +56,7 @@ record EngineSettings(
         .tableCacheFiles(64)
         .blockCacheBytes(blockCacheBytes)
         .backgroundThreads(backgroundThreads)
-        .obsoleteFileBatchBytes(obsoleteFileBatchBytes)
-        // Under BLOCK, append on every level >= 1 so that kills land in the middle of appends.
-        .blockCompaction(BlockCompactionConfig.defaults().withForceBlock(true))
-        // Used by the BUFFER style only: trim often, so kills land in trims too.
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(50).withTrimUnitBytes(4096))
+        .obsoleteFileBatchBytes(obsoleteFileBatchBytes))
         .build();
   }
 

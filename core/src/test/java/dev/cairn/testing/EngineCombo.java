@@ -1,0 +1,157 @@
+package dev.cairn.testing;
+
+import dev.cairn.compaction.buffer.BufferConfig;
+import dev.cairn.Options;
+import dev.cairn.Options.CompactionScheduler;
+import dev.cairn.Options.CompactionStyle;
+import dev.cairn.compaction.block.BlockCompactionConfig;
+import dev.cairn.compaction.dlc.DlcConfig;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * One compaction style with one compaction scheduler, and the one place where the reliability
+ * tests (power loss, fault injection, corruption, close in flight, the model test, the kill test,
+ * the crash test) tune them: a test builds its own base options (sizes, cache, filesystem) and
+ * hands the builder to {@link #apply}, which sets the style, the scheduler and their settings.
+ *
+ * <p>Which combinations a parameterized test runs: {@link #select} returns the test's CI rotation
+ * (a few combinations covering every style and every scheduler), or the whole cross-product with
+ * {@code -Dcairn.long=true}; {@code -Dcairn.combos=BLOCK/DLC,BUFFER/IMMEDIATE} (or {@code all})
+ * runs exactly those, e.g. to replay a failure with its {@code -Dcairn.seed}.
+ */
+public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler) {
+
+  public EngineCombo {
+    if (style == null || scheduler == null) {
+      throw new IllegalArgumentException("style and scheduler must not be null");
+    }
+  }
+
+  public static EngineCombo of(CompactionStyle style, CompactionScheduler scheduler) {
+    return new EngineCombo(style, scheduler);
+  }
+
+  /** Every style with every scheduler: the long variants' cross-product. */
+  public static List<EngineCombo> all() {
+    List<EngineCombo> all = new ArrayList<>();
+    for (CompactionStyle style : CompactionStyle.values()) {
+      for (CompactionScheduler scheduler : CompactionScheduler.values()) {
+        all.add(of(style, scheduler));
+      }
+    }
+    return List.copyOf(all);
+  }
+
+  /**
+   * The combinations a test runs: {@code ci} by default, {@link #all()} with {@code
+   * -Dcairn.long=true}, the list in {@code -Dcairn.combos} when given. {@code ci} must name
+   * every style and every scheduler at least once, so that no part of the engine drops out of CI.
+   */
+  public static List<EngineCombo> select(EngineCombo... ci) {
+    Set<CompactionStyle> styles = Arrays.stream(ci).map(EngineCombo::style)
+        .collect(Collectors.toCollection(() -> EnumSet.noneOf(CompactionStyle.class)));
+    Set<CompactionScheduler> schedulers = Arrays.stream(ci).map(EngineCombo::scheduler)
+        .collect(Collectors.toCollection(() -> EnumSet.noneOf(CompactionScheduler.class)));
+    if (!styles.equals(EnumSet.allOf(CompactionStyle.class))
+        || !schedulers.equals(EnumSet.allOf(CompactionScheduler.class))) {
+      throw new IllegalArgumentException("a CI rotation must cover every style and every scheduler: "
+          + Arrays.toString(ci));
+    }
+    String chosen = System.getProperty("cairn.combos", "");
+    if (!chosen.isBlank()) {
+      return chosen.trim().equalsIgnoreCase("all")
+          ? all()
+          : Arrays.stream(chosen.split(",")).map(String::trim).map(EngineCombo::parse).toList();
+    }
+    return Boolean.getBoolean("cairn.long") ? all() : List.of(ci);
+  }
+
+  /** {@code STYLE/SCHEDULER}, as {@link #toString()} writes it. */
+  public static EngineCombo parse(String text) {
+    String[] parts = text.split("/");
+    if (parts.length != 2) {
+      throw new IllegalArgumentException("not STYLE/SCHEDULER: " + text);
+    }
+    return of(CompactionStyle.valueOf(parts[0].trim().toUpperCase()),
+        CompactionScheduler.valueOf(parts[1].trim().toUpperCase()));
+  }
+
+  /**
+   * Sets the style, the scheduler and their tuning on {@code b} (and nothing else), returning it.
+   * Apply it last, or at least after {@code Options.toBuilder()}: that copy leaves out the block
+   * compaction settings.
+   */
+  public Options.Builder apply(Options.Builder b) {
+    b.compactionStyle(style).compactionScheduler(scheduler);
+    switch (style) {
+      case BLOCK -> b.blockCompaction(blockCompaction());
+      case BUFFER -> b.buffer(buffer());
+      case TABLE -> { }
+    }
+    if (scheduler == CompactionScheduler.DLC) {
+      b.dlc(dlc());
+    }
+    return b;
+  }
+
+  /** {@code base} with {@link #apply}. */
+  public Options options(Options base) {
+    return apply(base.toBuilder()).build();
+  }
+
+  /**
+   * {@link CompactionStyle#BLOCK}: block compaction forced on every level >= 1, so that every
+   * compaction into an existing table appends merged blocks and a new footer to it (kills, power
+   * cuts and faults then land mid-append), whatever the ratios; obsolete files deleted once 256
+   * KiB of them add up (BlockDB's lazy deletion, scaled to the tests' tiny files).
+   */
+  public static BlockCompactionConfig blockCompaction() {
+    return BlockCompactionConfig.defaults().withForceBlock(true).withLazyDeletionBytes(256 << 10);
+  }
+
+  /**
+   * {@link CompactionStyle#BUFFER}: the LSbM compaction buffer with a 10 ms trim, a file kept
+   * while half its blocks are cached, and 2 KiB trim units (a few blocks of the tests' small
+   * tables), so that buffered merges, markers, carried buffers and trims all happen within a
+   * test's first second. The freeze stays off, as by default.
+   */
+  public static BufferConfig buffer() {
+    return BufferConfig.defaults().withTrimIntervalMillis(10).withTrimCachedFraction(0.5).withTrimUnitBytes(2048);
+  }
+
+  /**
+   * {@link CompactionScheduler#DLC}: a 20 ms interval, and each get or scan counted as a gigabyte
+   * of client I/O (Eq. 3), so that any interval with a read is a high load: L0 compactions are
+   * held back and the bursty part (3 fresh L0 files) and full (5 L0 files, every second bursty
+   * run) compactions run, at the throttle's 16 MB/s floor; two quiet intervals in a row (no read:
+   * a flush, a manual compaction, a reopen, a write-only phase) make the load low again, and the
+   * held-back compactions resume. Needs {@code l0SlowdownTrigger > 5}.
+   */
+  public static DlcConfig dlc() {
+    return DlcConfig.builder()
+        .intervalMillis(20)
+        .estimator(DlcConfig.Estimator.WEIGHTED_OPS)
+        .getCostBytes(1L << 30)
+        .scanCostBytes(1L << 30)
+        .ioLimitBytesPerSecond(64_000_000)
+        .ioHighLimitBytesPerSecond(400_000)
+        .ioLowLimitBytesPerSecond(200_000)
+        .softness(2)
+        .partTriggerFreshFiles(3)
+        .fullTriggerL0Files(5)
+        .partRunsBeforeFull(2)
+        .minCompactionBytesPerSecond(16_000_000)
+        .rateBufferBytesPerSecond(0)
+        .build();
+  }
+
+  @Override
+  public String toString() {
+    return style + "/" + scheduler;
+  }
+}
