@@ -88,6 +88,7 @@ public final class Options {
   private final BufferConfig buffer;
   private final long obsoleteFileBatchBytes;
   private final BlockCompactionConfig blockCompaction;
+  private final BlockCompactionExecution blockCompactionExecution;
   private final FileSystem fileSystem;
 
   private Options(Builder b, FileSystem fileSystem) {
@@ -115,6 +116,7 @@ public final class Options {
     buffer = b.buffer;
     obsoleteFileBatchBytes = b.obsoleteFileBatchBytes;
     blockCompaction = b.blockCompaction;
+    blockCompactionExecution = b.blockCompactionExecution;
     this.fileSystem = fileSystem;
   }
 
@@ -254,9 +256,14 @@ public final class Options {
     return obsoleteFileBatchBytes;
   }
 
-  /** Settings of {@link CompactionStyle#BLOCK}; ignored by other styles. */
+  /** The policy of {@link CompactionStyle#BLOCK}; ignored by other styles. */
   public BlockCompactionConfig blockCompaction() {
     return blockCompaction;
+  }
+
+  /** How {@link CompactionStyle#BLOCK} is executed; ignored by other styles. */
+  public BlockCompactionExecution blockCompactionExecution() {
+    return blockCompactionExecution;
   }
 
   /** The filesystem layer. Default the local filesystem. */
@@ -306,6 +313,7 @@ public final class Options {
     private BufferConfig buffer = BufferConfig.defaults();
     private long obsoleteFileBatchBytes = 0;
     private BlockCompactionConfig blockCompaction = BlockCompactionConfig.defaults();
+    private BlockCompactionExecution blockCompactionExecution = BlockCompactionExecution.defaults();
     private FileSystem fileSystem;
 
     private Builder() {}
@@ -333,6 +341,8 @@ public final class Options {
       compactionScheduler = o.compactionScheduler;
       dlc = o.dlc;
       buffer = o.buffer;
+      blockCompaction = o.blockCompaction;
+      blockCompactionExecution = o.blockCompactionExecution;
       obsoleteFileBatchBytes = o.obsoleteFileBatchBytes;
       fileSystem = o.fileSystem;
     }
@@ -362,6 +372,7 @@ public final class Options {
     public Builder obsoleteFileBatchBytes(long v) { obsoleteFileBatchBytes = v; return this; }
     public Builder fileSystem(FileSystem v) { fileSystem = v; return this; }
     public Builder blockCompaction(BlockCompactionConfig v) { blockCompaction = v; return this; }
+    public Builder blockCompactionExecution(BlockCompactionExecution v) { blockCompactionExecution = v; return this; }
 
     /** Validates every value and returns the options; throws naming the first invalid one. */
     public Options build() {
@@ -383,8 +394,8 @@ public final class Options {
       if (compactionStyle == null) {
         throw new IllegalArgumentException("option compactionStyle must not be null");
       }
-      if (blockCompaction == null) {
-        throw new IllegalArgumentException("option blockCompaction must not be null");
+      if (blockCompaction == null || blockCompactionExecution == null) {
+        throw new IllegalArgumentException("options blockCompaction and blockCompactionExecution must not be null");
       }
       if (buffer == null) {
         throw new IllegalArgumentException("option buffer must not be null");

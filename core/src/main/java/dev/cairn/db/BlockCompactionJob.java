@@ -1,6 +1,7 @@
 package dev.cairn.db;
 
 import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.BlockCompactionExecution;
 import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.block.LevelThresholds;
 import dev.cairn.compaction.block.SelectiveCompactionRule;
@@ -63,6 +64,7 @@ final class BlockCompactionJob implements CompactionExecution {
   private final List<FileMetaData> inputs;
   private final List<FileMetaData> targets;
   private final BlockCompactionConfig config;
+  private final BlockCompactionExecution execution;
   private final BlockCompactionCounters counters;
   private final IoTag tag;
   private final CompactionPacer pacer;
@@ -77,6 +79,7 @@ final class BlockCompactionJob implements CompactionExecution {
     this.inputs = shape.metas(plan.inputs());
     this.targets = shape.metas(plan.targets());
     this.config = db.options.blockCompaction();
+    this.execution = db.options.blockCompactionExecution();
     this.counters = counters;
     this.tag = IoTag.compaction(plan.outputLevel());
   }
@@ -201,7 +204,7 @@ final class BlockCompactionJob implements CompactionExecution {
   }
 
   private List<SubTask.Outcome> runAll(List<SubTask> tasks) throws IOException {
-    int threads = Math.min(config.parallelism(), tasks.size());
+    int threads = Math.min(execution.parallelism(), tasks.size());
     if (threads <= 1) {
       List<SubTask.Outcome> out = new ArrayList<>();
       for (SubTask t : tasks) {
@@ -323,7 +326,7 @@ final class BlockCompactionJob implements CompactionExecution {
           ReadableFile in = db.fs.openReadable(path);
           WritableFile out = db.fs.openForAppend(path, target.totalBytes(), tag)) {
         TableAppender.Result r = new TableAppender(h.reader(), in, out, tableOptions,
-            config.maxFilterFalsePositiveRate(), dropRules, tag).append(slice);
+            execution.maxFilterFalsePositiveRate(), dropRules, tag).append(slice);
         out.sync();
         pacer.pace(); // the appender reads the dirty blocks and writes the tail in one call
         counters.appendedTables.increment();

@@ -46,7 +46,7 @@ final class BlockStyle implements StyleRuntime {
   public long obsoleteFileBatchBytes() {
     return db.options.obsoleteFileBatchBytes() > 0
         ? db.options.obsoleteFileBatchBytes()
-        : db.options.blockCompaction().lazyDeletionBytes();
+        : db.options.blockCompactionExecution().lazyDeletionBytes();
   }
 
   @Override

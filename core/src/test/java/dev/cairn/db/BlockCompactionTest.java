@@ -10,6 +10,7 @@ import dev.cairn.CairnIterator;
 import dev.cairn.Options;
 import dev.cairn.ReadOptions;
 import dev.cairn.Stats;
+import dev.cairn.BlockCompactionExecution;
 import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.block.LevelThresholds;
 import dev.cairn.fs.FaultInjectingFileSystem;
@@ -44,7 +45,8 @@ class BlockCompactionTest {
   static Options options(FaultInjectingFileSystem fs) {
     Options.Builder b = Options.builder()
         .compactionStyle(Options.CompactionStyle.BLOCK)
-        .blockCompaction(BlockCompactionConfig.defaults().withForceBlock(true).withLazyDeletionBytes(0))
+        .blockCompaction(BlockCompactionConfig.defaults().withForceBlock(true))
+        .blockCompactionExecution(BlockCompactionExecution.defaults().withLazyDeletionBytes(0))
         .memtableBytes(64 << 10)
         .blockBytes(512)
         .targetFileBytes(64 << 10)
@@ -217,7 +219,7 @@ class BlockCompactionTest {
     BlockCompactionConfig d = BlockCompactionConfig.defaults();
     LevelThresholds roomy = new LevelThresholds(0.5, 0.1, 16, d.last().filterReserve());
     Options o = options(null).toBuilder()
-        .blockCompaction(new BlockCompactionConfig(roomy, roomy, true, 4, 0, d.maxFilterFalsePositiveRate()))
+        .blockCompaction(new BlockCompactionConfig(roomy, roomy, true))
         .build();
     Random rnd = new Random(42);
     try (Cairn db = Cairn.open(dir, o)) {
@@ -272,7 +274,7 @@ class BlockCompactionTest {
           positives, probes);
       assertTrue(maxExtent >= 5, "tables must have taken many appends: " + maxExtent);
       // The estimate bounds the expected rate; allow sampling noise on top.
-      assertTrue(fpRate <= o.blockCompaction().maxFilterFalsePositiveRate() * 1.5,
+      assertTrue(fpRate <= o.blockCompactionExecution().maxFilterFalsePositiveRate() * 1.5,
           "false-positive rate " + fpRate + " above the target");
     }
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.Cairn;
 import dev.cairn.Options;
 import dev.cairn.Stats;
+import dev.cairn.BlockCompactionExecution;
 import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.fs.IoPurpose;
@@ -34,7 +35,8 @@ class PacingEveryStyleTest {
             .ioHighLimitBytesPerSecond(800_000_000)
             .ioLowLimitBytesPerSecond(400_000_000)
             .build())
-        .blockCompaction(BlockCompactionConfig.defaults().withForceBlock(true).withLazyDeletionBytes(0))
+        .blockCompaction(BlockCompactionConfig.defaults().withForceBlock(true))
+        .blockCompactionExecution(BlockCompactionExecution.defaults().withLazyDeletionBytes(0))
         .memtableBytes(64 << 10)
         .blockBytes(512)
         .targetFileBytes(64 << 10)

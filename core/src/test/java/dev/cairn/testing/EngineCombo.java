@@ -1,5 +1,6 @@
 package dev.cairn.testing;
 
+import dev.cairn.BlockCompactionExecution;
 import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.Options;
 import dev.cairn.Options.CompactionScheduler;
@@ -89,7 +90,8 @@ public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler) 
   public Options.Builder apply(Options.Builder b) {
     b.compactionStyle(style).compactionScheduler(scheduler);
     switch (style) {
-      case BLOCK -> b.blockCompaction(blockCompaction());
+      case BLOCK -> b.blockCompaction(blockCompaction())
+          .blockCompactionExecution(BlockCompactionExecution.defaults().withLazyDeletionBytes(256 << 10));
       case BUFFER -> b.buffer(buffer());
       case TABLE -> { }
     }
@@ -111,7 +113,7 @@ public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler) 
    * KiB of them add up (BlockDB's lazy deletion, scaled to the tests' tiny files).
    */
   public static BlockCompactionConfig blockCompaction() {
-    return BlockCompactionConfig.defaults().withForceBlock(true).withLazyDeletionBytes(256 << 10);
+    return BlockCompactionConfig.defaults().withForceBlock(true);
   }
 
   /**

@@ -5,7 +5,7 @@ import dev.cairn.Cairn;
 import dev.cairn.CairnIterator;
 import dev.cairn.Options;
 import dev.cairn.Stats;
-import dev.cairn.compaction.block.BlockCompactionConfig;
+import dev.cairn.BlockCompactionExecution;
 import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoPurpose;
@@ -111,7 +111,7 @@ public final class CairnTableEngine implements BenchEngine {
         .dlc(dlcConfig(s))
         .buffer(bufferVariant.apply(
             BufferConfig.defaults().withTrimIntervalMillis(BUFFER_TRIM_MILLIS).withTrimUnitBytes(BUFFER_TRIM_UNIT_BYTES)))
-        .blockCompaction(BlockCompactionConfig.defaults().withLazyDeletionBytes(LAZY_DELETION_BYTES))
+        .blockCompactionExecution(BlockCompactionExecution.defaults().withLazyDeletionBytes(LAZY_DELETION_BYTES))
         .build();
     io = options.fileSystem().ioStats();
     db = Cairn.open(dir, options);
