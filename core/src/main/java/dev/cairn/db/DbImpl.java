@@ -1,11 +1,9 @@
 package dev.cairn.db;
 
-import dev.cairn.BackgroundErrorException;
 import dev.cairn.Cairn;
 import dev.cairn.CairnException;
 import dev.cairn.CairnIOException;
 import dev.cairn.CairnIterator;
-import dev.cairn.DatabaseClosedException;
 import dev.cairn.Entry;
 import dev.cairn.Options;
 import dev.cairn.ReadOptions;
@@ -13,15 +11,11 @@ import dev.cairn.Snapshot;
 import dev.cairn.Stats;
 import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
-import dev.cairn.cache.BlockCache;
-import dev.cairn.cache.CaffeineBlockCache;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoTag;
-import dev.cairn.key.LookupResult;
 import dev.cairn.memtable.MemTable;
 import dev.cairn.table.TableCache;
-import dev.cairn.table.TableOptions;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
 import dev.cairn.version.VersionSet;
@@ -30,15 +24,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -54,19 +45,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * Background jobs (flush, compaction) do their I/O without the mutex and take it to install a
  * version edit.
  */
-public final class DbImpl implements Cairn {
-  final Path dir;
-  final Options options;
-  final FileSystem fs;
-  final BlockCache blockCache;
-  final TableCache tableCache;
-  final VersionSet versions;
-  final EngineCounters counters = new EngineCounters();
-  final ReentrantLock mutex = new ReentrantLock();
-  /** Signalled whenever background work finishes or the engine's state changes. */
-  final Condition backgroundChanged = mutex.newCondition();
-  final SnapshotList snapshots = new SnapshotList();
-  final Compactions compactions;
+public final class DbImpl implements Cairn, BackgroundRequests.Handler {
+  private final Engine engine;
+  private final Path dir;
+  private final Options options;
+  private final FileSystem fs;
+  private final TableCache tableCache;
+  private final VersionSet versions;
+  private final EngineCounters counters;
+  private final ReentrantLock mutex;
+  private final Condition backgroundChanged;
+  private final EngineStatus status;
+  private final Compactions compactions;
 
   private final AutoCloseable dbLock;
   private final ExecutorService background;
@@ -83,13 +73,9 @@ public final class DbImpl implements Cairn {
   private LogWriter log;
   private long logNumber;
   private final ArrayDeque<Writer> writers = new ArrayDeque<>();
-  final Set<Long> pendingOutputs = new HashSet<>();
   private boolean flushScheduled;
   /** A leader is appending to the log with the mutex released; close() waits for it. */
   private boolean logWriteInProgress;
-  /** Read without the mutex by running compactions (to abandon work), hence volatile. */
-  private volatile boolean closing;
-  private volatile Throwable backgroundError;
 
   /** A memtable waiting to be flushed, with the WAL that holds its writes. */
   record ImmutableMemTable(MemTable mem, long logNumber) {}
@@ -110,15 +96,20 @@ public final class DbImpl implements Cairn {
   }
 
   private DbImpl(Path dir, Options options, AutoCloseable dbLock) {
-    this.dir = dir;
-    this.options = options;
-    this.fs = options.fileSystem();
     this.dbLock = dbLock;
     this.calls = new InFlightCalls("database " + dir);
-    this.blockCache = new CaffeineBlockCache(options.blockCacheBytes());
-    this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), blockCache);
-    this.versions = new VersionSet(dir, fs, options);
-    this.compactions = new Compactions(this);
+    this.engine = new Engine(dir, options);
+    this.dir = dir;
+    this.options = options;
+    this.fs = engine.fs();
+    this.tableCache = engine.tableCache();
+    this.versions = engine.versions();
+    this.counters = engine.counters();
+    this.mutex = engine.mutex();
+    this.backgroundChanged = engine.backgroundChanged();
+    this.status = engine.status();
+    engine.background().bind(this);
+    this.compactions = new Compactions(engine);
     this.obsoleteFiles = new ObsoleteFiles(fs, dir, tableCache, compactions.style().obsoleteFileBatchBytes());
     this.versions.setVersionReleasedListener(this::onVersionReleased);
     AtomicInteger threadIds = new AtomicInteger();
@@ -159,13 +150,13 @@ public final class DbImpl implements Cairn {
     mutex.lock();
     try {
       VersionEdit edit = new VersionEdit();
-      new Recovery(this).recover(edit);
+      new Recovery(engine, compactions.style().tableOptions()).recover(edit);
       logNumber = versions.newFileNumber();
       log = new LogWriter(fs.create(dir.resolve(FileNames.log(logNumber)), IoTag.WAL));
       fs.syncDirectory(dir);
       edit.setLogNumber(logNumber);
       versions.logAndApply(edit);
-      pendingOutputs.clear();
+      engine.pendingOutputs().clear();
       mem = new MemTable();
       collectObsoleteFiles(false);
       maybeScheduleBackgroundWork();
@@ -315,7 +306,7 @@ public final class DbImpl implements Cairn {
       CairnIOException e = failure instanceof IOException io
           ? new CairnIOException("appending to the write-ahead log " + FileNames.log(currentLogNumber), io)
           : null;
-      latchBackgroundError(e != null ? e : failure);
+      status.latch(e != null ? e : failure);
       if (e != null) {
         throw e;
       }
@@ -358,7 +349,7 @@ public final class DbImpl implements Cairn {
   void makeRoomForWrite(boolean force) throws IOException {
     boolean allowDelay = !force;
     while (true) {
-      throwIfUnusable();
+      status.throwIfUnusable();
       Version current = versions.current();
       int l0Files = current.fileCount(0);
       if (allowDelay && l0Files >= options.l0SlowdownTrigger()) {
@@ -401,7 +392,7 @@ public final class DbImpl implements Cairn {
     try {
       newLog = new LogWriter(fs.create(dir.resolve(FileNames.log(newLogNumber)), IoTag.WAL));
     } catch (IOException e) {
-      latchBackgroundError(e);
+      status.latch(e);
       throw e;
     }
     // Make the new log's directory entry durable before any write in it is acknowledged: a
@@ -410,7 +401,7 @@ public final class DbImpl implements Cairn {
     try {
       fs.syncDirectory(dir);
     } catch (IOException e) {
-      latchBackgroundError(e);
+      status.latch(e);
       newLog.close();
       throw e;
     }
@@ -420,7 +411,7 @@ public final class DbImpl implements Cairn {
       log.sync();
       log.close();
     } catch (IOException e) {
-      latchBackgroundError(e);
+      status.latch(e);
       newLog.close();
       throw e;
     }
@@ -473,7 +464,7 @@ public final class DbImpl implements Cairn {
       List<MemTable> memtables = new ArrayList<>(1 + immutables.size());
       memtables.add(mem);
       immutables.descendingIterator().forEachRemaining(m -> memtables.add(m.mem()));
-      return new ReadState(this, memtables, v, sequence >= 0 ? sequence : versions.lastSequence());
+      return new ReadState(tableCache, compactions.buffer().reads(), memtables, v, sequence >= 0 ? sequence : versions.lastSequence());
     } finally {
       mutex.unlock();
     }
@@ -484,7 +475,7 @@ public final class DbImpl implements Cairn {
     calls.enter();
     mutex.lock();
     try {
-      return new SnapshotImpl(this, versions.lastSequence());
+      return new SnapshotImpl(this, engine.snapshots(), versions.lastSequence());
     } finally {
       mutex.unlock();
       calls.exit();
@@ -548,10 +539,10 @@ public final class DbImpl implements Cairn {
       // later by writers that keep going (which could starve this call).
       ImmutableMemTable target = immutables.peekLast();
       while (target != null && immutables.contains(target)) {
-        throwIfUnusable();
+        status.throwIfUnusable();
         backgroundChanged.awaitUninterruptibly();
       }
-      throwIfUnusable();
+      status.throwIfUnusable();
     } finally {
       mutex.unlock();
       calls.exit();
@@ -574,7 +565,7 @@ public final class DbImpl implements Cairn {
     calls.enter();
     mutex.lock();
     try {
-      return StatsBuilder.build(this, versions.current(), mem.approximateBytes(), immutables.size());
+      return StatsBuilder.build(engine, compactions, versions.current(), mem.approximateBytes(), immutables.size());
     } finally {
       mutex.unlock();
       calls.exit();
@@ -594,8 +585,9 @@ public final class DbImpl implements Cairn {
   // ---------------------------------------------------------------- background work
 
   /** Requires: mutex held. Starts a flush and as many compactions as the picker and threads allow. */
-  void maybeScheduleBackgroundWork() {
-    if (closing || backgroundError != null) {
+  @Override
+  public void maybeScheduleBackgroundWork() {
+    if (status.isClosing() || status.hasBackgroundError()) {
       return;
     }
     if (!immutables.isEmpty() && !flushScheduled) {
@@ -612,17 +604,17 @@ public final class DbImpl implements Cairn {
   private void backgroundFlush() {
     mutex.lock();
     try {
-      while (!immutables.isEmpty() && backgroundError == null && !closing) {
+      while (!immutables.isEmpty() && !status.hasBackgroundError() && !status.isClosing()) {
         ImmutableMemTable imm = immutables.peekFirst();
         VersionEdit edit = new VersionEdit();
-        long table = FlushJob.flush(this, imm.mem(), edit);
+        long table = FlushJob.flush(engine, compactions.style().tableOptions(), imm.mem(), edit);
         // Logs older than the next unflushed memtable's are no longer needed for recovery.
         ImmutableMemTable next = immutables.stream().skip(1).findFirst().orElse(null);
         edit.setLogNumber(next != null ? next.logNumber() : logNumber);
         try {
           versions.logAndApply(edit);
         } finally {
-          releasePendingOutputs(List.of(table));
+          engine.pendingOutputs().release(List.of(table));
         }
         immutables.pollFirst();
         counters.flushes.increment();
@@ -630,13 +622,13 @@ public final class DbImpl implements Cairn {
         collectObsoleteFiles(false);
       }
     } catch (Throwable t) {
-      latchBackgroundError(t);
+      status.latch(t);
     } finally {
       try {
         flushScheduled = false;
         maybeScheduleBackgroundWork();
       } catch (Throwable t) {
-        latchBackgroundError(t);
+        status.latch(t);
       } finally {
         backgroundChanged.signalAll();
         mutex.unlock();
@@ -650,11 +642,12 @@ public final class DbImpl implements Cairn {
    * mutex, so that no table created after the live set was taken can be mistaken for obsolete;
    * the deletions run without it, so readers do not wait behind unlink calls.
    */
-  void collectObsoleteFiles(boolean force) {
+  @Override
+  public void collectObsoleteFiles(boolean force) {
     List<String> obsolete;
     try {
       ObsoleteFiles.LiveSet live = new ObsoleteFiles.LiveSet(
-          versions.liveFileNumbers(), Set.copyOf(pendingOutputs), versions.logNumber(),
+          versions.liveFileNumbers(), engine.pendingOutputs().snapshot(), versions.logNumber(),
           versions.manifestFileNumber());
       obsolete = obsoleteFiles.find(live);
     } catch (IOException | RuntimeException e) {
@@ -680,7 +673,7 @@ public final class DbImpl implements Cairn {
    * may now be obsolete. Collection runs on the background pool, at most one queued at a time.
    */
   private void onVersionReleased() {
-    if (closing || !collectionQueued.compareAndSet(false, true)) {
+    if (status.isClosing() || !collectionQueued.compareAndSet(false, true)) {
       return;
     }
     try {
@@ -688,7 +681,7 @@ public final class DbImpl implements Cairn {
         collectionQueued.set(false);
         mutex.lock();
         try {
-          if (!closing) {
+          if (!status.isClosing()) {
             collectObsoleteFiles(false);
           }
         } finally {
@@ -699,33 +692,6 @@ public final class DbImpl implements Cairn {
       // Closing: close() collects everything itself.
       collectionQueued.set(false);
     }
-  }
-
-  /** Requires: mutex held. The first background failure wins and is kept. */
-  void latchBackgroundError(Throwable t) {
-    if (backgroundError == null) {
-      backgroundError = t;
-    }
-    backgroundChanged.signalAll();
-  }
-
-  /** Requires: mutex held. */
-  void throwIfUnusable() {
-    if (closing) {
-      throw new DatabaseClosedException("database " + dir);
-    }
-    if (backgroundError != null) {
-      throw new BackgroundErrorException(backgroundError);
-    }
-  }
-
-  boolean isClosing() {
-    return closing;
-  }
-
-  /** Whether a background failure has latched (read without the mutex: volatile). */
-  boolean hasBackgroundError() {
-    return backgroundError != null;
   }
 
   long logNumber() {
@@ -756,7 +722,7 @@ public final class DbImpl implements Cairn {
     compactions.stop();
     mutex.lock();
     try {
-      closing = true;
+      status.markClosing();
       backgroundChanged.signalAll();
       for (Writer w : writers) {
         w.turn.signal();
@@ -807,7 +773,7 @@ public final class DbImpl implements Cairn {
 
   private void closeAfterFailedOpen() {
     closed.set(true);
-    closing = true;
+    status.markClosing();
     compactions.stop();
     background.shutdownNow();
     try {
@@ -827,12 +793,8 @@ public final class DbImpl implements Cairn {
       LOG.warning("closing the manifest: " + e);
     }
     tableCache.close();
-    blockCache.close();
+    engine.blockCache().close();
     DatabaseDirectory.unlockQuietly(dbLock);
-  }
-
-  long lastSequence() {
-    return versions.lastSequence();
   }
 
   /** The LSbM compaction buffer (appending and trimming only with the BUFFER style). */
@@ -840,30 +802,13 @@ public final class DbImpl implements Cairn {
     return compactions.buffer();
   }
 
-  /** Allocates a file number for a new table and protects it from obsolete-file collection. */
-  long newPendingOutputNumber() {
-    mutex.lock();
-    try {
-      long n = versions.newFileNumber();
-      pendingOutputs.add(n);
-      return n;
-    } finally {
-      mutex.unlock();
-    }
+  /** The engine context (tests). */
+  Engine engine() {
+    return engine;
   }
 
-  /** Requires: mutex held. The outputs are installed (or abandoned): collection may judge them. */
-  void releasePendingOutputs(java.util.Collection<Long> numbers) {
-    pendingOutputs.removeAll(numbers);
-  }
-
-  /** The options of every table written (the compaction style's). */
-  TableOptions tableOptions() {
-    return compactions.style().tableOptions();
-  }
-
-  /** Reads a key through a version's tables only (used by {@link ReadState}). */
-  LookupResult lookupInVersion(Version v, byte[] key, long sequence, boolean fillCache) {
-    return VersionLookup.get(tableCache, v, key, sequence, fillCache, buffer().reads());
+  /** The compactions (tests). */
+  Compactions compactions() {
+    return compactions;
   }
 }

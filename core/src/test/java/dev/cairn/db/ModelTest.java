@@ -189,9 +189,9 @@ class ModelTest {
     /** The current buffer's file entries that pass {@code test}, at top level. */
     private int bufferFileEntries(java.util.function.Predicate<BufferEntry.File> test) {
       DbImpl impl = (DbImpl) db;
-      impl.mutex.lock();
+      impl.engine().mutex().lock();
       try {
-        Version v = impl.versions.current();
+        Version v = impl.engine().versions().current();
         int n = 0;
         for (int level = 0; level < v.numLevels(); level++) {
           for (BufferTable t : v.bufferTables(level)) {
@@ -200,7 +200,7 @@ class ModelTest {
         }
         return n;
       } finally {
-        impl.mutex.unlock();
+        impl.engine().mutex().unlock();
       }
     }
 
