@@ -1,7 +1,6 @@
 package dev.cairn.db;
 
 import dev.cairn.Cairn;
-import dev.cairn.CairnException;
 import dev.cairn.CairnIOException;
 import dev.cairn.CairnIterator;
 import dev.cairn.Entry;
@@ -11,18 +10,14 @@ import dev.cairn.Snapshot;
 import dev.cairn.Stats;
 import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
-import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
-import dev.cairn.fs.IoTag;
 import dev.cairn.memtable.MemTable;
 import dev.cairn.table.TableCache;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
 import dev.cairn.version.VersionSet;
-import dev.cairn.wal.LogWriter;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -67,33 +62,11 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
   /** Public calls running now; close() waits for them (see InFlightCalls). */
   private final InFlightCalls calls;
 
+  private final MemTables memTables;
+  private final WriteQueue writes;
+
   // Guarded by mutex.
-  private MemTable mem;
-  private final ArrayDeque<ImmutableMemTable> immutables = new ArrayDeque<>();
-  private LogWriter log;
-  private long logNumber;
-  private final ArrayDeque<Writer> writers = new ArrayDeque<>();
   private boolean flushScheduled;
-  /** A leader is appending to the log with the mutex released; close() waits for it. */
-  private boolean logWriteInProgress;
-
-  /** A memtable waiting to be flushed, with the WAL that holds its writes. */
-  record ImmutableMemTable(MemTable mem, long logNumber) {}
-
-  /** A caller waiting in the group-commit queue. */
-  private static final class Writer {
-    final WriteBatch batch;
-    final boolean sync;
-    final Condition turn;
-    boolean done;
-    RuntimeException error;
-
-    Writer(WriteBatch batch, boolean sync, Condition turn) {
-      this.batch = batch;
-      this.sync = sync;
-      this.turn = turn;
-    }
-  }
 
   private DbImpl(Path dir, Options options, AutoCloseable dbLock) {
     this.dbLock = dbLock;
@@ -110,6 +83,8 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
     this.status = engine.status();
     engine.background().bind(this);
     this.compactions = new Compactions(engine);
+    this.memTables = new MemTables(engine);
+    this.writes = new WriteQueue(engine, memTables);
     this.obsoleteFiles = new ObsoleteFiles(fs, dir, tableCache, compactions.style().obsoleteFileBatchBytes());
     this.versions.setVersionReleasedListener(this::onVersionReleased);
     AtomicInteger threadIds = new AtomicInteger();
@@ -151,13 +126,12 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
     try {
       VersionEdit edit = new VersionEdit();
       new Recovery(engine, compactions.style().tableOptions()).recover(edit);
-      logNumber = versions.newFileNumber();
-      log = new LogWriter(fs.create(dir.resolve(FileNames.log(logNumber)), IoTag.WAL));
+      long logNumber = memTables.createLog();
       fs.syncDirectory(dir);
       edit.setLogNumber(logNumber);
       versions.logAndApply(edit);
       engine.pendingOutputs().clear();
-      mem = new MemTable();
+      memTables.createMemTable();
       collectObsoleteFiles(false);
       maybeScheduleBackgroundWork();
     } catch (IOException e) {
@@ -208,218 +182,10 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
     }
     calls.enter();
     try {
-      writeInFlight(batch, writeOptions);
+      writes.write(batch, writeOptions);
     } finally {
       calls.exit();
     }
-  }
-
-  private void writeInFlight(WriteBatch batch, WriteOptions writeOptions) {
-    if (batch.count() == 0) {
-      return;
-    }
-    long start = System.nanoTime();
-    Writer w = new Writer(batch, writeOptions.sync(), mutex.newCondition());
-    mutex.lock();
-    try {
-      writers.addLast(w);
-      while (!w.done && writers.peekFirst() != w) {
-        w.turn.awaitUninterruptibly();
-      }
-      if (w.done) {
-        if (w.error != null) {
-          throw w.error;
-        }
-        return;
-      }
-      commitGroupAsLeader(w);
-    } finally {
-      mutex.unlock();
-      counters.putLatency.recordSince(start);
-    }
-  }
-
-  /**
-   * Requires: mutex held, {@code leader} at the head of {@link #writers}. Commits the leader and the
-   * writers queued behind it as one WAL record, then wakes them.
-   */
-  private void commitGroupAsLeader(Writer leader) {
-    Writer last = leader;
-    Throwable error = null;
-    try {
-      makeRoomForWrite(false);
-      GroupBatch<Writer> group = GroupBatch.collect(writers, leader, w -> w.batch, w -> w.sync);
-      last = group.last();
-      long firstSequence = versions.lastSequence() + 1;
-      byte[] record = group.batch().encode(firstSequence);
-      appendToLogAndMemTable(record, group.sync());
-      versions.setLastSequence(firstSequence + group.batch().count() - 1);
-      counters.userBytesWritten.add(group.batch().userBytes());
-    } catch (Throwable t) {
-      error = t;
-    } finally {
-      // Always drain the group and pass the turn on, whatever failed: a writer left in the queue
-      // would block every later write and flush forever.
-      completeGroup(leader, last, error);
-    }
-    if (error instanceof RuntimeException e) {
-      throw e;
-    }
-    if (error instanceof Error e) {
-      throw e;
-    }
-    if (error != null) {
-      throw new CairnIOException("switching to a new write-ahead log", (IOException) error);
-    }
-  }
-
-  /**
-   * Requires: mutex held, caller is the head writer. Appends the record to the WAL and inserts it
-   * into the memtable with the mutex released. Any failure once the append has started latches
-   * the background error: the log may hold part of the record, and its sequence numbers must never
-   * be handed out again.
-   */
-  private void appendToLogAndMemTable(byte[] record, boolean sync) {
-    LogWriter currentLog = log;
-    MemTable currentMem = mem;
-    long currentLogNumber = logNumber;
-    logWriteInProgress = true;
-    mutex.unlock();
-    Throwable failure = null;
-    try {
-      currentLog.addRecord(record);
-      if (sync) {
-        currentLog.sync();
-      } else {
-        // Hand the record to the OS so that it survives a crash of this process.
-        currentLog.flush();
-      }
-      MemTableInserter.insert(record, currentMem);
-    } catch (Throwable t) {
-      failure = t;
-    } finally {
-      mutex.lock();
-      logWriteInProgress = false;
-      backgroundChanged.signalAll();
-    }
-    if (failure != null) {
-      CairnIOException e = failure instanceof IOException io
-          ? new CairnIOException("appending to the write-ahead log " + FileNames.log(currentLogNumber), io)
-          : null;
-      status.latch(e != null ? e : failure);
-      if (e != null) {
-        throw e;
-      }
-      if (failure instanceof Error err) {
-        throw err;
-      }
-      throw (RuntimeException) failure;
-    }
-  }
-
-  /** Requires: mutex held. Removes the group from the queue, hands out its outcome, wakes the next. */
-  private void completeGroup(Writer leader, Writer last, Throwable error) {
-    RuntimeException followerError = error == null ? null
-        : error instanceof RuntimeException re ? re : new CairnException("group commit failed: " + error, error);
-    while (true) {
-      Writer w = writers.pollFirst();
-      if (w == null) {
-        break;
-      }
-      if (w != leader) {
-        w.error = followerError;
-        w.done = true;
-        w.turn.signal();
-      }
-      if (w == last) {
-        break;
-      }
-    }
-    Writer next = writers.peekFirst();
-    if (next != null) {
-      next.turn.signal();
-    }
-  }
-
-  /**
-   * Requires: mutex held, caller is the head writer. Waits until the active memtable has room,
-   * switching it for a fresh one (and a fresh log) when full, and applying the L0 slowdown and
-   * stop triggers. With {@code force} the memtable is switched if it holds anything.
-   */
-  void makeRoomForWrite(boolean force) throws IOException {
-    boolean allowDelay = !force;
-    while (true) {
-      status.throwIfUnusable();
-      Version current = versions.current();
-      int l0Files = current.fileCount(0);
-      if (allowDelay && l0Files >= options.l0SlowdownTrigger()) {
-        // Spread the delay over many writers instead of stopping one for seconds (LevelDB).
-        long t0 = System.nanoTime();
-        mutex.unlock();
-        try {
-          Thread.sleep(1);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        } finally {
-          mutex.lock();
-        }
-        counters.recordStall(t0, false);
-        allowDelay = false;
-      } else if (!force && mem.approximateBytes() < options.memtableBytes()) {
-        return;
-      } else if (force && mem.isEmpty()) {
-        return;
-      } else if (immutables.size() >= options.maxImmutableMemtables()) {
-        long t0 = System.nanoTime();
-        backgroundChanged.awaitUninterruptibly();
-        counters.recordStall(t0, true);
-      } else if (l0Files >= options.l0StopTrigger()) {
-        long t0 = System.nanoTime();
-        maybeScheduleBackgroundWork();
-        backgroundChanged.awaitUninterruptibly();
-        counters.recordStall(t0, true);
-      } else {
-        switchMemTable();
-        force = false;
-      }
-    }
-  }
-
-  /** Requires: mutex held. */
-  private void switchMemTable() throws IOException {
-    long newLogNumber = versions.newFileNumber();
-    LogWriter newLog;
-    try {
-      newLog = new LogWriter(fs.create(dir.resolve(FileNames.log(newLogNumber)), IoTag.WAL));
-    } catch (IOException e) {
-      status.latch(e);
-      throw e;
-    }
-    // Make the new log's directory entry durable before any write in it is acknowledged: a
-    // synced write is only as durable as the name of the file that holds it, and without this
-    // a power loss before the next table's directory sync drops the whole log.
-    try {
-      fs.syncDirectory(dir);
-    } catch (IOException e) {
-      status.latch(e);
-      newLog.close();
-      throw e;
-    }
-    // The old log holds the memtable being retired; sync it so that an older log is never torn
-    // behind a newer one (recovery then only meets a torn tail in the newest log).
-    try {
-      log.sync();
-      log.close();
-    } catch (IOException e) {
-      status.latch(e);
-      newLog.close();
-      throw e;
-    }
-    immutables.addLast(new ImmutableMemTable(mem, logNumber));
-    log = newLog;
-    logNumber = newLogNumber;
-    mem = new MemTable();
-    maybeScheduleBackgroundWork();
   }
 
   // ---------------------------------------------------------------- reads
@@ -461,10 +227,9 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
     try {
       Version v = versions.current();
       v.ref();
-      List<MemTable> memtables = new ArrayList<>(1 + immutables.size());
-      memtables.add(mem);
-      immutables.descendingIterator().forEachRemaining(m -> memtables.add(m.mem()));
-      return new ReadState(tableCache, compactions.buffer().reads(), memtables, v, sequence >= 0 ? sequence : versions.lastSequence());
+      List<MemTable> memtables = memTables.newestFirst();
+      return new ReadState(tableCache, compactions.buffer().reads(), memtables, v,
+          sequence >= 0 ? sequence : versions.lastSequence());
     } finally {
       mutex.unlock();
     }
@@ -520,31 +285,9 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
   @Override
   public void flush() {
     calls.enter();
-    mutex.lock();
     try {
-      // Take a turn in the writer queue so that no group commit is between log and memtable.
-      Writer w = new Writer(new WriteBatch(), false, mutex.newCondition());
-      writers.addLast(w);
-      while (writers.peekFirst() != w) {
-        w.turn.awaitUninterruptibly();
-      }
-      try {
-        makeRoomForWrite(true);
-      } catch (IOException e) {
-        throw new CairnIOException("switching the memtable for a flush", e);
-      } finally {
-        completeGroup(w, w, null);
-      }
-      // Wait for the memtables holding writes made before this call, not for ones switched in
-      // later by writers that keep going (which could starve this call).
-      ImmutableMemTable target = immutables.peekLast();
-      while (target != null && immutables.contains(target)) {
-        status.throwIfUnusable();
-        backgroundChanged.awaitUninterruptibly();
-      }
-      status.throwIfUnusable();
+      writes.flush();
     } finally {
-      mutex.unlock();
       calls.exit();
     }
   }
@@ -565,7 +308,8 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
     calls.enter();
     mutex.lock();
     try {
-      return StatsBuilder.build(engine, compactions, versions.current(), mem.approximateBytes(), immutables.size());
+      return StatsBuilder.build(engine, compactions, versions.current(), memTables.activeBytes(),
+          memTables.immutableCount());
     } finally {
       mutex.unlock();
       calls.exit();
@@ -590,7 +334,7 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
     if (status.isClosing() || status.hasBackgroundError()) {
       return;
     }
-    if (!immutables.isEmpty() && !flushScheduled) {
+    if (memTables.hasImmutable() && !flushScheduled) {
       flushScheduled = true;
       background.execute(this::backgroundFlush);
     }
@@ -604,19 +348,18 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
   private void backgroundFlush() {
     mutex.lock();
     try {
-      while (!immutables.isEmpty() && !status.hasBackgroundError() && !status.isClosing()) {
-        ImmutableMemTable imm = immutables.peekFirst();
+      while (memTables.hasImmutable() && !status.hasBackgroundError() && !status.isClosing()) {
+        MemTables.ImmutableMemTable imm = memTables.oldestImmutable();
         VersionEdit edit = new VersionEdit();
         long table = FlushJob.flush(engine, compactions.style().tableOptions(), imm.mem(), edit);
         // Logs older than the next unflushed memtable's are no longer needed for recovery.
-        ImmutableMemTable next = immutables.stream().skip(1).findFirst().orElse(null);
-        edit.setLogNumber(next != null ? next.logNumber() : logNumber);
+        edit.setLogNumber(memTables.logNumberAfterOldest());
         try {
           versions.logAndApply(edit);
         } finally {
           engine.pendingOutputs().release(List.of(table));
         }
-        immutables.pollFirst();
+        memTables.removeOldest();
         counters.flushes.increment();
         backgroundChanged.signalAll();
         collectObsoleteFiles(false);
@@ -694,8 +437,9 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
     }
   }
 
+  /** The number of the active memtable's log (tests). */
   long logNumber() {
-    return logNumber;
+    return memTables.logNumber();
   }
 
   static void checkKey(byte[] key) {
@@ -724,9 +468,7 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
     try {
       status.markClosing();
       backgroundChanged.signalAll();
-      for (Writer w : writers) {
-        w.turn.signal();
-      }
+      writes.wakeAll();
     } finally {
       mutex.unlock();
     }
@@ -738,7 +480,7 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
       // A leader appending to the log without the mutex must finish before the log is closed,
       // or a clean close could leave a torn record (and two threads in the LogWriter). The drain
       // above already waited for it; the flag keeps this true on its own.
-      while (flushScheduled || compactions.running() > 0 || logWriteInProgress) {
+      while (flushScheduled || compactions.running() > 0 || writes.logWriteInProgress()) {
         backgroundChanged.awaitUninterruptibly();
       }
     } finally {
@@ -753,14 +495,7 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
     mutex.lock();
     try {
       try {
-        if (log != null) {
-          // Close even when the sync fails (a dead device): otherwise the descriptor leaks.
-          try {
-            log.sync();
-          } finally {
-            log.close();
-          }
-        }
+        memTables.syncAndCloseLog();
       } catch (IOException e) {
         LOG.warning("closing the log: " + e);
       }
@@ -777,9 +512,7 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
     compactions.stop();
     background.shutdownNow();
     try {
-      if (log != null) {
-        log.close();
-      }
+      memTables.closeLog();
     } catch (IOException e) {
       // The open already failed; its exception is the one to report.
     }
