@@ -20,11 +20,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -40,7 +36,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Background jobs (flush, compaction) do their I/O without the mutex and take it to install a
  * version edit.
  */
-public final class DbImpl implements Cairn, BackgroundRequests.Handler {
+public final class DbImpl implements Cairn {
   private final Engine engine;
   private final Path dir;
   private final Options options;
@@ -54,19 +50,14 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
   private final Compactions compactions;
 
   private final AutoCloseable dbLock;
-  private final ExecutorService background;
-  private final ObsoleteFiles obsoleteFiles;
+  private final BackgroundWork background;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final AtomicBoolean collectionQueued = new AtomicBoolean();
   private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(DbImpl.class.getName());
   /** Public calls running now; close() waits for them (see InFlightCalls). */
   private final InFlightCalls calls;
 
   private final MemTables memTables;
   private final WriteQueue writes;
-
-  // Guarded by mutex.
-  private boolean flushScheduled;
 
   private DbImpl(Path dir, Options options, AutoCloseable dbLock) {
     this.dbLock = dbLock;
@@ -81,18 +72,11 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
     this.mutex = engine.mutex();
     this.backgroundChanged = engine.backgroundChanged();
     this.status = engine.status();
-    engine.background().bind(this);
     this.compactions = new Compactions(engine);
     this.memTables = new MemTables(engine);
     this.writes = new WriteQueue(engine, memTables);
-    this.obsoleteFiles = new ObsoleteFiles(fs, dir, tableCache, compactions.style().obsoleteFileBatchBytes());
-    this.versions.setVersionReleasedListener(this::onVersionReleased);
-    AtomicInteger threadIds = new AtomicInteger();
-    this.background = Executors.newFixedThreadPool(options.backgroundThreads(), r -> {
-      Thread t = new Thread(r, "cairn-bg-" + dir.getFileName() + "-" + threadIds.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.background = new BackgroundWork(engine, memTables, compactions);
+    engine.background().bind(background);
   }
 
   /** See {@link Cairn#open}. */
@@ -132,8 +116,8 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
       versions.logAndApply(edit);
       engine.pendingOutputs().clear();
       memTables.createMemTable();
-      collectObsoleteFiles(false);
-      maybeScheduleBackgroundWork();
+      background.collectObsoleteFiles(false);
+      background.maybeScheduleBackgroundWork();
     } catch (IOException e) {
       throw new CairnIOException("recovering database " + dir, e);
     } finally {
@@ -326,117 +310,6 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
     }
   }
 
-  // ---------------------------------------------------------------- background work
-
-  /** Requires: mutex held. Starts a flush and as many compactions as the picker and threads allow. */
-  @Override
-  public void maybeScheduleBackgroundWork() {
-    if (status.isClosing() || status.hasBackgroundError()) {
-      return;
-    }
-    if (memTables.hasImmutable() && !flushScheduled) {
-      flushScheduled = true;
-      background.execute(this::backgroundFlush);
-    }
-    Compactions.Claimed claimed;
-    while ((claimed = compactions.claimNext()) != null) {
-      Compactions.Claimed plan = claimed;
-      background.execute(() -> compactions.runClaimed(plan));
-    }
-  }
-
-  private void backgroundFlush() {
-    mutex.lock();
-    try {
-      while (memTables.hasImmutable() && !status.hasBackgroundError() && !status.isClosing()) {
-        MemTables.ImmutableMemTable imm = memTables.oldestImmutable();
-        VersionEdit edit = new VersionEdit();
-        long table = FlushJob.flush(engine, compactions.style().tableOptions(), imm.mem(), edit);
-        // Logs older than the next unflushed memtable's are no longer needed for recovery.
-        edit.setLogNumber(memTables.logNumberAfterOldest());
-        try {
-          versions.logAndApply(edit);
-        } finally {
-          engine.pendingOutputs().release(List.of(table));
-        }
-        memTables.removeOldest();
-        counters.flushes.increment();
-        backgroundChanged.signalAll();
-        collectObsoleteFiles(false);
-      }
-    } catch (Throwable t) {
-      status.latch(t);
-    } finally {
-      try {
-        flushScheduled = false;
-        maybeScheduleBackgroundWork();
-      } catch (Throwable t) {
-        status.latch(t);
-      } finally {
-        backgroundChanged.signalAll();
-        mutex.unlock();
-      }
-    }
-  }
-
-  /**
-   * Requires: mutex held (released while files are deleted, held again on return). Deletes
-   * unreferenced files, in batches or all when {@code force}. The directory is listed under the
-   * mutex, so that no table created after the live set was taken can be mistaken for obsolete;
-   * the deletions run without it, so readers do not wait behind unlink calls.
-   */
-  @Override
-  public void collectObsoleteFiles(boolean force) {
-    List<String> obsolete;
-    try {
-      ObsoleteFiles.LiveSet live = new ObsoleteFiles.LiveSet(
-          versions.liveFileNumbers(), engine.pendingOutputs().snapshot(), versions.logNumber(),
-          versions.manifestFileNumber());
-      obsolete = obsoleteFiles.find(live);
-    } catch (IOException | RuntimeException e) {
-      // Leftover files cost space, not correctness; the next collection tries again.
-      LOG.warning("obsolete-file collection failed: " + e);
-      return;
-    }
-    if (obsolete.isEmpty()) {
-      return;
-    }
-    mutex.unlock();
-    try {
-      obsoleteFiles.delete(obsolete, force);
-    } catch (RuntimeException e) {
-      LOG.warning("obsolete-file deletion failed: " + e);
-    } finally {
-      mutex.lock();
-    }
-  }
-
-  /**
-   * Called when a version is no longer referenced (an iterator or read released it): its files
-   * may now be obsolete. Collection runs on the background pool, at most one queued at a time.
-   */
-  private void onVersionReleased() {
-    if (status.isClosing() || !collectionQueued.compareAndSet(false, true)) {
-      return;
-    }
-    try {
-      background.execute(() -> {
-        collectionQueued.set(false);
-        mutex.lock();
-        try {
-          if (!status.isClosing()) {
-            collectObsoleteFiles(false);
-          }
-        } finally {
-          mutex.unlock();
-        }
-      });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      // Closing: close() collects everything itself.
-      collectionQueued.set(false);
-    }
-  }
-
   /** The number of the active memtable's log (tests). */
   long logNumber() {
     return memTables.logNumber();
@@ -480,18 +353,13 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
       // A leader appending to the log without the mutex must finish before the log is closed,
       // or a clean close could leave a torn record (and two threads in the LogWriter). The drain
       // above already waited for it; the flag keeps this true on its own.
-      while (flushScheduled || compactions.running() > 0 || writes.logWriteInProgress()) {
+      while (background.busy() || writes.logWriteInProgress()) {
         backgroundChanged.awaitUninterruptibly();
       }
     } finally {
       mutex.unlock();
     }
     background.shutdown();
-    try {
-      background.awaitTermination(1, TimeUnit.MINUTES);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
     mutex.lock();
     try {
       try {
@@ -499,7 +367,7 @@ public final class DbImpl implements Cairn, BackgroundRequests.Handler {
       } catch (IOException e) {
         LOG.warning("closing the log: " + e);
       }
-      collectObsoleteFiles(true);
+      background.collectObsoleteFiles(true);
     } finally {
       mutex.unlock();
     }
