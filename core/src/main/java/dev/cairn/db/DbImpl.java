@@ -1,7 +1,6 @@
 package dev.cairn.db;
 
 import dev.cairn.Cairn;
-import dev.cairn.CairnIOException;
 import dev.cairn.CairnIterator;
 import dev.cairn.Entry;
 import dev.cairn.Options;
@@ -10,73 +9,40 @@ import dev.cairn.Snapshot;
 import dev.cairn.Stats;
 import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
-import dev.cairn.fs.FileSystem;
-import dev.cairn.memtable.MemTable;
-import dev.cairn.table.TableCache;
-import dev.cairn.version.Version;
-import dev.cairn.version.VersionEdit;
-import dev.cairn.version.VersionSet;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The engine: owns the memtables, the write-ahead log, the version set and the background work,
- * and implements {@link Cairn}. See docs/architecture.md for the threads and the locking.
+ * The engine's API facade: implements {@link Cairn} by checking arguments, counting each call in
+ * flight ({@link InFlightCalls}, which close waits for) and handing the work to the part that owns
+ * it. It takes no lock and holds no engine state of its own (docs/architecture.md, "Threads and
+ * locking"):
  *
- * <p>Locking. One {@link #mutex} guards the mutable engine state (the fields marked "guarded by
- * mutex"). Writers queue up under it and the writer at the head commits the whole queue as one
- * group (LevelDB's group commit): it appends the group's batch to the WAL and inserts it into the
- * memtable with the mutex released, which is safe because only the head writer may switch
- * memtables or logs. Readers take the mutex only to pin the memtables and the current version.
- * Background jobs (flush, compaction) do their I/O without the mutex and take it to install a
- * version edit.
+ * <ul>
+ *   <li>{@link WriteQueue}: writes (group commit) and flush;
+ *   <li>{@link Reads}: pinning what a read sees ({@link ReadState} then reads unlocked), snapshots,
+ *       stats;
+ *   <li>{@link Compactions}: manual compaction;
+ *   <li>{@link Lifecycle}: open, recovery and close.
+ * </ul>
  */
 public final class DbImpl implements Cairn {
+  private final Lifecycle lifecycle;
   private final Engine engine;
-  private final Path dir;
-  private final Options options;
-  private final FileSystem fs;
-  private final TableCache tableCache;
-  private final VersionSet versions;
-  private final EngineCounters counters;
-  private final ReentrantLock mutex;
-  private final Condition backgroundChanged;
-  private final EngineStatus status;
-  private final Compactions compactions;
-
-  private final AutoCloseable dbLock;
-  private final BackgroundWork background;
-  private final AtomicBoolean closed = new AtomicBoolean();
-  private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(DbImpl.class.getName());
   /** Public calls running now; close() waits for them (see InFlightCalls). */
   private final InFlightCalls calls;
-
-  private final MemTables memTables;
   private final WriteQueue writes;
+  private final Reads reads;
+  private final Compactions compactions;
 
-  private DbImpl(Path dir, Options options, AutoCloseable dbLock) {
-    this.dbLock = dbLock;
-    this.calls = new InFlightCalls("database " + dir);
-    this.engine = new Engine(dir, options);
-    this.dir = dir;
-    this.options = options;
-    this.fs = engine.fs();
-    this.tableCache = engine.tableCache();
-    this.versions = engine.versions();
-    this.counters = engine.counters();
-    this.mutex = engine.mutex();
-    this.backgroundChanged = engine.backgroundChanged();
-    this.status = engine.status();
-    this.compactions = new Compactions(engine);
-    this.memTables = new MemTables(engine);
-    this.writes = new WriteQueue(engine, memTables);
-    this.background = new BackgroundWork(engine, memTables, compactions);
-    engine.background().bind(background);
+  private DbImpl(Lifecycle lifecycle) {
+    this.lifecycle = lifecycle;
+    this.engine = lifecycle.engine();
+    this.calls = lifecycle.calls();
+    this.writes = lifecycle.writes();
+    this.compactions = lifecycle.compactions();
+    this.reads = new Reads(engine, lifecycle.memTables(), compactions);
   }
 
   /** See {@link Cairn#open}. */
@@ -87,42 +53,7 @@ public final class DbImpl implements Cairn {
     if (options == null) {
       throw new IllegalArgumentException("options must not be null");
     }
-    FileSystem fs = options.fileSystem();
-    AutoCloseable lock = DatabaseDirectory.prepareAndLock(fs, dir, options);
-    DbImpl db = null;
-    try {
-      db = new DbImpl(dir, options, lock);
-      db.recover();
-      db.compactions.start();
-      return db;
-    } catch (RuntimeException | Error e) {
-      if (db != null) {
-        db.closeAfterFailedOpen();
-      } else {
-        DatabaseDirectory.unlockQuietly(lock);
-      }
-      throw e;
-    }
-  }
-
-  private void recover() {
-    mutex.lock();
-    try {
-      VersionEdit edit = new VersionEdit();
-      new Recovery(engine, compactions.style().tableOptions()).recover(edit);
-      long logNumber = memTables.createLog();
-      fs.syncDirectory(dir);
-      edit.setLogNumber(logNumber);
-      versions.logAndApply(edit);
-      engine.pendingOutputs().clear();
-      memTables.createMemTable();
-      background.collectObsoleteFiles(false);
-      background.maybeScheduleBackgroundWork();
-    } catch (IOException e) {
-      throw new CairnIOException("recovering database " + dir, e);
-    } finally {
-      mutex.unlock();
-    }
+    return new DbImpl(Lifecycle.open(dir, options));
   }
 
   // ---------------------------------------------------------------- writes
@@ -153,7 +84,7 @@ public final class DbImpl implements Cairn {
   }
 
   private WriteOptions defaultWriteOptions() {
-    return options.syncWrites() ? WriteOptions.SYNC : WriteOptions.NO_SYNC;
+    return engine.options().syncWrites() ? WriteOptions.SYNC : WriteOptions.NO_SYNC;
   }
 
   @Override
@@ -190,13 +121,13 @@ public final class DbImpl implements Cairn {
     try (ReadState state = pinReadState(readOptions.snapshot())) {
       return state.get(key, readOptions.fillCache());
     } finally {
-      counters.getLatency.recordSince(start);
+      engine.counters().getLatency.recordSince(start);
       calls.exit();
     }
   }
 
   /** Pins the memtables and the current version for one read or iterator. */
-  ReadState pinReadState(Snapshot snapshot) {
+  private ReadState pinReadState(Snapshot snapshot) {
     long sequence;
     if (snapshot != null) {
       if (!(snapshot instanceof SnapshotImpl s) || s.owner() != this) {
@@ -207,26 +138,15 @@ public final class DbImpl implements Cairn {
     } else {
       sequence = -1;
     }
-    mutex.lock();
-    try {
-      Version v = versions.current();
-      v.ref();
-      List<MemTable> memtables = memTables.newestFirst();
-      return new ReadState(tableCache, compactions.buffer().reads(), memtables, v,
-          sequence >= 0 ? sequence : versions.lastSequence());
-    } finally {
-      mutex.unlock();
-    }
+    return reads.pin(sequence);
   }
 
   @Override
   public Snapshot snapshot() {
     calls.enter();
-    mutex.lock();
     try {
-      return new SnapshotImpl(this, engine.snapshots(), versions.lastSequence());
+      return reads.snapshot(this);
     } finally {
-      mutex.unlock();
       calls.exit();
     }
   }
@@ -259,7 +179,7 @@ public final class DbImpl implements Cairn {
         out.add(new Entry(it.key(), it.value()));
       }
     } finally {
-      counters.scanLatency.recordSince(start);
+      engine.counters().scanLatency.recordSince(start);
     }
     return out;
   }
@@ -290,12 +210,9 @@ public final class DbImpl implements Cairn {
   @Override
   public Stats stats() {
     calls.enter();
-    mutex.lock();
     try {
-      return StatsBuilder.build(engine, compactions, versions.current(), memTables.activeBytes(),
-          memTables.immutableCount());
+      return reads.stats();
     } finally {
-      mutex.unlock();
       calls.exit();
     }
   }
@@ -312,7 +229,7 @@ public final class DbImpl implements Cairn {
 
   /** The number of the active memtable's log (tests). */
   long logNumber() {
-    return memTables.logNumber();
+    return lifecycle.memTables().logNumber();
   }
 
   static void checkKey(byte[] key) {
@@ -332,70 +249,7 @@ public final class DbImpl implements Cairn {
 
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
-    }
-    calls.refuseNew();
-    compactions.stop();
-    mutex.lock();
-    try {
-      status.markClosing();
-      backgroundChanged.signalAll();
-      writes.wakeAll();
-    } finally {
-      mutex.unlock();
-    }
-    // Calls waiting on the engine (stalled writers, flush) see `closing` and give up; the rest
-    // finish. Only then may the log be closed and the caches released under them.
-    calls.awaitDrained();
-    mutex.lock();
-    try {
-      // A leader appending to the log without the mutex must finish before the log is closed,
-      // or a clean close could leave a torn record (and two threads in the LogWriter). The drain
-      // above already waited for it; the flag keeps this true on its own.
-      while (background.busy() || writes.logWriteInProgress()) {
-        backgroundChanged.awaitUninterruptibly();
-      }
-    } finally {
-      mutex.unlock();
-    }
-    background.shutdown();
-    mutex.lock();
-    try {
-      try {
-        memTables.syncAndCloseLog();
-      } catch (IOException e) {
-        LOG.warning("closing the log: " + e);
-      }
-      background.collectObsoleteFiles(true);
-    } finally {
-      mutex.unlock();
-    }
-    releaseResources();
-  }
-
-  private void closeAfterFailedOpen() {
-    closed.set(true);
-    status.markClosing();
-    compactions.stop();
-    background.shutdownNow();
-    try {
-      memTables.closeLog();
-    } catch (IOException e) {
-      // The open already failed; its exception is the one to report.
-    }
-    releaseResources();
-  }
-
-  private void releaseResources() {
-    try {
-      versions.close();
-    } catch (IOException e) {
-      LOG.warning("closing the manifest: " + e);
-    }
-    tableCache.close();
-    engine.blockCache().close();
-    DatabaseDirectory.unlockQuietly(dbLock);
+    lifecycle.close();
   }
 
   /** The LSbM compaction buffer (appending and trimming only with the BUFFER style). */
