@@ -92,7 +92,7 @@ final class BackgroundWork implements BackgroundRequests.Handler {
           engine.pendingOutputs().release(List.of(table));
         }
         memTables.removeOldest();
-        counters.flushes.increment();
+        counters.flushes().increment();
         backgroundChanged.signalAll();
         collectObsoleteFiles(false);
       }

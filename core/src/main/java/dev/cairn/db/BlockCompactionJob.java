@@ -309,7 +309,7 @@ final class BlockCompactionJob implements CompactionExecution {
             pacer.pace();
           }
         }
-        counters.rewrittenTables.increment();
+        counters.rewrittenTables().increment();
         return new Outcome(target, out.finish(), null, true);
       }
     }
@@ -329,11 +329,11 @@ final class BlockCompactionJob implements CompactionExecution {
             config.maxFilterFalsePositiveRate(), dropRules, tag).append(slice);
         out.sync();
         pacer.pace(); // the appender reads the dirty blocks and writes the tail in one call
-        counters.appendedTables.increment();
-        counters.dirtyBlocks.add(r.dirtyBlocks());
-        counters.appendedBytes.add(r.appendedBytes());
+        counters.appendedTables().increment();
+        counters.dirtyBlocks().add(r.dirtyBlocks());
+        counters.appendedBytes().add(r.appendedBytes());
         if (r.filterRebuilt()) {
-          counters.filterRebuilds.increment();
+          counters.filterRebuilds().increment();
         }
         appendedBefore.add(target);
         TableSummary s = r.summary();

@@ -143,11 +143,11 @@ final class Compactions {
         engine.versions().logAndApply(edit);
         execution.afterInstall();
         scheduler.installed(claimed.plan(), execution.outputNumbers());
-        engine.counters().compactions.increment();
+        engine.counters().compactions().increment();
         if (claimed.plan().isTrivialMove()) {
-          engine.counters().trivialMoves.increment();
+          engine.counters().trivialMoves().increment();
         }
-        engine.counters().compactionNanos.add(System.nanoTime() - start);
+        engine.counters().compactionNanos().add(System.nanoTime() - start);
       } else if (!engine.status().isClosing()) {
         engine.status().latch(failure);
       }

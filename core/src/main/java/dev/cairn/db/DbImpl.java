@@ -121,7 +121,7 @@ public final class DbImpl implements Cairn {
     try (ReadState state = pinReadState(readOptions.snapshot())) {
       return state.get(key, readOptions.fillCache());
     } finally {
-      engine.counters().getLatency.recordSince(start);
+      engine.counters().getLatency().recordSince(start);
       calls.exit();
     }
   }
@@ -179,7 +179,7 @@ public final class DbImpl implements Cairn {
         out.add(new Entry(it.key(), it.value()));
       }
     } finally {
-      engine.counters().scanLatency.recordSince(start);
+      engine.counters().scanLatency().recordSince(start);
     }
     return out;
   }

@@ -76,8 +76,8 @@ final class DlcRuntime implements SchedulerRuntime {
   }
 
   private LoadCounters.Sample sample() {
-    return new LoadCounters.Sample(engine.blockCache().stats().inserts(), engine.counters().getLatency.count(),
-        engine.counters().scanLatency.count());
+    return new LoadCounters.Sample(engine.blockCache().stats().inserts(), engine.counters().getLatency().count(),
+        engine.counters().scanLatency().count());
   }
 
   private void tick() {

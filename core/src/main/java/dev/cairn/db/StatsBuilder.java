@@ -23,7 +23,7 @@ final class StatsBuilder {
       levels.add(new Stats.LevelStats(level, v.fileCount(level), v.levelBytes(level),
           level < scores.length ? scores[level] : 0.0, io.compactionBytesRead(level), written, dead));
     }
-    long user = engine.counters().userBytesWritten.sum();
+    long user = engine.counters().userBytesWritten().sum();
     long device = io.totalBytesWritten();
     long tableBytes = levels.stream().mapToLong(Stats.LevelStats::bytes).sum();
     long lastLevelBytes = 0;
@@ -46,20 +46,20 @@ final class StatsBuilder {
         user == 0 ? 0.0 : (double) device / user,
         lastLevelBytes == 0 ? 1.0 : (double) tableBytes / lastLevelBytes,
         engine.blockCache().stats(),
-        c.stallNanos.sum() / 1000,
-        c.slowdowns.sum(),
-        c.stops.sum(),
-        c.flushes.sum(),
-        c.compactions.sum(),
-        c.trivialMoves.sum(),
-        c.compactionNanos.sum() / 1000,
+        c.stallNanos().sum() / 1000,
+        c.slowdowns().sum(),
+        c.stops().sum(),
+        c.flushes().sum(),
+        c.compactions().sum(),
+        c.trivialMoves().sum(),
+        c.compactionNanos().sum() / 1000,
         memtableBytes,
         immutables,
         engine.snapshots().size(),
         engine.versions().lastSequence(),
-        c.getLatency.snapshot(),
-        c.putLatency.snapshot(),
-        c.scanLatency.snapshot(),
+        c.getLatency().snapshot(),
+        c.putLatency().snapshot(),
+        c.scanLatency().snapshot(),
         compactions.scheduler().stats(v.fileCount(0), v.levelBytes(0)),
         compactions.style().blockStats(),
         compactions.buffer().stats(v));

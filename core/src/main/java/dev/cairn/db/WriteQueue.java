@@ -82,7 +82,7 @@ final class WriteQueue {
       commitGroupAsLeader(w);
     } finally {
       mutex.unlock();
-      counters.putLatency.recordSince(start);
+      counters.putLatency().recordSince(start);
     }
   }
 
@@ -101,7 +101,7 @@ final class WriteQueue {
       byte[] record = group.batch().encode(firstSequence);
       appendToLogAndMemTable(record, group.sync());
       versions.setLastSequence(firstSequence + group.batch().count() - 1);
-      counters.userBytesWritten.add(group.batch().userBytes());
+      counters.userBytesWritten().add(group.batch().userBytes());
     } catch (Throwable t) {
       error = t;
     } finally {
