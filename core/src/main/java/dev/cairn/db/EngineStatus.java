@@ -7,8 +7,8 @@ import java.util.concurrent.locks.Condition;
 
 /**
  * Whether the engine still accepts work: the {@code closing} flag and the background-error latch.
- * Both are written under the engine mutex (or, on a failed open, before any other thread can see
- * the engine) and read without it by running jobs, hence volatile.
+ * Both are written under the engine mutex (except {@code closing} by a failed open) and read
+ * without it by running jobs, hence volatile.
  */
 final class EngineStatus {
   private final Path dir;
@@ -41,7 +41,7 @@ final class EngineStatus {
     }
   }
 
-  /** Requires: mutex held, or no other thread can see the engine yet (a failed open). */
+  /** Requires: mutex held (a failed open sets it without: the flag is volatile). */
   void markClosing() {
     closing = true;
   }
