@@ -59,7 +59,9 @@ import java.util.function.UnaryOperator;
  * {@link CompactionPacer#ENTRIES_PER_PACE} entries; an append, once it is written.
  */
 final class BlockCompactionJob implements CompactionExecution {
-  private final DbImpl db;
+  private final Engine engine;
+  /** The style's table options (every table this database writes). */
+  private final TableOptions tableOptions;
   private final CompactionPlan plan;
   private final List<FileMetaData> inputs;
   private final List<FileMetaData> targets;
@@ -71,15 +73,16 @@ final class BlockCompactionJob implements CompactionExecution {
   private final List<Long> outputNumbers = Collections.synchronizedList(new ArrayList<>());
   private final List<FileMetaData> appendedBefore = Collections.synchronizedList(new ArrayList<>());
 
-  BlockCompactionJob(DbImpl db, CompactionPlan plan, ShapeAdapter shape, BlockCompactionCounters counters,
-      CompactionPacer pacer) {
-    this.db = db;
+  BlockCompactionJob(Engine engine, TableOptions tableOptions, CompactionPlan plan, ShapeAdapter shape,
+      BlockCompactionCounters counters, CompactionPacer pacer) {
+    this.engine = engine;
+    this.tableOptions = tableOptions;
     this.pacer = pacer;
     this.plan = plan;
     this.inputs = shape.metas(plan.inputs());
     this.targets = shape.metas(plan.targets());
-    this.config = db.options.blockCompaction();
-    this.execution = db.options.blockCompactionExecution();
+    this.config = engine.options().blockCompaction();
+    this.execution = engine.options().blockCompactionExecution();
     this.counters = counters;
     this.tag = IoTag.compaction(plan.outputLevel());
   }
@@ -95,7 +98,7 @@ final class BlockCompactionJob implements CompactionExecution {
    */
   @Override
   public void afterInstall() {
-    appendedBefore.forEach(f -> db.tableCache.evictFooter(f.number(), f.footerOffset()));
+    appendedBefore.forEach(f -> engine.tableCache().evictFooter(f.number(), f.footerOffset()));
   }
 
   @Override
@@ -113,7 +116,7 @@ final class BlockCompactionJob implements CompactionExecution {
           plan.outputLimits().targetFileBytes(), measure(targets.get(j), slices.get(j))));
     }
     SelectivePlan selective = new SelectivePlan(plan, choices);
-    TableOptions tableOptions = db.tableOptions().withFilterReserve(thresholds.filterReserve());
+    TableOptions tableOptions = this.tableOptions.withFilterReserve(thresholds.filterReserve());
 
     List<SubTask> tasks = new ArrayList<>();
     for (int j = 0; j < targets.size(); j++) {
@@ -133,7 +136,7 @@ final class BlockCompactionJob implements CompactionExecution {
       newTables |= !o.outputs().isEmpty();
     }
     if (newTables) {
-      db.fs.syncDirectory(db.dir);
+      engine.fs().syncDirectory(engine.dir());
     }
     for (FileMetaData f : inputs) {
       edit.deleteFile(plan.inputLevel(), f.number());
@@ -147,7 +150,7 @@ final class BlockCompactionJob implements CompactionExecution {
     List<InternalIterator> its = new ArrayList<>();
     try {
       for (FileMetaData f : inputs) {
-        its.add(TableIterators.open(db.tableCache, f, false, tag));
+        its.add(TableIterators.open(engine.tableCache(), f, false, tag));
       }
     } catch (RuntimeException e) {
       // Each opened iterator pins its table in the cache: unpinned here, or it stays open for good.
@@ -192,7 +195,7 @@ final class BlockCompactionJob implements CompactionExecution {
       userKeys.add(InternalKey.userKey(e.getKey()));
       incomingBytes += e.getKey().length + e.getValue().length;
     }
-    try (TableHandle h = TableIterators.acquire(db.tableCache, target)) {
+    try (TableHandle h = TableIterators.acquire(engine.tableCache(), target)) {
       long blocks = TableAppender.dataBlocks(h.reader());
       long dirty = Math.min(blocks, TableAppender.countDirtyBlocks(h.reader(), userKeys));
       long dataBytes = h.reader().properties().dataBytes();
@@ -253,8 +256,8 @@ final class BlockCompactionJob implements CompactionExecution {
   }
 
   private UnaryOperator<InternalIterator> dropRules() {
-    long[] snapshots = db.snapshots.sequencesAscending();
-    long oldest = db.snapshots.oldest(db.lastSequence());
+    long[] snapshots = engine.snapshots().sequencesAscending();
+    long oldest = engine.snapshots().oldest(engine.versions().lastSequence());
     return merged -> new CompactionFilterIterator(merged, snapshots, oldest, plan.bottommost());
   }
 
@@ -289,7 +292,7 @@ final class BlockCompactionJob implements CompactionExecution {
 
     @Override
     public Outcome call() throws IOException {
-      if (db.isClosing()) {
+      if (engine.status().isClosing()) {
         throw new IOException("compaction abandoned: the database is closing");
       }
       return mode == TargetChoice.Mode.BLOCK ? append() : rewrite();
@@ -298,9 +301,9 @@ final class BlockCompactionJob implements CompactionExecution {
     private Outcome rewrite() throws IOException {
       List<InternalIterator> sources = new ArrayList<>();
       sources.add(new ListIterator(slice));
-      sources.add(TableIterators.open(db.tableCache, target, false, tag));
+      sources.add(TableIterators.open(engine.tableCache(), target, false, tag));
       try (InternalIterator kept = dropRules.apply(new MergingIterator(sources));
-          TableOutput out = new TableOutput(db.fs, db.dir, tableOptions, tag,
+          TableOutput out = new TableOutput(engine.fs(), engine.dir(), tableOptions, tag,
               plan.outputLimits().targetFileBytes(), this::newOutputNumber, key -> false)) {
         long added = 0;
         for (kept.seekToFirst(); kept.isValid(); kept.next()) {
@@ -309,31 +312,31 @@ final class BlockCompactionJob implements CompactionExecution {
             pacer.pace();
           }
         }
-        counters.rewrittenTables.increment();
+        counters.rewrittenTables().increment();
         return new Outcome(target, out.finish(), null, true);
       }
     }
 
     private long newOutputNumber() {
-      long n = db.newPendingOutputNumber();
+      long n = engine.pendingOutputs().allocate();
       outputNumbers.add(n);
       return n;
     }
 
     private Outcome append() throws IOException {
-      Path path = FileNames.tablePath(db.dir, target.number());
-      try (TableHandle h = TableIterators.acquire(db.tableCache, target);
-          ReadableFile in = db.fs.openReadable(path);
-          WritableFile out = db.fs.openForAppend(path, target.totalBytes(), tag)) {
+      Path path = FileNames.tablePath(engine.dir(), target.number());
+      try (TableHandle h = TableIterators.acquire(engine.tableCache(), target);
+          ReadableFile in = engine.fs().openReadable(path);
+          WritableFile out = engine.fs().openForAppend(path, target.totalBytes(), tag)) {
         TableAppender.Result r = new TableAppender(h.reader(), in, out, tableOptions,
             execution.maxFilterFalsePositiveRate(), dropRules, tag).append(slice);
         out.sync();
         pacer.pace(); // the appender reads the dirty blocks and writes the tail in one call
-        counters.appendedTables.increment();
-        counters.dirtyBlocks.add(r.dirtyBlocks());
-        counters.appendedBytes.add(r.appendedBytes());
+        counters.appendedTables().increment();
+        counters.dirtyBlocks().add(r.dirtyBlocks());
+        counters.appendedBytes().add(r.appendedBytes());
         if (r.filterRebuilt()) {
-          counters.filterRebuilds.increment();
+          counters.filterRebuilds().increment();
         }
         appendedBefore.add(target);
         TableSummary s = r.summary();

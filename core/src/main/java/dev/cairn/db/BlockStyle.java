@@ -11,11 +11,11 @@ import dev.cairn.table.TableOptions;
  * are deleted lazily, in batches of the configured size (BlockDB section IV-C).
  */
 final class BlockStyle implements StyleRuntime {
-  private final DbImpl db;
+  private final Engine engine;
   private final BlockCompactionCounters counters = new BlockCompactionCounters();
 
-  BlockStyle(DbImpl db) {
-    this.db = db;
+  BlockStyle(Engine engine) {
+    this.engine = engine;
   }
 
   @Override
@@ -26,14 +26,14 @@ final class BlockStyle implements StyleRuntime {
   @Override
   public CompactionExecution execution(Compactions.Claimed claimed, CompactionPacer pacer) {
     if (BlockMerge.runsAsBlockMerge(claimed.plan())) {
-      return new BlockCompactionJob(db, claimed.plan(), claimed.shape(), counters, pacer);
+      return new BlockCompactionJob(engine, tableOptions(), claimed.plan(), claimed.shape(), counters, pacer);
     }
-    return new CompactionJob(db, claimed.plan(), claimed.shape(), pacer);
+    return new CompactionJob(engine, tableOptions(), claimed.plan(), claimed.shape(), pacer);
   }
 
   @Override
   public TableOptions tableOptions() {
-    return TableStyle.plainTableOptions(db.options);
+    return TableStyle.plainTableOptions(engine.options());
   }
 
   @Override
@@ -44,9 +44,9 @@ final class BlockStyle implements StyleRuntime {
   /** {@code Options.obsoleteFileBatchBytes} when set, else the lazy-deletion threshold. */
   @Override
   public long obsoleteFileBatchBytes() {
-    return db.options.obsoleteFileBatchBytes() > 0
-        ? db.options.obsoleteFileBatchBytes()
-        : db.options.blockCompactionExecution().lazyDeletionBytes();
+    return engine.options().obsoleteFileBatchBytes() > 0
+        ? engine.options().obsoleteFileBatchBytes()
+        : engine.options().blockCompactionExecution().lazyDeletionBytes();
   }
 
   @Override

@@ -42,13 +42,13 @@ import java.util.logging.Logger;
 final class BufferRuntime {
   private static final Logger LOG = Logger.getLogger(BufferRuntime.class.getName());
 
-  private final DbImpl db;
+  private final Engine engine;
   private final BufferConfig config;
   /** BUFFER style: merges append and the trim runs. Otherwise only markers keep a leftover buffer right. */
   private final boolean active;
   private final ScheduledExecutorService trimmer;
 
-  /** Per level, its freeze round (LSbM section 4.1). Guarded by db.mutex. */
+  /** Per level, its freeze round (LSbM section 4.1). Guarded by the engine mutex. */
   private final FreezeRound[] rounds = new FreezeRound[Options.MAX_LEVELS];
   /** Per level, what the next trim pass may judge. Trim-confined. */
   private final TrimSchedule[] schedules = new TrimSchedule[Options.MAX_LEVELS];
@@ -60,14 +60,14 @@ final class BufferRuntime {
   private final AtomicLong freezes = new AtomicLong();
   private final BufferReads reads = new BufferReads();
 
-  BufferRuntime(DbImpl db, BufferConfig config, boolean active) {
-    this.db = db;
+  BufferRuntime(Engine engine, BufferConfig config, boolean active) {
+    this.engine = engine;
     this.config = config;
     this.active = active;
     Arrays.fill(rounds, FreezeRound.NEW);
     Arrays.fill(schedules, TrimSchedule.FIRST_PASS);
     this.trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "cairn-buffer-trim-" + db.dir.getFileName());
+      Thread t = new Thread(r, "cairn-buffer-trim-" + engine.dir().getFileName());
       t.setDaemon(true);
       return t;
     });
@@ -99,12 +99,12 @@ final class BufferRuntime {
    * (unless frozen), and removed markers wherever a level changed otherwise.
    */
   void beforeInstall(CompactionPlan plan, VersionEdit edit) {
-    Version v = db.versions.current();
+    Version v = engine.versions().current();
     LevelChanges<FileMetaData> changes = edit.levelChanges(v);
     int in = plan.inputLevel();
     int out = plan.outputLevel();
     if (plan.newCompactionPointer() != null && in >= 1
-        && FreezeRound.pointerWrapped(db.versions.compactPointer(in), plan.newCompactionPointer())) {
+        && FreezeRound.pointerWrapped(engine.versions().compactPointer(in), plan.newCompactionPointer())) {
       rounds[in] = FreezeRound.NEW; // level `in` begins a new merge-down round
     }
     if (BufferedMerge.mergesDown(plan)) {
@@ -116,7 +116,7 @@ final class BufferRuntime {
       }
     }
     boolean append = BufferedMerge.appends(plan, active, rounds[out]);
-    BufferDraft<FileMetaData> draft = new BufferDraft<>(v, changes, db.versions::newFileNumber);
+    BufferDraft<FileMetaData> draft = new BufferDraft<>(v, changes, engine.versions()::newFileNumber);
     appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers()));
     shadowedFiles.addAndGet(draft.collectGarbage());
     draft.writeTo(edit.bufferSink());
@@ -146,25 +146,25 @@ final class BufferRuntime {
    * edit, under the mutex. Returns the cold runs removed. One pass at a time.
    */
   synchronized int trimOnce() {
-    Version pinned = db.versions.refCurrent();
+    Version pinned = engine.versions().refCurrent();
     List<TrimPlanner.Split<FileMetaData>> planned;
     try {
       // Outside the mutex: opening table readers to read their indexes may read the disk.
       boolean keepColdRuns = ColdRunBudget.keepsColdRuns(config.coldRunBudget(), ExtraSpace.of(pinned).bytes(),
-          db.options.blockCacheBytes());
+          engine.options().blockCacheBytes());
       planned = new TrimPlanner<FileMetaData>(config.trimUnitBytes(), config.trimCachedFraction(), keepColdRuns,
           this::blockLayout).plan(pinned, pinned.numLevels(), List.of(schedules));
     } finally {
       pinned.unref();
     }
-    db.mutex.lock();
+    engine.mutex().lock();
     try {
-      if (db.isClosing() || db.hasBackgroundError()) {
+      if (engine.status().isClosing() || engine.status().hasBackgroundError()) {
         return 0; // the engine refuses changes now; reopening recovers the buffer as it was
       }
       trimPasses.incrementAndGet();
-      Version v = db.versions.current();
-      BufferDraft<FileMetaData> draft = new BufferDraft<>(v, db.versions::newFileNumber);
+      Version v = engine.versions().current();
+      BufferDraft<FileMetaData> draft = new BufferDraft<>(v, engine.versions()::newFileNumber);
       int removed = 0;
       int applied = 0;
       for (TrimPlanner.Split<FileMetaData> p : planned) {
@@ -186,16 +186,16 @@ final class BufferRuntime {
       VersionEdit edit = new VersionEdit();
       draft.writeTo(edit.bufferSink());
       try {
-        db.versions.logAndApply(edit);
+        engine.versions().logAndApply(edit);
       } catch (Throwable t) {
-        db.latchBackgroundError(t);
+        engine.status().latch(t);
         throw t instanceof RuntimeException r ? r : new RuntimeException(t);
       }
       trimmedFiles.addAndGet(removed);
-      db.collectObsoleteFiles(false);
+      engine.background().collectObsoleteFiles(false);
       return removed;
     } finally {
-      db.mutex.unlock();
+      engine.mutex().unlock();
     }
   }
 
@@ -204,7 +204,7 @@ final class BufferRuntime {
    * null when the file cannot be opened now: then it is kept, and the next pass tries again.
    */
   private TrimPlanner.BlockLayout blockLayout(FileMetaData f) {
-    try (TableHandle h = TableIterators.acquire(db.tableCache, f)) {
+    try (TableHandle h = TableIterators.acquire(engine.tableCache(), f)) {
       TableReader r = h.reader();
       int n = r.dataBlockCount();
       byte[][] upper = new byte[n][];
@@ -213,7 +213,7 @@ final class BufferRuntime {
       for (int i = 0; i < n; i++) {
         upper[i] = r.dataBlockUpperUserKey(i);
         bytes[i] = r.dataBlockBytes(i);
-        cached[i] = db.blockCache.isCached(f.number(), r.dataBlockOffset(i));
+        cached[i] = engine.blockCache().isCached(f.number(), r.dataBlockOffset(i));
       }
       return new TrimPlanner.BlockLayout(upper, bytes, cached);
     } catch (RuntimeException e) {

@@ -10,10 +10,10 @@ import dev.cairn.table.TableOptions;
  * call for.
  */
 final class BufferStyle implements StyleRuntime {
-  private final DbImpl db;
+  private final Engine engine;
 
-  BufferStyle(DbImpl db) {
-    this.db = db;
+  BufferStyle(Engine engine) {
+    this.engine = engine;
   }
 
   @Override
@@ -23,14 +23,14 @@ final class BufferStyle implements StyleRuntime {
 
   @Override
   public CompactionExecution execution(Compactions.Claimed claimed, CompactionPacer pacer) {
-    return new CompactionJob(db, claimed.plan(), claimed.shape(), pacer);
+    return new CompactionJob(engine, tableOptions(), claimed.plan(), claimed.shape(), pacer);
   }
 
   @Override
   public TableOptions tableOptions() {
-    TableOptions plain = TableStyle.plainTableOptions(db.options);
+    TableOptions plain = TableStyle.plainTableOptions(engine.options());
     return new TableOptions(plain.blockBytes(), plain.restartInterval(),
-        BufferBloom.bitsPerKey(db.options.bloomBitsPerKey(), db.options.levelSizeRatio()));
+        BufferBloom.bitsPerKey(engine.options().bloomBitsPerKey(), engine.options().levelSizeRatio()));
   }
 
   @Override
@@ -40,6 +40,6 @@ final class BufferStyle implements StyleRuntime {
 
   @Override
   public long obsoleteFileBatchBytes() {
-    return db.options.obsoleteFileBatchBytes();
+    return engine.options().obsoleteFileBatchBytes();
   }
 }

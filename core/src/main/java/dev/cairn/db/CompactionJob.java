@@ -7,6 +7,7 @@ import dev.cairn.iter.InternalIterator;
 import dev.cairn.iter.MergingIterator;
 import dev.cairn.key.InternalKey;
 import dev.cairn.read.CompactionFilterIterator;
+import dev.cairn.table.TableOptions;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.VersionEdit;
 import java.io.IOException;
@@ -29,7 +30,9 @@ import java.util.List;
  * L0's newest-first order. It is never bottommost, so nothing older below is uncovered.
  */
 final class CompactionJob implements CompactionExecution {
-  private final DbImpl db;
+  private final Engine engine;
+  /** The style's table options (every table this database writes). */
+  private final TableOptions tableOptions;
   private final CompactionPlan plan;
   private final List<FileMetaData> inputs;
   private final List<FileMetaData> targets;
@@ -38,8 +41,10 @@ final class CompactionJob implements CompactionExecution {
   /** The scheduler's pace for compaction I/O. */
   private final CompactionPacer pacer;
 
-  CompactionJob(DbImpl db, CompactionPlan plan, ShapeAdapter shape, CompactionPacer pacer) {
-    this.db = db;
+  CompactionJob(Engine engine, TableOptions tableOptions, CompactionPlan plan, ShapeAdapter shape,
+      CompactionPacer pacer) {
+    this.engine = engine;
+    this.tableOptions = tableOptions;
     this.pacer = pacer;
     this.plan = plan;
     this.inputs = shape.metas(plan.inputs());
@@ -66,16 +71,16 @@ final class CompactionJob implements CompactionExecution {
       return edit;
     }
     IoTag tag = IoTag.compaction(plan.outputLevel());
-    long[] snapshots = db.snapshots.sequencesAscending();
-    long oldestSnapshot = db.snapshots.oldest(db.lastSequence());
+    long[] snapshots = engine.snapshots().sequencesAscending();
+    long oldestSnapshot = engine.snapshots().oldest(engine.versions().lastSequence());
     try (InternalIterator merged = new MergingIterator(inputIterators(tag));
         CompactionFilterIterator kept =
             new CompactionFilterIterator(merged, snapshots, oldestSnapshot, plan.bottommost());
-        TableOutput out = new TableOutput(db.fs, db.dir, db.tableOptions(), tag,
+        TableOutput out = new TableOutput(engine.fs(), engine.dir(), tableOptions, tag,
             plan.outputLimits().targetFileBytes(), this::newOutputNumber, new GrandparentCut())) {
       long added = 0;
       for (kept.seekToFirst(); kept.isValid(); kept.next()) {
-        if (db.isClosing()) {
+        if (engine.status().isClosing()) {
           throw new IOException("compaction abandoned: the database is closing");
         }
         out.add(kept.key(), kept.value());
@@ -98,7 +103,7 @@ final class CompactionJob implements CompactionExecution {
   }
 
   private long newOutputNumber() {
-    long n = db.newPendingOutputNumber();
+    long n = engine.pendingOutputs().allocate();
     outputNumbers.add(n);
     return n;
   }
@@ -109,7 +114,7 @@ final class CompactionJob implements CompactionExecution {
       if (plan.inputLevel() == 0) {
         // L0 files may overlap: each is its own sorted run.
         for (FileMetaData f : inputs) {
-          its.add(TableIterators.open(db.tableCache, f, false, tag));
+          its.add(TableIterators.open(engine.tableCache(), f, false, tag));
         }
       } else {
         its.add(concatenation(inputs, tag));
@@ -126,7 +131,7 @@ final class CompactionJob implements CompactionExecution {
 
   private InternalIterator concatenation(List<FileMetaData> files, IoTag tag) {
     return new ConcatenatingIterator<>(files, FileMetaData::largest,
-        f -> TableIterators.open(db.tableCache, f, false, tag));
+        f -> TableIterators.open(engine.tableCache(), f, false, tag));
   }
 
   /**

@@ -21,7 +21,7 @@ import java.util.Optional;
  * class only claims, installs and releases, the same way for every style and scheduler.
  */
 final class Compactions {
-  private final DbImpl db;
+  private final Engine engine;
   private final LeveledCompactionPicker picker;
   private final int maxConcurrent;
   private final StyleRuntime style;
@@ -32,22 +32,22 @@ final class Compactions {
    */
   private final BufferRuntime buffer;
 
-  // Guarded by db.mutex.
+  // Guarded by the engine mutex.
   private final List<CompactionPlan> runningPlans = new ArrayList<>();
   private int running;
   private int manualWaiting;
 
-  Compactions(DbImpl db) {
-    this.db = db;
-    Options o = db.options;
+  Compactions(Engine engine) {
+    this.engine = engine;
+    Options o = engine.options();
     this.picker = new LeveledCompactionPicker(leveledConfig(o));
     // The picker keeps the files and key ranges of running plans clear (docs/compaction.md), so
     // several compactions may run at once. One thread stays free for flushes, so that a long
     // compaction never blocks the memtable.
     this.maxConcurrent = Math.max(1, o.backgroundThreads() - 1);
-    this.style = StyleRegistry.style(db);
-    this.scheduler = StyleRegistry.scheduler(db, picker);
-    this.buffer = new BufferRuntime(db, o.buffer(), style.buffersMerges());
+    this.style = StyleRegistry.style(engine);
+    this.scheduler = StyleRegistry.scheduler(engine, picker);
+    this.buffer = new BufferRuntime(engine, o.buffer(), style.buffersMerges());
   }
 
   /** Starts the scheduler's and the buffer's background tasks (after recovery). */
@@ -121,8 +121,8 @@ final class Compactions {
   }
 
   ShapeAdapter currentShape() {
-    return ShapeAdapter.of(db.versions.current(), db.versions::compactPointer, db.blockCache,
-        db.options.blockBytes());
+    return ShapeAdapter.of(engine.versions().current(), engine.versions()::compactPointer, engine.blockCache(),
+        engine.options().blockBytes());
   }
 
   /** Runs a claimed plan (on a background thread or the caller's) and installs its result. */
@@ -137,39 +137,39 @@ final class Compactions {
     } catch (Throwable t) {
       failure = t;
     }
-    db.mutex.lock();
+    engine.mutex().lock();
     try {
       if (failure == null) {
         buffer.beforeInstall(claimed.plan(), edit); // same edit: atomic with the compaction
-        db.versions.logAndApply(edit);
+        engine.versions().logAndApply(edit);
         execution.afterInstall();
         scheduler.installed(claimed.plan(), execution.outputNumbers());
-        db.counters.compactions.increment();
+        engine.counters().compactions().increment();
         if (claimed.plan().isTrivialMove()) {
-          db.counters.trivialMoves.increment();
+          engine.counters().trivialMoves().increment();
         }
-        db.counters.compactionNanos.add(System.nanoTime() - start);
-      } else if (!db.isClosing()) {
-        db.latchBackgroundError(failure);
+        engine.counters().compactionNanos().add(System.nanoTime() - start);
+      } else if (!engine.status().isClosing()) {
+        engine.status().latch(failure);
       }
     } catch (Throwable t) {
-      db.latchBackgroundError(t);
+      engine.status().latch(t);
     } finally {
       // Release the claim whatever happened, and the mutex last: a claim left behind would make
       // close() wait forever, and a mutex left held would stop the whole engine.
       try {
         if (execution != null) {
-          db.releasePendingOutputs(execution.outputNumbers());
+          engine.pendingOutputs().release(execution.outputNumbers());
         }
         runningPlans.remove(claimed.plan());
         running--;
-        db.collectObsoleteFiles(false);
-        db.maybeScheduleBackgroundWork();
+        engine.background().collectObsoleteFiles(false);
+        engine.background().maybeScheduleBackgroundWork();
       } catch (Throwable t) {
-        db.latchBackgroundError(t);
+        engine.status().latch(t);
       } finally {
-        db.backgroundChanged.signalAll();
-        db.mutex.unlock();
+        engine.backgroundChanged().signalAll();
+        engine.mutex().unlock();
       }
     }
   }
@@ -187,20 +187,20 @@ final class Compactions {
           break;
         }
         runClaimed(claimed);
-        db.mutex.lock();
+        engine.mutex().lock();
         try {
-          db.throwIfUnusable();
+          engine.status().throwIfUnusable();
         } finally {
-          db.mutex.unlock();
+          engine.mutex().unlock();
         }
       }
     }
   }
 
   private int deepestLevelOverlapping(byte[] from, byte[] to) {
-    db.mutex.lock();
+    engine.mutex().lock();
     try {
-      Version v = db.versions.current();
+      Version v = engine.versions().current();
       int deepest = 0;
       for (int level = 0; level < v.numLevels(); level++) {
         if (!v.overlappingFiles(level, from, to).isEmpty()) {
@@ -209,18 +209,18 @@ final class Compactions {
       }
       return deepest;
     } finally {
-      db.mutex.unlock();
+      engine.mutex().unlock();
     }
   }
 
   /** Waits until the range's files at {@code level} are free, then claims a manual step. */
   private Claimed claimManual(int level, byte[] from, byte[] to) {
-    db.mutex.lock();
+    engine.mutex().lock();
     manualWaiting++;
     try {
       while (true) {
-        db.throwIfUnusable();
-        List<FileMetaData> overlapping = db.versions.current().overlappingFiles(level, from, to);
+        engine.status().throwIfUnusable();
+        List<FileMetaData> overlapping = engine.versions().current().overlappingFiles(level, from, to);
         if (overlapping.isEmpty()) {
           return null;
         }
@@ -233,11 +233,11 @@ final class Compactions {
             return new Claimed(plan.get(), shape);
           }
         }
-        db.backgroundChanged.awaitUninterruptibly();
+        engine.backgroundChanged().awaitUninterruptibly();
       }
     } finally {
       manualWaiting--;
-      db.mutex.unlock();
+      engine.mutex().unlock();
     }
   }
 }

@@ -1,11 +1,7 @@
 package dev.cairn.db;
 
-import dev.cairn.BackgroundErrorException;
 import dev.cairn.Cairn;
-import dev.cairn.CairnException;
-import dev.cairn.CairnIOException;
 import dev.cairn.CairnIterator;
-import dev.cairn.DatabaseClosedException;
 import dev.cairn.Entry;
 import dev.cairn.Options;
 import dev.cairn.ReadOptions;
@@ -13,120 +9,40 @@ import dev.cairn.Snapshot;
 import dev.cairn.Stats;
 import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
-import dev.cairn.cache.BlockCache;
-import dev.cairn.cache.CaffeineBlockCache;
-import dev.cairn.fs.FileNames;
-import dev.cairn.fs.FileSystem;
-import dev.cairn.fs.IoTag;
-import dev.cairn.key.LookupResult;
-import dev.cairn.memtable.MemTable;
-import dev.cairn.table.TableCache;
-import dev.cairn.table.TableOptions;
-import dev.cairn.version.Version;
-import dev.cairn.version.VersionEdit;
-import dev.cairn.version.VersionSet;
-import dev.cairn.wal.LogWriter;
-import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The engine: owns the memtables, the write-ahead log, the version set and the background work,
- * and implements {@link Cairn}. See docs/architecture.md for the threads and the locking.
+ * The engine's API facade: implements {@link Cairn} by checking arguments, counting each call in
+ * flight ({@link InFlightCalls}, which close waits for) and handing the work to the part that owns
+ * it. It takes no lock and holds no engine state of its own (docs/architecture.md, "Threads and
+ * locking"):
  *
- * <p>Locking. One {@link #mutex} guards the mutable engine state (the fields marked "guarded by
- * mutex"). Writers queue up under it and the writer at the head commits the whole queue as one
- * group (LevelDB's group commit): it appends the group's batch to the WAL and inserts it into the
- * memtable with the mutex released, which is safe because only the head writer may switch
- * memtables or logs. Readers take the mutex only to pin the memtables and the current version.
- * Background jobs (flush, compaction) do their I/O without the mutex and take it to install a
- * version edit.
+ * <ul>
+ *   <li>{@link WriteQueue}: writes (group commit) and flush;
+ *   <li>{@link Reads}: pinning what a read sees ({@link ReadState} then reads unlocked), snapshots,
+ *       stats;
+ *   <li>{@link Compactions}: manual compaction;
+ *   <li>{@link Lifecycle}: open, recovery and close.
+ * </ul>
  */
 public final class DbImpl implements Cairn {
-  final Path dir;
-  final Options options;
-  final FileSystem fs;
-  final BlockCache blockCache;
-  final TableCache tableCache;
-  final VersionSet versions;
-  final EngineCounters counters = new EngineCounters();
-  final ReentrantLock mutex = new ReentrantLock();
-  /** Signalled whenever background work finishes or the engine's state changes. */
-  final Condition backgroundChanged = mutex.newCondition();
-  final SnapshotList snapshots = new SnapshotList();
-  final Compactions compactions;
-
-  private final AutoCloseable dbLock;
-  private final ExecutorService background;
-  private final ObsoleteFiles obsoleteFiles;
-  private final AtomicBoolean closed = new AtomicBoolean();
-  private final AtomicBoolean collectionQueued = new AtomicBoolean();
-  private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(DbImpl.class.getName());
+  private final Lifecycle lifecycle;
+  private final Engine engine;
   /** Public calls running now; close() waits for them (see InFlightCalls). */
   private final InFlightCalls calls;
+  private final WriteQueue writes;
+  private final Reads reads;
+  private final Compactions compactions;
 
-  // Guarded by mutex.
-  private MemTable mem;
-  private final ArrayDeque<ImmutableMemTable> immutables = new ArrayDeque<>();
-  private LogWriter log;
-  private long logNumber;
-  private final ArrayDeque<Writer> writers = new ArrayDeque<>();
-  final Set<Long> pendingOutputs = new HashSet<>();
-  private boolean flushScheduled;
-  /** A leader is appending to the log with the mutex released; close() waits for it. */
-  private boolean logWriteInProgress;
-  /** Read without the mutex by running compactions (to abandon work), hence volatile. */
-  private volatile boolean closing;
-  private volatile Throwable backgroundError;
-
-  /** A memtable waiting to be flushed, with the WAL that holds its writes. */
-  record ImmutableMemTable(MemTable mem, long logNumber) {}
-
-  /** A caller waiting in the group-commit queue. */
-  private static final class Writer {
-    final WriteBatch batch;
-    final boolean sync;
-    final Condition turn;
-    boolean done;
-    RuntimeException error;
-
-    Writer(WriteBatch batch, boolean sync, Condition turn) {
-      this.batch = batch;
-      this.sync = sync;
-      this.turn = turn;
-    }
-  }
-
-  private DbImpl(Path dir, Options options, AutoCloseable dbLock) {
-    this.dir = dir;
-    this.options = options;
-    this.fs = options.fileSystem();
-    this.dbLock = dbLock;
-    this.calls = new InFlightCalls("database " + dir);
-    this.blockCache = new CaffeineBlockCache(options.blockCacheBytes());
-    this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), blockCache);
-    this.versions = new VersionSet(dir, fs, options);
-    this.compactions = new Compactions(this);
-    this.obsoleteFiles = new ObsoleteFiles(fs, dir, tableCache, compactions.style().obsoleteFileBatchBytes());
-    this.versions.setVersionReleasedListener(this::onVersionReleased);
-    AtomicInteger threadIds = new AtomicInteger();
-    this.background = Executors.newFixedThreadPool(options.backgroundThreads(), r -> {
-      Thread t = new Thread(r, "cairn-bg-" + dir.getFileName() + "-" + threadIds.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+  private DbImpl(Lifecycle lifecycle) {
+    this.lifecycle = lifecycle;
+    this.engine = lifecycle.engine();
+    this.calls = lifecycle.calls();
+    this.writes = lifecycle.writes();
+    this.compactions = lifecycle.compactions();
+    this.reads = new Reads(engine, lifecycle.memTables(), compactions);
   }
 
   /** See {@link Cairn#open}. */
@@ -137,43 +53,7 @@ public final class DbImpl implements Cairn {
     if (options == null) {
       throw new IllegalArgumentException("options must not be null");
     }
-    FileSystem fs = options.fileSystem();
-    AutoCloseable lock = DatabaseDirectory.prepareAndLock(fs, dir, options);
-    DbImpl db = null;
-    try {
-      db = new DbImpl(dir, options, lock);
-      db.recover();
-      db.compactions.start();
-      return db;
-    } catch (RuntimeException | Error e) {
-      if (db != null) {
-        db.closeAfterFailedOpen();
-      } else {
-        DatabaseDirectory.unlockQuietly(lock);
-      }
-      throw e;
-    }
-  }
-
-  private void recover() {
-    mutex.lock();
-    try {
-      VersionEdit edit = new VersionEdit();
-      new Recovery(this).recover(edit);
-      logNumber = versions.newFileNumber();
-      log = new LogWriter(fs.create(dir.resolve(FileNames.log(logNumber)), IoTag.WAL));
-      fs.syncDirectory(dir);
-      edit.setLogNumber(logNumber);
-      versions.logAndApply(edit);
-      pendingOutputs.clear();
-      mem = new MemTable();
-      collectObsoleteFiles(false);
-      maybeScheduleBackgroundWork();
-    } catch (IOException e) {
-      throw new CairnIOException("recovering database " + dir, e);
-    } finally {
-      mutex.unlock();
-    }
+    return new DbImpl(Lifecycle.open(dir, options));
   }
 
   // ---------------------------------------------------------------- writes
@@ -204,7 +84,7 @@ public final class DbImpl implements Cairn {
   }
 
   private WriteOptions defaultWriteOptions() {
-    return options.syncWrites() ? WriteOptions.SYNC : WriteOptions.NO_SYNC;
+    return engine.options().syncWrites() ? WriteOptions.SYNC : WriteOptions.NO_SYNC;
   }
 
   @Override
@@ -217,218 +97,10 @@ public final class DbImpl implements Cairn {
     }
     calls.enter();
     try {
-      writeInFlight(batch, writeOptions);
+      writes.write(batch, writeOptions);
     } finally {
       calls.exit();
     }
-  }
-
-  private void writeInFlight(WriteBatch batch, WriteOptions writeOptions) {
-    if (batch.count() == 0) {
-      return;
-    }
-    long start = System.nanoTime();
-    Writer w = new Writer(batch, writeOptions.sync(), mutex.newCondition());
-    mutex.lock();
-    try {
-      writers.addLast(w);
-      while (!w.done && writers.peekFirst() != w) {
-        w.turn.awaitUninterruptibly();
-      }
-      if (w.done) {
-        if (w.error != null) {
-          throw w.error;
-        }
-        return;
-      }
-      commitGroupAsLeader(w);
-    } finally {
-      mutex.unlock();
-      counters.putLatency.recordSince(start);
-    }
-  }
-
-  /**
-   * Requires: mutex held, {@code leader} at the head of {@link #writers}. Commits the leader and the
-   * writers queued behind it as one WAL record, then wakes them.
-   */
-  private void commitGroupAsLeader(Writer leader) {
-    Writer last = leader;
-    Throwable error = null;
-    try {
-      makeRoomForWrite(false);
-      GroupBatch<Writer> group = GroupBatch.collect(writers, leader, w -> w.batch, w -> w.sync);
-      last = group.last();
-      long firstSequence = versions.lastSequence() + 1;
-      byte[] record = group.batch().encode(firstSequence);
-      appendToLogAndMemTable(record, group.sync());
-      versions.setLastSequence(firstSequence + group.batch().count() - 1);
-      counters.userBytesWritten.add(group.batch().userBytes());
-    } catch (Throwable t) {
-      error = t;
-    } finally {
-      // Always drain the group and pass the turn on, whatever failed: a writer left in the queue
-      // would block every later write and flush forever.
-      completeGroup(leader, last, error);
-    }
-    if (error instanceof RuntimeException e) {
-      throw e;
-    }
-    if (error instanceof Error e) {
-      throw e;
-    }
-    if (error != null) {
-      throw new CairnIOException("switching to a new write-ahead log", (IOException) error);
-    }
-  }
-
-  /**
-   * Requires: mutex held, caller is the head writer. Appends the record to the WAL and inserts it
-   * into the memtable with the mutex released. Any failure once the append has started latches
-   * the background error: the log may hold part of the record, and its sequence numbers must never
-   * be handed out again.
-   */
-  private void appendToLogAndMemTable(byte[] record, boolean sync) {
-    LogWriter currentLog = log;
-    MemTable currentMem = mem;
-    long currentLogNumber = logNumber;
-    logWriteInProgress = true;
-    mutex.unlock();
-    Throwable failure = null;
-    try {
-      currentLog.addRecord(record);
-      if (sync) {
-        currentLog.sync();
-      } else {
-        // Hand the record to the OS so that it survives a crash of this process.
-        currentLog.flush();
-      }
-      MemTableInserter.insert(record, currentMem);
-    } catch (Throwable t) {
-      failure = t;
-    } finally {
-      mutex.lock();
-      logWriteInProgress = false;
-      backgroundChanged.signalAll();
-    }
-    if (failure != null) {
-      CairnIOException e = failure instanceof IOException io
-          ? new CairnIOException("appending to the write-ahead log " + FileNames.log(currentLogNumber), io)
-          : null;
-      latchBackgroundError(e != null ? e : failure);
-      if (e != null) {
-        throw e;
-      }
-      if (failure instanceof Error err) {
-        throw err;
-      }
-      throw (RuntimeException) failure;
-    }
-  }
-
-  /** Requires: mutex held. Removes the group from the queue, hands out its outcome, wakes the next. */
-  private void completeGroup(Writer leader, Writer last, Throwable error) {
-    RuntimeException followerError = error == null ? null
-        : error instanceof RuntimeException re ? re : new CairnException("group commit failed: " + error, error);
-    while (true) {
-      Writer w = writers.pollFirst();
-      if (w == null) {
-        break;
-      }
-      if (w != leader) {
-        w.error = followerError;
-        w.done = true;
-        w.turn.signal();
-      }
-      if (w == last) {
-        break;
-      }
-    }
-    Writer next = writers.peekFirst();
-    if (next != null) {
-      next.turn.signal();
-    }
-  }
-
-  /**
-   * Requires: mutex held, caller is the head writer. Waits until the active memtable has room,
-   * switching it for a fresh one (and a fresh log) when full, and applying the L0 slowdown and
-   * stop triggers. With {@code force} the memtable is switched if it holds anything.
-   */
-  void makeRoomForWrite(boolean force) throws IOException {
-    boolean allowDelay = !force;
-    while (true) {
-      throwIfUnusable();
-      Version current = versions.current();
-      int l0Files = current.fileCount(0);
-      if (allowDelay && l0Files >= options.l0SlowdownTrigger()) {
-        // Spread the delay over many writers instead of stopping one for seconds (LevelDB).
-        long t0 = System.nanoTime();
-        mutex.unlock();
-        try {
-          Thread.sleep(1);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        } finally {
-          mutex.lock();
-        }
-        counters.recordStall(t0, false);
-        allowDelay = false;
-      } else if (!force && mem.approximateBytes() < options.memtableBytes()) {
-        return;
-      } else if (force && mem.isEmpty()) {
-        return;
-      } else if (immutables.size() >= options.maxImmutableMemtables()) {
-        long t0 = System.nanoTime();
-        backgroundChanged.awaitUninterruptibly();
-        counters.recordStall(t0, true);
-      } else if (l0Files >= options.l0StopTrigger()) {
-        long t0 = System.nanoTime();
-        maybeScheduleBackgroundWork();
-        backgroundChanged.awaitUninterruptibly();
-        counters.recordStall(t0, true);
-      } else {
-        switchMemTable();
-        force = false;
-      }
-    }
-  }
-
-  /** Requires: mutex held. */
-  private void switchMemTable() throws IOException {
-    long newLogNumber = versions.newFileNumber();
-    LogWriter newLog;
-    try {
-      newLog = new LogWriter(fs.create(dir.resolve(FileNames.log(newLogNumber)), IoTag.WAL));
-    } catch (IOException e) {
-      latchBackgroundError(e);
-      throw e;
-    }
-    // Make the new log's directory entry durable before any write in it is acknowledged: a
-    // synced write is only as durable as the name of the file that holds it, and without this
-    // a power loss before the next table's directory sync drops the whole log.
-    try {
-      fs.syncDirectory(dir);
-    } catch (IOException e) {
-      latchBackgroundError(e);
-      newLog.close();
-      throw e;
-    }
-    // The old log holds the memtable being retired; sync it so that an older log is never torn
-    // behind a newer one (recovery then only meets a torn tail in the newest log).
-    try {
-      log.sync();
-      log.close();
-    } catch (IOException e) {
-      latchBackgroundError(e);
-      newLog.close();
-      throw e;
-    }
-    immutables.addLast(new ImmutableMemTable(mem, logNumber));
-    log = newLog;
-    logNumber = newLogNumber;
-    mem = new MemTable();
-    maybeScheduleBackgroundWork();
   }
 
   // ---------------------------------------------------------------- reads
@@ -449,13 +121,13 @@ public final class DbImpl implements Cairn {
     try (ReadState state = pinReadState(readOptions.snapshot())) {
       return state.get(key, readOptions.fillCache());
     } finally {
-      counters.getLatency.recordSince(start);
+      engine.counters().getLatency().recordSince(start);
       calls.exit();
     }
   }
 
   /** Pins the memtables and the current version for one read or iterator. */
-  ReadState pinReadState(Snapshot snapshot) {
+  private ReadState pinReadState(Snapshot snapshot) {
     long sequence;
     if (snapshot != null) {
       if (!(snapshot instanceof SnapshotImpl s) || s.owner() != this) {
@@ -466,27 +138,15 @@ public final class DbImpl implements Cairn {
     } else {
       sequence = -1;
     }
-    mutex.lock();
-    try {
-      Version v = versions.current();
-      v.ref();
-      List<MemTable> memtables = new ArrayList<>(1 + immutables.size());
-      memtables.add(mem);
-      immutables.descendingIterator().forEachRemaining(m -> memtables.add(m.mem()));
-      return new ReadState(this, memtables, v, sequence >= 0 ? sequence : versions.lastSequence());
-    } finally {
-      mutex.unlock();
-    }
+    return reads.pin(sequence);
   }
 
   @Override
   public Snapshot snapshot() {
     calls.enter();
-    mutex.lock();
     try {
-      return new SnapshotImpl(this, versions.lastSequence());
+      return reads.snapshot(this);
     } finally {
-      mutex.unlock();
       calls.exit();
     }
   }
@@ -519,7 +179,7 @@ public final class DbImpl implements Cairn {
         out.add(new Entry(it.key(), it.value()));
       }
     } finally {
-      counters.scanLatency.recordSince(start);
+      engine.counters().scanLatency().recordSince(start);
     }
     return out;
   }
@@ -529,31 +189,9 @@ public final class DbImpl implements Cairn {
   @Override
   public void flush() {
     calls.enter();
-    mutex.lock();
     try {
-      // Take a turn in the writer queue so that no group commit is between log and memtable.
-      Writer w = new Writer(new WriteBatch(), false, mutex.newCondition());
-      writers.addLast(w);
-      while (writers.peekFirst() != w) {
-        w.turn.awaitUninterruptibly();
-      }
-      try {
-        makeRoomForWrite(true);
-      } catch (IOException e) {
-        throw new CairnIOException("switching the memtable for a flush", e);
-      } finally {
-        completeGroup(w, w, null);
-      }
-      // Wait for the memtables holding writes made before this call, not for ones switched in
-      // later by writers that keep going (which could starve this call).
-      ImmutableMemTable target = immutables.peekLast();
-      while (target != null && immutables.contains(target)) {
-        throwIfUnusable();
-        backgroundChanged.awaitUninterruptibly();
-      }
-      throwIfUnusable();
+      writes.flush();
     } finally {
-      mutex.unlock();
       calls.exit();
     }
   }
@@ -572,11 +210,9 @@ public final class DbImpl implements Cairn {
   @Override
   public Stats stats() {
     calls.enter();
-    mutex.lock();
     try {
-      return StatsBuilder.build(this, versions.current(), mem.approximateBytes(), immutables.size());
+      return reads.stats();
     } finally {
-      mutex.unlock();
       calls.exit();
     }
   }
@@ -591,145 +227,9 @@ public final class DbImpl implements Cairn {
     }
   }
 
-  // ---------------------------------------------------------------- background work
-
-  /** Requires: mutex held. Starts a flush and as many compactions as the picker and threads allow. */
-  void maybeScheduleBackgroundWork() {
-    if (closing || backgroundError != null) {
-      return;
-    }
-    if (!immutables.isEmpty() && !flushScheduled) {
-      flushScheduled = true;
-      background.execute(this::backgroundFlush);
-    }
-    Compactions.Claimed claimed;
-    while ((claimed = compactions.claimNext()) != null) {
-      Compactions.Claimed plan = claimed;
-      background.execute(() -> compactions.runClaimed(plan));
-    }
-  }
-
-  private void backgroundFlush() {
-    mutex.lock();
-    try {
-      while (!immutables.isEmpty() && backgroundError == null && !closing) {
-        ImmutableMemTable imm = immutables.peekFirst();
-        VersionEdit edit = new VersionEdit();
-        long table = FlushJob.flush(this, imm.mem(), edit);
-        // Logs older than the next unflushed memtable's are no longer needed for recovery.
-        ImmutableMemTable next = immutables.stream().skip(1).findFirst().orElse(null);
-        edit.setLogNumber(next != null ? next.logNumber() : logNumber);
-        try {
-          versions.logAndApply(edit);
-        } finally {
-          releasePendingOutputs(List.of(table));
-        }
-        immutables.pollFirst();
-        counters.flushes.increment();
-        backgroundChanged.signalAll();
-        collectObsoleteFiles(false);
-      }
-    } catch (Throwable t) {
-      latchBackgroundError(t);
-    } finally {
-      try {
-        flushScheduled = false;
-        maybeScheduleBackgroundWork();
-      } catch (Throwable t) {
-        latchBackgroundError(t);
-      } finally {
-        backgroundChanged.signalAll();
-        mutex.unlock();
-      }
-    }
-  }
-
-  /**
-   * Requires: mutex held (released while files are deleted, held again on return). Deletes
-   * unreferenced files, in batches or all when {@code force}. The directory is listed under the
-   * mutex, so that no table created after the live set was taken can be mistaken for obsolete;
-   * the deletions run without it, so readers do not wait behind unlink calls.
-   */
-  void collectObsoleteFiles(boolean force) {
-    List<String> obsolete;
-    try {
-      ObsoleteFiles.LiveSet live = new ObsoleteFiles.LiveSet(
-          versions.liveFileNumbers(), Set.copyOf(pendingOutputs), versions.logNumber(),
-          versions.manifestFileNumber());
-      obsolete = obsoleteFiles.find(live);
-    } catch (IOException | RuntimeException e) {
-      // Leftover files cost space, not correctness; the next collection tries again.
-      LOG.warning("obsolete-file collection failed: " + e);
-      return;
-    }
-    if (obsolete.isEmpty()) {
-      return;
-    }
-    mutex.unlock();
-    try {
-      obsoleteFiles.delete(obsolete, force);
-    } catch (RuntimeException e) {
-      LOG.warning("obsolete-file deletion failed: " + e);
-    } finally {
-      mutex.lock();
-    }
-  }
-
-  /**
-   * Called when a version is no longer referenced (an iterator or read released it): its files
-   * may now be obsolete. Collection runs on the background pool, at most one queued at a time.
-   */
-  private void onVersionReleased() {
-    if (closing || !collectionQueued.compareAndSet(false, true)) {
-      return;
-    }
-    try {
-      background.execute(() -> {
-        collectionQueued.set(false);
-        mutex.lock();
-        try {
-          if (!closing) {
-            collectObsoleteFiles(false);
-          }
-        } finally {
-          mutex.unlock();
-        }
-      });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      // Closing: close() collects everything itself.
-      collectionQueued.set(false);
-    }
-  }
-
-  /** Requires: mutex held. The first background failure wins and is kept. */
-  void latchBackgroundError(Throwable t) {
-    if (backgroundError == null) {
-      backgroundError = t;
-    }
-    backgroundChanged.signalAll();
-  }
-
-  /** Requires: mutex held. */
-  void throwIfUnusable() {
-    if (closing) {
-      throw new DatabaseClosedException("database " + dir);
-    }
-    if (backgroundError != null) {
-      throw new BackgroundErrorException(backgroundError);
-    }
-  }
-
-  boolean isClosing() {
-    return closing;
-  }
-
-  /** Whether a background failure has latched (read without the mutex: volatile). */
-  boolean hasBackgroundError() {
-    return backgroundError != null;
-  }
-
+  /** The number of the active memtable's log (tests). */
   long logNumber() {
-    return logNumber;
+    return lifecycle.memTables().logNumber();
   }
 
   static void checkKey(byte[] key) {
@@ -749,90 +249,7 @@ public final class DbImpl implements Cairn {
 
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
-    }
-    calls.refuseNew();
-    compactions.stop();
-    mutex.lock();
-    try {
-      closing = true;
-      backgroundChanged.signalAll();
-      for (Writer w : writers) {
-        w.turn.signal();
-      }
-    } finally {
-      mutex.unlock();
-    }
-    // Calls waiting on the engine (stalled writers, flush) see `closing` and give up; the rest
-    // finish. Only then may the log be closed and the caches released under them.
-    calls.awaitDrained();
-    mutex.lock();
-    try {
-      // A leader appending to the log without the mutex must finish before the log is closed,
-      // or a clean close could leave a torn record (and two threads in the LogWriter). The drain
-      // above already waited for it; the flag keeps this true on its own.
-      while (flushScheduled || compactions.running() > 0 || logWriteInProgress) {
-        backgroundChanged.awaitUninterruptibly();
-      }
-    } finally {
-      mutex.unlock();
-    }
-    background.shutdown();
-    try {
-      background.awaitTermination(1, TimeUnit.MINUTES);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    mutex.lock();
-    try {
-      try {
-        if (log != null) {
-          // Close even when the sync fails (a dead device): otherwise the descriptor leaks.
-          try {
-            log.sync();
-          } finally {
-            log.close();
-          }
-        }
-      } catch (IOException e) {
-        LOG.warning("closing the log: " + e);
-      }
-      collectObsoleteFiles(true);
-    } finally {
-      mutex.unlock();
-    }
-    releaseResources();
-  }
-
-  private void closeAfterFailedOpen() {
-    closed.set(true);
-    closing = true;
-    compactions.stop();
-    background.shutdownNow();
-    try {
-      if (log != null) {
-        log.close();
-      }
-    } catch (IOException e) {
-      // The open already failed; its exception is the one to report.
-    }
-    releaseResources();
-  }
-
-  private void releaseResources() {
-    try {
-      versions.close();
-    } catch (IOException e) {
-      LOG.warning("closing the manifest: " + e);
-    }
-    tableCache.close();
-    blockCache.close();
-    DatabaseDirectory.unlockQuietly(dbLock);
-  }
-
-  long lastSequence() {
-    return versions.lastSequence();
+    lifecycle.close();
   }
 
   /** The LSbM compaction buffer (appending and trimming only with the BUFFER style). */
@@ -840,30 +257,13 @@ public final class DbImpl implements Cairn {
     return compactions.buffer();
   }
 
-  /** Allocates a file number for a new table and protects it from obsolete-file collection. */
-  long newPendingOutputNumber() {
-    mutex.lock();
-    try {
-      long n = versions.newFileNumber();
-      pendingOutputs.add(n);
-      return n;
-    } finally {
-      mutex.unlock();
-    }
+  /** The engine context (tests). */
+  Engine engine() {
+    return engine;
   }
 
-  /** Requires: mutex held. The outputs are installed (or abandoned): collection may judge them. */
-  void releasePendingOutputs(java.util.Collection<Long> numbers) {
-    pendingOutputs.removeAll(numbers);
-  }
-
-  /** The options of every table written (the compaction style's). */
-  TableOptions tableOptions() {
-    return compactions.style().tableOptions();
-  }
-
-  /** Reads a key through a version's tables only (used by {@link ReadState}). */
-  LookupResult lookupInVersion(Version v, byte[] key, long sequence, boolean fillCache) {
-    return VersionLookup.get(tableCache, v, key, sequence, fillCache, buffer().reads());
+  /** The compactions (tests). */
+  Compactions compactions() {
+    return compactions;
   }
 }

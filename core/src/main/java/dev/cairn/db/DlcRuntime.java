@@ -38,21 +38,21 @@ import java.util.logging.Logger;
 final class DlcRuntime implements SchedulerRuntime {
   private static final Logger LOG = Logger.getLogger(DlcRuntime.class.getName());
 
-  private final DbImpl db;
+  private final Engine engine;
   private final LoadModel model;
   private final DlcScheduler scheduler;
   private final CompactionThrottle throttle;
   private final ScheduledExecutorService monitor;
-  // Guarded by db.mutex.
+  // Guarded by the engine mutex.
   private final Set<Long> burstyOutputs = new HashSet<>();
 
-  DlcRuntime(DbImpl db, DlcConfig config, LeveledCompactionPicker picker) {
-    this.db = db;
-    this.model = new LoadModel(config, db.options.blockBytes(), System::nanoTime, this::sample);
+  DlcRuntime(Engine engine, DlcConfig config, LeveledCompactionPicker picker) {
+    this.engine = engine;
+    this.model = new LoadModel(config, engine.options().blockBytes(), System::nanoTime, this::sample);
     this.scheduler = new DlcScheduler(config, picker);
-    this.throttle = new CompactionThrottle(db.fs.ioStats(), model.current().compactionBytesPerSecond());
+    this.throttle = new CompactionThrottle(engine.fs().ioStats(), model.current().compactionBytesPerSecond());
     this.monitor = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "cairn-dlc-" + db.dir.getFileName());
+      Thread t = new Thread(r, "cairn-dlc-" + engine.dir().getFileName());
       t.setDaemon(true);
       return t;
     });
@@ -76,8 +76,8 @@ final class DlcRuntime implements SchedulerRuntime {
   }
 
   private LoadCounters.Sample sample() {
-    return new LoadCounters.Sample(db.blockCache.stats().inserts(), db.counters.getLatency.count(),
-        db.counters.scanLatency.count());
+    return new LoadCounters.Sample(engine.blockCache().stats().inserts(), engine.counters().getLatency().count(),
+        engine.counters().scanLatency().count());
   }
 
   private void tick() {
@@ -99,11 +99,11 @@ final class DlcRuntime implements SchedulerRuntime {
   /** New rate for the throttle; a compaction the load held back may now be startable. */
   private void apply(LoadEstimate e) {
     throttle.setRate(e.compactionBytesPerSecond());
-    db.mutex.lock();
+    engine.mutex().lock();
     try {
-      db.maybeScheduleBackgroundWork();
+      engine.background().maybeScheduleBackgroundWork();
     } finally {
-      db.mutex.unlock();
+      engine.mutex().unlock();
     }
   }
 
@@ -116,7 +116,7 @@ final class DlcRuntime implements SchedulerRuntime {
     return model.current();
   }
 
-  /** Requires: db.mutex held. The plan to start next under the current load, if any. */
+  /** Requires: mutex held. The plan to start next under the current load, if any. */
   @Override
   public Optional<CompactionPlan> next(LsmShape shape, List<CompactionPlan> running) {
     Set<Long> l0 = new HashSet<>();
@@ -127,7 +127,7 @@ final class DlcRuntime implements SchedulerRuntime {
     return scheduler.next(model.current().load(), shape, running, Set.copyOf(burstyOutputs)).plan();
   }
 
-  /** Requires: db.mutex held. Tables a part run installed: never merged by a part run again. */
+  /** Requires: mutex held. Tables a part run installed: never merged by a part run again. */
   @Override
   public void installed(CompactionPlan plan, List<Long> outputs) {
     if (plan.kind() == CompactionKind.L0_TO_L0) {
@@ -135,7 +135,7 @@ final class DlcRuntime implements SchedulerRuntime {
     }
   }
 
-  /** Requires: db.mutex held. */
+  /** Requires: mutex held. */
   @Override
   public Stats.Dlc stats(int l0Files, long l0Bytes) {
     LoadEstimate e = model.current();

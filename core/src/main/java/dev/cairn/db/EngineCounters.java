@@ -4,20 +4,64 @@ import java.util.concurrent.atomic.LongAdder;
 
 /** The engine's own counters (I/O bytes live in {@link dev.cairn.fs.IoStats}). Thread-safe. */
 final class EngineCounters {
-  final LongAdder userBytesWritten = new LongAdder();
-  final LongAdder stallNanos = new LongAdder();
-  final LongAdder slowdowns = new LongAdder();
-  final LongAdder stops = new LongAdder();
-  final LongAdder flushes = new LongAdder();
-  final LongAdder compactions = new LongAdder();
-  final LongAdder trivialMoves = new LongAdder();
-  final LongAdder compactionNanos = new LongAdder();
-  final LatencyRecorder getLatency = new LatencyRecorder();
-  final LatencyRecorder putLatency = new LatencyRecorder();
-  final LatencyRecorder scanLatency = new LatencyRecorder();
+  private final LongAdder userBytesWritten = new LongAdder();
+  private final LongAdder stallNanos = new LongAdder();
+  private final LongAdder slowdowns = new LongAdder();
+  private final LongAdder stops = new LongAdder();
+  private final LongAdder flushes = new LongAdder();
+  private final LongAdder compactions = new LongAdder();
+  private final LongAdder trivialMoves = new LongAdder();
+  private final LongAdder compactionNanos = new LongAdder();
+  private final LatencyRecorder getLatency = new LatencyRecorder();
+  private final LatencyRecorder putLatency = new LatencyRecorder();
+  private final LatencyRecorder scanLatency = new LatencyRecorder();
 
   void recordStall(long startNanos, boolean stop) {
     stallNanos.add(System.nanoTime() - startNanos);
     (stop ? stops : slowdowns).increment();
+  }
+
+  LongAdder userBytesWritten() {
+    return userBytesWritten;
+  }
+
+  LongAdder stallNanos() {
+    return stallNanos;
+  }
+
+  LongAdder slowdowns() {
+    return slowdowns;
+  }
+
+  LongAdder stops() {
+    return stops;
+  }
+
+  LongAdder flushes() {
+    return flushes;
+  }
+
+  LongAdder compactions() {
+    return compactions;
+  }
+
+  LongAdder trivialMoves() {
+    return trivialMoves;
+  }
+
+  LongAdder compactionNanos() {
+    return compactionNanos;
+  }
+
+  LatencyRecorder getLatency() {
+    return getLatency;
+  }
+
+  LatencyRecorder putLatency() {
+    return putLatency;
+  }
+
+  LatencyRecorder scanLatency() {
+    return scanLatency;
   }
 }

@@ -3,6 +3,7 @@ package dev.cairn.db;
 import dev.cairn.fs.IoTag;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.memtable.MemTable;
+import dev.cairn.table.TableOptions;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.VersionEdit;
 import java.io.IOException;
@@ -18,28 +19,29 @@ final class FlushJob {
   /**
    * Requires: mutex held (released during the write, held again on return). Adds the new table
    * to {@code edit} and returns its number, which stays a pending output until the caller has
-   * installed the edit and calls {@link DbImpl#releasePendingOutputs}; returns -1 for an empty
-   * memtable.
+   * installed the edit and calls {@link PendingOutputs#release}; returns -1 for an empty
+   * memtable. The table is built with {@code tableOptions} (the compaction style's).
    */
-  static long flush(DbImpl db, MemTable mem, VersionEdit edit) throws IOException {
+  static long flush(Engine engine, TableOptions tableOptions, MemTable mem, VersionEdit edit)
+      throws IOException {
     if (mem.isEmpty()) {
       return -1;
     }
-    long number = db.newPendingOutputNumber();
-    db.mutex.unlock();
+    long number = engine.pendingOutputs().allocate();
+    engine.mutex().unlock();
     List<FileMetaData> files = null;
     try (InternalIterator it = mem.iterator();
-        TableOutput out = new TableOutput(db.fs, db.dir, db.tableOptions(), IoTag.FLUSH, Long.MAX_VALUE,
+        TableOutput out = new TableOutput(engine.fs(), engine.dir(), tableOptions, IoTag.FLUSH, Long.MAX_VALUE,
             () -> number, key -> false)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         out.add(it.key(), it.value());
       }
       files = out.finish();
     } finally {
-      db.mutex.lock();
+      engine.mutex().lock();
       if (files == null) {
         // Failed: the partial table is no longer an output, so collection may delete it.
-        db.releasePendingOutputs(List.of(number));
+        engine.pendingOutputs().release(List.of(number));
       }
     }
     assert files.size() == 1 : "a flush writes exactly one table, wrote " + files.size();

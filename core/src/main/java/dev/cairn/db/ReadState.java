@@ -24,14 +24,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Closing it (or the iterator made from it) releases the version, which lets obsolete files go.
  */
 final class ReadState implements AutoCloseable {
-  private final DbImpl db;
+  private final TableCache tables;
+  /** Counts how the reads through compaction buffers end. */
+  private final BufferReads bufferReads;
   private final List<MemTable> memtables;
   private final Version version;
   private final long sequence;
   private final AtomicBoolean released = new AtomicBoolean();
 
-  ReadState(DbImpl db, List<MemTable> memtables, Version version, long sequence) {
-    this.db = db;
+  ReadState(TableCache tables, BufferReads bufferReads, List<MemTable> memtables, Version version, long sequence) {
+    this.tables = tables;
+    this.bufferReads = bufferReads;
     this.memtables = memtables;
     this.version = version;
     this.sequence = sequence;
@@ -44,7 +47,7 @@ final class ReadState implements AutoCloseable {
         return r.value();
       }
     }
-    return db.lookupInVersion(version, key, sequence, fillCache).value();
+    return VersionLookup.get(tables, version, key, sequence, fillCache, bufferReads).value();
   }
 
   /** Hands this state's references to the returned iterator. */
@@ -54,7 +57,6 @@ final class ReadState implements AutoCloseable {
       for (MemTable m : memtables) {
         children.add(m.iterator());
       }
-      TableCache tables = db.tableCache;
       boolean fill = options.fillCache();
       for (FileMetaData f : version.files(0)) {
         children.add(TableIterators.open(tables, f, fill, IoTag.USER_READ));
@@ -86,7 +88,7 @@ final class ReadState implements AutoCloseable {
       version.bufferRuns(level).forEach(t -> files.addAll(t.allFiles()));
       for (FileMetaData f : files) {
         if (verified.add(f.number())) {
-          try (TableHandle h = TableIterators.acquire(db.tableCache, f)) {
+          try (TableHandle h = TableIterators.acquire(tables, f)) {
             h.reader().verifyChecksums();
           }
         }

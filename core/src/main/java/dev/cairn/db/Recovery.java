@@ -6,6 +6,7 @@ import dev.cairn.WriteBatch;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.ReadableFile;
 import dev.cairn.memtable.MemTable;
+import dev.cairn.table.TableOptions;
 import dev.cairn.version.VersionEdit;
 import dev.cairn.version.VersionSet;
 import dev.cairn.wal.WalReplay;
@@ -23,14 +24,16 @@ import java.util.logging.Logger;
 final class Recovery {
   private static final Logger LOG = Logger.getLogger(Recovery.class.getName());
 
-  private final DbImpl db;
+  private final Engine engine;
+  private final TableOptions tableOptions;
   private long maxSequence;
   /** Last sequence of the record replayed last, across all logs; -1 before the first. */
   private long lastReplayed = -1;
   private MemTable mem;
 
-  Recovery(DbImpl db) {
-    this.db = db;
+  Recovery(Engine engine, TableOptions tableOptions) {
+    this.engine = engine;
+    this.tableOptions = tableOptions;
   }
 
   /**
@@ -38,7 +41,7 @@ final class Recovery {
    * installs it together with the new log number.
    */
   void recover(VersionEdit edit) throws IOException {
-    VersionSet versions = db.versions;
+    VersionSet versions = engine.versions();
     if (versions.exists()) {
       versions.recover();
     } else {
@@ -46,7 +49,7 @@ final class Recovery {
     }
     maxSequence = versions.lastSequence();
     List<Long> logs = new ArrayList<>();
-    for (String name : db.fs.list(db.dir)) {
+    for (String name : engine.fs().list(engine.dir())) {
       FileNames.Parsed p = FileNames.parse(name);
       if (p.kind() == FileNames.Kind.LOG && p.number() >= versions.logNumber()) {
         logs.add(p.number());
@@ -71,11 +74,11 @@ final class Recovery {
         continue;
       }
       WalReplay.ReplayResult result = replayLog(number, edit);
-      stoppedEarly = db.options.walRecoveryMode() == Options.WalRecoveryMode.POINT_IN_TIME
+      stoppedEarly = engine.options().walRecoveryMode() == Options.WalRecoveryMode.POINT_IN_TIME
           && result.droppedAnything();
       if (result.droppedAnything()) {
         LOG.warning("recovery: " + FileNames.log(number) + " damaged at offset " + result.firstCorruptionOffset()
-            + ", " + result.bytesDropped() + " bytes dropped (mode " + db.options.walRecoveryMode() + ")");
+            + ", " + result.bytesDropped() + " bytes dropped (mode " + engine.options().walRecoveryMode() + ")");
       }
     }
     versions.setLastSequence(maxSequence);
@@ -85,14 +88,14 @@ final class Recovery {
     String name = FileNames.log(number);
     mem = new MemTable();
     WalReplay.ReplayResult result;
-    try (ReadableFile file = db.fs.openReadable(db.dir.resolve(name))) {
-      result = WalReplay.replay(file, name, db.options.walRecoveryMode(), (record, offset) -> {
+    try (ReadableFile file = engine.fs().openReadable(engine.dir().resolve(name))) {
+      result = WalReplay.replay(file, name, engine.options().walRecoveryMode(), (record, offset) -> {
         checkFollowsPrevious(record, name, offset);
         MemTableInserter.insert(record, mem, name, offset);
         long last = WriteBatch.sequenceOf(record) + WriteBatch.countOf(record) - 1;
         lastReplayed = last;
         maxSequence = Math.max(maxSequence, last);
-        if (mem.approximateBytes() > db.options.memtableBytes()) {
+        if (mem.approximateBytes() > engine.options().memtableBytes()) {
           flushRecovered(edit);
         }
       });
@@ -115,7 +118,7 @@ final class Recovery {
   }
 
   private void flushRecovered(VersionEdit edit) throws IOException {
-    FlushJob.flush(db, mem, edit);
+    FlushJob.flush(engine, tableOptions, mem, edit);
     mem = new MemTable();
   }
 }

@@ -1,5 +1,6 @@
 package dev.cairn.db;
 
+import dev.cairn.Cairn;
 import dev.cairn.CairnIterator;
 import dev.cairn.DatabaseClosedException;
 import dev.cairn.ReadOptions;
@@ -8,17 +9,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /** A registered snapshot sequence; closing it lets compactions drop what only it could see. */
 final class SnapshotImpl implements Snapshot {
-  private final DbImpl owner;
+  private final Cairn owner;
+  private final SnapshotList snapshots;
   private final long sequence;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  SnapshotImpl(DbImpl owner, long sequence) {
+  SnapshotImpl(Cairn owner, SnapshotList snapshots, long sequence) {
     this.owner = owner;
+    this.snapshots = snapshots;
     this.sequence = sequence;
-    owner.snapshots.add(sequence);
+    snapshots.add(sequence);
   }
 
-  DbImpl owner() {
+  Cairn owner() {
     return owner;
   }
 
@@ -46,7 +49,7 @@ final class SnapshotImpl implements Snapshot {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
-      owner.snapshots.remove(sequence);
+      snapshots.remove(sequence);
     }
   }
 

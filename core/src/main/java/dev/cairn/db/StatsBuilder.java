@@ -12,9 +12,9 @@ final class StatsBuilder {
   private StatsBuilder() {}
 
   /** Requires: mutex held (reads the current version and memtable sizes). */
-  static Stats build(DbImpl db, Version v, long memtableBytes, int immutables) {
-    IoStats io = db.fs.ioStats();
-    double[] scores = db.compactions.scores();
+  static Stats build(Engine engine, Compactions compactions, Version v, long memtableBytes, int immutables) {
+    IoStats io = engine.fs().ioStats();
+    double[] scores = compactions.scores();
     List<Stats.LevelStats> levels = new ArrayList<>();
     for (int level = 0; level < v.numLevels(); level++) {
       long written = level == 0 ? io.bytesWritten(IoPurpose.FLUSH) + io.compactionBytesWritten(0)
@@ -23,7 +23,7 @@ final class StatsBuilder {
       levels.add(new Stats.LevelStats(level, v.fileCount(level), v.levelBytes(level),
           level < scores.length ? scores[level] : 0.0, io.compactionBytesRead(level), written, dead));
     }
-    long user = db.counters.userBytesWritten.sum();
+    long user = engine.counters().userBytesWritten().sum();
     long device = io.totalBytesWritten();
     long tableBytes = levels.stream().mapToLong(Stats.LevelStats::bytes).sum();
     long lastLevelBytes = 0;
@@ -32,7 +32,7 @@ final class StatsBuilder {
         lastLevelBytes = l.bytes();
       }
     }
-    EngineCounters c = db.counters;
+    EngineCounters c = engine.counters();
     return new Stats(
         List.copyOf(levels),
         user,
@@ -45,23 +45,23 @@ final class StatsBuilder {
         io.bytesRead(IoPurpose.USER_READ),
         user == 0 ? 0.0 : (double) device / user,
         lastLevelBytes == 0 ? 1.0 : (double) tableBytes / lastLevelBytes,
-        db.blockCache.stats(),
-        c.stallNanos.sum() / 1000,
-        c.slowdowns.sum(),
-        c.stops.sum(),
-        c.flushes.sum(),
-        c.compactions.sum(),
-        c.trivialMoves.sum(),
-        c.compactionNanos.sum() / 1000,
+        engine.blockCache().stats(),
+        c.stallNanos().sum() / 1000,
+        c.slowdowns().sum(),
+        c.stops().sum(),
+        c.flushes().sum(),
+        c.compactions().sum(),
+        c.trivialMoves().sum(),
+        c.compactionNanos().sum() / 1000,
         memtableBytes,
         immutables,
-        db.snapshots.size(),
-        db.lastSequence(),
-        c.getLatency.snapshot(),
-        c.putLatency.snapshot(),
-        c.scanLatency.snapshot(),
-        db.compactions.scheduler().stats(v.fileCount(0), v.levelBytes(0)),
-        db.compactions.style().blockStats(),
-        db.buffer().stats(v));
+        engine.snapshots().size(),
+        engine.versions().lastSequence(),
+        c.getLatency().snapshot(),
+        c.putLatency().snapshot(),
+        c.scanLatency().snapshot(),
+        compactions.scheduler().stats(v.fileCount(0), v.levelBytes(0)),
+        compactions.style().blockStats(),
+        compactions.buffer().stats(v));
   }
 }

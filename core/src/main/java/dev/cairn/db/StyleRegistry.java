@@ -11,18 +11,18 @@ import dev.cairn.compaction.leveled.LeveledCompactionPicker;
 final class StyleRegistry {
   private StyleRegistry() {}
 
-  static StyleRuntime style(DbImpl db) {
-    return switch (db.options.compactionStyle()) {
-      case TABLE -> new TableStyle(db);
-      case BLOCK -> new BlockStyle(db);
-      case BUFFER -> new BufferStyle(db);
+  static StyleRuntime style(Engine engine) {
+    return switch (engine.options().compactionStyle()) {
+      case TABLE -> new TableStyle(engine);
+      case BLOCK -> new BlockStyle(engine);
+      case BUFFER -> new BufferStyle(engine);
     };
   }
 
-  static SchedulerRuntime scheduler(DbImpl db, LeveledCompactionPicker picker) {
-    return switch (db.options.compactionScheduler()) {
+  static SchedulerRuntime scheduler(Engine engine, LeveledCompactionPicker picker) {
+    return switch (engine.options().compactionScheduler()) {
       case IMMEDIATE -> new ImmediateScheduler(picker);
-      case DLC -> new DlcRuntime(db, db.options.dlc(), picker);
+      case DLC -> new DlcRuntime(engine, engine.options().dlc(), picker);
     };
   }
 }

@@ -5,10 +5,10 @@ import dev.cairn.table.TableOptions;
 
 /** LevelDB's leveled compaction: every plan rewrites whole tables ({@link CompactionJob}). */
 final class TableStyle implements StyleRuntime {
-  private final DbImpl db;
+  private final Engine engine;
 
-  TableStyle(DbImpl db) {
-    this.db = db;
+  TableStyle(Engine engine) {
+    this.engine = engine;
   }
 
   @Override
@@ -18,12 +18,12 @@ final class TableStyle implements StyleRuntime {
 
   @Override
   public CompactionExecution execution(Compactions.Claimed claimed, CompactionPacer pacer) {
-    return new CompactionJob(db, claimed.plan(), claimed.shape(), pacer);
+    return new CompactionJob(engine, tableOptions(), claimed.plan(), claimed.shape(), pacer);
   }
 
   @Override
   public TableOptions tableOptions() {
-    return plainTableOptions(db.options);
+    return plainTableOptions(engine.options());
   }
 
   static TableOptions plainTableOptions(Options o) {
@@ -37,6 +37,6 @@ final class TableStyle implements StyleRuntime {
 
   @Override
   public long obsoleteFileBatchBytes() {
-    return db.options.obsoleteFileBatchBytes();
+    return engine.options().obsoleteFileBatchBytes();
   }
 }

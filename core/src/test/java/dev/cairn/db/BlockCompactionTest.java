@@ -246,15 +246,15 @@ class BlockCompactionTest {
       long maxExtent = 0;
       DbImpl impl = (DbImpl) db;
       Version v;
-      impl.mutex.lock();
+      impl.engine().mutex().lock();
       try {
-        v = impl.versions.current();
+        v = impl.engine().versions().current();
       } finally {
-        impl.mutex.unlock();
+        impl.engine().mutex().unlock();
       }
       for (int level = 1; level < v.numLevels(); level++) {
         for (FileMetaData f : v.files(level)) {
-          try (TableHandle h = TableIterators.acquire(impl.tableCache, f)) {
+          try (TableHandle h = TableIterators.acquire(impl.engine().tableCache(), f)) {
             TableReader r = h.reader();
             FilterCounters before = r.filterCounters();
             for (int i = 1; i < 20_000; i += 2) {
@@ -307,7 +307,7 @@ class BlockCompactionTest {
         put(db, new TreeMap<>(), i, "newer");
       }
       db.flush(); // a second L0 file: the compaction reads two incoming tables
-      l0 = db.versions.current().files(0).stream()
+      l0 = db.engine().versions().current().files(0).stream()
           .map(f -> FileNames.table(f.number())).collect(Collectors.toSet());
       assertEquals(2, l0.size());
     }
@@ -319,6 +319,6 @@ class BlockCompactionTest {
     } finally {
       db.close();
     }
-    assertEquals(0, db.tableCache.openTables(), "a table the failed compaction opened is still open");
+    assertEquals(0, db.engine().tableCache().openTables(), "a table the failed compaction opened is still open");
   }
 }

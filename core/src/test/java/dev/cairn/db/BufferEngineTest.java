@@ -123,7 +123,7 @@ class BufferEngineTest {
     String buffers;
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
       load(db, model, new SplittableRandom(seed), 3, 1_000_000);
-      Version v = db.versions.current();
+      Version v = db.engine().versions().current();
       List<FileMetaData> files = bufferFiles(v);
       assertFalse(files.isEmpty(), "merges appended their inputs, seed " + seed + "\n" + v);
       assertTrue(files.stream().allMatch(this::onDisk), "buffer files are kept on disk");
@@ -133,7 +133,7 @@ class BufferEngineTest {
         v.files(level).forEach(f -> levelFiles.add(f.number()));
       }
       assertTrue(files.stream().anyMatch(f -> !levelFiles.contains(f.number())
-              && db.blockCache.cachedBlockCount(f.number()) > 0),
+              && db.engine().blockCache().cachedBlockCount(f.number()) > 0),
           "gets read (and cached) blocks of files only the buffer holds, seed " + seed);
       Stats.Buffer stats = db.stats().buffer();
       assertTrue(stats.enabled() && stats.appendedFiles() > 0 && stats.bytes() > 0, stats.toString());
@@ -141,10 +141,10 @@ class BufferEngineTest {
       assertEquals(stats.servedGets(), stats.readsByLevel().stream().mapToLong(Stats.BufferLevelReads::served).sum(),
           "the levels' counts add up: " + stats);
       assertTrue(stats.readsByLevel().get(0).served() == 0, "L0 has no buffer: " + stats);
-      buffers = renderBuffers(db.versions.current());
+      buffers = renderBuffers(db.engine().versions().current());
     }
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
-      assertEquals(buffers, renderBuffers(db.versions.current()), "the manifest kept the buffer");
+      assertEquals(buffers, renderBuffers(db.engine().versions().current()), "the manifest kept the buffer");
       checkReads(db, model, "after reopen, seed " + seed);
     }
   }
@@ -158,7 +158,7 @@ class BufferEngineTest {
     }
     // Reopened: the block cache is empty, so every buffer file is cold.
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
-      Version before = db.versions.current();
+      Version before = db.engine().versions().current();
       List<FileMetaData> trimmable = new ArrayList<>();
       int trimmableEntries = 0; // file entries, carried ones included: each all cold, so one removed run
       for (int level = 1; level < before.numLevels(); level++) {
@@ -171,21 +171,21 @@ class BufferEngineTest {
       CairnIterator pinning = db.iterator(ReadOptions.DEFAULT); // pins `before`
       assertEquals(0, db.buffer().trimOnce(), "the first pass after open lets every table warm up");
       assertEquals(trimmableEntries, db.buffer().trimOnce());
-      Version after = db.versions.current();
+      Version after = db.engine().versions().current();
       for (int level = 1; level < after.numLevels(); level++) {
         List<BufferRun<FileMetaData>> tables = after.bufferRuns(level);
         tables.stream().skip(1).forEach(t -> assertTrue(t.files().isEmpty(), "trimmed: " + t));
       }
-      Set<Long> live = db.versions.liveFileNumbers();
+      Set<Long> live = db.engine().versions().liveFileNumbers();
       assertTrue(trimmable.stream().allMatch(this::onDisk), "a pinned version still references them");
       pinning.close();
-      db.mutex.lock();
+      db.engine().mutex().lock();
       try {
-        db.collectObsoleteFiles(true);
+        db.engine().background().collectObsoleteFiles(true);
       } finally {
-        db.mutex.unlock();
+        db.engine().mutex().unlock();
       }
-      Set<Long> nowLive = db.versions.liveFileNumbers();
+      Set<Long> nowLive = db.engine().versions().liveFileNumbers();
       for (FileMetaData f : trimmable) {
         assertEquals(nowLive.contains(f.number()), onDisk(f), "file #" + f.number() + " (live before: "
             + live.contains(f.number()) + ")");
@@ -201,7 +201,7 @@ class BufferEngineTest {
     levelsWithAnL0FileOverEverything(model, 3);
     // Reopened: the block cache is empty. Two files of one level join an older buffer table.
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
-      StandIns in = StandIns.of(db.versions.current());
+      StandIns in = StandIns.of(db.engine().versions().current());
       int bufferLevel = in.level();
       FileMetaData hot = in.first();
       FileMetaData cold = in.second();
@@ -218,8 +218,8 @@ class BufferEngineTest {
       }
       assertTrue(db.buffer().trimOnce() > 0, "the cold file goes");
       Set<Long> kept = bufferFileNumbers(db);
-      assertTrue(kept.contains(hot.number()), "the file reads warmed stays: " + renderBuffers(db.versions.current()));
-      assertFalse(kept.contains(cold.number()), "the file no read touched goes: " + renderBuffers(db.versions.current()));
+      assertTrue(kept.contains(hot.number()), "the file reads warmed stays: " + renderBuffers(db.engine().versions().current()));
+      assertFalse(kept.contains(cold.number()), "the file no read touched goes: " + renderBuffers(db.engine().versions().current()));
       assertTrue(kept.contains(newer.number()), "the newest table is never trimmed");
       checkReads(db, model, "after the trim");
     }
@@ -260,7 +260,7 @@ class BufferEngineTest {
       load(db, model, r, 3, 1_000_000);
     }
     try (DbImpl db = (DbImpl) Cairn.open(dir, options(Options.CompactionStyle.TABLE))) {
-      int before = bufferFiles(db.versions.current()).size();
+      int before = bufferFiles(db.engine().versions().current()).size();
       assertTrue(before > 0, "the buffer was persisted, seed " + seed);
       for (String k : List.copyOf(model.keySet())) { // the old buffer holds only stale values now
         byte[] v = b(k + "@table");
@@ -311,7 +311,7 @@ class BufferEngineTest {
       db.flush();
       db.compactRange(null, null);
       byte[] m = db.get(b("m"));
-      assertTrue(m == null, () -> "deleted m came back (" + m.length + " bytes)\n" + renderBuffers(db.versions.current()));
+      assertTrue(m == null, () -> "deleted m came back (" + m.length + " bytes)\n" + renderBuffers(db.engine().versions().current()));
       assertArrayEquals(big, db.get(b("a")));
       assertArrayEquals(big2, db.get(b("y")));
     }
@@ -350,21 +350,21 @@ class BufferEngineTest {
 
   /** Installs the buffer change {@code change} makes to a draft of the current version. */
   private static void installBuffer(DbImpl db, java.util.function.Consumer<BufferDraft<FileMetaData>> change) throws Exception {
-    db.mutex.lock();
+    db.engine().mutex().lock();
     try {
-      BufferDraft<FileMetaData> draft = new BufferDraft<>(db.versions.current(), db.versions::newFileNumber);
+      BufferDraft<FileMetaData> draft = new BufferDraft<>(db.engine().versions().current(), db.engine().versions()::newFileNumber);
       change.accept(draft);
       VersionEdit edit = new VersionEdit();
       draft.writeTo(edit.bufferSink());
-      db.versions.logAndApply(edit);
+      db.engine().versions().logAndApply(edit);
     } finally {
-      db.mutex.unlock();
+      db.engine().mutex().unlock();
     }
   }
 
   private static Set<Long> bufferFileNumbers(DbImpl db) {
     Set<Long> out = new HashSet<>();
-    bufferFiles(db.versions.current()).forEach(f -> out.add(f.number()));
+    bufferFiles(db.engine().versions().current()).forEach(f -> out.add(f.number()));
     return out;
   }
 
@@ -379,7 +379,7 @@ class BufferEngineTest {
     levelsWithAnL0FileOverEverything(new TreeMap<>(), 42);
     // Reopened: the block cache is empty, so every file is cold.
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
-      StandIns in = StandIns.of(db.versions.current());
+      StandIns in = StandIns.of(db.engine().versions().current());
       int bufferLevel = in.level();
       FileMetaData early = in.first();
       FileMetaData late = in.second();
@@ -390,7 +390,7 @@ class BufferEngineTest {
         d.append(bufferLevel, late); // joins early's table, the newest
         d.append(bufferLevel, overlapping); // overlaps late: a new newest table
       });
-      assertEquals(2, db.versions.current().bufferRuns(bufferLevel).size(), renderBuffers(db.versions.current()));
+      assertEquals(2, db.engine().versions().current().bufferRuns(bufferLevel).size(), renderBuffers(db.engine().versions().current()));
       assertEquals(1, db.buffer().trimOnce(), "only the file present at the previous pass is judged");
       Set<Long> kept = bufferFileNumbers(db);
       assertFalse(kept.contains(early.number()), "cold and old enough: trimmed");
@@ -413,7 +413,7 @@ class BufferEngineTest {
     levelsWithAnL0FileOverEverything(model, 5);
     Options options = buffered().toBuilder().buffer(buffered().buffer().withColdRunBudget(budget)).build();
     try (DbImpl db = (DbImpl) Cairn.open(dir, options)) {
-      StandIns in = StandIns.of(db.versions.current());
+      StandIns in = StandIns.of(db.engine().versions().current());
       int bufferLevel = in.level();
       FileMetaData older = in.first();
       FileMetaData newer = in.l0(); // spans every key: over all of `older`
@@ -426,7 +426,7 @@ class BufferEngineTest {
       int warmed = 0;
       for (String k : model.subMap(new String(older.smallestUserKey(), StandardCharsets.UTF_8), true,
           new String(older.largestUserKey(), StandardCharsets.UTF_8), true).keySet()) {
-        if (!VersionLookup.getFromTable(db.tableCache, newer, b(k), InternalKey.MAX_SEQUENCE, false).isDecided()) {
+        if (!VersionLookup.getFromTable(db.engine().tableCache(), newer, b(k), InternalKey.MAX_SEQUENCE, false).isDecided()) {
           assertArrayEquals(model.get(k), db.get(b(k)));
           warmed++;
         }
@@ -434,12 +434,12 @@ class BufferEngineTest {
       assertTrue(warmed > 0, "some key of the older file is not in the newer one");
       db.buffer().trimOnce();
       List<BufferEntry.File> files = new ArrayList<>();
-      db.versions.current().bufferRuns(bufferLevel).forEach(t -> t.entries().forEach(e -> {
+      db.engine().versions().current().bufferRuns(bufferLevel).forEach(t -> t.entries().forEach(e -> {
         if (e instanceof BufferEntry.File<FileMetaData> f) {
           files.add(f);
         }
       }));
-      String buffer = "budget " + budget + ": " + renderBuffers(db.versions.current());
+      String buffer = "budget " + budget + ": " + renderBuffers(db.engine().versions().current());
       assertEquals(budget > 0, files.stream().anyMatch(f -> f.meta().number() == newer.number()
           && f.overlaps(older.smallestUserKey(), older.largestUserKey())), "the cold run over older's range; " + buffer);
       assertEquals(budget > 0, files.stream().anyMatch(f -> f.meta().number() == older.number()),
@@ -466,7 +466,7 @@ class BufferEngineTest {
     int level = 1;
     List<BufferRun<FileMetaData>> before;
     try (DbImpl db = (DbImpl) Cairn.open(dir, units)) {
-      Version v = db.versions.current();
+      Version v = db.engine().versions().current();
       while (v.files(level).isEmpty()) {
         level++;
       }
@@ -485,7 +485,7 @@ class BufferEngineTest {
         assertArrayEquals(model.get(k), db.get(b(k)));
       }
       assertTrue(db.buffer().trimOnce() > 0, "the cold runs of the target are removed");
-      before = db.versions.current().bufferRuns(level);
+      before = db.engine().versions().current().bufferRuns(level);
       BufferRun<FileMetaData> targetTable = before.get(before.size() - 1);
       List<BufferEntry.File> parts = new ArrayList<>();
       targetTable.entries().forEach(e -> {
@@ -508,7 +508,7 @@ class BufferEngineTest {
       checkReads(db, model, "after the split");
     }
     try (DbImpl db = (DbImpl) Cairn.open(dir, units)) {
-      assertEquals(before, db.versions.current().bufferRuns(level), "the parts survive a reopen");
+      assertEquals(before, db.engine().versions().current().bufferRuns(level), "the parts survive a reopen");
       assertTrue(onDisk(target));
       checkReads(db, model, "after reopening");
     }

@@ -129,9 +129,9 @@ class CorruptionTest {
   /** The table files only the compaction buffer holds (none but under {@code BUFFER}). */
   private static Set<String> bufferFileNames(DbImpl db) {
     Set<String> names = new HashSet<>();
-    db.mutex.lock();
+    db.engine().mutex().lock();
     try {
-      Version v = db.versions.current();
+      Version v = db.engine().versions().current();
       for (int level = 0; level < v.numLevels(); level++) {
         for (BufferRun<FileMetaData> t : v.bufferRuns(level)) {
           for (BufferEntry<FileMetaData> e : t.entries()) {
@@ -142,7 +142,7 @@ class CorruptionTest {
         }
       }
     } finally {
-      db.mutex.unlock();
+      db.engine().mutex().unlock();
     }
     return names;
   }

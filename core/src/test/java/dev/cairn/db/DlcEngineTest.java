@@ -59,11 +59,11 @@ class DlcEngineTest {
   private LoadClass interval(DbImpl db, double mbPerSecond) {
     now += SECOND;
     blocks += Math.round(mbPerSecond * 1_000_000 / 4096);
-    return ((DlcRuntime) db.compactions.scheduler()).observe(now, new LoadCounters.Sample(blocks, 0, 0)).load();
+    return ((DlcRuntime) db.compactions().scheduler()).observe(now, new LoadCounters.Sample(blocks, 0, 0)).load();
   }
 
   private void highLoad(DbImpl db) {
-    ((DlcRuntime) db.compactions.scheduler()).observe(now, new LoadCounters.Sample(blocks, 0, 0));
+    ((DlcRuntime) db.compactions().scheduler()).observe(now, new LoadCounters.Sample(blocks, 0, 0));
     assertEquals(LoadClass.HIGH, interval(db, 100));
   }
 
@@ -94,11 +94,11 @@ class DlcEngineTest {
   }
 
   private static int running(DbImpl db) {
-    db.mutex.lock();
+    db.engine().mutex().lock();
     try {
-      return db.compactions.running();
+      return db.compactions().running();
     } finally {
-      db.mutex.unlock();
+      db.engine().mutex().unlock();
     }
   }
 

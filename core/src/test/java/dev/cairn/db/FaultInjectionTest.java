@@ -269,9 +269,9 @@ class FaultInjectionTest {
    * the last version names: a failed job's partial output did not outlive the recovery.
    */
   static void assertNoStrayTables(DbImpl db) {
-    java.util.Set<Long> live = db.versions.liveFileNumbers();
+    java.util.Set<Long> live = db.engine().versions().liveFileNumbers();
     try {
-      for (String name : db.fs.list(db.dir)) {
+      for (String name : db.engine().fs().list(db.engine().dir())) {
         FileNames.Parsed p = FileNames.parse(name);
         if (p.kind() == FileNames.Kind.TABLE) {
           assertTrue(live.contains(p.number()), "stray table " + name + " left after recovery");

@@ -197,9 +197,9 @@ class ModelTest {
     /** The current buffer's file entries that pass {@code test}, at top level. */
     private int bufferFileEntries(java.util.function.Predicate<BufferEntry.File> test) {
       DbImpl impl = (DbImpl) db;
-      impl.mutex.lock();
+      impl.engine().mutex().lock();
       try {
-        Version v = impl.versions.current();
+        Version v = impl.engine().versions().current();
         int n = 0;
         for (int level = 0; level < v.numLevels(); level++) {
           for (BufferRun<FileMetaData> t : v.bufferRuns(level)) {
@@ -208,7 +208,7 @@ class ModelTest {
         }
         return n;
       } finally {
-        impl.mutex.unlock();
+        impl.engine().mutex().unlock();
       }
     }
 

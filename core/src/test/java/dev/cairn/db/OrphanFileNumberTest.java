@@ -48,8 +48,8 @@ class OrphanFileNumberTest {
       Files.write(dir.resolve(FileNames.table(n)), new byte[] {1, 2, 3});
     }
     try (DbImpl db = (DbImpl) Cairn.open(dir, options())) {
-      for (int level = 0; level < db.versions.current().numLevels(); level++) {
-        for (FileMetaData f : db.versions.current().files(level)) {
+      for (int level = 0; level < db.engine().versions().current().numLevels(); level++) {
+        for (FileMetaData f : db.engine().versions().current().files(level)) {
           assertTrue(f.number() > orphanHigh || f.number() < orphanLow,
               "table #" + f.number() + " reuses the number of a leftover file");
         }

@@ -57,7 +57,7 @@ class PacingEveryStyleTest {
     Stats stats;
     try (Cairn cairn = Cairn.open(dir, options)) {
       DbImpl db = (DbImpl) cairn;
-      throttle = (CompactionThrottle) db.compactions.scheduler().pacer();
+      throttle = (CompactionThrottle) db.compactions().scheduler().pacer();
       for (int i = 0; i < 6000; i += 2) {
         cairn.put(key(i), ("base" + i).getBytes(StandardCharsets.UTF_8));
       }

@@ -99,7 +99,7 @@ final class ResourceHygiene {
     assertNoBackgroundThreads(dir);
     for (Cairn c : opened) {
       if (c instanceof DbImpl db) {
-        assertEquals(0, db.blockCache.stats().pinnedBytes(), "off-heap block memory still pinned after close");
+        assertEquals(0, db.engine().blockCache().stats().pinnedBytes(), "off-heap block memory still pinned after close");
       }
     }
   }

@@ -1,0 +1,191 @@
+package dev.cairn.db;
+
+import dev.cairn.version.VersionEdit;
+import dev.cairn.version.VersionSet;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.logging.Logger;
+
+/**
+ * The background pool and what runs on it: one flush at a time (the loop that writes the
+ * immutable memtables out as L0 tables, oldest first), the compactions {@link Compactions} claims
+ * (up to {@code backgroundThreads - 1} at once), and obsolete-file collection, also queued when the
+ * last reference to a version is released. Answers every {@link BackgroundRequests} of the engine.
+ *
+ * <p>Locking: {@code flushScheduled} is guarded by the engine mutex; a flush or collection takes
+ * the mutex to install its edit or list the directory and releases it for the I/O.
+ */
+final class BackgroundWork implements BackgroundRequests.Handler {
+  private static final Logger LOG = Logger.getLogger(BackgroundWork.class.getName());
+
+  private final Engine engine;
+  private final VersionSet versions;
+  private final EngineCounters counters;
+  private final ReentrantLock mutex;
+  private final Condition backgroundChanged;
+  private final EngineStatus status;
+  private final MemTables memTables;
+  private final Compactions compactions;
+  private final ObsoleteFiles obsoleteFiles;
+  private final ExecutorService background;
+  private final AtomicBoolean collectionQueued = new AtomicBoolean();
+
+  // Guarded by the engine mutex.
+  private boolean flushScheduled;
+
+  BackgroundWork(Engine engine, MemTables memTables, Compactions compactions) {
+    this.engine = engine;
+    this.versions = engine.versions();
+    this.counters = engine.counters();
+    this.mutex = engine.mutex();
+    this.backgroundChanged = engine.backgroundChanged();
+    this.status = engine.status();
+    this.memTables = memTables;
+    this.compactions = compactions;
+    this.obsoleteFiles = new ObsoleteFiles(engine.fs(), engine.dir(), engine.tableCache(),
+        compactions.style().obsoleteFileBatchBytes());
+    this.versions.setVersionReleasedListener(this::onVersionReleased);
+    AtomicInteger threadIds = new AtomicInteger();
+    this.background = Executors.newFixedThreadPool(engine.options().backgroundThreads(), r -> {
+      Thread t = new Thread(r, "cairn-bg-" + engine.dir().getFileName() + "-" + threadIds.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Requires: mutex held. Starts a flush and as many compactions as the picker and threads allow. */
+  @Override
+  public void maybeScheduleBackgroundWork() {
+    if (status.isClosing() || status.hasBackgroundError()) {
+      return;
+    }
+    if (memTables.hasImmutable() && !flushScheduled) {
+      flushScheduled = true;
+      background.execute(this::backgroundFlush);
+    }
+    Compactions.Claimed claimed;
+    while ((claimed = compactions.claimNext()) != null) {
+      Compactions.Claimed plan = claimed;
+      background.execute(() -> compactions.runClaimed(plan));
+    }
+  }
+
+  private void backgroundFlush() {
+    mutex.lock();
+    try {
+      while (memTables.hasImmutable() && !status.hasBackgroundError() && !status.isClosing()) {
+        MemTables.ImmutableMemTable imm = memTables.oldestImmutable();
+        VersionEdit edit = new VersionEdit();
+        long table = FlushJob.flush(engine, compactions.style().tableOptions(), imm.mem(), edit);
+        // Logs older than the next unflushed memtable's are no longer needed for recovery.
+        edit.setLogNumber(memTables.logNumberAfterOldest());
+        try {
+          versions.logAndApply(edit);
+        } finally {
+          engine.pendingOutputs().release(List.of(table));
+        }
+        memTables.removeOldest();
+        counters.flushes().increment();
+        backgroundChanged.signalAll();
+        collectObsoleteFiles(false);
+      }
+    } catch (Throwable t) {
+      status.latch(t);
+    } finally {
+      try {
+        flushScheduled = false;
+        maybeScheduleBackgroundWork();
+      } catch (Throwable t) {
+        status.latch(t);
+      } finally {
+        backgroundChanged.signalAll();
+        mutex.unlock();
+      }
+    }
+  }
+
+  /**
+   * Requires: mutex held (released while files are deleted, held again on return). Deletes
+   * unreferenced files, in batches or all when {@code force}. The directory is listed under the
+   * mutex, so that no table created after the live set was taken can be mistaken for obsolete;
+   * the deletions run without it, so readers do not wait behind unlink calls.
+   */
+  @Override
+  public void collectObsoleteFiles(boolean force) {
+    List<String> obsolete;
+    try {
+      ObsoleteFiles.LiveSet live = new ObsoleteFiles.LiveSet(
+          versions.liveFileNumbers(), engine.pendingOutputs().snapshot(), versions.logNumber(),
+          versions.manifestFileNumber());
+      obsolete = obsoleteFiles.find(live);
+    } catch (IOException | RuntimeException e) {
+      // Leftover files cost space, not correctness; the next collection tries again.
+      LOG.warning("obsolete-file collection failed: " + e);
+      return;
+    }
+    if (obsolete.isEmpty()) {
+      return;
+    }
+    mutex.unlock();
+    try {
+      obsoleteFiles.delete(obsolete, force);
+    } catch (RuntimeException e) {
+      LOG.warning("obsolete-file deletion failed: " + e);
+    } finally {
+      mutex.lock();
+    }
+  }
+
+  /**
+   * Called when a version is no longer referenced (an iterator or read released it): its files
+   * may now be obsolete. Collection runs on the background pool, at most one queued at a time.
+   */
+  private void onVersionReleased() {
+    if (status.isClosing() || !collectionQueued.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      background.execute(() -> {
+        collectionQueued.set(false);
+        mutex.lock();
+        try {
+          if (!status.isClosing()) {
+            collectObsoleteFiles(false);
+          }
+        } finally {
+          mutex.unlock();
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // Closing: close() collects everything itself.
+      collectionQueued.set(false);
+    }
+  }
+
+  /** Requires: mutex held. Whether a flush is scheduled or a compaction is running. */
+  boolean busy() {
+    return flushScheduled || compactions.running() > 0;
+  }
+
+  /** Close: lets the pool finish what it was given (bounded) and stops it. */
+  void shutdown() {
+    background.shutdown();
+    try {
+      background.awaitTermination(1, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Failed open: stops the pool without waiting. */
+  void shutdownNow() {
+    background.shutdownNow();
+  }
+}

@@ -1,0 +1,110 @@
+package dev.cairn.db;
+
+import dev.cairn.Options;
+import dev.cairn.cache.BlockCache;
+import dev.cairn.cache.CaffeineBlockCache;
+import dev.cairn.fs.FileSystem;
+import dev.cairn.table.TableCache;
+import dev.cairn.version.VersionSet;
+import java.nio.file.Path;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The engine context: the collaborators every part of the engine shares, built once at open and
+ * never replaced. The parts take this (or only the objects of it they need) instead of reaching
+ * into one another's fields.
+ *
+ * <p>Locking. One {@link #mutex()} guards the engine's mutable state; each class that owns some of
+ * that state marks its fields "guarded by the engine mutex", and its methods that need the lock
+ * say "Requires: mutex held". {@link #backgroundChanged()} is signalled whenever background work
+ * finishes or the engine's state changes (docs/architecture.md, "Threads and locking").
+ */
+final class Engine {
+  private final Path dir;
+  private final Options options;
+  private final FileSystem fs;
+  private final EngineCounters counters = new EngineCounters();
+  private final ReentrantLock mutex = new ReentrantLock();
+  private final Condition backgroundChanged = mutex.newCondition();
+  private final SnapshotList snapshots = new SnapshotList();
+  private final BlockCache blockCache;
+  private final TableCache tableCache;
+  private final VersionSet versions;
+  private final PendingOutputs pendingOutputs;
+  private final EngineStatus status;
+  private final BackgroundRequests background = new BackgroundRequests();
+
+  Engine(Path dir, Options options) {
+    this.dir = dir;
+    this.options = options;
+    this.fs = options.fileSystem();
+    this.blockCache = new CaffeineBlockCache(options.blockCacheBytes());
+    this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), blockCache);
+    this.versions = new VersionSet(dir, fs, options);
+    this.pendingOutputs = new PendingOutputs(mutex, versions);
+    this.status = new EngineStatus(dir, backgroundChanged);
+  }
+
+  /** The database directory. */
+  Path dir() {
+    return dir;
+  }
+
+  Options options() {
+    return options;
+  }
+
+  /** The filesystem every file goes through ({@link Options#fileSystem()}). */
+  FileSystem fs() {
+    return fs;
+  }
+
+  /** The engine's own counters and latencies. Thread-safe. */
+  EngineCounters counters() {
+    return counters;
+  }
+
+  /** Guards the engine's mutable state (the fields marked "guarded by the engine mutex"). */
+  ReentrantLock mutex() {
+    return mutex;
+  }
+
+  /** Signalled whenever background work finishes or the engine's state changes. */
+  Condition backgroundChanged() {
+    return backgroundChanged;
+  }
+
+  /** The sequences of open snapshots. Thread-safe. */
+  SnapshotList snapshots() {
+    return snapshots;
+  }
+
+  BlockCache blockCache() {
+    return blockCache;
+  }
+
+  TableCache tableCache() {
+    return tableCache;
+  }
+
+  /** The manifest and the current version ({@link VersionSet}'s own rules say what needs the mutex). */
+  VersionSet versions() {
+    return versions;
+  }
+
+  /** Table numbers being written, which obsolete-file collection must keep. */
+  PendingOutputs pendingOutputs() {
+    return pendingOutputs;
+  }
+
+  /** Whether the engine is closing, and the latched background error. */
+  EngineStatus status() {
+    return status;
+  }
+
+  /** How to ask for background work (flushes, compactions, obsolete-file collection). */
+  BackgroundRequests background() {
+    return background;
+  }
+}
