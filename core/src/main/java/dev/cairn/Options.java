@@ -282,8 +282,8 @@ public final class Options {
         + ", tableCacheFiles=" + tableCacheFiles + ", syncWrites=" + syncWrites
         + ", backgroundThreads=" + backgroundThreads + ", compactionStyle=" + compactionStyle
         + ", walRecoveryMode=" + walRecoveryMode + ", compactionScheduler=" + compactionScheduler
-        + (compactionScheduler == CompactionScheduler.DLC ? ", dlc=" + dlc : "")
-        + (compactionStyle == CompactionStyle.BUFFER ? ", buffer=" + buffer : "")
+        + ", dlc=" + dlc + ", buffer=" + buffer + ", blockCompaction=" + blockCompaction
+        + ", blockCompactionExecution=" + blockCompactionExecution
         + ", obsoleteFileBatchBytes=" + obsoleteFileBatchBytes + "}";
   }
 
