@@ -41,7 +41,8 @@ import java.util.List;
  * @param block block compaction's counters ({@link Block#OFF} unless the compaction style is
  *     {@link Options.CompactionStyle#BLOCK})
  * @param buffer the LSbM compaction buffer's state ({@link Buffer#OFF} unless the compaction
- *     style is {@link Options.CompactionStyle#BUFFER})
+ *     style is {@link Options.CompactionStyle#BUFFER} or a buffer an earlier BUFFER open left is
+ *     still draining)
  */
 public record Stats(
     List<LevelStats> levels,

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * How the point reads of each level with a compaction buffer ended (docs/compaction.md, "Reads"):
+ * How the point reads of each level with a compaction buffer ended (docs/execution.md, "Reads"):
  * a buffer file answered, a removed marker stopped the walk, or the walk found nothing; in the
  * last two the level's own file was read. The split tells where a buffer loses its reads: walks
  * stopped at markers read the level's newest, least cached files.

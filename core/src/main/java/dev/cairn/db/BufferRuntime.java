@@ -33,7 +33,7 @@ import java.util.logging.Logger;
  * (docs/compaction.md, "Compaction buffer"): the buffered merge, which adds the buffer's part to
  * every compaction's edit before it installs (Algorithm 1), the freeze on repeated data, and the
  * periodic trim of cold files (Algorithm 2). The buffer's tables live in the {@link Version}; this
- * class keeps only soft state (freeze accounting, counters), rebuilt empty on open.
+ * class keeps only soft state (freeze rounds, trim schedules, counters), rebuilt empty on open.
  *
  * <p>Every database has one: with another compaction style it neither appends nor trims, but
  * still adds the removed markers that keep a buffer left by an earlier BUFFER open correct,

@@ -37,7 +37,10 @@ public final class Version implements BufferedLevels<FileMetaData> {
 
   // Immutable after construction.
   private final List<List<FileMetaData>> levels;
-  /** Per level, the compaction buffer's tables, newest first (LSbM; empty unless BUFFER style). */
+  /**
+   * Per level, the compaction buffer's runs, newest first (LSbM; empty unless the BUFFER style
+   * wrote some, in this open or an earlier one).
+   */
   private final List<List<BufferRun<FileMetaData>>> buffers;
   private final Consumer<Version> onRelease;
 

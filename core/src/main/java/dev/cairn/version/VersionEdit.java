@@ -185,7 +185,6 @@ public final class VersionEdit {
     return this;
   }
 
-
   /** Buffer additions, applied after every other change of the edit. */
   public List<BufferAdd> bufferAdds() {
     return Collections.unmodifiableList(bufferAdds);

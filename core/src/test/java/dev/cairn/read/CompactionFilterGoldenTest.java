@@ -1,15 +1,11 @@
 package dev.cairn.read;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.cairn.compaction.testing.DataDrivenFile;
 import dev.cairn.iter.ListIterator;
 import dev.cairn.iter.TestKeys;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.ValueType;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,28 +21,11 @@ import org.junit.jupiter.api.TestFactory;
  * -Dcairn.rewrite=true} the file in src/test/resources is rewritten with actual outputs.
  */
 class CompactionFilterGoldenTest {
-  /** Read from the source tree, not the classpath, so that a rewrite lands in the source. */
-  private static final Path FILE =
-      Files.isDirectory(Path.of("src/test/resources/dev/cairn/read"))
-          ? Path.of("src/test/resources/dev/cairn/read/compaction_filter.txt")
-          : Path.of("core/src/test/resources/dev/cairn/read/compaction_filter.txt");
 
   @TestFactory
   Stream<DynamicTest> goldenCases() {
-    DataDrivenFile golden = DataDrivenFile.read(FILE);
-    assertFalse(golden.cases().isEmpty(), "no cases in " + FILE.toAbsolutePath());
-    List<String> actual = golden.run(CompactionFilterGoldenTest::run);
-    List<DynamicTest> tests = new ArrayList<>();
-    for (int i = 0; i < golden.cases().size(); i++) {
-      DataDrivenFile.Case c = golden.cases().get(i);
-      String out = actual.get(i);
-      tests.add(DynamicTest.dynamicTest(c.name(), () -> {
-        if (!DataDrivenFile.rewriteRequested()) {
-          assertEquals(String.join("\n", c.expected()), out, c.name() + " (rerun with -Dcairn.rewrite=true to accept)");
-        }
-      }));
-    }
-    return tests.stream();
+    return DataDrivenFile.dynamicTests(
+        DataDrivenFile.sourcePath("core", "dev/cairn/read/compaction_filter.txt"), CompactionFilterGoldenTest::run);
   }
 
   private static String run(DataDrivenFile.Case c) {

@@ -1,7 +1,7 @@
 package dev.cairn.compaction.buffer;
 
 /**
- * The trim's space budget for cold runs (docs/compaction.md, "Cold runs over cached data"): a
+ * The trim's space budget for cold runs (docs/compaction.md, "Trim (Algorithm 2)"): a
  * cold run that lies over cached blocks of an older buffer run is kept, since its marker would
  * stop every walk over its range and hide those blocks, but only while the buffer's extra disk
  * space stays within a multiple of the block cache.

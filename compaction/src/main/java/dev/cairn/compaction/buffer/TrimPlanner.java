@@ -52,7 +52,7 @@ public final class TrimPlanner<F extends TableFile> {
   private final double cachedFraction;
   private final boolean keepColdRuns;
   private final Function<F, BlockLayout> layouts;
-  /** Layouts by file number, each gathered once per pass; null: the file could not be read now. */
+  /** Layouts by file number, each gathered once per pass. */
   private final Map<Long, BlockLayout> layoutByFile = new HashMap<>();
 
   /**
@@ -157,10 +157,8 @@ public final class TrimPlanner<F extends TableFile> {
     }
   }
 
+  /** A file that could not be read is asked for again the next time it comes up in the pass. */
   private BlockLayout layout(F file) {
-    if (!layoutByFile.containsKey(file.number())) {
-      layoutByFile.put(file.number(), layouts.apply(file));
-    }
-    return layoutByFile.get(file.number());
+    return layoutByFile.computeIfAbsent(file.number(), n -> layouts.apply(file));
   }
 }

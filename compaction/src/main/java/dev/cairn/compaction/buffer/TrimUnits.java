@@ -107,5 +107,4 @@ public final class TrimUnits {
     return Arrays.copyOf(key, key.length + 1);
   }
 
-
 }

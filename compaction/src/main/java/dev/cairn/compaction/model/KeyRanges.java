@@ -1,6 +1,5 @@
 package dev.cairn.compaction.model;
 
-
 import java.util.Map;
 import java.util.TreeMap;
 

@@ -83,7 +83,7 @@ public record LevelShape(int level, List<SortedRun> runs) {
     return runs.isEmpty();
   }
 
-  /** The files of the level's runs : L0 newest first, else key order. */
+  /** The files of the level's runs: L0 newest first, else key order. */
   public List<FileDescriptor> files() {
     if (runs.size() == 1) {
       return runs.get(0).files();

@@ -103,7 +103,7 @@ public record LsmShape(List<LevelShape> levels, List<byte[]> compactionPointers)
    * (and older versions no snapshot needs).
    *
    * <p>Compaction buffers below do not count: a read consults a level's buffer only for a key
-   * that one of the level's own files covers (docs/compaction.md, "Reads"), so where no level
+   * that one of the level's own files covers (docs/execution.md, "Reads"), so where no level
    * below has a file over the range, no buffer below is ever read for it, whatever stale data it
    * holds there; and where one has, that file already makes this true.
    */

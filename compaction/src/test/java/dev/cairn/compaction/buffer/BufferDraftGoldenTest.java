@@ -1,14 +1,9 @@
 package dev.cairn.compaction.buffer;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.cairn.compaction.testing.BufferText;
 import dev.cairn.compaction.testing.BufferText.TestFile;
 import dev.cairn.compaction.testing.DataDrivenFile;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -39,34 +34,11 @@ import org.junit.jupiter.api.TestFactory;
  * New buffer runs take ids from 100 up. Rewrite the expected outputs with {@code -Dcairn.rewrite=true}.
  */
 class BufferDraftGoldenTest {
-  private static final Path DIR =
-      Files.isDirectory(Path.of("src/test/resources/buffer-draft"))
-          ? Path.of("src/test/resources/buffer-draft")
-          : Path.of("compaction/src/test/resources/buffer-draft");
 
   @TestFactory
-  Stream<DynamicTest> goldenFiles() throws IOException {
-    List<Path> files;
-    try (Stream<Path> listing = Files.list(DIR)) {
-      files = listing.filter(p -> p.toString().endsWith(".txt")).sorted().toList();
-    }
-    assertFalse(files.isEmpty(), "no golden files under " + DIR.toAbsolutePath());
-    List<DynamicTest> tests = new ArrayList<>();
-    for (Path file : files) {
-      DataDrivenFile golden = DataDrivenFile.read(file);
-      List<String> actual = golden.run(BufferDraftGoldenTest::runCase);
-      for (int i = 0; i < golden.cases().size(); i++) {
-        DataDrivenFile.Case c = golden.cases().get(i);
-        String out = actual.get(i);
-        tests.add(DynamicTest.dynamicTest(c.name(), () -> {
-          if (!DataDrivenFile.rewriteRequested()) {
-            assertEquals(String.join("\n", c.expected()), out,
-                c.name() + " (rerun with -Dcairn.rewrite=true to accept)");
-          }
-        }));
-      }
-    }
-    return tests.stream();
+  Stream<DynamicTest> goldenFiles() {
+    return DataDrivenFile.dynamicTests(
+        DataDrivenFile.sourcePath("compaction", "buffer-draft"), BufferDraftGoldenTest::runCase);
   }
 
   static String runCase(DataDrivenFile.Case c) {

@@ -1,13 +1,8 @@
 package dev.cairn.compaction.buffer;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.cairn.compaction.testing.DataDrivenFile;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -34,34 +29,11 @@ import org.junit.jupiter.api.TestFactory;
  * Rewrite the expected outputs with {@code -Dcairn.rewrite=true}.
  */
 class BufferPolicyGoldenTest {
-  private static final Path DIR =
-      Files.isDirectory(Path.of("src/test/resources/buffer"))
-          ? Path.of("src/test/resources/buffer")
-          : Path.of("compaction/src/test/resources/buffer");
 
   @TestFactory
-  Stream<DynamicTest> goldenFiles() throws IOException {
-    List<Path> files;
-    try (Stream<Path> listing = Files.list(DIR)) {
-      files = listing.filter(p -> p.toString().endsWith(".txt")).sorted().toList();
-    }
-    assertFalse(files.isEmpty(), "no golden files under " + DIR.toAbsolutePath());
-    List<DynamicTest> tests = new ArrayList<>();
-    for (Path file : files) {
-      DataDrivenFile golden = DataDrivenFile.read(file);
-      List<String> actual = golden.run(BufferPolicyGoldenTest::runCase);
-      for (int i = 0; i < golden.cases().size(); i++) {
-        DataDrivenFile.Case c = golden.cases().get(i);
-        String out = actual.get(i);
-        tests.add(DynamicTest.dynamicTest(c.name(), () -> {
-          if (!DataDrivenFile.rewriteRequested()) {
-            assertEquals(String.join("\n", c.expected()), out,
-                c.name() + " (rerun with -Dcairn.rewrite=true to accept)");
-          }
-        }));
-      }
-    }
-    return tests.stream();
+  Stream<DynamicTest> goldenFiles() {
+    return DataDrivenFile.dynamicTests(
+        DataDrivenFile.sourcePath("compaction", "buffer"), BufferPolicyGoldenTest::runCase);
   }
 
   static String runCase(DataDrivenFile.Case c) {

@@ -1,16 +1,11 @@
 package dev.cairn.compaction.dlc;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.RunningCompactions;
 import dev.cairn.compaction.leveled.LeveledCompactionPicker;
 import dev.cairn.compaction.testing.DataDrivenFile;
 import dev.cairn.compaction.testing.ShapeText;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -39,34 +34,11 @@ import org.junit.jupiter.api.TestFactory;
  * <p>Rewrite the expected outputs with {@code -Dcairn.rewrite=true}.
  */
 class DlcGoldenTest {
-  private static final Path DIR =
-      Files.isDirectory(Path.of("src/test/resources/dlc"))
-          ? Path.of("src/test/resources/dlc")
-          : Path.of("compaction/src/test/resources/dlc");
 
   @TestFactory
-  Stream<DynamicTest> goldenFiles() throws IOException {
-    List<Path> files;
-    try (Stream<Path> listing = Files.list(DIR)) {
-      files = listing.filter(p -> p.toString().endsWith(".txt")).sorted().toList();
-    }
-    assertFalse(files.isEmpty(), "no golden files under " + DIR.toAbsolutePath());
-    List<DynamicTest> tests = new ArrayList<>();
-    for (Path file : files) {
-      DataDrivenFile golden = DataDrivenFile.read(file);
-      List<String> actual = golden.run(DlcGoldenTest::runCase);
-      for (int i = 0; i < golden.cases().size(); i++) {
-        DataDrivenFile.Case c = golden.cases().get(i);
-        String out = actual.get(i);
-        tests.add(DynamicTest.dynamicTest(c.name(), () -> {
-          if (!DataDrivenFile.rewriteRequested()) {
-            assertEquals(String.join("\n", c.expected()), out,
-                c.name() + " (rerun with -Dcairn.rewrite=true to accept)");
-          }
-        }));
-      }
-    }
-    return tests.stream();
+  Stream<DynamicTest> goldenFiles() {
+    return DataDrivenFile.dynamicTests(
+        DataDrivenFile.sourcePath("compaction", "dlc"), DlcGoldenTest::runCase);
   }
 
   static String runCase(DataDrivenFile.Case c) {

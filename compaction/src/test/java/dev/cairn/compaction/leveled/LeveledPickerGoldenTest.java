@@ -1,15 +1,10 @@
 package dev.cairn.compaction.leveled;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.RunningCompactions;
 import dev.cairn.compaction.testing.DataDrivenFile;
 import dev.cairn.compaction.testing.ShapeText;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -36,39 +31,12 @@ import org.junit.jupiter.api.TestFactory;
  * Rewrite the expected outputs with {@code -Dcairn.rewrite=true}.
  */
 class LeveledPickerGoldenTest {
-  /** Read from the source tree, not the classpath, so that a rewrite lands in the source. */
-  private static final Path DIR =
-      Files.isDirectory(Path.of("src/test/resources/picker"))
-          ? Path.of("src/test/resources/picker")
-          : Path.of("compaction/src/test/resources/picker");
   private static final Pattern MANUAL = Pattern.compile("manual L(\\d+) (\\S+)\\.\\.(\\S+)");
 
   @TestFactory
-  Stream<DynamicTest> goldenFiles() throws IOException {
-    List<Path> files;
-    try (Stream<Path> listing = Files.list(DIR)) {
-      files = listing.filter(p -> p.toString().endsWith(".txt")).sorted().toList();
-    }
-    assertFalse(files.isEmpty(), "no golden files under " + DIR.toAbsolutePath());
-    List<DynamicTest> tests = new ArrayList<>();
-    for (Path file : files) {
-      DataDrivenFile golden = DataDrivenFile.read(file);
-      List<String> actual = golden.run(LeveledPickerGoldenTest::runCase);
-      for (int i = 0; i < golden.cases().size(); i++) {
-        DataDrivenFile.Case c = golden.cases().get(i);
-        String out = actual.get(i);
-        tests.add(
-            DynamicTest.dynamicTest(
-                c.name(),
-                () -> {
-                  if (!DataDrivenFile.rewriteRequested()) {
-                    assertEquals(String.join("\n", c.expected()), out,
-                        c.name() + " (rerun with -Dcairn.rewrite=true to accept)");
-                  }
-                }));
-      }
-    }
-    return tests.stream();
+  Stream<DynamicTest> goldenFiles() {
+    return DataDrivenFile.dynamicTests(
+        DataDrivenFile.sourcePath("compaction", "picker"), LeveledPickerGoldenTest::runCase);
   }
 
   static String runCase(DataDrivenFile.Case c) {

@@ -8,6 +8,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.DynamicTest;
 
 /**
  * A golden test file in the style of pebble's datadriven package. Each case is: input lines (the
@@ -135,5 +138,51 @@ public final class DataDrivenFile {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * The source-tree path of a module's test resource {@code relative} (under {@code
+   * src/test/resources}), whether tests run from the module or from the repository root: golden
+   * files are read from the source tree, not the classpath, so that a rewrite lands in the source.
+   */
+  public static Path sourcePath(String module, String relative) {
+    Path inModule = Path.of("src/test/resources").resolve(relative);
+    return Files.exists(inModule) ? inModule : Path.of(module, "src/test/resources").resolve(relative);
+  }
+
+  /**
+   * The shared golden runner: one dynamic test per case of {@code path} (a golden file, or a
+   * folder whose {@code *.txt} files are run in name order), each comparing the runner's output
+   * with the expected one; with {@code -Dcairn.rewrite=true} the files are rewritten instead.
+   * Fails when there is no case at all, so a misplaced folder cannot pass silently.
+   */
+  public static Stream<DynamicTest> dynamicTests(Path path, Function<Case, String> runner) {
+    List<Path> files;
+    if (Files.isDirectory(path)) {
+      try (Stream<Path> listing = Files.list(path)) {
+        files = listing.filter(p -> p.toString().endsWith(".txt")).sorted().toList();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    } else {
+      files = List.of(path);
+    }
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Path file : files) {
+      DataDrivenFile golden = read(file);
+      List<String> actual = golden.run(runner);
+      for (int i = 0; i < golden.cases().size(); i++) {
+        Case c = golden.cases().get(i);
+        String out = actual.get(i);
+        tests.add(DynamicTest.dynamicTest(c.name(), () -> {
+          if (!rewriteRequested()) {
+            Assertions.assertEquals(String.join("\n", c.expected()), out,
+                c.name() + " (rerun with -Dcairn.rewrite=true to accept)");
+          }
+        }));
+      }
+    }
+    Assertions.assertFalse(tests.isEmpty(), "no golden cases under " + path.toAbsolutePath());
+    return tests.stream();
   }
 }

@@ -5,7 +5,6 @@ import dev.cairn.compaction.leveled.LeveledConfig;
 import dev.cairn.compaction.model.FileDescriptor;
 import dev.cairn.compaction.model.LevelShape;
 import dev.cairn.compaction.model.LsmShape;
-import dev.cairn.compaction.model.SortedRun;
 import dev.cairn.compaction.model.UserKeyOrder;
 import java.util.ArrayList;
 import java.util.HashSet;

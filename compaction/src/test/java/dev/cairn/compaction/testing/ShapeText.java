@@ -7,7 +7,6 @@ import dev.cairn.compaction.leveled.LeveledConfig;
 import dev.cairn.compaction.model.FileDescriptor;
 import dev.cairn.compaction.model.LevelShape;
 import dev.cairn.compaction.model.LsmShape;
-import dev.cairn.compaction.model.SortedRun;
 import dev.cairn.compaction.model.UserKeyOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
