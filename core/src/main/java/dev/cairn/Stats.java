@@ -136,7 +136,7 @@ public record Stats(
    * @param bytes disk space of the files only the buffer still references: the buffer's extra
    *     space on top of the tree (files are counted once, and not at all while a level holds them)
    * @param files those files
-   * @param tables buffer tables, all levels (not counting the tables carried buffers hold)
+   * @param tables buffer runs, all levels (not counting the tables carried buffers hold)
    * @param removedMarkers removed markers, all levels (likewise)
    * @param bytesByLevel {@code bytes} split by the level whose buffer holds the file, L0 first
    * @param appendedFiles files appended by buffered merges since open

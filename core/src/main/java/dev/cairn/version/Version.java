@@ -49,7 +49,7 @@ public final class Version implements BufferedLevels<FileMetaData> {
   /**
    * @param levels per level, files already in the order of the invariants (see {@link
    *     VersionBuilder}); the lists are copied
-   * @param buffers per level, compaction-buffer tables newest first (largest id first)
+   * @param buffers per level, buffer runs newest first (largest id first)
    * @param onRelease called once, on the thread that drops the last reference
    */
   Version(List<List<FileMetaData>> levels, List<List<BufferRun<FileMetaData>>> buffers, Consumer<Version> onRelease) {
@@ -68,7 +68,7 @@ public final class Version implements BufferedLevels<FileMetaData> {
     for (List<BufferRun<FileMetaData>> tables : buffers) {
       for (int i = 1; i < tables.size(); i++) {
         if (tables.get(i - 1).id() <= tables.get(i).id()) {
-          throw new IllegalArgumentException("buffer tables out of newest-first order: " + tables);
+          throw new IllegalArgumentException("buffer runs out of newest-first order: " + tables);
         }
       }
       bufferCopy.add(List.copyOf(tables));
@@ -157,7 +157,7 @@ public final class Version implements BufferedLevels<FileMetaData> {
     return buffers.get(level);
   }
 
-  /** Whether any level has a compaction-buffer table. */
+  /** Whether any level has a buffer run. */
   public boolean hasBuffer() {
     for (List<BufferRun<FileMetaData>> tables : buffers) {
       if (!tables.isEmpty()) {

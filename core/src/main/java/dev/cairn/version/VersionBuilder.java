@@ -80,23 +80,23 @@ final class VersionBuilder {
       level(n.level()).put(number, n.file());
     }
     for (VersionEdit.BufferRemove r : edit.bufferRemoves()) {
-      TreeMap<byte[], BufferEntry<FileMetaData>> table = buffer(r.level()).get(r.tableId());
+      TreeMap<byte[], BufferEntry<FileMetaData>> table = buffer(r.level()).get(r.runId());
       if (table == null || table.remove(r.smallestUserKey()) == null) {
         throw invalid.apply("edit removes the entry at " + UserKeys.printable(r.smallestUserKey())
-            + " from buffer table " + r.tableId() + " of level " + r.level() + ", which holds none there");
+            + " from buffer run " + r.runId() + " of level " + r.level() + ", which holds none there");
       }
       if (table.isEmpty()) {
-        buffer(r.level()).remove(r.tableId());
+        buffer(r.level()).remove(r.runId());
       }
     }
     for (VersionEdit.BufferAdd a : edit.bufferAdds()) {
       TreeMap<byte[], BufferEntry<FileMetaData>> table =
-          buffer(a.level()).computeIfAbsent(a.tableId(), id -> new TreeMap<>(UserKeys.COMPARATOR));
+          buffer(a.level()).computeIfAbsent(a.runId(), id -> new TreeMap<>(UserKeys.COMPARATOR));
       BufferEntry<FileMetaData> e = a.entry();
       // Entries of a table never share a user key: check the neighbours on both sides.
       Map.Entry<byte[], BufferEntry<FileMetaData>> below = table.floorEntry(e.largestUserKey());
       if (below != null && UserKeys.compare(below.getValue().largestUserKey(), e.smallestUserKey()) >= 0) {
-        throw invalid.apply("edit adds " + e + " to buffer table " + a.tableId() + " of level " + a.level()
+        throw invalid.apply("edit adds " + e + " to buffer run " + a.runId() + " of level " + a.level()
             + " where it overlaps " + below.getValue());
       }
       table.put(e.smallestUserKey(), e);

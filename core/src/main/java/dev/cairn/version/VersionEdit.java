@@ -28,11 +28,11 @@ public final class VersionEdit {
 
   /** A live table of a level whose footer moved (block compaction appended to it). */
   public record FooterUpdate(int level, FileMetaData file) {}
-  /** An entry added to compaction-buffer table {@code tableId} of {@code level}. */
-  public record BufferAdd(int level, long tableId, BufferEntry<FileMetaData> entry) {}
+  /** An entry added to buffer run {@code runId} of {@code level}. */
+  public record BufferAdd(int level, long runId, BufferEntry<FileMetaData> entry) {}
 
-  /** The entry starting at {@code smallestUserKey} removed from buffer table {@code tableId}. */
-  public record BufferRemove(int level, long tableId, byte[] smallestUserKey) {}
+  /** The entry starting at {@code smallestUserKey} removed from buffer run {@code runId}. */
+  public record BufferRemove(int level, long runId, byte[] smallestUserKey) {}
 
   private int formatVersion; // 0: absent
   private long logNumber = -1;
@@ -146,15 +146,15 @@ public final class VersionEdit {
     return Collections.unmodifiableList(footerUpdates);
   }
 
-  /** Adds {@code entry} to buffer table {@code tableId} of {@code level} (created if new). */
-  public VersionEdit addToBuffer(int level, long tableId, BufferEntry<FileMetaData> entry) {
-    bufferAdds.add(new BufferAdd(checkLevel(level), tableId, entry));
+  /** Adds {@code entry} to buffer run {@code runId} of {@code level} (created if new). */
+  public VersionEdit addToBuffer(int level, long runId, BufferEntry<FileMetaData> entry) {
+    bufferAdds.add(new BufferAdd(checkLevel(level), runId, entry));
     return this;
   }
 
-  /** Removes {@code entry} from buffer table {@code tableId} of {@code level}. */
-  public VersionEdit removeFromBuffer(int level, long tableId, BufferEntry<FileMetaData> entry) {
-    bufferRemoves.add(new BufferRemove(checkLevel(level), tableId,
+  /** Removes {@code entry} from buffer run {@code runId} of {@code level}. */
+  public VersionEdit removeFromBuffer(int level, long runId, BufferEntry<FileMetaData> entry) {
+    bufferRemoves.add(new BufferRemove(checkLevel(level), runId,
         entry.smallestUserKey().clone()));
     return this;
   }
@@ -180,8 +180,8 @@ public final class VersionEdit {
   }
 
   /** As {@link #removeFromBuffer(int, long, BufferEntry)}, by the entry's smallest user key (decoding). */
-  VersionEdit removeFromBuffer(int level, long tableId, byte[] smallestUserKey) {
-    bufferRemoves.add(new BufferRemove(checkLevel(level), tableId, smallestUserKey));
+  VersionEdit removeFromBuffer(int level, long runId, byte[] smallestUserKey) {
+    bufferRemoves.add(new BufferRemove(checkLevel(level), runId, smallestUserKey));
     return this;
   }
 
@@ -235,9 +235,9 @@ public final class VersionEdit {
     deletedFiles.forEach(d -> sb.append("delete L").append(d.level()).append(" #").append(d.number()).append(", "));
     newFiles.forEach(n -> sb.append("add L").append(n.level()).append(' ').append(n.file()).append(", "));
     footerUpdates.forEach(u -> sb.append("footer L").append(u.level()).append(' ').append(u.file()).append(", "));
-    bufferRemoves.forEach(r -> sb.append("buffer-remove L").append(r.level()).append(" table ").append(r.tableId())
+    bufferRemoves.forEach(r -> sb.append("buffer-remove L").append(r.level()).append(" table ").append(r.runId())
         .append(" at ").append(UserKeys.printable(r.smallestUserKey())).append(", "));
-    bufferAdds.forEach(a -> sb.append("buffer-add L").append(a.level()).append(" table ").append(a.tableId())
+    bufferAdds.forEach(a -> sb.append("buffer-add L").append(a.level()).append(" table ").append(a.runId())
         .append(' ').append(a.entry()).append(", "));
     if (sb.charAt(sb.length() - 1) == ' ') {
       sb.setLength(sb.length() - 2);

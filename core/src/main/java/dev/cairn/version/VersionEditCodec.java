@@ -37,9 +37,9 @@ public final class VersionEditCodec {
     COMPACT_POINTER(5),
     DELETED_FILE(6),
     NEW_FILE(7),
-    /** A file or removed marker enters a compaction-buffer table (LSbM); since format 2. */
+    /** A file or removed marker enters a buffer run (LSbM); since format 2. */
     BUFFER_ADD(16),
-    /** An entry leaves a compaction-buffer table (LSbM); since format 2. */
+    /** An entry leaves a buffer run (LSbM); since format 2. */
     BUFFER_REMOVE(17),
     /**
      * Block compaction appended to a live table: level, then the table's new metadata (same
@@ -111,11 +111,11 @@ public final class VersionEditCodec {
       encodeFile(out, u.file());
     }
     for (BufferRemove r : edit.bufferRemoves()) {
-      out.putVarint32(Tag.BUFFER_REMOVE.persistentId).putVarint32(r.level()).putVarint64(r.tableId())
+      out.putVarint32(Tag.BUFFER_REMOVE.persistentId).putVarint32(r.level()).putVarint64(r.runId())
           .putLengthPrefixed(r.smallestUserKey());
     }
     for (BufferAdd a : edit.bufferAdds()) {
-      out.putVarint32(Tag.BUFFER_ADD.persistentId).putVarint32(a.level()).putVarint64(a.tableId());
+      out.putVarint32(Tag.BUFFER_ADD.persistentId).putVarint32(a.level()).putVarint64(a.runId());
       encodeEntry(out, a.entry());
     }
     return out.toByteArray();
@@ -212,14 +212,14 @@ public final class VersionEditCodec {
         }
         case BUFFER_ADD -> {
           int level = level(in);
-          long tableId = in.getVarint64(); // any long: ids below the oldest table may be <= 0
+          long runId = in.getVarint64(); // any long: ids below the oldest run may be <= 0
           BufferEntry<FileMetaData> entry = decodeEntry(in, fileName, offset, 0);
-          edit.addToBuffer(level, tableId, entry);
+          edit.addToBuffer(level, runId, entry);
         }
         case BUFFER_REMOVE -> {
           int level = level(in);
-          long tableId = in.getVarint64(); // any long: ids below the oldest table may be <= 0
-          edit.removeFromBuffer(level, tableId, in.getLengthPrefixed());
+          long runId = in.getVarint64(); // any long: ids below the oldest run may be <= 0
+          edit.removeFromBuffer(level, runId, in.getLengthPrefixed());
         }
         default -> throw new AssertionError("tag " + tag + " not handled");
       }

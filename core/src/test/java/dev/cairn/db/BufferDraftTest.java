@@ -221,7 +221,7 @@ class BufferDraftTest {
   }
 
   @Test
-  void aMergesTargetsGoBelowTheOlderBufferTablesWhoseFilesAlreadyServeTheirKeys() throws IOException {
+  void aMergesTargetsGoBelowTheOlderBufferRunsWhoseFilesAlreadyServeTheirKeys() throws IOException {
     levels(new VersionEdit().addFile(1, file(10, "a", "c")).addFile(2, file(11, "b", "f"))
         .addFile(2, file(14, "x", "z")));
     BufferDraft<FileMetaData> seed = draft();

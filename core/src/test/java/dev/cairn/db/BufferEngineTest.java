@@ -166,7 +166,7 @@ class BufferEngineTest {
         tables.stream().skip(1).forEach(t -> trimmable.addAll(t.allFiles()));
         trimmableEntries += fileEntries(tables.subList(Math.min(1, tables.size()), tables.size()));
       }
-      assertFalse(trimmable.isEmpty(), "some level has an older buffer table with files, seed " + seed
+      assertFalse(trimmable.isEmpty(), "some level has an older buffer run with files, seed " + seed
           + "\n" + before);
       CairnIterator pinning = db.iterator(ReadOptions.DEFAULT); // pins `before`
       assertEquals(0, db.buffer().trimOnce(), "the first pass after open lets every table warm up");
@@ -199,7 +199,7 @@ class BufferEngineTest {
   void theTrimKeepsTheFilesWhoseBlocksAreCachedAndRemovesTheOthers() throws Exception {
     TreeMap<String, byte[]> model = new TreeMap<>();
     levelsWithAnL0FileOverEverything(model, 3);
-    // Reopened: the block cache is empty. Two files of one level join an older buffer table.
+    // Reopened: the block cache is empty. Two files of one level join an older buffer run.
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
       StandIns in = StandIns.of(db.engine().versions().current());
       int bufferLevel = in.level();
@@ -320,7 +320,7 @@ class BufferEngineTest {
   /**
    * Builds, under the table style (no buffer), two rounds of levels and an L0 file over the
    * whole key space: level files to stand in as buffer files, and one that overlaps them all (to
-   * make a newer buffer table). Closed afterwards, so a reopen starts with an empty cache.
+   * make a newer buffer run). Closed afterwards, so a reopen starts with an empty cache.
    */
   private void levelsWithAnL0FileOverEverything(TreeMap<String, byte[]> model, long seed) {
     try (Cairn db = Cairn.open(dir, options(Options.CompactionStyle.TABLE))) {
@@ -402,7 +402,7 @@ class BufferEngineTest {
   }
 
   /**
-   * A cold run of a newer buffer table over cached blocks of an older one stays while the
+   * A cold run of a newer buffer run over cached blocks of an older one stays while the
    * buffer is within its space budget: its marker would stop the walks those blocks serve. With
    * no budget (the paper's trim) it becomes that marker. Reads stay right either way.
    */

@@ -104,7 +104,7 @@ class TrimUnitsTest {
   /**
    * For random files (sorted keys, some user keys with versions straddling block boundaries,
    * separators anywhere between neighbouring blocks) and random cache states: the pieces form a
-   * valid buffer table, span exactly the entry's range, every key of the file lies in a piece,
+   * valid buffer run, span exactly the entry's range, every key of the file lies in a piece,
    * and a key lies in a hot part exactly when the run holding it (its first block's, for a key
    * straddling two blocks) is hot.
    */

@@ -6,7 +6,7 @@ public final class BufferBloom {
 
   /**
    * Bloom bits per key for tables of a database with the buffer (dLSM, section IV-C): a lookup
-   * probes up to about {@code r} overlapping buffer tables per level, so each filter needs a false
+   * probes up to about {@code r} overlapping buffer runs per level, so each filter needs a false
    * positive rate {@code f / r} for the level to keep rate {@code f}; with {@code b} bits
    * ({@code f = e^{-b ln²2}}) that is {@code log2(r/f)/ln 2 = b + log2(r)/ln 2} bits, rounded up
    * and capped at 64. Zero (filters off) stays zero.

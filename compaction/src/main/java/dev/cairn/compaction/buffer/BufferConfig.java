@@ -6,7 +6,7 @@ package dev.cairn.compaction.buffer;
  *
  * @param trimIntervalMillis how often the trim task drops cold files from the buffer (the paper:
  *     30 s)
- * @param trimCachedFraction a buffer file stays (outside the newest buffer table) only while at
+ * @param trimCachedFraction a buffer file stays (outside the newest buffer run) only while at
  *     least this fraction of its blocks is in the block cache (the paper: 0.8)
  * @param freezeRepeatedFraction a level's buffer freezes when the bytes merged into the level
  *     during its current round exceed the level's size by more than this fraction of it
@@ -23,7 +23,7 @@ package dev.cairn.compaction.buffer;
  *     buffer over its range along (docs/compaction.md, "Carried buffers"), so the blocks that
  *     served those reads keep serving them; off, that buffer is dropped as in the paper
  * @param coldRunBudget the trim keeps a cold run that lies over cached blocks of an older
- *     buffer table (its marker would hide them) while the buffer's extra disk space is at most
+ *     buffer run (its marker would hide them) while the buffer's extra disk space is at most
  *     this multiple of the block cache's size; 0 never keeps one (the paper's trim)
  */
 public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, double freezeRepeatedFraction,

@@ -35,20 +35,20 @@ import java.util.function.LongSupplier;
  *       carries its former level's buffer answers as that level did over its range, with the
  *       file as the level's file: the same answer, by that level's invariant.
  *   <li>{@link #appendOldest}: a merge target answers every key the merge input does not hold
- *       as L does; a walk reaches the oldest table only where it would have fallen back to L.
- *   <li>{@link #markRemoved}: a marker in the newest table stops every walk over the range, and
+ *       as L does; a walk reaches the oldest run only where it would have fallen back to L.
+ *   <li>{@link #markRemoved}: a marker in the newest run stops every walk over the range, and
  *       the read falls back to L's file, which is always right.
- *   <li>{@link #dropFile}: the file's range becomes a marker in the same table: same argument.
+ *   <li>{@link #dropFile}: the file's range becomes a marker in the same run: same argument.
  *   <li>{@link #split}: the trim keeps a file's hot block runs as parts of the same file and
  *       turns its cold ones into markers; the pieces cover the entry's range with no gap, so each
  *       key is answered by the same file or falls back to L's file.
  *   <li>{@link #collectGarbage}: a file each of whose keys is covered by a marker of a newer
- *       table is dropped (no walk reaches it). A file whose remaining keys lie outside every file
+ *       run is dropped (no walk reaches it). A file whose remaining keys lie outside every file
  *       of the level cannot answer a walk either, but it may still stop one: a tombstone it holds
  *       for a key the level no longer has (a bottommost merge dropped it) hides an older buffer
  *       file's value there, and a later appending merge writes no marker on its output level
  *       when a new level file spans the gap. So such a file becomes a marker of its range in its
- *       table, which stops the same walks; a marker that no file of an older table overlaps stops
+ *       run, which stops the same walks; a marker that no file of an older run overlaps stops
  *       a walk that would find nothing older anyway, and goes.
  * </ul>
  */
@@ -96,9 +96,9 @@ public final class BufferDraft<F extends TableFile> {
   }
 
   /**
-   * Appends {@code file}, just merged into {@code level}, to the level's newest table, or to a new
-   * newest table when it would overlap an entry of the newest one. Appending several files of
-   * one merge: pass them oldest data first, so that newer data lands in newer tables.
+   * Appends {@code file}, just merged into {@code level}, to the level's newest run, or to a new
+   * newest run when it would overlap an entry of the newest one. Appending several files of
+   * one merge: pass them oldest data first, so that newer data lands in newer runs.
    */
   public void append(int level, F file) {
     append(level, new BufferEntry.File<>(file));
@@ -106,59 +106,59 @@ public final class BufferDraft<F extends TableFile> {
 
   /** {@link #append(int, F)} of an entry for the whole file, which may carry a buffer. */
   public void append(int level, BufferEntry.File<F> entry) {
-    TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> tables = level(level);
-    TreeMap<byte[], BufferEntry<F>> newest = tables.isEmpty() ? null : tables.firstEntry().getValue();
+    TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> runs = level(level);
+    TreeMap<byte[], BufferEntry<F>> newest = runs.isEmpty() ? null : runs.firstEntry().getValue();
     if (newest == null || !overlapsAny(newest, entry.smallestUserKey(), entry.largestUserKey())) {
       if (newest == null) {
         newest = new TreeMap<>(UserKeyOrder.COMPARATOR);
-        tables.put(newRunId.getAsLong(), newest);
+        runs.put(newRunId.getAsLong(), newest);
       }
     } else {
       newest = new TreeMap<>(UserKeyOrder.COMPARATOR);
-      tables.put(newRunId.getAsLong(), newest);
+      runs.put(newRunId.getAsLong(), newest);
     }
     newest.put(entry.smallestUserKey(), entry);
   }
 
   /**
    * Adds {@code file}, a target that a merge into {@code level} just rewrote, as the level's
-   * oldest buffer data: into the oldest table when it overlaps nothing there, else into a new
-   * table below it (its id one less than the oldest's: ids order tables and may go below 1).
+   * oldest buffer data: into the oldest run when it overlaps nothing there, else into a new
+   * run below it (its id one less than the oldest's: ids order runs and may go below 1).
    *
-   * <p>A walk reaches the oldest table only when no newer table answered or stopped it: it would
+   * <p>A walk reaches the oldest run only when no newer run answered or stopped it: it would
    * otherwise have fallen back to the level, and the target answers as the level does for every
-   * key the merge's input does not hold (those the input's newer table answers first). So the
+   * key the merge's input does not hold (those the input's newer run answers first). So the
    * keys a merge rewrote keep being read where they were cached: at the target's blocks, for
    * reads that fell through to the level, and at the older buffer files that already served the
    * others (the target goes below them, so it does not take their reads to its colder copy).
    */
   public void appendOldest(int level, F file) {
-    TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> tables = level(level);
+    TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> runs = level(level);
     BufferEntry<F> entry = new BufferEntry.File<>(file);
-    TreeMap<byte[], BufferEntry<F>> oldest = tables.isEmpty() ? null : tables.lastEntry().getValue();
+    TreeMap<byte[], BufferEntry<F>> oldest = runs.isEmpty() ? null : runs.lastEntry().getValue();
     if (oldest != null && !overlapsAny(oldest, entry.smallestUserKey(), entry.largestUserKey())) {
       oldest.put(entry.smallestUserKey(), entry);
       return;
     }
-    long id = tables.isEmpty() ? newRunId.getAsLong() : tables.lastKey() - 1;
-    TreeMap<byte[], BufferEntry<F>> table = new TreeMap<>(UserKeyOrder.COMPARATOR);
-    table.put(entry.smallestUserKey(), entry);
-    tables.put(id, table);
+    long id = runs.isEmpty() ? newRunId.getAsLong() : runs.lastKey() - 1;
+    TreeMap<byte[], BufferEntry<F>> run = new TreeMap<>(UserKeyOrder.COMPARATOR);
+    run.put(entry.smallestUserKey(), entry);
+    runs.put(id, run);
   }
 
   /**
    * Records that {@code level}'s content changed over [{@code smallest}, {@code largest}] without
-   * an append: a removed marker in the newest table, merged with the markers it overlaps there,
-   * or in a new newest table when a file of the newest one overlaps the range. Nothing when no
+   * an append: a removed marker in the newest run, merged with the markers it overlaps there,
+   * or in a new newest run when a file of the newest one overlaps the range. Nothing when no
    * buffer file of the level overlaps the range (there is nothing stale to hide).
    */
   public void markRemoved(int level, byte[] smallest, byte[] largest) {
     if (base.bufferRuns(level).isEmpty() && !levels.containsKey(level)) {
       return;
     }
-    TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> tables = level(level);
+    TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> runs = level(level);
     boolean anyFile = false;
-    for (TreeMap<byte[], BufferEntry<F>> t : tables.values()) {
+    for (TreeMap<byte[], BufferEntry<F>> t : runs.values()) {
       for (BufferEntry<F> e : t.values()) {
         anyFile |= e instanceof BufferEntry.File && e.overlaps(smallest, largest);
       }
@@ -166,13 +166,13 @@ public final class BufferDraft<F extends TableFile> {
     if (!anyFile) {
       return;
     }
-    TreeMap<byte[], BufferEntry<F>> newest = tables.firstEntry().getValue();
+    TreeMap<byte[], BufferEntry<F>> newest = runs.firstEntry().getValue();
     byte[] lo = smallest;
     byte[] hi = largest;
     List<BufferEntry<F>> overlapping = overlapping(newest, lo, hi);
     if (overlapping.stream().anyMatch(e -> e instanceof BufferEntry.File)) {
       newest = new TreeMap<>(UserKeyOrder.COMPARATOR);
-      tables.put(newRunId.getAsLong(), newest);
+      runs.put(newRunId.getAsLong(), newest);
     } else {
       for (BufferEntry<F> m : overlapping) {
         lo = min(lo, m.smallestUserKey());
@@ -188,7 +188,7 @@ public final class BufferDraft<F extends TableFile> {
    * The buffer's part of the compaction whose level changes this draft was made for: with {@code
    * append}, the files the edit deletes from {@code inputLevel} are appended to {@code
    * outputLevel}'s buffer (oldest data first) and the targets it deletes from {@code
-   * outputLevel} join that buffer's oldest table ({@link #appendOldest}); every other level >= 1
+   * outputLevel} join that buffer's oldest run ({@link #appendOldest}); every other level >= 1
    * the edit changes gets a removed marker over each file it adds or deletes there. With {@code
    * carry}, each appended file of a level >= 1 carries that level's buffer over its range ({@link
    * BufferEntry.File#carried}): walked below the file's filter and above the file, it answers
@@ -220,7 +220,7 @@ public final class BufferDraft<F extends TableFile> {
     if (!append) {
       return 0;
     }
-    // Oldest data first, so that of two overlapping L0 inputs the newer lands in a newer table.
+    // Oldest data first, so that of two overlapping L0 inputs the newer lands in a newer run.
     List<F> inputs = new ArrayList<>(levelChanges.deleted(inputLevel));
     inputs.sort(Comparator.comparingLong(TableFile::largestSequence).thenComparingLong(TableFile::number));
     for (F f : inputs) {
@@ -236,63 +236,63 @@ public final class BufferDraft<F extends TableFile> {
     return inputs.size() + targets.size();
   }
 
-  /** Replaces buffer file {@code fileNumber} of table {@code tableId} (every part of it) by markers of its parts. */
-  public void dropFile(int level, long tableId, long fileNumber) {
-    TreeMap<byte[], BufferEntry<F>> table = Objects.requireNonNull(level(level).get(tableId), "no such buffer run");
+  /** Replaces buffer file {@code fileNumber} of run {@code runId} (every part of it) by markers of its parts. */
+  public void dropFile(int level, long runId, long fileNumber) {
+    TreeMap<byte[], BufferEntry<F>> run = Objects.requireNonNull(level(level).get(runId), "no such buffer run");
     boolean found = false;
-    for (BufferEntry<F> e : List.copyOf(table.values())) {
+    for (BufferEntry<F> e : List.copyOf(run.values())) {
       if (e instanceof BufferEntry.File<F> f && f.meta().number() == fileNumber) {
-        table.put(e.smallestUserKey(), new BufferEntry.Removed<>(e.smallestUserKey(), e.largestUserKey()));
+        run.put(e.smallestUserKey(), new BufferEntry.Removed<>(e.smallestUserKey(), e.largestUserKey()));
         found = true;
       }
     }
     if (!found) {
-      throw new IllegalArgumentException("file #" + fileNumber + " is not in buffer run " + tableId);
+      throw new IllegalArgumentException("file #" + fileNumber + " is not in buffer run " + runId);
     }
   }
 
   /**
-   * Replaces {@code entry} of table {@code tableId} by {@code pieces}: parts of the same file and
+   * Replaces {@code entry} of run {@code runId} by {@code pieces}: parts of the same file and
    * removed markers that together cover exactly the entry's range ({@link TrimUnits#split}).
    * Every key the entry answered for is then answered by a part (the same file) or ends the walk
-   * at a marker. Returns false, changing nothing, when the table no longer holds the entry (a
+   * at a marker. Returns false, changing nothing, when the run no longer holds the entry (a
    * merge or the garbage collection changed it since the trim judged it).
    */
-  public boolean split(int level, long tableId, BufferEntry.File<F> entry, List<BufferEntry<F>> pieces) {
-    TreeMap<byte[], BufferEntry<F>> table = level(level).get(tableId);
-    if (table == null || !entry.equals(table.get(entry.smallestUserKey()))) {
+  public boolean split(int level, long runId, BufferEntry.File<F> entry, List<BufferEntry<F>> pieces) {
+    TreeMap<byte[], BufferEntry<F>> run = level(level).get(runId);
+    if (run == null || !entry.equals(run.get(entry.smallestUserKey()))) {
       return false;
     }
     if (pieces.isEmpty() || !Arrays.equals(pieces.get(0).smallestUserKey(), entry.smallestUserKey())
         || !Arrays.equals(pieces.get(pieces.size() - 1).largestUserKey(), entry.largestUserKey())) {
       throw new IllegalArgumentException("pieces " + pieces + " do not span " + entry);
     }
-    table.remove(entry.smallestUserKey());
+    run.remove(entry.smallestUserKey());
     for (BufferEntry<F> p : pieces) {
-      table.put(p.smallestUserKey(), p);
+      run.put(p.smallestUserKey(), p);
     }
     return true;
   }
 
   /**
    * Drops, in every touched level, the files no walk can end at: a file hidden by markers of
-   * newer tables goes; one that is hidden only where the level has a file becomes a marker of its
+   * newer runs goes; one that is hidden only where the level has a file becomes a marker of its
    * range (it may hold the tombstone that hides an older file's value in a gap of the level).
-   * Then drops markers that no file of an older table overlaps, then empty tables. Returns the
+   * Then drops markers that no file of an older run overlaps, then empty runs. Returns the
    * files dropped or turned into markers.
    */
   public int collectGarbage() {
     int dropped = 0;
     for (Map.Entry<Integer, TreeMap<Long, TreeMap<byte[], BufferEntry<F>>>> level : levels.entrySet()) {
-      TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> tables = level.getValue();
+      TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> runs = level.getValue();
       List<F> levelFiles = levelFilesAfterEdit(level.getKey());
-      KeyRanges shadow = new KeyRanges(); // the markers of newer tables
-      for (TreeMap<byte[], BufferEntry<F>> t : tables.values()) {
+      KeyRanges shadow = new KeyRanges(); // the markers of newer runs
+      for (TreeMap<byte[], BufferEntry<F>> t : runs.values()) {
         for (BufferEntry<F> e : List.copyOf(t.values())) {
           if (e instanceof BufferEntry.File && unreachable(e, levelFiles, shadow)) {
             if (shadow.covers(e.smallestUserKey(), e.largestUserKey())) {
               t.remove(e.smallestUserKey());
-            } else { // files of one table never overlap: the marker overlaps nothing there
+            } else { // files of one run never overlap: the marker overlaps nothing there
               t.put(e.smallestUserKey(), new BufferEntry.Removed<>(e.smallestUserKey(), e.largestUserKey()));
             }
             dropped++;
@@ -305,7 +305,7 @@ public final class BufferDraft<F extends TableFile> {
         }
       }
       List<BufferEntry<F>> olderFiles = new ArrayList<>();
-      for (TreeMap<byte[], BufferEntry<F>> t : tables.descendingMap().values()) { // oldest first
+      for (TreeMap<byte[], BufferEntry<F>> t : runs.descendingMap().values()) { // oldest first
         for (BufferEntry<F> e : List.copyOf(t.values())) {
           if (e instanceof BufferEntry.Removed
               && olderFiles.stream().noneMatch(f -> f.overlaps(e.smallestUserKey(), e.largestUserKey()))) {
@@ -318,14 +318,14 @@ public final class BufferDraft<F extends TableFile> {
           }
         }
       }
-      tables.values().removeIf(TreeMap::isEmpty);
+      runs.values().removeIf(TreeMap::isEmpty);
     }
     return dropped;
   }
 
   /**
    * Whether no walk can end at buffer file {@code e}: the part of its range under each level file
-   * lies inside a merged marker range of newer tables (the rest of its range is outside every
+   * lies inside a merged marker range of newer runs (the rest of its range is outside every
    * level file, where the level, and so the walk, answers "not here").
    */
   private static <F extends TableFile> boolean unreachable(BufferEntry<F> e, List<F> levelFiles, KeyRanges shadow) {
@@ -359,17 +359,17 @@ public final class BufferDraft<F extends TableFile> {
 
   /** Writes the difference between the base and this draft into {@code edit}. */
   public void writeTo(BufferEditSink<F> edit) {
-    levels.forEach((level, tables) -> {
+    levels.forEach((level, runs) -> {
       Map<Long, TreeMap<byte[], BufferEntry<F>>> before = copy(base.bufferRuns(level));
       for (Map.Entry<Long, TreeMap<byte[], BufferEntry<F>>> t : before.entrySet()) {
-        TreeMap<byte[], BufferEntry<F>> after = tables.getOrDefault(t.getKey(), new TreeMap<>(UserKeyOrder.COMPARATOR));
+        TreeMap<byte[], BufferEntry<F>> after = runs.getOrDefault(t.getKey(), new TreeMap<>(UserKeyOrder.COMPARATOR));
         for (BufferEntry<F> e : t.getValue().values()) {
           if (!e.equals(after.get(e.smallestUserKey()))) {
             edit.removeFromBuffer(level, t.getKey(), e);
           }
         }
       }
-      for (Map.Entry<Long, TreeMap<byte[], BufferEntry<F>>> t : tables.entrySet()) {
+      for (Map.Entry<Long, TreeMap<byte[], BufferEntry<F>>> t : runs.entrySet()) {
         TreeMap<byte[], BufferEntry<F>> old = before.getOrDefault(t.getKey(), new TreeMap<>(UserKeyOrder.COMPARATOR));
         for (BufferEntry<F> e : t.getValue().values()) {
           if (!e.equals(old.get(e.smallestUserKey()))) {
@@ -380,24 +380,24 @@ public final class BufferDraft<F extends TableFile> {
     });
   }
 
-  /** The draft's tables of {@code level}, newest first (for tests and decisions). */
-  public List<BufferRun<F>> tables(int level) {
+  /** The draft's runs of {@code level}, newest first (for tests and decisions). */
+  public List<BufferRun<F>> runs(int level) {
     List<BufferRun<F>> out = new ArrayList<>();
     level(level).forEach((id, entries) -> out.add(new BufferRun<>(id, new ArrayList<>(entries.values()))));
     return out;
   }
 
-  private static <F extends TableFile> boolean overlapsAny(TreeMap<byte[], BufferEntry<F>> table, byte[] lo, byte[] hi) {
-    return !overlapping(table, lo, hi).isEmpty();
+  private static <F extends TableFile> boolean overlapsAny(TreeMap<byte[], BufferEntry<F>> run, byte[] lo, byte[] hi) {
+    return !overlapping(run, lo, hi).isEmpty();
   }
 
-  private static <F extends TableFile> List<BufferEntry<F>> overlapping(TreeMap<byte[], BufferEntry<F>> table, byte[] lo, byte[] hi) {
+  private static <F extends TableFile> List<BufferEntry<F>> overlapping(TreeMap<byte[], BufferEntry<F>> run, byte[] lo, byte[] hi) {
     List<BufferEntry<F>> out = new ArrayList<>();
-    Map.Entry<byte[], BufferEntry<F>> below = table.floorEntry(lo);
+    Map.Entry<byte[], BufferEntry<F>> below = run.floorEntry(lo);
     if (below != null && below.getValue().overlaps(lo, hi)) {
       out.add(below.getValue());
     }
-    for (BufferEntry<F> e : table.subMap(lo, false, hi, true).values()) {
+    for (BufferEntry<F> e : run.subMap(lo, false, hi, true).values()) {
       out.add(e);
     }
     return out;

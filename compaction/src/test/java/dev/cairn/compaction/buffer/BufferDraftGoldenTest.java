@@ -69,7 +69,7 @@ class BufferDraftGoldenTest {
       case "collect" -> {
         BufferDraft<TestFile> draft = new BufferDraft<>(levels, ids::getAndIncrement);
         for (int level = 1; level <= levels.maxLevel(); level++) {
-          draft.tables(level); // touch every level, so the collection judges it
+          draft.runs(level); // touch every level, so the collection judges it
         }
         out.add("dropped " + draft.collectGarbage());
         out.addAll(renderDraft(draft, levels.maxLevel()));
@@ -127,7 +127,7 @@ class BufferDraftGoldenTest {
     return BufferText.render(new BufferedLevels<>() {
       @Override public List<TestFile> files(int level) { return List.of(); }
       @Override public List<dev.cairn.compaction.model.BufferRun<TestFile>> bufferRuns(int level) {
-        return draft.tables(level);
+        return draft.runs(level);
       }
     }, maxLevel);
   }
