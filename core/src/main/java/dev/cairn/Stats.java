@@ -136,12 +136,12 @@ public record Stats(
    * @param bytes disk space of the files only the buffer still references: the buffer's extra
    *     space on top of the tree (files are counted once, and not at all while a level holds them)
    * @param files those files
-   * @param tables buffer runs, all levels (not counting the tables carried buffers hold)
+   * @param runs buffer runs, all levels (not counting the runs carried buffers hold)
    * @param removedMarkers removed markers, all levels (likewise)
    * @param bytesByLevel {@code bytes} split by the level whose buffer holds the file, L0 first
    * @param appendedFiles files appended by buffered merges since open
    * @param trimmedFiles cold block runs (trim units, docs/compaction.md "Trim units") the trim turned into removed markers since open
-   * @param shadowedFiles files dropped because markers of newer tables hid them (the buffer
+   * @param shadowedFiles files dropped because markers of newer runs hid them (the buffer
    *     shrinking as its level's data merges down) since open
    * @param trimPasses trim passes run since open
    * @param freezes times a level's buffer froze on repeated data since open
@@ -150,7 +150,7 @@ public record Stats(
    *     a level with a buffer fell back to the level's own file)
    * @param readsByLevel how the point reads of each level's buffer ended since open, L0 first
    */
-  public record Buffer(boolean enabled, long bytes, int files, int tables, int removedMarkers,
+  public record Buffer(boolean enabled, long bytes, int files, int runs, int removedMarkers,
       List<Long> bytesByLevel, long appendedFiles, long trimmedFiles, long shadowedFiles, long trimPasses,
       long freezes, List<Integer> frozenLevels, long servedGets, List<BufferLevelReads> readsByLevel) {
     public static final Buffer OFF = new Buffer(false, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, List.of(), 0, List.of());
@@ -216,8 +216,8 @@ public record Stats(
           mb(block.appendedBytes()), block.filterRebuilds()));
     }
     if (buffer != null && buffer.enabled()) {
-      sb.append(String.format("compaction buffer      %12.2f MB in %d files, %d tables, %d removed markers; frozen %s%n",
-          mb(buffer.bytes()), buffer.files(), buffer.tables(), buffer.removedMarkers(), buffer.frozenLevels()));
+      sb.append(String.format("compaction buffer      %12.2f MB in %d files, %d runs, %d removed markers; frozen %s%n",
+          mb(buffer.bytes()), buffer.files(), buffer.runs(), buffer.removedMarkers(), buffer.frozenLevels()));
       sb.append(String.format("buffer traffic         %d appended, %d trimmed, %d shadowed (%d trim passes, %d freezes), %d gets served%n",
           buffer.appendedFiles(), buffer.trimmedFiles(), buffer.shadowedFiles(), buffer.trimPasses(),
           buffer.freezes(), buffer.servedGets()));

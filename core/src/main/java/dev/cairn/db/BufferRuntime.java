@@ -262,19 +262,19 @@ final class BufferRuntime {
       return Stats.Buffer.OFF;
     }
     ExtraSpace extra = ExtraSpace.of(v);
-    int tables = 0;
+    int runs = 0;
     int markers = 0;
     List<Integer> frozenLevels = new ArrayList<>();
     for (int level = 0; level < v.numLevels(); level++) {
-      for (BufferRun<FileMetaData> t : v.bufferRuns(level)) {
-        tables++;
-        markers += t.removedMarkers();
+      for (BufferRun<FileMetaData> run : v.bufferRuns(level)) {
+        runs++;
+        markers += run.removedMarkers();
       }
       if (rounds[level].frozen()) {
         frozenLevels.add(level);
       }
     }
-    return new Stats.Buffer(true, extra.bytes(), extra.files(), tables, markers, extra.bytesByLevel(),
+    return new Stats.Buffer(true, extra.bytes(), extra.files(), runs, markers, extra.bytesByLevel(),
         appendedFiles.get(), trimmedFiles.get(), shadowedFiles.get(), trimPasses.get(), freezes.get(),
         List.copyOf(frozenLevels), reads.servedTotal(), reads.byLevel(v.numLevels()));
   }

@@ -80,7 +80,7 @@ class StatsTableTest {
             new Stats.BufferLevelReads(17, 4, 6)));
     String text = sample(Stats.Dlc.OFF, Stats.Block.OFF, buffer).toString();
     assertEquals(sample(Stats.Dlc.OFF).toString()
-        + "compaction buffer              3.00 MB in 4 files, 3 tables, 2 removed markers; frozen [2]\n"
+        + "compaction buffer              3.00 MB in 4 files, 3 runs, 2 removed markers; frozen [2]\n"
         + "buffer traffic         9 appended, 3 trimmed, 2 shadowed (5 trim passes, 1 freezes), 17 gets served\n"
         + "buffer reads L2        17 served, 4 stopped at a marker, 6 through to the level\n",
         text);
