@@ -19,11 +19,6 @@ final class BlockStyle implements StyleRuntime {
   }
 
   @Override
-  public String name() {
-    return "BLOCK";
-  }
-
-  @Override
   public CompactionExecution execution(Compactions.Claimed claimed, CompactionPacer pacer) {
     if (BlockMerge.runsAsBlockMerge(claimed.plan())) {
       return new BlockCompactionJob(engine, tableOptions(), claimed.plan(), claimed.shape(), counters, pacer);
@@ -33,7 +28,7 @@ final class BlockStyle implements StyleRuntime {
 
   @Override
   public TableOptions tableOptions() {
-    return TableStyle.plainTableOptions(engine.options());
+    return TableOptions.from(engine.options());
   }
 
   @Override

@@ -150,7 +150,7 @@ final class BufferRuntime {
     List<TrimPlanner.Split<FileMetaData>> planned;
     try {
       // Outside the mutex: opening table readers to read their indexes may read the disk.
-      boolean keepColdRuns = ColdRunBudget.keepsColdRuns(config.coldRunBudget(), ExtraSpace.of(pinned).bytes(),
+      boolean keepColdRuns = ColdRunBudget.keepsColdRuns(config.coldRunBudget(), () -> ExtraSpace.of(pinned).bytes(),
           engine.options().blockCacheBytes());
       planned = new TrimPlanner<FileMetaData>(config.trimUnitBytes(), config.trimCachedFraction(), keepColdRuns,
           this::blockLayout).plan(pinned, pinned.numLevels(), List.of(schedules));

@@ -1,5 +1,6 @@
 package dev.cairn.db;
 
+import dev.cairn.Options;
 import dev.cairn.compaction.buffer.BufferBloom;
 import dev.cairn.table.TableOptions;
 
@@ -17,20 +18,15 @@ final class BufferStyle implements StyleRuntime {
   }
 
   @Override
-  public String name() {
-    return "BUFFER";
-  }
-
-  @Override
   public CompactionExecution execution(Compactions.Claimed claimed, CompactionPacer pacer) {
     return new CompactionJob(engine, tableOptions(), claimed.plan(), claimed.shape(), pacer);
   }
 
   @Override
   public TableOptions tableOptions() {
-    TableOptions plain = TableStyle.plainTableOptions(engine.options());
-    return new TableOptions(plain.blockBytes(), plain.restartInterval(),
-        BufferBloom.bitsPerKey(engine.options().bloomBitsPerKey(), engine.options().levelSizeRatio()));
+    Options o = engine.options();
+    return new TableOptions(o.blockBytes(), o.blockRestartInterval(),
+        BufferBloom.bitsPerKey(o.bloomBitsPerKey(), o.levelSizeRatio()));
   }
 
   @Override

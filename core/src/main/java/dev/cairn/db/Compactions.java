@@ -34,7 +34,6 @@ final class Compactions {
 
   // Guarded by the engine mutex.
   private final List<CompactionPlan> runningPlans = new ArrayList<>();
-  private int running;
   private int manualWaiting;
 
   Compactions(Engine engine) {
@@ -76,13 +75,9 @@ final class Compactions {
   }
 
   /** The picker's settings from the options; the grandparent and expansion factors are the picker's own. */
-  static LeveledConfig leveledConfig(Options o) {
+  private static LeveledConfig leveledConfig(Options o) {
     return LeveledConfig.of(Options.MAX_LEVELS, o.l0CompactionTrigger(), o.baseLevelBytes(), o.levelSizeRatio(),
         o.targetFileBytes());
-  }
-
-  LeveledCompactionPicker picker() {
-    return picker;
   }
 
   /** A claimed plan together with the shape it was planned on. */
@@ -95,7 +90,7 @@ final class Compactions {
 
   /** Requires: mutex held. */
   int running() {
-    return running;
+    return runningPlans.size();
   }
 
   /**
@@ -103,7 +98,7 @@ final class Compactions {
    * compacting, all threads are busy, or a manual compaction is waiting for its turn.
    */
   Claimed claimNext() {
-    if (running >= maxConcurrent || manualWaiting > 0) {
+    if (runningPlans.size() >= maxConcurrent || manualWaiting > 0) {
       return null;
     }
     ShapeAdapter shape = currentShape();
@@ -117,7 +112,6 @@ final class Compactions {
 
   private void claim(CompactionPlan plan) {
     runningPlans.add(plan);
-    running++;
   }
 
   ShapeAdapter currentShape() {
@@ -162,7 +156,6 @@ final class Compactions {
           engine.pendingOutputs().release(execution.outputNumbers());
         }
         runningPlans.remove(claimed.plan());
-        running--;
         engine.background().collectObsoleteFiles(false);
         engine.background().maybeScheduleBackgroundWork();
       } catch (Throwable t) {
@@ -224,7 +217,7 @@ final class Compactions {
         if (overlapping.isEmpty()) {
           return null;
         }
-        if (running < maxConcurrent || running == 0) {
+        if (runningPlans.size() < maxConcurrent || runningPlans.isEmpty()) {
           ShapeAdapter shape = currentShape();
           Optional<CompactionPlan> plan = picker.planManual(shape.shape(), level, from, to,
               RunningCompactions.of(runningPlans));

@@ -12,9 +12,6 @@ import dev.cairn.table.TableOptions;
  * and one line there (docs/architecture.md, "Adding a compaction style").
  */
 interface StyleRuntime {
-  /** The style's name, as {@link dev.cairn.Options.CompactionStyle} spells it. */
-  String name();
-
   /** How this style executes {@code claimed}, paced by {@code pacer}. */
   CompactionExecution execution(Compactions.Claimed claimed, CompactionPacer pacer);
 

@@ -1,6 +1,5 @@
 package dev.cairn.db;
 
-import dev.cairn.Options;
 import dev.cairn.table.TableOptions;
 
 /** LevelDB's leveled compaction: every plan rewrites whole tables ({@link CompactionJob}). */
@@ -12,22 +11,13 @@ final class TableStyle implements StyleRuntime {
   }
 
   @Override
-  public String name() {
-    return "TABLE";
-  }
-
-  @Override
   public CompactionExecution execution(Compactions.Claimed claimed, CompactionPacer pacer) {
     return new CompactionJob(engine, tableOptions(), claimed.plan(), claimed.shape(), pacer);
   }
 
   @Override
   public TableOptions tableOptions() {
-    return plainTableOptions(engine.options());
-  }
-
-  static TableOptions plainTableOptions(Options o) {
-    return new TableOptions(o.blockBytes(), o.blockRestartInterval(), o.bloomBitsPerKey());
+    return TableOptions.from(engine.options());
   }
 
   @Override

@@ -8,49 +8,60 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** The level changes of a {@link VersionEdit} about to be applied to a {@link Version}. */
+/**
+ * The level changes of a {@link VersionEdit} about to be applied to a {@link Version}, taken once
+ * when this is made: a buffer draft asks for them many times while it adds its own records to the
+ * same edit, and those buffer records never change the levels' files.
+ */
 final class EditLevelChanges implements LevelChanges<FileMetaData> {
-  private final Version base;
-  private final VersionEdit edit;
+  private final Set<Integer> changedLevels = new TreeSet<>();
+  private final Map<Integer, List<FileMetaData>> deleted = new HashMap<>();
+  private final Map<Integer, List<FileMetaData>> added = new HashMap<>();
+  private final Map<Integer, List<FileMetaData>> footerUpdates = new HashMap<>();
 
   EditLevelChanges(Version base, VersionEdit edit) {
-    this.base = base;
-    this.edit = edit;
+    Map<Integer, Map<Long, FileMetaData>> baseFiles = new HashMap<>();
+    for (VersionEdit.DeletedFile d : edit.deletedFiles()) {
+      changedLevels.add(d.level());
+      FileMetaData f = baseFiles.computeIfAbsent(d.level(), l -> byNumber(base.files(l))).get(d.number());
+      if (f != null) {
+        deleted.computeIfAbsent(d.level(), l -> new ArrayList<>()).add(f);
+      }
+    }
+    for (VersionEdit.NewFile n : edit.newFiles()) {
+      changedLevels.add(n.level());
+      added.computeIfAbsent(n.level(), l -> new ArrayList<>()).add(n.file());
+    }
+    for (VersionEdit.FooterUpdate u : edit.footerUpdates()) {
+      changedLevels.add(u.level());
+      footerUpdates.computeIfAbsent(u.level(), l -> new ArrayList<>()).add(u.file());
+    }
+  }
+
+  private static Map<Long, FileMetaData> byNumber(List<FileMetaData> files) {
+    Map<Long, FileMetaData> out = new HashMap<>();
+    files.forEach(f -> out.put(f.number(), f));
+    return out;
   }
 
   @Override
   public Set<Integer> changedLevels() {
-    Set<Integer> changed = new TreeSet<>();
-    edit.deletedFiles().forEach(d -> changed.add(d.level()));
-    edit.newFiles().forEach(n -> changed.add(n.level()));
-    edit.footerUpdates().forEach(u -> changed.add(u.level()));
-    return changed;
+    return changedLevels;
   }
 
   /** The metadata, from the base, of the files the edit deletes from {@code level}. */
   @Override
   public List<FileMetaData> deleted(int level) {
-    Map<Long, FileMetaData> byNumber = new HashMap<>();
-    for (FileMetaData f : base.files(level)) {
-      byNumber.put(f.number(), f);
-    }
-    List<FileMetaData> out = new ArrayList<>();
-    for (VersionEdit.DeletedFile d : edit.deletedFiles()) {
-      FileMetaData f = d.level() == level ? byNumber.get(d.number()) : null;
-      if (f != null) {
-        out.add(f);
-      }
-    }
-    return out;
+    return deleted.getOrDefault(level, List.of());
   }
 
   @Override
   public List<FileMetaData> added(int level) {
-    return edit.newFiles().stream().filter(n -> n.level() == level).map(VersionEdit.NewFile::file).toList();
+    return added.getOrDefault(level, List.of());
   }
 
   @Override
   public List<FileMetaData> footerUpdates(int level) {
-    return edit.footerUpdates().stream().filter(u -> u.level() == level).map(VersionEdit.FooterUpdate::file).toList();
+    return footerUpdates.getOrDefault(level, List.of());
   }
 }

@@ -159,7 +159,7 @@ public final class VersionEdit {
     return this;
   }
 
-  /** What this edit does to the levels' files, once applied to {@code base} (for buffer drafts). */
+  /** What this edit does to the levels' files once applied to {@code base}, taken now (for buffer drafts). */
   public LevelChanges<FileMetaData> levelChanges(Version base) {
     return new EditLevelChanges(base, this);
   }

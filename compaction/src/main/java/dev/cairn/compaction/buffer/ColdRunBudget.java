@@ -1,5 +1,7 @@
 package dev.cairn.compaction.buffer;
 
+import java.util.function.LongSupplier;
+
 /**
  * The trim's space budget for cold runs (docs/compaction.md, "Trim (Algorithm 2)"): a
  * cold run that lies over cached blocks of an older buffer run is kept, since its marker would
@@ -12,13 +14,20 @@ public final class ColdRunBudget {
   /**
    * Whether this pass keeps cold runs over cached data: {@code budget > 0} and the buffer's extra
    * bytes (files only buffers still hold) at most {@code budget} times the cache's size. A zero
-   * budget is the paper's trim, which keeps none.
+   * budget is the paper's trim, which keeps none. {@code bufferExtraBytes} walks every buffer of
+   * the version, so it is asked for only when the budget is not zero.
    */
-  public static boolean keepsColdRuns(double budget, long bufferExtraBytes, long blockCacheBytes) {
-    if (!(budget >= 0) || bufferExtraBytes < 0 || blockCacheBytes < 0) {
-      throw new IllegalArgumentException("bad cold-run budget input: budget " + budget + ", extra "
-          + bufferExtraBytes + ", cache " + blockCacheBytes);
+  public static boolean keepsColdRuns(double budget, LongSupplier bufferExtraBytes, long blockCacheBytes) {
+    if (!(budget >= 0) || blockCacheBytes < 0) {
+      throw new IllegalArgumentException("bad cold-run budget input: budget " + budget + ", cache " + blockCacheBytes);
     }
-    return budget > 0 && bufferExtraBytes <= budget * blockCacheBytes;
+    if (budget == 0) {
+      return false;
+    }
+    long extra = bufferExtraBytes.getAsLong();
+    if (extra < 0) {
+      throw new IllegalArgumentException("negative buffer extra bytes: " + extra);
+    }
+    return extra <= budget * blockCacheBytes;
   }
 }

@@ -42,17 +42,12 @@ class BufferDraftGoldenTest {
   }
 
   static String runCase(DataDrivenFile.Case c) {
-    String[] words = c.command().trim().split("\\s+");
-    Map<String, String> args = new HashMap<>();
-    for (int i = 1; i < words.length; i++) {
-      String[] kv = words[i].split("=", 2);
-      args.put(kv[0], kv[1]);
-    }
+    Map<String, String> args = c.args();
     BufferText.Levels levels = new BufferText.Levels();
-    List<String> directives = BufferText.parse(c.input().subList(1, c.input().size()), levels);
+    List<String> directives = BufferText.parse(c.body(), levels);
     AtomicLong ids = new AtomicLong(100);
     List<String> out = new ArrayList<>();
-    switch (words[0]) {
+    switch (c.verb()) {
       case "compaction" -> {
         Changes changes = new Changes(levels);
         for (String d : directives) {
@@ -118,7 +113,7 @@ class BufferDraftGoldenTest {
           out.add("no split");
         }
       }
-      default -> throw new IllegalArgumentException("unknown command: " + words[0]);
+      default -> throw new IllegalArgumentException("unknown command: " + c.verb());
     }
     return String.join("\n", out);
   }

@@ -4,8 +4,6 @@ package dev.cairn.compaction.buffer;
 import dev.cairn.compaction.testing.DataDrivenFile;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,11 +35,10 @@ class BufferPolicyGoldenTest {
   }
 
   static String runCase(DataDrivenFile.Case c) {
-    String[] words = c.command().trim().split("\\s+");
-    Map<String, String> args = args(Arrays.asList(words).subList(1, words.length));
-    List<String> events = c.input().subList(1, c.input().size());
+    Map<String, String> args = c.args();
+    List<String> events = c.body();
     List<String> out = new ArrayList<>();
-    switch (words[0]) {
+    switch (c.verb()) {
       case "freeze" -> {
         double tolerance = Double.parseDouble(args.get("tolerance"));
         FreezeRound round = FreezeRound.NEW;
@@ -62,7 +59,7 @@ class BufferPolicyGoldenTest {
       case "trim-schedule" -> {
         TrimSchedule schedule = TrimSchedule.FIRST_PASS;
         for (String e : events) {
-          Map<String, String> pass = args(Arrays.asList(e.trim().split("\\s+")).subList(1, e.trim().split("\\s+").length));
+          Map<String, String> pass = DataDrivenFile.keyValues(e);
           List<Long> runs = ids(pass.get("runs"));
           List<Long> files = ids(pass.get("files"));
           Set<Long> judgedFiles = new TreeSet<>();
@@ -76,7 +73,7 @@ class BufferPolicyGoldenTest {
         long cache = Long.parseLong(args.get("cache"));
         for (String e : events) {
           long extra = Long.parseLong(e.trim().split("\\s+")[1]);
-          out.add(ColdRunBudget.keepsColdRuns(budget, extra, cache) ? "keep cold runs" : "trim cold runs");
+          out.add(ColdRunBudget.keepsColdRuns(budget, () -> extra, cache) ? "keep cold runs" : "trim cold runs");
         }
       }
       case "bloom" -> {
@@ -85,18 +82,9 @@ class BufferPolicyGoldenTest {
           out.add(String.valueOf(BufferBloom.bitsPerKey(Integer.parseInt(e.trim().split("\\s+")[1]), ratio)));
         }
       }
-      default -> throw new IllegalArgumentException("unknown command: " + words[0]);
+      default -> throw new IllegalArgumentException("unknown command: " + c.verb());
     }
     return String.join("\n", out);
-  }
-
-  private static Map<String, String> args(List<String> words) {
-    Map<String, String> args = new HashMap<>();
-    for (String w : words) {
-      String[] kv = w.split("=", 2);
-      args.put(kv[0], kv.length > 1 ? kv[1] : "");
-    }
-    return args;
   }
 
   private static byte[] key(String word) {

@@ -7,7 +7,6 @@ import dev.cairn.compaction.leveled.LeveledCompactionPicker;
 import dev.cairn.compaction.testing.DataDrivenFile;
 import dev.cairn.compaction.testing.ShapeText;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -42,16 +41,11 @@ class DlcGoldenTest {
   }
 
   static String runCase(DataDrivenFile.Case c) {
-    Map<String, String> args = new HashMap<>();
-    String[] words = c.command().trim().split("\\s+");
-    if (!words[0].equals("dlc")) {
-      throw new IllegalArgumentException("unknown command: " + words[0]);
+    if (!c.verb().equals("dlc")) {
+      throw new IllegalArgumentException("unknown command: " + c.verb());
     }
-    for (int i = 1; i < words.length; i++) {
-      String[] kv = words[i].split("=", 2);
-      args.put(kv[0], kv[1]);
-    }
-    ShapeText.Scenario s = ShapeText.parse(c.input().subList(1, c.input().size()));
+    Map<String, String> args = c.args();
+    ShapeText.Scenario s = ShapeText.parse(c.body());
     DlcConfig config = DlcConfig.builder()
         .delayPolicy("part".equals(args.get("policy"))
             ? DlcConfig.DelayPolicy.DELAY_PART : DlcConfig.DelayPolicy.DELAY_FULL)

@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
@@ -32,6 +34,21 @@ public final class DataDrivenFile {
       return input.get(0);
     }
 
+    /** The command's first word: what the case asks. */
+    public String verb() {
+      return command().trim().split("\\s+")[0];
+    }
+
+    /** The command's {@code key=value} words after the first ({@code key} alone: empty value). */
+    public Map<String, String> args() {
+      return keyValues(command());
+    }
+
+    /** The input lines after the command. */
+    public List<String> body() {
+      return input.subList(1, input.size());
+    }
+
     public String name() {
       return file.getFileName() + ":" + line + " " + command();
     }
@@ -53,6 +70,17 @@ public final class DataDrivenFile {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The {@code key=value} words of {@code line} after its first word; a bare key has an empty value. */
+  public static Map<String, String> keyValues(String line) {
+    String[] words = line.trim().split("\\s+");
+    Map<String, String> out = new HashMap<>();
+    for (int i = 1; i < words.length; i++) {
+      String[] kv = words[i].split("=", 2);
+      out.put(kv[0], kv.length > 1 ? kv[1] : "");
+    }
+    return out;
   }
 
   public static boolean rewriteRequested() {
