@@ -2,7 +2,6 @@ package dev.cairn.db;
 
 import dev.cairn.Stats;
 import dev.cairn.compaction.block.BlockMerge;
-import dev.cairn.table.TableOptions;
 
 /**
  * BlockDB's block compaction (docs/compaction.md, "Block compaction"): a merge with targets runs
@@ -10,12 +9,11 @@ import dev.cairn.table.TableOptions;
  * rule picks and rewrites the others; every other plan runs as table compaction. Obsolete files
  * are deleted lazily, in batches of the configured size (BlockDB section IV-C).
  */
-final class BlockStyle implements StyleRuntime {
-  private final Engine engine;
+final class BlockStyle extends TableStyle {
   private final BlockCompactionCounters counters = new BlockCompactionCounters();
 
   BlockStyle(Engine engine) {
-    this.engine = engine;
+    super(engine);
   }
 
   @Override
@@ -23,25 +21,14 @@ final class BlockStyle implements StyleRuntime {
     if (BlockMerge.runsAsBlockMerge(claimed.plan())) {
       return new BlockCompactionJob(engine, tableOptions(), claimed.plan(), claimed.shape(), counters, pacer);
     }
-    return new CompactionJob(engine, tableOptions(), claimed.plan(), claimed.shape(), pacer);
-  }
-
-  @Override
-  public TableOptions tableOptions() {
-    return TableOptions.from(engine.options());
-  }
-
-  @Override
-  public boolean buffersMerges() {
-    return false;
+    return super.execution(claimed, pacer);
   }
 
   /** {@code Options.obsoleteFileBatchBytes} when set, else the lazy-deletion threshold. */
   @Override
   public long obsoleteFileBatchBytes() {
-    return engine.options().obsoleteFileBatchBytes() > 0
-        ? engine.options().obsoleteFileBatchBytes()
-        : engine.options().blockCompactionExecution().lazyDeletionBytes();
+    long set = super.obsoleteFileBatchBytes();
+    return set > 0 ? set : engine.options().blockCompactionExecution().lazyDeletionBytes();
   }
 
   @Override

@@ -10,16 +10,9 @@ import dev.cairn.table.TableOptions;
  * output level's buffer and trims it. Tables get the Bloom bits the buffer's extra filter probes
  * call for.
  */
-final class BufferStyle implements StyleRuntime {
-  private final Engine engine;
-
+final class BufferStyle extends TableStyle {
   BufferStyle(Engine engine) {
-    this.engine = engine;
-  }
-
-  @Override
-  public CompactionExecution execution(Compactions.Claimed claimed, CompactionPacer pacer) {
-    return new CompactionJob(engine, tableOptions(), claimed.plan(), claimed.shape(), pacer);
+    super(engine);
   }
 
   @Override
@@ -32,10 +25,5 @@ final class BufferStyle implements StyleRuntime {
   @Override
   public boolean buffersMerges() {
     return true;
-  }
-
-  @Override
-  public long obsoleteFileBatchBytes() {
-    return engine.options().obsoleteFileBatchBytes();
   }
 }

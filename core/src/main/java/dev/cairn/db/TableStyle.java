@@ -2,9 +2,13 @@ package dev.cairn.db;
 
 import dev.cairn.table.TableOptions;
 
-/** LevelDB's leveled compaction: every plan rewrites whole tables ({@link CompactionJob}). */
-final class TableStyle implements StyleRuntime {
-  private final Engine engine;
+/**
+ * LevelDB's leveled compaction: every plan rewrites whole tables ({@link CompactionJob}). The
+ * other styles are leveled table compaction with something added, so they extend this one and
+ * override only what they change.
+ */
+class TableStyle implements StyleRuntime {
+  protected final Engine engine;
 
   TableStyle(Engine engine) {
     this.engine = engine;
