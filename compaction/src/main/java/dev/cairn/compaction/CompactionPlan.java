@@ -83,6 +83,12 @@ public record CompactionPlan(
     return newCompactionPointer == null ? null : newCompactionPointer.clone();
   }
 
+  /** This plan with another {@link #reason()}, for a scheduler that adds why it chose it. */
+  public CompactionPlan withReason(String newReason) {
+    return new CompactionPlan(kind, inputLevel, outputLevel, inputs, targets, grandparents,
+        newCompactionPointer, bottommost, outputLimits, newReason);
+  }
+
   public boolean isTrivialMove() {
     return kind == CompactionKind.TRIVIAL_MOVE;
   }

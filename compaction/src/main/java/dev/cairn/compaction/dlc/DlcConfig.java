@@ -34,6 +34,10 @@ package dev.cairn.compaction.dlc;
  * @param minCompactionBytesPerSecond the floor of the compaction rate, so compaction never
  *     starves however busy the clients are
  * @param rateBufferBytesPerSecond ε of Eq. 2
+ * @param maxDelayMillis a hard bound on the delay: once an L0 compaction has been held back this
+ *     long under high load, it runs whatever the load (0: no bound, the engine's default, which
+ *     relies on the L0 stop trigger instead; a host whose reads face every L0 file unbounded
+ *     needs one)
  */
 public record DlcConfig(
     long intervalMillis,
@@ -52,7 +56,8 @@ public record DlcConfig(
     long fullTriggerL0Bytes,
     int partRunsBeforeFull,
     long minCompactionBytesPerSecond,
-    long rateBufferBytesPerSecond) {
+    long rateBufferBytesPerSecond,
+    long maxDelayMillis) {
 
   /** How client bandwidth is estimated (section 3.2.1). */
   public enum Estimator {
@@ -96,6 +101,12 @@ public record DlcConfig(
     range("partRunsBeforeFull", partRunsBeforeFull, 1, 1000);
     range("minCompactionBytesPerSecond", minCompactionBytesPerSecond, 1, ioLimitBytesPerSecond);
     range("rateBufferBytesPerSecond", rateBufferBytesPerSecond, 0, ioLimitBytesPerSecond);
+    range("maxDelayMillis", maxDelayMillis, 0, 86_400_000);
+  }
+
+  /** Whether {@link #maxDelayMillis} bounds the delay. */
+  public boolean delayIsBounded() {
+    return maxDelayMillis > 0;
   }
 
   /** The documented defaults (docs/dlc.md). */
@@ -143,6 +154,7 @@ public record DlcConfig(
     private int partRunsBeforeFull = 4;
     private long minCompactionBytesPerSecond = 80 * MB;
     private long rateBufferBytesPerSecond = 8 * MB;
+    private long maxDelayMillis = 0;
 
     private Builder() {}
 
@@ -164,6 +176,7 @@ public record DlcConfig(
       partRunsBeforeFull = c.partRunsBeforeFull;
       minCompactionBytesPerSecond = c.minCompactionBytesPerSecond;
       rateBufferBytesPerSecond = c.rateBufferBytesPerSecond;
+      maxDelayMillis = c.maxDelayMillis;
     }
 
     public Builder intervalMillis(long v) { intervalMillis = v; return this; }
@@ -183,13 +196,14 @@ public record DlcConfig(
     public Builder partRunsBeforeFull(int v) { partRunsBeforeFull = v; return this; }
     public Builder minCompactionBytesPerSecond(long v) { minCompactionBytesPerSecond = v; return this; }
     public Builder rateBufferBytesPerSecond(long v) { rateBufferBytesPerSecond = v; return this; }
+    public Builder maxDelayMillis(long v) { maxDelayMillis = v; return this; }
 
     public DlcConfig build() {
       return new DlcConfig(intervalMillis, estimator, compressionRatio, getCostBytes, scanCostBytes,
           ioLimitBytesPerSecond, ioHighLimitBytesPerSecond, ioLowLimitBytesPerSecond, softness,
           delayPolicy, partTriggerFreshFiles, partTriggerFreshBytes, fullTriggerL0Files,
           fullTriggerL0Bytes, partRunsBeforeFull, minCompactionBytesPerSecond,
-          rateBufferBytesPerSecond);
+          rateBufferBytesPerSecond, maxDelayMillis);
     }
   }
 }

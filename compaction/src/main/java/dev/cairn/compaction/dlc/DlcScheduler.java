@@ -6,7 +6,6 @@ import dev.cairn.compaction.OutputLimits;
 import dev.cairn.compaction.RunningCompactions;
 import dev.cairn.compaction.leveled.LeveledCompactionPicker;
 import dev.cairn.compaction.model.FileDescriptor;
-import dev.cairn.compaction.model.LevelShape;
 import dev.cairn.compaction.model.LsmShape;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -30,6 +29,10 @@ import java.util.Set;
  *       L0 table ({@link CompactionKind#L0_TO_L0}); a table made that way is never merged again
  *       by a part run. When L0 reaches {@code fullTriggerL0Files} (or bytes), or a part run is
  *       due after {@code partRunsBeforeFull} of them, "resume full" compacts all of L0 into L1.
+ *   <li><b>Bounded delay</b>: with {@code maxDelayMillis} set, an L0 compaction held back that
+ *       long runs whatever the load ("release at bound"), so no read faces a growing L0 for
+ *       longer than the bound. The delay starts when L0 first reaches the compaction trigger
+ *       under high load and ends when an L0→L1 compaction starts or L0 falls below the trigger.
  * </ul>
  *
  * <p>Which L0 tables a part run may merge: the <em>newest contiguous run</em> of fresh tables.
@@ -54,6 +57,8 @@ public final class DlcScheduler {
     RESUME_PART,
     /** Bursty "resume full": all of L0 into L1. */
     RESUME_FULL,
+    /** The delay reached {@code maxDelayMillis}: all of L0 into L1 despite the load. */
+    RELEASE_AT_BOUND,
     /** Nothing to start (nothing due, or held back by the load). */
     NONE
   }
@@ -70,12 +75,17 @@ public final class DlcScheduler {
   }
 
   /** Totals since the scheduler was made. */
-  public record Counters(long delayedL0Compactions, long partRuns, long fullRuns) {}
+  public record Counters(
+      long delayedL0Compactions, long partRuns, long fullRuns, long releasesAtBound) {}
 
   private final DlcConfig config;
   private final LeveledCompactionPicker picker;
+  private final DlcClock clock;
 
   private int partRunsSinceFull;
+  private long releasesAtBound;
+  /** When the current delay of an L0 compaction began; -1 while none is held back. */
+  private long heldSinceNanos = -1;
   private long delayedL0Compactions;
   private long partRuns;
   private long fullRuns;
@@ -83,8 +93,14 @@ public final class DlcScheduler {
   private Set<Long> lastHeldL0 = Set.of();
 
   public DlcScheduler(DlcConfig config, LeveledCompactionPicker picker) {
+    this(config, picker, System::nanoTime);
+  }
+
+  /** @param clock times the delay for {@code maxDelayMillis}; tests pass a simulated one */
+  public DlcScheduler(DlcConfig config, LeveledCompactionPicker picker, DlcClock clock) {
     this.config = Objects.requireNonNull(config, "config");
     this.picker = Objects.requireNonNull(picker, "picker");
+    this.clock = Objects.requireNonNull(clock, "clock");
   }
 
   public DlcConfig config() {
@@ -92,7 +108,12 @@ public final class DlcScheduler {
   }
 
   public Counters counters() {
-    return new Counters(delayedL0Compactions, partRuns, fullRuns);
+    return new Counters(delayedL0Compactions, partRuns, fullRuns, releasesAtBound);
+  }
+
+  /** How long the L0 compaction now held back has waited; 0 if none is. */
+  public long currentDelayNanos() {
+    return heldSinceNanos < 0 ? 0 : Math.max(0, clock.nanoTime() - heldSinceNanos);
   }
 
   /**
@@ -111,6 +132,7 @@ public final class DlcScheduler {
       if (plan.get().inputLevel() == 0) {
         // L0 drains into L1: earlier part outputs go with it, so the part count starts over.
         partRunsSinceFull = 0;
+        heldSinceNanos = -1;
       }
       return Decision.run(Action.PICKER, plan.get());
     }
@@ -124,12 +146,18 @@ public final class DlcScheduler {
     boolean l0Due = l0.size() >= picker.config().l0CompactionTrigger();
     if (l0Due) {
       noteHeld(l0);
+      Optional<Decision> release = releaseAtBound(shape, claims, l0);
+      if (release.isPresent()) {
+        return release.get();
+      }
+    } else {
+      heldSinceNanos = -1;
     }
     boolean lowerRunning = running.stream().anyMatch(p -> p.inputLevel() > 0);
     if (lowerRunning) {
       return Decision.none("high load: one compaction below L0 already runs");
     }
-    Optional<CompactionPlan> lower = picker.pick(withoutL0(shape), claims);
+    Optional<CompactionPlan> lower = picker.pick(shape.withEmptyLevel(0), claims);
     if (lower.isPresent()) {
       return Decision.run(Action.LOWER_LEVEL, lower.get());
     }
@@ -149,8 +177,9 @@ public final class DlcScheduler {
       Optional<CompactionPlan> full = picker.planManual(shape, 0, null, null, claims);
       if (full.isPresent()) {
         partRunsSinceFull = 0;
+        heldSinceNanos = -1;
         fullRuns++;
-        return Optional.of(Decision.run(Action.RESUME_FULL, withReason(full.get(), String.format(
+        return Optional.of(Decision.run(Action.RESUME_FULL, full.get().withReason(String.format(
             Locale.ROOT, "DLC resume full: %d L0 files, %d bytes, %d part runs", l0.size(), bytes(l0),
             partRuns))));
       }
@@ -166,6 +195,25 @@ public final class DlcScheduler {
           Locale.ROOT, "%s: %d fresh L0 files, %d bytes", why, fresh.size(), bytes(fresh)))));
     }
     return Optional.empty();
+  }
+
+  /** All of L0 into L1 if the delay has reached its bound and L0 and L1 are free for it. */
+  private Optional<Decision> releaseAtBound(
+      LsmShape shape, RunningCompactions claims, List<FileDescriptor> l0) {
+    long heldMillis = currentDelayNanos() / 1_000_000;
+    if (!config.delayIsBounded() || heldMillis < config.maxDelayMillis() || claims.anyBusy(l0)) {
+      return Optional.empty();
+    }
+    Optional<CompactionPlan> full = picker.planManual(shape, 0, null, null, claims);
+    if (full.isEmpty()) {
+      return Optional.empty();
+    }
+    partRunsSinceFull = 0;
+    heldSinceNanos = -1;
+    releasesAtBound++;
+    return Optional.of(Decision.run(Action.RELEASE_AT_BOUND, full.get().withReason(String.format(
+        Locale.ROOT, "DLC release at bound: L0 delayed %d ms (bound %d ms), %d L0 files",
+        heldMillis, config.maxDelayMillis(), l0.size()))));
   }
 
   /** The newest L0 tables up to the first one a part run wrote (L0 is newest first). */
@@ -190,23 +238,14 @@ public final class DlcScheduler {
   }
 
   private void noteHeld(List<FileDescriptor> l0) {
+    if (heldSinceNanos < 0) {
+      heldSinceNanos = clock.nanoTime();
+    }
     Set<Long> ids = ids(l0);
     if (!ids.equals(lastHeldL0)) {
       delayedL0Compactions++;
       lastHeldL0 = ids;
     }
-  }
-
-  private static CompactionPlan withReason(CompactionPlan p, String reason) {
-    return new CompactionPlan(p.kind(), p.inputLevel(), p.outputLevel(), p.inputs(), p.targets(),
-        p.grandparents(), p.newCompactionPointer(), p.bottommost(), p.outputLimits(), reason);
-  }
-
-  /** The shape with L0 empty, so the picker looks below it only. */
-  static LsmShape withoutL0(LsmShape shape) {
-    List<LevelShape> levels = new ArrayList<>(shape.levels());
-    levels.set(0, LevelShape.empty(0));
-    return new LsmShape(levels, shape.compactionPointers());
   }
 
   private static long bytes(List<FileDescriptor> files) {

@@ -9,6 +9,7 @@ import dev.cairn.compaction.model.LsmShape;
 import dev.cairn.compaction.model.UserKeyOrder;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -70,6 +71,22 @@ public final class LeveledCompactionPicker implements CompactionPicker {
    */
   @Override
   public Optional<CompactionPlan> pick(LsmShape shape, RunningCompactions running) {
+    List<CompactionPlan> first = plans(shape, running, true);
+    return first.isEmpty() ? Optional.empty() : Optional.of(first.get(0));
+  }
+
+  /**
+   * Every plan the picker could start now alongside {@code running}, in its order of preference:
+   * due levels from the most urgent, and within a level one plan per seed, round-robin from the
+   * level's compaction pointer (a plan two seeds lead to is listed once). {@link #pick} returns
+   * the first. For callers that choose among the due compactions by something the picker does
+   * not see, such as how hot each plan's files are (see {@code dev.cairn.compaction.hot}).
+   */
+  public List<CompactionPlan> candidates(LsmShape shape, RunningCompactions running) {
+    return plans(shape, running, false);
+  }
+
+  private List<CompactionPlan> plans(LsmShape shape, RunningCompactions running, boolean firstOnly) {
     Objects.requireNonNull(running, "running");
     List<LevelScore> due = new ArrayList<>();
     for (LevelScore score : scores(shape)) {
@@ -78,24 +95,31 @@ public final class LeveledCompactionPicker implements CompactionPicker {
       }
     }
     due.sort(MOST_URGENT_FIRST);
+    List<CompactionPlan> plans = new ArrayList<>();
+    Set<Set<Long>> seen = new HashSet<>();
     for (LevelScore score : due) {
-      Optional<CompactionPlan> plan = pickInLevel(shape, score, running);
-      if (plan.isPresent()) {
-        return plan;
+      for (CompactionPlan plan : plansInLevel(shape, score, running, firstOnly)) {
+        if (seen.add(plan.fileIds())) {
+          plans.add(plan);
+          if (firstOnly) {
+            return plans;
+          }
+        }
       }
     }
-    return Optional.empty();
+    return plans;
   }
 
-  private Optional<CompactionPlan> pickInLevel(
-      LsmShape shape, LevelScore score, RunningCompactions running) {
+  private List<CompactionPlan> plansInLevel(
+      LsmShape shape, LevelScore score, RunningCompactions running, boolean firstOnly) {
     int level = score.level();
     if (level == 0 && running.anyBusy(shape.files(0))) {
-      return Optional.empty();
+      return List.of();
     }
     List<FileDescriptor> candidates = inKeyOrder(shape.files(level));
     int start = firstAfterPointer(candidates, shape.compactionPointer(level));
     String reason = reason(score);
+    List<CompactionPlan> plans = new ArrayList<>();
     for (int i = 0; i < candidates.size(); i++) {
       FileDescriptor seed = candidates.get((start + i) % candidates.size());
       if (running.isBusy(seed.id())) {
@@ -104,10 +128,13 @@ public final class LeveledCompactionPicker implements CompactionPicker {
       Optional<CompactionPlan> plan =
           builder.build(shape, level, List.of(seed), running, true, reason);
       if (plan.isPresent()) {
-        return plan;
+        plans.add(plan.get());
+        if (firstOnly) {
+          break;
+        }
       }
     }
-    return Optional.empty();
+    return plans;
   }
 
   /**

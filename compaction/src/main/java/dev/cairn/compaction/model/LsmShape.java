@@ -117,6 +117,16 @@ public record LsmShape(List<LevelShape> levels, List<byte[]> compactionPointers)
     return false;
   }
 
+  /**
+   * This shape with {@code level}'s files removed (pointers kept): what a picker sees when it
+   * must plan below L0 only, say, because another rule owns L0.
+   */
+  public LsmShape withEmptyLevel(int level) {
+    List<LevelShape> copy = new ArrayList<>(levels);
+    copy.set(level, LevelShape.empty(level));
+    return new LsmShape(copy, compactionPointers);
+  }
+
   /** Every file id in the shape. */
   public Set<Long> fileIds() {
     Set<Long> ids = new HashSet<>();

@@ -21,13 +21,16 @@ import org.junit.jupiter.api.TestFactory;
  *
  * <pre>
  * dlc load=HIGH bursty=6,3 running=4,5 policy=part part=4 full=7 runs=2 prior-parts=1
+ * dlc load=HIGH part=9 max-delay=1000 held-ms=1500
  * </pre>
  *
  * {@code load} is required; {@code bursty} lists L0 ids written by part runs; {@code running}
  * lists file ids held by running compactions (read as one running plan each via {@link
  * RunningCompactions#fromBusyFiles}, so give every file of a running plan); {@code part}, {@code
  * full}, {@code runs} set {@code partTriggerFreshFiles}, {@code fullTriggerL0Files}, {@code
- * partRunsBeforeFull} (defaults 4, 7, 4); {@code prior-parts} replays that many part runs first.
+ * partRunsBeforeFull} (defaults 4, 7, 4); {@code prior-parts} replays that many part runs first;
+ * {@code max-delay} sets {@code maxDelayMillis}, and {@code held-ms} asks once, moves the
+ * simulated clock on by that many milliseconds and prints the second answer.
  * The output is the action, then the plan as the picker's golden files print it.
  *
  * <p>Rewrite the expected outputs with {@code -Dcairn.rewrite=true}.
@@ -52,9 +55,11 @@ class DlcGoldenTest {
         .partTriggerFreshFiles(Integer.parseInt(args.getOrDefault("part", "4")))
         .fullTriggerL0Files(Integer.parseInt(args.getOrDefault("full", "7")))
         .partRunsBeforeFull(Integer.parseInt(args.getOrDefault("runs", "4")))
+        .maxDelayMillis(Long.parseLong(args.getOrDefault("max-delay", "0")))
         .build();
     LeveledCompactionPicker picker = new LeveledCompactionPicker(s.config());
-    DlcScheduler scheduler = new DlcScheduler(config, picker);
+    long[] nowNanos = {0};
+    DlcScheduler scheduler = new DlcScheduler(config, picker, () -> nowNanos[0]);
     int priorParts = Integer.parseInt(args.getOrDefault("prior-parts", "0"));
     for (int i = 0; i < priorParts; i++) {
       // Replay part runs on a throwaway shape of four fresh files so the count is where asked.
@@ -73,6 +78,10 @@ class DlcGoldenTest {
       running.add(runningPlan(s, busy));
     }
     DlcScheduler.Decision d = scheduler.next(load, s.shape(), running, bursty);
+    if (args.containsKey("held-ms")) {
+      nowNanos[0] += Long.parseLong(args.get("held-ms")) * 1_000_000;
+      d = scheduler.next(load, s.shape(), running, bursty);
+    }
     return d.action() + (d.plan().isEmpty() ? " (" + d.reason() + ")" : "\n" + ShapeText.render(d.plan()));
   }
 
