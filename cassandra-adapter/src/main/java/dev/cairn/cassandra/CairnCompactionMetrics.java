@@ -1,0 +1,164 @@
+package dev.cairn.cassandra;
+
+import java.lang.management.ManagementFactory;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.function.ToLongFunction;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The JMX bean of one table, over all its strategy instances. Registered when the table's first
+ * instance starts and unregistered when its last one shuts down (a schema change, a dropped
+ * table, a switch back to another strategy).
+ */
+final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
+  private static final Logger logger = LoggerFactory.getLogger(CairnCompactionMetrics.class);
+  private static final Map<String, CairnCompactionMetrics> TABLES = new ConcurrentHashMap<>();
+
+  private final ObjectName name;
+  private final Set<CairnCompactionStrategy> instances = new CopyOnWriteArraySet<>();
+
+  private CairnCompactionMetrics(ObjectName name) {
+    this.name = name;
+  }
+
+  static ObjectName objectName(String keyspace, String table) {
+    try {
+      return new ObjectName("dev.cairn.cassandra:type=CairnCompaction,keyspace="
+          + ObjectName.quote(keyspace) + ",table=" + ObjectName.quote(table));
+    } catch (JMException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static void register(String keyspace, String table, CairnCompactionStrategy instance) {
+    String key = keyspace + "." + table;
+    TABLES.compute(key, (k, bean) -> {
+      if (bean == null) {
+        bean = new CairnCompactionMetrics(objectName(keyspace, table));
+        try {
+          MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+          if (!server.isRegistered(bean.name)) {
+            server.registerMBean(bean, bean.name);
+          }
+        } catch (JMException e) {
+          // Metrics are not worth failing a table for.
+          logger.warn("could not register {}", bean.name, e);
+        }
+      }
+      bean.instances.add(instance);
+      return bean;
+    });
+  }
+
+  static void unregister(String keyspace, String table, CairnCompactionStrategy instance) {
+    TABLES.computeIfPresent(keyspace + "." + table, (k, bean) -> {
+      bean.instances.remove(instance);
+      if (!bean.instances.isEmpty()) {
+        return bean;
+      }
+      try {
+        ManagementFactory.getPlatformMBeanServer().unregisterMBean(bean.name);
+      } catch (JMException e) {
+        logger.debug("could not unregister {}", bean.name, e);
+      }
+      return null;
+    });
+  }
+
+  private long sum(ToLongFunction<CairnCompactionStrategy.Snapshot> f) {
+    long total = 0;
+    for (CairnCompactionStrategy s : instances) {
+      total += f.applyAsLong(s.snapshot());
+    }
+    return total;
+  }
+
+  private long max(ToLongFunction<CairnCompactionStrategy.Snapshot> f) {
+    long most = 0;
+    for (CairnCompactionStrategy s : instances) {
+      most = Math.max(most, f.applyAsLong(s.snapshot()));
+    }
+    return most;
+  }
+
+  @Override
+  public String getLoadClass() {
+    for (CairnCompactionStrategy s : instances) {
+      if (s.snapshot().loadClass().equals("HIGH")) {
+        return "HIGH";
+      }
+    }
+    return "LOW";
+  }
+
+  @Override
+  public double getClientReadBytesPerSecond() {
+    double most = 0;
+    for (CairnCompactionStrategy s : instances) {
+      most = Math.max(most, s.snapshot().clientReadBytesPerSecond());
+    }
+    return most;
+  }
+
+  @Override
+  public long getDelayedCompactions() {
+    return sum(CairnCompactionStrategy.Snapshot::delayedCompactions);
+  }
+
+  @Override
+  public long getBurstyRuns() {
+    return sum(CairnCompactionStrategy.Snapshot::burstyRuns);
+  }
+
+  @Override
+  public long getReleasesAtBound() {
+    return sum(CairnCompactionStrategy.Snapshot::releasesAtBound);
+  }
+
+  @Override
+  public long getHotInputsSpared() {
+    return sum(CairnCompactionStrategy.Snapshot::hotInputsSpared);
+  }
+
+  @Override
+  public long getCurrentDelayMillis() {
+    return max(CairnCompactionStrategy.Snapshot::currentDelayMillis);
+  }
+
+  @Override
+  public long getCurrentHotPostponeMillis() {
+    return max(CairnCompactionStrategy.Snapshot::currentHotPostponeMillis);
+  }
+
+  @Override
+  public int getEstimatedRemainingTasks() {
+    return (int) Math.min(Integer.MAX_VALUE, sum(s -> s.estimatedRemainingTasks()));
+  }
+
+  @Override
+  public String getLastDecision() {
+    StringBuilder sb = new StringBuilder();
+    for (CairnCompactionStrategy s : instances) {
+      if (sb.length() > 0) {
+        sb.append(" | ");
+      }
+      sb.append(s.snapshot().lastDecision());
+    }
+    return sb.toString();
+  }
+
+  @Override
+  public boolean isDryRun() {
+    for (CairnCompactionStrategy s : instances) {
+      return s.snapshot().dryRun();
+    }
+    return false;
+  }
+}

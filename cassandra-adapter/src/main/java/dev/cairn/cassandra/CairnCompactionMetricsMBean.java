@@ -1,0 +1,42 @@
+package dev.cairn.cassandra;
+
+/**
+ * Per-table figures of {@link CairnCompactionStrategy} over JMX, as
+ * {@code dev.cairn.cassandra:type=CairnCompaction,keyspace=<ks>,table=<table>}. A table has one
+ * strategy instance per repaired / unrepaired / pending-repair set and disk; counts are summed
+ * over them, the load and the delay are the highest of them.
+ */
+public interface CairnCompactionMetricsMBean {
+  /** HIGH or LOW: the load model's class (section 3.2 of DLC). */
+  String getLoadClass();
+
+  /** The client's estimated device read bandwidth for this table, bytes per second. */
+  double getClientReadBytesPerSecond();
+
+  /** L0 compactions held back under high load (each counted once per new L0 shape). */
+  long getDelayedCompactions();
+
+  /** Bursty runs: "resume part" (fresh L0 SSTables merged within L0) and "resume full". */
+  long getBurstyRuns();
+
+  /** Delays ended by a hard bound (max_delay_seconds). */
+  long getReleasesAtBound();
+
+  /** Compactions whose hot SSTables were spared, by a colder choice or a postponement. */
+  long getHotInputsSpared();
+
+  /** How long the L0 compaction now delayed has waited, milliseconds; 0 if none. */
+  long getCurrentDelayMillis();
+
+  /** How long the longest postponement for hot SSTables has lasted, milliseconds; 0 if none. */
+  long getCurrentHotPostponeMillis();
+
+  /** The pending compactions the strategy reports, delayed ones included. */
+  int getEstimatedRemainingTasks();
+
+  /** The last decision and its reason. */
+  String getLastDecision();
+
+  /** Whether the strategy only logs its decisions while LCS's run. */
+  boolean isDryRun();
+}

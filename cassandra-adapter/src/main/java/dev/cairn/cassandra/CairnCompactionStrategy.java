@@ -1,0 +1,557 @@
+package dev.cairn.cassandra;
+
+import dev.cairn.compaction.CompactionKind;
+import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.RunningCompactions;
+import dev.cairn.compaction.dlc.DlcConfig;
+import dev.cairn.compaction.dlc.DlcScheduler;
+import dev.cairn.compaction.dlc.LoadClass;
+import dev.cairn.compaction.dlc.LoadCounters;
+import dev.cairn.compaction.dlc.LoadEstimate;
+import dev.cairn.compaction.dlc.LoadModel;
+import dev.cairn.compaction.dlc.SharedCacheMisses;
+import dev.cairn.compaction.hot.ColdFirstChooser;
+import dev.cairn.compaction.leveled.LeveledBacklog;
+import dev.cairn.compaction.leveled.LeveledCompactionPicker;
+import dev.cairn.compaction.leveled.LeveledConfig;
+import dev.cairn.compaction.model.FileDescriptor;
+import dev.cairn.compaction.model.LsmShape;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.cassandra.cache.ChunkCache;
+import org.apache.cassandra.concurrent.ScheduledExecutors;
+import org.apache.cassandra.config.DatabaseDescriptor;
+import org.apache.cassandra.db.ColumnFamilyStore;
+import org.apache.cassandra.db.DecoratedKey;
+import org.apache.cassandra.db.compaction.AbstractCompactionTask;
+import org.apache.cassandra.db.compaction.CompactionManager;
+import org.apache.cassandra.db.compaction.LeveledCompactionStrategy;
+import org.apache.cassandra.db.compaction.LeveledCompactionTask;
+import org.apache.cassandra.db.compaction.OperationType;
+import org.apache.cassandra.db.compaction.SingleSSTableLCSTask;
+import org.apache.cassandra.db.lifecycle.LifecycleTransaction;
+import org.apache.cassandra.dht.Murmur3Partitioner;
+import org.apache.cassandra.exceptions.ConfigurationException;
+import org.apache.cassandra.io.sstable.Descriptor;
+import org.apache.cassandra.io.sstable.format.SSTableReader;
+import org.apache.cassandra.metrics.RestorableMeter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Cairn's compaction decisions as a Cassandra 5.0 compaction strategy:
+ * {@code ALTER TABLE ks.t WITH compaction = {'class': 'dev.cairn.cassandra.CairnCompactionStrategy'}}.
+ *
+ * <p>It is LCS with Cairn choosing which compaction runs and when. LCS keeps the levels (its
+ * manifest, scanners, anti-compaction grouping, major and user-defined compactions, the
+ * {@code nodetool tablestats} level counts); this class models the live SSTables as Cairn's
+ * {@link LsmShape} ({@link ShapeTranslator}) and plans with the engine's leveled picker, DLC's
+ * scheduler and load model, and the cold-first chooser, all from {@code cairn-compaction}.
+ * Plans run as Cassandra's own tasks, under its compaction throughput limiter:
+ * {@link LeveledCompactionTask} for merges (into L0 for DLC's bursty part runs),
+ * {@link SingleSSTableLCSTask} for a level change without rewrite.
+ *
+ * <p>Every {@code load_interval_ms} a ticker samples the load (the table's reads and its share
+ * of the node's chunk-cache misses, {@link SharedCacheMisses}) and every SSTable's read meter
+ * ({@link ReadRates}), and asks Cassandra for a compaction when work is owed, so delayed work
+ * runs as soon as the load drops (several at once: the catch-up). docs/adapters/cassandra.md
+ * gives the whole design.
+ *
+ * <p>Cassandra makes one instance per repaired / unrepaired / pending-repair set and disk; each
+ * keeps its own model, scheduler and load model. Thread-safety: Cassandra calls in from its
+ * compaction threads and the ticker runs on its optional-tasks executor; every piece of model
+ * state is guarded by {@code this}.
+ */
+public class CairnCompactionStrategy extends LeveledCompactionStrategy {
+  private static final Logger logger = LoggerFactory.getLogger(CairnCompactionStrategy.class);
+
+  /** LCS's level count ({@code LeveledGenerations.MAX_LEVEL_COUNT}); the model mirrors it. */
+  static final int LEVELS = 9;
+
+  private final CairnOptions options;
+  private final boolean supported;
+  private final LeveledConfig leveled;
+  private final LeveledCompactionPicker picker;
+  private final DlcScheduler dlc;
+  private final ColdFirstChooser coldFirst;
+  private final LoadModel loadModel;
+  private final SharedCacheMisses sharedMisses = new SharedCacheMisses();
+
+  // Guarded by this.
+  private final ReadRates readRates = new ReadRates();
+  private final Map<Descriptor, Long> ids = new HashMap<>();
+  private long nextId;
+  /** Plans handed to Cassandra; each is running while any of its SSTables is compacting. */
+  private final List<CompactionPlan> handedOut = new ArrayList<>();
+  /** L0 SSTables written by bursty part runs (DLC never merges them again in a part run). */
+  private final Set<Long> burstyOutputs = new HashSet<>();
+  private final byte[][] pointers = new byte[LEVELS][];
+  private LoadClass lastLoad = LoadClass.LOW;
+  private String lastDecision = "none yet";
+  private ScheduledFuture<?> ticker;
+  private volatile Snapshot snapshot;
+
+  /** The figures the JMX bean reads; refreshed by every tick and decision. */
+  record Snapshot(
+      String loadClass,
+      double clientReadBytesPerSecond,
+      long delayedCompactions,
+      long burstyRuns,
+      long releasesAtBound,
+      long hotInputsSpared,
+      long currentDelayMillis,
+      long currentHotPostponeMillis,
+      int estimatedRemainingTasks,
+      String lastDecision,
+      boolean dryRun) {}
+
+  public CairnCompactionStrategy(ColumnFamilyStore cfs, Map<String, String> options) {
+    super(cfs, options);
+    this.options = parseOrDryRun(options);
+    this.supported = DatabaseDescriptor.getPartitioner() instanceof Murmur3Partitioner;
+    if (!supported) {
+      logger.error("{}.{}: CairnCompactionStrategy needs Murmur3Partitioner, this node runs {};"
+          + " running LCS's decisions instead", cfs.getKeyspaceName(), cfs.getTableName(),
+          DatabaseDescriptor.getPartitioner().getClass().getName());
+    }
+    long sstableBytes = getMaxSSTableBytes();
+    int fanout = getLevelFanoutSize();
+    this.leveled = LeveledConfig.of(LEVELS, this.options.l0CompactionTrigger(),
+        Math.multiplyExact(fanout, sstableBytes), fanout, sstableBytes);
+    this.picker = new LeveledCompactionPicker(leveled);
+    DlcConfig dlcConfig = this.options.dlcConfig();
+    boolean chunkCache = ChunkCache.instance != null;
+    if (!chunkCache) {
+      // Without the chunk cache there are no misses to count: Eq. 3, every read costs a chunk.
+      dlcConfig = dlcConfig.toBuilder()
+          .estimator(DlcConfig.Estimator.WEIGHTED_OPS)
+          .getCostBytes(chunkBytes(cfs))
+          .scanCostBytes(4L * chunkBytes(cfs))
+          .build();
+    }
+    this.dlc = new DlcScheduler(dlcConfig, picker, System::nanoTime);
+    this.coldFirst = new ColdFirstChooser(picker, this.options.hotSparingConfig(), System::nanoTime);
+    this.loadModel = new LoadModel(dlcConfig, chunkBytes(cfs), System::nanoTime, this::sampleLoad);
+    this.snapshot = new Snapshot("LOW", 0, 0, 0, 0, 0, 0, 0, 0, lastDecision, this.options.dryRun());
+  }
+
+  /**
+   * Cassandra calls this (by reflection) when a table is created or altered with this class:
+   * checks the strategy's own options and hands the rest to LCS's check, which returns what
+   * nobody understood, and Cassandra then refuses those by name.
+   */
+  public static Map<String, String> validateOptions(Map<String, String> options)
+      throws ConfigurationException {
+    try {
+      CairnOptions.parse(options);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigurationException("CairnCompactionStrategy: " + e.getMessage());
+    }
+    if (!(DatabaseDescriptor.getPartitioner() instanceof Murmur3Partitioner)) {
+      throw new ConfigurationException("CairnCompactionStrategy needs Murmur3Partitioner; this node runs "
+          + DatabaseDescriptor.getPartitioner().getClass().getName());
+    }
+    return LeveledCompactionStrategy.validateOptions(CairnOptions.withoutOwnOptions(options));
+  }
+
+  @Override
+  public void startup() {
+    super.startup();
+    CairnCompactionMetrics.register(cfs.getKeyspaceName(), cfs.getTableName(), this);
+    synchronized (this) {
+      if (ticker == null) {
+        ticker = ScheduledExecutors.optionalTasks.scheduleWithFixedDelay(this::tickSafely,
+            options.loadIntervalMillis(), options.loadIntervalMillis(), TimeUnit.MILLISECONDS);
+      }
+    }
+  }
+
+  @Override
+  public void shutdown() {
+    synchronized (this) {
+      if (ticker != null) {
+        ticker.cancel(false);
+        ticker = null;
+      }
+    }
+    CairnCompactionMetrics.unregister(cfs.getKeyspaceName(), cfs.getTableName(), this);
+    super.shutdown();
+  }
+
+  @Override
+  public AbstractCompactionTask getNextBackgroundTask(long gcBefore) {
+    if (!supported) {
+      return super.getNextBackgroundTask(gcBefore);
+    }
+    if (options.dryRun()) {
+      synchronized (this) {
+        Model model = model();
+        Optional<CompactionPlan> would = decide(model);
+        note("dry run: Cairn would " + would.map(p -> "run " + describe(p)).orElse("wait: " + lastDecision));
+      }
+      return super.getNextBackgroundTask(gcBefore);
+    }
+    synchronized (this) {
+      Model model = model();
+      Optional<CompactionPlan> plan = decide(model);
+      if (plan.isEmpty()) {
+        return tombstoneCompaction(model, gcBefore);
+      }
+      return handOut(model, plan.get(), gcBefore);
+    }
+  }
+
+  @Override
+  public int getEstimatedRemainingTasks() {
+    if (!supported || options.dryRun()) {
+      return super.getEstimatedRemainingTasks();
+    }
+    synchronized (this) {
+      return LeveledBacklog.estimatedTasks(model().shape, leveled);
+    }
+  }
+
+  @Override
+  public void replaceSSTables(Collection<SSTableReader> removed, Collection<SSTableReader> added) {
+    super.replaceSSTables(removed, added);
+    synchronized (this) {
+      Set<Long> removedIds = new HashSet<>();
+      for (SSTableReader r : removed) {
+        Long id = ids.get(r.descriptor);
+        if (id != null) {
+          removedIds.add(id);
+        }
+      }
+      for (CompactionPlan p : handedOut) {
+        if (p.kind() == CompactionKind.L0_TO_L0 && removedIds.equals(p.fileIds())) {
+          added.forEach(r -> burstyOutputs.add(idOf(r)));
+        }
+      }
+      forget(removed);
+    }
+  }
+
+  @Override
+  public void removeSSTable(SSTableReader sstable) {
+    super.removeSSTable(sstable);
+    synchronized (this) {
+      forget(List.of(sstable));
+    }
+  }
+
+  Snapshot snapshot() {
+    return snapshot;
+  }
+
+  CairnOptions options() {
+    return options;
+  }
+
+  // ---- the model -------------------------------------------------------------------------
+
+  /** The live SSTables as a shape, with the readers behind each id and the running plans. */
+  private static final class Model {
+    final LsmShape shape;
+    final Map<Long, SSTableReader> readers;
+    final List<CompactionPlan> running;
+
+    Model(LsmShape shape, Map<Long, SSTableReader> readers, List<CompactionPlan> running) {
+      this.shape = shape;
+      this.readers = readers;
+      this.running = running;
+    }
+  }
+
+  private Model model() {
+    Set<SSTableReader> live = getSSTables();
+    Set<SSTableReader> compacting = cfs.getTracker().getCompacting();
+    List<SSTableReader> oldestFirst = new ArrayList<>(live);
+    // New SSTables get ids in creation order, so that the model's age is Cassandra's.
+    oldestFirst.sort((a, b) -> org.apache.cassandra.io.sstable.SSTableIdFactory.COMPARATOR
+        .compare(a.descriptor.id, b.descriptor.id));
+    Map<Long, SSTableReader> readers = new HashMap<>();
+    List<SSTableFacts> facts = new ArrayList<>();
+    Set<Long> busy = new HashSet<>();
+    for (SSTableReader r : oldestFirst) {
+      long id = idOf(r);
+      readers.put(id, r);
+      facts.add(new SSTableFacts(id, r.getSSTableLevel(), key(r.getFirst()), key(r.getLast()),
+          r.onDiskLength(), r.estimatedKeys(), id));
+      if (compacting.contains(r)) {
+        busy.add(id);
+      }
+    }
+    LsmShape shape = ShapeTranslator.translate(facts, LEVELS, Arrays.asList(pointers));
+    handedOut.removeIf(p -> p.fileIds().stream().noneMatch(busy::contains));
+    List<CompactionPlan> running = new ArrayList<>(handedOut);
+    Set<Long> ours = new HashSet<>();
+    handedOut.forEach(p -> ours.addAll(p.fileIds()));
+    for (int level = 0; level < LEVELS; level++) {
+      for (FileDescriptor f : shape.files(level)) {
+        if (busy.contains(f.id()) && !ours.contains(f.id())) {
+          running.add(heldElsewhere(level, f));
+        }
+      }
+    }
+    burstyOutputs.retainAll(readers.keySet());
+    return new Model(shape, readers, running);
+  }
+
+  /**
+   * An SSTable another operation holds (a user-defined compaction, anti-compaction, cleanup,
+   * another strategy's task) as a running plan over it, so that no plan reads it or writes over
+   * its range in the next level.
+   */
+  private CompactionPlan heldElsewhere(int level, FileDescriptor f) {
+    return new CompactionPlan(CompactionKind.TABLE_MERGE, level, Math.min(level + 1, LEVELS - 1),
+        List.of(f), List.of(), List.of(), null, false, leveled.outputLimits(),
+        "held by another operation");
+  }
+
+  private long idOf(SSTableReader r) {
+    Long id = ids.get(r.descriptor);
+    if (id == null) {
+      id = nextId++;
+      ids.put(r.descriptor, id);
+    }
+    return id;
+  }
+
+  private void forget(Collection<SSTableReader> removed) {
+    for (SSTableReader r : removed) {
+      Long id = ids.remove(r.descriptor);
+      if (id != null) {
+        burstyOutputs.remove(id);
+      }
+    }
+  }
+
+  private static byte[] key(DecoratedKey key) {
+    return TokenKeys.encode(((Murmur3Partitioner.LongToken) key.getToken()).token, key.getKey());
+  }
+
+  // ---- decisions --------------------------------------------------------------------------
+
+  /** What to start now, if anything: DLC for L0, cold-first below it under high load. */
+  private Optional<CompactionPlan> decide(Model model) {
+    LoadClass load = loadModel.current().load();
+    Optional<CompactionPlan> plan;
+    if (options.delayL0()) {
+      DlcScheduler.Decision d = dlc.next(load, model.shape, model.running, burstyOutputs);
+      plan = d.plan();
+      if (load == LoadClass.HIGH && options.spareHot() && d.action() == DlcScheduler.Action.LOWER_LEVEL) {
+        plan = chooseCold(model);
+      } else {
+        lastDecision = d.action() + ": " + d.reason();
+      }
+    } else {
+      plan = picker.pick(model.shape, RunningCompactions.of(model.running));
+      if (load == LoadClass.HIGH && options.spareHot() && plan.isPresent() && plan.get().inputLevel() > 0) {
+        plan = chooseCold(model);
+      } else {
+        lastDecision = plan.map(p -> "PICKER: " + p.reason()).orElse("NONE: nothing due");
+      }
+    }
+    refreshSnapshot(model.shape);
+    return plan;
+  }
+
+  private Optional<CompactionPlan> chooseCold(Model model) {
+    ColdFirstChooser.Choice c = coldFirst.choose(model.shape, RunningCompactions.of(model.running),
+        readRates.heat());
+    lastDecision = c.outcome() + ": " + c.reason();
+    return c.plan();
+  }
+
+  private AbstractCompactionTask handOut(Model model, CompactionPlan plan, long gcBefore) {
+    List<SSTableReader> sstables = new ArrayList<>();
+    for (long id : plan.fileIds()) {
+      sstables.add(model.readers.get(id));
+    }
+    LifecycleTransaction txn = cfs.getTracker().tryModify(sstables, OperationType.COMPACTION);
+    if (txn == null) {
+      // Another operation took one of them since the model was read: ask again later.
+      logger.debug("{}: could not mark {} for compaction", cfs.getTableName(), plan.fileIds());
+      return null;
+    }
+    handedOut.add(plan);
+    if (plan.newCompactionPointer() != null) {
+      pointers[plan.inputLevel()] = plan.newCompactionPointer();
+    }
+    note("runs " + describe(plan));
+    switch (plan.kind()) {
+      case TRIVIAL_MOVE:
+        return new SingleSSTableLCSTask(cfs, txn, plan.outputLevel());
+      case L0_TO_L0:
+        // One L0 SSTable: L0 SSTables overlap anyway, and one is what makes the part run pay.
+        return new LeveledCompactionTask(cfs, txn, 0, gcBefore, Long.MAX_VALUE, false);
+      case TABLE_MERGE:
+      default:
+        return new LeveledCompactionTask(cfs, txn, plan.outputLevel(), gcBefore,
+            getMaxSSTableBytes(), false);
+    }
+  }
+
+  /**
+   * With nothing due and the load low, one SSTable whose droppable tombstones make a rewrite
+   * worth it (Cassandra's {@code tombstone_threshold}), as LCS does.
+   */
+  private AbstractCompactionTask tombstoneCompaction(Model model, long gcBefore) {
+    if (loadModel.current().load() == LoadClass.HIGH) {
+      return null;
+    }
+    for (int level = LEVELS - 1; level >= 0; level--) {
+      for (FileDescriptor f : model.shape.files(level)) {
+        SSTableReader r = model.readers.get(f.id());
+        if (isHeld(model, f.id()) || !worthDroppingTombstones(r, gcBefore)) {
+          continue;
+        }
+        LifecycleTransaction txn = cfs.getTracker().tryModify(r, OperationType.COMPACTION);
+        if (txn == null) {
+          continue;
+        }
+        CompactionPlan plan = new CompactionPlan(CompactionKind.TABLE_MERGE, level, level,
+            List.of(f), List.of(), List.of(), null, false, leveled.outputLimits(),
+            "droppable tombstones");
+        handedOut.add(plan);
+        note("runs a tombstone compaction of L" + level + " " + r.descriptor.id);
+        AbstractCompactionTask task = new LeveledCompactionTask(cfs, txn, r.getSSTableLevel(),
+            gcBefore, getMaxSSTableBytes(), false);
+        task.setCompactionType(OperationType.TOMBSTONE_COMPACTION);
+        return task;
+      }
+    }
+    return null;
+  }
+
+  private static boolean isHeld(Model model, long id) {
+    for (CompactionPlan p : model.running) {
+      if (p.fileIds().contains(id)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private String describe(CompactionPlan p) {
+    return p.kind() + " L" + p.inputLevel() + "->L" + p.outputLevel() + " of "
+        + p.inputs().size() + "+" + p.targets().size() + " sstables (" + p.reason() + ")";
+  }
+
+  private void note(String what) {
+    String line = cfs.getKeyspaceName() + "." + cfs.getTableName() + ": " + what;
+    if (options.dryRun()) {
+      // Logged when it changes, so a dry run's log reads as a list of decisions.
+      if (!line.equals(lastLogged)) {
+        logger.info(line);
+        lastLogged = line;
+      }
+    } else {
+      logger.debug(line);
+    }
+  }
+
+  private String lastLogged = "";
+
+  // ---- the load --------------------------------------------------------------------------
+
+  private void tickSafely() {
+    try {
+      tick();
+    } catch (Throwable t) {
+      // The ticker must outlive a bad sample; compaction decisions fall back to the last load.
+      logger.warn("{}.{}: load sample failed", cfs.getKeyspaceName(), cfs.getTableName(), t);
+    }
+  }
+
+  /** One load interval: the load model, the read rates, and a nudge if work is owed. */
+  void tick() {
+    boolean catchUp;
+    boolean owed;
+    synchronized (this) {
+      if (!isActive) {
+        return;
+      }
+      LoadEstimate estimate = loadModel.tick();
+      Model model = model();
+      Map<Long, Long> counts = new HashMap<>();
+      model.readers.forEach((id, r) -> {
+        RestorableMeter meter = r.getReadMeter();
+        counts.put(id, meter == null ? 0L : meter.count());
+      });
+      readRates.observe(counts, System.nanoTime());
+      catchUp = lastLoad == LoadClass.HIGH && estimate.load() == LoadClass.LOW;
+      if (estimate.load() != lastLoad) {
+        logger.info("{}.{}: load {} (client reads {} MB/s){}", cfs.getKeyspaceName(),
+            cfs.getTableName(), estimate.load(),
+            String.format(java.util.Locale.ROOT, "%.1f", estimate.clientBytesPerSecond() / 1e6),
+            estimate.load() == LoadClass.HIGH ? ": delaying L0 compactions, sparing hot SSTables" : "");
+      }
+      lastLoad = estimate.load();
+      owed = LeveledBacklog.estimatedTasks(model.shape, leveled) > 0;
+      refreshSnapshot(model.shape);
+    }
+    if (options.dryRun() || !supported || !owed) {
+      return;
+    }
+    // Ask Cassandra to look for work; after a high-load spell, with every compactor it has.
+    int asks = catchUp ? Math.max(1, DatabaseDescriptor.getConcurrentCompactors()) : 1;
+    for (int i = 0; i < asks; i++) {
+      CompactionManager.instance.submitBackground(cfs);
+    }
+  }
+
+  /** The table's reads and its share of the node's chunk-cache misses, cumulative. */
+  private LoadCounters.Sample sampleLoad() {
+    long gets = cfs.metric.readLatency.latency.getCount();
+    long scans = cfs.metric.rangeLatency.latency.getCount();
+    long allReads = 0;
+    for (ColumnFamilyStore store : ColumnFamilyStore.all()) {
+      allReads += store.metric.readLatency.latency.getCount() + store.metric.rangeLatency.latency.getCount();
+    }
+    long nodeMisses = ChunkCache.instance == null ? 0 : ChunkCache.instance.metrics.misses.getCount();
+    long misses = sharedMisses.observe(nodeMisses, gets + scans, allReads);
+    return new LoadCounters.Sample(misses, gets, scans);
+  }
+
+  private static long chunkBytes(ColumnFamilyStore cfs) {
+    int chunk = cfs.metadata().params.compression.chunkLength();
+    return chunk > 0 ? chunk : 16 * 1024;
+  }
+
+  private void refreshSnapshot(LsmShape shape) {
+    LoadEstimate e = loadModel.current();
+    DlcScheduler.Counters d = dlc.counters();
+    ColdFirstChooser.Counters c = coldFirst.counters();
+    snapshot = new Snapshot(e.load().name(), e.clientBytesPerSecond(), d.delayedL0Compactions(),
+        d.partRuns() + d.fullRuns(), d.releasesAtBound(), c.hotPlansSpared(),
+        dlc.currentDelayNanos() / 1_000_000, coldFirst.longestPostponementNanos() / 1_000_000,
+        LeveledBacklog.estimatedTasks(shape, leveled), lastDecision, options.dryRun());
+  }
+
+  /**
+   * The options, or — should a table somehow carry values this version refuses (they were
+   * checked when the table was altered) — the defaults in dry-run mode, so that the table still
+   * opens and compacts as LCS.
+   */
+  private CairnOptions parseOrDryRun(Map<String, String> raw) {
+    try {
+      return CairnOptions.parse(raw == null ? Map.of() : raw);
+    } catch (IllegalArgumentException e) {
+      logger.error("{}.{}: {}; running LCS's decisions (dry run) until the table is altered",
+          cfs.getKeyspaceName(), cfs.getTableName(), e.getMessage());
+      Map<String, String> dry = new HashMap<>();
+      dry.put(CairnOptions.DRY_RUN, "true");
+      return CairnOptions.parse(dry);
+    }
+  }
+}
