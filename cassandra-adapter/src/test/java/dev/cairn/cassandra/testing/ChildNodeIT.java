@@ -3,6 +3,7 @@ package dev.cairn.cassandra.testing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.datastax.oss.driver.api.core.CqlSession;
@@ -11,6 +12,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Enumeration;
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
  * Proves {@link ChildNode} with the built plugin jar: a node in a child JVM, started like an
  * operator starts Cassandra with the jar dropped into its class path, takes writes, overwrites and
  * deletes through the driver, is stopped, started again on the same directories, and still holds
- * every value. Runs under failsafe, after {@code package}, so the jar is the one the build made.
+ * every value; and a child that cannot start is reported with its log. Runs under failsafe, after {@code package}, so the jar is the one the build made.
  */
 class ChildNodeIT {
   private static final String KS = "cairn_child";
@@ -79,6 +81,19 @@ class ChildNodeIT {
             .endsWith("LeveledCompactionStrategy"));
       }
       System.out.println("after restart: " + kv);
+    }
+  }
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void aChildThatCannotStartIsReportedWithTheTailOfItsLog() throws Exception {
+    try (ChildNode node = ChildNode.create("child-node-bad-yaml", List.of(pluginJar()))) {
+      Files.writeString(node.config().yaml(), "no_such_cassandra_option: 1\n",
+          StandardOpenOption.APPEND);
+      AssertionError e = assertThrows(AssertionError.class, node::start);
+      assertTrue(e.getMessage().contains("child node exited with status 3"), e.getMessage());
+      assertTrue(e.getMessage().contains("no_such_cassandra_option"), e.getMessage());
+      assertFalse(node.isRunning());
     }
   }
 
