@@ -1,0 +1,214 @@
+package dev.cairn.cassandra.testing;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.CqlSessionBuilder;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The configuration of one single-node test cluster, shared by {@link EmbeddedNode} and {@link
+ * ChildNode}: a directory that holds everything the node writes, a {@code cassandra.yaml} in it,
+ * the two ports, and the system properties a test node needs.
+ *
+ * <p>Both ports are found free on 127.0.0.1 when the configuration is made (a build in another
+ * checkout may run a node at the same time, so no fixed port is safe); the configuration is
+ * written once and kept, so a {@link ChildNode} restarted on it listens on the same ports.
+ */
+public final class NodeConfig {
+  /** The data center {@code SimpleSnitch} reports for every node; the driver's local DC. */
+  public static final String DATACENTER = "datacenter1";
+
+  private final Path dir;
+  private final int nativePort;
+  private final int storagePort;
+
+  private NodeConfig(Path dir, int nativePort, int storagePort) {
+    this.dir = dir;
+    this.nativePort = nativePort;
+    this.storagePort = storagePort;
+  }
+
+  /**
+   * Makes a fresh directory {@code <workDir>/<name>-<timestamp>} and writes {@code cassandra.yaml}
+   * into it. {@code workDir} is the system property {@code cairn.cassandra.workDir} (set by the
+   * module's pom to {@code target/cassandra}), else {@code target/cassandra}.
+   */
+  public static NodeConfig create(String name) {
+    Path workDir = Path.of(System.getProperty("cairn.cassandra.workDir", "target/cassandra"));
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
+    try {
+      Files.createDirectories(workDir);
+      Path dir = Files.createTempDirectory(workDir.toAbsolutePath(), name + "-" + stamp + "-");
+      int[] ports = freePorts(2);
+      NodeConfig config = new NodeConfig(dir, ports[0], ports[1]);
+      config.writeYaml();
+      return config;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public Path directory() {
+    return dir;
+  }
+
+  public Path yaml() {
+    return dir.resolve("cassandra.yaml");
+  }
+
+  /** The CQL native-protocol port on 127.0.0.1. */
+  public int nativePort() {
+    return nativePort;
+  }
+
+  /** The internode (gossip, messaging) port on 127.0.0.1; only this node ever talks on it. */
+  public int storagePort() {
+    return storagePort;
+  }
+
+  public InetSocketAddress contactPoint() {
+    return new InetSocketAddress(InetAddress.getLoopbackAddress(), nativePort);
+  }
+
+  /**
+   * A driver session builder for this node: contact point 127.0.0.1 and the native port, local data
+   * center {@value #DATACENTER}, and timeouts long enough for schema changes on a busy 2-core
+   * machine (the driver's 2 s default is not).
+   */
+  public CqlSessionBuilder sessionBuilder() {
+    DriverConfigLoader config =
+        DriverConfigLoader.programmaticBuilder()
+            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(30))
+            .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
+            .withDuration(DefaultDriverOption.CONTROL_CONNECTION_TIMEOUT, Duration.ofSeconds(10))
+            .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, Duration.ofSeconds(30))
+            .withDuration(
+                DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(30))
+            // Close at once (the default waits a 2 s quiet period per event-loop group).
+            .withInt(DefaultDriverOption.NETTY_IO_SHUTDOWN_QUIET_PERIOD, 0)
+            .withInt(DefaultDriverOption.NETTY_ADMIN_SHUTDOWN_QUIET_PERIOD, 0)
+            .build();
+    return CqlSession.builder()
+        .addContactPoint(contactPoint())
+        .withLocalDatacenter(DATACENTER)
+        .withConfigLoader(config);
+  }
+
+  /**
+   * The system properties a test node runs with: where its config is, where its default storage
+   * is, and no waiting for gossip or a ring to settle, nor for a shutdown to be announced (a single
+   * node has no peers).
+   */
+  public Map<String, String> systemProperties() {
+    Map<String, String> props = new LinkedHashMap<>();
+    props.put("cassandra.config", yaml().toUri().toString());
+    props.put("cassandra.storagedir", dir.toString());
+    props.put("cassandra.skip_wait_for_gossip_to_settle", "0");
+    props.put("cassandra.ring_delay_ms", "1000");
+    props.put("cassandra.superuser_setup_delay_ms", "0");
+    props.put("cassandra.shutdown_announce_in_ms", "0");
+    return props;
+  }
+
+  /**
+   * The JVM flags Cassandra needs on JDK 17 (the JPMS section of its {@code jvm17-server.options}),
+   * as the module's pom hands them over in {@code cairn.cassandra.jvmArgs}.
+   */
+  public static List<String> cassandraJvmFlags() {
+    String flags = System.getProperty("cairn.cassandra.jvmArgs");
+    if (flags == null || flags.isBlank()) {
+      throw new IllegalStateException(
+          "system property cairn.cassandra.jvmArgs is not set: run through Maven"
+              + " (cassandra-adapter/pom.xml sets it from cassandra.jvm.jpms)");
+    }
+    return new ArrayList<>(Arrays.asList(flags.trim().split("\\s+")));
+  }
+
+  private void writeYaml() throws IOException {
+    String d = dir.toAbsolutePath().toString();
+    String yaml =
+        String.join(
+            "\n",
+            "# Written by dev.cairn.cassandra.testing.NodeConfig: a single test node on 127.0.0.1.",
+            "cluster_name: cairn-test",
+            "num_tokens: 1",
+            "initial_token: 0",
+            "partitioner: org.apache.cassandra.dht.Murmur3Partitioner",
+            "endpoint_snitch: SimpleSnitch",
+            "dynamic_snitch: false",
+            "seed_provider:",
+            "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
+            "    parameters:",
+            "      - seeds: \"127.0.0.1:" + storagePort + "\"",
+            "listen_address: 127.0.0.1",
+            "rpc_address: 127.0.0.1",
+            "storage_port: " + storagePort,
+            "start_native_transport: true",
+            "native_transport_port: " + nativePort,
+            "data_file_directories:",
+            "  - " + quote(d + "/data"),
+            "commitlog_directory: " + quote(d + "/commitlog"),
+            "saved_caches_directory: " + quote(d + "/saved_caches"),
+            "hints_directory: " + quote(d + "/hints"),
+            "cdc_raw_directory: " + quote(d + "/cdc_raw"),
+            "commitlog_sync: periodic",
+            "commitlog_sync_period: 10000ms",
+            "commitlog_segment_size: 8MiB",
+            "concurrent_compactors: 1",
+            "auto_snapshot: false",
+            // The chunk cache, which a strategy observes (off by default in 5.0).
+            "file_cache_enabled: true",
+            "file_cache_size: 32MiB",
+            "memtable_heap_space: 64MiB",
+            "memtable_offheap_space: 64MiB",
+            "key_cache_size: 8MiB",
+            "counter_cache_size: 0MiB",
+            "prepared_statements_cache_size: 4MiB",
+            "networking_cache_size: 16MiB",
+            "index_summary_capacity: 8MiB",
+            "concurrent_reads: 8",
+            "concurrent_writes: 8",
+            "concurrent_counter_writes: 4",
+            "native_transport_max_threads: 16",
+            "");
+    Files.writeString(yaml(), yaml, StandardCharsets.UTF_8);
+  }
+
+  private static String quote(String path) {
+    return "'" + path.replace("'", "''") + "'";
+  }
+
+  /** {@code n} distinct ports that were free on 127.0.0.1 a moment ago. */
+  static int[] freePorts(int n) throws IOException {
+    List<ServerSocket> held = new ArrayList<>();
+    try {
+      int[] ports = new int[n];
+      for (int i = 0; i < n; i++) {
+        ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        held.add(s);
+        ports[i] = s.getLocalPort();
+      }
+      return ports;
+    } finally {
+      for (ServerSocket s : held) {
+        s.close();
+      }
+    }
+  }
+}
