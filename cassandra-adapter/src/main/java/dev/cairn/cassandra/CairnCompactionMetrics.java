@@ -143,15 +143,18 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
   }
 
   @Override
+  public long getCompactionsStarted() {
+    return sum(CairnCompactionStrategy.Snapshot::compactionsStarted);
+  }
+
+  @Override
   public String getLastDecision() {
-    StringBuilder sb = new StringBuilder();
+    // Instances that decided the same (the empty repaired set, say) are listed once.
+    Set<String> decisions = new java.util.LinkedHashSet<>();
     for (CairnCompactionStrategy s : instances) {
-      if (sb.length() > 0) {
-        sb.append(" | ");
-      }
-      sb.append(s.snapshot().lastDecision());
+      decisions.add(s.snapshot().lastDecision());
     }
-    return sb.toString();
+    return String.join(" | ", decisions);
   }
 
   @Override

@@ -34,6 +34,9 @@ public interface CairnCompactionMetricsMBean {
   /** The pending compactions the strategy reports, delayed ones included. */
   int getEstimatedRemainingTasks();
 
+  /** Compactions the strategy handed to Cassandra (0 in a dry run, where LCS's run). */
+  long getCompactionsStarted();
+
   /** The last decision and its reason. */
   String getLastDecision();
 

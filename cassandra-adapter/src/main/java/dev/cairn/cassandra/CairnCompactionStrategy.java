@@ -94,9 +94,12 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
   private final List<CompactionPlan> handedOut = new ArrayList<>();
   /** L0 SSTables written by bursty part runs (DLC never merges them again in a part run). */
   private final Set<Long> burstyOutputs = new HashSet<>();
+  /** The inputs of each part run handed out and not yet replaced by its output. */
+  private final List<Set<Descriptor>> pendingPartRuns = new ArrayList<>();
   private final byte[][] pointers = new byte[LEVELS][];
   private LoadClass lastLoad = LoadClass.LOW;
   private String lastDecision = "none yet";
+  private long compactionsStarted;
   private ScheduledFuture<?> ticker;
   private volatile Snapshot snapshot;
 
@@ -111,6 +114,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
       long currentDelayMillis,
       long currentHotPostponeMillis,
       int estimatedRemainingTasks,
+      long compactionsStarted,
       String lastDecision,
       boolean dryRun) {}
 
@@ -141,7 +145,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
     this.dlc = new DlcScheduler(dlcConfig, picker, System::nanoTime);
     this.coldFirst = new ColdFirstChooser(picker, this.options.hotSparingConfig(), System::nanoTime);
     this.loadModel = new LoadModel(dlcConfig, chunkBytes(cfs), System::nanoTime, this::sampleLoad);
-    this.snapshot = new Snapshot("LOW", 0, 0, 0, 0, 0, 0, 0, 0, lastDecision, this.options.dryRun());
+    this.snapshot = new Snapshot("LOW", 0, 0, 0, 0, 0, 0, 0, 0, 0, lastDecision, this.options.dryRun());
   }
 
   /**
@@ -224,17 +228,12 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
   public void replaceSSTables(Collection<SSTableReader> removed, Collection<SSTableReader> added) {
     super.replaceSSTables(removed, added);
     synchronized (this) {
-      Set<Long> removedIds = new HashSet<>();
-      for (SSTableReader r : removed) {
-        Long id = ids.get(r.descriptor);
-        if (id != null) {
-          removedIds.add(id);
-        }
-      }
-      for (CompactionPlan p : handedOut) {
-        if (p.kind() == CompactionKind.L0_TO_L0 && removedIds.equals(p.fileIds())) {
-          added.forEach(r -> burstyOutputs.add(idOf(r)));
-        }
+      // Matched by descriptor, not model id: Cassandra has usually removed the inputs from the
+      // strategy already (removeSSTable, on the obsoletion that precedes this notification).
+      Set<Descriptor> gone = new HashSet<>();
+      removed.forEach(r -> gone.add(r.descriptor));
+      if (pendingPartRuns.remove(gone)) {
+        added.forEach(r -> burstyOutputs.add(idOf(r)));
       }
       forget(removed);
     }
@@ -275,23 +274,28 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
     Set<SSTableReader> live = getSSTables();
     Set<SSTableReader> compacting = cfs.getTracker().getCompacting();
     List<SSTableReader> oldestFirst = new ArrayList<>(live);
-    // New SSTables get ids in creation order, so that the model's age is Cassandra's.
     oldestFirst.sort((a, b) -> org.apache.cassandra.io.sstable.SSTableIdFactory.COMPARATOR
         .compare(a.descriptor.id, b.descriptor.id));
     Map<Long, SSTableReader> readers = new HashMap<>();
     List<SSTableFacts> facts = new ArrayList<>();
     Set<Long> busy = new HashSet<>();
+    long age = 0;
     for (SSTableReader r : oldestFirst) {
       long id = idOf(r);
       readers.put(id, r);
+      // The age is the rank in generation order, not the id: a compaction's output is seen
+      // after flushes that began later, but its generation was taken when it started.
       facts.add(new SSTableFacts(id, r.getSSTableLevel(), key(r.getFirst()), key(r.getLast()),
-          r.onDiskLength(), r.estimatedKeys(), id));
+          r.onDiskLength(), r.estimatedKeys(), age++));
       if (compacting.contains(r)) {
         busy.add(id);
       }
     }
     LsmShape shape = ShapeTranslator.translate(facts, LEVELS, Arrays.asList(pointers));
     handedOut.removeIf(p -> p.fileIds().stream().noneMatch(busy::contains));
+    // A part run whose inputs are no longer compacting has ended; if it committed, its output
+    // was marked in replaceSSTables before the inputs were released.
+    pendingPartRuns.removeIf(run -> compacting.stream().noneMatch(r -> run.contains(r.descriptor)));
     List<CompactionPlan> running = new ArrayList<>(handedOut);
     Set<Long> ours = new HashSet<>();
     handedOut.forEach(p -> ours.addAll(p.fileIds()));
@@ -347,6 +351,8 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
     Optional<CompactionPlan> plan;
     if (options.delayL0()) {
       DlcScheduler.Decision d = dlc.next(load, model.shape, model.running, burstyOutputs);
+      logger.debug("{}: {} L0 {} bursty {} running {}: {}", cfs.getTableName(), load,
+          ids(model.shape.files(0)), burstyOutputs, model.running.size(), d.reason());
       plan = d.plan();
       if (load == LoadClass.HIGH && options.spareHot() && d.action() == DlcScheduler.Action.LOWER_LEVEL) {
         plan = chooseCold(model);
@@ -384,6 +390,12 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
       return null;
     }
     handedOut.add(plan);
+    compactionsStarted++;
+    if (plan.kind() == CompactionKind.L0_TO_L0) {
+      Set<Descriptor> inputs = new HashSet<>();
+      sstables.forEach(r -> inputs.add(r.descriptor));
+      pendingPartRuns.add(inputs);
+    }
     if (plan.newCompactionPointer() != null) {
       pointers[plan.inputLevel()] = plan.newCompactionPointer();
     }
@@ -423,6 +435,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
             List.of(f), List.of(), List.of(), null, false, leveled.outputLimits(),
             "droppable tombstones");
         handedOut.add(plan);
+        compactionsStarted++;
         note("runs a tombstone compaction of L" + level + " " + r.descriptor.id);
         AbstractCompactionTask task = new LeveledCompactionTask(cfs, txn, r.getSSTableLevel(),
             gcBefore, getMaxSSTableBytes(), false);
@@ -431,6 +444,10 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
       }
     }
     return null;
+  }
+
+  private static List<Long> ids(List<FileDescriptor> files) {
+    return files.stream().map(FileDescriptor::id).toList();
   }
 
   private static boolean isHeld(Model model, long id) {
@@ -490,7 +507,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
       });
       readRates.observe(counts, System.nanoTime());
       catchUp = lastLoad == LoadClass.HIGH && estimate.load() == LoadClass.LOW;
-      if (estimate.load() != lastLoad) {
+      if (estimate.load() != lastLoad && !model.readers.isEmpty()) {
         logger.info("{}.{}: load {} (client reads {} MB/s){}", cfs.getKeyspaceName(),
             cfs.getTableName(), estimate.load(),
             String.format(java.util.Locale.ROOT, "%.1f", estimate.clientBytesPerSecond() / 1e6),
@@ -535,7 +552,8 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
     snapshot = new Snapshot(e.load().name(), e.clientBytesPerSecond(), d.delayedL0Compactions(),
         d.partRuns() + d.fullRuns(), d.releasesAtBound(), c.hotPlansSpared(),
         dlc.currentDelayNanos() / 1_000_000, coldFirst.longestPostponementNanos() / 1_000_000,
-        LeveledBacklog.estimatedTasks(shape, leveled), lastDecision, options.dryRun());
+        LeveledBacklog.estimatedTasks(shape, leveled), compactionsStarted, lastDecision,
+        options.dryRun());
   }
 
   /**

@@ -172,9 +172,12 @@ public final class NodeConfig {
             "commitlog_segment_size: 8MiB",
             "concurrent_compactors: 1",
             "auto_snapshot: false",
-            // The chunk cache, which a strategy observes (off by default in 5.0).
+            // The chunk cache, which a strategy observes (off by default in 5.0). Cassandra keeps
+            // 32 MiB of file_cache_size for its buffer pool and caches chunks in the rest
+            // (ChunkCache.RESERVED_POOL_SPACE_IN_MiB): 40 MiB is an 8 MiB chunk cache, small
+            // enough for a test's few MiB of data to miss it.
             "file_cache_enabled: true",
-            "file_cache_size: 32MiB",
+            "file_cache_size: 40MiB",
             "memtable_heap_space: 64MiB",
             "memtable_offheap_space: 64MiB",
             "key_cache_size: 8MiB",

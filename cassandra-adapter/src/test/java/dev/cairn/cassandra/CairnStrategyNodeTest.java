@@ -1,0 +1,295 @@
+package dev.cairn.cassandra;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.servererrors.InvalidConfigurationInQueryException;
+import dev.cairn.cassandra.testing.EmbeddedNode;
+import dev.cairn.cassandra.testing.KvWorkload;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.apache.cassandra.db.ColumnFamilyStore;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link CairnCompactionStrategy} running tables in a real node (in this JVM, driven through the
+ * Java driver over the native protocol): every read checked against a reference through flushes
+ * and the strategy's compactions; options refused by {@code CREATE}/{@code ALTER} with the
+ * plugin's message; and, under a real read load that the load model classes as high, L0
+ * compactions delayed, bursty part runs, the hard bounds, and the catch-up when the load stops.
+ *
+ * <p>The load is real chunk-cache misses: the node's chunk cache is 8 MiB ({@code NodeConfig})
+ * and the tables hold about 12 MiB of incompressible values, read at random; the limits are set
+ * to 1 MB/s so that this machine's reads are "high" and none are "low".
+ */
+class CairnStrategyNodeTest {
+  private static final String KS = "cairn_strategy";
+  private static final String CLASS = CairnCompactionStrategy.class.getName();
+
+  private static EmbeddedNode node;
+  private static CqlSession session;
+
+  @BeforeAll
+  static void start() {
+    node = EmbeddedNode.start("cairn-strategy-test");
+    session = node.newSession();
+    session.execute("CREATE KEYSPACE " + KS
+        + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+  }
+
+  @AfterAll
+  static void stop() {
+    if (session != null) {
+      session.close();
+    }
+    if (node != null) {
+      node.close();
+    }
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void keepsEveryWriteOverwriteAndDeleteThroughItsCompactionsAndASwitchBackToLcs()
+      throws Exception {
+    String table = "kv_cairn";
+    session.execute("CREATE TABLE " + KS + "." + table + " (k bigint PRIMARY KEY, v blob)"
+        + " WITH compaction = {'class': '" + CLASS + "', 'sstable_size_in_mb': '1'}");
+    ColumnFamilyStore cfs = node.table(KS, table);
+    assertEquals(CairnCompactionStrategy.class,
+        cfs.getCompactionStrategyManager().getCompactionParams().klass());
+
+    KvWorkload kv = new KvWorkload(session, KS, table, 4_000, 1_024, 20261123L);
+    kv.insertRange(0, 3_000);
+    node.flush(KS, table);
+    for (int round = 1; round <= 5; round++) {
+      kv.randomRound(1_000, 250);
+      node.flush(KS, table);
+      if (round == 3) {
+        kv.verify(); // while compactions run
+      }
+    }
+    node.awaitCompactions(KS, table, Duration.ofMinutes(2));
+    kv.verify();
+
+    int[] perLevel = cfs.getCompactionStrategyManager().getSSTableCountPerLevel();
+    String levels = Arrays.toString(perLevel);
+    assertTrue(cfs.metric.compactionBytesWritten.getCount() > 0, "no compaction ran: " + levels);
+    assertTrue(Arrays.stream(perLevel).skip(1).sum() >= 2, "no leveled SSTables: " + levels);
+    assertTrue(perLevel[0] < 4, "L0 left at or above its trigger with no load: " + levels);
+    assertEquals(0, (int) attribute(table, "EstimatedRemainingTasks"));
+    assertEquals("LOW", attribute(table, "LoadClass"));
+    assertTrue((long) attribute(table, "CompactionsStarted") >= 1,
+        "the strategy started " + attribute(table, "CompactionsStarted") + " compactions");
+    assertEquals("NONE: low load: nothing due", attribute(table, "LastDecision"));
+
+    // Switching back (the README's way out before removing the jar) keeps every value, and the
+    // bean goes with the strategy.
+    session.execute("ALTER TABLE " + KS + "." + table
+        + " WITH compaction = {'class': 'LeveledCompactionStrategy', 'sstable_size_in_mb': '1'}");
+    kv.verify();
+    assertTrue(!mbeans().isRegistered(CairnCompactionMetrics.objectName(KS, table)),
+        "the JMX bean outlived the strategy");
+  }
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void badOptionsAreRefusedWithThePluginsMessageAndChangeNothing() {
+    String table = "kv_options";
+    session.execute("CREATE TABLE " + KS + "." + table + " (k bigint PRIMARY KEY, v blob)"
+        + " WITH compaction = {'class': '" + CLASS + "', 'max_delay_seconds': '30'}");
+
+    InvalidConfigurationInQueryException outOfRange = assertThrows(
+        InvalidConfigurationInQueryException.class,
+        () -> session.execute("ALTER TABLE " + KS + "." + table + " WITH compaction = {'class': '"
+            + CLASS + "', 'max_delay_seconds': '0'}"));
+    assertTrue(outOfRange.getMessage().contains(
+        "CairnCompactionStrategy: max_delay_seconds must be in [1, 86400], but was 0"),
+        outOfRange.getMessage());
+
+    InvalidConfigurationInQueryException crossed = assertThrows(
+        InvalidConfigurationInQueryException.class,
+        () -> session.execute("CREATE TABLE " + KS + ".kv_never (k bigint PRIMARY KEY, v blob)"
+            + " WITH compaction = {'class': '" + CLASS + "', 'l0_compaction_trigger': '8',"
+            + " 'max_l0_sstables': '6'}"));
+    assertTrue(crossed.getMessage().contains("max_l0_sstables must be in [8, 1000], but was 6"),
+        crossed.getMessage());
+
+    InvalidConfigurationInQueryException unknown = assertThrows(
+        InvalidConfigurationInQueryException.class,
+        () -> session.execute("ALTER TABLE " + KS + "." + table + " WITH compaction = {'class': '"
+            + CLASS + "', 'max_delay_secs': '10'}"));
+    assertTrue(unknown.getMessage().contains(
+        "Properties specified [max_delay_secs] are not understood by CairnCompactionStrategy"),
+        unknown.getMessage());
+
+    InvalidConfigurationInQueryException lcs = assertThrows(
+        InvalidConfigurationInQueryException.class,
+        () -> session.execute("ALTER TABLE " + KS + "." + table + " WITH compaction = {'class': '"
+            + CLASS + "', 'sstable_size_in_mb': '0'}"));
+    assertTrue(lcs.getMessage().contains("sstable_size_in_mb must be larger than 0"), lcs.getMessage());
+
+    assertEquals("30", node.table(KS, table).getCompactionStrategyManager().getCompactionParams()
+        .options().get("max_delay_seconds"), "a refused ALTER changed the table");
+    assertTrue(session.getMetadata().getKeyspace(KS).get().getTable("kv_never").isEmpty());
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void underReadLoadL0CompactionsWaitInBurstsWithinMaxL0AndCatchUpWhenTheLoadStops()
+      throws Exception {
+    String table = "kv_delay";
+    // A part run at 4 fresh SSTables: after the first, L0 holds its output and three fresh
+    // ones, at the trigger (4) but not at the part trigger, and the L0 compaction is delayed.
+    KvWorkload kv = loadedTable(table, "'bursty_part_sstables': '4', 'max_l0_sstables': '10',"
+        + " 'max_delay_seconds': '600'");
+    ColumnFamilyStore cfs = node.table(KS, table);
+    try (RandomReads reads = new RandomReads(table, 12_000)) {
+      awaitTrue(() -> "HIGH".equals(attribute(table, "LoadClass")), Duration.ofSeconds(30),
+          () -> "the load never turned high: " + attribute(table, "ClientReadBytesPerSecond") + " B/s");
+      int maxL0 = 0;
+      for (int flush = 0; flush < 12; flush++) {
+        kv.randomRound(300, 20);
+        node.flush(KS, table);
+        Thread.sleep(300);
+        maxL0 = Math.max(maxL0, l0(cfs));
+      }
+      assertTrue((long) attribute(table, "DelayedCompactions") >= 1, "no L0 compaction was delayed");
+      assertTrue((long) attribute(table, "BurstyRuns") >= 1, "no bursty run");
+      assertTrue(maxL0 <= 10, "L0 grew past max_l0_sstables: " + maxL0);
+      assertTrue(reads.count() > 0 && reads.errors() == 0, reads.toString());
+    }
+    // No reads: low after two quiet intervals, and the delayed work runs.
+    awaitTrue(() -> "LOW".equals(attribute(table, "LoadClass")), Duration.ofSeconds(30),
+        () -> "the load never turned low");
+    node.awaitCompactions(KS, table, Duration.ofMinutes(1));
+    assertTrue(l0(cfs) < 4, "L0 not caught up: " + Arrays.toString(
+        cfs.getCompactionStrategyManager().getSSTableCountPerLevel()));
+    kv.verify();
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void aDelayedL0CompactionRunsAtMaxDelayEvenUnderLoad() throws Exception {
+    String table = "kv_bound";
+    // Bursts effectively off (a part run needs 100 fresh SSTables): only the time bound can act.
+    KvWorkload kv = loadedTable(table, "'bursty_part_sstables': '100', 'max_l0_sstables': '100',"
+        + " 'max_delay_seconds': '3'");
+    ColumnFamilyStore cfs = node.table(KS, table);
+    try (RandomReads reads = new RandomReads(table, 12_000)) {
+      awaitTrue(() -> "HIGH".equals(attribute(table, "LoadClass")), Duration.ofSeconds(30),
+          () -> "the load never turned high");
+      for (int flush = 0; flush < 5; flush++) {
+        kv.randomRound(300, 20);
+        node.flush(KS, table);
+      }
+      assertTrue(l0(cfs) >= 4, "the L0 compaction was not held back: " + l0(cfs));
+      awaitTrue(() -> (long) attribute(table, "ReleasesAtBound") >= 1, Duration.ofSeconds(60),
+          () -> "no release at the bound; delay " + attribute(table, "CurrentDelayMillis") + " ms");
+      awaitTrue(() -> l0(cfs) < 4, Duration.ofSeconds(60), () -> "L0 still " + l0(cfs));
+      assertEquals("HIGH", attribute(table, "LoadClass"), "the release must not wait for the load");
+      assertTrue(reads.errors() == 0, reads.toString());
+    }
+    kv.verify();
+  }
+
+  /** A table on the strategy with fast load sampling and 1 MB/s limits, 12,000 x 1 KiB, settled. */
+  private static KvWorkload loadedTable(String table, String extraOptions) throws Exception {
+    session.execute("CREATE TABLE " + KS + "." + table + " (k bigint PRIMARY KEY, v blob)"
+        + " WITH compaction = {'class': '" + CLASS + "', 'sstable_size_in_mb': '2',"
+        + " 'load_interval_ms': '200', 'io_high_limit_mb': '1', 'io_low_limit_mb': '1',"
+        + " 'softness': '2', " + extraOptions + "}");
+    KvWorkload kv = new KvWorkload(session, KS, table, 12_000, 1_024, 7L);
+    kv.insertRange(0, 12_000);
+    node.flush(KS, table);
+    node.awaitCompactions(KS, table, Duration.ofMinutes(1));
+    return kv;
+  }
+
+  private static int l0(ColumnFamilyStore cfs) {
+    return cfs.getCompactionStrategyManager().getSSTableCountPerLevel()[0];
+  }
+
+  private static Object attribute(String table, String name) {
+    try {
+      return mbeans().getAttribute(CairnCompactionMetrics.objectName(KS, table), name);
+    } catch (Exception e) {
+      throw new AssertionError("JMX " + name + " of " + table, e);
+    }
+  }
+
+  private static MBeanServer mbeans() {
+    return ManagementFactory.getPlatformMBeanServer();
+  }
+
+  private static void awaitTrue(BooleanSupplier condition, Duration timeout,
+      java.util.function.Supplier<String> message) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(message.get());
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  /** Random point reads through the driver, 16 in flight, until closed. */
+  private static final class RandomReads implements AutoCloseable {
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final AtomicLong count = new AtomicLong();
+    private final AtomicLong errors = new AtomicLong();
+    private final Thread thread;
+
+    RandomReads(String table, int keys) {
+      PreparedStatement select = session.prepare("SELECT v FROM " + KS + "." + table + " WHERE k = ?");
+      Semaphore inFlight = new Semaphore(16);
+      thread = new Thread(() -> {
+        Random random = new Random(1);
+        while (running.get()) {
+          inFlight.acquireUninterruptibly();
+          CompletionStage<?> read = session.executeAsync(select.bind((long) random.nextInt(keys)));
+          read.whenComplete((rs, e) -> {
+            (e == null ? count : errors).incrementAndGet();
+            inFlight.release();
+          });
+        }
+        inFlight.acquireUninterruptibly(16);
+      }, "random-reads");
+      thread.start();
+    }
+
+    long count() {
+      return count.get();
+    }
+
+    long errors() {
+      return errors.get();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      running.set(false);
+      thread.join();
+    }
+
+    @Override
+    public String toString() {
+      return count + " reads, " + errors + " errors";
+    }
+  }
+}
