@@ -24,18 +24,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Proves {@link ChildNode} with the built plugin jar: a node in a child JVM, started like an
- * operator starts Cassandra with the jar dropped into its class path, takes writes, overwrites and
- * deletes through the driver, is stopped, started again on the same directories, and still holds
- * every value; and a child that cannot start is reported with its log. Runs under failsafe, after {@code package}, so the jar is the one the build made.
+ * The install test, as an operator installs the plugin: a node in a child JVM, started like
+ * Cassandra with the built plugin jar dropped into its class path; a table on LCS switched to
+ * {@code CairnCompactionStrategy} with the README's CQL, written, overwritten and deleted through
+ * the driver; the node stopped, started again on the same directories (the table's schema now
+ * names the plugin's class, so the node's start loads it from the jar), every value checked; and
+ * the table switched back to LCS, the README's way out before removing the jar. Also: a child
+ * that cannot start is reported with its log. Runs under failsafe, after {@code package}, so the
+ * jar is the one the build made.
  */
 class ChildNodeIT {
   private static final String KS = "cairn_child";
-  private static final String TABLE = "kv_lcs";
+  private static final String TABLE = "kv";
+  private static final String CAIRN = "{'class': 'dev.cairn.cassandra.CairnCompactionStrategy',"
+      + " 'sstable_size_in_mb': '1'}";
 
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
-  void dataSurvivesARestartOfANodeRunningWithThePluginJar() throws Exception {
+  void aTableSwitchedToThePluginKeepsItsDataThroughARestartAndASwitchBack() throws Exception {
     Path jar = pluginJar();
     try (ChildNode node = ChildNode.create("child-node-it", List.of(jar))) {
       node.start();
@@ -55,6 +61,7 @@ class ChildNodeIT {
             + " WITH compaction = {'class': 'LeveledCompactionStrategy', 'sstable_size_in_mb': '1'}");
         kv = new KvWorkload(session, KS, TABLE, 2_000, 512, Long.getLong("cairn.seed", 7L));
         kv.insertRange(0, 1_500);
+        session.execute("ALTER TABLE " + KS + "." + TABLE + " WITH compaction = " + CAIRN);
         kv.randomRound(600, 200);
         kv.verify();
       }
@@ -75,10 +82,13 @@ class ChildNodeIT {
         kv.verify();
         kv.randomRound(400, 100);
         kv.verify();
-        Row table = session.execute("SELECT compaction FROM system_schema.tables"
-            + " WHERE keyspace_name = ? AND table_name = ?", KS, TABLE).one();
-        assertTrue(table.getMap("compaction", String.class, String.class).get("class")
-            .endsWith("LeveledCompactionStrategy"));
+        assertEquals("dev.cairn.cassandra.CairnCompactionStrategy", compactionClass(session));
+
+        session.execute("ALTER TABLE " + KS + "." + TABLE + " WITH compaction ="
+            + " {'class': 'LeveledCompactionStrategy', 'sstable_size_in_mb': '1'}");
+        assertEquals("org.apache.cassandra.db.compaction.LeveledCompactionStrategy",
+            compactionClass(session));
+        kv.verify();
       }
       System.out.println("after restart: " + kv);
     }
@@ -95,6 +105,12 @@ class ChildNodeIT {
       assertTrue(e.getMessage().contains("no_such_cassandra_option"), e.getMessage());
       assertFalse(node.isRunning());
     }
+  }
+
+  private static String compactionClass(CqlSession session) {
+    Row table = session.execute("SELECT compaction FROM system_schema.tables"
+        + " WHERE keyspace_name = ? AND table_name = ?", KS, TABLE).one();
+    return table.getMap("compaction", String.class, String.class).get("class");
   }
 
   /** The child's class path: Cassandra's jars and the plugin jar, no other Cairn classes. */
