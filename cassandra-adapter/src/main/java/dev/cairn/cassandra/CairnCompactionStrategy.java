@@ -3,12 +3,9 @@ package dev.cairn.cassandra;
 import dev.cairn.compaction.CompactionKind;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.RunningCompactions;
-import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.compaction.dlc.DlcScheduler;
 import dev.cairn.compaction.dlc.LoadClass;
-import dev.cairn.compaction.dlc.LoadCounters;
 import dev.cairn.compaction.dlc.LoadEstimate;
-import dev.cairn.compaction.dlc.LoadModel;
 import dev.cairn.compaction.dlc.SharedCacheMisses;
 import dev.cairn.compaction.hot.ColdFirstChooser;
 import dev.cairn.compaction.leveled.LeveledBacklog;
@@ -17,21 +14,16 @@ import dev.cairn.compaction.leveled.LeveledConfig;
 import dev.cairn.compaction.model.FileDescriptor;
 import dev.cairn.compaction.model.LsmShape;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.cassandra.cache.ChunkCache;
 import org.apache.cassandra.concurrent.ScheduledExecutors;
 import org.apache.cassandra.config.DatabaseDescriptor;
 import org.apache.cassandra.db.ColumnFamilyStore;
-import org.apache.cassandra.db.DecoratedKey;
 import org.apache.cassandra.db.compaction.AbstractCompactionTask;
 import org.apache.cassandra.db.compaction.CompactionManager;
 import org.apache.cassandra.db.compaction.LeveledCompactionStrategy;
@@ -41,7 +33,6 @@ import org.apache.cassandra.db.compaction.SingleSSTableLCSTask;
 import org.apache.cassandra.db.lifecycle.LifecycleTransaction;
 import org.apache.cassandra.dht.Murmur3Partitioner;
 import org.apache.cassandra.exceptions.ConfigurationException;
-import org.apache.cassandra.io.sstable.Descriptor;
 import org.apache.cassandra.io.sstable.format.SSTableReader;
 import org.apache.cassandra.metrics.RestorableMeter;
 import org.slf4j.Logger;
@@ -83,22 +74,14 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
   private final LeveledCompactionPicker picker;
   private final DlcScheduler dlc;
   private final ColdFirstChooser coldFirst;
-  private final LoadModel loadModel;
-  private final SharedCacheMisses sharedMisses = new SharedCacheMisses();
+  private final TableLoad load;
 
   // Guarded by this.
   private final ReadRates readRates = new ReadRates();
-  private final Map<Descriptor, Long> ids = new HashMap<>();
-  private long nextId;
-  /** Plans handed to Cassandra; each is running while any of its SSTables is compacting. */
-  private final List<CompactionPlan> handedOut = new ArrayList<>();
-  /** L0 SSTables written by bursty part runs (DLC never merges them again in a part run). */
-  private final Set<Long> burstyOutputs = new HashSet<>();
-  /** The inputs of each part run handed out and not yet replaced by its output. */
-  private final List<Set<Descriptor>> pendingPartRuns = new ArrayList<>();
-  private final byte[][] pointers = new byte[LEVELS][];
+  private final LiveSSTables sstables;
   private LoadClass lastLoad = LoadClass.LOW;
   private String lastDecision = "none yet";
+  private String lastLogged = "";
   private long compactionsStarted;
   private ScheduledFuture<?> ticker;
   private volatile Snapshot snapshot;
@@ -132,19 +115,10 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
     this.leveled = LeveledConfig.of(LEVELS, this.options.l0CompactionTrigger(),
         Math.multiplyExact(fanout, sstableBytes), fanout, sstableBytes);
     this.picker = new LeveledCompactionPicker(leveled);
-    DlcConfig dlcConfig = this.options.dlcConfig();
-    boolean chunkCache = ChunkCache.instance != null;
-    if (!chunkCache) {
-      // Without the chunk cache there are no misses to count: Eq. 3, every read costs a chunk.
-      dlcConfig = dlcConfig.toBuilder()
-          .estimator(DlcConfig.Estimator.WEIGHTED_OPS)
-          .getCostBytes(chunkBytes(cfs))
-          .scanCostBytes(4L * chunkBytes(cfs))
-          .build();
-    }
-    this.dlc = new DlcScheduler(dlcConfig, picker, System::nanoTime);
+    this.load = new TableLoad(cfs, this.options.dlcConfig());
+    this.dlc = new DlcScheduler(load.config(), picker, System::nanoTime);
     this.coldFirst = new ColdFirstChooser(picker, this.options.hotSparingConfig(), System::nanoTime);
-    this.loadModel = new LoadModel(dlcConfig, chunkBytes(cfs), System::nanoTime, this::sampleLoad);
+    this.sstables = new LiveSSTables(LEVELS, leveled.outputLimits());
     this.snapshot = new Snapshot("LOW", 0, 0, 0, 0, 0, 0, 0, 0, 0, lastDecision, this.options.dryRun());
   }
 
@@ -198,14 +172,14 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
     }
     if (options.dryRun()) {
       synchronized (this) {
-        Model model = model();
+        SSTableModel model = model();
         Optional<CompactionPlan> would = decide(model);
         note("dry run: Cairn would " + would.map(p -> "run " + describe(p)).orElse("wait: " + lastDecision));
       }
       return super.getNextBackgroundTask(gcBefore);
     }
     synchronized (this) {
-      Model model = model();
+      SSTableModel model = model();
       Optional<CompactionPlan> plan = decide(model);
       if (plan.isEmpty()) {
         return tombstoneCompaction(model, gcBefore);
@@ -220,7 +194,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
       return super.getEstimatedRemainingTasks();
     }
     synchronized (this) {
-      return LeveledBacklog.estimatedTasks(model().shape, leveled);
+      return LeveledBacklog.estimatedTasks(model().shape(), leveled);
     }
   }
 
@@ -228,14 +202,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
   public void replaceSSTables(Collection<SSTableReader> removed, Collection<SSTableReader> added) {
     super.replaceSSTables(removed, added);
     synchronized (this) {
-      // Matched by descriptor, not model id: Cassandra has usually removed the inputs from the
-      // strategy already (removeSSTable, on the obsoletion that precedes this notification).
-      Set<Descriptor> gone = new HashSet<>();
-      removed.forEach(r -> gone.add(r.descriptor));
-      if (pendingPartRuns.remove(gone)) {
-        added.forEach(r -> burstyOutputs.add(idOf(r)));
-      }
-      forget(removed);
+      sstables.replaced(removed, added);
     }
   }
 
@@ -243,7 +210,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
   public void removeSSTable(SSTableReader sstable) {
     super.removeSSTable(sstable);
     synchronized (this) {
-      forget(List.of(sstable));
+      sstables.forget(List.of(sstable));
     }
   }
 
@@ -255,150 +222,59 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
     return options;
   }
 
-  // ---- the model -------------------------------------------------------------------------
-
-  /** The live SSTables as a shape, with the readers behind each id and the running plans. */
-  private static final class Model {
-    final LsmShape shape;
-    final Map<Long, SSTableReader> readers;
-    final List<CompactionPlan> running;
-
-    Model(LsmShape shape, Map<Long, SSTableReader> readers, List<CompactionPlan> running) {
-      this.shape = shape;
-      this.readers = readers;
-      this.running = running;
-    }
-  }
-
-  private Model model() {
-    Set<SSTableReader> live = getSSTables();
-    Set<SSTableReader> compacting = cfs.getTracker().getCompacting();
-    List<SSTableReader> oldestFirst = new ArrayList<>(live);
-    oldestFirst.sort((a, b) -> org.apache.cassandra.io.sstable.SSTableIdFactory.COMPARATOR
-        .compare(a.descriptor.id, b.descriptor.id));
-    Map<Long, SSTableReader> readers = new HashMap<>();
-    List<SSTableFacts> facts = new ArrayList<>();
-    Set<Long> busy = new HashSet<>();
-    long age = 0;
-    for (SSTableReader r : oldestFirst) {
-      long id = idOf(r);
-      readers.put(id, r);
-      // The age is the rank in generation order, not the id: a compaction's output is seen
-      // after flushes that began later, but its generation was taken when it started.
-      facts.add(new SSTableFacts(id, r.getSSTableLevel(), key(r.getFirst()), key(r.getLast()),
-          r.onDiskLength(), r.estimatedKeys(), age++));
-      if (compacting.contains(r)) {
-        busy.add(id);
-      }
-    }
-    LsmShape shape = ShapeTranslator.translate(facts, LEVELS, Arrays.asList(pointers));
-    handedOut.removeIf(p -> p.fileIds().stream().noneMatch(busy::contains));
-    // A part run whose inputs are no longer compacting has ended; if it committed, its output
-    // was marked in replaceSSTables before the inputs were released.
-    pendingPartRuns.removeIf(run -> compacting.stream().noneMatch(r -> run.contains(r.descriptor)));
-    List<CompactionPlan> running = new ArrayList<>(handedOut);
-    Set<Long> ours = new HashSet<>();
-    handedOut.forEach(p -> ours.addAll(p.fileIds()));
-    for (int level = 0; level < LEVELS; level++) {
-      for (FileDescriptor f : shape.files(level)) {
-        if (busy.contains(f.id()) && !ours.contains(f.id())) {
-          running.add(heldElsewhere(level, f));
-        }
-      }
-    }
-    burstyOutputs.retainAll(readers.keySet());
-    return new Model(shape, readers, running);
-  }
-
-  /**
-   * An SSTable another operation holds (a user-defined compaction, anti-compaction, cleanup,
-   * another strategy's task) as a running plan over it, so that no plan reads it or writes over
-   * its range in the next level.
-   */
-  private CompactionPlan heldElsewhere(int level, FileDescriptor f) {
-    return new CompactionPlan(CompactionKind.TABLE_MERGE, level, Math.min(level + 1, LEVELS - 1),
-        List.of(f), List.of(), List.of(), null, false, leveled.outputLimits(),
-        "held by another operation");
-  }
-
-  private long idOf(SSTableReader r) {
-    Long id = ids.get(r.descriptor);
-    if (id == null) {
-      id = nextId++;
-      ids.put(r.descriptor, id);
-    }
-    return id;
-  }
-
-  private void forget(Collection<SSTableReader> removed) {
-    for (SSTableReader r : removed) {
-      Long id = ids.remove(r.descriptor);
-      if (id != null) {
-        burstyOutputs.remove(id);
-      }
-    }
-  }
-
-  private static byte[] key(DecoratedKey key) {
-    return TokenKeys.encode(((Murmur3Partitioner.LongToken) key.getToken()).token, key.getKey());
+  /** The live SSTables now, as Cairn's model. */
+  private SSTableModel model() {
+    return sstables.read(getSSTables(), cfs.getTracker().getCompacting());
   }
 
   // ---- decisions --------------------------------------------------------------------------
 
   /** What to start now, if anything: DLC for L0, cold-first below it under high load. */
-  private Optional<CompactionPlan> decide(Model model) {
-    LoadClass load = loadModel.current().load();
+  private Optional<CompactionPlan> decide(SSTableModel model) {
+    LoadClass loadClass = load.current().load();
     Optional<CompactionPlan> plan;
     if (options.delayL0()) {
-      DlcScheduler.Decision d = dlc.next(load, model.shape, model.running, burstyOutputs);
-      logger.debug("{}: {} L0 {} bursty {} running {}: {}", cfs.getTableName(), load,
-          ids(model.shape.files(0)), burstyOutputs, model.running.size(), d.reason());
+      DlcScheduler.Decision d = dlc.next(loadClass, model.shape(), model.running(), sstables.burstyOutputs());
+      logger.debug("{}: {} L0 {} bursty {} running {}: {}", cfs.getTableName(), loadClass,
+          ids(model.shape().files(0)), sstables.burstyOutputs(), model.running().size(), d.reason());
       plan = d.plan();
-      if (load == LoadClass.HIGH && options.spareHot() && d.action() == DlcScheduler.Action.LOWER_LEVEL) {
+      if (loadClass == LoadClass.HIGH && options.spareHot() && d.action() == DlcScheduler.Action.LOWER_LEVEL) {
         plan = chooseCold(model);
       } else {
         lastDecision = d.action() + ": " + d.reason();
       }
     } else {
-      plan = picker.pick(model.shape, RunningCompactions.of(model.running));
-      if (load == LoadClass.HIGH && options.spareHot() && plan.isPresent() && plan.get().inputLevel() > 0) {
+      plan = picker.pick(model.shape(), RunningCompactions.of(model.running()));
+      if (loadClass == LoadClass.HIGH && options.spareHot() && plan.isPresent() && plan.get().inputLevel() > 0) {
         plan = chooseCold(model);
       } else {
         lastDecision = plan.map(p -> "PICKER: " + p.reason()).orElse("NONE: nothing due");
       }
     }
-    refreshSnapshot(model.shape);
+    refreshSnapshot(model.shape());
     return plan;
   }
 
-  private Optional<CompactionPlan> chooseCold(Model model) {
-    ColdFirstChooser.Choice c = coldFirst.choose(model.shape, RunningCompactions.of(model.running),
+  private Optional<CompactionPlan> chooseCold(SSTableModel model) {
+    ColdFirstChooser.Choice c = coldFirst.choose(model.shape(), RunningCompactions.of(model.running()),
         readRates.heat());
     lastDecision = c.outcome() + ": " + c.reason();
     return c.plan();
   }
 
-  private AbstractCompactionTask handOut(Model model, CompactionPlan plan, long gcBefore) {
-    List<SSTableReader> sstables = new ArrayList<>();
+  private AbstractCompactionTask handOut(SSTableModel model, CompactionPlan plan, long gcBefore) {
+    List<SSTableReader> inputs = new ArrayList<>();
     for (long id : plan.fileIds()) {
-      sstables.add(model.readers.get(id));
+      inputs.add(model.readers().get(id));
     }
-    LifecycleTransaction txn = cfs.getTracker().tryModify(sstables, OperationType.COMPACTION);
+    LifecycleTransaction txn = cfs.getTracker().tryModify(inputs, OperationType.COMPACTION);
     if (txn == null) {
       // Another operation took one of them since the model was read: ask again later.
       logger.debug("{}: could not mark {} for compaction", cfs.getTableName(), plan.fileIds());
       return null;
     }
-    handedOut.add(plan);
+    sstables.handedOut(plan, inputs);
     compactionsStarted++;
-    if (plan.kind() == CompactionKind.L0_TO_L0) {
-      Set<Descriptor> inputs = new HashSet<>();
-      sstables.forEach(r -> inputs.add(r.descriptor));
-      pendingPartRuns.add(inputs);
-    }
-    if (plan.newCompactionPointer() != null) {
-      pointers[plan.inputLevel()] = plan.newCompactionPointer();
-    }
     note("runs " + describe(plan));
     switch (plan.kind()) {
       case TRIVIAL_MOVE:
@@ -417,14 +293,14 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
    * With nothing due and the load low, one SSTable whose droppable tombstones make a rewrite
    * worth it (Cassandra's {@code tombstone_threshold}), as LCS does.
    */
-  private AbstractCompactionTask tombstoneCompaction(Model model, long gcBefore) {
-    if (loadModel.current().load() == LoadClass.HIGH) {
+  private AbstractCompactionTask tombstoneCompaction(SSTableModel model, long gcBefore) {
+    if (load.current().load() == LoadClass.HIGH) {
       return null;
     }
     for (int level = LEVELS - 1; level >= 0; level--) {
-      for (FileDescriptor f : model.shape.files(level)) {
-        SSTableReader r = model.readers.get(f.id());
-        if (isHeld(model, f.id()) || !worthDroppingTombstones(r, gcBefore)) {
+      for (FileDescriptor f : model.shape().files(level)) {
+        SSTableReader r = model.readers().get(f.id());
+        if (model.isHeld(f.id()) || !worthDroppingTombstones(r, gcBefore)) {
           continue;
         }
         LifecycleTransaction txn = cfs.getTracker().tryModify(r, OperationType.COMPACTION);
@@ -434,7 +310,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
         CompactionPlan plan = new CompactionPlan(CompactionKind.TABLE_MERGE, level, level,
             List.of(f), List.of(), List.of(), null, false, leveled.outputLimits(),
             "droppable tombstones");
-        handedOut.add(plan);
+        sstables.handedOut(plan, List.of(r));
         compactionsStarted++;
         note("runs a tombstone compaction of L" + level + " " + r.descriptor.id);
         AbstractCompactionTask task = new LeveledCompactionTask(cfs, txn, r.getSSTableLevel(),
@@ -448,15 +324,6 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
 
   private static List<Long> ids(List<FileDescriptor> files) {
     return files.stream().map(FileDescriptor::id).toList();
-  }
-
-  private static boolean isHeld(Model model, long id) {
-    for (CompactionPlan p : model.running) {
-      if (p.fileIds().contains(id)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private String describe(CompactionPlan p) {
@@ -477,8 +344,6 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
     }
   }
 
-  private String lastLogged = "";
-
   // ---- the load --------------------------------------------------------------------------
 
   private void tickSafely() {
@@ -498,24 +363,24 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
       if (!isActive) {
         return;
       }
-      LoadEstimate estimate = loadModel.tick();
-      Model model = model();
+      LoadEstimate estimate = load.tick();
+      SSTableModel model = model();
       Map<Long, Long> counts = new HashMap<>();
-      model.readers.forEach((id, r) -> {
+      model.readers().forEach((id, r) -> {
         RestorableMeter meter = r.getReadMeter();
         counts.put(id, meter == null ? 0L : meter.count());
       });
       readRates.observe(counts, System.nanoTime());
       catchUp = lastLoad == LoadClass.HIGH && estimate.load() == LoadClass.LOW;
-      if (estimate.load() != lastLoad && !model.readers.isEmpty()) {
+      if (estimate.load() != lastLoad && !model.readers().isEmpty()) {
         logger.info("{}.{}: load {} (client reads {} MB/s){}", cfs.getKeyspaceName(),
             cfs.getTableName(), estimate.load(),
             String.format(java.util.Locale.ROOT, "%.1f", estimate.clientBytesPerSecond() / 1e6),
             estimate.load() == LoadClass.HIGH ? ": delaying L0 compactions, sparing hot SSTables" : "");
       }
       lastLoad = estimate.load();
-      owed = LeveledBacklog.estimatedTasks(model.shape, leveled) > 0;
-      refreshSnapshot(model.shape);
+      owed = LeveledBacklog.estimatedTasks(model.shape(), leveled) > 0;
+      refreshSnapshot(model.shape());
     }
     if (options.dryRun() || !supported || !owed) {
       return;
@@ -527,26 +392,8 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
     }
   }
 
-  /** The table's reads and its share of the node's chunk-cache misses, cumulative. */
-  private LoadCounters.Sample sampleLoad() {
-    long gets = cfs.metric.readLatency.latency.getCount();
-    long scans = cfs.metric.rangeLatency.latency.getCount();
-    long allReads = 0;
-    for (ColumnFamilyStore store : ColumnFamilyStore.all()) {
-      allReads += store.metric.readLatency.latency.getCount() + store.metric.rangeLatency.latency.getCount();
-    }
-    long nodeMisses = ChunkCache.instance == null ? 0 : ChunkCache.instance.metrics.misses.getCount();
-    long misses = sharedMisses.observe(nodeMisses, gets + scans, allReads);
-    return new LoadCounters.Sample(misses, gets, scans);
-  }
-
-  private static long chunkBytes(ColumnFamilyStore cfs) {
-    int chunk = cfs.metadata().params.compression.chunkLength();
-    return chunk > 0 ? chunk : 16 * 1024;
-  }
-
   private void refreshSnapshot(LsmShape shape) {
-    LoadEstimate e = loadModel.current();
+    LoadEstimate e = load.current();
     DlcScheduler.Counters d = dlc.counters();
     ColdFirstChooser.Counters c = coldFirst.counters();
     snapshot = new Snapshot(e.load().name(), e.clientBytesPerSecond(), d.delayedL0Compactions(),
