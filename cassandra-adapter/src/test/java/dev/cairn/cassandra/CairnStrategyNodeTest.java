@@ -199,6 +199,9 @@ class CairnStrategyNodeTest {
         node.flush(KS, table);
       }
       assertTrue(l0(cfs) >= 4, "the L0 compaction was not held back: " + l0(cfs));
+      // nodetool compactionstats shows the delayed compaction as pending.
+      assertTrue(cfs.getCompactionStrategyManager().getEstimatedRemainingTasks() >= 1,
+          "a delayed compaction is not reported as pending");
       awaitTrue(() -> (long) attribute(table, "ReleasesAtBound") >= 1, Duration.ofSeconds(60),
           () -> "no release at the bound; delay " + attribute(table, "CurrentDelayMillis") + " ms");
       awaitTrue(() -> l0(cfs) < 4, Duration.ofSeconds(60), () -> "L0 still " + l0(cfs));
@@ -206,6 +209,28 @@ class CairnStrategyNodeTest {
       assertTrue(reads.errors() == 0, reads.toString());
     }
     kv.verify();
+  }
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void aDryRunCompactsAsLcsAndOnlyReportsCairnsDecisions() throws Exception {
+    String table = "kv_dry";
+    session.execute("CREATE TABLE " + KS + "." + table + " (k bigint PRIMARY KEY, v blob)"
+        + " WITH compaction = {'class': '" + CLASS + "', 'sstable_size_in_mb': '1',"
+        + " 'dry_run': 'true'}");
+    ColumnFamilyStore cfs = node.table(KS, table);
+    KvWorkload kv = new KvWorkload(session, KS, table, 2_000, 1_024, 3L);
+    for (int flush = 0; flush < 5; flush++) {
+      kv.randomRound(1_000, 100);
+      node.flush(KS, table);
+    }
+    node.awaitCompactions(KS, table, Duration.ofMinutes(1));
+    kv.verify();
+    assertEquals(true, attribute(table, "DryRun"));
+    assertEquals(0L, attribute(table, "CompactionsStarted"), "a dry run started a compaction");
+    assertTrue(cfs.metric.compactionBytesWritten.getCount() > 0, "LCS did not compact");
+    assertTrue(((String) attribute(table, "LastDecision")).contains("low load"),
+        "no decision reported: " + attribute(table, "LastDecision"));
   }
 
   /** A table on the strategy with fast load sampling and 1 MB/s limits, 12,000 x 1 KiB, settled. */
