@@ -174,7 +174,9 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
       synchronized (this) {
         SSTableModel model = model();
         Optional<CompactionPlan> would = decide(model);
-        note("dry run: Cairn would " + would.map(p -> "run " + describe(p)).orElse("wait: " + lastDecision));
+        if (!model.readers().isEmpty()) { // the empty repaired set has nothing to say
+          note("dry run: Cairn would " + would.map(p -> "run " + describe(p)).orElse("wait: " + lastDecision));
+        }
       }
       return super.getNextBackgroundTask(gcBefore);
     }
