@@ -11,27 +11,36 @@ import org.apache.cassandra.db.ColumnFamilyStore;
 /**
  * DLC's load model fed from what Cassandra exposes for one table (docs/adapters/cassandra.md,
  * "The load signals"). With the chunk cache on, Eq. 6: the node's chunk-cache misses, of which the
- * table is charged its share of the node's reads ({@link SharedCacheMisses}), times the table's
- * chunk size. With it off, Eq. 3: every read of the table costs one chunk (a scan four).
- * Thread-safe, as {@link LoadModel} is.
+ * table is charged its share of the node's reads ({@link SharedCacheMisses}), each costing the
+ * bytes of an average cached chunk. The average, the cache's bytes over its entries, is what a
+ * miss really loads: a compressed table's chunk is {@code chunk_length_in_kb}, but an
+ * uncompressed one is read in buffers sized from its partitions (4 to 64 KiB). With the chunk
+ * cache off, Eq. 3: every read of the table costs one compression chunk (a scan four).
+ * Thread-safe: one ticker samples it, anyone reads {@link #current()}.
  */
 final class TableLoad {
   private final ColumnFamilyStore cfs;
   private final SharedCacheMisses sharedMisses = new SharedCacheMisses();
   private final LoadModel model;
   private final DlcConfig config;
+  private final long chunkBytes;
+  // Guarded by this: the misses charged so far and the device bytes they stand for.
+  private long chargedMisses;
+  private double chargedBytes;
 
   TableLoad(ColumnFamilyStore cfs, DlcConfig limits) {
     this.cfs = cfs;
-    long chunk = chunkBytes(cfs);
+    this.chunkBytes = chunkBytes(cfs);
     this.config = ChunkCache.instance != null
         ? limits
         : limits.toBuilder()
             .estimator(DlcConfig.Estimator.WEIGHTED_OPS)
-            .getCostBytes(chunk)
-            .scanCostBytes(4 * chunk)
+            .getCostBytes(chunkBytes)
+            .scanCostBytes(4 * chunkBytes)
             .build();
-    this.model = new LoadModel(config, chunk, System::nanoTime, this::sample);
+    // Eq. 6's block size is 1: the sample counts bytes already (misses × average chunk).
+    this.model = new LoadModel(config, ChunkCache.instance != null ? 1 : chunkBytes,
+        System::nanoTime, this::sample);
   }
 
   /** The settings in force, the estimator included. */
@@ -48,8 +57,8 @@ final class TableLoad {
     return model.current();
   }
 
-  /** The table's reads and its share of the node's chunk-cache misses, cumulative. */
-  private LoadCounters.Sample sample() {
+  /** The table's reads and the device bytes of its share of the chunk-cache misses, cumulative. */
+  private synchronized LoadCounters.Sample sample() {
     long gets = cfs.metric.readLatency.latency.getCount();
     long scans = cfs.metric.rangeLatency.latency.getCount();
     long allReads = 0;
@@ -57,9 +66,20 @@ final class TableLoad {
       allReads += store.metric.readLatency.latency.getCount()
           + store.metric.rangeLatency.latency.getCount();
     }
-    long nodeMisses = ChunkCache.instance == null ? 0 : ChunkCache.instance.metrics.misses.getCount();
-    long misses = sharedMisses.observe(nodeMisses, gets + scans, allReads);
-    return new LoadCounters.Sample(misses, gets, scans);
+    ChunkCache cache = ChunkCache.instance;
+    if (cache == null) {
+      return new LoadCounters.Sample(0, gets, scans);
+    }
+    long misses = sharedMisses.observe(cache.metrics.misses.getCount(), gets + scans, allReads);
+    chargedBytes += (double) Math.max(0, misses - chargedMisses) * averageChunkBytes(cache);
+    chargedMisses = misses;
+    return new LoadCounters.Sample((long) chargedBytes, gets, scans);
+  }
+
+  /** The bytes an average cached chunk holds; the table's chunk length while the cache is empty. */
+  private long averageChunkBytes(ChunkCache cache) {
+    int entries = cache.size();
+    return entries == 0 ? chunkBytes : Math.max(1, cache.weightedSize() / entries);
   }
 
   /** The table's chunk (compression chunk length): the unit the chunk cache holds. */
