@@ -7,10 +7,13 @@ import dev.cairn.compaction.dlc.LoadModel;
 import dev.cairn.compaction.dlc.SharedCacheMisses;
 import org.apache.cassandra.cache.ChunkCache;
 import org.apache.cassandra.db.ColumnFamilyStore;
+import org.apache.cassandra.db.compaction.CompactionInfo;
+import org.apache.cassandra.db.compaction.CompactionManager;
 
 /**
  * DLC's load model fed from what Cassandra exposes for one table (docs/adapters/cassandra.md,
- * "The load signals"). With the chunk cache on, Eq. 6: the node's chunk-cache misses, of which the
+ * "The load signals"). With the chunk cache on, Eq. 6: the node's chunk-cache misses less the
+ * chunks its compactions read in the same interval, of which the
  * table is charged its share of the node's reads ({@link SharedCacheMisses}), each costing the
  * bytes of an average cached chunk. The average, the cache's bytes over its entries, is what a
  * miss really loads: a compressed table's chunk is {@code chunk_length_in_kb}, but an
@@ -24,7 +27,10 @@ final class TableLoad {
   private final LoadModel model;
   private final DlcConfig config;
   private final long chunkBytes;
-  // Guarded by this: the misses charged so far and the device bytes they stand for.
+  // Guarded by this: the previous totals, and the client misses and their bytes so far.
+  private long lastNodeMisses = -1;
+  private long lastCompactionBytes;
+  private long clientMisses;
   private long chargedMisses;
   private double chargedBytes;
 
@@ -70,10 +76,35 @@ final class TableLoad {
     if (cache == null) {
       return new LoadCounters.Sample(0, gets, scans);
     }
-    long misses = sharedMisses.observe(cache.metrics.misses.getCount(), gets + scans, allReads);
-    chargedBytes += (double) Math.max(0, misses - chargedMisses) * averageChunkBytes(cache);
+    long chunk = averageChunkBytes(cache);
+    long nodeMisses = cache.metrics.misses.getCount();
+    long compactionBytes = compactionBytesRead();
+    if (lastNodeMisses >= 0) {
+      // Compactions read through the chunk cache too, and their misses are no client's: each
+      // interval, take away the chunks the node's compactions read (at most all its misses;
+      // compaction reads that hit the cache make this an underestimate of the clients' misses,
+      // in that interval only).
+      long compactionChunks = Math.max(0, compactionBytes - lastCompactionBytes) / chunk;
+      clientMisses += Math.max(0, (nodeMisses - lastNodeMisses) - compactionChunks);
+    }
+    lastNodeMisses = nodeMisses;
+    lastCompactionBytes = compactionBytes;
+    long misses = sharedMisses.observe(clientMisses, gets + scans, allReads);
+    chargedBytes += (double) Math.max(0, misses - chargedMisses) * chunk;
     chargedMisses = misses;
     return new LoadCounters.Sample((long) chargedBytes, gets, scans);
+  }
+
+  /** Bytes the node's compactions have read: finished ones, and the running ones so far. */
+  private static long compactionBytesRead() {
+    long bytes = CompactionManager.instance.getMetrics().bytesCompacted.getCount();
+    for (CompactionInfo.Holder holder : CompactionManager.instance.active.getCompactions()) {
+      CompactionInfo info = holder.getCompactionInfo();
+      if (info.getUnit() == CompactionInfo.Unit.BYTES) {
+        bytes += info.getCompleted();
+      }
+    }
+    return bytes;
   }
 
   /** The bytes an average cached chunk holds; the table's chunk length while the cache is empty. */
