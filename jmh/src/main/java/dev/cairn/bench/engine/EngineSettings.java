@@ -47,6 +47,13 @@ public record EngineSettings(
   public static final int LEVELDB_LEVEL_SIZE_RATIO = 10;
   public static final long LEVELDB_TARGET_FILE_BYTES = 2L << 20;
 
+  /** These settings without offered rates: what the runner gives a workload other than periodic. */
+  public EngineSettings withoutOfferedRates() {
+    return new EngineSettings(blockCacheBytes, memtableBytes, blockBytes, bloomBitsPerKey, baseLevelBytes,
+        levelSizeRatio, targetFileBytes, directReads, 0, 0, seekDelayMillis, records, valueBytes,
+        nodePageCacheBytes);
+  }
+
   /** The unhonoured-settings entry of an engine that cannot run on the simulated slow device. */
   public java.util.Optional<String> seekDelayUnhonoured(String library) {
     return seekDelayMillis > 0
