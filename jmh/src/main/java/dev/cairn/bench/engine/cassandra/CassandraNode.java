@@ -449,6 +449,11 @@ final class CassandraNode implements AutoCloseable {
         "commitlog_sync: periodic",
         "commitlog_sync_period: 10000ms",
         "commitlog_segment_size: 8MiB",
+        // Flushes and compactions fsync every 4 MiB they write (Cassandra's advice for SSDs), so
+        // their dirty pages stay few in the bounded page cache: the kernel cannot reclaim dirty
+        // pages, and with cgroup v1 nothing writes them back before the global (24 GiB) limits.
+        "trickle_fsync: true",
+        "trickle_fsync_interval: 4096KiB",
         "auto_snapshot: false",
         "snapshot_before_compaction: false",
         "concurrent_compactors: " + settings.concurrentCompactors(),
@@ -548,6 +553,8 @@ final class CassandraNode implements AutoCloseable {
     private long rssMax;
     private long limitMin = Long.MAX_VALUE;
     private long limitMax;
+    private long refusals;
+    private long dirtyMax;
     private String lastError;
 
     MemoryMonitor(MemoryCgroup group, long allowance) {
@@ -588,16 +595,25 @@ final class CassandraNode implements AutoCloseable {
         Map<String, Long> stat = group.stat();
         long rss = stat.getOrDefault("rss", 0L);
         long cache = stat.getOrDefault("cache", 0L);
-        long limit = rss + allowance;
+        long target = rss + allowance;
         try {
-          group.setLimit(limit);
+          group.setLimit(target);
         } catch (IOException e) {
-          lastError = "limit " + limit + ": " + e.getMessage(); // the kernel could not reclaim enough yet
+          // The kernel could not reclaim enough (dirty or busy pages): come down part of the way.
+          refusals++;
+          lastError = "limit " + (target >> 20) + " MiB: " + e.getMessage();
+          try {
+            group.setLimit(Math.max(target, rss + cache - 16 * MIB));
+          } catch (IOException again) {
+            // next tick
+          }
         }
+        long limit = group.limit();
         samples++;
         cacheSum += cache;
         cacheMax = Math.max(cacheMax, cache);
         rssMax = Math.max(rssMax, rss);
+        dirtyMax = Math.max(dirtyMax, stat.getOrDefault("dirty", 0L) + stat.getOrDefault("writeback", 0L));
         limitMin = Math.min(limitMin, limit);
         limitMax = Math.max(limitMax, limit);
       } catch (IOException | RuntimeException e) {
@@ -614,11 +630,12 @@ final class CassandraNode implements AutoCloseable {
         maxUsage = "?";
       }
       return String.format(java.util.Locale.ROOT,
-          "memory cgroup %s: limit = rss + %d MiB, %d..%d MiB; page cache mean %.1f MiB, max %d MiB;"
-              + " rss max %d MiB; max usage %s MiB; OOM kills %s%s",
+          "memory cgroup %s: limit = rss + %d MiB, %d..%d MiB (lowering refused %d times); page cache mean"
+              + " %.1f MiB, max %d MiB (dirty + writeback max %d MiB); rss max %d MiB; max usage %s MiB;"
+              + " OOM kills %s%s",
           group.directory(), allowance / MIB, limitMin == Long.MAX_VALUE ? 0 : limitMin / MIB, limitMax / MIB,
-          samples == 0 ? 0 : cacheSum / samples / MIB, cacheMax / MIB, rssMax / MIB, maxUsage,
-          oom < 0 ? "n/a" : Long.toString(oom), lastError == null ? "" : "; last error: " + lastError);
+          refusals, samples == 0 ? 0 : cacheSum / samples / MIB, cacheMax / MIB, dirtyMax / MIB, rssMax / MIB,
+          maxUsage, oom < 0 ? "n/a" : Long.toString(oom), lastError == null ? "" : "; last refusal: " + lastError);
     }
 
     synchronized long cacheMaxBytes() {
