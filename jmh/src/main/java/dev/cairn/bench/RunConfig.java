@@ -34,6 +34,8 @@ import java.util.Map;
  * @param seekDelayMillis simulated seek time per non-sequential table read (0 = off)
  * @param mixedSeconds length of the mixed read/write phase after the measured phase (0 = none)
  * @param scanSeconds length of the scan phase after the measured (and mixed) phase (0 = none)
+ * @param nodePageCacheBytes Cassandra engines: page cache the node's process may hold beyond its
+ *     JVM's memory (its memory cgroup's budget)
  */
 public record RunConfig(
     long records,
@@ -57,7 +59,8 @@ public record RunConfig(
     boolean keepData,
     double seekDelayMillis,
     double mixedSeconds,
-    double scanSeconds) {
+    double scanSeconds,
+    long nodePageCacheBytes) {
 
   public static final long MIB = 1L << 20;
   public static final long DEFAULT_RECORDS = 204_800;
@@ -68,7 +71,7 @@ public record RunConfig(
   /** The settings every engine is asked to honour. */
   public EngineSettings engineSettings() {
     return new EngineSettings(cacheBytes, memtableBytes, 4096, 10, baseLevelBytes, levelSizeRatio,
-        targetFileBytes, directIo, highOps, lowOps, seekDelayMillis);
+        targetFileBytes, directIo, highOps, lowOps, seekDelayMillis, records, valueBytes, nodePageCacheBytes);
   }
 
   /** Bytes of one record as the user wrote it: 16-byte key plus value. */
@@ -114,6 +117,7 @@ public record RunConfig(
     m.put("seek_delay_ms", seekDelayMillis);
     m.put("mixed_seconds", mixedSeconds);
     m.put("scan_seconds", scanSeconds);
+    m.put("node_page_cache_bytes", nodePageCacheBytes);
     m.put("lsbm_6_1_scale", "1/" + Math.round(lsbmScaleDenominator()));
     return m;
   }

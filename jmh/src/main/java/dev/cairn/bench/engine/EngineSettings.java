@@ -18,6 +18,13 @@ package dev.cairn.bench.engine;
  * @param seekDelayMillis simulated seek time charged to every non-sequential table read (0 = off;
  *     {@code dev.cairn.fs.SeekDelayFileSystem}); engines that read through their own file layer
  *     report it as unhonoured
+ * @param records records loaded before the measured phase (ids {@code 0..records-1}; inserts
+ *     append after them): engines that lay out their key space ahead size it from this (the
+ *     Cassandra engines' partition buckets)
+ * @param valueBytes bytes per value (keys are 16 bytes)
+ * @param nodePageCacheBytes engines whose server runs in a process of its own (the Cassandra
+ *     engines): the page cache that process may hold beyond its own memory ({@code
+ *     --node-page-cache-mb}), so that a block-cache miss costs device I/O
  */
 public record EngineSettings(
     long blockCacheBytes,
@@ -30,12 +37,22 @@ public record EngineSettings(
     boolean directReads,
     double offeredHighOps,
     double offeredLowOps,
-    double seekDelayMillis) {
+    double seekDelayMillis,
+    long records,
+    int valueBytes,
+    long nodePageCacheBytes) {
 
   /** LevelDB's hard-wired tree shape, which the LevelDB engines cannot change. */
   public static final long LEVELDB_BASE_LEVEL_BYTES = 10L << 20;
   public static final int LEVELDB_LEVEL_SIZE_RATIO = 10;
   public static final long LEVELDB_TARGET_FILE_BYTES = 2L << 20;
+
+  /** These settings without offered rates: what the runner gives a workload other than periodic. */
+  public EngineSettings withoutOfferedRates() {
+    return new EngineSettings(blockCacheBytes, memtableBytes, blockBytes, bloomBitsPerKey, baseLevelBytes,
+        levelSizeRatio, targetFileBytes, directReads, 0, 0, seekDelayMillis, records, valueBytes,
+        nodePageCacheBytes);
+  }
 
   /** The unhonoured-settings entry of an engine that cannot run on the simulated slow device. */
   public java.util.Optional<String> seekDelayUnhonoured(String library) {

@@ -1,6 +1,7 @@
 package dev.cairn.bench.engine;
 
 import dev.cairn.Options;
+import dev.cairn.bench.engine.cassandra.CassandraEngine;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,11 @@ public final class Engines {
     BY_NAME.put("rocksdb", RocksDbEngine::new);
     BY_NAME.put("leveldb", LevelDbJniEngine::new);
     BY_NAME.put("leveldb-java", LevelDbJavaEngine::new);
+    // Apache Cassandra 5.0.9, a node per run in a child JVM (docs/benchmarks.md, "Cassandra engines"):
+    // LCS, UCS and Cairn's compaction strategy, the same node and table otherwise.
+    for (CassandraEngine.Strategy s : CassandraEngine.Strategy.values()) {
+      BY_NAME.put(s.engineName(), () -> new CassandraEngine(s));
+    }
   }
 
   private Engines() {}

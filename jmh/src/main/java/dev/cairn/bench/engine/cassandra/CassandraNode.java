@@ -1,0 +1,649 @@
+package dev.cairn.bench.engine.cassandra;
+
+import dev.cairn.bench.engine.EngineMetrics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import javax.management.InstanceNotFoundException;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+
+/**
+ * One Cassandra 5.0.9 node in a child JVM started by the runner: {@code CassandraDaemon} in the
+ * foreground on {@link CassandraInstall}'s jars plus the plugin jar, with Cassandra's JDK 17 flags,
+ * a {@code cassandra.yaml} written for one node on 127.0.0.1 (free native, storage and JMX ports),
+ * and, where the machine allows, a memory cgroup of its own that bounds its page cache
+ * ({@link MemoryCgroup}). The runner talks to it over the native protocol (the engine's driver
+ * session) and over JMX on 127.0.0.1 (flushes and metrics).
+ *
+ * <p><b>Files.</b> The table's SSTables go to the run's database directory (what the runner sizes
+ * for space amplification); everything else of the node (yaml, commit log, the local system
+ * keyspaces, saved caches, hints) to {@code <run dir>-node/} beside it. {@link #stop} deletes that
+ * directory but for {@code node.log} (the child's stdout and stderr) and {@code node-summary.txt}.
+ *
+ * <p><b>Memory.</b> The heap is fixed and touched at start ({@code -Xms = -Xmx},
+ * {@code -XX:+AlwaysPreTouch}), so that it is resident from the first second. Once the node is up
+ * a monitor thread sets the group's limit every second to the group's anonymous memory ({@code
+ * rss}: heap, chunk cache, metaspace, thread stacks, ...) plus {@value #GROWTH_MARGIN_MIB} MiB for
+ * growth between two ticks plus the page-cache budget: the page cache ({@code cache}, mapped
+ * index files included) then holds at most about budget + margin, whatever the JVM grows to.
+ */
+final class CassandraNode implements AutoCloseable {
+  static final String MAIN = "org.apache.cassandra.service.CassandraDaemon";
+  /** Cassandra keeps this much of {@code file_cache_size} for its buffer pool ({@code ChunkCache.RESERVED_POOL_SPACE_IN_MiB}). */
+  static final long CHUNK_CACHE_RESERVE_MIB = 32;
+  static final long NETWORKING_CACHE_MIB = 16;
+  /** Anonymous memory the node may grow by between two ticks of the memory monitor. */
+  static final long GROWTH_MARGIN_MIB = 16;
+  static final int START_SECONDS = 180;
+  static final int STOP_SECONDS = 60;
+  private static final long MIB = 1L << 20;
+  private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      for (Process p : RUNNING) {
+        p.destroyForcibly();
+      }
+    }, "cassandra-node-reaper"));
+  }
+
+  /**
+   * What the node is started with.
+   *
+   * @param heapBytes heap (-Xms and -Xmx)
+   * @param chunkCacheBytes chunk cache (0 = off); {@code file_cache_size} is this plus the 32 MiB reserve
+   * @param memtablePoolMib {@code memtable_offheap_space}, where memtables live
+   * @param memtableCleanupThreshold {@code memtable_cleanup_threshold}: a flush starts at this share of it
+   * @param columnIndexKib {@code column_index_size}: row-index granularity within a partition
+   * @param concurrentCompactors {@code concurrent_compactors}
+   * @param compactionThroughputMib {@code compaction_throughput} in MiB/s (0 = unthrottled)
+   * @param pageCacheBudgetBytes page cache allowed beyond the JVM's memory (its cgroup)
+   */
+  record Settings(
+      long heapBytes,
+      long chunkCacheBytes,
+      int memtablePoolMib,
+      double memtableCleanupThreshold,
+      int columnIndexKib,
+      int concurrentCompactors,
+      int compactionThroughputMib,
+      long pageCacheBudgetBytes) {
+
+    /** The chunk cache in whole MiB (nearest). */
+    long chunkCacheMib() {
+      return Math.round((double) chunkCacheBytes / MIB);
+    }
+
+    long fileCacheMib() {
+      return chunkCacheMib() + CHUNK_CACHE_RESERVE_MIB;
+    }
+
+    long maxDirectBytes() {
+      return (fileCacheMib() + NETWORKING_CACHE_MIB + 128) * MIB;
+    }
+  }
+
+  private final String name;
+  private final CassandraInstall install;
+  private final Path dataDir;
+  private final Path nodeDir;
+  private final Settings settings;
+  private final int nativePort;
+  private final int storagePort;
+  private final int jmxPort;
+  private Process process;
+  private MemoryCgroup cgroup;
+  private String cgroupProblem;
+  private MemoryMonitor monitor;
+  private JMXConnector jmx;
+  private MBeanServerConnection mbeans;
+
+  private CassandraNode(String name, CassandraInstall install, Path dataDir, Settings settings) throws IOException {
+    this.name = name;
+    this.install = install;
+    this.dataDir = dataDir.toAbsolutePath();
+    this.nodeDir = this.dataDir.resolveSibling(this.dataDir.getFileName() + "-node");
+    this.settings = settings;
+    int[] ports = freePorts(3);
+    this.nativePort = ports[0];
+    this.storagePort = ports[1];
+    this.jmxPort = ports[2];
+  }
+
+  /**
+   * Writes the node's configuration, starts it and waits until its native port and JMX answer.
+   *
+   * @param dataDir the run's (empty) database directory: the table's SSTables go here
+   * @throws IllegalStateException if the child exits or does not open its port in time (with the
+   *     tail of its log)
+   */
+  static CassandraNode start(String name, CassandraInstall install, Path dataDir, Settings settings) {
+    CassandraNode node;
+    try {
+      node = new CassandraNode(name, install, dataDir, settings);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    try {
+      node.launch();
+      return node;
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      node.close();
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw e instanceof IllegalStateException ise ? ise
+          : new IllegalStateException(name + ": the Cassandra node did not start: " + e, e);
+    }
+  }
+
+  private void launch() throws IOException, InterruptedException {
+    deleteRecursively(nodeDir);
+    Files.createDirectories(nodeDir);
+    Files.createDirectories(dataDir);
+    Files.writeString(yaml(), yamlText(), StandardCharsets.UTF_8);
+    Files.writeString(nodeDir.resolve("logback.xml"), LOGBACK_XML, StandardCharsets.UTF_8);
+
+    List<String> command = javaCommand();
+    try {
+      cgroup = MemoryCgroup.create("cairn-" + name);
+      // Until the node is up: room for the whole heap, direct memory and start-up; then the monitor.
+      cgroup.setLimit(settings.heapBytes() + settings.maxDirectBytes() + 512 * MIB);
+      command = cgroup.wrap(command);
+    } catch (IOException e) {
+      cgroupProblem = e.getMessage();
+      cgroup = null;
+    }
+    Files.writeString(logFile(), "===== " + name + ": " + String.join(" ", command) + "\n",
+        StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    ProcessBuilder pb = new ProcessBuilder(command)
+        .directory(nodeDir.toFile())
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
+    pb.environment().remove("JAVA_TOOL_OPTIONS");
+    pb.environment().remove("JDK_JAVA_OPTIONS");
+    process = pb.start();
+    RUNNING.add(process);
+
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
+    while (!accepts(nativePort)) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(name + ": the Cassandra node exited with status " + process.exitValue()
+            + " before its native port opened; " + logTail());
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(name + ": the Cassandra node's native port did not open within "
+            + START_SECONDS + " s; " + logTail());
+      }
+      Thread.sleep(250);
+    }
+    JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");
+    while (true) {
+      try {
+        jmx = JMXConnectorFactory.connect(url);
+        mbeans = jmx.getMBeanServerConnection();
+        break;
+      } catch (IOException e) {
+        if (System.nanoTime() > deadline || !process.isAlive()) {
+          throw new IllegalStateException(name + ": no JMX at " + url + ": " + e + "; " + logTail());
+        }
+        Thread.sleep(250);
+      }
+    }
+  }
+
+  /** Starts bounding the page cache (see the class comment); without a cgroup, nothing. */
+  void boundPageCache() {
+    if (cgroup != null && monitor == null) {
+      monitor = new MemoryMonitor(cgroup, settings.pageCacheBudgetBytes() + GROWTH_MARGIN_MIB * MIB);
+      monitor.start();
+    }
+  }
+
+  /** Why the node runs without a memory cgroup, or null when it has one. */
+  String cgroupProblem() {
+    return cgroupProblem;
+  }
+
+  MemoryMonitor memory() {
+    return monitor;
+  }
+
+  MemoryCgroup cgroup() {
+    return cgroup;
+  }
+
+  int nativePort() {
+    return nativePort;
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  Path directory() {
+    return nodeDir;
+  }
+
+  Path logFile() {
+    return nodeDir.resolve("node.log");
+  }
+
+  private Path yaml() {
+    return nodeDir.resolve("cassandra.yaml");
+  }
+
+  // ---- JMX
+
+  /** A JMX attribute, or null when the bean is not there. */
+  Object attribute(String objectName, String attribute) {
+    try {
+      return mbeans.getAttribute(new ObjectName(objectName), attribute);
+    } catch (InstanceNotFoundException e) {
+      return null;
+    } catch (Exception e) {
+      throw new IllegalStateException(name + ": JMX read of " + objectName + " " + attribute + " failed: " + e, e);
+    }
+  }
+
+  /** A metric's {@code Count}, or {@link EngineMetrics#UNAVAILABLE}. */
+  long count(String objectName) {
+    Object v = attribute(objectName, "Count");
+    return v instanceof Number n ? n.longValue() : EngineMetrics.UNAVAILABLE;
+  }
+
+  /** Writes the table's memtable out and waits ({@code StorageService.forceKeyspaceFlush}). */
+  void flush(String keyspace, String table) {
+    try {
+      mbeans.invoke(new ObjectName("org.apache.cassandra.db:type=StorageService"), "forceKeyspaceFlush",
+          new Object[] {keyspace, new String[] {table}},
+          new String[] {String.class.getName(), String[].class.getName()});
+    } catch (Exception e) {
+      throw new IllegalStateException(name + ": flush of " + keyspace + "." + table + " failed: " + e, e);
+    }
+  }
+
+  /**
+   * Bytes the node's process caused to be written to storage ({@code /proc/PID/io}: {@code
+   * write_bytes - cancelled_write_bytes}): commit log, flushes, compactions, system tables, its
+   * log. {@link EngineMetrics#UNAVAILABLE} if not readable.
+   */
+  long processBytesWritten() {
+    try {
+      long written = -1;
+      long cancelled = 0;
+      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "io"))) {
+        if (line.startsWith("write_bytes:")) {
+          written = Long.parseLong(line.substring("write_bytes:".length()).trim());
+        } else if (line.startsWith("cancelled_write_bytes:")) {
+          cancelled = Long.parseLong(line.substring("cancelled_write_bytes:".length()).trim());
+        }
+      }
+      return written < 0 ? EngineMetrics.UNAVAILABLE : written - cancelled;
+    } catch (IOException | RuntimeException e) {
+      return EngineMetrics.UNAVAILABLE;
+    }
+  }
+
+  // ---- stop
+
+  /**
+   * Stops the node: SIGTERM (Cassandra drains and exits), after {@value #STOP_SECONDS} s a kill;
+   * removes its cgroup and the node directory but for its log and summary. Idempotent.
+   *
+   * @return the child's exit status, or -1 if it was not running or would not die
+   */
+  int stop() {
+    if (monitor != null) {
+      monitor.stop();
+    }
+    if (jmx != null) {
+      try {
+        jmx.close();
+      } catch (IOException e) {
+        // the node is going anyway
+      }
+      jmx = null;
+    }
+    int status = -1;
+    if (process != null) {
+      Process p = process;
+      try {
+        if (p.isAlive()) {
+          p.destroy();
+          if (!p.waitFor(STOP_SECONDS, TimeUnit.SECONDS)) {
+            System.err.printf("[%s] node %d did not stop within %d s of SIGTERM: killed%n", name, p.pid(), STOP_SECONDS);
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+          }
+        }
+        status = p.isAlive() ? -1 : p.exitValue();
+      } catch (InterruptedException e) {
+        p.destroyForcibly();
+        Thread.currentThread().interrupt();
+      } finally {
+        RUNNING.remove(p);
+        process = null;
+      }
+    }
+    if (cgroup != null) {
+      cgroup.close();
+    }
+    cleanNodeDirectory();
+    return status;
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  /** Deletes the node directory's contents but for the log and the summary. */
+  private void cleanNodeDirectory() {
+    if (!Files.isDirectory(nodeDir)) {
+      return;
+    }
+    try (Stream<Path> entries = Files.list(nodeDir)) {
+      for (Path p : (Iterable<Path>) entries::iterator) {
+        String n = p.getFileName().toString();
+        if (!n.equals("node.log") && !n.equals("node-summary.txt")) {
+          deleteRecursively(p);
+        }
+      }
+    } catch (IOException e) {
+      System.err.printf("[%s] could not clean %s: %s%n", name, nodeDir, e);
+    }
+  }
+
+  static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  // ---- configuration
+
+  /** The child's command line (before the cgroup wrapper). */
+  List<String> javaCommand() {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    long heapMib = settings.heapBytes() / MIB;
+    cmd.add("-Xms" + heapMib + "m");
+    cmd.add("-Xmx" + heapMib + "m");
+    cmd.add("-XX:+AlwaysPreTouch");
+    cmd.add("-XX:+UseG1GC");
+    cmd.add("-Xss256k");
+    cmd.add("-XX:MaxDirectMemorySize=" + settings.maxDirectBytes() / MIB + "m");
+    cmd.add("-XX:+ExitOnOutOfMemoryError");
+    cmd.addAll(install.jvmFlags());
+    cmd.add("-Djava.net.preferIPv4Stack=true");
+    cmd.add("-Dcassandra-foreground=true");
+    cmd.add("-Dlogback.configurationFile=" + nodeDir.resolve("logback.xml").toUri());
+    cmd.add("-Dcassandra.config=" + yaml().toUri());
+    cmd.add("-Dcassandra.storagedir=" + nodeDir);
+    // One node, no peers: no waiting for gossip or a ring to settle, nor to announce a shutdown.
+    cmd.add("-Dcassandra.skip_wait_for_gossip_to_settle=0");
+    cmd.add("-Dcassandra.ring_delay_ms=1000");
+    cmd.add("-Dcassandra.superuser_setup_delay_ms=0");
+    cmd.add("-Dcassandra.shutdown_announce_in_ms=0");
+    // JMX bound to the loopback address only (CassandraDaemon: cassandra.jmx.local.port).
+    cmd.add("-Dcassandra.jmx.local.port=" + jmxPort);
+    cmd.add("-Djava.rmi.server.hostname=127.0.0.1");
+    cmd.add("-cp");
+    cmd.add(install.classPath());
+    cmd.add(MAIN);
+    return cmd;
+  }
+
+  String yamlText() {
+    String n = nodeDir.toString();
+    List<String> lines = new ArrayList<>(List.of(
+        "# Written by the workload runner (dev.cairn.bench.engine.cassandra.CassandraNode): one node on 127.0.0.1.",
+        "cluster_name: cairn-bench",
+        "num_tokens: 1",
+        "initial_token: 0",
+        "partitioner: org.apache.cassandra.dht.Murmur3Partitioner",
+        "endpoint_snitch: SimpleSnitch",
+        "dynamic_snitch: false",
+        "seed_provider:",
+        "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
+        "    parameters:",
+        "      - seeds: \"127.0.0.1:" + storagePort + "\"",
+        "listen_address: 127.0.0.1",
+        "rpc_address: 127.0.0.1",
+        "storage_port: " + storagePort,
+        "start_native_transport: true",
+        "native_transport_port: " + nativePort,
+        "data_file_directories:",
+        "  - " + quote(dataDir.toString()),
+        "local_system_data_file_directory: " + quote(n + "/system"),
+        "commitlog_directory: " + quote(n + "/commitlog"),
+        "saved_caches_directory: " + quote(n + "/saved_caches"),
+        "hints_directory: " + quote(n + "/hints"),
+        "cdc_raw_directory: " + quote(n + "/cdc_raw"),
+        "hinted_handoff_enabled: false",
+        "commitlog_sync: periodic",
+        "commitlog_sync_period: 10000ms",
+        "commitlog_segment_size: 8MiB",
+        // Flushes and compactions fsync every 4 MiB they write (Cassandra's advice for SSDs), so
+        // their dirty pages stay few in the bounded page cache: the kernel cannot reclaim dirty
+        // pages, and with cgroup v1 nothing writes them back before the global (24 GiB) limits.
+        "trickle_fsync: true",
+        "trickle_fsync_interval: 4096KiB",
+        "auto_snapshot: false",
+        "snapshot_before_compaction: false",
+        "concurrent_compactors: " + settings.concurrentCompactors(),
+        "compaction_throughput: " + settings.compactionThroughputMib() + "MiB/s",
+        // Data files through the chunk cache, index files memory-mapped (5.0's default).
+        "disk_access_mode: mmap_index_only",
+        "file_cache_enabled: " + (settings.chunkCacheMib() > 0),
+        "file_cache_size: " + settings.fileCacheMib() + "MiB",
+        "column_index_size: " + settings.columnIndexKib() + "KiB",
+        // Memtables off heap (cells and rows in native memory), so that the pool counts about the
+        // data's bytes and the cleanup threshold flushes at about memtableBytes; the on-heap pool
+        // (partition maps and tree nodes) is large enough never to trigger a flush itself.
+        "memtable_allocation_type: offheap_objects",
+        "memtable_offheap_space: " + settings.memtablePoolMib() + "MiB",
+        "memtable_heap_space: " + Math.max(64, 8 * settings.memtablePoolMib()) + "MiB",
+        "memtable_cleanup_threshold: " + String.format(java.util.Locale.ROOT, "%.4f", settings.memtableCleanupThreshold()),
+        "memtable_flush_writers: 1",
+        "networking_cache_size: " + NETWORKING_CACHE_MIB + "MiB",
+        "counter_cache_size: 0MiB",
+        "read_request_timeout: 20000ms",
+        "range_request_timeout: 20000ms",
+        "write_request_timeout: 20000ms",
+        "request_timeout: 20000ms",
+        ""));
+    return String.join("\n", lines);
+  }
+
+  private static String quote(String path) {
+    return "'" + path.replace("'", "''") + "'";
+  }
+
+  /** {@code n} distinct ports that were free on 127.0.0.1 a moment ago. */
+  static int[] freePorts(int n) throws IOException {
+    List<ServerSocket> held = new ArrayList<>();
+    try {
+      int[] ports = new int[n];
+      for (int i = 0; i < n; i++) {
+        ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        held.add(s);
+        ports[i] = s.getLocalPort();
+      }
+      return ports;
+    } finally {
+      for (ServerSocket s : held) {
+        s.close();
+      }
+    }
+  }
+
+  private static boolean accepts(int port) {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** The last lines of the child's log, for failure messages. */
+  String logTail() {
+    try {
+      List<String> lines = Files.readAllLines(logFile(), StandardCharsets.UTF_8);
+      List<String> tail = lines.subList(Math.max(0, lines.size() - 60), lines.size());
+      return "last " + tail.size() + " lines of " + logFile() + ":\n" + String.join("\n", tail);
+    } catch (IOException e) {
+      return "(could not read " + logFile() + ": " + e + ")";
+    }
+  }
+
+  private static final String LOGBACK_XML = String.join("\n",
+      "<!-- Written by the workload runner: INFO and above to stdout (node.log). -->",
+      "<configuration>",
+      "  <appender name=\"STDOUT\" class=\"ch.qos.logback.core.ConsoleAppender\">",
+      "    <encoder>",
+      "      <pattern>%d{HH:mm:ss.SSS} %-5level [%thread] %logger{36} - %msg%n</pattern>",
+      "    </encoder>",
+      "  </appender>",
+      "  <root level=\"INFO\">",
+      "    <appender-ref ref=\"STDOUT\"/>",
+      "  </root>",
+      "</configuration>",
+      "");
+
+  /**
+   * Every second: the group's {@code rss} and {@code cache}; sets the limit to {@code rss +
+   * allowance}, so the page cache can hold at most about {@code allowance}. Keeps the figures for
+   * the node's summary.
+   */
+  static final class MemoryMonitor {
+    private final MemoryCgroup group;
+    private final long allowance;
+    private final Thread thread;
+    private volatile boolean running = true;
+    private long samples;
+    private double cacheSum;
+    private long cacheMax;
+    private long rssMax;
+    private long limitMin = Long.MAX_VALUE;
+    private long limitMax;
+    private long refusals;
+    private long dirtyMax;
+    private String lastError;
+
+    MemoryMonitor(MemoryCgroup group, long allowance) {
+      this.group = group;
+      this.allowance = allowance;
+      this.thread = new Thread(this::loop, "cassandra-node-memory");
+      this.thread.setDaemon(true);
+    }
+
+    void start() {
+      tick();
+      thread.start();
+    }
+
+    void stop() {
+      running = false;
+      thread.interrupt();
+      try {
+        thread.join(5000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    private void loop() {
+      while (running) {
+        try {
+          Thread.sleep(1000);
+        } catch (InterruptedException e) {
+          return;
+        }
+        tick();
+      }
+    }
+
+    private synchronized void tick() {
+      try {
+        Map<String, Long> stat = group.stat();
+        long rss = stat.getOrDefault("rss", 0L);
+        long cache = stat.getOrDefault("cache", 0L);
+        long target = rss + allowance;
+        try {
+          group.setLimit(target);
+        } catch (IOException e) {
+          // The kernel could not reclaim enough (dirty or busy pages): come down part of the way.
+          refusals++;
+          lastError = "limit " + (target >> 20) + " MiB: " + e.getMessage();
+          try {
+            group.setLimit(Math.max(target, rss + cache - 16 * MIB));
+          } catch (IOException again) {
+            // next tick
+          }
+        }
+        long limit = group.limit();
+        samples++;
+        cacheSum += cache;
+        cacheMax = Math.max(cacheMax, cache);
+        rssMax = Math.max(rssMax, rss);
+        dirtyMax = Math.max(dirtyMax, stat.getOrDefault("dirty", 0L) + stat.getOrDefault("writeback", 0L));
+        limitMin = Math.min(limitMin, limit);
+        limitMax = Math.max(limitMax, limit);
+      } catch (IOException | RuntimeException e) {
+        lastError = e.toString();
+      }
+    }
+
+    synchronized String summary() {
+      long oom = group.oomKills();
+      String maxUsage;
+      try {
+        maxUsage = Long.toString(group.maxUsage() / MIB);
+      } catch (IOException e) {
+        maxUsage = "?";
+      }
+      return String.format(java.util.Locale.ROOT,
+          "memory cgroup %s: limit = rss + %d MiB, %d..%d MiB (lowering refused %d times); page cache mean"
+              + " %.1f MiB, max %d MiB (dirty + writeback max %d MiB); rss max %d MiB; max usage %s MiB;"
+              + " OOM kills %s%s",
+          group.directory(), allowance / MIB, limitMin == Long.MAX_VALUE ? 0 : limitMin / MIB, limitMax / MIB,
+          refusals, samples == 0 ? 0 : cacheSum / samples / MIB, cacheMax / MIB, dirtyMax / MIB, rssMax / MIB,
+          maxUsage, oom < 0 ? "n/a" : Long.toString(oom), lastError == null ? "" : "; last refusal: " + lastError);
+    }
+
+    synchronized long cacheMaxBytes() {
+      return cacheMax;
+    }
+
+    synchronized double cacheMeanBytes() {
+      return samples == 0 ? 0 : cacheSum / samples;
+    }
+  }
+}
