@@ -99,12 +99,6 @@ public final class CassandraEngine implements BenchEngine {
   static final int CONCURRENT_COMPACTORS = 2;
   /** Cassandra's default {@code compaction_throughput}, the same for all three engines. */
   static final int COMPACTION_THROUGHPUT_MIB = 64;
-  /**
-   * What Cairn's strategy charges per chunk-cache miss: the table's {@code chunk_length_in_kb},
-   * which for an uncompressed table is Cassandra's default 16 KiB (CompressionParams.noCompression),
-   * whatever size the chunks really have.
-   */
-  static final long CAIRN_BYTES_PER_MISS = 16 << 10;
   /** Periodic's share of gets (as {@code CairnTableEngine.PERIODIC_GET_FRACTION}). */
   static final double PERIODIC_GET_FRACTION = 0.7;
   private static final long MIB = 1L << 20;
@@ -140,8 +134,7 @@ public final class CassandraEngine implements BenchEngine {
   @Override
   public void open(Path dir, EngineSettings s) {
     CassandraInstall install = CassandraInstall.locate();
-    int bucketRecords = Integer.getInteger("cairn.cassandra.bucketRecords",
-        defaultBucketRecords(s.valueBytes(), s.targetFileBytes()));
+    int bucketRecords = bucketRecords(s);
     CassandraNode.Settings nodeSettings = nodeSettings(s);
     compaction = compactionOptions(strategy, s);
     String name = strategy.engineName();
@@ -237,8 +230,9 @@ public final class CassandraEngine implements BenchEngine {
    *
    * <p>{@code cairn-table+dlc} sets them from the offered rates with every get costing one block
    * (Eq. 3): high at 60% of a high phase's estimate, low at twice a low phase's. The plugin with the
-   * chunk cache on estimates from chunk-cache misses instead (Eq. 6, every miss costing {@link
-   * #CAIRN_BYTES_PER_MISS}), so the same rule is applied to the misses a phase is expected to make:
+   * chunk cache on estimates from chunk-cache misses instead (Eq. 6, every miss costing an average
+   * cached chunk: {@link #bytesPerMiss}), so the same rule is applied to the misses a phase is
+   * expected to make:
    * gets × the expected miss fraction, taken as the share of the data the chunk cache cannot hold
    * ({@code 1 - cache / data}, at least 5%): a prior for uniform reads, which skewed reads beat.
    * Whole MB/s (the plugin's options are whole numbers), high at least 1, low below high.
@@ -247,10 +241,21 @@ public final class CassandraEngine implements BenchEngine {
     if (s.offeredHighOps() <= 0) {
       return null;
     }
-    double perGet = PERIODIC_GET_FRACTION * expectedMissFraction(s) * CAIRN_BYTES_PER_MISS;
+    double perGet = PERIODIC_GET_FRACTION * expectedMissFraction(s) * bytesPerMiss(s);
     long high = Math.max(1, Math.round(0.6 * s.offeredHighOps() * perGet / 1e6));
     long low = Math.max(0, Math.min(high - 1, Math.round(2 * s.offeredLowOps() * perGet / 1e6)));
     return new long[] {high, low};
+  }
+
+  /** The chunk a miss loads, as the plugin charges it: the chunk of a bucket's partition. */
+  static long bytesPerMiss(EngineSettings s) {
+    return chunkBytes(partitionBytes(bucketRecords(s), s.valueBytes()));
+  }
+
+  /** Records per bucket: {@code -Dcairn.cassandra.bucketRecords}, or {@link #defaultBucketRecords}. */
+  static int bucketRecords(EngineSettings s) {
+    return Integer.getInteger("cairn.cassandra.bucketRecords",
+        defaultBucketRecords(s.valueBytes(), s.targetFileBytes()));
   }
 
   /** The share of uniform reads the chunk cache cannot serve: {@code 1 - cache / data}, at least 5%. */
@@ -465,9 +470,9 @@ public final class CassandraEngine implements BenchEngine {
           ? "dlc limits: the plugin's defaults (io_high_limit_mb 48, io_low_limit_mb 28), as cairn-table+dlc keeps"
               + " DLC's outside periodic"
           : "dlc limits: io_high_limit_mb=" + limits[0] + ", io_low_limit_mb=" + limits[1] + " from the offered rates,"
-              + " charging each get the plugin's 16 KiB per chunk-cache miss times an expected miss fraction of "
+              + " charging each get a " + (bytesPerMiss(s) >> 10) + " KiB chunk per chunk-cache miss times an expected miss fraction of "
               + String.format(Locale.ROOT, "%.2f", expectedMissFraction(s)) + " (1 - cache/data, a prior for uniform reads)");
-      u.add("dlc load: the plugin counts the node's chunk-cache misses, which include compaction reads, as client"
+      u.add("dlc load: the plugin counts the node's chunk-cache misses less the chunks compactions read, as client"
           + " reads (its share by the table's reads)");
     }
     u.add("stall: Cassandra reports no write-stall time (blocked memtable writes are not counted)");

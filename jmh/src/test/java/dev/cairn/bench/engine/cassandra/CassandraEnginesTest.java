@@ -44,8 +44,10 @@ class CassandraEnginesTest {
   @Test
   void periodicSetsCairnsLimitsBetweenThePhases() {
     long[] limits = CassandraEngine.cairnIoLimitsMb(settings(3000, 300));
-    // 60 MiB of ~208 MiB cached: 71% of gets expected to miss, 16 KiB charged per miss.
-    double perGet = 0.7 * (1 - (60.0 * (1 << 20)) / (204_800 * 1040.0)) * 16384;
+    // 60 MiB of ~208 MiB cached: 71% of gets expected to miss, each loading an 8 KiB chunk (the
+    // chunk of a 7-record bucket of 1 KiB values).
+    assertEquals(8192, CassandraEngine.bytesPerMiss(settings(3000, 300)));
+    double perGet = 0.7 * (1 - (60.0 * (1 << 20)) / (204_800 * 1040.0)) * 8192;
     assertEquals(Math.round(0.6 * 3000 * perGet / 1e6), limits[0]);
     assertEquals(Math.round(2 * 300 * perGet / 1e6), limits[1]);
     assertTrue(limits[1] < limits[0]);
