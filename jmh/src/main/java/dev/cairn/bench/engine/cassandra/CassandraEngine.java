@@ -3,10 +3,12 @@ package dev.cairn.bench.engine.cassandra;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
+import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import dev.cairn.bench.engine.BenchEngine;
 import dev.cairn.bench.engine.EngineMetrics;
 import dev.cairn.bench.engine.EngineSettings;
@@ -102,6 +104,9 @@ public final class CassandraEngine implements BenchEngine {
   /** Periodic's share of gets (as {@code CairnTableEngine.PERIODIC_GET_FRACTION}). */
   static final double PERIODIC_GET_FRACTION = 0.7;
   private static final long MIB = 1L << 20;
+  private static final int MAX_WRITE_ATTEMPTS = 5;
+  private final java.util.concurrent.atomic.LongAdder writeTimeoutsRetried =
+      new java.util.concurrent.atomic.LongAdder();
   private static final String TABLE_METRIC = "org.apache.cassandra.metrics:type=Table,keyspace=" + KEYSPACE
       + ",scope=" + TABLE + ",name=";
   private static final String CHUNK_CACHE_METRIC = "org.apache.cassandra.metrics:type=Cache,scope=ChunkCache,name=";
@@ -310,7 +315,21 @@ public final class CassandraEngine implements BenchEngine {
   @Override
   public void put(byte[] key, byte[] value) {
     long id = Keys.decode(key);
-    session.execute(insert.bind(buckets.key(buckets.bucketOf(id)), id, ByteBuffer.wrap(value)));
+    BoundStatement write = insert.bind(buckets.key(buckets.bucketOf(id)), id, ByteBuffer.wrap(value));
+    for (int attempt = 1; ; attempt++) {
+      try {
+        session.execute(write);
+        return;
+      } catch (WriteTimeoutException e) {
+        // An upsert is idempotent, and an application would retry it; one timed-out write (a
+        // node briefly stalled, e.g. by its memory cgroup) must not fail the whole run. Counted
+        // in node-summary.txt.
+        writeTimeoutsRetried.increment();
+        if (attempt == MAX_WRITE_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
   }
 
   @Override
@@ -573,6 +592,7 @@ public final class CassandraEngine implements BenchEngine {
     long flushes = node.count(TABLE_METRIC + "MemtableSwitchCount");
     long flushed = node.count(TABLE_METRIC + "BytesFlushed");
     sb.append(String.format(Locale.ROOT, "compaction %s%n", compaction));
+    sb.append(String.format(Locale.ROOT, "write timeouts retried %d%n", writeTimeoutsRetried.sum()));
     sb.append(String.format(Locale.ROOT, "flushes %d, %.2f MiB flushed (%.0f KiB each)%n", flushes, flushed / (double) MIB,
         flushes > 0 ? flushed / 1024.0 / flushes : Double.NaN));
     Object perRead = node.attribute(TABLE_METRIC + "SSTablesPerReadHistogram", "Mean");
