@@ -52,6 +52,7 @@ final class MemoryCgroup implements AutoCloseable {
       group.close();
       throw new IOException("memory cgroup " + dir + " is not writable");
     }
+    group.disableOomKiller();
     return group;
   }
 
@@ -88,6 +89,20 @@ final class MemoryCgroup implements AutoCloseable {
     wrapped.add("echo $$ > '" + dir.resolve("cgroup.procs") + "' && exec \"$0\" \"$@\"");
     wrapped.addAll(command);
     return wrapped;
+  }
+
+  /**
+   * Turns the group's OOM killer off ({@code memory.oom_control} = 1): a node that reaches the
+   * limit before the monitor raises it (its memory grows within the monitor's second, and dirty
+   * page cache cannot be dropped at once) waits for the next raise instead of being killed (it was
+   * killed, exit 137, early in one load phase). Best effort: without it the group still works.
+   */
+  private void disableOomKiller() {
+    try {
+      write("memory.oom_control", "1");
+    } catch (IOException e) {
+      // the limit still bounds the page cache; only the rare kill stays possible
+    }
   }
 
   /** Sets {@code memory.limit_in_bytes}; the kernel reclaims page cache to meet a lower one. */
