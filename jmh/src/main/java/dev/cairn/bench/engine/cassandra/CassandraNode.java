@@ -554,6 +554,8 @@ final class CassandraNode implements AutoCloseable {
     private long limitMin = Long.MAX_VALUE;
     private long limitMax;
     private long refusals;
+    /** Ticks that found the node waiting at the limit and raised it above its usage. */
+    private long oomWaits;
     private long dirtyMax;
     private String lastError;
 
@@ -596,6 +598,12 @@ final class CassandraNode implements AutoCloseable {
         long rss = stat.getOrDefault("rss", 0L);
         long cache = stat.getOrDefault("cache", 0L);
         long target = rss + allowance;
+        if (group.underOom()) {
+          // The node waits at the limit (the OOM killer is off) and the page cache it holds
+          // cannot be dropped: let it go on, above what it uses now; later ticks come down again.
+          oomWaits++;
+          target = Math.max(target, group.usage() + 64 * MIB);
+        }
         try {
           group.setLimit(target);
         } catch (IOException e) {
@@ -632,10 +640,10 @@ final class CassandraNode implements AutoCloseable {
       return String.format(java.util.Locale.ROOT,
           "memory cgroup %s: limit = rss + %d MiB, %d..%d MiB (lowering refused %d times); page cache mean"
               + " %.1f MiB, max %d MiB (dirty + writeback max %d MiB); rss max %d MiB; max usage %s MiB;"
-              + " OOM kills %s%s",
+              + " OOM kills %s; waits at the limit %d%s",
           group.directory(), allowance / MIB, limitMin == Long.MAX_VALUE ? 0 : limitMin / MIB, limitMax / MIB,
           refusals, samples == 0 ? 0 : cacheSum / samples / MIB, cacheMax / MIB, dirtyMax / MIB, rssMax / MIB,
-          maxUsage, oom < 0 ? "n/a" : Long.toString(oom), lastError == null ? "" : "; last refusal: " + lastError);
+          maxUsage, oom < 0 ? "n/a" : Long.toString(oom), oomWaits, lastError == null ? "" : "; last refusal: " + lastError);
     }
 
     synchronized long cacheMaxBytes() {

@@ -136,10 +136,24 @@ final class MemoryCgroup implements AutoCloseable {
 
   /** Processes the OOM killer ended in this group ({@code memory.oom_control}'s {@code oom_kill}), or -1. */
   long oomKills() {
+    return oomControl("oom_kill ");
+  }
+
+  /** Whether the group's tasks now wait at the limit ({@code under_oom 1}, with the killer off). */
+  boolean underOom() {
+    return oomControl("under_oom ") == 1;
+  }
+
+  /** Current bytes charged to the group ({@code memory.usage_in_bytes}). */
+  long usage() throws IOException {
+    return readLong("memory.usage_in_bytes");
+  }
+
+  private long oomControl(String field) {
     try {
       for (String line : Files.readAllLines(dir.resolve("memory.oom_control"), StandardCharsets.UTF_8)) {
-        if (line.startsWith("oom_kill ")) {
-          return Long.parseLong(line.substring("oom_kill ".length()).trim());
+        if (line.startsWith(field)) {
+          return Long.parseLong(line.substring(field.length()).trim());
         }
       }
     } catch (IOException | RuntimeException e) {
