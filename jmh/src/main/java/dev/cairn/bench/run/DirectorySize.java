@@ -9,7 +9,7 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /** Sizes and removal of database directories, tolerant of files an engine deletes meanwhile. */
-final class DirectorySize {
+public final class DirectorySize {
   private DirectorySize() {}
 
   /** Sum of the sizes of the regular files under {@code dir}; 0 if it is gone. */
@@ -33,7 +33,7 @@ final class DirectorySize {
     return total;
   }
 
-  static void deleteRecursively(Path dir) throws IOException {
+  public static void deleteRecursively(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

@@ -1,6 +1,7 @@
 package dev.cairn.bench.engine.cassandra;
 
 import dev.cairn.bench.engine.EngineMetrics;
+import dev.cairn.bench.run.DirectorySize;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -12,9 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -113,7 +112,7 @@ final class CassandraNode implements AutoCloseable {
   private Process process;
   private MemoryCgroup cgroup;
   private String cgroupProblem;
-  private MemoryMonitor monitor;
+  private NodeMemoryMonitor monitor;
   private JMXConnector jmx;
   private MBeanServerConnection mbeans;
 
@@ -157,7 +156,7 @@ final class CassandraNode implements AutoCloseable {
   }
 
   private void launch() throws IOException, InterruptedException {
-    deleteRecursively(nodeDir);
+    DirectorySize.deleteRecursively(nodeDir);
     Files.createDirectories(nodeDir);
     Files.createDirectories(dataDir);
     Files.writeString(yaml(), yamlText(), StandardCharsets.UTF_8);
@@ -214,7 +213,7 @@ final class CassandraNode implements AutoCloseable {
   /** Starts bounding the page cache (see the class comment); without a cgroup, nothing. */
   void boundPageCache() {
     if (cgroup != null && monitor == null) {
-      monitor = new MemoryMonitor(cgroup, settings.pageCacheBudgetBytes() + GROWTH_MARGIN_MIB * MIB);
+      monitor = new NodeMemoryMonitor(cgroup, settings.pageCacheBudgetBytes() + GROWTH_MARGIN_MIB * MIB);
       monitor.start();
     }
   }
@@ -224,7 +223,7 @@ final class CassandraNode implements AutoCloseable {
     return cgroupProblem;
   }
 
-  MemoryMonitor memory() {
+  NodeMemoryMonitor memory() {
     return monitor;
   }
 
@@ -366,22 +365,11 @@ final class CassandraNode implements AutoCloseable {
       for (Path p : (Iterable<Path>) entries::iterator) {
         String n = p.getFileName().toString();
         if (!n.equals("node.log") && !n.equals("node-summary.txt")) {
-          deleteRecursively(p);
+          DirectorySize.deleteRecursively(p);
         }
       }
     } catch (IOException e) {
       System.err.printf("[%s] could not clean %s: %s%n", name, nodeDir, e);
-    }
-  }
-
-  static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
-      }
     }
   }
 
@@ -537,121 +525,4 @@ final class CassandraNode implements AutoCloseable {
       "</configuration>",
       "");
 
-  /**
-   * Every second: the group's {@code rss} and {@code cache}; sets the limit to {@code rss +
-   * allowance}, so the page cache can hold at most about {@code allowance}. Keeps the figures for
-   * the node's summary.
-   */
-  static final class MemoryMonitor {
-    private final MemoryCgroup group;
-    private final long allowance;
-    private final Thread thread;
-    private volatile boolean running = true;
-    private long samples;
-    private double cacheSum;
-    private long cacheMax;
-    private long rssMax;
-    private long limitMin = Long.MAX_VALUE;
-    private long limitMax;
-    private long refusals;
-    /** Ticks that found the node waiting at the limit and raised it above its usage. */
-    private long oomWaits;
-    private long dirtyMax;
-    private String lastError;
-
-    MemoryMonitor(MemoryCgroup group, long allowance) {
-      this.group = group;
-      this.allowance = allowance;
-      this.thread = new Thread(this::loop, "cassandra-node-memory");
-      this.thread.setDaemon(true);
-    }
-
-    void start() {
-      tick();
-      thread.start();
-    }
-
-    void stop() {
-      running = false;
-      thread.interrupt();
-      try {
-        thread.join(5000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-
-    private void loop() {
-      while (running) {
-        try {
-          Thread.sleep(1000);
-        } catch (InterruptedException e) {
-          return;
-        }
-        tick();
-      }
-    }
-
-    private synchronized void tick() {
-      try {
-        Map<String, Long> stat = group.stat();
-        long rss = stat.getOrDefault("rss", 0L);
-        long cache = stat.getOrDefault("cache", 0L);
-        long target = rss + allowance;
-        if (group.underOom()) {
-          // The node waits at the limit (the OOM killer is off) and the page cache it holds
-          // cannot be dropped: let it go on, above what it uses now; later ticks come down again.
-          oomWaits++;
-          target = Math.max(target, group.usage() + 64 * MIB);
-        }
-        try {
-          group.setLimit(target);
-        } catch (IOException e) {
-          // The kernel could not reclaim enough (dirty or busy pages): come down part of the way.
-          refusals++;
-          lastError = "limit " + (target >> 20) + " MiB: " + e.getMessage();
-          try {
-            group.setLimit(Math.max(target, rss + cache - 16 * MIB));
-          } catch (IOException again) {
-            // next tick
-          }
-        }
-        long limit = group.limit();
-        samples++;
-        cacheSum += cache;
-        cacheMax = Math.max(cacheMax, cache);
-        rssMax = Math.max(rssMax, rss);
-        dirtyMax = Math.max(dirtyMax, stat.getOrDefault("dirty", 0L) + stat.getOrDefault("writeback", 0L));
-        limitMin = Math.min(limitMin, limit);
-        limitMax = Math.max(limitMax, limit);
-      } catch (IOException | RuntimeException e) {
-        lastError = e.toString();
-      }
-    }
-
-    synchronized String summary() {
-      long oom = group.oomKills();
-      String maxUsage;
-      try {
-        maxUsage = Long.toString(group.maxUsage() / MIB);
-      } catch (IOException e) {
-        maxUsage = "?";
-      }
-      return String.format(java.util.Locale.ROOT,
-          "memory cgroup %s: limit = rss + %d MiB, %d..%d MiB (lowering refused %d times); page cache mean"
-              + " %.1f MiB, max %d MiB (dirty + writeback max %d MiB); rss max %d MiB; max usage %s MiB;"
-              + " OOM kills %s; waits at the limit %d%s",
-          group.directory(), allowance / MIB, limitMin == Long.MAX_VALUE ? 0 : limitMin / MIB, limitMax / MIB,
-          refusals, samples == 0 ? 0 : cacheSum / samples / MIB, cacheMax / MIB, dirtyMax / MIB, rssMax / MIB,
-          maxUsage, oom < 0 ? "n/a" : Long.toString(oom), oomWaits, lastError == null ? "" : "; last refusal: " + lastError);
-    }
-
-    synchronized long cacheMaxBytes() {
-      return cacheMax;
-    }
-
-    synchronized double cacheMeanBytes() {
-      return samples == 0 ? 0 : cacheSum / samples;
-    }
-  }
 }

@@ -31,22 +31,22 @@ class CassandraEnginesTest {
   @Test
   void theStrategiesDifferOnlyInTheCompactionMap() {
     EngineSettings s = settings(0, 0);
-    Map<String, String> lcs = CassandraEngine.compactionOptions(CassandraEngine.Strategy.LCS, s);
+    Map<String, String> lcs = CassandraSettings.compactionOptions(CassandraEngine.Strategy.LCS, s);
     assertEquals(Map.of("class", "LeveledCompactionStrategy", "sstable_size_in_mb", "2", "fanout_size", "10"), lcs);
     assertEquals(Map.of("class", "UnifiedCompactionStrategy", "target_sstable_size", "2MiB"),
-        CassandraEngine.compactionOptions(CassandraEngine.Strategy.UCS, s));
+        CassandraSettings.compactionOptions(CassandraEngine.Strategy.UCS, s));
     // Outside periodic the plugin keeps its load limits' defaults, as cairn-table+dlc keeps DLC's.
     assertEquals(Map.of("class", "dev.cairn.cassandra.CairnCompactionStrategy", "sstable_size_in_mb", "2",
-        "fanout_size", "10"), CassandraEngine.compactionOptions(CassandraEngine.Strategy.CAIRN, s));
-    assertNull(CassandraEngine.cairnIoLimitsMb(s));
+        "fanout_size", "10"), CassandraSettings.compactionOptions(CassandraEngine.Strategy.CAIRN, s));
+    assertNull(CassandraSettings.cairnIoLimitsMb(s));
   }
 
   @Test
   void periodicSetsCairnsLimitsBetweenThePhases() {
-    long[] limits = CassandraEngine.cairnIoLimitsMb(settings(3000, 300));
+    long[] limits = CassandraSettings.cairnIoLimitsMb(settings(3000, 300));
     // 60 MiB of ~208 MiB cached: 71% of gets expected to miss, each loading an 8 KiB chunk (the
     // chunk of a 7-record bucket of 1 KiB values).
-    assertEquals(8192, CassandraEngine.bytesPerMiss(settings(3000, 300)));
+    assertEquals(8192, CassandraSettings.bytesPerMiss(settings(3000, 300)));
     double perGet = 0.7 * (1 - (60.0 * (1 << 20)) / (204_800 * 1040.0)) * 8192;
     assertEquals(Math.round(0.6 * 3000 * perGet / 1e6), limits[0]);
     assertEquals(Math.round(2 * 300 * perGet / 1e6), limits[1]);
@@ -55,7 +55,7 @@ class CassandraEnginesTest {
 
   @Test
   void memtableFlushesAtTheConfiguredBytes() {
-    CassandraNode.Settings n = CassandraEngine.nodeSettings(settings(0, 0));
+    CassandraNode.Settings n = CassandraSettings.nodeSettings(settings(0, 0));
     assertEquals(2, n.memtablePoolMib());
     assertEquals(0.5, n.memtableCleanupThreshold(), 1e-9);
     assertEquals(60 + 32, n.fileCacheMib(), "chunk cache plus Cassandra's 32 MiB buffer-pool reserve");
@@ -65,21 +65,21 @@ class CassandraEnginesTest {
   @Test
   void chunkSizeFollowsCassandrasDiskOptimizationBuffer() {
     // Partition-size histogram bounds ..., 1109, ..., 6866, 8239, 9887, ...
-    assertEquals(8 << 10, CassandraEngine.chunkBytes(CassandraEngine.partitionBytes(1, 1024))); // crosses a page
-    assertEquals(8 << 10, CassandraEngine.chunkBytes(CassandraEngine.partitionBytes(7, 1024))); // 7338 -> 8239
-    assertEquals(16 << 10, CassandraEngine.chunkBytes(CassandraEngine.partitionBytes(8, 1024))); // 8383 -> 9887
-    assertEquals(64 << 10, CassandraEngine.chunkBytes(CassandraEngine.partitionBytes(256, 1024)));
-    assertEquals(4 << 10, CassandraEngine.chunkBytes(300));
+    assertEquals(8 << 10, CassandraSettings.chunkBytes(CassandraSettings.partitionBytes(1, 1024))); // crosses a page
+    assertEquals(8 << 10, CassandraSettings.chunkBytes(CassandraSettings.partitionBytes(7, 1024))); // 7338 -> 8239
+    assertEquals(16 << 10, CassandraSettings.chunkBytes(CassandraSettings.partitionBytes(8, 1024))); // 8383 -> 9887
+    assertEquals(64 << 10, CassandraSettings.chunkBytes(CassandraSettings.partitionBytes(256, 1024)));
+    assertEquals(4 << 10, CassandraSettings.chunkBytes(300));
   }
 
   @Test
   void bucketsAreTheMostRecordsAtTheSmallestChunk() {
-    assertEquals(7, CassandraEngine.defaultBucketRecords(1024, 2L << 20));
-    int small = CassandraEngine.defaultBucketRecords(100, 2L << 20);
-    assertTrue(CassandraEngine.chunkBytes(CassandraEngine.partitionBytes(small, 100)) <= 8 << 10);
-    assertTrue(CassandraEngine.chunkBytes(CassandraEngine.partitionBytes(small + 1, 100)) > 8 << 10);
+    assertEquals(7, CassandraSettings.defaultBucketRecords(1024, 2L << 20));
+    int small = CassandraSettings.defaultBucketRecords(100, 2L << 20);
+    assertTrue(CassandraSettings.chunkBytes(CassandraSettings.partitionBytes(small, 100)) <= 8 << 10);
+    assertTrue(CassandraSettings.chunkBytes(CassandraSettings.partitionBytes(small + 1, 100)) > 8 << 10);
     // Big values: one record per partition, never a partition over 1/64 of an SSTable.
-    assertEquals(1, CassandraEngine.defaultBucketRecords(256 << 10, 2L << 20));
+    assertEquals(1, CassandraSettings.defaultBucketRecords(256 << 10, 2L << 20));
   }
 
   @Test
