@@ -381,8 +381,8 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
             estimate.load() == LoadClass.HIGH ? ": delaying L0 compactions, sparing hot SSTables" : "");
       }
       lastLoad = estimate.load();
-      owed = LeveledBacklog.estimatedTasks(model.shape(), leveled) > 0;
       refreshSnapshot(model.shape());
+      owed = snapshot.estimatedRemainingTasks() > 0;
     }
     if (options.dryRun() || !supported || !owed) {
       return;
