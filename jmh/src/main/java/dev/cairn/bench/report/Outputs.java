@@ -96,6 +96,7 @@ public final class Outputs {
       e.put("high_phase_read_p99_us", r.highPhaseReadP99Micros());
       e.put("high_phase_ops_per_s", r.highPhaseOpsPerSecond());
       e.put("high_phase_drops", r.highPhaseDrops());
+      e.put("later_high_phase_read_p99_us", r.laterHighPhaseReadP99Micros());
       // Issues 4 and 5 (docs/benchmarks.md, "Compaction-style figures"):
       e.put("space_amplification_peak", r.spaceAmplificationPeak());
       e.put("write_amplification_by_level",

@@ -13,6 +13,8 @@ import java.util.Map;
  * @param highPhaseReadP99Micros periodic: read p99 over the high phases' seconds (NaN otherwise)
  * @param highPhaseOpsPerSecond periodic: mean operations per second in high phases
  * @param highPhaseDrops periodic: seconds of high phases below 90% of the offered rate
+ * @param laterHighPhaseReadP99Micros periodic: read p99 over the high phases after the first
+ *     period, which leaves out the compactions still owed from the load and the cold cache
  * @param spaceAmplificationPeak the largest per-second database bytes over the live user bytes
  * @param writeAmplificationByLevel bytes written into each level over user bytes written
  *     (measured phase), level 0 first; empty when the engine cannot tell
@@ -50,6 +52,7 @@ public record RunResult(
     double highPhaseReadP99Micros,
     double highPhaseOpsPerSecond,
     double highPhaseDrops,
+    double laterHighPhaseReadP99Micros,
     double spaceAmplificationPeak,
     List<Double> writeAmplificationByLevel,
     FollowUp followUp,

@@ -144,6 +144,9 @@ public final class Runner {
           && Workloads.periodicHighPhase(config, to);
       if (highPhase) {
         m.highPhaseReads.add(reads);
+        if (from >= Workloads.periodicPeriodSeconds(config)) {
+          m.laterHighPhaseReads.add(reads);
+        }
       }
       Sample s = new Sample((now - start) / 1e9, m.engine, m.workload,
           (counts[0] - previousCounts[0]) / interval,
@@ -201,6 +204,8 @@ public final class Runner {
     Histogram readTotal = new Histogram(3);
     Histogram writeTotal = new Histogram(3);
     final Histogram highPhaseReads = new Histogram(3);
+    /** High-phase reads after the first period (HighPhase). */
+    final Histogram laterHighPhaseReads = new Histogram(3);
     EngineMetrics startMetrics;
     EngineMetrics endMetrics;
     long[] startLevelBytes = new long[0];
@@ -240,7 +245,7 @@ public final class Runner {
         stall = delta(endMetrics.stallMicros(), startMetrics.stallMicros());
       }
       double user = counters.userBytesWritten.sum();
-      HighPhase high = HighPhase.of(samples, config.highOps(), highPhaseReads);
+      HighPhase high = HighPhase.of(samples, config.highOps(), highPhaseReads, laterHighPhaseReads);
       return new RunResult(engine, workload, error, List.copyOf(samples),
           counters.reads.sum() / seconds, counters.writes.sum() / seconds, counters.scans.sum() / seconds,
           hitMean, hitMin, hitMax,
@@ -250,7 +255,7 @@ public final class Runner {
           device, compaction, user, dbBytes, stall,
           samples.isEmpty() ? Double.NaN : loadSum / samples.size(),
           loadSeconds, seconds, unhonoured, java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(config.asMap())),
-          high.readP99Micros(), high.opsPerSecond(), high.drops(),
+          high.readP99Micros(), high.opsPerSecond(), high.drops(), high.laterReadP99Micros(),
           DerivedFigures.spaceAmplificationPeak(samples, dbBytes, liveUserBytes),
           DerivedFigures.writeAmplificationByLevel(startLevelBytes, endLevelBytes, user),
           followUp, DerivedFigures.bufferBytesMean(samples), DerivedFigures.bufferBytesMax(samples),

@@ -175,9 +175,17 @@ public final class Workloads {
 
   /** Whether {@code elapsed} seconds into periodic's measured phase fall in a high phase. */
   public static boolean periodicHighPhase(RunConfig c, double elapsed) {
-    double high = 500 * c.periodScale();
-    double low = 100 * c.periodScale();
-    return elapsed % (high + low) < high;
+    return elapsed % periodicPeriodSeconds(c) < periodicHighSeconds(c);
+  }
+
+  /** Seconds of one high phase of periodic: DLC's 500 s, scaled. */
+  static double periodicHighSeconds(RunConfig c) {
+    return 500 * c.periodScale();
+  }
+
+  /** Seconds of one period of periodic (a high phase and the low phase after it: 500 + 100 s, scaled). */
+  public static double periodicPeriodSeconds(RunConfig c) {
+    return 600 * c.periodScale();
   }
 
   /** DLC's periodic load: every client is paced at its share of the phase's offered rate. */
