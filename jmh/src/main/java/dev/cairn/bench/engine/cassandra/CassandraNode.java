@@ -40,10 +40,13 @@ import javax.management.remote.JMXServiceURL;
  *
  * <p><b>Memory.</b> The heap is fixed and touched at start ({@code -Xms = -Xmx},
  * {@code -XX:+AlwaysPreTouch}), so that it is resident from the first second. Once the node is up
- * a monitor thread sets the group's limit every second to the group's anonymous memory ({@code
- * rss}: heap, chunk cache, metaspace, thread stacks, ...) plus {@value #GROWTH_MARGIN_MIB} MiB for
- * growth between two ticks plus the page-cache budget: the page cache ({@code cache}, mapped
- * index files included) then holds at most about budget + margin, whatever the JVM grows to.
+ * a monitor thread sets the group's limit four times a second to the group's anonymous memory
+ * ({@code rss}: heap, chunk cache, metaspace, thread stacks, ...) plus its dirty and writeback
+ * pages plus {@value #GROWTH_MARGIN_MIB} MiB for growth between two ticks plus the page-cache
+ * budget ({@link NodeMemoryMonitor}): the clean page cache ({@code cache}, mapped index files
+ * included) then holds at most about budget + margin, whatever the JVM grows to. The code cache
+ * is committed at start and the commit log written by direct I/O, so that neither grows the
+ * group's unreclaimable memory later.
  */
 final class CassandraNode implements AutoCloseable {
   static final String MAIN = "org.apache.cassandra.service.CassandraDaemon";
@@ -52,6 +55,8 @@ final class CassandraNode implements AutoCloseable {
   static final long NETWORKING_CACHE_MIB = 16;
   /** Anonymous memory the node may grow by between two ticks of the memory monitor. */
   static final long GROWTH_MARGIN_MIB = 16;
+  /** The JVM's code cache, committed whole at start (see {@link #javaCommand}). */
+  static final long CODE_CACHE_MIB = 240;
   static final int START_SECONDS = 180;
   static final int STOP_SECONDS = 60;
   private static final long MIB = 1L << 20;
@@ -387,6 +392,12 @@ final class CassandraNode implements AutoCloseable {
     cmd.add("-Xss256k");
     cmd.add("-XX:MaxDirectMemorySize=" + settings.maxDirectBytes() / MIB + "m");
     cmd.add("-XX:+ExitOnOutOfMemoryError");
+    // The whole code cache committed at start, while the group has room: growing it later is an
+    // mmap the kernel charges to the group, and at the limit that fails and the JVM dies
+    // (os::pd_commit_memory in CodeHeap::expand_by, three times at 16-29 s into a load).
+    cmd.add("-XX:-SegmentedCodeCache");
+    cmd.add("-XX:ReservedCodeCacheSize=" + CODE_CACHE_MIB + "m");
+    cmd.add("-XX:InitialCodeCacheSize=" + CODE_CACHE_MIB + "m");
     cmd.addAll(install.jvmFlags());
     cmd.add("-Djava.net.preferIPv4Stack=true");
     cmd.add("-Dcassandra-foreground=true");
@@ -437,6 +448,10 @@ final class CassandraNode implements AutoCloseable {
         "commitlog_sync: periodic",
         "commitlog_sync_period: 10000ms",
         "commitlog_segment_size: 8MiB",
+        // The commit log by direct I/O (5.0): with the default memory-mapped segments up to a sync
+        // period's writes sit in the node's page cache as dirty pages the kernel cannot reclaim,
+        // and a group at its limit with nothing reclaimable fails the JVM's own allocations.
+        "commitlog_disk_access_mode: direct",
         // Flushes and compactions fsync every 4 MiB they write (Cassandra's advice for SSDs), so
         // their dirty pages stay few in the bounded page cache: the kernel cannot reclaim dirty
         // pages, and with cgroup v1 nothing writes them back before the global (24 GiB) limits.

@@ -4,11 +4,15 @@ import java.io.IOException;
 import java.util.Map;
 
 /**
- * Every second: the group's {@code rss} and {@code cache}; sets the limit to {@code rss +
- * allowance}, so the page cache can hold at most about {@code allowance}. Keeps the figures for
- * the node's summary.
+ * Every {@value #TICK_MILLIS} ms: the group's {@code rss}, {@code cache}, {@code dirty} and {@code
+ * writeback}; sets the limit to {@code rss + dirty + writeback + allowance}, so the clean page
+ * cache can hold at most about {@code allowance}. Pages that are dirty or under writeback are
+ * outside the allowance because the kernel cannot reclaim them on demand: a group whose limit
+ * leaves nothing reclaimable fails the kernel's own charges (an mmap, a new thread) with ENOMEM,
+ * and the JVM dies. Keeps the figures for the node's summary.
  */
 final class NodeMemoryMonitor {
+  static final long TICK_MILLIS = 250;
   private static final long MIB = 1L << 20;
   private final MemoryCgroup group;
   private final long allowance;
@@ -51,7 +55,7 @@ final class NodeMemoryMonitor {
   private void loop() {
     while (running) {
       try {
-        Thread.sleep(1000);
+        Thread.sleep(TICK_MILLIS);
       } catch (InterruptedException e) {
         return;
       }
@@ -64,7 +68,8 @@ final class NodeMemoryMonitor {
       Map<String, Long> stat = group.stat();
       long rss = stat.getOrDefault("rss", 0L);
       long cache = stat.getOrDefault("cache", 0L);
-      long target = rss + allowance;
+      long unreclaimable = stat.getOrDefault("dirty", 0L) + stat.getOrDefault("writeback", 0L);
+      long target = rss + unreclaimable + allowance;
       if (group.underOom()) {
         // The node waits at the limit (the OOM killer is off) and the page cache it holds
         // cannot be dropped: let it go on, above what it uses now; later ticks come down again.
@@ -88,7 +93,7 @@ final class NodeMemoryMonitor {
       cacheSum += cache;
       cacheMax = Math.max(cacheMax, cache);
       rssMax = Math.max(rssMax, rss);
-      dirtyMax = Math.max(dirtyMax, stat.getOrDefault("dirty", 0L) + stat.getOrDefault("writeback", 0L));
+      dirtyMax = Math.max(dirtyMax, unreclaimable);
       limitMin = Math.min(limitMin, limit);
       limitMax = Math.max(limitMax, limit);
     } catch (IOException | RuntimeException e) {
@@ -105,7 +110,7 @@ final class NodeMemoryMonitor {
       maxUsage = "?";
     }
     return String.format(java.util.Locale.ROOT,
-        "memory cgroup %s: limit = rss + %d MiB, %d..%d MiB (lowering refused %d times); page cache mean"
+        "memory cgroup %s: limit = rss + dirty + writeback + %d MiB, %d..%d MiB (lowering refused %d times); page cache mean"
             + " %.1f MiB, max %d MiB (dirty + writeback max %d MiB); rss max %d MiB; max usage %s MiB;"
             + " OOM kills %s; waits at the limit %d%s",
         group.directory(), allowance / MIB, limitMin == Long.MAX_VALUE ? 0 : limitMin / MIB, limitMax / MIB,
