@@ -40,13 +40,12 @@ import javax.management.remote.JMXServiceURL;
  *
  * <p><b>Memory.</b> The heap is fixed and touched at start ({@code -Xms = -Xmx},
  * {@code -XX:+AlwaysPreTouch}), so that it is resident from the first second. Once the node is up
- * a monitor thread sets the group's limit four times a second to the group's anonymous memory
- * ({@code rss}: heap, chunk cache, metaspace, thread stacks, ...) plus its dirty and writeback
- * pages plus {@value #GROWTH_MARGIN_MIB} MiB for growth between two ticks plus the page-cache
- * budget ({@link NodeMemoryMonitor}): the clean page cache ({@code cache}, mapped index files
- * included) then holds at most about budget + margin, whatever the JVM grows to. The code cache
- * is committed at start and the commit log written by direct I/O, so that neither grows the
- * group's unreclaimable memory later.
+ * a monitor thread sets the group's limit four times a second to what the group holds that the
+ * kernel cannot reclaim (anonymous and locked memory, kernel memory, dirty pages) plus
+ * {@value #GROWTH_MARGIN_MIB} MiB for growth between two ticks plus the page-cache budget ({@link
+ * NodeMemoryMonitor}): the clean page cache (mapped index files included) then holds at most about
+ * budget + margin, whatever the JVM grows to. The code cache is committed at start and the commit
+ * log written by direct I/O, so that neither grows the group's unreclaimable memory later.
  */
 final class CassandraNode implements AutoCloseable {
   static final String MAIN = "org.apache.cassandra.service.CassandraDaemon";

@@ -4,12 +4,17 @@ import java.io.IOException;
 import java.util.Map;
 
 /**
- * Every {@value #TICK_MILLIS} ms: the group's {@code rss}, {@code cache}, {@code dirty} and {@code
- * writeback}; sets the limit to {@code rss + dirty + writeback + allowance}, so the clean page
- * cache can hold at most about {@code allowance}. Pages that are dirty or under writeback are
- * outside the allowance because the kernel cannot reclaim them on demand: a group whose limit
- * leaves nothing reclaimable fails the kernel's own charges (an mmap, a new thread) with ENOMEM,
- * and the JVM dies. Keeps the figures for the node's summary.
+ * Every {@value #TICK_MILLIS} ms: reads the group's {@code memory.usage_in_bytes} and {@code
+ * memory.stat}, and sets the limit so that the group's reclaimable page cache can hold about
+ * {@code allowance} and no more ({@link #limitFor}).
+ *
+ * <p>Reclaimable is the clean part of the file LRU lists ({@code active_file + inactive_file -
+ * dirty - writeback}); everything else the group holds stays where it is: anonymous memory, pages
+ * Cassandra's {@code mlockall} pinned at start (the heap, the committed code cache, and any file
+ * pages then mapped, {@code unevictable}), kernel memory, dirty and writeback pages. Counting those
+ * as part of the allowance leaves a group at its limit with nothing to reclaim, and there the
+ * kernel fails its own charges (an mmap, a new thread, a class load) with ENOMEM and the JVM dies.
+ * Keeps the figures for the node's summary.
  */
 final class NodeMemoryMonitor {
   static final long TICK_MILLIS = 250;
@@ -28,6 +33,7 @@ final class NodeMemoryMonitor {
   /** Ticks that found the node waiting at the limit and raised it above its usage. */
   private long oomWaits;
   private long dirtyMax;
+  private long unevictableMax;
   private String lastError;
 
   NodeMemoryMonitor(MemoryCgroup group, long allowance) {
@@ -63,13 +69,31 @@ final class NodeMemoryMonitor {
     }
   }
 
+  /**
+   * The limit that leaves {@code allowance} bytes for the clean file pages the kernel can reclaim:
+   * what the group uses that cannot be reclaimed now, plus the allowance.
+   */
+  static long limitFor(long usage, Map<String, Long> stat, long allowance) {
+    return usage - reclaimable(stat) + allowance;
+  }
+
+  /** Clean pages on the file LRU lists: what the kernel can drop to meet a lower limit. */
+  static long reclaimable(Map<String, Long> stat) {
+    long file = stat.getOrDefault("active_file", 0L) + stat.getOrDefault("inactive_file", 0L);
+    return Math.max(0, file - unreclaimableDirty(stat));
+  }
+
+  private static long unreclaimableDirty(Map<String, Long> stat) {
+    return stat.getOrDefault("dirty", 0L) + stat.getOrDefault("writeback", 0L);
+  }
+
   private synchronized void tick() {
     try {
+      long usage = group.usage();
       Map<String, Long> stat = group.stat();
       long rss = stat.getOrDefault("rss", 0L);
-      long cache = stat.getOrDefault("cache", 0L);
-      long unreclaimable = stat.getOrDefault("dirty", 0L) + stat.getOrDefault("writeback", 0L);
-      long target = rss + unreclaimable + allowance;
+      long cache = reclaimable(stat);
+      long target = limitFor(usage, stat, allowance);
       if (group.underOom()) {
         // The node waits at the limit (the OOM killer is off) and the page cache it holds
         // cannot be dropped: let it go on, above what it uses now; later ticks come down again.
@@ -79,11 +103,11 @@ final class NodeMemoryMonitor {
       try {
         group.setLimit(target);
       } catch (IOException e) {
-        // The kernel could not reclaim enough (dirty or busy pages): come down part of the way.
+        // The kernel could not reclaim enough (pages busy under I/O): come down part of the way.
         refusals++;
         lastError = "limit " + (target >> 20) + " MiB: " + e.getMessage();
         try {
-          group.setLimit(Math.max(target, rss + cache - 16 * MIB));
+          group.setLimit(Math.max(target, usage - 16 * MIB));
         } catch (IOException again) {
           // next tick
         }
@@ -93,7 +117,8 @@ final class NodeMemoryMonitor {
       cacheSum += cache;
       cacheMax = Math.max(cacheMax, cache);
       rssMax = Math.max(rssMax, rss);
-      dirtyMax = Math.max(dirtyMax, unreclaimable);
+      dirtyMax = Math.max(dirtyMax, unreclaimableDirty(stat));
+      unevictableMax = Math.max(unevictableMax, stat.getOrDefault("unevictable", 0L));
       limitMin = Math.min(limitMin, limit);
       limitMax = Math.max(limitMax, limit);
     } catch (IOException | RuntimeException e) {
@@ -110,12 +135,13 @@ final class NodeMemoryMonitor {
       maxUsage = "?";
     }
     return String.format(java.util.Locale.ROOT,
-        "memory cgroup %s: limit = rss + dirty + writeback + %d MiB, %d..%d MiB (lowering refused %d times); page cache mean"
-            + " %.1f MiB, max %d MiB (dirty + writeback max %d MiB); rss max %d MiB; max usage %s MiB;"
+        "memory cgroup %s: limit = usage - reclaimable page cache + %d MiB, %d..%d MiB (lowering refused %d times);"
+            + " reclaimable page cache mean %.1f MiB, max %d MiB (dirty + writeback max %d MiB); rss max %d MiB;"
+            + " unevictable max %d MiB; max usage %s MiB;"
             + " OOM kills %s; waits at the limit %d%s",
         group.directory(), allowance / MIB, limitMin == Long.MAX_VALUE ? 0 : limitMin / MIB, limitMax / MIB,
         refusals, samples == 0 ? 0 : cacheSum / samples / MIB, cacheMax / MIB, dirtyMax / MIB, rssMax / MIB,
-        maxUsage, oom < 0 ? "n/a" : Long.toString(oom), oomWaits, lastError == null ? "" : "; last refusal: " + lastError);
+        unevictableMax / MIB, maxUsage, oom < 0 ? "n/a" : Long.toString(oom), oomWaits, lastError == null ? "" : "; last refusal: " + lastError);
   }
 
   synchronized long cacheMaxBytes() {
