@@ -1,0 +1,305 @@
+package dev.cairn.hbase;
+
+import dev.cairn.compaction.dlc.LoadClass;
+import dev.cairn.compaction.tiered.StoreFile;
+import dev.cairn.compaction.tiered.StoreRequest;
+import dev.cairn.compaction.tiered.TieredDlcPolicy;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.io.hfile.BlockCache;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
+import org.apache.hadoop.hbase.regionserver.Store;
+import org.apache.hadoop.hbase.regionserver.StoreConfigInformation;
+import org.apache.hadoop.hbase.regionserver.StoreFileReader;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionLifeCycleTracker;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequestImpl;
+import org.apache.hadoop.hbase.regionserver.compactions.ExploringCompactionPolicy;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Cairn's compaction policy for HBase's default store engine, selected per table or family with
+ * {@code hbase.hstore.defaultengine.compactionpolicy.class = dev.cairn.hbase.CairnCompactionPolicy}.
+ *
+ * <p>HBase's exploring policy still selects; Cairn decides whether and what runs now ({@link
+ * TieredDlcPolicy}, pure, in cairn-compaction): under a high read load it holds back minor
+ * compactions of fresh flushes, merges fresh flushes among themselves (part runs), ends the delay
+ * well below {@code hbase.hstore.blockingStoreFiles} or after a maximum delay, and then runs the
+ * in-ratio window that evicts the fewest cached bytes. User requests, major compactions, off-peak
+ * hours and split daughters' references are never delayed. A declined selection is an empty
+ * request, never null; the store asks again at its next flush, and the server's ticker asks for
+ * it when the load turns low or the delay reaches its bound ({@link ServerLoad}).
+ *
+ * <p>Settings are read from the store's configuration ({@link CairnOptions}). A bad setting is
+ * logged with its key and the store compacts exactly as HBase would (a dry run), so a region
+ * always opens. The compaction switch, the table's compaction flag and the throughput controller
+ * act before and after the policy, as for HBase's own.
+ *
+ * <p>Thread safety: HBase calls {@link #selectCompaction} under the store's selection lock; the
+ * ticker calls {@link #onTick}; both go through this object's monitor.
+ */
+public class CairnCompactionPolicy extends ExploringCompactionPolicy {
+  private static final Logger LOG = LoggerFactory.getLogger(CairnCompactionPolicy.class);
+
+  private final HStore store;
+  private final CairnOptions options;
+  private final boolean dryRun;
+  private final TieredDlcPolicy policy;
+  private ServerLoad serverLoad;
+  private ObjectName beanName;
+  private volatile String lastDecision = "none yet";
+  private volatile double cachedFraction;
+
+  public CairnCompactionPolicy(Configuration conf, StoreConfigInformation storeConfigInfo) {
+    super(conf, storeConfigInfo);
+    this.store = storeConfigInfo instanceof HStore h ? h : null;
+    CairnOptions read;
+    boolean dry;
+    try {
+      read = CairnOptions.read(conf::get, keys(conf));
+      dry = read.dryRun();
+    } catch (IllegalArgumentException e) {
+      LOG.error("cairn: {}; this store compacts as HBase's exploring policy would (dry run) until the setting is fixed",
+          e.getMessage());
+      read = CairnOptions.defaults();
+      dry = true;
+    }
+    this.options = read;
+    this.dryRun = dry || !read.delay();
+    this.policy = new TieredDlcPolicy(read.tieredConfig(comConf.getMinFilesToCompact(),
+        comConf.getMaxFilesToCompact(), comConf.getCompactionRatio(), storeConfigInfo.getMemStoreFlushSize()),
+        System::nanoTime);
+  }
+
+  private static List<String> keys(Configuration conf) {
+    List<String> keys = new ArrayList<>();
+    for (Map.Entry<String, String> e : conf) {
+      keys.add(e.getKey());
+    }
+    return keys;
+  }
+
+  @Override
+  public CompactionRequestImpl selectCompaction(Collection<HStoreFile> candidateFiles,
+      List<HStoreFile> filesCompacting, boolean isUserCompaction, boolean mayUseOffPeak, boolean forceMajor)
+      throws IOException {
+    CompactionRequestImpl hbase =
+        super.selectCompaction(candidateFiles, filesCompacting, isUserCompaction, mayUseOffPeak, forceMajor);
+    ServerLoad load = serverLoad();
+    if (load == null) {
+      return hbase;
+    }
+    List<HStoreFile> eligible = getCurrentEligibleFiles(new ArrayList<>(candidateFiles), filesCompacting);
+    Map<HStoreFile, StoreFile> model = new IdentityHashMap<>();
+    List<StoreFile> files = new ArrayList<>();
+    long bytes = 0;
+    long cached = 0;
+    for (int i = 0; i < eligible.size(); i++) {
+      HStoreFile f = eligible.get(i);
+      StoreFile m = model(i, f, load);
+      model.put(f, m);
+      files.add(m);
+      bytes += m.sizeBytes();
+      cached += m.cachedBytes();
+    }
+    cachedFraction = bytes == 0 ? 0 : (double) cached / bytes;
+    List<StoreFile> selection = new ArrayList<>();
+    for (HStoreFile f : hbase.getFiles()) {
+      StoreFile m = model.get(f);
+      if (m == null) {
+        // HBase selected a file outside the eligible run (it never does): leave it to HBase.
+        return hbase;
+      }
+      selection.add(m);
+    }
+    StoreRequest.Kind kind = isUserCompaction ? StoreRequest.Kind.USER
+        : forceMajor || hbase.isMajor() ? StoreRequest.Kind.MAJOR
+        : hbase.isOffPeak() ? StoreRequest.Kind.OFF_PEAK : StoreRequest.Kind.SYSTEM;
+    StoreRequest request = new StoreRequest(files, filesCompacting.size(),
+        (int) Math.min(Integer.MAX_VALUE, storeConfigInfo.getBlockingFileCount()), kind, selection);
+    TieredDlcPolicy.Decision decision;
+    synchronized (this) {
+      decision = policy.decide(load.load(), request);
+    }
+    lastDecision = decision.action() + ": " + decision.reason();
+    if (dryRun || decision.action() == TieredDlcPolicy.Action.AS_STORE) {
+      return hbase;
+    }
+    List<HStoreFile> chosen = new ArrayList<>();
+    for (StoreFile m : decision.selection()) {
+      chosen.add(eligible.get((int) m.id()));
+    }
+    CompactionRequestImpl request2 = new CompactionRequestImpl(chosen);
+    request2.setIsMajor(false, !chosen.isEmpty() && chosen.size() == candidateFiles.size());
+    if (!chosen.isEmpty()) {
+      LOG.debug("cairn: {} in {}", lastDecision, store);
+    }
+    return request2;
+  }
+
+  /** The file as the pure policy sees it; its id is its index in the eligible run. */
+  private StoreFile model(int index, HStoreFile f, ServerLoad load) {
+    StoreFileReader reader = f.getReader();
+    long size = reader == null ? 0 : reader.length();
+    long cached = Math.min(size, load.cachedBytes(f.getPath().getName()));
+    return new StoreFile(index, size, options.spareCached() ? cached : 0, f.isReference(),
+        f.excludeFromMinorCompaction());
+  }
+
+  /** The server's load picture, registering this store on first use; null without a block cache. */
+  private synchronized ServerLoad serverLoad() {
+    if (serverLoad != null) {
+      return serverLoad;
+    }
+    if (store == null) {
+      return null;
+    }
+    BlockCache cache = store.getCacheConfig().getBlockCache().orElse(null);
+    if (cache == null) {
+      return null; // a warm-up region, or a server without a block cache: HBase's policy alone
+    }
+    serverLoad = ServerLoad.of(cache, options);
+    serverLoad.register(this);
+    registerBean();
+    return serverLoad;
+  }
+
+  /**
+   * Called by the server's ticker after each load interval: asks the store for a compaction when
+   * one is held back and the load has turned low or the delay has reached its bound; forgets the
+   * store once its region closes.
+   */
+  void onTick(LoadClass before, LoadClass now) {
+    HRegion region = store.getHRegion();
+    if (region.isClosed() || region.isClosing()) {
+      serverLoad.unregister(this);
+      unregisterBean();
+      return;
+    }
+    boolean ask;
+    synchronized (this) {
+      long bound = policy.config().maxDelayMillis();
+      ask = policy.delaying() && !dryRun
+          && ((before == LoadClass.HIGH && now == LoadClass.LOW)
+              || (policy.config().delayIsBounded() && policy.currentDelayNanos() / 1_000_000 >= bound));
+    }
+    if (ask) {
+      try {
+        region.requestCompaction(Bytes.toBytes(store.getColumnFamilyName()),
+            "cairn: a delayed compaction (load " + now + ")", Store.NO_PRIORITY, false,
+            CompactionLifeCycleTracker.DUMMY);
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("cairn: could not ask {} for its delayed compaction", store, e);
+      }
+    }
+  }
+
+  // ---- metrics
+
+  private void registerBean() {
+    try {
+      HRegion region = store.getHRegion();
+      beanName = new ObjectName("dev.cairn.hbase:type=CompactionPolicy,table="
+          + ObjectName.quote(region.getRegionInfo().getTable().getNameAsString())
+          + ",region=" + region.getRegionInfo().getEncodedName()
+          + ",family=" + ObjectName.quote(store.getColumnFamilyName()));
+      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+      if (!server.isRegistered(beanName)) {
+        server.registerMBean(new Metrics(), beanName);
+      }
+    } catch (JMException | RuntimeException e) {
+      LOG.warn("cairn: no metrics bean for {}", store, e);
+      beanName = null;
+    }
+  }
+
+  private void unregisterBean() {
+    if (beanName == null) {
+      return;
+    }
+    try {
+      ManagementFactory.getPlatformMBeanServer().unregisterMBean(beanName);
+    } catch (JMException e) {
+      // already gone
+    }
+    beanName = null;
+  }
+
+  /** The bean's view of this store's policy. */
+  private final class Metrics implements CairnPolicyMetricsMBean {
+    @Override
+    public String getLoadClass() {
+      return serverLoad.load().name();
+    }
+
+    @Override
+    public double getClientReadBytesPerSecond() {
+      return serverLoad.estimate().clientBytesPerSecond();
+    }
+
+    @Override
+    public long getDelayedCompactions() {
+      return counters().delayedCompactions();
+    }
+
+    @Override
+    public long getPartRuns() {
+      return counters().partRuns();
+    }
+
+    @Override
+    public long getReleasesAtBound() {
+      return counters().releasesAtBound();
+    }
+
+    @Override
+    public long getColderChoices() {
+      return counters().colderChoices();
+    }
+
+    @Override
+    public long getSparedCachedBytes() {
+      return counters().sparedCachedBytes();
+    }
+
+    @Override
+    public long getCurrentDelayMillis() {
+      synchronized (CairnCompactionPolicy.this) {
+        return policy.currentDelayNanos() / 1_000_000;
+      }
+    }
+
+    @Override
+    public double getCachedFraction() {
+      return cachedFraction;
+    }
+
+    @Override
+    public String getLastDecision() {
+      return lastDecision;
+    }
+
+    @Override
+    public boolean isDryRun() {
+      return dryRun;
+    }
+
+    private TieredDlcPolicy.Counters counters() {
+      synchronized (CairnCompactionPolicy.this) {
+        return policy.counters();
+      }
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package dev.cairn.hbase;
+
+/**
+ * Per-store figures of {@link CairnCompactionPolicy}, registered as {@code
+ * dev.cairn.hbase:type=CompactionPolicy,table=...,region=...,family=...} on the region server's
+ * platform MBean server (which its {@code /jmx} page also serves).
+ */
+public interface CairnPolicyMetricsMBean {
+  /** LOW or HIGH: the region server's load class (DLC's load model on block-cache misses). */
+  String getLoadClass();
+
+  /** The clients' device reads the load model estimated over its last interval, bytes/s. */
+  double getClientReadBytesPerSecond();
+
+  /** Compactions held back under high load (counted once per set of store files). */
+  long getDelayedCompactions();
+
+  /** Part runs: fresh flushes merged into one under high load. */
+  long getPartRuns();
+
+  /** Compactions released at the file or the time bound. */
+  long getReleasesAtBound();
+
+  /** Releases whose window was colder than HBase's own selection. */
+  long getColderChoices();
+
+  /** Cached bytes those colder windows left in the cache. */
+  long getSparedCachedBytes();
+
+  /** How long the compaction held back now has waited, ms (0: none). */
+  long getCurrentDelayMillis();
+
+  /** Share of the store's file bytes whose blocks were cached at the last selection. */
+  double getCachedFraction();
+
+  /** The last decision and its reason. */
+  String getLastDecision();
+
+  /** Whether the policy only decides and counts while HBase's own selection runs. */
+  boolean isDryRun();
+}

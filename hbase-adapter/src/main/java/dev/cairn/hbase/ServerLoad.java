@@ -1,0 +1,140 @@
+package dev.cairn.hbase;
+
+import dev.cairn.compaction.dlc.LoadClass;
+import dev.cairn.compaction.dlc.LoadCounters;
+import dev.cairn.compaction.dlc.LoadEstimate;
+import dev.cairn.compaction.dlc.LoadModel;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.hbase.io.hfile.BlockCache;
+import org.apache.hadoop.hbase.io.hfile.CacheStats;
+import org.apache.hadoop.hbase.io.hfile.CachedBlock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One region server's load and cache picture, shared by the policies of all its stores: DLC's
+ * load model (Eq. 6) on the block cache's misses, and the bytes each store file has in the cache.
+ * A region server has one block cache; this is keyed by it, so each server of a mini cluster in
+ * one JVM has its own.
+ *
+ * <p><b>The load signal.</b> Eq. 6 wants the blocks the clients' reads added to the cache. HBase
+ * counts no inserts, but a miss of a read that caches its blocks ({@code
+ * CacheStats.getMissCachingCount}) is one: compaction reads do not cache (and so do not count
+ * there), prefetch and cache-on-write count no miss. Each miss is charged the cache's average
+ * block size (data bytes over data blocks), so the model is fed bytes.
+ *
+ * <p><b>The ticker.</b> One daemon thread per server, every load interval: observes the load,
+ * rebuilds the per-file cached bytes by one walk over the cache, and lets every registered
+ * policy react ({@link CairnCompactionPolicy#onTick}): a store whose compaction is held back asks
+ * for it again when the load turns low or its delay reaches the time bound. The settings of the
+ * first store to register (its load limits, interval, softness) are the server's; set them
+ * site-wide.
+ */
+final class ServerLoad {
+  private static final Logger LOG = LoggerFactory.getLogger(ServerLoad.class);
+  private static final Map<BlockCache, ServerLoad> BY_CACHE = Collections.synchronizedMap(new WeakHashMap<>());
+
+  private final BlockCache cache;
+  private final LoadModel model;
+  private final long intervalMillis;
+  private final Set<CairnCompactionPolicy> policies = ConcurrentHashMap.newKeySet();
+  private final Thread ticker;
+  private volatile Map<String, Long> cachedBytesByFile = Map.of();
+  private volatile LoadClass load = LoadClass.LOW;
+  private long lastMisses = -1;
+  private long missBytes;
+
+  private ServerLoad(BlockCache cache, CairnOptions options) {
+    this.cache = cache;
+    this.intervalMillis = options.loadIntervalMillis();
+    this.model = new LoadModel(options.dlcConfig(), 1, System::nanoTime, this::sample);
+    this.ticker = new Thread(this::run, "cairn-compaction-load");
+    this.ticker.setDaemon(true);
+  }
+
+  /** The picture of the server whose block cache is {@code cache}, started on first use. */
+  static ServerLoad of(BlockCache cache, CairnOptions options) {
+    synchronized (BY_CACHE) {
+      ServerLoad load = BY_CACHE.get(cache);
+      if (load == null) {
+        load = new ServerLoad(cache, options);
+        BY_CACHE.put(cache, load);
+        load.ticker.start();
+      }
+      return load;
+    }
+  }
+
+  void register(CairnCompactionPolicy policy) {
+    policies.add(policy);
+  }
+
+  void unregister(CairnCompactionPolicy policy) {
+    policies.remove(policy);
+  }
+
+  LoadClass load() {
+    return load;
+  }
+
+  LoadEstimate estimate() {
+    return model.current();
+  }
+
+  /** Bytes of {@code fileName}'s blocks in the cache at the last tick. */
+  long cachedBytes(String fileName) {
+    return cachedBytesByFile.getOrDefault(fileName, 0L);
+  }
+
+  private void run() {
+    while (!Thread.currentThread().isInterrupted()) {
+      try {
+        Thread.sleep(intervalMillis);
+      } catch (InterruptedException e) {
+        return;
+      }
+      try {
+        tick();
+      } catch (RuntimeException e) {
+        LOG.warn("cairn: load tick failed", e);
+      }
+    }
+  }
+
+  private void tick() {
+    LoadClass before = load;
+    load = model.tick().load();
+    cachedBytesByFile = walkCache();
+    for (CairnCompactionPolicy policy : policies) {
+      policy.onTick(before, load);
+    }
+  }
+
+  /** Cumulative bytes the clients' reads brought into the cache (see the class comment). */
+  private synchronized LoadCounters.Sample sample() {
+    CacheStats stats = cache.getStats();
+    long misses = stats.getMissCachingCount();
+    if (lastMisses >= 0 && misses > lastMisses) {
+      long blocks = cache.getDataBlockCount();
+      long averageBlock = blocks > 0 ? Math.max(1, cache.getCurrentDataSize() / blocks) : 64 * 1024;
+      missBytes += (misses - lastMisses) * averageBlock;
+    }
+    lastMisses = misses;
+    return new LoadCounters.Sample(missBytes, 0, 0);
+  }
+
+  private Map<String, Long> walkCache() {
+    Map<String, Long> bytes = new HashMap<>();
+    for (Iterator<CachedBlock> it = cache.iterator(); it.hasNext(); ) {
+      CachedBlock block = it.next();
+      bytes.merge(block.getFilename(), block.getSize(), Long::sum);
+    }
+    return bytes;
+  }
+}
