@@ -141,12 +141,12 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
     for (StoreFile m : decision.selection()) {
       chosen.add(eligible.get((int) m.id()));
     }
-    CompactionRequestImpl request2 = new CompactionRequestImpl(chosen);
-    request2.setIsMajor(false, !chosen.isEmpty() && chosen.size() == candidateFiles.size());
+    CompactionRequestImpl cairn = new CompactionRequestImpl(chosen);
+    cairn.setIsMajor(false, !chosen.isEmpty() && chosen.size() == candidateFiles.size());
     if (!chosen.isEmpty()) {
       LOG.debug("cairn: {} in {}", lastDecision, store);
     }
-    return request2;
+    return cairn;
   }
 
   /** The file as the pure policy sees it; its id is its index in the eligible run. */

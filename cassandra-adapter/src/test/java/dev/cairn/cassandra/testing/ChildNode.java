@@ -2,11 +2,12 @@ package dev.cairn.cassandra.testing;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.CqlSessionBuilder;
+import dev.cairn.childjvm.ChildLog;
+import dev.cairn.childjvm.ChildProcesses;
+import dev.cairn.childjvm.LoopbackPorts;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,7 +99,8 @@ public final class ChildNode implements AutoCloseable {
     }
     ChildNode node = new ChildNode(NodeConfig.create(name), extraClassPath);
     try {
-      Files.writeString(node.logbackXml, LOGBACK_XML, StandardCharsets.UTF_8);
+      Files.writeString(node.logbackXml, ChildLog.logbackToStdout("dev.cairn.cassandra.testing.ChildNode"),
+          StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -137,7 +139,7 @@ public final class ChildNode implements AutoCloseable {
         throw new AssertionError("child node exited with status " + process.exitValue()
             + " before its native port " + port() + " opened; " + logTail());
       }
-      if (accepts()) {
+      if (LoopbackPorts.accepts(port())) {
         break;
       }
       if (System.nanoTime() > deadline) {
@@ -162,14 +164,7 @@ public final class ChildNode implements AutoCloseable {
     }
     Process p = process;
     try {
-      if (!p.isAlive()) {
-        return p.exitValue();
-      }
-      p.destroy();
-      if (!p.waitFor(STOP_SECONDS, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        p.waitFor(10, TimeUnit.SECONDS);
-      }
+      ChildProcesses.stop(p, STOP_SECONDS);
       return p.isAlive() ? -1 : p.exitValue();
     } finally {
       RUNNING.remove(p);
@@ -304,37 +299,8 @@ public final class ChildNode implements AutoCloseable {
     }
   }
 
-  private boolean accepts() {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress(config.contactPoint().getAddress(), port()), 500);
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
   /** The last lines of the child's log, for failure messages. */
   public String logTail() {
-    try {
-      List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
-      List<String> tail = lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size());
-      return "last " + tail.size() + " lines of " + logFile + ":\n" + String.join("\n", tail);
-    } catch (IOException e) {
-      return "(could not read " + logFile + ": " + e + ")";
-    }
+    return ChildLog.tail(logFile, LOG_TAIL_LINES);
   }
-
-  private static final String LOGBACK_XML = String.join("\n",
-      "<!-- Written by dev.cairn.cassandra.testing.ChildNode: INFO and above to stdout (node.log). -->",
-      "<configuration>",
-      "  <appender name=\"STDOUT\" class=\"ch.qos.logback.core.ConsoleAppender\">",
-      "    <encoder>",
-      "      <pattern>%d{HH:mm:ss.SSS} %-5level [%thread] %logger{36} - %msg%n</pattern>",
-      "    </encoder>",
-      "  </appender>",
-      "  <root level=\"INFO\">",
-      "    <appender-ref ref=\"STDOUT\"/>",
-      "  </root>",
-      "</configuration>",
-      "");
 }

@@ -4,11 +4,12 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.CqlSessionBuilder;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import dev.cairn.childjvm.LoopbackPorts;
+import dev.cairn.childjvm.YamlText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,7 +56,7 @@ public final class NodeConfig {
     try {
       Files.createDirectories(workDir);
       Path dir = Files.createTempDirectory(workDir.toAbsolutePath(), name + "-" + stamp + "-");
-      int[] ports = freePorts(2);
+      int[] ports = LoopbackPorts.free(2);
       NodeConfig config = new NodeConfig(dir, ports[0], ports[1]);
       config.writeYaml();
       return config;
@@ -162,11 +163,11 @@ public final class NodeConfig {
             "start_native_transport: true",
             "native_transport_port: " + nativePort,
             "data_file_directories:",
-            "  - " + quote(d + "/data"),
-            "commitlog_directory: " + quote(d + "/commitlog"),
-            "saved_caches_directory: " + quote(d + "/saved_caches"),
-            "hints_directory: " + quote(d + "/hints"),
-            "cdc_raw_directory: " + quote(d + "/cdc_raw"),
+            "  - " + YamlText.quoted(d + "/data"),
+            "commitlog_directory: " + YamlText.quoted(d + "/commitlog"),
+            "saved_caches_directory: " + YamlText.quoted(d + "/saved_caches"),
+            "hints_directory: " + YamlText.quoted(d + "/hints"),
+            "cdc_raw_directory: " + YamlText.quoted(d + "/cdc_raw"),
             "commitlog_sync: periodic",
             "commitlog_sync_period: 10000ms",
             "commitlog_segment_size: 8MiB",
@@ -191,27 +192,5 @@ public final class NodeConfig {
             "native_transport_max_threads: 16",
             "");
     Files.writeString(yaml(), yaml, StandardCharsets.UTF_8);
-  }
-
-  private static String quote(String path) {
-    return "'" + path.replace("'", "''") + "'";
-  }
-
-  /** {@code n} distinct ports that were free on 127.0.0.1 a moment ago. */
-  static int[] freePorts(int n) throws IOException {
-    List<ServerSocket> held = new ArrayList<>();
-    try {
-      int[] ports = new int[n];
-      for (int i = 0; i < n; i++) {
-        ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        held.add(s);
-        ports[i] = s.getLocalPort();
-      }
-      return ports;
-    } finally {
-      for (ServerSocket s : held) {
-        s.close();
-      }
-    }
   }
 }

@@ -2,17 +2,15 @@ package dev.cairn.bench.engine.cassandra;
 
 import dev.cairn.bench.engine.EngineMetrics;
 import dev.cairn.bench.run.DirectorySize;
+import dev.cairn.childjvm.ChildLog;
+import dev.cairn.childjvm.ChildProcesses;
+import dev.cairn.childjvm.LoopbackPorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -54,7 +52,7 @@ final class CassandraNode implements AutoCloseable {
   static final long NETWORKING_CACHE_MIB = 16;
   /** Anonymous memory the node may grow by between two ticks of the memory monitor. */
   static final long GROWTH_MARGIN_MIB = 16;
-  /** The JVM's code cache, committed whole at start (see {@link #javaCommand}). */
+  /** The JVM's code cache, committed whole at start (see {@link NodeLaunch#javaCommand}). */
   static final long CODE_CACHE_MIB = 240;
   static final int START_SECONDS = 180;
   static final int STOP_SECONDS = 60;
@@ -106,13 +104,8 @@ final class CassandraNode implements AutoCloseable {
   }
 
   private final String name;
-  private final CassandraInstall install;
-  private final Path dataDir;
-  private final Path nodeDir;
-  private final Settings settings;
-  private final int nativePort;
-  private final int storagePort;
-  private final int jmxPort;
+  /** Where the node's files go, its ports, its yaml and its command line. */
+  private final NodeLaunch launch;
   private Process process;
   private MemoryCgroup cgroup;
   private String cgroupProblem;
@@ -122,14 +115,10 @@ final class CassandraNode implements AutoCloseable {
 
   private CassandraNode(String name, CassandraInstall install, Path dataDir, Settings settings) throws IOException {
     this.name = name;
-    this.install = install;
-    this.dataDir = dataDir.toAbsolutePath();
-    this.nodeDir = this.dataDir.resolveSibling(this.dataDir.getFileName() + "-node");
-    this.settings = settings;
-    int[] ports = freePorts(3);
-    this.nativePort = ports[0];
-    this.storagePort = ports[1];
-    this.jmxPort = ports[2];
+    Path data = dataDir.toAbsolutePath();
+    int[] ports = LoopbackPorts.free(3);
+    this.launch = new NodeLaunch(install, settings, data, data.resolveSibling(data.getFileName() + "-node"),
+        ports[0], ports[1], ports[2]);
   }
 
   /**
@@ -160,17 +149,17 @@ final class CassandraNode implements AutoCloseable {
   }
 
   private void launch() throws IOException, InterruptedException {
-    DirectorySize.deleteRecursively(nodeDir);
-    Files.createDirectories(nodeDir);
-    Files.createDirectories(dataDir);
-    Files.writeString(yaml(), yamlText(), StandardCharsets.UTF_8);
-    Files.writeString(nodeDir.resolve("logback.xml"), LOGBACK_XML, StandardCharsets.UTF_8);
+    DirectorySize.deleteRecursively(launch.nodeDir());
+    Files.createDirectories(launch.nodeDir());
+    Files.createDirectories(launch.dataDir());
+    Files.writeString(launch.yamlFile(), launch.yamlText(), StandardCharsets.UTF_8);
+    Files.writeString(launch.logbackFile(), ChildLog.logbackToStdout("the workload runner"), StandardCharsets.UTF_8);
 
-    List<String> command = javaCommand();
+    List<String> command = launch.javaCommand();
     try {
       cgroup = MemoryCgroup.create("cairn-" + name);
       // Until the node is up: room for the whole heap, direct memory and start-up; then the monitor.
-      cgroup.setLimit(settings.heapBytes() + settings.maxDirectBytes() + 512 * MIB);
+      cgroup.setLimit(launch.settings().heapBytes() + launch.settings().maxDirectBytes() + 512 * MIB);
       command = cgroup.wrap(command);
     } catch (IOException e) {
       cgroupProblem = e.getMessage();
@@ -179,7 +168,7 @@ final class CassandraNode implements AutoCloseable {
     Files.writeString(logFile(), "===== " + name + ": " + String.join(" ", command) + "\n",
         StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     ProcessBuilder pb = new ProcessBuilder(command)
-        .directory(nodeDir.toFile())
+        .directory(launch.nodeDir().toFile())
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
     pb.environment().remove("JAVA_TOOL_OPTIONS");
@@ -188,7 +177,7 @@ final class CassandraNode implements AutoCloseable {
     RUNNING.add(process);
 
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
-    while (!accepts(nativePort)) {
+    while (!LoopbackPorts.accepts(launch.nativePort())) {
       if (!process.isAlive()) {
         throw new IllegalStateException(name + ": the Cassandra node exited with status " + process.exitValue()
             + " before its native port opened; " + logTail());
@@ -199,7 +188,7 @@ final class CassandraNode implements AutoCloseable {
       }
       Thread.sleep(250);
     }
-    JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");
+    JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + launch.jmxPort() + "/jmxrmi");
     while (true) {
       try {
         jmx = JMXConnectorFactory.connect(url);
@@ -217,7 +206,7 @@ final class CassandraNode implements AutoCloseable {
   /** Starts bounding the page cache (see the class comment); without a cgroup, nothing. */
   void boundPageCache() {
     if (cgroup != null && monitor == null) {
-      monitor = new NodeMemoryMonitor(cgroup, settings.pageCacheBudgetBytes() + GROWTH_MARGIN_MIB * MIB);
+      monitor = new NodeMemoryMonitor(cgroup, launch.settings().pageCacheBudgetBytes() + GROWTH_MARGIN_MIB * MIB);
       monitor.start();
     }
   }
@@ -236,7 +225,7 @@ final class CassandraNode implements AutoCloseable {
   }
 
   int nativePort() {
-    return nativePort;
+    return launch.nativePort();
   }
 
   long pid() {
@@ -244,15 +233,11 @@ final class CassandraNode implements AutoCloseable {
   }
 
   Path directory() {
-    return nodeDir;
+    return launch.nodeDir();
   }
 
   Path logFile() {
-    return nodeDir.resolve("node.log");
-  }
-
-  private Path yaml() {
-    return nodeDir.resolve("cassandra.yaml");
+    return launch.nodeDir().resolve("node.log");
   }
 
   // ---- JMX
@@ -331,13 +316,8 @@ final class CassandraNode implements AutoCloseable {
     if (process != null) {
       Process p = process;
       try {
-        if (p.isAlive()) {
-          p.destroy();
-          if (!p.waitFor(STOP_SECONDS, TimeUnit.SECONDS)) {
-            System.err.printf("[%s] node %d did not stop within %d s of SIGTERM: killed%n", name, p.pid(), STOP_SECONDS);
-            p.destroyForcibly();
-            p.waitFor(10, TimeUnit.SECONDS);
-          }
+        if (!ChildProcesses.stop(p, STOP_SECONDS)) {
+          System.err.printf("[%s] node %d did not stop within %d s of SIGTERM: killed%n", name, p.pid(), STOP_SECONDS);
         }
         status = p.isAlive() ? -1 : p.exitValue();
       } catch (InterruptedException e) {
@@ -362,10 +342,10 @@ final class CassandraNode implements AutoCloseable {
 
   /** Deletes the node directory's contents but for the log and the summary. */
   private void cleanNodeDirectory() {
-    if (!Files.isDirectory(nodeDir)) {
+    if (!Files.isDirectory(launch.nodeDir())) {
       return;
     }
-    try (Stream<Path> entries = Files.list(nodeDir)) {
+    try (Stream<Path> entries = Files.list(launch.nodeDir())) {
       for (Path p : (Iterable<Path>) entries::iterator) {
         String n = p.getFileName().toString();
         if (!n.equals("node.log") && !n.equals("node-summary.txt")) {
@@ -373,170 +353,13 @@ final class CassandraNode implements AutoCloseable {
         }
       }
     } catch (IOException e) {
-      System.err.printf("[%s] could not clean %s: %s%n", name, nodeDir, e);
-    }
-  }
-
-  // ---- configuration
-
-  /** The child's command line (before the cgroup wrapper). */
-  List<String> javaCommand() {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    long heapMib = settings.heapBytes() / MIB;
-    cmd.add("-Xms" + heapMib + "m");
-    cmd.add("-Xmx" + heapMib + "m");
-    cmd.add("-XX:+AlwaysPreTouch");
-    cmd.add("-XX:+UseG1GC");
-    cmd.add("-Xss256k");
-    cmd.add("-XX:MaxDirectMemorySize=" + settings.maxDirectBytes() / MIB + "m");
-    cmd.add("-XX:+ExitOnOutOfMemoryError");
-    // The whole code cache committed at start, while the group has room: growing it later is an
-    // mmap the kernel charges to the group, and at the limit that fails and the JVM dies
-    // (os::pd_commit_memory in CodeHeap::expand_by, three times at 16-29 s into a load).
-    cmd.add("-XX:-SegmentedCodeCache");
-    cmd.add("-XX:ReservedCodeCacheSize=" + CODE_CACHE_MIB + "m");
-    cmd.add("-XX:InitialCodeCacheSize=" + CODE_CACHE_MIB + "m");
-    cmd.addAll(install.jvmFlags());
-    cmd.add("-Djava.net.preferIPv4Stack=true");
-    cmd.add("-Dcassandra-foreground=true");
-    cmd.add("-Dlogback.configurationFile=" + nodeDir.resolve("logback.xml").toUri());
-    cmd.add("-Dcassandra.config=" + yaml().toUri());
-    cmd.add("-Dcassandra.storagedir=" + nodeDir);
-    // One node, no peers: no waiting for gossip or a ring to settle, nor to announce a shutdown.
-    cmd.add("-Dcassandra.skip_wait_for_gossip_to_settle=0");
-    cmd.add("-Dcassandra.ring_delay_ms=1000");
-    cmd.add("-Dcassandra.superuser_setup_delay_ms=0");
-    cmd.add("-Dcassandra.shutdown_announce_in_ms=0");
-    // JMX bound to the loopback address only (CassandraDaemon: cassandra.jmx.local.port).
-    cmd.add("-Dcassandra.jmx.local.port=" + jmxPort);
-    cmd.add("-Djava.rmi.server.hostname=127.0.0.1");
-    cmd.add("-cp");
-    cmd.add(install.classPath());
-    cmd.add(MAIN);
-    return cmd;
-  }
-
-  String yamlText() {
-    String n = nodeDir.toString();
-    List<String> lines = new ArrayList<>(List.of(
-        "# Written by the workload runner (dev.cairn.bench.engine.cassandra.CassandraNode): one node on 127.0.0.1.",
-        "cluster_name: cairn-bench",
-        "num_tokens: 1",
-        "initial_token: 0",
-        "partitioner: org.apache.cassandra.dht.Murmur3Partitioner",
-        "endpoint_snitch: SimpleSnitch",
-        "dynamic_snitch: false",
-        "seed_provider:",
-        "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
-        "    parameters:",
-        "      - seeds: \"127.0.0.1:" + storagePort + "\"",
-        "listen_address: 127.0.0.1",
-        "rpc_address: 127.0.0.1",
-        "storage_port: " + storagePort,
-        "start_native_transport: true",
-        "native_transport_port: " + nativePort,
-        "data_file_directories:",
-        "  - " + quote(dataDir.toString()),
-        "local_system_data_file_directory: " + quote(n + "/system"),
-        "commitlog_directory: " + quote(n + "/commitlog"),
-        "saved_caches_directory: " + quote(n + "/saved_caches"),
-        "hints_directory: " + quote(n + "/hints"),
-        "cdc_raw_directory: " + quote(n + "/cdc_raw"),
-        "hinted_handoff_enabled: false",
-        "commitlog_sync: periodic",
-        "commitlog_sync_period: 10000ms",
-        "commitlog_segment_size: 8MiB",
-        // The commit log by direct I/O (5.0): with the default memory-mapped segments up to a sync
-        // period's writes sit in the node's page cache as dirty pages the kernel cannot reclaim,
-        // and a group at its limit with nothing reclaimable fails the JVM's own allocations.
-        "commitlog_disk_access_mode: direct",
-        // Flushes and compactions fsync every 4 MiB they write (Cassandra's advice for SSDs), so
-        // their dirty pages stay few in the bounded page cache: the kernel cannot reclaim dirty
-        // pages, and with cgroup v1 nothing writes them back before the global (24 GiB) limits.
-        "trickle_fsync: true",
-        "trickle_fsync_interval: 4096KiB",
-        "auto_snapshot: false",
-        "snapshot_before_compaction: false",
-        "concurrent_compactors: " + settings.concurrentCompactors(),
-        "compaction_throughput: " + settings.compactionThroughputMib() + "MiB/s",
-        // Data files through the chunk cache, index files memory-mapped (5.0's default).
-        "disk_access_mode: mmap_index_only",
-        "file_cache_enabled: " + (settings.chunkCacheMib() > 0),
-        "file_cache_size: " + settings.fileCacheMib() + "MiB",
-        "column_index_size: " + settings.columnIndexKib() + "KiB",
-        // Memtables off heap (cells and rows in native memory), so that the pool counts about the
-        // data's bytes and the cleanup threshold flushes at about memtableBytes; the on-heap pool
-        // (partition maps and tree nodes) is large enough never to trigger a flush itself.
-        "memtable_allocation_type: offheap_objects",
-        "memtable_offheap_space: " + settings.memtablePoolMib() + "MiB",
-        "memtable_heap_space: " + Math.max(64, 8 * settings.memtablePoolMib()) + "MiB",
-        "memtable_cleanup_threshold: " + String.format(java.util.Locale.ROOT, "%.4f", settings.memtableCleanupThreshold()),
-        "memtable_flush_writers: 1",
-        "networking_cache_size: " + NETWORKING_CACHE_MIB + "MiB",
-        "counter_cache_size: 0MiB",
-        "read_request_timeout: 20000ms",
-        "range_request_timeout: 20000ms",
-        "write_request_timeout: 20000ms",
-        "request_timeout: 20000ms",
-        ""));
-    return String.join("\n", lines);
-  }
-
-  private static String quote(String path) {
-    return "'" + path.replace("'", "''") + "'";
-  }
-
-  /** {@code n} distinct ports that were free on 127.0.0.1 a moment ago. */
-  static int[] freePorts(int n) throws IOException {
-    List<ServerSocket> held = new ArrayList<>();
-    try {
-      int[] ports = new int[n];
-      for (int i = 0; i < n; i++) {
-        ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        held.add(s);
-        ports[i] = s.getLocalPort();
-      }
-      return ports;
-    } finally {
-      for (ServerSocket s : held) {
-        s.close();
-      }
-    }
-  }
-
-  private static boolean accepts(int port) {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
-      return true;
-    } catch (IOException e) {
-      return false;
+      System.err.printf("[%s] could not clean %s: %s%n", name, launch.nodeDir(), e);
     }
   }
 
   /** The last lines of the child's log, for failure messages. */
   String logTail() {
-    try {
-      List<String> lines = Files.readAllLines(logFile(), StandardCharsets.UTF_8);
-      List<String> tail = lines.subList(Math.max(0, lines.size() - 60), lines.size());
-      return "last " + tail.size() + " lines of " + logFile() + ":\n" + String.join("\n", tail);
-    } catch (IOException e) {
-      return "(could not read " + logFile() + ": " + e + ")";
-    }
+    return ChildLog.tail(logFile(), 60);
   }
-
-  private static final String LOGBACK_XML = String.join("\n",
-      "<!-- Written by the workload runner: INFO and above to stdout (node.log). -->",
-      "<configuration>",
-      "  <appender name=\"STDOUT\" class=\"ch.qos.logback.core.ConsoleAppender\">",
-      "    <encoder>",
-      "      <pattern>%d{HH:mm:ss.SSS} %-5level [%thread] %logger{36} - %msg%n</pattern>",
-      "    </encoder>",
-      "  </appender>",
-      "  <root level=\"INFO\">",
-      "    <appender-ref ref=\"STDOUT\"/>",
-      "  </root>",
-      "</configuration>",
-      "");
 
 }

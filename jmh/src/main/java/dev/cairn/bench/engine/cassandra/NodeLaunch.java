@@ -1,0 +1,132 @@
+package dev.cairn.bench.engine.cassandra;
+
+import dev.cairn.childjvm.YamlText;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a runner's Cassandra node is started with: where its files go, its loopback ports, its
+ * {@code cassandra.yaml} and its JVM command line (before the cgroup wrapper). Pure: writes and
+ * starts nothing ({@link CassandraNode} does).
+ *
+ * @param dataDir the run's database directory: the table's SSTables go here
+ * @param nodeDir everything else of the node (yaml, commit log, system keyspaces, log)
+ */
+record NodeLaunch(CassandraInstall install, CassandraNode.Settings settings, Path dataDir, Path nodeDir,
+    int nativePort, int storagePort, int jmxPort) {
+  private static final long MIB = 1L << 20;
+
+  Path yamlFile() {
+    return nodeDir.resolve("cassandra.yaml");
+  }
+
+  Path logbackFile() {
+    return nodeDir.resolve("logback.xml");
+  }
+
+
+  /** The child's command line (before the cgroup wrapper). */
+  List<String> javaCommand() {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    long heapMib = settings.heapBytes() / MIB;
+    cmd.add("-Xms" + heapMib + "m");
+    cmd.add("-Xmx" + heapMib + "m");
+    cmd.add("-XX:+AlwaysPreTouch");
+    cmd.add("-XX:+UseG1GC");
+    cmd.add("-Xss256k");
+    cmd.add("-XX:MaxDirectMemorySize=" + settings.maxDirectBytes() / MIB + "m");
+    cmd.add("-XX:+ExitOnOutOfMemoryError");
+    // The whole code cache committed at start, while the group has room: growing it later is an
+    // mmap the kernel charges to the group, and at the limit that fails and the JVM dies
+    // (os::pd_commit_memory in CodeHeap::expand_by, three times at 16-29 s into a load).
+    cmd.add("-XX:-SegmentedCodeCache");
+    cmd.add("-XX:ReservedCodeCacheSize=" + CassandraNode.CODE_CACHE_MIB + "m");
+    cmd.add("-XX:InitialCodeCacheSize=" + CassandraNode.CODE_CACHE_MIB + "m");
+    cmd.addAll(install.jvmFlags());
+    cmd.add("-Djava.net.preferIPv4Stack=true");
+    cmd.add("-Dcassandra-foreground=true");
+    cmd.add("-Dlogback.configurationFile=" + logbackFile().toUri());
+    cmd.add("-Dcassandra.config=" + yamlFile().toUri());
+    cmd.add("-Dcassandra.storagedir=" + nodeDir);
+    // One node, no peers: no waiting for gossip or a ring to settle, nor to announce a shutdown.
+    cmd.add("-Dcassandra.skip_wait_for_gossip_to_settle=0");
+    cmd.add("-Dcassandra.ring_delay_ms=1000");
+    cmd.add("-Dcassandra.superuser_setup_delay_ms=0");
+    cmd.add("-Dcassandra.shutdown_announce_in_ms=0");
+    // JMX bound to the loopback address only (CassandraDaemon: cassandra.jmx.local.port).
+    cmd.add("-Dcassandra.jmx.local.port=" + jmxPort);
+    cmd.add("-Djava.rmi.server.hostname=127.0.0.1");
+    cmd.add("-cp");
+    cmd.add(install.classPath());
+    cmd.add(CassandraNode.MAIN);
+    return cmd;
+  }
+
+  String yamlText() {
+    String n = nodeDir.toString();
+    List<String> lines = new ArrayList<>(List.of(
+        "# Written by the workload runner (dev.cairn.bench.engine.cassandra.CassandraNode): one node on 127.0.0.1.",
+        "cluster_name: cairn-bench",
+        "num_tokens: 1",
+        "initial_token: 0",
+        "partitioner: org.apache.cassandra.dht.Murmur3Partitioner",
+        "endpoint_snitch: SimpleSnitch",
+        "dynamic_snitch: false",
+        "seed_provider:",
+        "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
+        "    parameters:",
+        "      - seeds: \"127.0.0.1:" + storagePort + "\"",
+        "listen_address: 127.0.0.1",
+        "rpc_address: 127.0.0.1",
+        "storage_port: " + storagePort,
+        "start_native_transport: true",
+        "native_transport_port: " + nativePort,
+        "data_file_directories:",
+        "  - " + YamlText.quoted(dataDir.toString()),
+        "local_system_data_file_directory: " + YamlText.quoted(n + "/system"),
+        "commitlog_directory: " + YamlText.quoted(n + "/commitlog"),
+        "saved_caches_directory: " + YamlText.quoted(n + "/saved_caches"),
+        "hints_directory: " + YamlText.quoted(n + "/hints"),
+        "cdc_raw_directory: " + YamlText.quoted(n + "/cdc_raw"),
+        "hinted_handoff_enabled: false",
+        "commitlog_sync: periodic",
+        "commitlog_sync_period: 10000ms",
+        "commitlog_segment_size: 8MiB",
+        // The commit log by direct I/O (5.0): with the default memory-mapped segments up to a sync
+        // period's writes sit in the node's page cache as dirty pages the kernel cannot reclaim,
+        // and a group at its limit with nothing reclaimable fails the JVM's own allocations.
+        "commitlog_disk_access_mode: direct",
+        // Flushes and compactions fsync every 4 MiB they write (Cassandra's advice for SSDs), so
+        // their dirty pages stay few in the bounded page cache: the kernel cannot reclaim dirty
+        // pages, and with cgroup v1 nothing writes them back before the global (24 GiB) limits.
+        "trickle_fsync: true",
+        "trickle_fsync_interval: 4096KiB",
+        "auto_snapshot: false",
+        "snapshot_before_compaction: false",
+        "concurrent_compactors: " + settings.concurrentCompactors(),
+        "compaction_throughput: " + settings.compactionThroughputMib() + "MiB/s",
+        // Data files through the chunk cache, index files memory-mapped (5.0's default).
+        "disk_access_mode: mmap_index_only",
+        "file_cache_enabled: " + (settings.chunkCacheMib() > 0),
+        "file_cache_size: " + settings.fileCacheMib() + "MiB",
+        "column_index_size: " + settings.columnIndexKib() + "KiB",
+        // Memtables off heap (cells and rows in native memory), so that the pool counts about the
+        // data's bytes and the cleanup threshold flushes at about memtableBytes; the on-heap pool
+        // (partition maps and tree nodes) is large enough never to trigger a flush itself.
+        "memtable_allocation_type: offheap_objects",
+        "memtable_offheap_space: " + settings.memtablePoolMib() + "MiB",
+        "memtable_heap_space: " + Math.max(64, 8 * settings.memtablePoolMib()) + "MiB",
+        "memtable_cleanup_threshold: " + String.format(java.util.Locale.ROOT, "%.4f", settings.memtableCleanupThreshold()),
+        "memtable_flush_writers: 1",
+        "networking_cache_size: " + CassandraNode.NETWORKING_CACHE_MIB + "MiB",
+        "counter_cache_size: 0MiB",
+        "read_request_timeout: 20000ms",
+        "range_request_timeout: 20000ms",
+        "write_request_timeout: 20000ms",
+        "request_timeout: 20000ms",
+        ""));
+    return String.join("\n", lines);
+  }
+}
