@@ -8,12 +8,14 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import javax.management.StandardMBean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
 import org.apache.hadoop.hbase.regionserver.HRegion;
@@ -52,6 +54,8 @@ import org.slf4j.LoggerFactory;
  */
 public class CairnCompactionPolicy extends ExploringCompactionPolicy {
   private static final Logger LOG = LoggerFactory.getLogger(CairnCompactionPolicy.class);
+  /** Which store owns each registered bean name (see {@link #registerBean}). */
+  private static final Map<ObjectName, CairnCompactionPolicy> BEAN_OWNERS = new HashMap<>();
 
   private final HStore store;
   private final CairnOptions options;
@@ -61,6 +65,8 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
   private ObjectName beanName;
   private volatile String lastDecision = "none yet";
   private volatile double cachedFraction;
+  /** When the ticker last asked this store for its delayed compaction (guarded by this). */
+  private long lastAskNanos;
 
   public CairnCompactionPolicy(Configuration conf, StoreConfigInformation storeConfigInfo) {
     super(conf, storeConfigInfo);
@@ -134,6 +140,9 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
       decision = policy.decide(load.load(), request);
     }
     lastDecision = decision.action() + ": " + decision.reason();
+    if (decision.action() != TieredDlcPolicy.Action.AS_STORE) {
+      LOG.debug("cairn: {} in {}", lastDecision, store);
+    }
     if (dryRun || decision.action() == TieredDlcPolicy.Action.AS_STORE) {
       return hbase;
     }
@@ -143,9 +152,6 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
     }
     CompactionRequestImpl cairn = new CompactionRequestImpl(chosen);
     cairn.setIsMajor(false, !chosen.isEmpty() && chosen.size() == candidateFiles.size());
-    if (!chosen.isEmpty()) {
-      LOG.debug("cairn: {} in {}", lastDecision, store);
-    }
     return cairn;
   }
 
@@ -170,8 +176,7 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
     if (cache == null) {
       return null; // a warm-up region, or a server without a block cache: HBase's policy alone
     }
-    serverLoad = ServerLoad.of(cache, options);
-    serverLoad.register(this);
+    serverLoad = ServerLoad.join(cache, options, this);
     registerBean();
     return serverLoad;
   }
@@ -184,16 +189,23 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
   void onTick(LoadClass before, LoadClass now) {
     HRegion region = store.getHRegion();
     if (region.isClosed() || region.isClosing()) {
-      serverLoad.unregister(this);
+      serverLoad.leave(this);
       unregisterBean();
       return;
     }
     boolean ask;
     synchronized (this) {
-      long bound = policy.config().maxDelayMillis();
-      ask = policy.delaying() && !dryRun
-          && ((before == LoadClass.HIGH && now == LoadClass.LOW)
-              || (policy.config().delayIsBounded() && policy.currentDelayNanos() / 1_000_000 >= bound));
+      long nowNanos = System.nanoTime();
+      long bound = policy.config().maxDelayMillis() * 1_000_000;
+      boolean loadFell = before == LoadClass.HIGH && now == LoadClass.LOW;
+      // At the time bound, ask once per bound's length: HBase may ignore the request (the
+      // compaction switch, the table's compaction flag), and the delay then stays in force.
+      boolean atBound = policy.config().delayIsBounded() && policy.currentDelayNanos() >= bound
+          && (lastAskNanos == 0 || nowNanos - lastAskNanos >= bound);
+      ask = policy.delaying() && !dryRun && (loadFell || atBound);
+      if (ask) {
+        lastAskNanos = nowNanos;
+      }
     }
     if (ask) {
       try {
@@ -208,20 +220,29 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
 
   // ---- metrics
 
+  /**
+   * Registers this store's bean. A store reopened in the same JVM (a region reopened on its
+   * server, or moved between a mini cluster's servers) has the same name as the store it
+   * replaces, whose bean leaves only at the ticker's next tick: the newest store takes the name,
+   * and a store removes the bean only while the name is still its own.
+   */
   private void registerBean() {
     try {
       HRegion region = store.getHRegion();
-      beanName = new ObjectName("dev.cairn.hbase:type=CompactionPolicy,table="
+      ObjectName name = new ObjectName("dev.cairn.hbase:type=CompactionPolicy,table="
           + ObjectName.quote(region.getRegionInfo().getTable().getNameAsString())
           + ",region=" + region.getRegionInfo().getEncodedName()
           + ",family=" + ObjectName.quote(store.getColumnFamilyName()));
       MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-      if (!server.isRegistered(beanName)) {
-        server.registerMBean(new Metrics(), beanName);
+      synchronized (BEAN_OWNERS) {
+        if (BEAN_OWNERS.put(name, this) != null || server.isRegistered(name)) {
+          server.unregisterMBean(name);
+        }
+        server.registerMBean(new StandardMBean(new Metrics(), CairnPolicyMetricsMBean.class), name);
       }
+      beanName = name;
     } catch (JMException | RuntimeException e) {
       LOG.warn("cairn: no metrics bean for {}", store, e);
-      beanName = null;
     }
   }
 
@@ -229,10 +250,14 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
     if (beanName == null) {
       return;
     }
-    try {
-      ManagementFactory.getPlatformMBeanServer().unregisterMBean(beanName);
-    } catch (JMException e) {
-      // already gone
+    synchronized (BEAN_OWNERS) {
+      if (BEAN_OWNERS.remove(beanName, this)) {
+        try {
+          ManagementFactory.getPlatformMBeanServer().unregisterMBean(beanName);
+        } catch (JMException e) {
+          LOG.debug("cairn: bean {} already gone", beanName);
+        }
+      }
     }
     beanName = null;
   }

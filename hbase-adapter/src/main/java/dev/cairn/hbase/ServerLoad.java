@@ -58,8 +58,11 @@ final class ServerLoad {
     this.ticker.setDaemon(true);
   }
 
-  /** The picture of the server whose block cache is {@code cache}, started on first use. */
-  static ServerLoad of(BlockCache cache, CairnOptions options) {
+  /**
+   * Registers {@code policy} with the picture of the server whose block cache is {@code cache},
+   * starting that picture's ticker on first use.
+   */
+  static ServerLoad join(BlockCache cache, CairnOptions options, CairnCompactionPolicy policy) {
     synchronized (BY_CACHE) {
       ServerLoad load = BY_CACHE.get(cache);
       if (load == null) {
@@ -67,16 +70,23 @@ final class ServerLoad {
         BY_CACHE.put(cache, load);
         load.ticker.start();
       }
+      load.policies.add(policy);
       return load;
     }
   }
 
-  void register(CairnCompactionPolicy policy) {
-    policies.add(policy);
-  }
-
-  void unregister(CairnCompactionPolicy policy) {
-    policies.remove(policy);
+  /**
+   * Forgets {@code policy} (its region has closed). The last policy to leave stops the ticker, so
+   * a stopped region server (or a mini cluster's, restarted in the same JVM) leaves no thread and
+   * no reference to its block cache behind.
+   */
+  void leave(CairnCompactionPolicy policy) {
+    synchronized (BY_CACHE) {
+      if (policies.remove(policy) && policies.isEmpty()) {
+        BY_CACHE.remove(cache);
+        ticker.interrupt();
+      }
+    }
   }
 
   LoadClass load() {

@@ -1,0 +1,137 @@
+package dev.cairn.hbase;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Table;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Cairn's policy inside a real HBase: under a client read load that misses the block cache it
+ * holds back minor compactions of fresh flushes, merges fresh flushes among themselves, ends the
+ * delay at its file and time bounds, never delays a user request, and asks for the delayed
+ * compaction itself once the load ends, through HBase's compaction switch. The load limits are
+ * src/test/resources/hbase-site.xml's (4 MB/s high, 1 MB/s low, 250 ms intervals); the block
+ * cache is 4 MiB per server and each table about 8 MiB.
+ */
+class DelayUnderLoadTest {
+  private static final int ROWS = 8000;
+  /** HBase's default hbase.hstore.blockingStoreFiles, beyond which flushes block. */
+  private static final int BLOCKING_STORE_FILES = 16;
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private static MiniCluster cluster;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = MiniCluster.start();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** A table of ROWS rows in one store file, on Cairn's policy with {@code settings}. */
+  private static Table loaded(String name, Map<String, String> settings) throws Exception {
+    Table table = cluster.createTable(name, settings);
+    Rows.write(table, 0, ROWS, 0);
+    cluster.flush(name);
+    cluster.compactToOneFilePerRegion(name, WAIT);
+    return table;
+  }
+
+  /** Writes a small batch and flushes it: one fresh store file, and a compaction request. */
+  private static void flushRound(Table table, String name, int round) throws Exception {
+    Rows.write(table, round * 200, round * 200 + 200, round);
+    cluster.flush(name);
+  }
+
+  private static String load(String table) {
+    return String.valueOf(cluster.policyAttribute(table, "LoadClass"));
+  }
+
+  @Test
+  void delaysFreshFlushCompactionsUnderReadLoadAndCompactsWhenItEnds() throws Exception {
+    String name = "hot";
+    try (Table table = loaded(name, Map.of(CairnOptions.PART_FILES, "4"))) {
+      // Low load: HBase's selection runs as soon as three small flushes sit beside the big file.
+      for (int round = 1; round <= 3; round++) {
+        flushRound(table, name, round);
+      }
+      MiniCluster.waitFor("the low-load compaction", WAIT, () -> cluster.storeFiles(name) <= 2);
+      assertEquals(0, cluster.policyCounter(name, "DelayedCompactions"), "nothing is delayed at low load");
+
+      int most = 0;
+      try (ReadLoad readers = new ReadLoad(cluster.connection(), name, ROWS, 3)) {
+        MiniCluster.waitFor("a high load", WAIT, () -> load(name).equals("HIGH"));
+        for (int round = 4; round <= 15; round++) {
+          flushRound(table, name, round);
+          Thread.sleep(300);
+          most = Math.max(most, cluster.storeFiles(name));
+        }
+        assertEquals("HIGH", load(name), "the readers kept the load high");
+        assertTrue(cluster.policyCounter(name, "DelayedCompactions") > 0, "compactions were delayed");
+        assertTrue(cluster.policyCounter(name, "PartRuns") > 0, "fresh flushes were merged among themselves");
+        assertTrue(most > 3, "files accumulated beyond HBase's minimum merge: " + most);
+        assertTrue(most < BLOCKING_STORE_FILES - 2, "the delay stays well below blockingStoreFiles: " + most);
+        assertTrue(cluster.storeFiles(name) > 2, "the delayed compaction has not run under load");
+        assertTrue(readers.reads() > 0);
+      }
+      // The load ends: the server's ticker asks for the delayed compaction.
+      MiniCluster.waitFor("a low load", WAIT, () -> load(name).equals("LOW"));
+      MiniCluster.waitFor("the delayed compaction", WAIT, () -> cluster.storeFiles(name) <= 2);
+      assertEquals(0L, cluster.policyCounter(name, "CurrentDelayMillis"));
+    }
+  }
+
+  @Test
+  void timeBoundAndUserRequestsUnderLoadAndTheSwitchOnTheReRequest() throws Exception {
+    String name = "bounded";
+    try (Table table = loaded(name, Map.of(CairnOptions.MAX_DELAY_SECONDS, "3", CairnOptions.PART_FILES, "50"))) {
+      try (ReadLoad readers = new ReadLoad(cluster.connection(), name, ROWS, 3)) {
+        MiniCluster.waitFor("a high load", WAIT, () -> load(name).equals("HIGH"));
+        for (int round = 1; round <= 4; round++) {
+          flushRound(table, name, round);
+        }
+        Thread.sleep(1000);
+        assertTrue(cluster.storeFiles(name) >= 4, "delayed under load: " + cluster.storeFiles(name));
+        // The time bound: the ticker asks again after 3 s and the policy releases the compaction.
+        MiniCluster.waitFor("the release at the time bound", WAIT,
+            () -> cluster.policyCounter(name, "ReleasesAtBound") > 0 && cluster.storeFiles(name) <= 2);
+        assertEquals("HIGH", load(name), "released while the load was still high");
+
+        // A user's request is never delayed.
+        for (int round = 5; round <= 7; round++) {
+          flushRound(table, name, round);
+        }
+        long released = cluster.policyCounter(name, "ReleasesAtBound");
+        cluster.admin().compact(TableName.valueOf(name));
+        MiniCluster.waitFor("the user's compaction", Duration.ofSeconds(2),
+            () -> cluster.storeFiles(name) <= 2);
+        assertEquals(released, cluster.policyCounter(name, "ReleasesAtBound"), "it ran as HBase selected it");
+
+        // The compaction switch off: delayed compactions stay delayed after the load ends.
+        for (int round = 8; round <= 10; round++) {
+          flushRound(table, name, round);
+        }
+        Thread.sleep(500);
+        cluster.admin().compactionSwitch(false, List.of());
+      }
+      MiniCluster.waitFor("a low load", WAIT, () -> load(name).equals("LOW"));
+      Thread.sleep(4000);
+      assertTrue(cluster.storeFiles(name) >= 4, "no compaction with the switch off: " + cluster.storeFiles(name));
+      cluster.admin().compactionSwitch(true, List.of());
+      MiniCluster.waitFor("the compaction once the switch is on", WAIT, () -> cluster.storeFiles(name) <= 2);
+      assertFalse(load(name).equals("HIGH"));
+    }
+  }
+}

@@ -1,0 +1,197 @@
+package dev.cairn.hbase;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.MiniHBaseCluster;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.StartMiniClusterOption;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.CompactionState;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.ConstantSizeRegionSplitPolicy;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * A real HBase in the test JVM: a ZooKeeper, a master and two region servers (so a region can
+ * move) on the local file system, no HDFS. Settings are src/test/resources/hbase-site.xml's.
+ * Tables are put on Cairn's policy the way an operator does it: the policy class in the table's
+ * {@code CONFIGURATION}.
+ */
+final class MiniCluster implements AutoCloseable {
+  static final String POLICY_CLASS_KEY = "hbase.hstore.defaultengine.compactionpolicy.class";
+  static final byte[] FAMILY = Bytes.toBytes("f");
+  /**
+   * The tables' memstore flush size (the least HBase accepts), scaled down with the data as the
+   * block cache is: HBase's "always in ratio" size and Cairn's "fresh file" size follow it.
+   */
+  static final long FLUSH_BYTES = 1024 * 1024;
+
+  private static final StartMiniClusterOption TWO_SERVERS =
+      StartMiniClusterOption.builder().numRegionServers(2).build();
+
+  private final HBaseTestingUtility util = new HBaseTestingUtility();
+
+  private MiniCluster() {}
+
+  static MiniCluster start() throws Exception {
+    MiniCluster cluster = new MiniCluster();
+    cluster.util.startMiniZKCluster();
+    cluster.util.startMiniHBaseCluster(TWO_SERVERS);
+    return cluster;
+  }
+
+  /** Stops HBase (every region closes, flushing its memstore) and starts it on the same files. */
+  void restart() throws Exception {
+    util.shutdownMiniHBaseCluster();
+    util.restartHBaseCluster(TWO_SERVERS);
+  }
+
+  Connection connection() throws IOException {
+    return util.getConnection();
+  }
+
+  Admin admin() throws IOException {
+    return util.getAdmin();
+  }
+
+  MiniHBaseCluster hbase() {
+    return util.getMiniHBaseCluster();
+  }
+
+  /** Creates {@code name} with one family on Cairn's policy, {@code settings} in its configuration. */
+  Table createTable(String name, Map<String, String> settings) throws Exception {
+    TableDescriptorBuilder table = TableDescriptorBuilder.newBuilder(TableName.valueOf(name))
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY))
+        .setMemStoreFlushSize(FLUSH_BYTES)
+        // Regions split only when a test splits them: HBase's default policy would split at twice
+        // the flush size.
+        .setRegionSplitPolicyClassName(ConstantSizeRegionSplitPolicy.class.getName())
+        .setMaxFileSize(1L << 30)
+        .setValue(POLICY_CLASS_KEY, CairnCompactionPolicy.class.getName());
+    settings.forEach(table::setValue);
+    admin().createTable(table.build());
+    util.waitTableAvailable(TableName.valueOf(name));
+    return connection().getTable(TableName.valueOf(name));
+  }
+
+  /**
+   * Flushes every region of the table through the region server's flush RPC, which, like a flush
+   * the memstore triggers, queues a compaction request once the store needs one. (In 2.6
+   * {@code Admin.flush(table)} runs a procedure that flushes and never asks for a compaction.)
+   */
+  void flush(String table) throws IOException {
+    for (HRegion region : regions(table)) {
+      admin().flushRegion(region.getRegionInfo().getRegionName());
+    }
+  }
+
+  /**
+   * Major-compacts the table until each region has one store file. A major compaction asked while
+   * a minor one runs covers only the files not being compacted, so it is asked again once the
+   * table's compactions have finished.
+   */
+  void compactToOneFilePerRegion(String table, Duration timeout) throws Exception {
+    TableName name = TableName.valueOf(table);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (stores(table).stream().anyMatch(s -> s.getStorefilesCount() > 1)) {
+      if (System.nanoTime() > deadline) {
+        fail("timed out after " + timeout.toSeconds() + " s compacting " + table + " to one file per region");
+      }
+      if (admin().getCompactionState(name) == CompactionState.NONE) {
+        admin().majorCompact(name);
+      }
+      Thread.sleep(500);
+    }
+  }
+
+  /** The table's open regions, on whichever server holds them. */
+  List<HRegion> regions(String table) {
+    return hbase().getRegions(TableName.valueOf(table));
+  }
+
+  /** The family's store in each open region of the table. */
+  List<HStore> stores(String table) {
+    List<HStore> stores = new ArrayList<>();
+    for (HRegion region : regions(table)) {
+      stores.add(region.getStore(FAMILY));
+    }
+    return stores;
+  }
+
+  /** Store files of the table's family over all its regions. */
+  int storeFiles(String table) {
+    return stores(table).stream().mapToInt(HStore::getStorefilesCount).sum();
+  }
+
+  /** The server that does not hold {@code region}'s row. */
+  ServerName otherServer(HRegion region) {
+    int holder = hbase().getServerWith(region.getRegionInfo().getRegionName());
+    return hbase().getRegionServer(1 - holder).getServerName();
+  }
+
+  void moveAndWait(HRegion region, ServerName to) throws Exception {
+    util.moveRegionAndWait(region.getRegionInfo(), to);
+  }
+
+  /** An attribute of the table's Cairn policy bean, summed over its regions (numbers) or the first. */
+  Object policyAttribute(String table, String attribute) {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    try {
+      Set<ObjectName> names = server.queryNames(new ObjectName(
+          "dev.cairn.hbase:type=CompactionPolicy,table=" + ObjectName.quote(table) + ",*"), null);
+      Object result = null;
+      for (ObjectName name : names) {
+        Object value = server.getAttribute(name, attribute);
+        if (value instanceof Long l && result instanceof Long sum) {
+          result = sum + l;
+        } else if (result == null) {
+          result = value;
+        }
+      }
+      return result;
+    } catch (JMException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  long policyCounter(String table, String attribute) {
+    Object value = policyAttribute(table, attribute);
+    return value == null ? 0 : (Long) value;
+  }
+
+  /** Waits for {@code condition}, failing with {@code what} once {@code timeout} has passed. */
+  static void waitFor(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        fail("timed out after " + timeout.toSeconds() + " s waiting for " + what);
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    util.shutdownMiniHBaseCluster();
+    util.shutdownMiniZKCluster();
+    util.cleanupTestDir();
+  }
+}
