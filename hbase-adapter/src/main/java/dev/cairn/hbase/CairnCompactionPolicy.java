@@ -64,7 +64,6 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
   private ServerLoad serverLoad;
   private ObjectName beanName;
   private volatile String lastDecision = "none yet";
-  private volatile double cachedFraction;
   /** When the ticker last asked this store for its delayed compaction (guarded by this). */
   private long lastAskNanos;
 
@@ -110,17 +109,12 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
     List<HStoreFile> eligible = getCurrentEligibleFiles(new ArrayList<>(candidateFiles), filesCompacting);
     Map<HStoreFile, StoreFile> model = new IdentityHashMap<>();
     List<StoreFile> files = new ArrayList<>();
-    long bytes = 0;
-    long cached = 0;
     for (int i = 0; i < eligible.size(); i++) {
       HStoreFile f = eligible.get(i);
       StoreFile m = model(i, f, load);
       model.put(f, m);
       files.add(m);
-      bytes += m.sizeBytes();
-      cached += m.cachedBytes();
     }
-    cachedFraction = bytes == 0 ? 0 : (double) cached / bytes;
     List<StoreFile> selection = new ArrayList<>();
     for (HStoreFile f : hbase.getFiles()) {
       StoreFile m = model.get(f);
@@ -308,7 +302,16 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
 
     @Override
     public double getCachedFraction() {
-      return cachedFraction;
+      // The store's files now, against the cache as of the ticker's last walk.
+      long bytes = 0;
+      long cached = 0;
+      for (HStoreFile f : store.getStorefiles()) {
+        StoreFileReader reader = f.getReader();
+        long size = reader == null ? 0 : reader.length();
+        bytes += size;
+        cached += Math.min(size, serverLoad.cachedBytes(f.getPath().getName()));
+      }
+      return bytes == 0 ? 0 : (double) cached / bytes;
     }
 
     @Override

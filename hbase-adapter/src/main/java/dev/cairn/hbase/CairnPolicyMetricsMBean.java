@@ -30,7 +30,7 @@ public interface CairnPolicyMetricsMBean {
   /** How long the compaction held back now has waited, ms (0: none). */
   long getCurrentDelayMillis();
 
-  /** Share of the store's file bytes whose blocks were cached at the last selection. */
+  /** Share of the store's file bytes whose blocks are in the block cache (as of the last load tick). */
   double getCachedFraction();
 
   /** The last decision and its reason. */
