@@ -1,13 +1,11 @@
 package dev.cairn.bench.engine.cassandra;
 
+import dev.cairn.bench.engine.node.AdapterBuild;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -35,15 +33,12 @@ public record CassandraInstall(Path libDir, Path pluginJar, List<String> jvmFlag
   public static final String PLUGIN_PROPERTY = "cairn.cassandra.pluginJar";
   public static final String JVM_OPTIONS = "cassandra-jvm17.options";
   static final String BUILD_COMMAND = "mvn -B -ntp -pl cassandra-adapter -am package -DskipTests";
-  private static final Path ADAPTER_TARGET = Path.of("cassandra-adapter", "target");
 
   /**
    * @throws IllegalStateException naming the places looked at and the command that builds them
    */
   public static CassandraInstall locate() {
-    List<Path> targets = new ArrayList<>();
-    targets.add(Path.of("").toAbsolutePath().resolve(ADAPTER_TARGET));
-    runnerCheckout().map(root -> root.resolve(ADAPTER_TARGET)).ifPresent(targets::add);
+    List<Path> targets = AdapterBuild.targetDirectories("cassandra-adapter");
 
     String libProperty = System.getProperty(LIB_PROPERTY);
     Path lib = null;
@@ -82,7 +77,7 @@ public record CassandraInstall(Path libDir, Path pluginJar, List<String> jvmFlag
           "the plugin jar (cairn-cassandra-adapter-*.jar) not found beside " + looked.get(looked.size() - 1),
           List.of(dir)));
     }
-    return new CassandraInstall(lib, plugin, readJvmFlags(lib.resolve(JVM_OPTIONS)));
+    return new CassandraInstall(lib, plugin, AdapterBuild.readJvmFlags(lib.resolve(JVM_OPTIONS), BUILD_COMMAND));
   }
 
   /** The child JVM's class path: every jar of {@link #libDir} (a wildcard entry), then the plugin. */
@@ -119,46 +114,7 @@ public record CassandraInstall(Path libDir, Path pluginJar, List<String> jvmFlag
 
   /** Whitespace-separated arguments; lines starting with {@code #} are comments. */
   static List<String> parseJvmFlags(String text) {
-    List<String> flags = new ArrayList<>();
-    for (String line : text.split("\n")) {
-      String t = line.trim();
-      if (t.isEmpty() || t.startsWith("#")) {
-        continue;
-      }
-      flags.addAll(Arrays.asList(t.split("\\s+")));
-    }
-    return flags;
-  }
-
-  private static List<String> readJvmFlags(Path file) {
-    try {
-      List<String> flags = parseJvmFlags(Files.readString(file, StandardCharsets.UTF_8));
-      if (flags.stream().noneMatch(f -> f.startsWith("--add-opens"))) {
-        throw new IllegalStateException(file + " holds no --add-opens flag: rebuild it with `" + BUILD_COMMAND + "`");
-      }
-      return List.copyOf(flags);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file, e);
-    }
-  }
-
-  /** The checkout the runner's jar sits in, if it runs from {@code <root>/jmh/target/*.jar}. */
-  private static Optional<Path> runnerCheckout() {
-    try {
-      var source = CassandraInstall.class.getProtectionDomain().getCodeSource();
-      if (source == null) {
-        return Optional.empty();
-      }
-      Path location = Path.of(source.getLocation().toURI()).toAbsolutePath();
-      // .../jmh/target/cairn-bench.jar or .../jmh/target/classes
-      Path target = location.getParent();
-      if (target == null || target.getParent() == null || target.getParent().getParent() == null) {
-        return Optional.empty();
-      }
-      return Optional.of(target.getParent().getParent());
-    } catch (URISyntaxException | RuntimeException e) {
-      return Optional.empty();
-    }
+    return AdapterBuild.parseJvmFlags(text);
   }
 
   private static IllegalStateException missing(String what, List<Path> looked) {

@@ -1,6 +1,9 @@
 package dev.cairn.bench.engine.cassandra;
 
 import dev.cairn.bench.engine.EngineMetrics;
+import dev.cairn.bench.engine.node.ChildProcessIo;
+import dev.cairn.bench.engine.node.MemoryCgroup;
+import dev.cairn.bench.engine.node.NodeMemoryMonitor;
 import dev.cairn.bench.run.DirectorySize;
 import dev.cairn.childjvm.ChildLog;
 import dev.cairn.childjvm.ChildProcesses;
@@ -276,20 +279,7 @@ final class CassandraNode implements AutoCloseable {
    * log. {@link EngineMetrics#UNAVAILABLE} if not readable.
    */
   long processBytesWritten() {
-    try {
-      long written = -1;
-      long cancelled = 0;
-      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "io"))) {
-        if (line.startsWith("write_bytes:")) {
-          written = Long.parseLong(line.substring("write_bytes:".length()).trim());
-        } else if (line.startsWith("cancelled_write_bytes:")) {
-          cancelled = Long.parseLong(line.substring("cancelled_write_bytes:".length()).trim());
-        }
-      }
-      return written < 0 ? EngineMetrics.UNAVAILABLE : written - cancelled;
-    } catch (IOException | RuntimeException e) {
-      return EngineMetrics.UNAVAILABLE;
-    }
+    return ChildProcessIo.of(process.pid()).bytesWritten();
   }
 
   // ---- stop

@@ -1,4 +1,4 @@
-package dev.cairn.bench.engine.cassandra;
+package dev.cairn.bench.engine.node;
 
 import java.io.IOException;
 import java.util.Map;
@@ -16,7 +16,7 @@ import java.util.Map;
  * kernel fails its own charges (an mmap, a new thread, a class load) with ENOMEM and the JVM dies.
  * Keeps the figures for the node's summary.
  */
-final class NodeMemoryMonitor {
+public final class NodeMemoryMonitor {
   static final long TICK_MILLIS = 250;
   private static final long MIB = 1L << 20;
   private final MemoryCgroup group;
@@ -36,19 +36,19 @@ final class NodeMemoryMonitor {
   private long unevictableMax;
   private String lastError;
 
-  NodeMemoryMonitor(MemoryCgroup group, long allowance) {
+  public NodeMemoryMonitor(MemoryCgroup group, long allowance) {
     this.group = group;
     this.allowance = allowance;
-    this.thread = new Thread(this::loop, "cassandra-node-memory");
+    this.thread = new Thread(this::loop, "node-memory");
     this.thread.setDaemon(true);
   }
 
-  void start() {
+  public void start() {
     tick();
     thread.start();
   }
 
-  void stop() {
+  public void stop() {
     running = false;
     thread.interrupt();
     try {
@@ -126,7 +126,7 @@ final class NodeMemoryMonitor {
     }
   }
 
-  synchronized String summary() {
+  public synchronized String summary() {
     long oom = group.oomKills();
     String maxUsage;
     try {
@@ -144,11 +144,11 @@ final class NodeMemoryMonitor {
         unevictableMax / MIB, maxUsage, oom < 0 ? "n/a" : Long.toString(oom), oomWaits, lastError == null ? "" : "; last refusal: " + lastError);
   }
 
-  synchronized long cacheMaxBytes() {
+  public synchronized long cacheMaxBytes() {
     return cacheMax;
   }
 
-  synchronized double cacheMeanBytes() {
+  public synchronized double cacheMeanBytes() {
     return samples == 0 ? 0 : cacheSum / samples;
   }
 }

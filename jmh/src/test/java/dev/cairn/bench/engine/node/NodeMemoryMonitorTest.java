@@ -1,4 +1,4 @@
-package dev.cairn.bench.engine.cassandra;
+package dev.cairn.bench.engine.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package dev.cairn.bench.engine.cassandra;
+package dev.cairn.bench.engine.node;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,8 +10,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A cgroup v1 memory group of its own for a child node, so that the node's page cache is bounded
- * and a chunk-cache miss costs device I/O rather than an OS page-cache hit.
+ * A cgroup v1 memory group of its own for a child node (a Cassandra node, an HBase server), so
+ * that the node's page cache is bounded and a block-cache (chunk-cache) miss costs device I/O
+ * rather than an OS page-cache hit.
  *
  * <p>The group is made under this process's own memory cgroup (from {@code /proc/self/cgroup}),
  * so the node stays inside whatever limits and accounting the runner runs under; if that directory
@@ -20,8 +21,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@link #wrap}), so every page it ever charges is charged here. {@link #close} removes the group
  * once it has no process left.
  */
-final class MemoryCgroup implements AutoCloseable {
-  static final String ROOT_PROPERTY = "cairn.cassandra.cgroupRoot";
+public final class MemoryCgroup implements AutoCloseable {
+  /** The memory cgroup mount; the name predates the HBase engines, which read it too. */
+  public static final String ROOT_PROPERTY = "cairn.cassandra.cgroupRoot";
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
   private final Path dir;
@@ -35,7 +37,7 @@ final class MemoryCgroup implements AutoCloseable {
    *
    * @throws IOException with the reason when no group can be made
    */
-  static MemoryCgroup create(String name) throws IOException {
+  public static MemoryCgroup create(String name) throws IOException {
     Path mount = Path.of(System.getProperty(ROOT_PROPERTY, "/sys/fs/cgroup/memory"));
     if (!Files.isRegularFile(mount.resolve("memory.limit_in_bytes"))) {
       throw new IOException("no cgroup v1 memory controller at " + mount);
@@ -74,7 +76,7 @@ final class MemoryCgroup implements AutoCloseable {
     return mount;
   }
 
-  Path directory() {
+  public Path directory() {
     return dir;
   }
 
@@ -82,7 +84,7 @@ final class MemoryCgroup implements AutoCloseable {
    * The command that puts itself into this group and then executes {@code command}: a shell
    * writes its pid to {@code cgroup.procs} and {@code exec}s the command, which keeps the pid.
    */
-  List<String> wrap(List<String> command) {
+  public List<String> wrap(List<String> command) {
     List<String> wrapped = new java.util.ArrayList<>();
     wrapped.add("/bin/sh");
     wrapped.add("-c");
@@ -106,20 +108,20 @@ final class MemoryCgroup implements AutoCloseable {
   }
 
   /** Sets {@code memory.limit_in_bytes}; the kernel reclaims page cache to meet a lower one. */
-  void setLimit(long bytes) throws IOException {
+  public void setLimit(long bytes) throws IOException {
     write("memory.limit_in_bytes", Long.toString(bytes));
   }
 
-  long limit() throws IOException {
+  public long limit() throws IOException {
     return readLong("memory.limit_in_bytes");
   }
 
-  long maxUsage() throws IOException {
+  public long maxUsage() throws IOException {
     return readLong("memory.max_usage_in_bytes");
   }
 
   /** {@code memory.stat}: {@code cache} (page cache, mapped files included), {@code rss} (anonymous) ... */
-  Map<String, Long> stat() throws IOException {
+  public Map<String, Long> stat() throws IOException {
     Map<String, Long> m = new HashMap<>();
     for (String line : Files.readAllLines(dir.resolve("memory.stat"), StandardCharsets.UTF_8)) {
       String[] f = line.trim().split("\\s+");
@@ -135,17 +137,17 @@ final class MemoryCgroup implements AutoCloseable {
   }
 
   /** Processes the OOM killer ended in this group ({@code memory.oom_control}'s {@code oom_kill}), or -1. */
-  long oomKills() {
+  public long oomKills() {
     return oomControl("oom_kill ");
   }
 
   /** Whether the group's tasks now wait at the limit ({@code under_oom 1}, with the killer off). */
-  boolean underOom() {
+  public boolean underOom() {
     return oomControl("under_oom ") == 1;
   }
 
   /** Current bytes charged to the group ({@code memory.usage_in_bytes}). */
-  long usage() throws IOException {
+  public long usage() throws IOException {
     return readLong("memory.usage_in_bytes");
   }
 
