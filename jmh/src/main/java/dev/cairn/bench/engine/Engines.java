@@ -2,6 +2,7 @@ package dev.cairn.bench.engine;
 
 import dev.cairn.Options;
 import dev.cairn.bench.engine.cassandra.CassandraEngine;
+import dev.cairn.bench.engine.hbase.HBaseEngine;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,11 @@ public final class Engines {
     // LCS, UCS and Cairn's compaction strategy, the same node and table otherwise.
     for (CassandraEngine.Strategy s : CassandraEngine.Strategy.values()) {
       BY_NAME.put(s.engineName(), () -> new CassandraEngine(s));
+    }
+    // Apache HBase 2.6.1, a standalone server per run in a child JVM (docs/benchmarks.md, "HBase
+    // engines"): the default store, HBase's two cold-cache remedies, and Cairn's compaction policy.
+    for (HBaseEngine.Variant v : HBaseEngine.Variant.values()) {
+      BY_NAME.put(v.engineName(), () -> new HBaseEngine(v));
     }
   }
 

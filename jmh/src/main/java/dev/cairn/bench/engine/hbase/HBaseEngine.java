@@ -1,0 +1,280 @@
+package dev.cairn.bench.engine.hbase;
+
+import dev.cairn.bench.engine.BenchEngine;
+import dev.cairn.bench.engine.EngineMetrics;
+import dev.cairn.bench.engine.EngineSettings;
+import dev.cairn.bench.engine.node.ChildProcessIo;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import javax.management.ObjectName;
+
+/**
+ * Apache HBase 2.6.1 as a runner engine: {@code hbase-default}, {@code hbase-cache-on-write},
+ * {@code hbase-prefetch} and {@code hbase-dlc} (Cairn's compaction policy, {@code hbase-adapter}).
+ * The four differ only in the table's {@code CONFIGURATION} ({@link HBaseSettings}): each starts
+ * its own standalone HBase in a child JVM ({@link HBaseServer}) on HBase's jars plus the plugin
+ * jar ({@link HBaseInstall}), and talks to it through HBase's own client, loaded from the same
+ * jars in a class loader of its own ({@link HBaseClientLoader}), and over JMX on 127.0.0.1
+ * (metrics). docs/benchmarks.md, "HBase engines", has the whole mapping.
+ *
+ * <p><b>Data model.</b> Table {@code kv}, one family {@code f} (BLOCKSIZE from the settings,
+ * BLOOMFILTER ROW, no compression, one version), one region that never splits; record id {@code
+ * i} is the row {@code Keys.encode(i)} (16 ASCII digits, so HBase's byte order is the ids' order)
+ * with the value in qualifier {@code v}. A get is a {@code Get} of that cell, a scan a {@code Scan}
+ * from the key with a row limit, a flush {@code Admin.flushRegion} of the table's region.
+ */
+public final class HBaseEngine implements BenchEngine {
+  /** What the table's CONFIGURATION sets, the only difference between the four engines. */
+  public enum Variant {
+    DEFAULT("hbase-default"),
+    CACHE_ON_WRITE("hbase-cache-on-write"),
+    PREFETCH("hbase-prefetch"),
+    DLC("hbase-dlc");
+
+    private final String engineName;
+
+    Variant(String engineName) {
+      this.engineName = engineName;
+    }
+
+    public String engineName() {
+      return engineName;
+    }
+
+    /** The suffix of {@code -Dcairn.hbase.configuration.<suffix>}: the engine name after {@code hbase-}. */
+    String propertySuffix() {
+      return engineName.substring("hbase-".length());
+    }
+  }
+
+  private static final long MIB = 1L << 20;
+  private static final String TABLE_PREFIX = HBaseCounters.tableAttribute(HBaseSettings.TABLE, "");
+  /** The plugin's per-store bean (CairnCompactionPolicy.registerBean: table and family quoted). */
+  private static final String CAIRN_BEANS = "dev.cairn.hbase:type=CompactionPolicy,table="
+      + ObjectName.quote(HBaseSettings.TABLE) + ",*";
+
+  private final Variant variant;
+  private HBaseServer server;
+  private HBaseClient client;
+  private Map<String, String> configuration = Map.of();
+  private List<String> unhonoured = List.of();
+  private int regionsFlushed;
+
+  public HBaseEngine(Variant variant) {
+    this.variant = variant;
+  }
+
+  public Variant variant() {
+    return variant;
+  }
+
+  @Override
+  public void open(Path dir, EngineSettings s) {
+    HBaseInstall install = HBaseInstall.locate();
+    HBaseServer.Settings serverSettings = HBaseSettings.serverSettings(s);
+    HBaseClient.TableSpec table = HBaseSettings.tableSpec(variant, s);
+    configuration = table.configuration();
+    String name = variant.engineName();
+    System.err.printf("[%s] starting HBase (log %s)%n", name,
+        dir.toAbsolutePath().resolveSibling(dir.getFileName() + "-node").resolve("node.log"));
+    long t0 = System.nanoTime();
+    server = HBaseServer.start(name, install, dir, serverSettings);
+    try {
+      HBaseLaunch launch = server.launchSettings();
+      List<Path> clientPath = new ArrayList<>();
+      clientPath.add(launch.clientConfDir());
+      clientPath.addAll(install.libJars());
+      client = HBaseClientLoader.newClient(clientPath);
+      client.connect(launch.clientSettings());
+      client.createTable(table);
+      server.boundPageCache();
+      unhonoured = HBaseSettings.unhonoured(variant, s, serverSettings, server.cgroupProblem());
+      System.err.printf("[%s] HBase pid %d up, table created in %.1f s; table configuration %s%s%n", name,
+          server.pid(), (System.nanoTime() - t0) / 1e9, configuration,
+          server.cgroup() == null ? "; no memory cgroup: " + server.cgroupProblem()
+              : "; memory cgroup " + server.cgroup().directory());
+      Files.writeString(launch.nodeDir().resolve("table.txt"), client.describeTable() + "\n", StandardCharsets.UTF_8);
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value) {
+    client.put(key, value);
+  }
+
+  @Override
+  public byte[] get(byte[] key) {
+    return client.get(key);
+  }
+
+  @Override
+  public int scan(byte[] from, int limit) {
+    return client.scan(from, limit);
+  }
+
+  @Override
+  public void flush() {
+    regionsFlushed += client.flushRegions();
+  }
+
+  @Override
+  public EngineMetrics metrics() {
+    Map<String, Object> cache = server.attributes(HBaseServer.SERVER_BEAN, HBaseCounters.CACHE_ATTRIBUTES);
+    long compaction = tableCounter("compactedOutputBytes");
+    if (!EngineMetrics.available(compaction)) {
+      compaction = HBaseCounters.number(server.attribute(HBaseServer.SERVER_BEAN, "compactedOutputBytes"));
+    }
+    long device = server.processIo().bytesWritten();
+    if (!EngineMetrics.available(device)) {
+      long flushed = tableCounter("flushedOutputBytes");
+      device = EngineMetrics.available(flushed) && EngineMetrics.available(compaction)
+          ? flushed + compaction : EngineMetrics.UNAVAILABLE;
+    }
+    long blockedMillis = HBaseCounters.number(server.attribute(HBaseServer.SERVER_BEAN, "updatesBlockedTime"));
+    return new EngineMetrics(HBaseCounters.userDataHits(cache), HBaseCounters.userDataMisses(cache), device,
+        compaction, EngineMetrics.available(blockedMillis) ? blockedMillis * 1000 : EngineMetrics.UNAVAILABLE);
+  }
+
+  /** The table's store files now: HBase's store is one tier, every file in it is "level 0". */
+  @Override
+  public int l0Files() {
+    long files = tableCounter("storeFileCount");
+    return EngineMetrics.available(files) ? (int) files : -1;
+  }
+
+  @Override
+  public String loadClass() {
+    if (variant != Variant.DLC) {
+      return "";
+    }
+    Object v = cairnAttribute("LoadClass");
+    return v == null ? "" : v.toString();
+  }
+
+  private long tableCounter(String metric) {
+    return HBaseCounters.number(server.attribute(HBaseServer.TABLES_BEAN, TABLE_PREFIX + metric));
+  }
+
+  /** An attribute of the plugin's bean for the table's store, or null before its first selection. */
+  private Object cairnAttribute(String attribute) {
+    Set<ObjectName> beans = server.beans(CAIRN_BEANS);
+    return beans.isEmpty() ? null : server.attribute(beans.iterator().next().toString(), attribute);
+  }
+
+  @Override
+  public List<String> unhonouredSettings() {
+    return unhonoured;
+  }
+
+  @Override
+  public void close() {
+    String summary = null;
+    if (server != null) {
+      try {
+        summary = summary();
+      } catch (RuntimeException e) {
+        summary = "(no summary: " + e + ")\n";
+      }
+    }
+    if (client != null) {
+      try {
+        client.close();
+      } catch (RuntimeException e) {
+        // the server goes anyway
+      }
+      client = null;
+    }
+    if (server != null) {
+      HBaseServer s = server;
+      server = null;
+      long t0 = System.nanoTime();
+      int status = s.stop();
+      String text = summary + String.format(Locale.ROOT, "server exit status %d after %.1f s%n", status,
+          (System.nanoTime() - t0) / 1e9);
+      try {
+        Files.writeString(s.directory().resolve("node-summary.txt"), text, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        // the summary is printed anyway
+      }
+      System.err.print(text.lines().map(l -> "[" + variant.engineName() + "] " + l + "\n").collect(Collectors.joining()));
+    }
+  }
+
+  /** What the report has no column for: flushes, blocked requests and flushes, the cache, reads, Cairn's counters. */
+  private String summary() {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT, "table configuration %s; regions flushed by the runner %d%n", configuration,
+        regionsFlushed));
+    Map<String, Object> t = server.attributes(HBaseServer.TABLES_BEAN, TABLE_PREFIX + "flushedOutputBytes",
+        TABLE_PREFIX + "flushTime_num_ops", TABLE_PREFIX + "compactedInputBytes", TABLE_PREFIX + "compactedOutputBytes",
+        TABLE_PREFIX + "storeFileCount", TABLE_PREFIX + "storeFileSize");
+    long flushes = HBaseCounters.number(t.get(TABLE_PREFIX + "flushTime_num_ops"));
+    long flushed = HBaseCounters.number(t.get(TABLE_PREFIX + "flushedOutputBytes"));
+    sb.append(String.format(Locale.ROOT, "flushes %d, %.2f MiB flushed (%.0f KiB each); compacted %.2f MiB in, %.2f MiB"
+            + " out; store files %s (%.2f MiB)%n", flushes, flushed / (double) MIB,
+        flushes > 0 ? flushed / 1024.0 / flushes : Double.NaN,
+        HBaseCounters.number(t.get(TABLE_PREFIX + "compactedInputBytes")) / (double) MIB,
+        HBaseCounters.number(t.get(TABLE_PREFIX + "compactedOutputBytes")) / (double) MIB,
+        t.get(TABLE_PREFIX + "storeFileCount"),
+        HBaseCounters.number(t.get(TABLE_PREFIX + "storeFileSize")) / (double) MIB));
+    Map<String, Object> s = server.attributes(HBaseServer.SERVER_BEAN, "updatesBlockedTime", "blockedRequestCount",
+        "blockCacheSize", "blockCacheCount", "blockCacheDataBlockCount", "blockCacheEvictionCount",
+        "blockCacheHitCount", "blockCacheMissCount", "blockCacheHitCachingCount", "blockCacheMissCachingCount",
+        "blockCacheDataHitCount", "blockCacheDataMissCount");
+    sb.append(String.format(Locale.ROOT, "updates blocked %s ms, blocked requests %s; flushes delayed for too many"
+            + " store files (node.log) %d%n", s.get("updatesBlockedTime"), s.get("blockedRequestCount"),
+        delayedFlushes()));
+    sb.append(String.format(Locale.ROOT, "block cache %.1f MiB, %s blocks (%s data), %s evictions; lookups: all %s/%s,"
+            + " caching reads %s/%s, data %s/%s (hits/misses)%n",
+        HBaseCounters.number(s.get("blockCacheSize")) / (double) MIB, s.get("blockCacheCount"),
+        s.get("blockCacheDataBlockCount"), s.get("blockCacheEvictionCount"), s.get("blockCacheHitCount"),
+        s.get("blockCacheMissCount"), s.get("blockCacheHitCachingCount"), s.get("blockCacheMissCachingCount"),
+        s.get("blockCacheDataHitCount"), s.get("blockCacheDataMissCount")));
+    Map<String, Object> cache = server.attributes(HBaseServer.SERVER_BEAN, HBaseCounters.CACHE_ATTRIBUTES);
+    sb.append(String.format(Locale.ROOT, "client data-block lookups (the hit ratio's): %d hits, %d misses%n",
+        HBaseCounters.userDataHits(cache), HBaseCounters.userDataMisses(cache)));
+    ChildProcessIo io = server.processIo();
+    sb.append(String.format(Locale.ROOT, "server process device reads %.2f MiB, writes %.2f MiB (/proc/PID/io)%n",
+        io.bytesRead() / (double) MIB, io.bytesWritten() / (double) MIB));
+    if (variant == Variant.DLC) {
+      List<String> parts = new ArrayList<>();
+      Set<ObjectName> beans = server.beans(CAIRN_BEANS);
+      for (ObjectName bean : beans) {
+        for (String a : List.of("LoadClass", "ClientReadBytesPerSecond", "DelayedCompactions", "PartRuns",
+            "ReleasesAtBound", "ColderChoices", "CurrentDelayMillis", "CachedFraction", "LastDecision")) {
+          parts.add(a + "=" + server.attribute(bean.toString(), a));
+        }
+      }
+      sb.append("cairn ").append(beans.isEmpty() ? "(no policy bean: no selection yet)" : String.join(", ", parts))
+          .append('\n');
+    }
+    if (server.memory() != null) {
+      sb.append(server.memory().summary()).append('\n');
+    } else if (server.cgroupProblem() != null) {
+      sb.append("no memory cgroup: ").append(server.cgroupProblem()).append('\n');
+    }
+    sb.append("log ").append(server.logFile()).append('\n');
+    return sb.toString();
+  }
+
+  /** MemStoreFlusher's warnings that it delays a flush for too many store files: no metric counts them. */
+  private long delayedFlushes() {
+    try (Stream<String> lines = Files.lines(server.logFile(), StandardCharsets.UTF_8)) {
+      return lines.filter(l -> l.contains("has too many store files(")).count();
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return -1;
+    }
+  }
+}

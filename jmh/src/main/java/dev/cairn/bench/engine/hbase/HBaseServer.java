@@ -1,0 +1,358 @@
+package dev.cairn.bench.engine.hbase;
+
+import dev.cairn.bench.engine.node.ChildProcessIo;
+import dev.cairn.bench.engine.node.MemoryCgroup;
+import dev.cairn.bench.engine.node.NodeMemoryMonitor;
+import dev.cairn.bench.run.DirectorySize;
+import dev.cairn.childjvm.ChildLog;
+import dev.cairn.childjvm.ChildProcesses;
+import dev.cairn.childjvm.LoopbackPorts;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import javax.management.Attribute;
+import javax.management.AttributeList;
+import javax.management.InstanceNotFoundException;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+
+/**
+ * One standalone HBase 2.6.1 in a child JVM started by the runner: {@code HMaster start} with
+ * {@code hbase.cluster.distributed=false} (ZooKeeper, the master and one region server in one
+ * process) on {@link HBaseInstall}'s jars plus the plugin jar, with HBase's JDK 17 flags, an
+ * {@code hbase-site.xml} written for 127.0.0.1 ({@link HBaseLaunch}) and, where the machine allows,
+ * a memory cgroup of its own that bounds its page cache ({@link MemoryCgroup}, {@link
+ * NodeMemoryMonitor}: the same as the Cassandra node's). The runner talks to it through HBase's
+ * client ({@link HBaseClient}) and reads its metrics over JMX on 127.0.0.1.
+ *
+ * <p><b>Files.</b> {@code hbase.rootdir} is the run's database directory (what the runner sizes
+ * for space amplification); the configuration, WALs, ZooKeeper's data and temporary files go to
+ * {@code <run dir>-node/} beside it. {@link #stop} deletes that directory but for {@code node.log}
+ * (the child's stdout and stderr), {@code client.log} and {@code node-summary.txt}.
+ */
+final class HBaseServer implements AutoCloseable {
+  /** The JVM's code cache, committed whole at start (see {@link HBaseLaunch#javaCommand}). */
+  static final long CODE_CACHE_MIB = 240;
+  /** Anonymous memory the server may grow by between two ticks of the memory monitor. */
+  static final long GROWTH_MARGIN_MIB = 16;
+  static final int START_SECONDS = 180;
+  static final int STOP_SECONDS = 60;
+  static final String SERVER_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Server";
+  static final String TABLES_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Tables";
+  private static final long MIB = 1L << 20;
+  private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      for (Process p : RUNNING) {
+        p.destroyForcibly();
+      }
+    }, "hbase-server-reaper"));
+  }
+
+  /**
+   * What the server is started with.
+   *
+   * @param heapBytes heap (-Xms and -Xmx)
+   * @param blockCacheBytes the on-heap LRU block cache (0 = off)
+   * @param memstoreFlushBytes {@code hbase.hregion.memstore.flush.size} (also the table's)
+   * @param maxDirectBytes {@code -XX:MaxDirectMemorySize} (RPC buffers, netty)
+   * @param bloomErrorRate {@code io.storefile.bloom.error.rate}, the Bloom filters' false-positive rate
+   * @param pageCacheBudgetBytes page cache allowed beyond the JVM's memory (its cgroup)
+   */
+  record Settings(long heapBytes, long blockCacheBytes, long memstoreFlushBytes, long maxDirectBytes,
+      double bloomErrorRate, long pageCacheBudgetBytes) {}
+
+  private final String name;
+  private final HBaseLaunch launch;
+  private Process process;
+  private MemoryCgroup cgroup;
+  private String cgroupProblem;
+  private NodeMemoryMonitor monitor;
+  private JMXConnector jmx;
+  private MBeanServerConnection mbeans;
+
+  private HBaseServer(String name, HBaseInstall install, Path dataDir, Settings settings) throws IOException {
+    this.name = name;
+    Path data = dataDir.toAbsolutePath();
+    int[] ports = LoopbackPorts.free(4);
+    this.launch = new HBaseLaunch(install, settings, data, data.resolveSibling(data.getFileName() + "-node"),
+        ports[0], ports[1], ports[2], ports[3], Path.of(System.getProperty("java.home")));
+  }
+
+  /**
+   * Writes the server's configuration, starts it and waits until its region server publishes
+   * metrics over JMX (the master may still be initializing: the client's retries wait for it).
+   *
+   * @param dataDir the run's (empty) database directory: {@code hbase.rootdir}
+   * @throws IllegalStateException if the child exits or does not come up in time (with the tail
+   *     of its log)
+   */
+  static HBaseServer start(String name, HBaseInstall install, Path dataDir, Settings settings) {
+    requireJdk17();
+    HBaseServer server;
+    try {
+      server = new HBaseServer(name, install, dataDir, settings);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    try {
+      server.launch();
+      return server;
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      server.close();
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw e instanceof IllegalStateException ise ? ise
+          : new IllegalStateException(name + ": HBase did not start: " + e, e);
+    }
+  }
+
+  /**
+   * The server runs on the runner's JDK, and the runner's client needs Hadoop's security classes
+   * as well: both on 17 (Hadoop 3.3.5's UserGroupInformation fails on later JDKs).
+   */
+  static void requireJdk17() {
+    int feature = Runtime.version().feature();
+    if (feature != 17) {
+      throw new IllegalStateException("the HBase engines need JDK 17 for the runner and its HBase server (this is "
+          + feature + ": Hadoop's UserGroupInformation fails on later JDKs); run the runner with a JDK 17 java");
+    }
+  }
+
+  private void launch() throws IOException, InterruptedException {
+    DirectorySize.deleteRecursively(launch.nodeDir());
+    Files.createDirectories(launch.nodeDir());
+    Files.createDirectories(launch.dataDir());
+    for (Map.Entry<Path, String> f : launch.configurationFiles().entrySet()) {
+      Files.createDirectories(f.getKey().getParent());
+      Files.writeString(f.getKey(), f.getValue(), StandardCharsets.UTF_8);
+    }
+
+    List<String> command = launch.javaCommand();
+    try {
+      cgroup = MemoryCgroup.create("cairn-" + name);
+      // Until the server is up: room for the whole heap, direct memory and start-up; then the monitor.
+      cgroup.setLimit(launch.settings().heapBytes() + launch.settings().maxDirectBytes() + 512 * MIB);
+      command = cgroup.wrap(command);
+    } catch (IOException e) {
+      cgroupProblem = e.getMessage();
+      cgroup = null;
+    }
+    Files.writeString(logFile(), "===== " + name + ": " + String.join(" ", command) + "\n",
+        StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    ProcessBuilder pb = new ProcessBuilder(command)
+        .directory(launch.nodeDir().toFile())
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
+    pb.environment().remove("JAVA_TOOL_OPTIONS");
+    pb.environment().remove("JDK_JAVA_OPTIONS");
+    pb.environment().remove("HBASE_CONF_DIR");
+    pb.environment().remove("HADOOP_CONF_DIR");
+    process = pb.start();
+    RUNNING.add(process);
+
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
+    JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + launch.jmxPort() + "/jmxrmi");
+    while (mbeans == null) {
+      checkAlive(deadline, "its JMX port to open");
+      if (LoopbackPorts.accepts(launch.jmxPort())) {
+        try {
+          jmx = JMXConnectorFactory.connect(url);
+          mbeans = jmx.getMBeanServerConnection();
+          break;
+        } catch (IOException e) {
+          // not yet
+        }
+      }
+      Thread.sleep(250);
+    }
+    ObjectName server = objectName(SERVER_BEAN);
+    while (!mbeans.isRegistered(server) || !LoopbackPorts.accepts(launch.regionServerPort())) {
+      checkAlive(deadline, "its region server's metrics and RPC port");
+      Thread.sleep(250);
+    }
+  }
+
+  private void checkAlive(long deadline, String waitingFor) {
+    if (!process.isAlive()) {
+      throw new IllegalStateException(name + ": HBase exited with status " + process.exitValue()
+          + " while the runner waited for " + waitingFor + "; " + logTail());
+    }
+    if (System.nanoTime() > deadline) {
+      throw new IllegalStateException(name + ": HBase did not open " + waitingFor + " within " + START_SECONDS
+          + " s; " + logTail());
+    }
+  }
+
+  /** Starts bounding the page cache (as the Cassandra node's); without a cgroup, nothing. */
+  void boundPageCache() {
+    if (cgroup != null && monitor == null) {
+      monitor = new NodeMemoryMonitor(cgroup, launch.settings().pageCacheBudgetBytes() + GROWTH_MARGIN_MIB * MIB);
+      monitor.start();
+    }
+  }
+
+  String cgroupProblem() {
+    return cgroupProblem;
+  }
+
+  NodeMemoryMonitor memory() {
+    return monitor;
+  }
+
+  MemoryCgroup cgroup() {
+    return cgroup;
+  }
+
+  HBaseLaunch launchSettings() {
+    return launch;
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  Path directory() {
+    return launch.nodeDir();
+  }
+
+  Path logFile() {
+    return launch.logFile();
+  }
+
+  /** The server process's device reads and writes ({@code /proc/PID/io}). */
+  ChildProcessIo processIo() {
+    return ChildProcessIo.of(process.pid());
+  }
+
+  // ---- JMX
+
+  /** A JMX attribute, or null when the bean or the attribute is not there. */
+  Object attribute(String objectName, String attribute) {
+    Map<String, Object> m = attributes(objectName, attribute);
+    return m.get(attribute);
+  }
+
+  /**
+   * Several attributes of one bean in one call (Hadoop's beans answer from one snapshot); those
+   * the bean lacks are absent, and all are when the bean is not registered.
+   */
+  Map<String, Object> attributes(String objectName, String... names) {
+    try {
+      AttributeList list = mbeans.getAttributes(objectName(objectName), names);
+      Map<String, Object> m = new HashMap<>();
+      for (Attribute a : list.asList()) {
+        m.put(a.getName(), a.getValue());
+      }
+      return m;
+    } catch (InstanceNotFoundException e) {
+      return Map.of();
+    } catch (Exception e) {
+      throw new IllegalStateException(name + ": JMX read of " + objectName + " failed: " + e, e);
+    }
+  }
+
+  /** The names of the registered beans matching {@code pattern}. */
+  Set<ObjectName> beans(String pattern) {
+    try {
+      return mbeans.queryNames(objectName(pattern), null);
+    } catch (IOException e) {
+      throw new IllegalStateException(name + ": JMX query " + pattern + " failed: " + e, e);
+    }
+  }
+
+  private static ObjectName objectName(String name) {
+    try {
+      return new ObjectName(name);
+    } catch (javax.management.MalformedObjectNameException e) {
+      throw new IllegalArgumentException(name, e);
+    }
+  }
+
+  // ---- stop
+
+  /**
+   * Stops the server: SIGTERM (HBase's shutdown hook stops the region server, the master and
+   * ZooKeeper), after {@value #STOP_SECONDS} s a kill; removes its cgroup and the node directory
+   * but for its logs and summary. Idempotent.
+   *
+   * @return the child's exit status, or -1 if it was not running or would not die
+   */
+  int stop() {
+    if (monitor != null) {
+      monitor.stop();
+    }
+    if (jmx != null) {
+      try {
+        jmx.close();
+      } catch (IOException e) {
+        // the server is going anyway
+      }
+      jmx = null;
+    }
+    int status = -1;
+    if (process != null) {
+      Process p = process;
+      try {
+        if (!ChildProcesses.stop(p, STOP_SECONDS)) {
+          System.err.printf("[%s] HBase %d did not stop within %d s of SIGTERM: killed%n", name, p.pid(), STOP_SECONDS);
+        }
+        status = p.isAlive() ? -1 : p.exitValue();
+      } catch (InterruptedException e) {
+        p.destroyForcibly();
+        Thread.currentThread().interrupt();
+      } finally {
+        RUNNING.remove(p);
+        process = null;
+      }
+    }
+    if (cgroup != null) {
+      cgroup.close();
+    }
+    cleanNodeDirectory();
+    return status;
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  private static final Set<String> KEPT = Set.of("node.log", "client.log", "node-summary.txt");
+
+  /** Deletes the node directory's contents but for the logs and the summary. */
+  private void cleanNodeDirectory() {
+    if (!Files.isDirectory(launch.nodeDir())) {
+      return;
+    }
+    try (Stream<Path> entries = Files.list(launch.nodeDir())) {
+      for (Path p : (Iterable<Path>) entries::iterator) {
+        if (!KEPT.contains(p.getFileName().toString())) {
+          DirectorySize.deleteRecursively(p);
+        }
+      }
+    } catch (IOException e) {
+      System.err.printf("[%s] could not clean %s: %s%n", name, launch.nodeDir(), e);
+    }
+  }
+
+  /** The last lines of the child's log, for failure messages. */
+  String logTail() {
+    return ChildLog.tail(logFile(), 60);
+  }
+}
