@@ -34,7 +34,7 @@ import java.util.Map;
  * @param seekDelayMillis simulated seek time per non-sequential table read (0 = off)
  * @param mixedSeconds length of the mixed read/write phase after the measured phase (0 = none)
  * @param scanSeconds length of the scan phase after the measured (and mixed) phase (0 = none)
- * @param nodePageCacheBytes Cassandra engines: page cache the node's process may hold beyond its
+ * @param nodePageCacheBytes Cassandra and HBase engines: page cache the node's process may hold beyond its
  *     JVM's memory (its memory cgroup's budget)
  */
 public record RunConfig(

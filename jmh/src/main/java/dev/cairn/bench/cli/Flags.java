@@ -47,7 +47,7 @@ public final class Flags {
     HELP.put("--seek-delay-ms", "simulated slow device: ms added to each non-sequential table read (default 0 = off; Cairn only)");
     HELP.put("--mixed-seconds", "after the measured phase: seconds of 50% uniform reads / 50% uniform updates (default 0 = off)");
     HELP.put("--scan-seconds", "after that: seconds of scans of 1-100 records from uniform starts (default 0 = off)");
-    HELP.put("--node-page-cache-mb", "Cassandra engines: page cache the node may hold beyond its JVM's memory (default 64)");
+    HELP.put("--node-page-cache-mb", "Cassandra and HBase engines: page cache the node may hold beyond its JVM's memory (default 64)");
   }
 
   private Flags() {}

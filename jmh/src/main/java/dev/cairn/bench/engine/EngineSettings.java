@@ -23,7 +23,7 @@ package dev.cairn.bench.engine;
  *     Cassandra engines' partition buckets)
  * @param valueBytes bytes per value (keys are 16 bytes)
  * @param nodePageCacheBytes engines whose server runs in a process of its own (the Cassandra
- *     engines): the page cache that process may hold beyond its own memory ({@code
+ *     and HBase engines): the page cache that process may hold beyond its own memory ({@code
  *     --node-page-cache-mb}), so that a block-cache miss costs device I/O
  */
 public record EngineSettings(

@@ -104,12 +104,12 @@ record HBaseLaunch(HBaseInstall install, HBaseServer.Settings settings, Path dat
     // The region server's aggregate metrics (store files, blocked requests) every second, not 5 s.
     p.put("hbase.regionserver.metrics.period", "1000");
     // Compacted-away files stay in the store until the discharger archives them (evicting their
-    // blocks), then in the archive until the master's cleaner deletes them. HBase's periods (2 min;
-    // 5 min TTL, 10 min chore) are scaled like the runner's time (1/100, docs/benchmarks.md,
-    // "Scale"), within what the chores allow: discharged every 2 s, deleted 10 s after.
+    // blocks), then in the archive (under hbase.rootdir, so in db_bytes) until the master's cleaner
+    // deletes them. HBase's periods (2 min; a 5 min TTL checked every 10 min) are scaled like the
+    // runner's time (1/100, docs/benchmarks.md, "Scale"): discharged every 2 s, deleted 2-4 s after.
     p.put("hbase.hfile.compaction.discharger.interval", "2000");
-    p.put("hbase.master.hfilecleaner.ttl", "10000");
-    p.put("hbase.master.cleaner.interval", "10000");
+    p.put("hbase.master.hfilecleaner.ttl", "2000");
+    p.put("hbase.master.cleaner.interval", "2000");
     return p;
   }
 
