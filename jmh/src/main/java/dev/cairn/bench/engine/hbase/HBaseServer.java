@@ -52,6 +52,7 @@ final class HBaseServer implements AutoCloseable {
   static final int STOP_SECONDS = 60;
   static final String SERVER_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Server";
   static final String TABLES_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Tables";
+  static final String WAL_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=WAL";
   private static final long MIB = 1L << 20;
   private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
 
