@@ -32,6 +32,16 @@ public interface HBaseClient extends AutoCloseable {
    */
   void createTable(TableSpec spec);
 
+  /** Uses an existing table (one written before a restart) instead of creating one. */
+  void useTable(String table, String family);
+
+  /**
+   * Sets ({@code value} non-null) or removes one key of the table's {@code CONFIGURATION} and
+   * waits until its regions have reopened with it: how an operator switches a table's compaction
+   * policy (hbase shell {@code alter}, or {@code table_conf_unset}).
+   */
+  void setTableConfiguration(String key, String value);
+
   /** The table's descriptor as HBase prints it (what the region server applies). */
   String describeTable();
 

@@ -213,6 +213,7 @@ public final class HBaseEngine implements BenchEngine {
       server = null;
       long t0 = System.nanoTime();
       int status = s.stop();
+      s.deleteState(); // the runner never reopens a run's database
       String text = summary + String.format(Locale.ROOT, "server exit status %d after %.1f s%n", status,
           (System.nanoTime() - t0) / 1e9);
       try {

@@ -77,9 +77,15 @@ public record HBaseInstall(Path libDir, Path pluginJar, List<String> jvmFlags) {
     return new HBaseInstall(lib, plugin, AdapterBuild.readJvmFlags(lib.resolve(JVM_OPTIONS), BUILD_COMMAND));
   }
 
-  /** The server's class path: its configuration directory, every jar of {@link #libDir}, the plugin. */
+  /** The server's class path: its configuration directory, every jar of {@link #libDir}, the plugin if any. */
   public String serverClassPath(Path confDir) {
-    return confDir + File.pathSeparator + libDir.resolve("*") + File.pathSeparator + pluginJar;
+    String path = confDir + File.pathSeparator + libDir.resolve("*");
+    return pluginJar == null ? path : path + File.pathSeparator + pluginJar;
+  }
+
+  /** The same HBase without the plugin jar: a server from which the plugin has been removed. */
+  public HBaseInstall withoutPlugin() {
+    return new HBaseInstall(libDir, null, jvmFlags);
   }
 
   /** The jars of {@link #libDir}, sorted: the client's class path (the plugin is the server's only). */

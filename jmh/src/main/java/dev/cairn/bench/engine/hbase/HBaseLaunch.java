@@ -31,6 +31,16 @@ record HBaseLaunch(HBaseInstall install, HBaseServer.Settings settings, Path dat
   static final int METRICS_PERIOD_MILLIS = 250;
   private static final long MIB = 1L << 20;
 
+  /**
+   * What belongs to the database beside its store files: the write-ahead logs (the region
+   * server's and the master's own region's: the master will not start on a root directory whose
+   * master-region WALs are gone) and ZooKeeper's data. Beside the data directory, not in it (the
+   * runner sizes that) and not in the node directory, which each start wipes.
+   */
+  Path stateDir() {
+    return dataDir.resolveSibling(dataDir.getFileName() + "-state");
+  }
+
   Path confDir() {
     return nodeDir.resolve("conf");
   }
@@ -67,7 +77,7 @@ record HBaseLaunch(HBaseInstall install, HBaseServer.Settings settings, Path dat
     p.put("hbase.rootdir", dataDir.toUri().toString());
     // WALs beside the store files but not under the run's database directory, which the runner
     // sizes for space amplification (as the Cassandra engines keep the commit log out of it).
-    p.put("hbase.wal.dir", nodeDir.resolve("wal").toUri().toString());
+    p.put("hbase.wal.dir", stateDir().resolve("wal").toUri().toString());
     p.put("hbase.tmp.dir", n + "/tmp");
     p.put("hbase.local.dir", n + "/local");
     p.put("hadoop.tmp.dir", n + "/hadoop-tmp");
@@ -79,7 +89,7 @@ record HBaseLaunch(HBaseInstall install, HBaseServer.Settings settings, Path dat
     p.put("hbase.zookeeper.quorum", "127.0.0.1");
     p.put("hbase.zookeeper.property.clientPort", Integer.toString(zookeeperPort));
     p.put("hbase.zookeeper.property.clientPortAddress", "127.0.0.1");
-    p.put("hbase.zookeeper.property.dataDir", n + "/zookeeper");
+    p.put("hbase.zookeeper.property.dataDir", stateDir().resolve("zookeeper").toString());
     p.put("hbase.master.hostname", "127.0.0.1");
     p.put("hbase.unsafe.regionserver.hostname", "127.0.0.1");
     p.put("hbase.master.ipc.address", "127.0.0.1");

@@ -138,6 +138,10 @@ final class HBaseServer implements AutoCloseable {
   private void launch() throws IOException, InterruptedException {
     DirectorySize.deleteRecursively(launch.nodeDir());
     Files.createDirectories(launch.nodeDir());
+    if (isEmptyOrMissing(launch.dataDir())) {
+      // A new database: no WALs or ZooKeeper state of an earlier one may be replayed into it.
+      DirectorySize.deleteRecursively(launch.stateDir());
+    }
     Files.createDirectories(launch.dataDir());
     for (Map.Entry<Path, String> f : launch.configurationFiles().entrySet()) {
       Files.createDirectories(f.getKey().getParent());
@@ -186,6 +190,24 @@ final class HBaseServer implements AutoCloseable {
     while (!mbeans.isRegistered(server) || !LoopbackPorts.accepts(launch.regionServerPort())) {
       checkAlive(deadline, "its region server's metrics and RPC port");
       Thread.sleep(250);
+    }
+  }
+
+  private static boolean isEmptyOrMissing(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return true;
+    }
+    try (Stream<Path> entries = Files.list(dir)) {
+      return entries.findAny().isEmpty();
+    }
+  }
+
+  /** Deletes the database's WALs and ZooKeeper state: the database is not going to be opened again. */
+  void deleteState() {
+    try {
+      DirectorySize.deleteRecursively(launch.stateDir());
+    } catch (IOException e) {
+      System.err.printf("[%s] could not delete %s: %s%n", name, launch.stateDir(), e);
     }
   }
 

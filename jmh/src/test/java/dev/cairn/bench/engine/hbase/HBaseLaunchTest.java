@@ -51,7 +51,7 @@ class HBaseLaunchTest {
     assertEquals(l.siteProperties(), site, "the file reads back as written");
     assertEquals("false", site.get("hbase.cluster.distributed"));
     assertEquals("file:///runs/out/data/hbase-default-rangehot", site.get("hbase.rootdir"));
-    assertEquals("file:///runs/out/data/hbase-default-rangehot-node/wal", site.get("hbase.wal.dir"),
+    assertEquals("file:///runs/out/data/hbase-default-rangehot-state/wal", site.get("hbase.wal.dir"),
         "WALs stay out of the directory the runner sizes");
     assertEquals("20001", site.get("hbase.zookeeper.property.clientPort"));
     assertEquals("20002", site.get("hbase.master.port"));

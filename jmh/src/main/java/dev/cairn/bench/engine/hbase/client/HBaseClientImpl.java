@@ -90,6 +90,31 @@ public final class HBaseClientImpl implements HBaseClient {
   }
 
   @Override
+  public void useTable(String table, String family) {
+    this.tableName = TableName.valueOf(table);
+    this.family = family.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void setTableConfiguration(String key, String value) {
+    withOwnLoader(() -> {
+      try (Admin admin = connection.getAdmin()) {
+        TableDescriptorBuilder changed = TableDescriptorBuilder.newBuilder(admin.getDescriptor(tableName));
+        if (value == null) {
+          changed.removeValue(key);
+        } else {
+          changed.setValue(key, value);
+        }
+        // Synchronous: returns once the procedure has reopened the table's regions.
+        admin.modifyTable(changed.build());
+        return null;
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot change " + key + " of " + tableName, e);
+      }
+    });
+  }
+
+  @Override
   public String describeTable() {
     return withOwnLoader(() -> {
       try (Admin admin = connection.getAdmin()) {
