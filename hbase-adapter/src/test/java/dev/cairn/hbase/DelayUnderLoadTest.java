@@ -97,7 +97,7 @@ class DelayUnderLoadTest {
   @Test
   void timeBoundAndUserRequestsUnderLoadAndTheSwitchOnTheReRequest() throws Exception {
     String name = "bounded";
-    try (Table table = loaded(name, Map.of(CairnOptions.MAX_DELAY_SECONDS, "3", CairnOptions.PART_FILES, "50"))) {
+    try (Table table = loaded(name, Map.of(CairnOptions.MAX_DELAY_SECONDS, "6", CairnOptions.PART_FILES, "50"))) {
       try (ReadLoad readers = new ReadLoad(cluster.connection(), name, ROWS, 3)) {
         MiniCluster.waitFor("a high load", WAIT, () -> load(name).equals("HIGH"));
         for (int round = 1; round <= 4; round++) {
@@ -105,7 +105,7 @@ class DelayUnderLoadTest {
         }
         Thread.sleep(1000);
         assertTrue(cluster.storeFiles(name) >= 4, "delayed under load: " + cluster.storeFiles(name));
-        // The time bound: the ticker asks again after 3 s and the policy releases the compaction.
+        // The time bound: the ticker asks again after 6 s and the policy releases the compaction.
         MiniCluster.waitFor("the release at the time bound", WAIT,
             () -> cluster.policyCounter(name, "ReleasesAtBound") > 0 && cluster.storeFiles(name) <= 2);
         assertEquals("HIGH", load(name), "released while the load was still high");

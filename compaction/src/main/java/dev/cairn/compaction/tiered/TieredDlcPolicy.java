@@ -107,7 +107,13 @@ public final class TieredDlcPolicy {
     Objects.requireNonNull(load, "load");
     String neverDelayed = neverDelayed(request);
     if (neverDelayed != null) {
-      return asStore(request, neverDelayed);
+      Decision d = asStore(request, neverDelayed);
+      if (d.action() == Action.AS_STORE) {
+        // The store compacts now: a delay in force ends, and the time bound starts afresh at the
+        // next compaction held back.
+        endDelay();
+      }
+      return d;
     }
     if (load == LoadClass.LOW) {
       endDelay();

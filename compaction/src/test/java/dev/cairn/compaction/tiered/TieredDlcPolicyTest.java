@@ -39,6 +39,24 @@ class TieredDlcPolicyTest {
     assertThrows(IllegalArgumentException.class, () -> new StoreFile(4, -1, 0, false, false));
   }
 
+  @Test
+  void aCompactionThatIsNeverDelayedEndsTheDelayInForce() {
+    // Found in the mini cluster: a major compaction ran while a delay was in force, and the next
+    // flush was released at once "at the time bound" the major compaction had already met.
+    long[] now = {0};
+    TieredDlcPolicy policy = new TieredDlcPolicy(new TieredDlcConfig(4, 3_000, 50, 8 * MIB, 3, 10, 1.2), () -> now[0]);
+    List<StoreFile> files = List.of(StoreFile.of(1, 100 * MIB), StoreFile.of(2, MIB), StoreFile.of(3, MIB));
+    StoreRequest system = new StoreRequest(files, 0, 16, StoreRequest.Kind.SYSTEM, files);
+    assertEquals(TieredDlcPolicy.Action.DELAY, policy.decide(LoadClass.HIGH, system).action());
+    now[0] += 5_000_000_000L;
+    StoreRequest major = new StoreRequest(files, 0, 16, StoreRequest.Kind.MAJOR, files);
+    assertEquals(TieredDlcPolicy.Action.AS_STORE, policy.decide(LoadClass.HIGH, major).action());
+    assertFalse(policy.delaying());
+    assertEquals(0, policy.currentDelayNanos());
+    assertEquals(TieredDlcPolicy.Action.DELAY, policy.decide(LoadClass.HIGH, system).action(),
+        "the next held compaction starts its own time bound");
+  }
+
   /**
    * Random stores, loads and clock steps: every selection is a contiguous window of the eligible
    * files; under high load a system request is held back only below the file bound; a release
