@@ -3,10 +3,10 @@ package dev.cairn.bench.engine.cassandra;
 import dev.cairn.bench.engine.EngineMetrics;
 import dev.cairn.bench.engine.node.ChildProcessIo;
 import dev.cairn.bench.engine.node.MemoryCgroup;
+import dev.cairn.bench.engine.node.NodeProcesses;
 import dev.cairn.bench.engine.node.NodeMemoryMonitor;
 import dev.cairn.bench.run.DirectorySize;
 import dev.cairn.childjvm.ChildLog;
-import dev.cairn.childjvm.ChildProcesses;
 import dev.cairn.childjvm.LoopbackPorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,9 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import javax.management.InstanceNotFoundException;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
@@ -60,16 +58,6 @@ final class CassandraNode implements AutoCloseable {
   static final int START_SECONDS = 180;
   static final int STOP_SECONDS = 60;
   private static final long MIB = 1L << 20;
-  private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
-
-  static {
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      for (Process p : RUNNING) {
-        p.destroyForcibly();
-      }
-    }, "cassandra-node-reaper"));
-  }
-
   /**
    * What the node is started with.
    *
@@ -176,8 +164,7 @@ final class CassandraNode implements AutoCloseable {
         .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
     pb.environment().remove("JAVA_TOOL_OPTIONS");
     pb.environment().remove("JDK_JAVA_OPTIONS");
-    process = pb.start();
-    RUNNING.add(process);
+    process = NodeProcesses.start(pb);
 
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
     while (!LoopbackPorts.accepts(launch.nativePort())) {
@@ -294,34 +281,14 @@ final class CassandraNode implements AutoCloseable {
     if (monitor != null) {
       monitor.stop();
     }
-    if (jmx != null) {
-      try {
-        jmx.close();
-      } catch (IOException e) {
-        // the node is going anyway
-      }
-      jmx = null;
-    }
-    int status = -1;
-    if (process != null) {
-      Process p = process;
-      try {
-        if (!ChildProcesses.stop(p, STOP_SECONDS)) {
-          System.err.printf("[%s] node %d did not stop within %d s of SIGTERM: killed%n", name, p.pid(), STOP_SECONDS);
-        }
-        status = p.isAlive() ? -1 : p.exitValue();
-      } catch (InterruptedException e) {
-        p.destroyForcibly();
-        Thread.currentThread().interrupt();
-      } finally {
-        RUNNING.remove(p);
-        process = null;
-      }
-    }
+    NodeProcesses.closeQuietly(jmx);
+    jmx = null;
+    int status = process == null ? -1 : NodeProcesses.stop(name, "node", process, STOP_SECONDS);
+    process = null;
     if (cgroup != null) {
       cgroup.close();
     }
-    cleanNodeDirectory();
+    NodeProcesses.cleanDirectory(name, launch.nodeDir(), KEPT);
     return status;
   }
 
@@ -330,22 +297,8 @@ final class CassandraNode implements AutoCloseable {
     stop();
   }
 
-  /** Deletes the node directory's contents but for the log and the summary. */
-  private void cleanNodeDirectory() {
-    if (!Files.isDirectory(launch.nodeDir())) {
-      return;
-    }
-    try (Stream<Path> entries = Files.list(launch.nodeDir())) {
-      for (Path p : (Iterable<Path>) entries::iterator) {
-        String n = p.getFileName().toString();
-        if (!n.equals("node.log") && !n.equals("node-summary.txt")) {
-          DirectorySize.deleteRecursively(p);
-        }
-      }
-    } catch (IOException e) {
-      System.err.printf("[%s] could not clean %s: %s%n", name, launch.nodeDir(), e);
-    }
-  }
+  /** What the node directory keeps after a stop: the log and the summary. */
+  private static final Set<String> KEPT = Set.of("node.log", "node-summary.txt");
 
   /** The last lines of the child's log, for failure messages. */
   String logTail() {

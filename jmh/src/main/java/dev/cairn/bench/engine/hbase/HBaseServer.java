@@ -2,10 +2,10 @@ package dev.cairn.bench.engine.hbase;
 
 import dev.cairn.bench.engine.node.ChildProcessIo;
 import dev.cairn.bench.engine.node.MemoryCgroup;
+import dev.cairn.bench.engine.node.NodeProcesses;
 import dev.cairn.bench.engine.node.NodeMemoryMonitor;
 import dev.cairn.bench.run.DirectorySize;
 import dev.cairn.childjvm.ChildLog;
-import dev.cairn.childjvm.ChildProcesses;
 import dev.cairn.childjvm.LoopbackPorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,7 +17,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import javax.management.Attribute;
@@ -54,16 +53,6 @@ final class HBaseServer implements AutoCloseable {
   static final String TABLES_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Tables";
   static final String WAL_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=WAL";
   private static final long MIB = 1L << 20;
-  private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
-
-  static {
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      for (Process p : RUNNING) {
-        p.destroyForcibly();
-      }
-    }, "hbase-server-reaper"));
-  }
-
   /**
    * What the server is started with.
    *
@@ -168,8 +157,7 @@ final class HBaseServer implements AutoCloseable {
     pb.environment().remove("JDK_JAVA_OPTIONS");
     pb.environment().remove("HBASE_CONF_DIR");
     pb.environment().remove("HADOOP_CONF_DIR");
-    process = pb.start();
-    RUNNING.add(process);
+    process = NodeProcesses.start(pb);
 
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
     JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + launch.jmxPort() + "/jmxrmi");
@@ -320,34 +308,14 @@ final class HBaseServer implements AutoCloseable {
     if (monitor != null) {
       monitor.stop();
     }
-    if (jmx != null) {
-      try {
-        jmx.close();
-      } catch (IOException e) {
-        // the server is going anyway
-      }
-      jmx = null;
-    }
-    int status = -1;
-    if (process != null) {
-      Process p = process;
-      try {
-        if (!ChildProcesses.stop(p, STOP_SECONDS)) {
-          System.err.printf("[%s] HBase %d did not stop within %d s of SIGTERM: killed%n", name, p.pid(), STOP_SECONDS);
-        }
-        status = p.isAlive() ? -1 : p.exitValue();
-      } catch (InterruptedException e) {
-        p.destroyForcibly();
-        Thread.currentThread().interrupt();
-      } finally {
-        RUNNING.remove(p);
-        process = null;
-      }
-    }
+    NodeProcesses.closeQuietly(jmx);
+    jmx = null;
+    int status = process == null ? -1 : NodeProcesses.stop(name, "HBase", process, STOP_SECONDS);
+    process = null;
     if (cgroup != null) {
       cgroup.close();
     }
-    cleanNodeDirectory();
+    NodeProcesses.cleanDirectory(name, launch.nodeDir(), KEPT);
     return status;
   }
 
@@ -357,22 +325,6 @@ final class HBaseServer implements AutoCloseable {
   }
 
   private static final Set<String> KEPT = Set.of("node.log", "client.log", "node-summary.txt");
-
-  /** Deletes the node directory's contents but for the logs and the summary. */
-  private void cleanNodeDirectory() {
-    if (!Files.isDirectory(launch.nodeDir())) {
-      return;
-    }
-    try (Stream<Path> entries = Files.list(launch.nodeDir())) {
-      for (Path p : (Iterable<Path>) entries::iterator) {
-        if (!KEPT.contains(p.getFileName().toString())) {
-          DirectorySize.deleteRecursively(p);
-        }
-      }
-    } catch (IOException e) {
-      System.err.printf("[%s] could not clean %s: %s%n", name, launch.nodeDir(), e);
-    }
-  }
 
   /** The last lines of the child's log, for failure messages. */
   String logTail() {
