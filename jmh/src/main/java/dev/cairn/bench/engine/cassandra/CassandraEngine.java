@@ -12,12 +12,10 @@ import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import dev.cairn.bench.engine.BenchEngine;
 import dev.cairn.bench.engine.EngineMetrics;
 import dev.cairn.bench.engine.EngineSettings;
+import dev.cairn.bench.engine.node.NodeSummary;
 import dev.cairn.bench.workload.Keys;
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -156,11 +154,10 @@ public final class CassandraEngine implements BenchEngine {
           key -> Long.parseLong(tokenMap.format(tokenMap.newToken(key))));
       prepare();
       node.boundPageCache();
-      unhonoured = CassandraSettings.unhonoured(strategy, s, nodeSettings, bucketRecords, node.cgroupProblem());
+      unhonoured = CassandraSettings.unhonoured(strategy, s, nodeSettings, bucketRecords, node.jvm().cgroupProblem());
       System.err.printf("[%s] node pid %d up in %.1f s; compaction %s; %d buckets of %d records (%d token tries)%s%n",
-          name, node.pid(), (System.nanoTime() - t0) / 1e9, compaction, buckets.buckets(), bucketRecords,
-          buckets.tries(), node.cgroup() == null ? "; no memory cgroup: " + node.cgroupProblem()
-              : "; memory cgroup " + node.cgroup().directory());
+          name, node.jvm().pid(), (System.nanoTime() - t0) / 1e9, compaction, buckets.buckets(), bucketRecords,
+          buckets.tries(), "; " + node.jvm().cgroupDescription());
     } catch (RuntimeException e) {
       close();
       throw e;
@@ -310,12 +307,12 @@ public final class CassandraEngine implements BenchEngine {
 
   @Override
   public EngineMetrics metrics() {
-    long hits = node.count(CHUNK_CACHE_METRIC + "Hits");
-    long misses = node.count(CHUNK_CACHE_METRIC + "Misses");
-    long compactionBytes = node.count(TABLE_METRIC + "CompactionBytesWritten");
+    long hits = node.jmx().count(CHUNK_CACHE_METRIC + "Hits");
+    long misses = node.jmx().count(CHUNK_CACHE_METRIC + "Misses");
+    long compactionBytes = node.jmx().count(TABLE_METRIC + "CompactionBytesWritten");
     long device = node.processBytesWritten();
     if (!EngineMetrics.available(device)) {
-      long flushed = node.count(TABLE_METRIC + "BytesFlushed");
+      long flushed = node.jmx().count(TABLE_METRIC + "BytesFlushed");
       device = EngineMetrics.available(flushed) && EngineMetrics.available(compactionBytes)
           ? flushed + compactionBytes : EngineMetrics.UNAVAILABLE;
     }
@@ -325,7 +322,7 @@ public final class CassandraEngine implements BenchEngine {
   /** LCS and Cairn: the table's SSTables in level 0; UCS has no levels over JMX: -1. */
   @Override
   public int l0Files() {
-    Object levels = node.attribute(TABLE_BEAN, "SSTableCountPerLevel");
+    Object levels = node.jmx().attribute(TABLE_BEAN, "SSTableCountPerLevel");
     return levels instanceof int[] a && a.length > 0 ? a[0] : -1;
   }
 
@@ -334,7 +331,7 @@ public final class CassandraEngine implements BenchEngine {
     if (strategy != Strategy.CAIRN) {
       return "";
     }
-    Object v = node.attribute(CAIRN_BEAN, "LoadClass");
+    Object v = node.jmx().attribute(CAIRN_BEAN, "LoadClass");
     return v == null ? "" : v.toString();
   }
 
@@ -342,10 +339,6 @@ public final class CassandraEngine implements BenchEngine {
   public List<String> unhonouredSettings() {
     return unhonoured;
   }
-
-
-
-
 
   @Override
   public void close() {
@@ -370,33 +363,28 @@ public final class CassandraEngine implements BenchEngine {
       node = null;
       int status = n.stop();
       String text = summary + "node exit status " + status + "\n";
-      try {
-        Files.writeString(n.directory().resolve("node-summary.txt"), text, StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        // the summary is printed anyway
-      }
-      System.err.print(text.lines().map(l -> "[" + strategy.engineName() + "] " + l + "\n").collect(Collectors.joining()));
+      NodeSummary.write(n.directory(), strategy.engineName(), text);
     }
   }
 
   /** What the report has no column for: flushes, SSTables per read, chunk size, memory, Cairn's counters. */
   private String summary() {
     StringBuilder sb = new StringBuilder();
-    long flushes = node.count(TABLE_METRIC + "MemtableSwitchCount");
-    long flushed = node.count(TABLE_METRIC + "BytesFlushed");
+    long flushes = node.jmx().count(TABLE_METRIC + "MemtableSwitchCount");
+    long flushed = node.jmx().count(TABLE_METRIC + "BytesFlushed");
     sb.append(String.format(Locale.ROOT, "compaction %s%n", compaction));
     sb.append(String.format(Locale.ROOT, "write timeouts retried %d%n", writeTimeoutsRetried.sum()));
     sb.append(String.format(Locale.ROOT, "flushes %d, %.2f MiB flushed (%.0f KiB each)%n", flushes, flushed / (double) MIB,
         flushes > 0 ? flushed / 1024.0 / flushes : Double.NaN));
-    Object perRead = node.attribute(TABLE_METRIC + "SSTablesPerReadHistogram", "Mean");
-    Object live = node.attribute(TABLE_METRIC + "LiveSSTableCount", "Value");
-    Object levels = node.attribute(TABLE_BEAN, "SSTableCountPerLevel");
+    Object perRead = node.jmx().attribute(TABLE_METRIC + "SSTablesPerReadHistogram", "Mean");
+    Object live = node.jmx().attribute(TABLE_METRIC + "LiveSSTableCount", "Value");
+    Object levels = node.jmx().attribute(TABLE_BEAN, "SSTableCountPerLevel");
     sb.append(String.format(Locale.ROOT, "SSTables per read (mean, recent) %s; live SSTables %s; per level %s%n",
         perRead instanceof Number p ? String.format(Locale.ROOT, "%.2f", p.doubleValue()) : "n/a", live,
         levels instanceof int[] a ? java.util.Arrays.toString(a) : "n/a"));
-    Object size = node.attribute(CHUNK_CACHE_METRIC + "Size", "Value");
-    Object entries = node.attribute(CHUNK_CACHE_METRIC + "Entries", "Value");
-    Object capacity = node.attribute(CHUNK_CACHE_METRIC + "Capacity", "Value");
+    Object size = node.jmx().attribute(CHUNK_CACHE_METRIC + "Size", "Value");
+    Object entries = node.jmx().attribute(CHUNK_CACHE_METRIC + "Entries", "Value");
+    Object capacity = node.jmx().attribute(CHUNK_CACHE_METRIC + "Capacity", "Value");
     if (size instanceof Number sz && entries instanceof Number en && en.longValue() > 0) {
       sb.append(String.format(Locale.ROOT, "chunk cache %.1f of %.1f MiB, %d chunks of %.1f KiB on average%n",
           sz.doubleValue() / MIB, capacity instanceof Number c ? c.doubleValue() / MIB : Double.NaN,
@@ -406,14 +394,13 @@ public final class CassandraEngine implements BenchEngine {
       List<String> parts = new ArrayList<>();
       for (String a : List.of("LoadClass", "ClientReadBytesPerSecond", "DelayedCompactions", "BurstyRuns",
           "ReleasesAtBound", "HotInputsSpared", "CompactionsStarted", "LastDecision")) {
-        parts.add(a + "=" + node.attribute(CAIRN_BEAN, a));
+        parts.add(a + "=" + node.jmx().attribute(CAIRN_BEAN, a));
       }
       sb.append("cairn ").append(String.join(", ", parts)).append('\n');
     }
-    if (node.memory() != null) {
-      sb.append(node.memory().summary()).append('\n');
-    } else if (node.cgroupProblem() != null) {
-      sb.append("no memory cgroup: ").append(node.cgroupProblem()).append('\n');
+    String memory = node.jvm().memorySummary();
+    if (memory != null) {
+      sb.append(memory).append('\n');
     }
     sb.append("log ").append(node.logFile()).append('\n');
     return sb.toString();

@@ -1,10 +1,11 @@
 package dev.cairn.bench.engine.cassandra;
 
 import dev.cairn.bench.engine.EngineMetrics;
-import dev.cairn.bench.engine.node.ChildProcessIo;
 import dev.cairn.bench.engine.node.MemoryCgroup;
-import dev.cairn.bench.engine.node.NodeProcesses;
+import dev.cairn.bench.engine.node.NodeJmx;
+import dev.cairn.bench.engine.node.NodeJvm;
 import dev.cairn.bench.engine.node.NodeMemoryMonitor;
+import dev.cairn.bench.engine.node.NodeSummary;
 import dev.cairn.bench.run.DirectorySize;
 import dev.cairn.childjvm.ChildLog;
 import dev.cairn.childjvm.LoopbackPorts;
@@ -13,16 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import javax.management.InstanceNotFoundException;
-import javax.management.MBeanServerConnection;
-import javax.management.ObjectName;
-import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXServiceURL;
 
 /**
  * One Cassandra 5.0.9 node in a child JVM started by the runner: {@code CassandraDaemon} in the
@@ -41,7 +33,7 @@ import javax.management.remote.JMXServiceURL;
  * {@code -XX:+AlwaysPreTouch}), so that it is resident from the first second. Once the node is up
  * a monitor thread sets the group's limit four times a second to what the group holds that the
  * kernel cannot reclaim (anonymous and locked memory, kernel memory, dirty pages) plus
- * {@value #GROWTH_MARGIN_MIB} MiB for growth between two ticks plus the page-cache budget ({@link
+ * {@value NodeJvm#GROWTH_MARGIN_MIB} MiB for growth between two ticks plus the page-cache budget ({@link
  * NodeMemoryMonitor}): the clean page cache (mapped index files included) then holds at most about
  * budget + margin, whatever the JVM grows to. The code cache is committed at start and the commit
  * log written by direct I/O, so that neither grows the group's unreclaimable memory later.
@@ -51,8 +43,6 @@ final class CassandraNode implements AutoCloseable {
   /** Cassandra keeps this much of {@code file_cache_size} for its buffer pool ({@code ChunkCache.RESERVED_POOL_SPACE_IN_MiB}). */
   static final long CHUNK_CACHE_RESERVE_MIB = 32;
   static final long NETWORKING_CACHE_MIB = 16;
-  /** Anonymous memory the node may grow by between two ticks of the memory monitor. */
-  static final long GROWTH_MARGIN_MIB = 16;
   /** The JVM's code cache, committed whole at start (see {@link NodeLaunch#javaCommand}). */
   static final long CODE_CACHE_MIB = 240;
   static final int START_SECONDS = 180;
@@ -97,12 +87,8 @@ final class CassandraNode implements AutoCloseable {
   private final String name;
   /** Where the node's files go, its ports, its yaml and its command line. */
   private final NodeLaunch launch;
-  private Process process;
-  private MemoryCgroup cgroup;
-  private String cgroupProblem;
-  private NodeMemoryMonitor monitor;
-  private JMXConnector jmx;
-  private MBeanServerConnection mbeans;
+  private NodeJvm jvm;
+  private NodeJmx jmx;
 
   private CassandraNode(String name, CassandraInstall install, Path dataDir, Settings settings) throws IOException {
     this.name = name;
@@ -146,80 +132,34 @@ final class CassandraNode implements AutoCloseable {
     Files.writeString(launch.yamlFile(), launch.yamlText(), StandardCharsets.UTF_8);
     Files.writeString(launch.logbackFile(), ChildLog.logbackToStdout("the workload runner"), StandardCharsets.UTF_8);
 
-    List<String> command = launch.javaCommand();
-    try {
-      cgroup = MemoryCgroup.create("cairn-" + name);
-      // Until the node is up: room for the whole heap, direct memory and start-up; then the monitor.
-      cgroup.setLimit(launch.settings().heapBytes() + launch.settings().maxDirectBytes() + 512 * MIB);
-      command = cgroup.wrap(command);
-    } catch (IOException e) {
-      cgroupProblem = e.getMessage();
-      cgroup = null;
-    }
-    Files.writeString(logFile(), "===== " + name + ": " + String.join(" ", command) + "\n",
-        StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    ProcessBuilder pb = new ProcessBuilder(command)
-        .directory(launch.nodeDir().toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
-    pb.environment().remove("JAVA_TOOL_OPTIONS");
-    pb.environment().remove("JDK_JAVA_OPTIONS");
-    process = NodeProcesses.start(pb);
-
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
+    // Until the node is up: room for the whole heap, direct memory and start-up; then the monitor.
+    long startLimit = launch.settings().heapBytes() + launch.settings().maxDirectBytes() + 512 * MIB;
+    jvm = NodeJvm.start(name, "the Cassandra node", launch.javaCommand(), launch.nodeDir(), logFile(), startLimit,
+        START_SECONDS, Set.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"));
     while (!LoopbackPorts.accepts(launch.nativePort())) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException(name + ": the Cassandra node exited with status " + process.exitValue()
-            + " before its native port opened; " + logTail());
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(name + ": the Cassandra node's native port did not open within "
-            + START_SECONDS + " s; " + logTail());
-      }
+      jvm.checkStarting("its native port to open");
       Thread.sleep(250);
     }
-    JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + launch.jmxPort() + "/jmxrmi");
-    while (true) {
-      try {
-        jmx = JMXConnectorFactory.connect(url);
-        mbeans = jmx.getMBeanServerConnection();
-        break;
-      } catch (IOException e) {
-        if (System.nanoTime() > deadline || !process.isAlive()) {
-          throw new IllegalStateException(name + ": no JMX at " + url + ": " + e + "; " + logTail());
-        }
-        Thread.sleep(250);
-      }
-    }
+    jmx = jvm.connectJmx(launch.jmxPort());
   }
 
-  /** Starts bounding the page cache (see the class comment); without a cgroup, nothing. */
+  /** Starts bounding the page cache (see the class comment). */
   void boundPageCache() {
-    if (cgroup != null && monitor == null) {
-      monitor = new NodeMemoryMonitor(cgroup, launch.settings().pageCacheBudgetBytes() + GROWTH_MARGIN_MIB * MIB);
-      monitor.start();
-    }
+    jvm.boundPageCache(launch.settings().pageCacheBudgetBytes());
   }
 
-  /** Why the node runs without a memory cgroup, or null when it has one. */
-  String cgroupProblem() {
-    return cgroupProblem;
+  /** The child JVM: its pid, cgroup, memory and device I/O. */
+  NodeJvm jvm() {
+    return jvm;
   }
 
-  NodeMemoryMonitor memory() {
-    return monitor;
-  }
-
-  MemoryCgroup cgroup() {
-    return cgroup;
+  /** The node's metrics and operations over JMX. */
+  NodeJmx jmx() {
+    return jmx;
   }
 
   int nativePort() {
     return launch.nativePort();
-  }
-
-  long pid() {
-    return process.pid();
   }
 
   Path directory() {
@@ -230,34 +170,11 @@ final class CassandraNode implements AutoCloseable {
     return launch.nodeDir().resolve("node.log");
   }
 
-  // ---- JMX
-
-  /** A JMX attribute, or null when the bean is not there. */
-  Object attribute(String objectName, String attribute) {
-    try {
-      return mbeans.getAttribute(new ObjectName(objectName), attribute);
-    } catch (InstanceNotFoundException e) {
-      return null;
-    } catch (Exception e) {
-      throw new IllegalStateException(name + ": JMX read of " + objectName + " " + attribute + " failed: " + e, e);
-    }
-  }
-
-  /** A metric's {@code Count}, or {@link EngineMetrics#UNAVAILABLE}. */
-  long count(String objectName) {
-    Object v = attribute(objectName, "Count");
-    return v instanceof Number n ? n.longValue() : EngineMetrics.UNAVAILABLE;
-  }
-
   /** Writes the table's memtable out and waits ({@code StorageService.forceKeyspaceFlush}). */
   void flush(String keyspace, String table) {
-    try {
-      mbeans.invoke(new ObjectName("org.apache.cassandra.db:type=StorageService"), "forceKeyspaceFlush",
-          new Object[] {keyspace, new String[] {table}},
-          new String[] {String.class.getName(), String[].class.getName()});
-    } catch (Exception e) {
-      throw new IllegalStateException(name + ": flush of " + keyspace + "." + table + " failed: " + e, e);
-    }
+    jmx.invoke("org.apache.cassandra.db:type=StorageService", "forceKeyspaceFlush",
+        new Object[] {keyspace, new String[] {table}},
+        new String[] {String.class.getName(), String[].class.getName()});
   }
 
   /**
@@ -266,7 +183,7 @@ final class CassandraNode implements AutoCloseable {
    * log. {@link EngineMetrics#UNAVAILABLE} if not readable.
    */
   long processBytesWritten() {
-    return ChildProcessIo.of(process.pid()).bytesWritten();
+    return jvm.processIo().bytesWritten();
   }
 
   // ---- stop
@@ -278,18 +195,11 @@ final class CassandraNode implements AutoCloseable {
    * @return the child's exit status, or -1 if it was not running or would not die
    */
   int stop() {
-    if (monitor != null) {
-      monitor.stop();
+    if (jmx != null) {
+      jmx.close();
+      jmx = null;
     }
-    NodeProcesses.closeQuietly(jmx);
-    jmx = null;
-    int status = process == null ? -1 : NodeProcesses.stop(name, "node", process, STOP_SECONDS);
-    process = null;
-    if (cgroup != null) {
-      cgroup.close();
-    }
-    NodeProcesses.cleanDirectory(name, launch.nodeDir(), KEPT);
-    return status;
+    return jvm == null ? -1 : jvm.stop(STOP_SECONDS, launch.nodeDir(), KEPT);
   }
 
   @Override
@@ -298,7 +208,7 @@ final class CassandraNode implements AutoCloseable {
   }
 
   /** What the node directory keeps after a stop: the log and the summary. */
-  private static final Set<String> KEPT = Set.of("node.log", "node-summary.txt");
+  private static final Set<String> KEPT = Set.of("node.log", NodeSummary.FILE_NAME);
 
   /** The last lines of the child's log, for failure messages. */
   String logTail() {

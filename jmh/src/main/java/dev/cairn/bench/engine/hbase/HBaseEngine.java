@@ -4,6 +4,7 @@ import dev.cairn.bench.engine.BenchEngine;
 import dev.cairn.bench.engine.EngineMetrics;
 import dev.cairn.bench.engine.EngineSettings;
 import dev.cairn.bench.engine.node.ChildProcessIo;
+import dev.cairn.bench.engine.node.NodeSummary;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.management.ObjectName;
 
@@ -97,11 +97,10 @@ public final class HBaseEngine implements BenchEngine {
       client.connect(launch.clientSettings());
       client.createTable(table);
       server.boundPageCache();
-      unhonoured = HBaseSettings.unhonoured(variant, s, serverSettings, server.cgroupProblem());
+      unhonoured = HBaseSettings.unhonoured(variant, s, serverSettings, server.jvm().cgroupProblem());
       System.err.printf("[%s] HBase pid %d up, table created in %.1f s; table configuration %s%s%n", name,
-          server.pid(), (System.nanoTime() - t0) / 1e9, configuration,
-          server.cgroup() == null ? "; no memory cgroup: " + server.cgroupProblem()
-              : "; memory cgroup " + server.cgroup().directory());
+          server.jvm().pid(), (System.nanoTime() - t0) / 1e9, configuration,
+          "; " + server.jvm().cgroupDescription());
       Files.writeString(launch.nodeDir().resolve("table.txt"), client.describeTable() + "\n", StandardCharsets.UTF_8);
     } catch (IOException | RuntimeException e) {
       close();
@@ -131,13 +130,13 @@ public final class HBaseEngine implements BenchEngine {
 
   @Override
   public EngineMetrics metrics() {
-    Map<String, Object> cache = server.attributes(HBaseServer.SERVER_BEAN, HBaseCounters.CACHE_ATTRIBUTES);
+    Map<String, Object> cache = server.jmx().attributes(HBaseServer.SERVER_BEAN, HBaseCounters.CACHE_ATTRIBUTES);
     long compaction = tableCounter("compactedOutputBytes");
     if (!EngineMetrics.available(compaction)) {
-      compaction = HBaseCounters.number(server.attribute(HBaseServer.SERVER_BEAN, "compactedOutputBytes"));
+      compaction = HBaseCounters.number(server.jmx().attribute(HBaseServer.SERVER_BEAN, "compactedOutputBytes"));
     }
     long device = deviceBytesWritten();
-    long blockedMillis = HBaseCounters.number(server.attribute(HBaseServer.SERVER_BEAN, "updatesBlockedTime"));
+    long blockedMillis = HBaseCounters.number(server.jmx().attribute(HBaseServer.SERVER_BEAN, "updatesBlockedTime"));
     return new EngineMetrics(HBaseCounters.userDataHits(cache), HBaseCounters.userDataMisses(cache), device,
         compaction, EngineMetrics.available(blockedMillis) ? blockedMillis * 1000 : EngineMetrics.UNAVAILABLE);
   }
@@ -151,8 +150,8 @@ public final class HBaseEngine implements BenchEngine {
    * cancelled_write_bytes} fell over a smoke run's measured phase.
    */
   private long deviceBytesWritten() {
-    long wal = HBaseCounters.number(server.attribute(HBaseServer.WAL_BEAN, "writtenBytes"));
-    Map<String, Object> s = server.attributes(HBaseServer.SERVER_BEAN, "flushedOutputBytes", "compactedOutputBytes");
+    long wal = HBaseCounters.number(server.jmx().attribute(HBaseServer.WAL_BEAN, "writtenBytes"));
+    Map<String, Object> s = server.jmx().attributes(HBaseServer.SERVER_BEAN, "flushedOutputBytes", "compactedOutputBytes");
     long flushed = HBaseCounters.number(s.get("flushedOutputBytes"));
     long compacted = HBaseCounters.number(s.get("compactedOutputBytes"));
     return EngineMetrics.available(wal) && EngineMetrics.available(flushed) && EngineMetrics.available(compacted)
@@ -176,13 +175,13 @@ public final class HBaseEngine implements BenchEngine {
   }
 
   private long tableCounter(String metric) {
-    return HBaseCounters.number(server.attribute(HBaseServer.TABLES_BEAN, TABLE_PREFIX + metric));
+    return HBaseCounters.number(server.jmx().attribute(HBaseServer.TABLES_BEAN, TABLE_PREFIX + metric));
   }
 
   /** An attribute of the plugin's bean for the table's store, or null before its first selection. */
   private Object cairnAttribute(String attribute) {
-    Set<ObjectName> beans = server.beans(CAIRN_BEANS);
-    return beans.isEmpty() ? null : server.attribute(beans.iterator().next().toString(), attribute);
+    Set<ObjectName> beans = server.jmx().beans(CAIRN_BEANS);
+    return beans.isEmpty() ? null : server.jmx().attribute(beans.iterator().next().toString(), attribute);
   }
 
   @Override
@@ -216,12 +215,7 @@ public final class HBaseEngine implements BenchEngine {
       s.deleteState(); // the runner never reopens a run's database
       String text = summary + String.format(Locale.ROOT, "server exit status %d after %.1f s%n", status,
           (System.nanoTime() - t0) / 1e9);
-      try {
-        Files.writeString(s.directory().resolve("node-summary.txt"), text, StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        // the summary is printed anyway
-      }
-      System.err.print(text.lines().map(l -> "[" + variant.engineName() + "] " + l + "\n").collect(Collectors.joining()));
+      NodeSummary.write(s.directory(), variant.engineName(), text);
     }
   }
 
@@ -230,7 +224,7 @@ public final class HBaseEngine implements BenchEngine {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(Locale.ROOT, "table configuration %s; regions flushed by the runner %d%n", configuration,
         regionsFlushed));
-    Map<String, Object> t = server.attributes(HBaseServer.TABLES_BEAN, TABLE_PREFIX + "flushedOutputBytes",
+    Map<String, Object> t = server.jmx().attributes(HBaseServer.TABLES_BEAN, TABLE_PREFIX + "flushedOutputBytes",
         TABLE_PREFIX + "flushTime_num_ops", TABLE_PREFIX + "compactedInputBytes", TABLE_PREFIX + "compactedOutputBytes",
         TABLE_PREFIX + "storeFileCount", TABLE_PREFIX + "storeFileSize");
     long flushes = HBaseCounters.number(t.get(TABLE_PREFIX + "flushTime_num_ops"));
@@ -242,7 +236,7 @@ public final class HBaseEngine implements BenchEngine {
         HBaseCounters.number(t.get(TABLE_PREFIX + "compactedOutputBytes")) / (double) MIB,
         t.get(TABLE_PREFIX + "storeFileCount"),
         HBaseCounters.number(t.get(TABLE_PREFIX + "storeFileSize")) / (double) MIB));
-    Map<String, Object> s = server.attributes(HBaseServer.SERVER_BEAN, "updatesBlockedTime", "blockedRequestCount",
+    Map<String, Object> s = server.jmx().attributes(HBaseServer.SERVER_BEAN, "updatesBlockedTime", "blockedRequestCount",
         "blockCacheSize", "blockCacheCount", "blockCacheDataBlockCount", "blockCacheEvictionCount",
         "blockCacheHitCount", "blockCacheMissCount", "blockCacheHitCachingCount", "blockCacheMissCachingCount",
         "blockCacheDataHitCount", "blockCacheDataMissCount");
@@ -255,29 +249,28 @@ public final class HBaseEngine implements BenchEngine {
         s.get("blockCacheDataBlockCount"), s.get("blockCacheEvictionCount"), s.get("blockCacheHitCount"),
         s.get("blockCacheMissCount"), s.get("blockCacheHitCachingCount"), s.get("blockCacheMissCachingCount"),
         s.get("blockCacheDataHitCount"), s.get("blockCacheDataMissCount")));
-    Map<String, Object> cache = server.attributes(HBaseServer.SERVER_BEAN, HBaseCounters.CACHE_ATTRIBUTES);
+    Map<String, Object> cache = server.jmx().attributes(HBaseServer.SERVER_BEAN, HBaseCounters.CACHE_ATTRIBUTES);
     sb.append(String.format(Locale.ROOT, "client data-block lookups (the hit ratio's): %d hits, %d misses%n",
         HBaseCounters.userDataHits(cache), HBaseCounters.userDataMisses(cache)));
-    ChildProcessIo io = server.processIo();
+    ChildProcessIo io = server.jvm().processIo();
     sb.append(String.format(Locale.ROOT, "server process device reads %.2f MiB, writes %.2f MiB net of cancelled"
             + " (/proc/PID/io)%n",
         io.bytesRead() / (double) MIB, io.bytesWritten() / (double) MIB));
     if (variant == Variant.DLC) {
       List<String> parts = new ArrayList<>();
-      Set<ObjectName> beans = server.beans(CAIRN_BEANS);
+      Set<ObjectName> beans = server.jmx().beans(CAIRN_BEANS);
       for (ObjectName bean : beans) {
         for (String a : List.of("LoadClass", "ClientReadBytesPerSecond", "DelayedCompactions", "PartRuns",
             "ReleasesAtBound", "ColderChoices", "CurrentDelayMillis", "CachedFraction", "LastDecision")) {
-          parts.add(a + "=" + server.attribute(bean.toString(), a));
+          parts.add(a + "=" + server.jmx().attribute(bean.toString(), a));
         }
       }
       sb.append("cairn ").append(beans.isEmpty() ? "(no policy bean: no selection yet)" : String.join(", ", parts))
           .append('\n');
     }
-    if (server.memory() != null) {
-      sb.append(server.memory().summary()).append('\n');
-    } else if (server.cgroupProblem() != null) {
-      sb.append("no memory cgroup: ").append(server.cgroupProblem()).append('\n');
+    String memory = server.jvm().memorySummary();
+    if (memory != null) {
+      sb.append(memory).append('\n');
     }
     sb.append("log ").append(server.logFile()).append('\n');
     return sb.toString();

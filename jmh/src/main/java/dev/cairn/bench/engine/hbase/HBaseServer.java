@@ -1,9 +1,10 @@
 package dev.cairn.bench.engine.hbase;
 
-import dev.cairn.bench.engine.node.ChildProcessIo;
 import dev.cairn.bench.engine.node.MemoryCgroup;
-import dev.cairn.bench.engine.node.NodeProcesses;
+import dev.cairn.bench.engine.node.NodeJmx;
+import dev.cairn.bench.engine.node.NodeJvm;
 import dev.cairn.bench.engine.node.NodeMemoryMonitor;
+import dev.cairn.bench.engine.node.NodeSummary;
 import dev.cairn.bench.run.DirectorySize;
 import dev.cairn.childjvm.ChildLog;
 import dev.cairn.childjvm.LoopbackPorts;
@@ -12,21 +13,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import javax.management.Attribute;
-import javax.management.AttributeList;
-import javax.management.InstanceNotFoundException;
-import javax.management.MBeanServerConnection;
-import javax.management.ObjectName;
-import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXServiceURL;
 
 /**
  * One standalone HBase 2.6.1 in a child JVM started by the runner: {@code HMaster start} with
@@ -45,8 +34,6 @@ import javax.management.remote.JMXServiceURL;
 final class HBaseServer implements AutoCloseable {
   /** The JVM's code cache, committed whole at start (see {@link HBaseLaunch#javaCommand}). */
   static final long CODE_CACHE_MIB = 240;
-  /** Anonymous memory the server may grow by between two ticks of the memory monitor. */
-  static final long GROWTH_MARGIN_MIB = 16;
   static final int START_SECONDS = 180;
   static final int STOP_SECONDS = 60;
   static final String SERVER_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Server";
@@ -68,12 +55,8 @@ final class HBaseServer implements AutoCloseable {
 
   private final String name;
   private final HBaseLaunch launch;
-  private Process process;
-  private MemoryCgroup cgroup;
-  private String cgroupProblem;
-  private NodeMemoryMonitor monitor;
-  private JMXConnector jmx;
-  private MBeanServerConnection mbeans;
+  private NodeJvm jvm;
+  private NodeJmx jmx;
 
   private HBaseServer(String name, HBaseInstall install, Path dataDir, Settings settings) throws IOException {
     this.name = name;
@@ -136,47 +119,13 @@ final class HBaseServer implements AutoCloseable {
       Files.createDirectories(f.getKey().getParent());
       Files.writeString(f.getKey(), f.getValue(), StandardCharsets.UTF_8);
     }
-
-    List<String> command = launch.javaCommand();
-    try {
-      cgroup = MemoryCgroup.create("cairn-" + name);
-      // Until the server is up: room for the whole heap, direct memory and start-up; then the monitor.
-      cgroup.setLimit(launch.settings().heapBytes() + launch.settings().maxDirectBytes() + 512 * MIB);
-      command = cgroup.wrap(command);
-    } catch (IOException e) {
-      cgroupProblem = e.getMessage();
-      cgroup = null;
-    }
-    Files.writeString(logFile(), "===== " + name + ": " + String.join(" ", command) + "\n",
-        StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    ProcessBuilder pb = new ProcessBuilder(command)
-        .directory(launch.nodeDir().toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
-    pb.environment().remove("JAVA_TOOL_OPTIONS");
-    pb.environment().remove("JDK_JAVA_OPTIONS");
-    pb.environment().remove("HBASE_CONF_DIR");
-    pb.environment().remove("HADOOP_CONF_DIR");
-    process = NodeProcesses.start(pb);
-
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
-    JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + launch.jmxPort() + "/jmxrmi");
-    while (mbeans == null) {
-      checkAlive(deadline, "its JMX port to open");
-      if (LoopbackPorts.accepts(launch.jmxPort())) {
-        try {
-          jmx = JMXConnectorFactory.connect(url);
-          mbeans = jmx.getMBeanServerConnection();
-          break;
-        } catch (IOException e) {
-          // not yet
-        }
-      }
-      Thread.sleep(250);
-    }
-    ObjectName server = objectName(SERVER_BEAN);
-    while (!mbeans.isRegistered(server) || !LoopbackPorts.accepts(launch.regionServerPort())) {
-      checkAlive(deadline, "its region server's metrics and RPC port");
+    // Until the server is up: room for the whole heap, direct memory and start-up; then the monitor.
+    long startLimit = launch.settings().heapBytes() + launch.settings().maxDirectBytes() + 512 * MIB;
+    jvm = NodeJvm.start(name, "HBase", launch.javaCommand(), launch.nodeDir(), logFile(), startLimit, START_SECONDS,
+        Set.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "HBASE_CONF_DIR", "HADOOP_CONF_DIR"));
+    jmx = jvm.connectJmx(launch.jmxPort());
+    while (!jmx.isRegistered(SERVER_BEAN) || !LoopbackPorts.accepts(launch.regionServerPort())) {
+      jvm.checkStarting("its region server's metrics and RPC port");
       Thread.sleep(250);
     }
   }
@@ -199,43 +148,23 @@ final class HBaseServer implements AutoCloseable {
     }
   }
 
-  private void checkAlive(long deadline, String waitingFor) {
-    if (!process.isAlive()) {
-      throw new IllegalStateException(name + ": HBase exited with status " + process.exitValue()
-          + " while the runner waited for " + waitingFor + "; " + logTail());
-    }
-    if (System.nanoTime() > deadline) {
-      throw new IllegalStateException(name + ": HBase did not open " + waitingFor + " within " + START_SECONDS
-          + " s; " + logTail());
-    }
-  }
-
-  /** Starts bounding the page cache (as the Cassandra node's); without a cgroup, nothing. */
+  /** Starts bounding the page cache (as the Cassandra node's). */
   void boundPageCache() {
-    if (cgroup != null && monitor == null) {
-      monitor = new NodeMemoryMonitor(cgroup, launch.settings().pageCacheBudgetBytes() + GROWTH_MARGIN_MIB * MIB);
-      monitor.start();
-    }
+    jvm.boundPageCache(launch.settings().pageCacheBudgetBytes());
   }
 
-  String cgroupProblem() {
-    return cgroupProblem;
+  /** The child JVM: its pid, cgroup, memory and device I/O. */
+  NodeJvm jvm() {
+    return jvm;
   }
 
-  NodeMemoryMonitor memory() {
-    return monitor;
-  }
-
-  MemoryCgroup cgroup() {
-    return cgroup;
+  /** The server's metrics over JMX. */
+  NodeJmx jmx() {
+    return jmx;
   }
 
   HBaseLaunch launchSettings() {
     return launch;
-  }
-
-  long pid() {
-    return process.pid();
   }
 
   Path directory() {
@@ -244,55 +173,6 @@ final class HBaseServer implements AutoCloseable {
 
   Path logFile() {
     return launch.logFile();
-  }
-
-  /** The server process's device reads and writes ({@code /proc/PID/io}). */
-  ChildProcessIo processIo() {
-    return ChildProcessIo.of(process.pid());
-  }
-
-  // ---- JMX
-
-  /** A JMX attribute, or null when the bean or the attribute is not there. */
-  Object attribute(String objectName, String attribute) {
-    Map<String, Object> m = attributes(objectName, attribute);
-    return m.get(attribute);
-  }
-
-  /**
-   * Several attributes of one bean in one call (Hadoop's beans answer from one snapshot); those
-   * the bean lacks are absent, and all are when the bean is not registered.
-   */
-  Map<String, Object> attributes(String objectName, String... names) {
-    try {
-      AttributeList list = mbeans.getAttributes(objectName(objectName), names);
-      Map<String, Object> m = new HashMap<>();
-      for (Attribute a : list.asList()) {
-        m.put(a.getName(), a.getValue());
-      }
-      return m;
-    } catch (InstanceNotFoundException e) {
-      return Map.of();
-    } catch (Exception e) {
-      throw new IllegalStateException(name + ": JMX read of " + objectName + " failed: " + e, e);
-    }
-  }
-
-  /** The names of the registered beans matching {@code pattern}. */
-  Set<ObjectName> beans(String pattern) {
-    try {
-      return mbeans.queryNames(objectName(pattern), null);
-    } catch (IOException e) {
-      throw new IllegalStateException(name + ": JMX query " + pattern + " failed: " + e, e);
-    }
-  }
-
-  private static ObjectName objectName(String name) {
-    try {
-      return new ObjectName(name);
-    } catch (javax.management.MalformedObjectNameException e) {
-      throw new IllegalArgumentException(name, e);
-    }
   }
 
   // ---- stop
@@ -305,18 +185,11 @@ final class HBaseServer implements AutoCloseable {
    * @return the child's exit status, or -1 if it was not running or would not die
    */
   int stop() {
-    if (monitor != null) {
-      monitor.stop();
+    if (jmx != null) {
+      jmx.close();
+      jmx = null;
     }
-    NodeProcesses.closeQuietly(jmx);
-    jmx = null;
-    int status = process == null ? -1 : NodeProcesses.stop(name, "HBase", process, STOP_SECONDS);
-    process = null;
-    if (cgroup != null) {
-      cgroup.close();
-    }
-    NodeProcesses.cleanDirectory(name, launch.nodeDir(), KEPT);
-    return status;
+    return jvm == null ? -1 : jvm.stop(STOP_SECONDS, launch.nodeDir(), KEPT);
   }
 
   @Override
@@ -324,7 +197,7 @@ final class HBaseServer implements AutoCloseable {
     stop();
   }
 
-  private static final Set<String> KEPT = Set.of("node.log", "client.log", "node-summary.txt");
+  private static final Set<String> KEPT = Set.of("node.log", "client.log", NodeSummary.FILE_NAME);
 
   /** The last lines of the child's log, for failure messages. */
   String logTail() {

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
-import javax.management.remote.JMXConnector;
 
 /**
  * The life and end of a node's child JVM as the runner owns it, shared by the Cassandra and HBase
@@ -53,18 +52,6 @@ public final class NodeProcesses {
       return -1;
     } finally {
       RUNNING.remove(p);
-    }
-  }
-
-  /** Closes a JMX connection to a node that is going anyway. */
-  public static void closeQuietly(JMXConnector jmx) {
-    if (jmx == null) {
-      return;
-    }
-    try {
-      jmx.close();
-    } catch (IOException e) {
-      // the node is going anyway
     }
   }
 

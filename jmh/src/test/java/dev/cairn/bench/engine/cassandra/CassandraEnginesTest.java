@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.bench.engine.EngineSettings;
+import dev.cairn.bench.engine.node.AdapterBuild;
 import dev.cairn.bench.engine.Engines;
 import java.util.List;
 import java.util.Map;
@@ -85,6 +86,6 @@ class CassandraEnginesTest {
   @Test
   void jvmFlagsFileIsParsedIntoArguments() {
     assertEquals(List.of("-Da=b", "--add-opens", "java.base/java.lang=ALL-UNNAMED"),
-        CassandraInstall.parseJvmFlags("# comment\n-Da=b\n   --add-opens java.base/java.lang=ALL-UNNAMED\n\n"));
+        AdapterBuild.parseJvmFlags("# comment\n-Da=b\n   --add-opens java.base/java.lang=ALL-UNNAMED\n\n"));
   }
 }

@@ -75,14 +75,14 @@ class PluginInstallTest {
         }
         client.flushRegions();
       }
-      waitFor(server, "the plugin's bean", () -> !server.beans(BEANS).isEmpty());
-      String bean = server.beans(BEANS).iterator().next().toString();
+      waitFor(server, "the plugin's bean", () -> !server.jmx().beans(BEANS).isEmpty());
+      String bean = server.jmx().beans(BEANS).iterator().next().toString();
       assertTrue(bean.contains("table=\"installed\""), bean);
-      assertEquals(Boolean.FALSE, server.attribute(bean, "DryRun"), "the policy decides (no dry run)");
+      assertEquals(Boolean.FALSE, server.jmx().attribute(bean, "DryRun"), "the policy decides (no dry run)");
 
       // Switch back: the regions reopen on HBase's own policy, and the plugin lets go of the store.
       client.setTableConfiguration(POLICY_KEY, null);
-      waitFor(server, "the plugin's bean to go", () -> server.beans(BEANS).isEmpty());
+      waitFor(server, "the plugin's bean to go", () -> server.jmx().beans(BEANS).isEmpty());
       assertTrue(!client.describeTable().contains(POLICY), client.describeTable());
       for (int i = 0; i < rows; i += 7) {
         assertArrayEquals(value(i), client.get(key(i)), "row " + i + " after switching back");

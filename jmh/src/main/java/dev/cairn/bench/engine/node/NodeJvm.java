@@ -1,0 +1,169 @@
+package dev.cairn.bench.engine.node;
+
+import dev.cairn.childjvm.ChildLog;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A server's child JVM as the runner owns it (a Cassandra node, a standalone HBase): started in
+ * its node directory with stdout and stderr appended to its log, in a memory cgroup of its own
+ * where the machine allows one, waited for until a deadline, its page cache bounded once it is up
+ * ({@link NodeMemoryMonitor}), and stopped SIGTERM-then-kill with its directory cleaned down to
+ * the files kept for the report ({@link NodeProcesses}).
+ *
+ * <p>Until {@link #boundPageCache} the group's limit is the start-up limit the caller gives (the
+ * whole heap, direct memory and room to start); from then on the monitor's.
+ */
+public final class NodeJvm {
+  /** Anonymous memory a server may grow by between two ticks of the memory monitor. */
+  public static final long GROWTH_MARGIN_MIB = 16;
+  private static final long MIB = 1L << 20;
+
+  private final String name;
+  private final String what;
+  private final Path logFile;
+  private final long startDeadline;
+  private final int startSeconds;
+  private final MemoryCgroup cgroup;
+  private final String cgroupProblem;
+  private Process process;
+  private NodeMemoryMonitor monitor;
+
+  private NodeJvm(String name, String what, Path logFile, int startSeconds, MemoryCgroup cgroup, String cgroupProblem) {
+    this.name = name;
+    this.what = what;
+    this.logFile = logFile;
+    this.startSeconds = startSeconds;
+    this.startDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(startSeconds);
+    this.cgroup = cgroup;
+    this.cgroupProblem = cgroupProblem;
+  }
+
+  /**
+   * Starts {@code command} in {@code nodeDir}, its output appended to {@code logFile} after a
+   * line naming the command.
+   *
+   * @param name the engine's name, for logs and the cgroup's name
+   * @param what how messages name the server ("the Cassandra node", "HBase")
+   * @param startLimitBytes the memory cgroup's limit until {@link #boundPageCache}
+   * @param startSeconds how long {@link #checkStarting} waits for the server to come up
+   * @param unsetEnvironment variables of the runner's environment the child must not inherit
+   */
+  public static NodeJvm start(String name, String what, List<String> command, Path nodeDir, Path logFile,
+      long startLimitBytes, int startSeconds, Set<String> unsetEnvironment) throws IOException {
+    MemoryCgroup cgroup;
+    String cgroupProblem = null;
+    try {
+      cgroup = MemoryCgroup.create("cairn-" + name);
+      cgroup.setLimit(startLimitBytes);
+      command = cgroup.wrap(command);
+    } catch (IOException e) {
+      cgroupProblem = e.getMessage();
+      cgroup = null;
+    }
+    NodeJvm jvm = new NodeJvm(name, what, logFile, startSeconds, cgroup, cgroupProblem);
+    Files.writeString(logFile, "===== " + name + ": " + String.join(" ", command) + "\n",
+        StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    ProcessBuilder pb = new ProcessBuilder(command)
+        .directory(nodeDir.toFile())
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+    pb.environment().keySet().removeAll(unsetEnvironment);
+    try {
+      jvm.process = NodeProcesses.start(pb);
+    } catch (IOException | RuntimeException e) {
+      if (cgroup != null) {
+        cgroup.close();
+      }
+      throw e;
+    }
+    return jvm;
+  }
+
+  /**
+   * While waiting for the server to come up: throws if it has exited or the start deadline has
+   * passed, with the tail of its log.
+   *
+   * @param waitingFor what the runner waits for ("its native port to open")
+   */
+  public void checkStarting(String waitingFor) {
+    if (!process.isAlive()) {
+      throw new IllegalStateException(name + ": " + what + " exited with status " + process.exitValue()
+          + " while the runner waited for " + waitingFor + "; " + logTail());
+    }
+    if (System.nanoTime() > startDeadline) {
+      throw new IllegalStateException(name + ": " + what + " did not come up within " + startSeconds
+          + " s (the runner waited for " + waitingFor + "); " + logTail());
+    }
+  }
+
+  /** Connects to the server's JMX port on 127.0.0.1, waiting as {@link #checkStarting} does. */
+  public NodeJmx connectJmx(int port) throws InterruptedException {
+    return NodeJmx.connect(name, port, () -> checkStarting("its JMX port " + port));
+  }
+
+  /** Starts bounding the page cache to {@code budgetBytes} plus the growth margin; without a cgroup, nothing. */
+  public void boundPageCache(long budgetBytes) {
+    if (cgroup != null && monitor == null) {
+      monitor = new NodeMemoryMonitor(cgroup, budgetBytes + GROWTH_MARGIN_MIB * MIB);
+      monitor.start();
+    }
+  }
+
+  /** For the start-up line: the cgroup's directory, or why there is none. */
+  public String cgroupDescription() {
+    return cgroup == null ? "no memory cgroup: " + cgroupProblem : "memory cgroup " + cgroup.directory();
+  }
+
+  /** Why the server runs without a memory cgroup, or null when it has one. */
+  public String cgroupProblem() {
+    return cgroupProblem;
+  }
+
+  /** For the summary: the monitor's account of the group's memory, or why there is none; null before the bound. */
+  public String memorySummary() {
+    if (monitor != null) {
+      return monitor.summary();
+    }
+    return cgroupProblem == null ? null : "no memory cgroup: " + cgroupProblem;
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  /** The server process's device reads and writes ({@code /proc/PID/io}). */
+  public ChildProcessIo processIo() {
+    return ChildProcessIo.of(process.pid());
+  }
+
+  /** The last lines of the child's log, for failure messages. */
+  public String logTail() {
+    return ChildLog.tail(logFile, 60);
+  }
+
+  /**
+   * Stops the monitor, then the child (SIGTERM, after {@code stopSeconds} a kill), removes its
+   * cgroup and cleans {@code nodeDir} but for {@code kept}. Idempotent.
+   *
+   * @return the child's exit status, or -1 if it was not running or would not die
+   */
+  public int stop(int stopSeconds, Path nodeDir, Set<String> kept) {
+    if (monitor != null) {
+      monitor.stop();
+    }
+    int status = process == null ? -1 : NodeProcesses.stop(name, what, process, stopSeconds);
+    process = null;
+    if (cgroup != null) {
+      cgroup.close();
+    }
+    NodeProcesses.cleanDirectory(name, nodeDir, kept);
+    return status;
+  }
+}
