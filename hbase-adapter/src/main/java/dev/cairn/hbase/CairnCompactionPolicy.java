@@ -301,6 +301,11 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
     }
 
     @Override
+    public long getCacheWalks() {
+      return serverLoad.cacheWalks();
+    }
+
+    @Override
     public double getCachedFraction() {
       // The store's files now, against the cache as of the ticker's last walk.
       long bytes = 0;

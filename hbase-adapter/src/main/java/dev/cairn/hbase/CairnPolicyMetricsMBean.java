@@ -30,8 +30,14 @@ public interface CairnPolicyMetricsMBean {
   /** How long the compaction held back now has waited, ms (0: none). */
   long getCurrentDelayMillis();
 
-  /** Share of the store's file bytes whose blocks are in the block cache (as of the last load tick). */
+  /**
+   * Share of the store's file bytes whose blocks are in the block cache, as of the server's last
+   * cache walk (reading it asks for a walk at the next load tick).
+   */
   double getCachedFraction();
+
+  /** Walks of the whole block cache the region server's load ticker has made (the picture's cost). */
+  long getCacheWalks();
 
   /** The last decision and its reason. */
   String getLastDecision();

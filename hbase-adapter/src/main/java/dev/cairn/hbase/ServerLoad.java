@@ -30,11 +30,18 @@ import org.slf4j.LoggerFactory;
  * block size (data bytes over data blocks), so the model is fed bytes.
  *
  * <p><b>The ticker.</b> One daemon thread per server, every load interval: observes the load,
- * rebuilds the per-file cached bytes by one walk over the cache, and lets every registered
+ * rebuilds the per-file cached bytes when they may be needed (below), and lets every registered
  * policy react ({@link CairnCompactionPolicy#onTick}): a store whose compaction is held back asks
  * for it again when the load turns low or its delay reaches the time bound. The settings of the
  * first store to register (its load limits, interval, softness) are the server's; set them
  * site-wide.
+ *
+ * <p><b>The cache walk.</b> The bytes each store file has in the cache come from one walk over
+ * every cached block, a cost that grows with the cache (an 8 GiB cache of 64 KiB blocks holds
+ * 131,072 of them). It runs on the ticker, never in a selection, which HBase makes under the
+ * store's locks; and only at a tick when the load is or was high (when the policy's choices use
+ * the picture) or when the picture was read since the last walk (a metric, a selection): a server
+ * at low load that nobody asks about walks nothing.
  */
 final class ServerLoad {
   private static final Logger LOG = LoggerFactory.getLogger(ServerLoad.class);
@@ -46,8 +53,11 @@ final class ServerLoad {
   private final Set<CairnCompactionPolicy> policies = ConcurrentHashMap.newKeySet();
   private final Thread ticker;
   private volatile Map<String, Long> cachedBytesByFile = Map.of();
+  /** Set when the picture is read; the next tick walks and clears it. */
+  private volatile boolean pictureRead = true;
   private volatile LoadClass load = LoadClass.LOW;
   private long lastMisses = -1;
+  private volatile long walks;
   private long missBytes;
 
   private ServerLoad(BlockCache cache, CairnOptions options) {
@@ -93,12 +103,21 @@ final class ServerLoad {
     return load;
   }
 
+  /** Walks of the cache so far (a metric: what the picture costs). */
+  long cacheWalks() {
+    return walks;
+  }
+
   LoadEstimate estimate() {
     return model.current();
   }
 
-  /** Bytes of {@code fileName}'s blocks in the cache at the last tick. */
+  /**
+   * Bytes of {@code fileName}'s blocks in the cache at the last walk: one interval old while the
+   * load is high; otherwise possibly older, and the next tick walks again.
+   */
   long cachedBytes(String fileName) {
+    pictureRead = true;
     return cachedBytesByFile.getOrDefault(fileName, 0L);
   }
 
@@ -120,7 +139,11 @@ final class ServerLoad {
   private void tick() {
     LoadClass before = load;
     load = model.tick().load();
-    cachedBytesByFile = walkCache();
+    if (load != LoadClass.LOW || before != LoadClass.LOW || pictureRead) {
+      pictureRead = false;
+      cachedBytesByFile = walkCache();
+      walks++;
+    }
     for (CairnCompactionPolicy policy : policies) {
       policy.onTick(before, load);
     }

@@ -71,6 +71,7 @@ class DelayUnderLoadTest {
       assertEquals(0, cluster.policyCounter(name, "DelayedCompactions"), "nothing is delayed at low load");
 
       int most = 0;
+      long walksBefore = cluster.policyCounter(name, "CacheWalks");
       try (ReadLoad readers = new ReadLoad(cluster.connection(), name, ROWS, 3)) {
         MiniCluster.waitFor("a high load", WAIT, () -> load(name).equals("HIGH"));
         for (int round = 4; round <= 15; round++) {
@@ -86,11 +87,21 @@ class DelayUnderLoadTest {
         assertTrue(cluster.storeFiles(name) > 2, "the delayed compaction has not run under load");
         double cached = (Double) cluster.policyAttribute(name, "CachedFraction");
         assertTrue(cached > 0 && cached <= 1, "the readers' blocks show in the store's cached fraction: " + cached);
+        long walks = cluster.policyCounter(name, "CacheWalks");
+        assertTrue(walks > walksBefore + 5, "under high load the ticker walks the cache: " + walksBefore + " -> " + walks);
       }
       // The load ends: the server's ticker asks for the delayed compaction.
       MiniCluster.waitFor("a low load", WAIT, () -> load(name).equals("LOW"));
       MiniCluster.waitFor("the delayed compaction", WAIT, () -> cluster.storeFiles(name) <= 2);
       assertEquals(0L, cluster.policyCounter(name, "CurrentDelayMillis"));
+      // Low load and nobody reading the cached picture: the ticker stops walking the cache.
+      long deadline = System.nanoTime() + WAIT.toNanos();
+      long walks;
+      do {
+        assertTrue(System.nanoTime() < deadline, "the ticker kept walking the cache at low load");
+        walks = cluster.policyCounter(name, "CacheWalks");
+        Thread.sleep(1500); // six load intervals
+      } while (cluster.policyCounter(name, "CacheWalks") != walks);
     }
   }
 

@@ -261,7 +261,7 @@ public final class HBaseEngine implements BenchEngine {
       Set<ObjectName> beans = server.jmx().beans(CAIRN_BEANS);
       for (ObjectName bean : beans) {
         for (String a : List.of("LoadClass", "ClientReadBytesPerSecond", "DelayedCompactions", "PartRuns",
-            "ReleasesAtBound", "ColderChoices", "CurrentDelayMillis", "CachedFraction", "LastDecision")) {
+            "ReleasesAtBound", "ColderChoices", "CurrentDelayMillis", "CachedFraction", "CacheWalks", "LastDecision")) {
           parts.add(a + "=" + server.jmx().attribute(bean.toString(), a));
         }
       }
