@@ -1,6 +1,7 @@
 package dev.cairn.bench.engine.cassandra;
 
 import dev.cairn.bench.engine.EngineSettings;
+import dev.cairn.bench.engine.node.KeyValueProperty;
 import dev.cairn.bench.workload.Keys;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -68,18 +69,13 @@ final class CassandraSettings {
         }
       }
     }
-    String extra = System.getProperty("cairn.cassandra.options." + strategy.optionsSuffix());
-    if (extra != null && !extra.isBlank()) {
-      for (String kv : extra.split(",")) {
-        int eq = kv.indexOf('=');
-        if (eq <= 0) {
-          throw new IllegalArgumentException("-Dcairn.cassandra.options." + strategy.optionsSuffix()
-              + ": '" + kv + "' is not key=value");
-        }
-        o.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
-      }
-    }
+    o.putAll(KeyValueProperty.read(optionsProperty(strategy)));
     return o;
+  }
+
+  /** The system property that overrides or adds table options of {@code strategy}. */
+  static String optionsProperty(Strategy strategy) {
+    return "cairn.cassandra.options." + strategy.optionsSuffix();
   }
 
   static long sstableMib(EngineSettings s) {
@@ -174,12 +170,20 @@ final class CassandraSettings {
     }
     if (strategy == Strategy.CAIRN) {
       long[] limits = cairnIoLimitsMb(s);
-      u.add(limits == null
-          ? "dlc limits: the plugin's defaults (io_high_limit_mb 48, io_low_limit_mb 28), as cairn-table+dlc keeps"
-              + " DLC's outside periodic"
-          : "dlc limits: io_high_limit_mb=" + limits[0] + ", io_low_limit_mb=" + limits[1] + " from the offered rates,"
-              + " charging each get a " + (bytesPerMiss(s) >> 10) + " KiB chunk per chunk-cache miss times an expected miss fraction of "
-              + String.format(Locale.ROOT, "%.2f", expectedMissFraction(s)) + " (1 - cache/data, a prior for uniform reads)");
+      Map<String, String> set = KeyValueProperty.read(optionsProperty(strategy));
+      if (set.containsKey("io_high_limit_mb") || set.containsKey("io_low_limit_mb")) {
+        Map<String, String> o = compactionOptions(strategy, s);
+        u.add("dlc limits: io_high_limit_mb=" + o.getOrDefault("io_high_limit_mb", "48 (default)")
+            + ", io_low_limit_mb=" + o.getOrDefault("io_low_limit_mb", "28 (default)") + " set by -D"
+            + optionsProperty(strategy));
+      } else {
+        u.add(limits == null
+            ? "dlc limits: the plugin's defaults (io_high_limit_mb 48, io_low_limit_mb 28), as cairn-table+dlc keeps"
+                + " DLC's outside periodic"
+            : "dlc limits: io_high_limit_mb=" + limits[0] + ", io_low_limit_mb=" + limits[1] + " from the offered rates,"
+                + " charging each get a " + (bytesPerMiss(s) >> 10) + " KiB chunk per chunk-cache miss times an expected miss fraction of "
+                + String.format(Locale.ROOT, "%.2f", expectedMissFraction(s)) + " (1 - cache/data, a prior for uniform reads)");
+      }
       u.add("dlc load: the plugin counts the node's chunk-cache misses less the chunks compactions read, as client"
           + " reads (its share by the table's reads)");
     }

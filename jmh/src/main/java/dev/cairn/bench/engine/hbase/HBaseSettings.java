@@ -2,6 +2,7 @@ package dev.cairn.bench.engine.hbase;
 
 import dev.cairn.bench.engine.EngineSettings;
 import dev.cairn.bench.engine.hbase.HBaseEngine.Variant;
+import dev.cairn.bench.engine.node.KeyValueProperty;
 import dev.cairn.bench.workload.Keys;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -81,18 +82,13 @@ final class HBaseSettings {
         }
       }
     }
-    String extra = System.getProperty("cairn.hbase.configuration." + variant.propertySuffix());
-    if (extra != null && !extra.isBlank()) {
-      for (String kv : extra.split(",")) {
-        int eq = kv.indexOf('=');
-        if (eq <= 0) {
-          throw new IllegalArgumentException("-Dcairn.hbase.configuration." + variant.propertySuffix() + ": '" + kv
-              + "' is not key=value");
-        }
-        c.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
-      }
-    }
+    c.putAll(KeyValueProperty.read(configurationProperty(variant)));
     return c;
+  }
+
+  /** The system property that overrides or adds table configuration of {@code variant}. */
+  static String configurationProperty(Variant variant) {
+    return "cairn.hbase.configuration." + variant.propertySuffix();
   }
 
   /**
@@ -136,12 +132,20 @@ final class HBaseSettings {
         + " delayed by too many store files (blockingStoreFiles 16) are counted from node.log in node-summary.txt");
     if (variant == Variant.DLC) {
       long[] limits = cairnIoLimitsMb(s);
-      u.add(limits == null
-          ? "dlc limits: the plugin's defaults (cairn.compaction.io.high.limit.mb / io.low.limit.mb), as"
-              + " cairn-table+dlc keeps DLC's outside periodic"
-          : "dlc limits: io.high.limit.mb=" + limits[0] + ", io.low.limit.mb=" + limits[1] + " from the offered"
-              + " rates, charging each get a " + s.blockBytes() + "-byte block times an expected miss fraction of "
-              + String.format(Locale.ROOT, "%.2f", expectedMissFraction(s)) + " (1 - cache/data)");
+      Map<String, String> set = KeyValueProperty.read(configurationProperty(variant));
+      if (set.containsKey(IO_HIGH_LIMIT) || set.containsKey(IO_LOW_LIMIT)) {
+        Map<String, String> c = tableConfiguration(variant, s);
+        u.add("dlc limits: io.high.limit.mb=" + c.getOrDefault(IO_HIGH_LIMIT, "the plugin's default")
+            + ", io.low.limit.mb=" + c.getOrDefault(IO_LOW_LIMIT, "the plugin's default") + " set by -D"
+            + configurationProperty(variant));
+      } else {
+        u.add(limits == null
+            ? "dlc limits: the plugin's defaults (cairn.compaction.io.high.limit.mb / io.low.limit.mb), as"
+                + " cairn-table+dlc keeps DLC's outside periodic"
+            : "dlc limits: io.high.limit.mb=" + limits[0] + ", io.low.limit.mb=" + limits[1] + " from the offered"
+                + " rates, charging each get a " + s.blockBytes() + "-byte block times an expected miss fraction of "
+                + String.format(Locale.ROOT, "%.2f", expectedMissFraction(s)) + " (1 - cache/data)");
+      }
     }
     if (s.directReads()) {
       u.add("direct-io: HBase reads store files through Hadoop's local file system, never with O_DIRECT"

@@ -3,6 +3,7 @@ package dev.cairn.bench.engine.hbase;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.bench.engine.EngineMetrics;
@@ -61,6 +62,28 @@ class HBaseEnginesTest {
     Map<String, String> c = HBaseSettings.tableConfiguration(HBaseEngine.Variant.DLC, s);
     assertEquals(Long.toString(limits[0]), c.get("cairn.compaction.io.high.limit.mb"));
     assertEquals(Long.toString(limits[1]), c.get("cairn.compaction.io.low.limit.mb"));
+  }
+
+  @Test
+  void limitsSetOnTheCommandLineReachTheTableAndTheReportSaysSo() {
+    String property = "cairn.hbase.configuration.dlc";
+    System.setProperty(property, "cairn.compaction.io.high.limit.mb=6, cairn.compaction.io.low.limit.mb=3");
+    try {
+      EngineSettings s = settings(60 * MIB, 0, 0);
+      Map<String, String> c = HBaseSettings.tableConfiguration(HBaseEngine.Variant.DLC, s);
+      assertEquals("6", c.get("cairn.compaction.io.high.limit.mb"));
+      assertEquals("3", c.get("cairn.compaction.io.low.limit.mb"));
+      List<String> notes = HBaseSettings.unhonoured(HBaseEngine.Variant.DLC, s, HBaseSettings.serverSettings(s), null);
+      assertTrue(notes.contains("dlc limits: io.high.limit.mb=6, io.low.limit.mb=3 set by -D" + property), notes.toString());
+      assertTrue(notes.stream().noneMatch(n -> n.contains("the plugin's defaults")), notes.toString());
+
+      System.setProperty(property, "cairn.compaction.io.high.limit.mb");
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> HBaseSettings.tableConfiguration(HBaseEngine.Variant.DLC, s));
+      assertEquals("-D" + property + ": 'cairn.compaction.io.high.limit.mb' is not key=value", e.getMessage());
+    } finally {
+      System.clearProperty(property);
+    }
   }
 
   @Test
