@@ -106,12 +106,16 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
     if (load == null) {
       return hbase;
     }
+    LoadClass loadClass = load.load();
+    // At low load the decision is HBase's own and uses no cache picture; reading it anyway would
+    // make the ticker walk the whole cache after every flush of a write-heavy server.
+    boolean withCachedBytes = options.spareCached() && loadClass != LoadClass.LOW;
     List<HStoreFile> eligible = getCurrentEligibleFiles(new ArrayList<>(candidateFiles), filesCompacting);
     Map<HStoreFile, StoreFile> model = new IdentityHashMap<>();
     List<StoreFile> files = new ArrayList<>();
     for (int i = 0; i < eligible.size(); i++) {
       HStoreFile f = eligible.get(i);
-      StoreFile m = model(i, f, load);
+      StoreFile m = model(i, f, withCachedBytes ? load : null);
       model.put(f, m);
       files.add(m);
     }
@@ -131,7 +135,7 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
         (int) Math.min(Integer.MAX_VALUE, storeConfigInfo.getBlockingFileCount()), kind, selection);
     TieredDlcPolicy.Decision decision;
     synchronized (this) {
-      decision = policy.decide(load.load(), request);
+      decision = policy.decide(loadClass, request);
     }
     lastDecision = decision.action() + ": " + decision.reason();
     if (decision.action() != TieredDlcPolicy.Action.AS_STORE) {
@@ -149,13 +153,15 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
     return cairn;
   }
 
-  /** The file as the pure policy sees it; its id is its index in the eligible run. */
+  /**
+   * The file as the pure policy sees it; its id is its index in the eligible run. Its cached
+   * bytes are read from {@code load}'s cache picture, or taken as 0 when {@code load} is null.
+   */
   private StoreFile model(int index, HStoreFile f, ServerLoad load) {
     StoreFileReader reader = f.getReader();
     long size = reader == null ? 0 : reader.length();
-    long cached = Math.min(size, load.cachedBytes(f.getPath().getName()));
-    return new StoreFile(index, size, options.spareCached() ? cached : 0, f.isReference(),
-        f.excludeFromMinorCompaction());
+    long cached = load == null ? 0 : Math.min(size, load.cachedBytes(f.getPath().getName()));
+    return new StoreFile(index, size, cached, f.isReference(), f.excludeFromMinorCompaction());
   }
 
   /** The server's load picture, registering this store on first use; null without a block cache. */

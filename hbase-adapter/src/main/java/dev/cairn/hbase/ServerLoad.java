@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
  * every cached block, a cost that grows with the cache (an 8 GiB cache of 64 KiB blocks holds
  * 131,072 of them). It runs on the ticker, never in a selection, which HBase makes under the
  * store's locks; and only at a tick when the load is or was high (when the policy's choices use
- * the picture) or when the picture was read since the last walk (a metric, a selection): a server
- * at low load that nobody asks about walks nothing.
+ * the picture) or when the picture was read since the last walk (a metric, a selection under high
+ * load): a server at low load that nobody asks about walks nothing, however often it flushes.
  */
 final class ServerLoad {
   private static final Logger LOG = LoggerFactory.getLogger(ServerLoad.class);
@@ -54,7 +54,7 @@ final class ServerLoad {
   private final Thread ticker;
   private volatile Map<String, Long> cachedBytesByFile = Map.of();
   /** Set when the picture is read; the next tick walks and clears it. */
-  private volatile boolean pictureRead = true;
+  private volatile boolean pictureRead;
   private volatile LoadClass load = LoadClass.LOW;
   private long lastMisses = -1;
   private volatile long walks;
