@@ -43,8 +43,6 @@ final class CassandraNode implements AutoCloseable {
   /** Cassandra keeps this much of {@code file_cache_size} for its buffer pool ({@code ChunkCache.RESERVED_POOL_SPACE_IN_MiB}). */
   static final long CHUNK_CACHE_RESERVE_MIB = 32;
   static final long NETWORKING_CACHE_MIB = 16;
-  /** The JVM's code cache, committed whole at start (see {@link NodeLaunch#javaCommand}). */
-  static final long CODE_CACHE_MIB = 240;
   static final int START_SECONDS = 180;
   static final int STOP_SECONDS = 60;
   private static final long MIB = 1L << 20;
@@ -88,7 +86,6 @@ final class CassandraNode implements AutoCloseable {
   /** Where the node's files go, its ports, its yaml and its command line. */
   private final NodeLaunch launch;
   private NodeJvm jvm;
-  private NodeJmx jmx;
 
   private CassandraNode(String name, CassandraInstall install, Path dataDir, Settings settings) throws IOException {
     this.name = name;
@@ -132,15 +129,13 @@ final class CassandraNode implements AutoCloseable {
     Files.writeString(launch.yamlFile(), launch.yamlText(), StandardCharsets.UTF_8);
     Files.writeString(launch.logbackFile(), ChildLog.logbackToStdout("the workload runner"), StandardCharsets.UTF_8);
 
-    // Until the node is up: room for the whole heap, direct memory and start-up; then the monitor.
-    long startLimit = launch.settings().heapBytes() + launch.settings().maxDirectBytes() + 512 * MIB;
-    jvm = NodeJvm.start(name, "the Cassandra node", launch.javaCommand(), launch.nodeDir(), logFile(), startLimit,
-        START_SECONDS, Set.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"));
+    jvm = NodeJvm.start(name, "the Cassandra node", launch.javaCommand(), launch.nodeDir(), logFile(),
+        launch.settings().heapBytes(), launch.settings().maxDirectBytes(), START_SECONDS, Set.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"));
     while (!LoopbackPorts.accepts(launch.nativePort())) {
       jvm.checkStarting("its native port to open");
       Thread.sleep(250);
     }
-    jmx = jvm.connectJmx(launch.jmxPort());
+    jvm.connectJmx(launch.jmxPort());
   }
 
   /** Starts bounding the page cache (see the class comment). */
@@ -155,7 +150,7 @@ final class CassandraNode implements AutoCloseable {
 
   /** The node's metrics and operations over JMX. */
   NodeJmx jmx() {
-    return jmx;
+    return jvm.jmx();
   }
 
   int nativePort() {
@@ -172,7 +167,7 @@ final class CassandraNode implements AutoCloseable {
 
   /** Writes the table's memtable out and waits ({@code StorageService.forceKeyspaceFlush}). */
   void flush(String keyspace, String table) {
-    jmx.invoke("org.apache.cassandra.db:type=StorageService", "forceKeyspaceFlush",
+    jvm.jmx().invoke("org.apache.cassandra.db:type=StorageService", "forceKeyspaceFlush",
         new Object[] {keyspace, new String[] {table}},
         new String[] {String.class.getName(), String[].class.getName()});
   }
@@ -195,10 +190,6 @@ final class CassandraNode implements AutoCloseable {
    * @return the child's exit status, or -1 if it was not running or would not die
    */
   int stop() {
-    if (jmx != null) {
-      jmx.close();
-      jmx = null;
-    }
     return jvm == null ? -1 : jvm.stop(STOP_SECONDS, launch.nodeDir(), KEPT);
   }
 

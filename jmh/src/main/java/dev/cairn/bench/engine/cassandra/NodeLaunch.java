@@ -1,5 +1,6 @@
 package dev.cairn.bench.engine.cassandra;
 
+import dev.cairn.bench.engine.node.NodeJvm;
 import dev.cairn.childjvm.YamlText;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +16,6 @@ import java.util.List;
  */
 record NodeLaunch(CassandraInstall install, CassandraNode.Settings settings, Path dataDir, Path nodeDir,
     int nativePort, int storagePort, int jmxPort) {
-  private static final long MIB = 1L << 20;
 
   Path yamlFile() {
     return nodeDir.resolve("cassandra.yaml");
@@ -30,20 +30,10 @@ record NodeLaunch(CassandraInstall install, CassandraNode.Settings settings, Pat
   List<String> javaCommand() {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    long heapMib = settings.heapBytes() / MIB;
-    cmd.add("-Xms" + heapMib + "m");
-    cmd.add("-Xmx" + heapMib + "m");
-    cmd.add("-XX:+AlwaysPreTouch");
-    cmd.add("-XX:+UseG1GC");
+    // The heap, direct memory and code cache fixed at start, so that the memory cgroup bounds the
+    // page cache only.
+    cmd.addAll(NodeJvm.boundedMemoryFlags(settings.heapBytes(), settings.maxDirectBytes()));
     cmd.add("-Xss256k");
-    cmd.add("-XX:MaxDirectMemorySize=" + settings.maxDirectBytes() / MIB + "m");
-    cmd.add("-XX:+ExitOnOutOfMemoryError");
-    // The whole code cache committed at start, while the group has room: growing it later is an
-    // mmap the kernel charges to the group, and at the limit that fails and the JVM dies
-    // (os::pd_commit_memory in CodeHeap::expand_by, three times at 16-29 s into a load).
-    cmd.add("-XX:-SegmentedCodeCache");
-    cmd.add("-XX:ReservedCodeCacheSize=" + CassandraNode.CODE_CACHE_MIB + "m");
-    cmd.add("-XX:InitialCodeCacheSize=" + CassandraNode.CODE_CACHE_MIB + "m");
     cmd.addAll(install.jvmFlags());
     cmd.add("-Djava.net.preferIPv4Stack=true");
     cmd.add("-Dcassandra-foreground=true");

@@ -1,5 +1,6 @@
 package dev.cairn.bench.engine.hbase;
 
+import dev.cairn.bench.engine.node.NodeJvm;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -127,20 +128,9 @@ record HBaseLaunch(HBaseInstall install, HBaseServer.Settings settings, Path dat
   List<String> javaCommand() {
     List<String> cmd = new ArrayList<>();
     cmd.add(javaHome.resolve("bin").resolve("java").toString());
-    long heapMib = settings.heapBytes() / MIB;
-    // The heap fixed and touched at start, so that it is resident from the first second and the
-    // memory cgroup's monitor sees no growth it must make room for (as the Cassandra node).
-    cmd.add("-Xms" + heapMib + "m");
-    cmd.add("-Xmx" + heapMib + "m");
-    cmd.add("-XX:+AlwaysPreTouch");
-    cmd.add("-XX:+UseG1GC");
-    cmd.add("-XX:MaxDirectMemorySize=" + settings.maxDirectBytes() / MIB + "m");
-    cmd.add("-XX:+ExitOnOutOfMemoryError");
-    // The whole code cache committed at start, while the group has room: growing it later is an
-    // mmap charged to the group, which fails at its limit (see CassandraNode).
-    cmd.add("-XX:-SegmentedCodeCache");
-    cmd.add("-XX:ReservedCodeCacheSize=" + HBaseServer.CODE_CACHE_MIB + "m");
-    cmd.add("-XX:InitialCodeCacheSize=" + HBaseServer.CODE_CACHE_MIB + "m");
+    // The heap, direct memory and code cache fixed at start, so that the memory cgroup bounds the
+    // page cache only (as the Cassandra node's).
+    cmd.addAll(NodeJvm.boundedMemoryFlags(settings.heapBytes(), settings.maxDirectBytes()));
     cmd.addAll(install.jvmFlags());
     cmd.add("-Djava.net.preferIPv4Stack=true");
     cmd.add("-Dlog4j.configuration=" + confDir().resolve("log4j.properties").toUri());

@@ -32,14 +32,11 @@ import java.util.stream.Stream;
  * (the child's stdout and stderr), {@code client.log} and {@code node-summary.txt}.
  */
 final class HBaseServer implements AutoCloseable {
-  /** The JVM's code cache, committed whole at start (see {@link HBaseLaunch#javaCommand}). */
-  static final long CODE_CACHE_MIB = 240;
   static final int START_SECONDS = 180;
   static final int STOP_SECONDS = 60;
   static final String SERVER_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Server";
   static final String TABLES_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Tables";
   static final String WAL_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=WAL";
-  private static final long MIB = 1L << 20;
   /**
    * What the server is started with.
    *
@@ -56,7 +53,6 @@ final class HBaseServer implements AutoCloseable {
   private final String name;
   private final HBaseLaunch launch;
   private NodeJvm jvm;
-  private NodeJmx jmx;
 
   private HBaseServer(String name, HBaseInstall install, Path dataDir, Settings settings) throws IOException {
     this.name = name;
@@ -119,11 +115,10 @@ final class HBaseServer implements AutoCloseable {
       Files.createDirectories(f.getKey().getParent());
       Files.writeString(f.getKey(), f.getValue(), StandardCharsets.UTF_8);
     }
-    // Until the server is up: room for the whole heap, direct memory and start-up; then the monitor.
-    long startLimit = launch.settings().heapBytes() + launch.settings().maxDirectBytes() + 512 * MIB;
-    jvm = NodeJvm.start(name, "HBase", launch.javaCommand(), launch.nodeDir(), logFile(), startLimit, START_SECONDS,
+    jvm = NodeJvm.start(name, "HBase", launch.javaCommand(), launch.nodeDir(), logFile(),
+        launch.settings().heapBytes(), launch.settings().maxDirectBytes(), START_SECONDS,
         Set.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "HBASE_CONF_DIR", "HADOOP_CONF_DIR"));
-    jmx = jvm.connectJmx(launch.jmxPort());
+    NodeJmx jmx = jvm.connectJmx(launch.jmxPort());
     while (!jmx.isRegistered(SERVER_BEAN) || !LoopbackPorts.accepts(launch.regionServerPort())) {
       jvm.checkStarting("its region server's metrics and RPC port");
       Thread.sleep(250);
@@ -160,7 +155,7 @@ final class HBaseServer implements AutoCloseable {
 
   /** The server's metrics over JMX. */
   NodeJmx jmx() {
-    return jmx;
+    return jvm.jmx();
   }
 
   HBaseLaunch launchSettings() {
@@ -185,10 +180,6 @@ final class HBaseServer implements AutoCloseable {
    * @return the child's exit status, or -1 if it was not running or would not die
    */
   int stop() {
-    if (jmx != null) {
-      jmx.close();
-      jmx = null;
-    }
     return jvm == null ? -1 : jvm.stop(STOP_SECONDS, launch.nodeDir(), KEPT);
   }
 

@@ -17,12 +17,21 @@ import java.util.concurrent.TimeUnit;
  * ({@link NodeMemoryMonitor}), and stopped SIGTERM-then-kill with its directory cleaned down to
  * the files kept for the report ({@link NodeProcesses}).
  *
- * <p>Until {@link #boundPageCache} the group's limit is the start-up limit the caller gives (the
- * whole heap, direct memory and room to start); from then on the monitor's.
+ * <p><b>Memory.</b> What the group's monitor may bound is the page cache, so everything else the
+ * JVM will hold must be resident, or fixed, from the start: the server runs with {@link
+ * #boundedMemoryFlags} (heap fixed and touched at start, direct memory capped, the whole code cache
+ * committed at start: growing it later is an mmap the kernel charges to the group, and at the limit
+ * that fails and the JVM dies, as a Cassandra node did three times 16-29 s into a load). Until
+ * {@link #boundPageCache} the group's limit is the heap plus direct memory plus {@value
+ * #START_HEADROOM_MIB} MiB to start in; from then on the monitor's.
  */
 public final class NodeJvm {
   /** Anonymous memory a server may grow by between two ticks of the memory monitor. */
   public static final long GROWTH_MARGIN_MIB = 16;
+  /** The JVM's code cache, committed whole at start. */
+  public static final long CODE_CACHE_MIB = 240;
+  /** The group's room beyond heap and direct memory while the server starts. */
+  public static final long START_HEADROOM_MIB = 512;
   private static final long MIB = 1L << 20;
 
   private final String name;
@@ -34,6 +43,7 @@ public final class NodeJvm {
   private final String cgroupProblem;
   private Process process;
   private NodeMemoryMonitor monitor;
+  private NodeJmx jmx;
 
   private NodeJvm(String name, String what, Path logFile, int startSeconds, MemoryCgroup cgroup, String cgroupProblem) {
     this.name = name;
@@ -51,17 +61,19 @@ public final class NodeJvm {
    *
    * @param name the engine's name, for logs and the cgroup's name
    * @param what how messages name the server ("the Cassandra node", "HBase")
-   * @param startLimitBytes the memory cgroup's limit until {@link #boundPageCache}
+   * @param command the java command line, with {@link #boundedMemoryFlags} of the same sizes
+   * @param heapBytes the heap the command fixes
+   * @param maxDirectBytes the direct memory the command caps
    * @param startSeconds how long {@link #checkStarting} waits for the server to come up
    * @param unsetEnvironment variables of the runner's environment the child must not inherit
    */
   public static NodeJvm start(String name, String what, List<String> command, Path nodeDir, Path logFile,
-      long startLimitBytes, int startSeconds, Set<String> unsetEnvironment) throws IOException {
+      long heapBytes, long maxDirectBytes, int startSeconds, Set<String> unsetEnvironment) throws IOException {
     MemoryCgroup cgroup;
     String cgroupProblem = null;
     try {
       cgroup = MemoryCgroup.create("cairn-" + name);
-      cgroup.setLimit(startLimitBytes);
+      cgroup.setLimit(heapBytes + maxDirectBytes + START_HEADROOM_MIB * MIB);
       command = cgroup.wrap(command);
     } catch (IOException e) {
       cgroupProblem = e.getMessage();
@@ -103,9 +115,36 @@ public final class NodeJvm {
     }
   }
 
-  /** Connects to the server's JMX port on 127.0.0.1, waiting as {@link #checkStarting} does. */
+  /**
+   * The JVM flags that keep a server's memory other than its page cache fixed from the start (see
+   * the class comment); the server's command line carries them.
+   */
+  public static List<String> boundedMemoryFlags(long heapBytes, long maxDirectBytes) {
+    long heapMib = heapBytes / MIB;
+    return List.of(
+        "-Xms" + heapMib + "m",
+        "-Xmx" + heapMib + "m",
+        "-XX:+AlwaysPreTouch",
+        "-XX:+UseG1GC",
+        "-XX:MaxDirectMemorySize=" + maxDirectBytes / MIB + "m",
+        "-XX:+ExitOnOutOfMemoryError",
+        "-XX:-SegmentedCodeCache",
+        "-XX:ReservedCodeCacheSize=" + CODE_CACHE_MIB + "m",
+        "-XX:InitialCodeCacheSize=" + CODE_CACHE_MIB + "m");
+  }
+
+  /**
+   * Connects to the server's JMX port on 127.0.0.1, waiting as {@link #checkStarting} does; the
+   * connection is {@link #jmx}'s from then on, and {@link #stop} closes it.
+   */
   public NodeJmx connectJmx(int port) throws InterruptedException {
-    return NodeJmx.connect(name, port, () -> checkStarting("its JMX port " + port));
+    jmx = NodeJmx.connect(name, port, () -> checkStarting("its JMX port " + port));
+    return jmx;
+  }
+
+  /** The JMX connection, or null before {@link #connectJmx}. */
+  public NodeJmx jmx() {
+    return jmx;
   }
 
   /** Starts bounding the page cache to {@code budgetBytes} plus the growth margin; without a cgroup, nothing. */
@@ -149,12 +188,17 @@ public final class NodeJvm {
   }
 
   /**
-   * Stops the monitor, then the child (SIGTERM, after {@code stopSeconds} a kill), removes its
-   * cgroup and cleans {@code nodeDir} but for {@code kept}. Idempotent.
+   * Closes the JMX connection, stops the monitor, then the child (SIGTERM, after {@code
+   * stopSeconds} a kill), removes its cgroup and cleans {@code nodeDir} but for {@code kept}.
+   * Idempotent.
    *
    * @return the child's exit status, or -1 if it was not running or would not die
    */
   public int stop(int stopSeconds, Path nodeDir, Set<String> kept) {
+    if (jmx != null) {
+      jmx.close();
+      jmx = null;
+    }
     if (monitor != null) {
       monitor.stop();
     }
