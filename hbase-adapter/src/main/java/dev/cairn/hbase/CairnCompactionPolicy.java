@@ -5,17 +5,12 @@ import dev.cairn.compaction.tiered.StoreFile;
 import dev.cairn.compaction.tiered.StoreRequest;
 import dev.cairn.compaction.tiered.TieredDlcPolicy;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import javax.management.JMException;
-import javax.management.MBeanServer;
 import javax.management.ObjectName;
-import javax.management.StandardMBean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
 import org.apache.hadoop.hbase.regionserver.HRegion;
@@ -54,8 +49,6 @@ import org.slf4j.LoggerFactory;
  */
 public class CairnCompactionPolicy extends ExploringCompactionPolicy {
   private static final Logger LOG = LoggerFactory.getLogger(CairnCompactionPolicy.class);
-  /** Which store owns each registered bean name (see {@link #registerBean}). */
-  private static final Map<ObjectName, CairnCompactionPolicy> BEAN_OWNERS = new HashMap<>();
 
   private final HStore store;
   private final CairnOptions options;
@@ -220,45 +213,12 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
 
   // ---- metrics
 
-  /**
-   * Registers this store's bean. A store reopened in the same JVM (a region reopened on its
-   * server, or moved between a mini cluster's servers) has the same name as the store it
-   * replaces, whose bean leaves only at the ticker's next tick: the newest store takes the name,
-   * and a store removes the bean only while the name is still its own.
-   */
   private void registerBean() {
-    try {
-      HRegion region = store.getHRegion();
-      ObjectName name = new ObjectName("dev.cairn.hbase:type=CompactionPolicy,table="
-          + ObjectName.quote(region.getRegionInfo().getTable().getNameAsString())
-          + ",region=" + region.getRegionInfo().getEncodedName()
-          + ",family=" + ObjectName.quote(store.getColumnFamilyName()));
-      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-      synchronized (BEAN_OWNERS) {
-        if (BEAN_OWNERS.put(name, this) != null || server.isRegistered(name)) {
-          server.unregisterMBean(name);
-        }
-        server.registerMBean(new StandardMBean(new Metrics(), CairnPolicyMetricsMBean.class), name);
-      }
-      beanName = name;
-    } catch (JMException | RuntimeException e) {
-      LOG.warn("cairn: no metrics bean for {}", store, e);
-    }
+    beanName = StoreBeans.register("CompactionPolicy", store, this, new Metrics(), CairnPolicyMetricsMBean.class);
   }
 
   private void unregisterBean() {
-    if (beanName == null) {
-      return;
-    }
-    synchronized (BEAN_OWNERS) {
-      if (BEAN_OWNERS.remove(beanName, this)) {
-        try {
-          ManagementFactory.getPlatformMBeanServer().unregisterMBean(beanName);
-        } catch (JMException e) {
-          LOG.debug("cairn: bean {} already gone", beanName);
-        }
-      }
-    }
+    StoreBeans.unregister(beanName, this);
     beanName = null;
   }
 

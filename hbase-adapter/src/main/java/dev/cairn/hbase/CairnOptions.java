@@ -1,9 +1,12 @@
 package dev.cairn.hbase;
 
+import static dev.cairn.hbase.OptionValues.bool;
+import static dev.cairn.hbase.OptionValues.integer;
+import static dev.cairn.hbase.OptionValues.range;
+
 import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.compaction.tiered.TieredDlcConfig;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -69,11 +72,7 @@ public record CairnOptions(
    *     {@code setKeys}, a value that does not parse, or one out of range
    */
   public static CairnOptions read(Function<String, String> get, Iterable<String> setKeys) {
-    for (String key : setKeys) {
-      if (key.startsWith(PREFIX) && !KEYS.contains(key)) {
-        throw new IllegalArgumentException("unknown option " + key + "; known: " + String.join(", ", KEYS));
-      }
-    }
+    OptionValues.refuseUnknown(PREFIX, KEYS, setKeys);
     CairnOptions d = defaults();
     return new CairnOptions(
         bool(get, DRY_RUN, d.dryRun()), bool(get, DELAY, d.delay()), bool(get, SPARE_CACHED, d.spareCached()),
@@ -98,38 +97,5 @@ public record CairnOptions(
     TieredDlcConfig d = TieredDlcConfig.defaults(Math.max(1, flushBytes));
     return new TieredDlcConfig(boundMarginFiles, maxDelaySeconds * 1000L, partFiles, d.freshMaxBytes(),
         minFiles, Math.max(minFiles, maxFiles), ratio);
-  }
-
-  private static boolean bool(Function<String, String> get, String key, boolean fallback) {
-    String v = get.apply(key);
-    if (v == null) {
-      return fallback;
-    }
-    switch (v.trim().toLowerCase(Locale.ROOT)) {
-      case "true":
-        return true;
-      case "false":
-        return false;
-      default:
-        throw new IllegalArgumentException(key + " must be true or false: '" + v + "'");
-    }
-  }
-
-  private static int integer(Function<String, String> get, String key, int fallback) {
-    String v = get.apply(key);
-    if (v == null) {
-      return fallback;
-    }
-    try {
-      return Integer.parseInt(v.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be an integer: '" + v + "'");
-    }
-  }
-
-  private static void range(String key, long value, long min, long max) {
-    if (value < min || value > max) {
-      throw new IllegalArgumentException(key + " must be in [" + min + ", " + max + "]: " + value);
-    }
   }
 }

@@ -5,15 +5,12 @@ import dev.cairn.compaction.dlc.LoadCounters;
 import dev.cairn.compaction.dlc.LoadEstimate;
 import dev.cairn.compaction.dlc.LoadModel;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
 import org.apache.hadoop.hbase.io.hfile.CacheStats;
-import org.apache.hadoop.hbase.io.hfile.CachedBlock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,8 +34,7 @@ import org.slf4j.LoggerFactory;
  * site-wide.
  *
  * <p><b>The cache walk.</b> The bytes each store file has in the cache come from one walk over
- * every cached block, a cost that grows with the cache (an 8 GiB cache of 64 KiB blocks holds
- * 131,072 of them). It runs on the ticker, never in a selection, which HBase makes under the
+ * every cached block ({@link CacheWalk}). It runs on the ticker, never in a selection, which HBase makes under the
  * store's locks; and only at a tick when the load is or was high (when the policy's choices use
  * the picture) or when the picture was read since the last walk (a metric, a selection under high
  * load): a server at low load that nobody asks about walks nothing, however often it flushes.
@@ -141,7 +137,7 @@ final class ServerLoad {
     load = model.tick().load();
     if (load != LoadClass.LOW || before != LoadClass.LOW || pictureRead) {
       pictureRead = false;
-      cachedBytesByFile = walkCache();
+      cachedBytesByFile = CacheWalk.bytesByFile(cache);
       walks++;
     }
     for (CairnCompactionPolicy policy : policies) {
@@ -160,14 +156,5 @@ final class ServerLoad {
     }
     lastMisses = misses;
     return new LoadCounters.Sample(missBytes, 0, 0);
-  }
-
-  private Map<String, Long> walkCache() {
-    Map<String, Long> bytes = new HashMap<>();
-    for (Iterator<CachedBlock> it = cache.iterator(); it.hasNext(); ) {
-      CachedBlock block = it.next();
-      bytes.merge(block.getFilename(), block.getSize(), Long::sum);
-    }
-    return bytes;
   }
 }

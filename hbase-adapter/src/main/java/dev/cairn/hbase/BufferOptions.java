@@ -1,0 +1,72 @@
+package dev.cairn.hbase;
+
+import static dev.cairn.hbase.OptionValues.bool;
+import static dev.cairn.hbase.OptionValues.decimal;
+import static dev.cairn.hbase.OptionValues.integer;
+import static dev.cairn.hbase.OptionValues.range;
+
+import dev.cairn.compaction.buffer.GenerationTrim;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The compaction buffer's settings ({@link CairnBufferStoreEngine}), read from a store's
+ * configuration (site, then table, then family {@code CONFIGURATION}; the last wins), every key
+ * under {@value #PREFIX}. A value out of range is refused with a message that names the key and
+ * the range; the engine then logs it and keeps no buffer, compacting and reading as HBase's
+ * default engine does, so a bad setting never keeps a region from opening.
+ *
+ * @param enabled keep compactions' inputs as a buffer (off: the engine is HBase's default one)
+ * @param trimIntervalMillis how often the trim judges the buffer (LSbM: 30 s)
+ * @param minServedShare retire a generation when fewer of its reads than this share can use its
+ *     buffered inputs ({@link GenerationTrim})
+ * @param maxExtraFraction the most the buffered inputs may hold, as a fraction of the store's
+ *     live bytes; a compaction whose inputs would exceed it is not buffered
+ * @param maxChangedRows the most changed rows a compaction may have and still be buffered (each
+ *     costs its bytes in memory while the generation lives)
+ */
+public record BufferOptions(boolean enabled, int trimIntervalMillis, double minServedShare, double maxExtraFraction,
+    int maxChangedRows) {
+
+  public static final String PREFIX = "cairn.buffer.";
+  public static final String ENABLED = PREFIX + "enabled";
+  public static final String TRIM_INTERVAL_MS = PREFIX + "trim.interval.ms";
+  public static final String MIN_SERVED_SHARE = PREFIX + "min.served.share";
+  public static final String MAX_EXTRA_FRACTION = PREFIX + "max.extra.fraction";
+  public static final String MAX_CHANGED_ROWS = PREFIX + "max.changed.rows";
+
+  /** Every key, for the docs and for a check that nothing else under the prefix is set. */
+  public static final List<String> KEYS =
+      List.of(ENABLED, TRIM_INTERVAL_MS, MIN_SERVED_SHARE, MAX_EXTRA_FRACTION, MAX_CHANGED_ROWS);
+
+  public BufferOptions {
+    range(TRIM_INTERVAL_MS, (long) trimIntervalMillis, 100, 3_600_000);
+    range(MIN_SERVED_SHARE, minServedShare, 0.0, 1.0);
+    range(MAX_EXTRA_FRACTION, maxExtraFraction, 0.0, 100.0);
+    range(MAX_CHANGED_ROWS, (long) maxChangedRows, 0, 100_000_000);
+  }
+
+  /** 10 s trim passes, leaves kept while they serve half the reads, up to 1.5x the live bytes. */
+  public static BufferOptions defaults() {
+    return new BufferOptions(true, 10_000, 0.5, 1.5, 1_000_000);
+  }
+
+  /** The trim's settings. */
+  public GenerationTrim.Config trimConfig() {
+    return new GenerationTrim.Config(trimIntervalMillis, minServedShare, maxExtraFraction);
+  }
+
+  /**
+   * Reads the options from {@code get} (a configuration's {@code get(key)}; null when unset).
+   *
+   * @throws IllegalArgumentException naming the key, for an unknown key under the prefix in
+   *     {@code setKeys}, a value that does not parse, or one out of range
+   */
+  public static BufferOptions read(Function<String, String> get, Iterable<String> setKeys) {
+    OptionValues.refuseUnknown(PREFIX, KEYS, setKeys);
+    BufferOptions d = defaults();
+    return new BufferOptions(bool(get, ENABLED, d.enabled()), integer(get, TRIM_INTERVAL_MS, d.trimIntervalMillis()),
+        decimal(get, MIN_SERVED_SHARE, d.minServedShare()), decimal(get, MAX_EXTRA_FRACTION, d.maxExtraFraction()),
+        integer(get, MAX_CHANGED_ROWS, d.maxChangedRows()));
+  }
+}

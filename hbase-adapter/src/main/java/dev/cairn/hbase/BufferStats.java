@@ -1,0 +1,101 @@
+package dev.cairn.hbase;
+
+import dev.cairn.compaction.buffer.GenerationTrim;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One store's buffer counters and the figures of its last trim pass, for its metrics bean
+ * ({@link CairnBufferMetricsMBean}).
+ */
+final class BufferStats {
+  private final LongAdder buffered = new LongAdder();
+  private final LongAdder notBuffered = new LongAdder();
+  private final LongAdder retiredUnbuffered = new LongAdder();
+  private final Map<GenerationTrim.Reason, LongAdder> retired = new EnumMap<>(GenerationTrim.Reason.class);
+  private final LongAdder leafReads = new LongAdder();
+  private final LongAdder outputReads = new LongAdder();
+  private volatile String lastNotBuffered = "";
+  private volatile Pass lastPass = new Pass(0, 0, 0, 0, 0, 0, 0);
+
+  /**
+   * The buffer as the last trim pass found it.
+   *
+   * @param generations generations held
+   * @param bufferFiles their leaves
+   * @param bufferBytes the leaves' bytes on disk (the buffer's extra space)
+   * @param bufferCachedBytes the leaves' bytes in the block cache
+   * @param outputBytes the generations' outputs' bytes
+   * @param outputCachedBytes the outputs' bytes in the block cache
+   * @param changedRows the changed rows the generations hold (their memory)
+   */
+  record Pass(int generations, int bufferFiles, long bufferBytes, long bufferCachedBytes, long outputBytes,
+      long outputCachedBytes, long changedRows) {}
+
+  BufferStats() {
+    for (GenerationTrim.Reason r : GenerationTrim.Reason.values()) {
+      retired.put(r, new LongAdder());
+    }
+  }
+
+  void buffered() {
+    buffered.increment();
+  }
+
+  void notBuffered(String why) {
+    notBuffered.increment();
+    lastNotBuffered = why;
+  }
+
+  /** A generation retired by the trim for {@code reason}, or (null) because its output was compacted unbuffered. */
+  void retired(GenerationTrim.Reason reason) {
+    (reason == null ? retiredUnbuffered : retired.get(reason)).increment();
+  }
+
+  void reads(List<GenerationTrim.Generation> views) {
+    for (GenerationTrim.Generation g : views) {
+      leafReads.add(g.leafReads());
+      outputReads.add(g.outputReads());
+    }
+  }
+
+  void pass(Pass pass) {
+    lastPass = pass;
+  }
+
+  long bufferedCompactions() {
+    return buffered.sum();
+  }
+
+  long unbufferedCompactions() {
+    return notBuffered.sum();
+  }
+
+  String lastNotBuffered() {
+    return lastNotBuffered;
+  }
+
+  long retiredFor(GenerationTrim.Reason reason) {
+    return retired.get(reason).sum();
+  }
+
+  long retiredUnbuffered() {
+    return retiredUnbuffered.sum();
+  }
+
+  /** Reads that used leaves, as of the last pass. */
+  long leafReads() {
+    return leafReads.sum();
+  }
+
+  /** Reads that had to use a generation's output (a changed row), as of the last pass. */
+  long outputReads() {
+    return outputReads.sum();
+  }
+
+  Pass lastPass() {
+    return lastPass;
+  }
+}

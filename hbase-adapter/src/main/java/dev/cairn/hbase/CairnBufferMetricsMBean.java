@@ -1,0 +1,53 @@
+package dev.cairn.hbase;
+
+/**
+ * One store's compaction buffer, as JMX shows it ({@code dev.cairn.hbase:type=CompactionBuffer,
+ * table=...,region=...,family=...}). Sizes and cached bytes are as of the last trim pass.
+ */
+public interface CairnBufferMetricsMBean {
+  /** Generations held: live outputs with leaves answering in their place. */
+  int getGenerations();
+
+  /** Files the buffer holds (the generations' leaves). */
+  int getBufferFiles();
+
+  /** The buffer's bytes on disk: its extra space beside the live files. */
+  long getBufferBytes();
+
+  /** The share of the buffer's bytes in the block cache. */
+  double getBufferCachedFraction();
+
+  /** The generations' outputs' bytes. */
+  long getOutputBytes();
+
+  /** The share of the outputs' bytes in the block cache. */
+  double getOutputCachedFraction();
+
+  /** Rows the generations hold as changed (reads of these go to the outputs). */
+  long getChangedRows();
+
+  /** Reads (store scanners) that used a generation's leaves, as of the last pass. */
+  long getReadsFromBuffer();
+
+  /** Reads that had to use a generation's output, as of the last pass. */
+  long getReadsFromOutputs();
+
+  /** Compactions that became (or extended) a generation. */
+  long getBufferedCompactions();
+
+  /** Compactions not buffered (see {@link #getLastNotBufferedReason}). */
+  long getUnbufferedCompactions();
+
+  String getLastNotBufferedReason();
+
+  long getRetiredCooled();
+
+  long getRetiredOutputWarm();
+
+  long getRetiredOutgrown();
+
+  long getRetiredOverBudget();
+
+  /** Generations ended because a compaction of their output was not buffered. */
+  long getRetiredByUnbufferedCompaction();
+}

@@ -1,0 +1,261 @@
+package dev.cairn.hbase;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.compaction.buffer.GenerationTrim;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.ValueFilter;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.EnvironmentEdge;
+import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The buffer's invariant, checked on a real HBase region (a local HRegion on real files, HBase's
+ * own flushes, compactions and scanners): after random puts, version and column and family
+ * deletes, expired cells (a family TTL and a clock moved on), flushes, minor and major
+ * compactions and random retirements, every read through the buffer returns exactly what the
+ * same read returns from the compactions' outputs alone. The reads cover gets and scans, all
+ * versions, time ranges, a value filter (which exposes versions a compaction dropped), reversed
+ * and raw scans.
+ */
+class BufferReadEquivalenceTest {
+  private static final byte[] FAMILY = Bytes.toBytes("f");
+  private static final int ROWS = 40;
+  private static final long TTL_SECONDS = 3600;
+  private static final AtomicLong NOW = new AtomicLong();
+  private static HBaseTestingUtility util;
+  private static int tables;
+
+  @BeforeAll
+  static void start() {
+    util = new HBaseTestingUtility();
+    Configuration conf = util.getConfiguration();
+    conf.set("hbase.hstore.engine.class", CairnBufferStoreEngine.class.getName());
+    conf.setInt("hbase.hstore.compaction.min", 2);
+    conf.setFloat("hbase.hstore.compaction.ratio", 100f); // select widely: many shapes of compaction
+    conf.setInt("hbase.hstore.blockingStoreFiles", 1000);
+    conf.setInt(BufferOptions.MAX_EXTRA_FRACTION, 20); // tiny files: a file's fixed parts outweigh its cells
+    NOW.set(System.currentTimeMillis());
+    EnvironmentEdgeManager.injectEdge((EnvironmentEdge) NOW::get); // TTLs expire when the test says
+  }
+
+  @AfterAll
+  static void stop() throws IOException {
+    EnvironmentEdgeManager.reset();
+    util.cleanupTestDir();
+  }
+
+  @Test
+  void readsThroughTheBufferEqualReadsOfTheOutputsAlone() throws IOException {
+    long leafReads = 0;
+    long generationsSeen = 0;
+    for (long seed = 1; seed <= 8; seed++) {
+      Random random = new Random(seed);
+      HRegion region = newRegion(1 + random.nextInt(3));
+      try {
+        HStore store = region.getStore(FAMILY);
+        CairnBufferStoreEngine engine = (CairnBufferStoreEngine) store.getStoreEngine();
+        for (int round = 0; round < 24; round++) {
+          mutate(region, random, 10 + random.nextInt(30));
+          region.flush(true);
+          if (random.nextInt(3) == 0) {
+            NOW.addAndGet(random.nextInt(600) * 1000L); // older cells cross the TTL
+          }
+          if (random.nextInt(2) == 0) {
+            region.compact(random.nextInt(5) == 0);
+            generationsSeen += engine.storeFiles().generations().size();
+            assertSameReads(region, engine, random, "seed " + seed + " round " + round);
+          }
+          if (random.nextInt(6) == 0) {
+            retireOne(engine, random);
+          }
+        }
+        engine.trimPass(Map.of()); // folds the generations' read counts into the stats
+        leafReads += engine.stats().leafReads();
+      } finally {
+        HBaseTestingUtility.closeRegionAndWAL(region);
+      }
+    }
+    assertTrue(generationsSeen > 0, "no compaction was buffered: the comparison tested nothing");
+    assertTrue(leafReads > 0, "no read used the buffer: the comparison tested nothing");
+  }
+
+  /**
+   * The case the changed rows exist for: a compaction drops a version beyond the maximum; the
+   * inputs still hold it and a time-ranged get would find it there. The row is changed, so the
+   * get reads the output, while a row the compaction kept whole is read from the inputs.
+   */
+  @Test
+  void aRowTheCompactionChangedIsReadFromTheOutput() throws IOException {
+    HRegion region = newRegion(1);
+    try {
+      CairnBufferStoreEngine engine = (CairnBufferStoreEngine) region.getStore(FAMILY).getStoreEngine();
+      byte[] q = Bytes.toBytes("q");
+      long t1 = NOW.get() - 20_000;
+      long t2 = NOW.get() - 10_000;
+      region.put(new Put(Bytes.toBytes("r1")).addColumn(FAMILY, q, t1, Bytes.toBytes("old")));
+      region.put(new Put(Bytes.toBytes("r3")).addColumn(FAMILY, q, t1, Bytes.toBytes("kept")));
+      region.flush(true);
+      region.put(new Put(Bytes.toBytes("r1")).addColumn(FAMILY, q, t2, Bytes.toBytes("new")));
+      region.put(new Put(Bytes.toBytes("r2")).addColumn(FAMILY, q, t1, Bytes.toBytes("only")));
+      region.flush(true);
+      region.compact(false);
+
+      List<BufferedStoreFileManager.Generation> generations = new ArrayList<>(engine.storeFiles().generations());
+      assertEquals(1, generations.size());
+      BufferedStoreFileManager.Generation g = generations.get(0);
+      assertEquals(2, g.leaves.size());
+      assertTrue(g.changed.containsRow(Bytes.toBytes("r1")), g.changed.toString());
+      assertFalse(g.changed.containsRow(Bytes.toBytes("r2")), g.changed.toString());
+      assertFalse(g.changed.containsRow(Bytes.toBytes("r3")), g.changed.toString());
+
+      Result before = region.get(new Get(Bytes.toBytes("r1")).setTimeRange(0, t2));
+      assertTrue(before.isEmpty(), "the dropped version came back: " + before);
+      assertEquals(1, g.outputReads.sum());
+      assertEquals("only", Bytes.toString(region.get(new Get(Bytes.toBytes("r2"))).getValue(FAMILY, q)));
+      assertEquals(1, g.leafReads.sum());
+    } finally {
+      HBaseTestingUtility.closeRegionAndWAL(region);
+    }
+  }
+
+  private static HRegion newRegion(int maxVersions) throws IOException {
+    TableDescriptor desc = TableDescriptorBuilder.newBuilder(TableName.valueOf("t" + (tables++)))
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY).setMaxVersions(maxVersions)
+            .setTimeToLive((int) TTL_SECONDS).build())
+        .build();
+    return util.createLocalHRegion(desc, null, null);
+  }
+
+  private static byte[] row(int i) {
+    return Bytes.toBytes(String.format("r%03d", i));
+  }
+
+  private static byte[] qualifier(Random random) {
+    return Bytes.toBytes("q" + random.nextInt(3));
+  }
+
+  /** A timestamp within the TTL's reach of now, some already past it. */
+  private static long timestamp(Random random) {
+    return NOW.get() - random.nextInt(80) * 60_000L;
+  }
+
+  private static void mutate(HRegion region, Random random, int count) throws IOException {
+    for (int i = 0; i < count; i++) {
+      byte[] row = row(random.nextInt(ROWS));
+      int kind = random.nextInt(10);
+      if (kind < 6) {
+        byte[] value = Bytes.toBytes(Character.toString('a' + random.nextInt(26)) + random.nextInt(1000));
+        region.put(new Put(row).addColumn(FAMILY, qualifier(random), timestamp(random), value));
+      } else if (kind == 6) {
+        region.delete(new Delete(row).addColumn(FAMILY, qualifier(random), timestamp(random)));
+      } else if (kind == 7) {
+        region.delete(new Delete(row).addColumns(FAMILY, qualifier(random), timestamp(random)));
+      } else if (kind == 8) {
+        region.delete(new Delete(row).addFamily(FAMILY, timestamp(random)));
+      } else {
+        region.delete(new Delete(row).addFamilyVersion(FAMILY, timestamp(random)));
+      }
+    }
+  }
+
+  private static void retireOne(CairnBufferStoreEngine engine, Random random) {
+    List<BufferedStoreFileManager.Generation> held = new ArrayList<>(engine.storeFiles().generations());
+    if (!held.isEmpty()) {
+      long id = held.get(random.nextInt(held.size())).id;
+      engine.storeFiles().retire(List.of(new GenerationTrim.Retirement(id, GenerationTrim.Reason.COOLED)));
+    }
+  }
+
+  /** Every read of the battery, through the buffer and then from the outputs alone. */
+  private static void assertSameReads(HRegion region, CairnBufferStoreEngine engine, Random random, String where)
+      throws IOException {
+    List<Object> reads = battery(random);
+    for (Object read : reads) {
+      engine.readOutputsOnly(false);
+      String buffered = run(region, read);
+      engine.readOutputsOnly(true);
+      String outputs = run(region, read);
+      engine.readOutputsOnly(false);
+      assertEquals(outputs, buffered, where + ": " + read);
+    }
+  }
+
+  private static List<Object> battery(Random random) throws IOException {
+    List<Object> reads = new ArrayList<>();
+    long t = timestamp(random);
+    for (int i = 0; i < 12; i++) {
+      byte[] row = row(random.nextInt(ROWS + 2));
+      reads.add(new Get(row));
+      reads.add(new Get(row).readAllVersions());
+      reads.add(new Get(row).readAllVersions().setTimeRange(0, t));
+      reads.add(new Get(row).addColumn(FAMILY, qualifier(random)).readAllVersions());
+      reads.add(new Get(row).setFilter(new ValueFilter(CompareOperator.LESS, new BinaryComparator(Bytes.toBytes("m")))));
+    }
+    int a = random.nextInt(ROWS);
+    int b = random.nextInt(ROWS);
+    reads.add(new Scan());
+    reads.add(new Scan().readAllVersions());
+    reads.add(new Scan().withStartRow(row(Math.min(a, b))).withStopRow(row(Math.max(a, b)), true));
+    reads.add(new Scan().withStartRow(row(Math.max(a, b))).withStopRow(row(Math.min(a, b))).setReversed(true));
+    reads.add(new Scan().setRaw(true).readAllVersions());
+    reads.add(new Scan().readAllVersions().setTimeRange(0, t));
+    reads.add(new Scan().setFilter(new ValueFilter(CompareOperator.LESS, new BinaryComparator(Bytes.toBytes("m")))));
+    return reads;
+  }
+
+  /** The read's cells as text: row, family, qualifier, timestamp, type and value (no sequence id). */
+  private static String run(HRegion region, Object read) throws IOException {
+    List<Cell> cells = new ArrayList<>();
+    if (read instanceof Get get) {
+      List<Cell> got = region.get(get).listCells();
+      cells.addAll(got == null ? List.of() : got);
+    } else {
+      try (RegionScanner scanner = region.getScanner((Scan) read)) {
+        List<Cell> batch = new ArrayList<>();
+        boolean more;
+        do {
+          more = scanner.next(batch);
+          cells.addAll(batch);
+          batch.clear();
+        } while (more);
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    for (Cell c : cells) {
+      sb.append(Bytes.toStringBinary(CellUtil.cloneRow(c))).append('/').append(Bytes.toString(CellUtil.cloneFamily(c)))
+          .append(':').append(Bytes.toString(CellUtil.cloneQualifier(c))).append('/').append(c.getTimestamp())
+          .append('/').append(c.getType()).append('=').append(Bytes.toStringBinary(CellUtil.cloneValue(c)))
+          .append('\n');
+    }
+    return sb.toString();
+  }
+}
