@@ -24,12 +24,12 @@ import org.junit.jupiter.api.Test;
  * move to the other server; a merge; a restart of HBase on the same files; a major compaction.
  */
 class DataThroughOperationsTest {
-  private static final String TABLE = "data";
-  private static final TableName NAME = TableName.valueOf(TABLE);
+  static final String TABLE = "data";
+  static final TableName NAME = TableName.valueOf(TABLE);
   private static final int KEYS = 6000;
   private static final int MUTATIONS = 2500;
-  private static final Duration WAIT = Duration.ofSeconds(90);
-  private static MiniCluster cluster;
+  static final Duration WAIT = Duration.ofSeconds(90);
+  static MiniCluster cluster;
 
   @BeforeAll
   static void start() throws Exception {
@@ -46,7 +46,7 @@ class DataThroughOperationsTest {
   @Test
   void dataMatchesAReferenceThroughFlushesCompactionsSplitMoveMergeAndRestart() throws Exception {
     ReferenceModel model = new ReferenceModel(15, KEYS, 1500);
-    Table table = cluster.createTable(TABLE, Map.of());
+    Table table = cluster.createTable(TABLE, tableSettings());
     model.mutate(table, KEYS);
     cluster.flush(TABLE);
     model.verify(table, "after loading");
@@ -57,8 +57,8 @@ class DataThroughOperationsTest {
         cluster.flush(TABLE);
         model.verify(table, "after round " + round + " under read load");
       }
-      assertTrue(cluster.policyCounter(TABLE, "DelayedCompactions") + cluster.policyCounter(TABLE, "PartRuns") > 0,
-          "Cairn's policy delayed or part-ran compactions (the test covers its selections, not only HBase's)");
+      checkUnderLoad();
+      model.verify(table, "after the checks under read load");
 
       cluster.admin().compact(NAME);
       waitForCompactions();
@@ -80,6 +80,7 @@ class DataThroughOperationsTest {
       HRegion moving = cluster.regions(TABLE).get(0);
       cluster.moveAndWait(moving, cluster.otherServer(moving));
       model.verify(table, "after a region move");
+      checkAfterReopen("the region move");
       model.mutate(table, MUTATIONS);
       cluster.flush(TABLE);
       model.verify(table, "after writes following the move");
@@ -101,6 +102,7 @@ class DataThroughOperationsTest {
     cluster.restart();
     table = cluster.connection().getTable(NAME);
     model.verify(table, "after a restart");
+    checkAfterReopen("the restart");
     model.mutate(table, MUTATIONS);
     cluster.flush(TABLE);
     model.verify(table, "after writes following the restart");
@@ -113,6 +115,20 @@ class DataThroughOperationsTest {
     assertTrue(model.size() > KEYS / 2, "the model holds most keys (deletes are a minority): " + model.size());
     table.close();
   }
+
+  /** The table's settings beside MiniCluster's (which put it on Cairn's policy). */
+  Map<String, String> tableSettings() {
+    return Map.of();
+  }
+
+  /** After rounds of writes under read load: the component under test acted. */
+  void checkUnderLoad() throws Exception {
+    assertTrue(cluster.policyCounter(TABLE, "DelayedCompactions") + cluster.policyCounter(TABLE, "PartRuns") > 0,
+        "Cairn's policy delayed or part-ran compactions (the test covers its selections, not only HBase's)");
+  }
+
+  /** After regions were closed and opened again ({@code what}). */
+  void checkAfterReopen(String what) throws Exception {}
 
   private static void waitForCompactions() throws Exception {
     Thread.sleep(500);

@@ -153,15 +153,33 @@ final class MiniCluster implements AutoCloseable {
 
   /** An attribute of the table's Cairn policy bean, summed over its regions (numbers) or the first. */
   Object policyAttribute(String table, String attribute) {
+    return beanAttribute("CompactionPolicy", table, attribute);
+  }
+
+  long policyCounter(String table, String attribute) {
+    Object value = policyAttribute(table, attribute);
+    return value == null ? 0 : (Long) value;
+  }
+
+  /** A counter of the table's compaction buffer beans (the buffer engine), summed over its regions. */
+  long bufferCounter(String table, String attribute) {
+    Object value = beanAttribute("CompactionBuffer", table, attribute);
+    return value == null ? 0 : ((Number) value).longValue();
+  }
+
+  /** An attribute of the table's Cairn beans of {@code type}, summed over its regions (numbers) or the first. */
+  private static Object beanAttribute(String type, String table, String attribute) {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     try {
       Set<ObjectName> names = server.queryNames(new ObjectName(
-          "dev.cairn.hbase:type=CompactionPolicy,table=" + ObjectName.quote(table) + ",*"), null);
+          "dev.cairn.hbase:type=" + type + ",table=" + ObjectName.quote(table) + ",*"), null);
       Object result = null;
       for (ObjectName name : names) {
         Object value = server.getAttribute(name, attribute);
         if (value instanceof Long l && result instanceof Long sum) {
           result = sum + l;
+        } else if (value instanceof Integer i && result instanceof Integer sum) {
+          result = sum + i;
         } else if (result == null) {
           result = value;
         }
@@ -170,11 +188,6 @@ final class MiniCluster implements AutoCloseable {
     } catch (JMException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  long policyCounter(String table, String attribute) {
-    Object value = policyAttribute(table, attribute);
-    return value == null ? 0 : (Long) value;
   }
 
   /** Waits for {@code condition}, failing with {@code what} once {@code timeout} has passed. */
