@@ -1,6 +1,7 @@
 package dev.cairn.hbase;
 
 import dev.cairn.compaction.buffer.ChangedRows;
+import dev.cairn.compaction.buffer.GenerationRows;
 import dev.cairn.compaction.buffer.GenerationTrim;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -65,7 +66,10 @@ final class BufferedStoreFileManager implements StoreFileManager {
       .thenComparingLong(f -> f.getBulkLoadTimestamp().orElse(Long.MAX_VALUE))
       .thenComparing(f -> f.getPath().getName());
 
-  /** A live output and the leaves that answer in its place for rows no compaction changed. */
+  /**
+   * A live output and the leaves that answer in its place for rows no compaction changed (and,
+   * for one changed row, the leaves its drop mask leaves: bit {@code i} names {@code leaves[i]}).
+   */
   static final class Generation {
     final long id;
     final HStoreFile output;
@@ -123,9 +127,10 @@ final class BufferedStoreFileManager implements StoreFileManager {
   /**
    * The files a read of rows [{@code startRow}, {@code stopRow}] opens: the live files, with
    * each generation's output replaced by its leaves when no changed row of the generation lies
-   * in the range. An empty bound is open; a range whose bounds are reversed (a reversed scan)
-   * is read as [stop, start]; a range with one empty bound counts as every row, since a reversed
-   * scan's open side is the other one.
+   * in the range, or, for a read of one row (a get), by its leaves less those the row's drop mask
+   * names (those whose cells of the row the compactions all dropped). An empty bound is open; a
+   * range whose bounds are reversed (a reversed scan) is read as [stop, start]; a range with one
+   * empty bound counts as every row, since a reversed scan's open side is the other one.
    */
   @Override
   public Collection<HStoreFile> getFilesForScan(byte[] startRow, boolean includeStartRow, byte[] stopRow,
@@ -144,17 +149,26 @@ final class BufferedStoreFileManager implements StoreFileManager {
       lo = hi;
       hi = t;
     }
+    boolean oneRow = lo != null && includeStartRow && includeStopRow && comparator.compareRows(lo, hi) == 0;
     List<HStoreFile> files = new ArrayList<>(s.live.size() + 4);
     for (HStoreFile f : s.live) {
       Generation g = s.byOutput.get(f);
       if (g == null) {
         files.add(f);
-      } else if (g.changed.intersects(lo, hi)) {
+        continue;
+      }
+      long mask = oneRow ? g.changed.maskOf(lo)
+          : g.changed.intersects(lo, hi) ? ChangedRows.PARTIAL : ChangedRows.UNCHANGED;
+      if (mask == ChangedRows.PARTIAL) {
         g.outputReads.increment();
         files.add(f);
-      } else {
-        g.leafReads.increment();
-        files.addAll(g.leaves);
+        continue;
+      }
+      g.leafReads.increment();
+      for (int i = 0; i < g.leaves.size(); i++) {
+        if (i >= ChangedRows.MAX_INPUTS || (mask & ChangedRows.bit(i)) == 0) {
+          files.add(g.leaves.get(i));
+        }
       }
     }
     return files;
@@ -315,37 +329,72 @@ final class BufferedStoreFileManager implements StoreFileManager {
       return null; // buffering is off, or HBase dropped expired files: nothing to buffer
     }
     HStoreFile output = results.iterator().next();
-    ChangedRows changed = engine.takeAudit(output.getPath().getName());
+    CairnBufferStoreEngine.Audit audit = engine.takeAudit(output.getPath().getName());
     String why = null;
+    List<HStoreFile> ordered = null;
     if (results.size() != 1) {
       why = results.size() + " outputs";
-    } else if (changed == null) {
+    } else if (audit == null) {
       why = engine.auditFailure(output.getPath().getName());
     } else if (inputs.stream().anyMatch(HStoreFile::isReference)) {
       why = "a split reference among the inputs";
+    } else {
+      ordered = inAuditOrder(inputs, audit.inputNames());
+      if (ordered == null) {
+        why = "the audit's inputs " + audit.inputNames() + " are not the committed ones";
+      }
     }
-    List<HStoreFile> leaves = new ArrayList<>();
     if (why == null) {
-      for (Generation g : absorbed) {
-        leaves.addAll(g.leaves);
-        changed = changed.union(g.changed);
-      }
-      Set<HStoreFile> outputs = absorbed.stream().map(g -> g.output).collect(Collectors.toSet());
-      inputs.stream().filter(f -> !outputs.contains(f)).forEach(leaves::add);
-      long extra = leaves.stream().mapToLong(BufferedStoreFileManager::bytes).sum()
-          + others.values().stream().mapToLong(Generation::leafBytes).sum();
+      Generation next = absorb(ordered, output, audit.changed(), absorbed);
+      long extra = next.leafBytes() + others.values().stream().mapToLong(Generation::leafBytes).sum();
       long liveBytes = live.stream().mapToLong(BufferedStoreFileManager::bytes).sum();
-      if (!GenerationTrim.withinBudget(extra, liveBytes, engine.options().trimConfig())) {
-        why = "over the space budget (" + extra + " buffered bytes beside " + liveBytes + " live)";
+      if (GenerationTrim.withinBudget(extra, liveBytes, engine.options().trimConfig())) {
+        stats.buffered();
+        return next;
       }
+      why = "over the space budget (" + extra + " buffered bytes beside " + liveBytes + " live)";
     }
-    if (why != null) {
-      stats.notBuffered(why);
-      LOG.debug("cairn: compaction into {} not buffered: {}", output, why);
+    stats.notBuffered(why);
+    LOG.debug("cairn: compaction into {} not buffered: {}", output, why);
+    return null;
+  }
+
+  /** The committed inputs in the audit's order, or null when they are not the audit's files. */
+  private static List<HStoreFile> inAuditOrder(Collection<HStoreFile> inputs, List<String> names) {
+    Map<String, HStoreFile> byName = new HashMap<>();
+    inputs.forEach(f -> byName.put(f.getPath().getName(), f));
+    if (byName.size() != names.size() || !byName.keySet().containsAll(names)) {
       return null;
     }
-    stats.buffered();
-    leaves.sort(SEQ_ID_ORDER);
+    List<HStoreFile> ordered = new ArrayList<>();
+    names.forEach(n -> ordered.add(byName.get(n)));
+    return ordered;
+  }
+
+  /**
+   * The generation of {@code output}: its leaves are the absorbed generations' leaves, then the
+   * other inputs, numbered so (the order {@link GenerationRows#absorb} gives the drop masks).
+   */
+  private Generation absorb(List<HStoreFile> inputs, HStoreFile output, ChangedRows step, List<Generation> absorbed) {
+    List<HStoreFile> leaves = new ArrayList<>();
+    List<ChangedRows> rows = new ArrayList<>();
+    int[] leafCounts = new int[absorbed.size()];
+    Map<HStoreFile, Integer> absorbedIndex = new HashMap<>();
+    for (int j = 0; j < absorbed.size(); j++) {
+      Generation g = absorbed.get(j);
+      absorbedIndex.put(g.output, j);
+      leaves.addAll(g.leaves);
+      rows.add(g.changed);
+      leafCounts[j] = g.leaves.size();
+    }
+    int[] outputOf = new int[inputs.size()];
+    for (int i = 0; i < inputs.size(); i++) {
+      outputOf[i] = absorbedIndex.getOrDefault(inputs.get(i), -1);
+      if (outputOf[i] < 0) {
+        leaves.add(inputs.get(i));
+      }
+    }
+    ChangedRows changed = GenerationRows.absorb(rows, leafCounts, step, outputOf);
     return new Generation(nextGenerationId++, output, leaves, changed, System.nanoTime());
   }
 

@@ -2,7 +2,8 @@ package dev.cairn.hbase;
 
 /**
  * One store's compaction buffer, as JMX shows it ({@code dev.cairn.hbase:type=CompactionBuffer,
- * table=...,region=...,family=...}). Sizes and cached bytes are as of the last trim pass.
+ * table=...,region=...,family=...}). Counts and sizes are read now; cached fractions and read
+ * counts are as of the last trim pass.
  */
 public interface CairnBufferMetricsMBean {
   /** Generations held: live outputs with leaves answering in their place. */

@@ -53,8 +53,8 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
   private static final Logger LOG = LoggerFactory.getLogger(CairnBufferStoreEngine.class);
 
   private final BufferStats stats = new BufferStats();
-  /** Each finished compaction's changed rows by output file name, until its commit takes them. */
-  private final Map<String, ChangedRows> audits = new ConcurrentHashMap<>();
+  /** Each finished compaction's audit by output file name, until its commit takes it. */
+  private final Map<String, Audit> audits = new ConcurrentHashMap<>();
   private final Map<String, String> auditFailures = new ConcurrentHashMap<>();
   private BufferOptions options = BufferOptions.defaults();
   private HStore store;
@@ -164,21 +164,27 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
     return options.enabled();
   }
 
-  /** A compaction finished writing {@code outputs}; its audit's rows wait for the commit. */
-  void audited(List<Path> outputs, Optional<ChangedRows> changed, String failure) {
+  /**
+   * A compaction's changed rows, their drop masks naming its inputs in the order of {@code
+   * inputNames}.
+   */
+  record Audit(ChangedRows changed, List<String> inputNames) {}
+
+  /** A compaction finished writing {@code outputs}; its audit waits for the commit. */
+  void audited(List<Path> outputs, Optional<ChangedRows> changed, List<String> inputNames, String failure) {
     if (outputs.size() != 1) {
       return; // the commit sees the count and does not buffer
     }
     String name = outputs.get(0).getName();
     if (changed.isPresent()) {
-      audits.put(name, changed.get());
+      audits.put(name, new Audit(changed.get(), inputNames));
     } else {
       auditFailures.put(name, "audit: " + failure);
     }
   }
 
-  /** The changed rows of the compaction that wrote {@code outputName}, or null when it has none. */
-  ChangedRows takeAudit(String outputName) {
+  /** The audit of the compaction that wrote {@code outputName}, or null when it has none. */
+  Audit takeAudit(String outputName) {
     return audits.remove(outputName);
   }
 
@@ -225,6 +231,11 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
   }
 
   private void recordPass(Map<String, Long> cached) {
+    stats.pass(picture(cached));
+  }
+
+  /** The buffer now, with cached bytes from {@code cached} (a cache walk's picture). */
+  private BufferStats.Pass picture(Map<String, Long> cached) {
     int generations = 0;
     int files = 0;
     long bytes = 0;
@@ -244,7 +255,7 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
           cached.getOrDefault(g.output.getPath().getName(), 0L));
       rows += g.changed.rowCount();
     }
-    stats.pass(new BufferStats.Pass(generations, files, bytes, bytesCached, outputs, outputsCached, rows));
+    return new BufferStats.Pass(generations, files, bytes, bytesCached, outputs, outputsCached, rows);
   }
 
   /** Reads use every generation's output alone (for tests that compare the two ways). */
@@ -265,17 +276,17 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
   private final class Metrics implements CairnBufferMetricsMBean {
     @Override
     public int getGenerations() {
-      return stats.lastPass().generations();
+      return picture(Map.of()).generations();
     }
 
     @Override
     public int getBufferFiles() {
-      return stats.lastPass().bufferFiles();
+      return picture(Map.of()).bufferFiles();
     }
 
     @Override
     public long getBufferBytes() {
-      return stats.lastPass().bufferBytes();
+      return picture(Map.of()).bufferBytes();
     }
 
     @Override
@@ -286,7 +297,7 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
 
     @Override
     public long getOutputBytes() {
-      return stats.lastPass().outputBytes();
+      return picture(Map.of()).outputBytes();
     }
 
     @Override
@@ -297,7 +308,7 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
 
     @Override
     public long getChangedRows() {
-      return stats.lastPass().changedRows();
+      return picture(Map.of()).changedRows();
     }
 
     @Override

@@ -4,8 +4,11 @@ import dev.cairn.compaction.buffer.ChangedRows;
 import dev.cairn.compaction.buffer.RowChangeAccount;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,29 +23,41 @@ import org.apache.hadoop.hbase.regionserver.StoreFileReader;
 import org.apache.hadoop.hbase.regionserver.StoreFileScanner;
 
 /**
- * Finds, while one compaction runs, the rows it changes ({@link ChangedRows}): its inputs'
- * scanners report every cell the merge passes ({@link CountingFileScanner}), its writer every
- * cell written ({@link #sink}), and after each batch written the rows both sides have passed are
- * settled in a {@link RowChangeAccount}. A row whose cells the audit could not all see (an input
- * the merge filtered out or did not read to its end) counts as changed, and a seek the audit
- * cannot follow puts it out of use: the compaction is then not buffered, never wrongly buffered.
- * One per compaction, on the compaction's thread.
+ * Finds, while one compaction runs, the rows it changes and, per changed row, the inputs that lost
+ * all their cells of it ({@link ChangedRows}). Its inputs' scanners report every cell the merge
+ * passes, read or skipped ({@link CountingFileScanner}); its writer reports every cell written
+ * ({@link #sink}); after each batch written, the rows both sides have passed are settled in a
+ * {@link RowChangeAccount}.
+ *
+ * <p>An output cell is traced to its input by identity: HBase's merge hands the writer the very
+ * cell object an input's scanner returned (each is made afresh per cell). The trace is checked
+ * against the timestamp and type seen when the cell was passed; a cell that cannot be traced
+ * makes its row one only the output answers for. Nothing here reads a cell's bytes after it was
+ * passed or written, when HBase may have released the block behind it.
+ *
+ * <p>Rows the audit could not see count as changed (an input the merge filtered out or did not
+ * read to its end), and a seek the audit cannot follow puts it out of use: the compaction is then
+ * not buffered, never wrongly buffered. One per compaction, on the compaction's thread.
  */
 final class CompactionAudit {
   private static final byte[] FIRST_ROW = new byte[0];
+
+  /** A cell an input passed and the writer has not (yet) taken. */
+  private record Passed(int input, byte[] row, long timestamp, byte type) {}
 
   private final RowChangeAccount account;
   private final CellComparator comparator;
   private final Map<String, HStoreFile> inputsByName = new HashMap<>();
   private final List<CountingFileScanner> inputs = new ArrayList<>();
+  private final List<String> inputNames = new ArrayList<>();
+  private final Map<Cell, Passed> untaken = new IdentityHashMap<>();
   private String gaveUp;
   private byte[] outputRow;
-  private long outputPending;
   private Optional<ChangedRows> result = Optional.empty();
   private boolean finished;
 
   CompactionAudit(Collection<HStoreFile> files, CellComparator comparator, int maxChangedRows) {
-    this.account = new RowChangeAccount(maxChangedRows);
+    this.account = new RowChangeAccount(Math.max(1, files.size()), maxChangedRows);
     this.comparator = comparator;
     for (HStoreFile f : files) {
       inputsByName.put(f.getPath().getName(), f);
@@ -53,20 +68,37 @@ final class CompactionAudit {
     return account;
   }
 
-  /** The compaction's input scanners, each wrapped to report to this audit. */
+  /**
+   * The compaction's input scanners, each wrapped to report to this audit; input {@code i} of
+   * the changed rows' drop masks is the {@code i}th of these ({@link #inputNames}).
+   */
   List<KeyValueScanner> wrap(List<StoreFileScanner> scanners) {
+    if (scanners.size() != inputsByName.size()) {
+      giveUp(scanners.size() + " scanners for " + inputsByName.size() + " input files");
+    }
     List<KeyValueScanner> out = new ArrayList<>(scanners.size());
     for (StoreFileScanner s : scanners) {
-      CountingFileScanner counting = new CountingFileScanner(s, comparator, this);
+      CountingFileScanner counting = new CountingFileScanner(s, inputs.size(), comparator, this);
       inputs.add(counting);
+      inputNames.add(s.getFilePath().getName());
       out.add(counting);
     }
     return out;
   }
 
+  /** The input files' names in the order of the drop masks' bits. */
+  List<String> inputNames() {
+    return List.copyOf(inputNames);
+  }
+
   /** The compaction's writer, reporting each cell written and settling after each batch. */
   CellSink sink(CellSink writer) {
     return new Sink(writer);
+  }
+
+  /** An input passed {@code cell} (of {@code row}, a copy the input keeps for the row). */
+  void passed(Cell cell, int input, byte[] row) {
+    untaken.put(cell, new Passed(input, row, cell.getTimestamp(), cell.getTypeByte()));
   }
 
   /** An input's first seek: rows of the file below the seek's row are never seen. */
@@ -105,7 +137,8 @@ final class CompactionAudit {
       throw new IllegalStateException("compaction audit already finished");
     }
     finished = true;
-    flushAll();
+    inputs.forEach(CountingFileScanner::flush);
+    untaken.clear();
     for (CountingFileScanner input : inputs) {
       if (input.unread()) {
         account.unseen(firstRow(input), lastRow(input));
@@ -121,25 +154,15 @@ final class CompactionAudit {
   }
 
   private void output(Cell cell) {
-    if (outputRow != null && CellUtil.matchingRows(cell, outputRow)) {
-      outputPending++;
+    Passed passed = untaken.remove(cell);
+    if (passed != null && passed.timestamp() == cell.getTimestamp() && passed.type() == cell.getTypeByte()) {
+      account.output(passed.row(), passed.input(), 1);
+      outputRow = passed.row();
       return;
     }
-    flushOutput();
-    outputRow = CellUtil.cloneRow(cell);
-    outputPending = 1;
-  }
-
-  private void flushOutput() {
-    if (outputPending > 0) {
-      account.output(outputRow, outputPending);
-      outputPending = 0;
-    }
-  }
-
-  private void flushAll() {
-    flushOutput();
-    inputs.forEach(CountingFileScanner::flush);
+    byte[] row = outputRow != null && CellUtil.matchingRows(cell, outputRow) ? outputRow : CellUtil.cloneRow(cell);
+    account.output(row, RowChangeAccount.UNKNOWN_INPUT, 1);
+    outputRow = row;
   }
 
   /** Settles the rows below both the output's row and every input's position. */
@@ -147,7 +170,7 @@ final class CompactionAudit {
     if (outputRow == null) {
       return;
     }
-    flushAll();
+    inputs.forEach(CountingFileScanner::flush);
     Cell lowestInput = null;
     byte[] lowestClosed = null;
     for (CountingFileScanner input : inputs) {
@@ -167,6 +190,12 @@ final class CompactionAudit {
     }
     if (lowestClosed != null && comparator.compareRows(lowestClosed, bound) < 0) {
       bound = lowestClosed;
+    }
+    // Cells of settled rows the writer never took were dropped; forget them.
+    for (Iterator<Passed> it = untaken.values().iterator(); it.hasNext(); ) {
+      if (Arrays.compareUnsigned(it.next().row(), bound) < 0) {
+        it.remove();
+      }
     }
     account.settleBelow(bound);
   }

@@ -18,10 +18,12 @@ import org.apache.hadoop.hbase.regionserver.KeyValueScanner;
  * make (backward, reverse) put the audit out of use rather than guess.
  *
  * <p>Cells of one row are counted locally and handed to the audit when the row changes or when
- * the audit asks ({@link #flush}); the row is copied once per row, not per cell.
+ * the audit asks ({@link #flush}); the row is copied once per row, not per cell. Each passed cell
+ * is also shown to the audit, which traces it to the output by identity.
  */
 final class CountingFileScanner implements KeyValueScanner {
   private final KeyValueScanner delegate;
+  private final int index;
   private final CellComparator comparator;
   private final CompactionAudit audit;
   private boolean started;
@@ -32,8 +34,9 @@ final class CountingFileScanner implements KeyValueScanner {
   private byte[] pendingRow;
   private long pendingCells;
 
-  CountingFileScanner(KeyValueScanner delegate, CellComparator comparator, CompactionAudit audit) {
+  CountingFileScanner(KeyValueScanner delegate, int index, CellComparator comparator, CompactionAudit audit) {
     this.delegate = delegate;
+    this.index = index;
     this.comparator = comparator;
     this.audit = audit;
   }
@@ -41,7 +44,7 @@ final class CountingFileScanner implements KeyValueScanner {
   /** Hands the cells counted for the current row to the audit. */
   void flush() {
     if (pendingCells > 0) {
-      audit.account().input(pendingRow, pendingCells);
+      audit.account().input(pendingRow, index, pendingCells);
       pendingCells = 0;
     }
   }
@@ -73,13 +76,12 @@ final class CountingFileScanner implements KeyValueScanner {
   }
 
   private void count(Cell cell) {
-    if (pendingRow != null && CellUtil.matchingRows(cell, pendingRow)) {
-      pendingCells++;
-      return;
+    if (pendingRow == null || !CellUtil.matchingRows(cell, pendingRow)) {
+      flush();
+      pendingRow = CellUtil.cloneRow(cell);
     }
-    flush();
-    pendingRow = CellUtil.cloneRow(cell);
-    pendingCells = 1;
+    pendingCells++;
+    audit.passed(cell, index, pendingRow);
   }
 
   @Override

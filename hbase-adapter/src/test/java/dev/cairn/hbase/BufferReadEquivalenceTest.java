@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.compaction.buffer.ChangedRows;
 import dev.cairn.compaction.buffer.GenerationTrim;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -109,23 +110,28 @@ class BufferReadEquivalenceTest {
   }
 
   /**
-   * The case the changed rows exist for: a compaction drops a version beyond the maximum; the
-   * inputs still hold it and a time-ranged get would find it there. The row is changed, so the
-   * get reads the output, while a row the compaction kept whole is read from the inputs.
+   * The cases the changed rows exist for, with two versions kept. Row r1: the compaction drops
+   * the older file's version, so a get of r1 reads the inputs less that file, and a time-ranged
+   * get that would find the dropped version in it finds nothing, as from the output. Row r4: the
+   * compaction drops one of the older file's two versions, so only the output answers for it. Rows
+   * the compaction kept whole read from both inputs.
    */
   @Test
-  void aRowTheCompactionChangedIsReadFromTheOutput() throws IOException {
-    HRegion region = newRegion(1);
+  void aChangedRowIsReadFromTheInputsLessThoseThatLostItOrFromTheOutput() throws IOException {
+    HRegion region = newRegion(2);
     try {
       CairnBufferStoreEngine engine = (CairnBufferStoreEngine) region.getStore(FAMILY).getStoreEngine();
       byte[] q = Bytes.toBytes("q");
-      long t1 = NOW.get() - 20_000;
-      long t2 = NOW.get() - 10_000;
-      region.put(new Put(Bytes.toBytes("r1")).addColumn(FAMILY, q, t1, Bytes.toBytes("old")));
-      region.put(new Put(Bytes.toBytes("r3")).addColumn(FAMILY, q, t1, Bytes.toBytes("kept")));
+      long t = NOW.get() - 60_000;
+      put(region, "r1", q, t, "old");
+      put(region, "r3", q, t, "kept");
+      put(region, "r4", q, t, "a");
+      put(region, "r4", q, t + 1, "b");
       region.flush(true);
-      region.put(new Put(Bytes.toBytes("r1")).addColumn(FAMILY, q, t2, Bytes.toBytes("new")));
-      region.put(new Put(Bytes.toBytes("r2")).addColumn(FAMILY, q, t1, Bytes.toBytes("only")));
+      put(region, "r1", q, t + 2, "new");
+      put(region, "r1", q, t + 3, "newer");
+      put(region, "r2", q, t, "only");
+      put(region, "r4", q, t + 2, "c");
       region.flush(true);
       region.compact(false);
 
@@ -133,18 +139,26 @@ class BufferReadEquivalenceTest {
       assertEquals(1, generations.size());
       BufferedStoreFileManager.Generation g = generations.get(0);
       assertEquals(2, g.leaves.size());
-      assertTrue(g.changed.containsRow(Bytes.toBytes("r1")), g.changed.toString());
-      assertFalse(g.changed.containsRow(Bytes.toBytes("r2")), g.changed.toString());
-      assertFalse(g.changed.containsRow(Bytes.toBytes("r3")), g.changed.toString());
+      assertEquals(ChangedRows.bit(0), g.changed.maskOf(Bytes.toBytes("r1")), g.changed.toString());
+      assertEquals(ChangedRows.PARTIAL, g.changed.maskOf(Bytes.toBytes("r4")), g.changed.toString());
+      assertEquals(ChangedRows.UNCHANGED, g.changed.maskOf(Bytes.toBytes("r2")), g.changed.toString());
+      assertEquals(ChangedRows.UNCHANGED, g.changed.maskOf(Bytes.toBytes("r3")), g.changed.toString());
 
-      Result before = region.get(new Get(Bytes.toBytes("r1")).setTimeRange(0, t2));
-      assertTrue(before.isEmpty(), "the dropped version came back: " + before);
+      Result r1 = region.get(new Get(Bytes.toBytes("r1")).readAllVersions().setTimeRange(0, t + 2));
+      assertTrue(r1.isEmpty(), "the dropped version came back: " + r1);
+      assertEquals(1, g.leafReads.sum());
+      Result r4 = region.get(new Get(Bytes.toBytes("r4")).readAllVersions());
+      assertEquals(List.of(t + 2, t + 1), r4.listCells().stream().map(Cell::getTimestamp).toList());
       assertEquals(1, g.outputReads.sum());
       assertEquals("only", Bytes.toString(region.get(new Get(Bytes.toBytes("r2"))).getValue(FAMILY, q)));
-      assertEquals(1, g.leafReads.sum());
+      assertEquals(2, g.leafReads.sum());
     } finally {
       HBaseTestingUtility.closeRegionAndWAL(region);
     }
+  }
+
+  private static void put(HRegion region, String row, byte[] q, long ts, String value) throws IOException {
+    region.put(new Put(Bytes.toBytes(row)).addColumn(FAMILY, q, ts, Bytes.toBytes(value)));
   }
 
   private static HRegion newRegion(int maxVersions) throws IOException {
@@ -219,6 +233,7 @@ class BufferReadEquivalenceTest {
       reads.add(new Get(row).readAllVersions().setTimeRange(0, t));
       reads.add(new Get(row).addColumn(FAMILY, qualifier(random)).readAllVersions());
       reads.add(new Get(row).setFilter(new ValueFilter(CompareOperator.LESS, new BinaryComparator(Bytes.toBytes("m")))));
+      reads.add(new Scan().withStartRow(row).withStopRow(row, true).setRaw(true).readAllVersions());
     }
     int a = random.nextInt(ROWS);
     int b = random.nextInt(ROWS);

@@ -7,11 +7,14 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Finds the rows a compaction changes ({@link ChangedRows}) while it runs, by counting cells: a
- * compaction only drops cells, never makes one, so a row whose output holds as many cells as its
- * inputs do holds exactly its inputs' cells. The engine reports every input cell the merge passes
- * (read or skipped) and every cell it writes, each with its row, and settles rows once both sides
- * are past them; a settled row with fewer cells out than in is changed.
+ * Finds the rows a compaction changes ({@link ChangedRows}) while it runs, by counting cells per
+ * row and input: a compaction only drops cells, never makes one, so a row whose output holds as
+ * many cells as its inputs do holds exactly its inputs' cells. The engine reports every input
+ * cell the merge passes (read or skipped) with its input, and every cell it writes with the input
+ * it came from (or {@link #UNKNOWN_INPUT}), and settles rows once both sides are past them. A
+ * settled row with fewer cells out than in is changed; its drop mask names the inputs that lost
+ * all their cells of the row, or is {@link ChangedRows#PARTIAL} when some input lost part of
+ * them, or an output cell's input is unknown.
  *
  * <p>Rows are settled in increasing order: the bound given to {@link #settleBelow} may not go
  * back, and a cell reported for a row below it is a caller's error. Open rows (reported, not yet
@@ -21,6 +24,10 @@ import java.util.TreeMap;
  * not buffered. Single-threaded.
  */
 public final class RowChangeAccount {
+  /** The input of an output cell the engine could not trace. */
+  public static final int UNKNOWN_INPUT = -1;
+
+  private final int inputs;
   private final TreeMap<byte[], long[]> open = new TreeMap<>(UserKeyOrder.COMPARATOR);
   private final ChangedRows.Builder changed = ChangedRows.builder();
   private final int maxChangedRows;
@@ -30,26 +37,41 @@ public final class RowChangeAccount {
   private boolean finished;
   private long settledRows;
 
-  public RowChangeAccount(int maxChangedRows) {
-    if (maxChangedRows < 0) {
-      throw new IllegalArgumentException("maxChangedRows must be >= 0: " + maxChangedRows);
+  /**
+   * @param inputs the compaction's inputs, numbered from 0; past {@link ChangedRows#MAX_INPUTS}
+   *     every changed row is {@link ChangedRows#PARTIAL}
+   */
+  public RowChangeAccount(int inputs, int maxChangedRows) {
+    if (inputs < 1 || maxChangedRows < 0) {
+      throw new IllegalArgumentException("need inputs >= 1 and maxChangedRows >= 0: " + inputs + ", " + maxChangedRows);
     }
+    this.inputs = inputs;
     this.maxChangedRows = maxChangedRows;
   }
 
-  /** {@code cells} input cells of {@code row} were passed by the merge. */
-  public void input(byte[] row, long cells) {
-    count(row, cells, 0);
+  /** {@code cells} cells of {@code row} from input {@code input} were passed by the merge. */
+  public void input(byte[] row, int input, long cells) {
+    if (input < 0 || input >= inputs) {
+      throw new IllegalArgumentException("no input " + input + " of " + inputs);
+    }
+    counts(row)[input] += cells;
   }
 
-  /** {@code cells} cells of {@code row} were written to the output. */
-  public void output(byte[] row, long cells) {
-    count(row, cells, 1);
+  /**
+   * {@code cells} cells of {@code row} were written; they came from {@code input}, or from an
+   * input the engine could not trace ({@link #UNKNOWN_INPUT}).
+   */
+  public void output(byte[] row, int input, long cells) {
+    if (input < UNKNOWN_INPUT || input >= inputs) {
+      throw new IllegalArgumentException("no input " + input + " of " + inputs);
+    }
+    counts(row)[inputs + 1 + input] += cells;
   }
 
   /**
    * Rows the merge could not account for (an input it did not read to the end): every row in
-   * [{@code lo}, {@code hi}] counts as changed; {@code hi == null} reaches past the last row.
+   * [{@code lo}, {@code hi}] counts as changed, {@link ChangedRows#PARTIAL}; {@code hi == null}
+   * reaches past the last row.
    */
   public void unseen(byte[] lo, byte[] hi) {
     changed.addUnknown(lo, hi);
@@ -77,8 +99,7 @@ public final class RowChangeAccount {
 
   /**
    * Settles every open row (the merge has ended and written everything) and returns the changed
-   * rows, or empty when the account gave up ({@link #failure}): more changed rows than it keeps,
-   * or a row with more cells out than in (input cells the engine did not report).
+   * rows, or empty when the account gave up ({@link #failure}).
    */
   public Optional<ChangedRows> finish() {
     if (finished) {
@@ -102,29 +123,56 @@ public final class RowChangeAccount {
     return settledRows;
   }
 
-  private void count(byte[] row, long cells, int side) {
+  /** A row's counts: cells in per input, then cells out of unknown input, then out per input. */
+  private long[] counts(byte[] row) {
     if (finished) {
       throw new IllegalStateException("account already finished");
     }
     if (settledBelow != null && UserKeyOrder.compare(row, settledBelow) < 0) {
       throw new IllegalStateException("a cell of settled row " + UserKeyOrder.printable(row));
     }
-    open.computeIfAbsent(row, r -> new long[2])[side] += cells;
+    return open.computeIfAbsent(row, r -> new long[2 * inputs + 1]);
   }
 
-  private void settle(byte[] row, long[] inOut) {
+  private void settle(byte[] row, long[] counts) {
     settledRows++;
-    if (inOut[1] > inOut[0] && failure == null) {
+    long in = 0;
+    long out = counts[inputs];
+    for (int i = 0; i < inputs; i++) {
+      in += counts[i];
+      out += counts[inputs + 1 + i];
+    }
+    if (out > in && failure == null) {
       // A compaction makes no cell: the engine missed input cells, so no row can be trusted.
-      failure = "row " + UserKeyOrder.printable(row) + " has more cells out (" + inOut[1] + ") than in ("
-          + inOut[0] + ")";
+      failure = "row " + UserKeyOrder.printable(row) + " has more cells out (" + out + ") than in (" + in + ")";
     }
-    if (inOut[1] != inOut[0] && failure == null) {
-      if (changed.rowCount() >= maxChangedRows) {
-        failure = "more than " + maxChangedRows + " changed rows";
-      } else {
-        changed.addRow(row);
+    if (out == in || failure != null) {
+      return;
+    }
+    if (changed.rowCount() >= maxChangedRows) {
+      failure = "more than " + maxChangedRows + " changed rows";
+      return;
+    }
+    changed.addRow(row, dropMask(counts));
+  }
+
+  /** The inputs that lost all their cells of the row, or PARTIAL. */
+  private long dropMask(long[] counts) {
+    if (counts[inputs] > 0 || inputs > ChangedRows.MAX_INPUTS) {
+      return ChangedRows.PARTIAL;
+    }
+    long mask = 0;
+    for (int i = 0; i < inputs; i++) {
+      long in = counts[i];
+      long out = counts[inputs + 1 + i];
+      if (out == in) {
+        continue;
       }
+      if (out != 0 || in < out) {
+        return ChangedRows.PARTIAL;
+      }
+      mask |= ChangedRows.bit(i);
     }
+    return mask == 0 ? ChangedRows.PARTIAL : mask;
   }
 }

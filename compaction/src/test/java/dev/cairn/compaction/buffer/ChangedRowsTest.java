@@ -19,7 +19,11 @@ class ChangedRowsTest {
 
   @Test
   void pointAndRangeQueriesFindExactlyTheRowsAdded() {
-    ChangedRows rows = ChangedRows.builder().addRow(k("b")).addRow(k("d")).addRow(k("f")).build();
+    ChangedRows rows = ChangedRows.builder().addRow(k("b"), 1).addRow(k("d"), ChangedRows.PARTIAL).addRow(k("f"), 6)
+        .build();
+    assertEquals(6, rows.maskOf(k("f")));
+    assertEquals(ChangedRows.PARTIAL, rows.maskOf(k("d")));
+    assertEquals(ChangedRows.UNCHANGED, rows.maskOf(k("e")));
     assertTrue(rows.containsRow(k("d")));
     assertFalse(rows.containsRow(k("c")));
     assertFalse(rows.containsRow(k("dd")));
@@ -40,55 +44,46 @@ class ChangedRowsTest {
     assertTrue(rows.intersects(k("f"), k("m")));
     assertFalse(rows.intersects(k("f"), k("l")));
     assertTrue(rows.hasUnknownRanges());
+    assertEquals(ChangedRows.PARTIAL, rows.maskOf(k("d")));
   }
 
   @Test
   void rowsMustComeInIncreasingOrder() {
-    ChangedRows.Builder b = ChangedRows.builder().addRow(k("b"));
-    assertThrows(IllegalArgumentException.class, () -> b.addRow(k("b")));
-    assertThrows(IllegalArgumentException.class, () -> b.addRow(k("a")));
+    ChangedRows.Builder b = ChangedRows.builder().addRow(k("b"), 1);
+    assertThrows(IllegalArgumentException.class, () -> b.addRow(k("b"), 1));
+    assertThrows(IllegalArgumentException.class, () -> b.addRow(k("a"), 1));
+    assertThrows(IllegalArgumentException.class, () -> b.addRow(k("c"), ChangedRows.UNCHANGED));
+    assertThrows(IllegalArgumentException.class, () -> ChangedRows.bit(63));
     assertThrows(IllegalArgumentException.class, () -> ChangedRows.builder().addUnknown(k("b"), k("a")));
   }
 
   @Test
-  void anEmptyBuildIsNoneAndUnionWithNoneIsIdentity() {
+  void anEmptyBuildIsNone() {
     assertSame(ChangedRows.NONE, ChangedRows.builder().build());
-    ChangedRows rows = ChangedRows.builder().addRow(k("x")).build();
-    assertSame(rows, rows.union(ChangedRows.NONE));
-    assertSame(rows, ChangedRows.NONE.union(rows));
   }
 
-  /** Random sets against a sorted-set model: membership, range tests and unions agree. */
+  /** Random sets against a sorted-set model: membership and range tests agree. */
   @Test
   void agreesWithASortedSetModel() {
     Random random = new Random(42);
     for (int round = 0; round < 200; round++) {
       TreeSet<byte[]> a = randomRows(random);
-      TreeSet<byte[]> b = randomRows(random);
-      ChangedRows ra = build(a);
-      ChangedRows union = ra.union(build(b));
-      TreeSet<byte[]> both = new TreeSet<>(UserKeyOrder.COMPARATOR);
-      both.addAll(a);
-      both.addAll(b);
-      assertEquals(both.size(), union.rowCount());
+      ChangedRows.Builder builder = ChangedRows.builder();
+      a.forEach(r -> builder.addRow(r, 1 + r.length));
+      ChangedRows ra = builder.build();
+      assertEquals(a.size(), ra.rowCount());
       for (int q = 0; q < 50; q++) {
         byte[] x = randomRow(random);
         byte[] y = randomRow(random);
         byte[] lo = UserKeyOrder.min(x, y);
         byte[] hi = UserKeyOrder.max(x, y);
         assertEquals(a.contains(x), ra.containsRow(x));
+        assertEquals(a.contains(x) ? 1 + x.length : 0, ra.maskOf(x));
         assertEquals(!a.subSet(lo, true, hi, true).isEmpty(), ra.intersects(lo, hi));
-        assertEquals(!both.subSet(lo, true, hi, true).isEmpty(), union.intersects(lo, hi));
-        assertEquals(!both.tailSet(lo, true).isEmpty(), union.intersects(lo, null));
-        assertEquals(!both.headSet(hi, true).isEmpty(), union.intersects(null, hi));
+        assertEquals(!a.tailSet(lo, true).isEmpty(), ra.intersects(lo, null));
+        assertEquals(!a.headSet(hi, true).isEmpty(), ra.intersects(null, hi));
       }
     }
-  }
-
-  private static ChangedRows build(TreeSet<byte[]> rows) {
-    ChangedRows.Builder builder = ChangedRows.builder();
-    rows.forEach(builder::addRow);
-    return builder.build();
   }
 
   private static TreeSet<byte[]> randomRows(Random random) {

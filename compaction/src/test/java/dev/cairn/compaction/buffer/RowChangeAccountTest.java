@@ -14,62 +14,78 @@ class RowChangeAccountTest {
   }
 
   @Test
-  void aRowWithFewerCellsOutThanInIsChanged() {
-    RowChangeAccount account = new RowChangeAccount(100);
-    account.input(k("a"), 2);
-    account.output(k("a"), 2); // kept whole
-    account.input(k("b"), 3);
-    account.output(k("b"), 1); // two versions dropped
-    account.input(k("c"), 1); // dropped entirely (expired or deleted)
+  void aRowWithFewerCellsOutThanInIsChangedWithTheInputsThatLostAll() {
+    RowChangeAccount account = new RowChangeAccount(3, 100);
+    account.input(k("a"), 0, 2);
+    account.output(k("a"), 0, 2); // kept whole
+    account.input(k("b"), 0, 1);
+    account.input(k("b"), 2, 1);
+    account.output(k("b"), 2, 1); // input 0's old version dropped, input 2's kept
+    account.input(k("c"), 1, 1); // dropped entirely (expired or deleted)
     account.settleBelow(k("c"));
-    account.input(k("d"), 1);
-    account.output(k("d"), 1);
+    account.input(k("d"), 0, 2);
+    account.output(k("d"), 0, 1); // input 0 lost one of its two cells: partial
+    account.input(k("e"), 1, 1);
+    account.output(k("e"), RowChangeAccount.UNKNOWN_INPUT, 0);
+    account.output(k("e"), 1, 1);
     ChangedRows changed = account.finish().orElseThrow();
-    assertFalse(changed.containsRow(k("a")));
-    assertTrue(changed.containsRow(k("b")));
-    assertTrue(changed.containsRow(k("c")));
-    assertFalse(changed.containsRow(k("d")));
-    assertEquals(4, account.settledRows());
+    assertEquals(ChangedRows.UNCHANGED, changed.maskOf(k("a")));
+    assertEquals(ChangedRows.bit(0), changed.maskOf(k("b")));
+    assertEquals(ChangedRows.bit(1), changed.maskOf(k("c")));
+    assertEquals(ChangedRows.PARTIAL, changed.maskOf(k("d")));
+    assertEquals(ChangedRows.UNCHANGED, changed.maskOf(k("e")));
+    assertEquals(5, account.settledRows());
+  }
+
+  @Test
+  void anOutputCellOfUnknownInputMakesItsChangedRowPartial() {
+    RowChangeAccount account = new RowChangeAccount(2, 100);
+    account.input(k("a"), 0, 1);
+    account.input(k("a"), 1, 1);
+    account.output(k("a"), RowChangeAccount.UNKNOWN_INPUT, 1);
+    assertEquals(ChangedRows.PARTIAL, account.finish().orElseThrow().maskOf(k("a")));
   }
 
   @Test
   void cellsCountedInAnyOrderWithinTheOpenWindow() {
-    RowChangeAccount account = new RowChangeAccount(100);
-    account.input(k("c"), 1); // a reseek on one input passed c before another input passed b
-    account.input(k("b"), 1);
-    account.output(k("b"), 1);
-    account.output(k("c"), 1);
+    RowChangeAccount account = new RowChangeAccount(2, 100);
+    account.input(k("c"), 1, 1); // a reseek on one input passed c before another input passed b
+    account.input(k("b"), 0, 1);
+    account.output(k("b"), 0, 1);
+    account.output(k("c"), 1, 1);
     assertEquals(ChangedRows.NONE, account.finish().orElseThrow());
   }
 
   @Test
-  void unseenRangesAreChanged() {
-    RowChangeAccount account = new RowChangeAccount(100);
+  void unseenRangesArePartial() {
+    RowChangeAccount account = new RowChangeAccount(1, 100);
     account.unseen(k("m"), null);
     ChangedRows changed = account.finish().orElseThrow();
-    assertTrue(changed.containsRow(k("z")));
+    assertEquals(ChangedRows.PARTIAL, changed.maskOf(k("z")));
     assertFalse(changed.containsRow(k("a")));
   }
 
   @Test
   void givesUpPastItsRowLimitOrOnMoreCellsOutThanIn() {
-    RowChangeAccount small = new RowChangeAccount(1);
-    small.input(k("a"), 2);
-    small.input(k("b"), 2);
+    RowChangeAccount small = new RowChangeAccount(1, 1);
+    small.input(k("a"), 0, 2);
+    small.input(k("b"), 0, 2);
     assertTrue(small.finish().isEmpty());
     assertTrue(small.failure().contains("more than 1 changed rows"));
 
-    RowChangeAccount missed = new RowChangeAccount(100);
-    missed.output(k("a"), 1);
+    RowChangeAccount missed = new RowChangeAccount(1, 100);
+    missed.output(k("a"), 0, 1);
     assertTrue(missed.finish().isEmpty());
     assertTrue(missed.failure().contains("more cells out"));
   }
 
   @Test
-  void refusesCellsOfSettledRowsAndBoundsThatGoBack() {
-    RowChangeAccount account = new RowChangeAccount(100);
+  void refusesCellsOfSettledRowsBoundsThatGoBackAndUnknownInputs() {
+    RowChangeAccount account = new RowChangeAccount(1, 100);
+    assertThrows(IllegalArgumentException.class, () -> account.input(k("a"), 1, 1));
+    assertThrows(IllegalArgumentException.class, () -> account.output(k("a"), -2, 1));
     account.settleBelow(k("m"));
-    assertThrows(IllegalStateException.class, () -> account.input(k("a"), 1));
+    assertThrows(IllegalStateException.class, () -> account.input(k("a"), 0, 1));
     assertThrows(IllegalStateException.class, () -> account.settleBelow(k("b")));
     account.finish();
     assertThrows(IllegalStateException.class, account::finish);
