@@ -22,38 +22,45 @@ import java.util.function.Function;
  *     buffered inputs ({@link GenerationTrim})
  * @param maxExtraFraction the most the buffered inputs may hold, as a fraction of the store's
  *     live bytes; a compaction whose inputs would exceed it is not buffered
+ * @param maxDilution retire a generation whose buffered inputs hold more than this multiple of
+ *     the block cache beyond its output ({@link GenerationTrim})
  * @param maxChangedRows the most changed rows a compaction may have and still be buffered (each
  *     costs its bytes in memory while the generation lives)
  */
 public record BufferOptions(boolean enabled, int trimIntervalMillis, double minServedShare, double maxExtraFraction,
-    int maxChangedRows) {
+    double maxDilution, int maxChangedRows) {
 
   public static final String PREFIX = "cairn.buffer.";
   public static final String ENABLED = PREFIX + "enabled";
   public static final String TRIM_INTERVAL_MS = PREFIX + "trim.interval.ms";
   public static final String MIN_SERVED_SHARE = PREFIX + "min.served.share";
   public static final String MAX_EXTRA_FRACTION = PREFIX + "max.extra.fraction";
+  public static final String MAX_DILUTION = PREFIX + "max.dilution";
   public static final String MAX_CHANGED_ROWS = PREFIX + "max.changed.rows";
 
   /** Every key, for the docs and for a check that nothing else under the prefix is set. */
   public static final List<String> KEYS =
-      List.of(ENABLED, TRIM_INTERVAL_MS, MIN_SERVED_SHARE, MAX_EXTRA_FRACTION, MAX_CHANGED_ROWS);
+      List.of(ENABLED, TRIM_INTERVAL_MS, MIN_SERVED_SHARE, MAX_EXTRA_FRACTION, MAX_DILUTION, MAX_CHANGED_ROWS);
 
   public BufferOptions {
     range(TRIM_INTERVAL_MS, (long) trimIntervalMillis, 100, 3_600_000);
     range(MIN_SERVED_SHARE, minServedShare, 0.0, 1.0);
     range(MAX_EXTRA_FRACTION, maxExtraFraction, 0.0, 100.0);
+    range(MAX_DILUTION, maxDilution, 0.0, 1000.0);
     range(MAX_CHANGED_ROWS, (long) maxChangedRows, 0, 100_000_000);
   }
 
-  /** 10 s trim passes, leaves kept while they serve half the reads, up to 1.5x the live bytes. */
+  /**
+   * 10 s trim passes; a generation kept while its leaves serve half its reads and hold at most
+   * one block cache beyond its output; all leaves at most 1.5x the live bytes.
+   */
   public static BufferOptions defaults() {
-    return new BufferOptions(true, 10_000, 0.5, 1.5, 1_000_000);
+    return new BufferOptions(true, 10_000, 0.5, 1.5, 1.0, 1_000_000);
   }
 
   /** The trim's settings. */
   public GenerationTrim.Config trimConfig() {
-    return new GenerationTrim.Config(trimIntervalMillis, minServedShare, maxExtraFraction);
+    return new GenerationTrim.Config(trimIntervalMillis, minServedShare, maxExtraFraction, maxDilution);
   }
 
   /**
@@ -67,6 +74,6 @@ public record BufferOptions(boolean enabled, int trimIntervalMillis, double minS
     BufferOptions d = defaults();
     return new BufferOptions(bool(get, ENABLED, d.enabled()), integer(get, TRIM_INTERVAL_MS, d.trimIntervalMillis()),
         decimal(get, MIN_SERVED_SHARE, d.minServedShare()), decimal(get, MAX_EXTRA_FRACTION, d.maxExtraFraction()),
-        integer(get, MAX_CHANGED_ROWS, d.maxChangedRows()));
+        decimal(get, MAX_DILUTION, d.maxDilution()), integer(get, MAX_CHANGED_ROWS, d.maxChangedRows()));
   }
 }

@@ -432,7 +432,8 @@ final class BufferedStoreFileManager implements StoreFileManager {
     List<GenerationTrim.Generation> out = new ArrayList<>();
     for (Generation g : state.byOutput.values()) {
       long leafCached = g.leaves.stream().mapToLong(f -> cached(f, cachedBytesByFile)).sum();
-      out.add(new GenerationTrim.Generation(g.id, g.leafBytes(), leafCached, cached(g.output, cachedBytesByFile),
+      out.add(new GenerationTrim.Generation(g.id, g.leafBytes(), leafCached, bytes(g.output),
+          cached(g.output, cachedBytesByFile),
           g.leafReads.sumThenReset(), g.outputReads.sumThenReset(), Math.max(0, (nowNanos - g.bornNanos) / 1_000_000)));
     }
     return out;

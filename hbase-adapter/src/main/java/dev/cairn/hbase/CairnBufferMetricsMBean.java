@@ -47,6 +47,8 @@ public interface CairnBufferMetricsMBean {
 
   long getRetiredOutgrown();
 
+  long getRetiredDiluted();
+
   long getRetiredOverBudget();
 
   /** Generations ended because a compaction of their output was not buffered. */

@@ -107,7 +107,7 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
       LOG.error("cairn: bad buffer setting for {}: {}; the store runs without a buffer", store, e.getMessage());
       BufferOptions d = BufferOptions.defaults();
       return new BufferOptions(false, d.trimIntervalMillis(), d.minServedShare(), d.maxExtraFraction(),
-          d.maxChangedRows());
+          d.maxDilution(), d.maxChangedRows());
     }
   }
 
@@ -218,7 +218,9 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
     BufferedStoreFileManager files = storeFileManager;
     List<GenerationTrim.Generation> views = files.trimView(cachedBytesByFile, System.nanoTime());
     stats.reads(views);
-    List<GenerationTrim.Retirement> plan = GenerationTrim.plan(views, files.liveBytes(), options.trimConfig());
+    long cacheBytes = store.getCacheConfig().getBlockCache().map(BlockCache::getMaxSize).orElse(0L);
+    List<GenerationTrim.Retirement> plan = GenerationTrim.plan(views, files.liveBytes(), cacheBytes,
+        options.trimConfig());
     int retired = files.retire(plan);
     recordPass(cachedBytesByFile);
     if (retired > 0) {
@@ -349,6 +351,11 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
     @Override
     public long getRetiredOutgrown() {
       return stats.retiredFor(GenerationTrim.Reason.OUTGROWN);
+    }
+
+    @Override
+    public long getRetiredDiluted() {
+      return stats.retiredFor(GenerationTrim.Reason.DILUTED);
     }
 
     @Override

@@ -39,7 +39,8 @@ class BufferDataThroughOperationsTest extends DataThroughOperationsTest {
 
   private static long retiredByTrim() {
     return cluster.bufferCounter(TABLE, "RetiredCooled") + cluster.bufferCounter(TABLE, "RetiredOutputWarm")
-        + cluster.bufferCounter(TABLE, "RetiredOutgrown") + cluster.bufferCounter(TABLE, "RetiredOverBudget");
+        + cluster.bufferCounter(TABLE, "RetiredOutgrown") + cluster.bufferCounter(TABLE, "RetiredDiluted")
+        + cluster.bufferCounter(TABLE, "RetiredOverBudget");
   }
 
   /**

@@ -33,7 +33,7 @@ public final class GenerationTrim {
   private GenerationTrim() {}
 
   /** Why a generation was retired. */
-  public enum Reason { COOLED, OUTPUT_WARM, OUTGROWN, OVER_BUDGET }
+  public enum Reason { COOLED, OUTPUT_WARM, OUTGROWN, DILUTED, OVER_BUDGET }
 
   /**
    * One generation as a pass sees it.
@@ -41,16 +41,17 @@ public final class GenerationTrim {
    * @param id the engine's name for it
    * @param leafBytes the leaves' bytes on disk (the buffer's extra space)
    * @param leafCachedBytes the leaves' bytes in the block cache
+   * @param outputBytes the output's bytes on disk
    * @param outputCachedBytes the output's bytes in the block cache
    * @param leafReads reads in the last interval that used the leaves
    * @param outputReads reads in the last interval that had to use the output (a changed row)
    * @param ageMillis time since the generation began
    */
-  public record Generation(long id, long leafBytes, long leafCachedBytes, long outputCachedBytes, long leafReads,
-      long outputReads, long ageMillis) {
+  public record Generation(long id, long leafBytes, long leafCachedBytes, long outputBytes, long outputCachedBytes,
+      long leafReads, long outputReads, long ageMillis) {
     public Generation {
-      if (leafBytes < 0 || leafCachedBytes < 0 || outputCachedBytes < 0 || leafReads < 0 || outputReads < 0
-          || ageMillis < 0) {
+      if (leafBytes < 0 || leafCachedBytes < 0 || outputBytes < 0 || outputCachedBytes < 0 || leafReads < 0
+          || outputReads < 0 || ageMillis < 0) {
         throw new IllegalArgumentException("negative generation figure: " + this);
       }
     }
@@ -67,8 +68,10 @@ public final class GenerationTrim {
    * @param intervalMillis the time between passes (what "the last interval" is)
    * @param minServedShare the least share of a generation's reads the leaves must serve
    * @param maxExtraFraction the most the leaves may hold, as a fraction of the live bytes
+   * @param maxDilution the most a generation's leaves may hold beyond its output, as a multiple
+   *     of the block cache
    */
-  public record Config(long intervalMillis, double minServedShare, double maxExtraFraction) {
+  public record Config(long intervalMillis, double minServedShare, double maxExtraFraction, double maxDilution) {
     public Config {
       if (intervalMillis < 1) {
         throw new IllegalArgumentException("trim interval must be >= 1 ms: " + intervalMillis);
@@ -79,18 +82,21 @@ public final class GenerationTrim {
       if (!(maxExtraFraction >= 0 && maxExtraFraction <= 100)) {
         throw new IllegalArgumentException("maxExtraFraction out of range [0, 100]: " + maxExtraFraction);
       }
+      if (!(maxDilution >= 0 && maxDilution <= 1000)) {
+        throw new IllegalArgumentException("maxDilution out of range [0, 1000]: " + maxDilution);
+      }
     }
   }
 
-  /** The generations to retire now, in the order found. */
-  public static List<Retirement> plan(List<Generation> generations, long liveBytes, Config config) {
-    if (liveBytes < 0) {
-      throw new IllegalArgumentException("negative live bytes: " + liveBytes);
+  /** The generations to retire now, in the order found, beside a block cache of {@code cacheBytes}. */
+  public static List<Retirement> plan(List<Generation> generations, long liveBytes, long cacheBytes, Config config) {
+    if (liveBytes < 0 || cacheBytes < 0) {
+      throw new IllegalArgumentException("negative live or cache bytes: " + liveBytes + ", " + cacheBytes);
     }
     List<Retirement> out = new ArrayList<>();
     List<Generation> kept = new ArrayList<>();
     for (Generation g : generations) {
-      Reason reason = judge(g, config);
+      Reason reason = judge(g, cacheBytes, config);
       if (reason != null) {
         out.add(new Retirement(g.id(), reason));
       } else {
@@ -114,7 +120,7 @@ public final class GenerationTrim {
     return extraBytes <= config.maxExtraFraction() * liveBytes;
   }
 
-  private static Reason judge(Generation g, Config config) {
+  private static Reason judge(Generation g, long cacheBytes, Config config) {
     boolean fullInterval = g.ageMillis() >= config.intervalMillis();
     if (fullInterval && g.leafReads() == 0) {
       return Reason.COOLED;
@@ -125,6 +131,9 @@ public final class GenerationTrim {
     long reads = g.leafReads() + g.outputReads();
     if (fullInterval && reads > 0 && g.leafReads() < config.minServedShare() * reads) {
       return Reason.OUTGROWN;
+    }
+    if (cacheBytes > 0 && g.leafBytes() - g.outputBytes() > config.maxDilution() * cacheBytes) {
+      return Reason.DILUTED;
     }
     return null;
   }

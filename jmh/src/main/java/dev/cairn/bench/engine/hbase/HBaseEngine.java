@@ -19,8 +19,9 @@ import javax.management.ObjectName;
 
 /**
  * Apache HBase 2.6.1 as a runner engine: {@code hbase-default}, {@code hbase-cache-on-write},
- * {@code hbase-prefetch} and {@code hbase-dlc} (Cairn's compaction policy, {@code hbase-adapter}).
- * The four differ only in the table's {@code CONFIGURATION} ({@link HBaseSettings}): each starts
+ * {@code hbase-prefetch}, {@code hbase-dlc} (Cairn's compaction policy, {@code hbase-adapter})
+ * and {@code hbase-buffer} (Cairn's store engine with a compaction buffer, same module).
+ * The five differ only in the table's {@code CONFIGURATION} ({@link HBaseSettings}): each starts
  * its own standalone HBase in a child JVM ({@link HBaseServer}) on HBase's jars plus the plugin
  * jar ({@link HBaseInstall}), and talks to it through HBase's own client, loaded from the same
  * jars in a class loader of its own ({@link HBaseClientLoader}), and over JMX on 127.0.0.1
@@ -33,12 +34,13 @@ import javax.management.ObjectName;
  * from the key with a row limit, a flush {@code Admin.flushRegion} of the table's region.
  */
 public final class HBaseEngine implements BenchEngine {
-  /** What the table's CONFIGURATION sets, the only difference between the four engines. */
+  /** What the table's CONFIGURATION sets, the only difference between the engines. */
   public enum Variant {
     DEFAULT("hbase-default"),
     CACHE_ON_WRITE("hbase-cache-on-write"),
     PREFETCH("hbase-prefetch"),
-    DLC("hbase-dlc");
+    DLC("hbase-dlc"),
+    BUFFER("hbase-buffer");
 
     private final String engineName;
 
@@ -61,6 +63,13 @@ public final class HBaseEngine implements BenchEngine {
   /** The plugin's per-store bean (CairnCompactionPolicy.registerBean: table and family quoted). */
   private static final String CAIRN_BEANS = "dev.cairn.hbase:type=CompactionPolicy,table="
       + ObjectName.quote(HBaseSettings.TABLE) + ",*";
+  /** The buffer engine's per-store bean (CairnBufferStoreEngine: table and family quoted). */
+  private static final String BUFFER_BEANS = "dev.cairn.hbase:type=CompactionBuffer,table="
+      + ObjectName.quote(HBaseSettings.TABLE) + ",*";
+  private static final List<String> BUFFER_ATTRIBUTES = List.of("Generations", "BufferFiles", "BufferBytes",
+      "BufferCachedFraction", "OutputBytes", "OutputCachedFraction", "ChangedRows", "ReadsFromBuffer",
+      "ReadsFromOutputs", "BufferedCompactions", "UnbufferedCompactions", "LastNotBufferedReason", "RetiredCooled",
+      "RetiredOutputWarm", "RetiredOutgrown", "RetiredDiluted", "RetiredOverBudget", "RetiredByUnbufferedCompaction");
 
   private final Variant variant;
   private HBaseServer server;
@@ -174,6 +183,23 @@ public final class HBaseEngine implements BenchEngine {
     return v == null ? "" : v.toString();
   }
 
+  /** The compaction buffer's bytes on disk (hbase-buffer; summed over the table's stores), else NaN. */
+  @Override
+  public double bufferBytes() {
+    if (variant != Variant.BUFFER) {
+      return Double.NaN;
+    }
+    long sum = 0;
+    for (ObjectName bean : server.jmx().beans(BUFFER_BEANS)) {
+      long bytes = HBaseCounters.number(server.jmx().attribute(bean.toString(), "BufferBytes"));
+      if (!EngineMetrics.available(bytes)) {
+        return Double.NaN;
+      }
+      sum += bytes;
+    }
+    return sum;
+  }
+
   private long tableCounter(String metric) {
     return HBaseCounters.number(server.jmx().attribute(HBaseServer.TABLES_BEAN, TABLE_PREFIX + metric));
   }
@@ -267,6 +293,16 @@ public final class HBaseEngine implements BenchEngine {
       }
       sb.append("cairn ").append(beans.isEmpty() ? "(no policy bean: no selection yet)" : String.join(", ", parts))
           .append('\n');
+    }
+    if (variant == Variant.BUFFER) {
+      List<String> parts = new ArrayList<>();
+      Set<ObjectName> beans = server.jmx().beans(BUFFER_BEANS);
+      for (ObjectName bean : beans) {
+        for (String a : BUFFER_ATTRIBUTES) {
+          parts.add(a + "=" + server.jmx().attribute(bean.toString(), a));
+        }
+      }
+      sb.append("cairn buffer ").append(beans.isEmpty() ? "(no buffer bean)" : String.join(", ", parts)).append('\n');
     }
     String memory = server.jvm().memorySummary();
     if (memory != null) {

@@ -31,6 +31,8 @@ final class HBaseSettings {
 
   static final String POLICY_KEY = "hbase.hstore.defaultengine.compactionpolicy.class";
   static final String CAIRN_POLICY = "dev.cairn.hbase.CairnCompactionPolicy";
+  static final String ENGINE_KEY = "hbase.hstore.engine.class";
+  static final String CAIRN_BUFFER_ENGINE = "dev.cairn.hbase.CairnBufferStoreEngine";
   static final String CACHE_COMPACTED_ON_WRITE = "hbase.rs.cachecompactedblocksonwrite";
   static final String PREFETCH_ON_OPEN = "hbase.rs.prefetchblocksonopen";
   static final String IO_HIGH_LIMIT = "cairn.compaction.io.high.limit.mb";
@@ -64,7 +66,8 @@ final class HBaseSettings {
   /**
    * The table's {@code CONFIGURATION}: empty for {@code hbase-default} (the default store engine
    * with {@code ExploringCompactionPolicy}), one HBase key for each of HBase's own remedies, and
-   * Cairn's policy (with its load limits for periodic) for {@code hbase-dlc}; plus {@code
+   * Cairn's policy (with its load limits for periodic) for {@code hbase-dlc}, Cairn's store
+   * engine (HBase's policy, a compaction buffer) for {@code hbase-buffer}; plus {@code
    * -Dcairn.hbase.configuration.<variant>=key=value,...}.
    */
   static Map<String, String> tableConfiguration(Variant variant, EngineSettings s) {
@@ -73,6 +76,7 @@ final class HBaseSettings {
       case DEFAULT -> { }
       case CACHE_ON_WRITE -> c.put(CACHE_COMPACTED_ON_WRITE, "true");
       case PREFETCH -> c.put(PREFETCH_ON_OPEN, "true");
+      case BUFFER -> c.put(ENGINE_KEY, CAIRN_BUFFER_ENGINE);
       case DLC -> {
         c.put(POLICY_KEY, CAIRN_POLICY);
         long[] limits = cairnIoLimitsMb(s);
