@@ -26,7 +26,10 @@ class BufferDataThroughOperationsTest extends DataThroughOperationsTest {
         "hbase.hstore.engine.class", CairnBufferStoreEngine.class.getName(),
         MiniCluster.POLICY_CLASS_KEY, ExploringCompactionPolicy.class.getName(),
         BufferOptions.TRIM_INTERVAL_MS, "1000",
-        BufferOptions.MIN_SERVED_SHARE, "0.9");
+        BufferOptions.MIN_SERVED_SHARE, "0.9",
+        // A generation retires once its leaves hold 5% of the 4 MiB cache beyond its output, so
+        // the trim retires generations within a few rounds of overwrites.
+        BufferOptions.MAX_DILUTION, "0.05");
   }
 
   @Override
@@ -34,7 +37,11 @@ class BufferDataThroughOperationsTest extends DataThroughOperationsTest {
     MiniCluster.waitFor("buffered compactions, reads from the buffer and trim retirements", WAIT,
         () -> cluster.bufferCounter(TABLE, "BufferedCompactions") > 0
             && cluster.bufferCounter(TABLE, "ReadsFromBuffer") > 0
-            && retiredByTrim() > 0);
+            && retiredByTrim() > 0,
+        () -> "buffered " + cluster.bufferCounter(TABLE, "BufferedCompactions") + ", unbuffered "
+            + cluster.bufferCounter(TABLE, "UnbufferedCompactions") + ", reads from the buffer "
+            + cluster.bufferCounter(TABLE, "ReadsFromBuffer") + ", retired by the trim " + retiredByTrim()
+            + ", generations " + cluster.bufferCounter(TABLE, "Generations"));
   }
 
   private static long retiredByTrim() {

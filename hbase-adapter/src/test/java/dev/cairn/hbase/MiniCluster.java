@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -192,10 +193,17 @@ final class MiniCluster implements AutoCloseable {
 
   /** Waits for {@code condition}, failing with {@code what} once {@code timeout} has passed. */
   static void waitFor(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+    waitFor(what, timeout, condition, () -> "");
+  }
+
+  /** {@link #waitFor}, the failure also saying what {@code state} reports then. */
+  static void waitFor(String what, Duration timeout, BooleanSupplier condition, Supplier<String> state)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        fail("timed out after " + timeout.toSeconds() + " s waiting for " + what);
+        String now = state.get();
+        fail("timed out after " + timeout.toSeconds() + " s waiting for " + what + (now.isEmpty() ? "" : ": " + now));
       }
       Thread.sleep(100);
     }
