@@ -4,15 +4,9 @@ import dev.cairn.compaction.dlc.LoadClass;
 import dev.cairn.compaction.dlc.LoadCounters;
 import dev.cairn.compaction.dlc.LoadEstimate;
 import dev.cairn.compaction.dlc.LoadModel;
-import java.util.Collections;
 import java.util.Map;
-import java.util.Set;
-import java.util.WeakHashMap;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
 import org.apache.hadoop.hbase.io.hfile.CacheStats;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One region server's load and cache picture, shared by the policies of all its stores: DLC's
@@ -26,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * there), prefetch and cache-on-write count no miss. Each miss is charged the cache's average
  * block size (data bytes over data blocks), so the model is fed bytes.
  *
- * <p><b>The ticker.</b> One daemon thread per server, every load interval: observes the load,
+ * <p><b>The ticker</b> ({@link ServerTicker}). Every load interval it observes the load,
  * rebuilds the per-file cached bytes when they may be needed (below), and lets every registered
  * policy react ({@link CairnCompactionPolicy#onTick}): a store whose compaction is held back asks
  * for it again when the load turns low or its delay reaches the time bound. The settings of the
@@ -34,20 +28,16 @@ import org.slf4j.LoggerFactory;
  * site-wide.
  *
  * <p><b>The cache walk.</b> The bytes each store file has in the cache come from one walk over
- * every cached block ({@link CacheWalk}). It runs on the ticker, never in a selection, which HBase makes under the
- * store's locks; and only at a tick when the load is or was high (when the policy's choices use
- * the picture) or when the picture was read since the last walk (a metric, a selection under high
- * load): a server at low load that nobody asks about walks nothing, however often it flushes.
+ * every cached block ({@link CacheWalk}). It runs on the ticker, never in a selection, which
+ * HBase makes under the store's locks; and only at a tick when the load is or was high (when the
+ * policy's choices use the picture) or when the picture was read since the last walk (a metric,
+ * a selection under high load): a server at low load that nobody asks about walks nothing,
+ * however often it flushes.
  */
-final class ServerLoad {
-  private static final Logger LOG = LoggerFactory.getLogger(ServerLoad.class);
-  private static final Map<BlockCache, ServerLoad> BY_CACHE = Collections.synchronizedMap(new WeakHashMap<>());
+final class ServerLoad extends ServerTicker<CairnCompactionPolicy> {
+  private static final Registry<ServerLoad> SERVERS = new Registry<>();
 
-  private final BlockCache cache;
   private final LoadModel model;
-  private final long intervalMillis;
-  private final Set<CairnCompactionPolicy> policies = ConcurrentHashMap.newKeySet();
-  private final Thread ticker;
   private volatile Map<String, Long> cachedBytesByFile = Map.of();
   /** Set when the picture is read; the next tick walks and clears it. */
   private volatile boolean pictureRead;
@@ -57,11 +47,8 @@ final class ServerLoad {
   private long missBytes;
 
   private ServerLoad(BlockCache cache, CairnOptions options) {
-    this.cache = cache;
-    this.intervalMillis = options.loadIntervalMillis();
+    super(SERVERS, cache, options.loadIntervalMillis(), "cairn-compaction-load");
     this.model = new LoadModel(options.dlcConfig(), 1, System::nanoTime, this::sample);
-    this.ticker = new Thread(this::run, "cairn-compaction-load");
-    this.ticker.setDaemon(true);
   }
 
   /**
@@ -69,30 +56,7 @@ final class ServerLoad {
    * starting that picture's ticker on first use.
    */
   static ServerLoad join(BlockCache cache, CairnOptions options, CairnCompactionPolicy policy) {
-    synchronized (BY_CACHE) {
-      ServerLoad load = BY_CACHE.get(cache);
-      if (load == null) {
-        load = new ServerLoad(cache, options);
-        BY_CACHE.put(cache, load);
-        load.ticker.start();
-      }
-      load.policies.add(policy);
-      return load;
-    }
-  }
-
-  /**
-   * Forgets {@code policy} (its region has closed). The last policy to leave stops the ticker, so
-   * a stopped region server (or a mini cluster's, restarted in the same JVM) leaves no thread and
-   * no reference to its block cache behind.
-   */
-  void leave(CairnCompactionPolicy policy) {
-    synchronized (BY_CACHE) {
-      if (policies.remove(policy) && policies.isEmpty()) {
-        BY_CACHE.remove(cache);
-        ticker.interrupt();
-      }
-    }
+    return join(SERVERS, cache, () -> new ServerLoad(cache, options), policy);
   }
 
   LoadClass load() {
@@ -117,22 +81,8 @@ final class ServerLoad {
     return cachedBytesByFile.getOrDefault(fileName, 0L);
   }
 
-  private void run() {
-    while (!Thread.currentThread().isInterrupted()) {
-      try {
-        Thread.sleep(intervalMillis);
-      } catch (InterruptedException e) {
-        return;
-      }
-      try {
-        tick();
-      } catch (RuntimeException e) {
-        LOG.warn("cairn: load tick failed", e);
-      }
-    }
-  }
-
-  private void tick() {
+  @Override
+  protected void tick() {
     LoadClass before = load;
     load = model.tick().load();
     if (load != LoadClass.LOW || before != LoadClass.LOW || pictureRead) {
@@ -140,7 +90,7 @@ final class ServerLoad {
       cachedBytesByFile = CacheWalk.bytesByFile(cache);
       walks++;
     }
-    for (CairnCompactionPolicy policy : policies) {
+    for (CairnCompactionPolicy policy : members) {
       policy.onTick(before, load);
     }
   }
