@@ -49,9 +49,14 @@ final class BufferStats {
     lastNotBuffered = why;
   }
 
-  /** A generation retired by the trim for {@code reason}, or (null) because its output was compacted unbuffered. */
+  /** A generation retired by the trim for {@code reason}. */
   void retired(GenerationTrim.Reason reason) {
-    (reason == null ? retiredUnbuffered : retired.get(reason)).increment();
+    retired.get(reason).increment();
+  }
+
+  /** A generation ended because a compaction of its output was not buffered. */
+  void endedByUnbufferedCompaction() {
+    retiredUnbuffered.increment();
   }
 
   void reads(List<GenerationTrim.Generation> views) {

@@ -1,7 +1,6 @@
 package dev.cairn.hbase;
 
 import dev.cairn.compaction.buffer.ChangedRows;
-import dev.cairn.compaction.buffer.GenerationRows;
 import dev.cairn.compaction.buffer.GenerationTrim;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -15,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
@@ -62,40 +60,14 @@ final class BufferedStoreFileManager implements StoreFileManager {
 
   /** HBase's order of store files (StoreFileComparators.SEQ_ID, package-private there). */
   static final Comparator<HStoreFile> SEQ_ID_ORDER = Comparator.comparingLong(HStoreFile::getMaxSequenceId)
-      .thenComparing(Comparator.comparingLong(BufferedStoreFileManager::length).reversed())
+      .thenComparing(Comparator.comparingLong(BufferGeneration::length).reversed())
       .thenComparingLong(f -> f.getBulkLoadTimestamp().orElse(Long.MAX_VALUE))
       .thenComparing(f -> f.getPath().getName());
 
-  /**
-   * A live output and the leaves that answer in its place for rows no compaction changed (and,
-   * for one changed row, the leaves its drop mask leaves: bit {@code i} names {@code leaves[i]}).
-   */
-  static final class Generation {
-    final long id;
-    final HStoreFile output;
-    final List<HStoreFile> leaves;
-    final ChangedRows changed;
-    final long bornNanos;
-    final LongAdder leafReads = new LongAdder();
-    final LongAdder outputReads = new LongAdder();
-
-    Generation(long id, HStoreFile output, List<HStoreFile> leaves, ChangedRows changed, long bornNanos) {
-      this.id = id;
-      this.output = output;
-      this.leaves = List.copyOf(leaves);
-      this.changed = changed;
-      this.bornNanos = bornNanos;
-    }
-
-    long leafBytes() {
-      return leaves.stream().mapToLong(BufferedStoreFileManager::bytes).sum();
-    }
-  }
-
   /** Everything the manager holds, replaced whole on each change. */
-  private record State(List<HStoreFile> live, List<HStoreFile> compacted, Map<HStoreFile, Generation> byOutput,
+  private record State(List<HStoreFile> live, List<HStoreFile> compacted, Map<HStoreFile, BufferGeneration> byOutput,
       List<HStoreFile> compactedView) {
-    static State of(List<HStoreFile> live, List<HStoreFile> compacted, Map<HStoreFile, Generation> byOutput) {
+    static State of(List<HStoreFile> live, List<HStoreFile> compacted, Map<HStoreFile, BufferGeneration> byOutput) {
       List<HStoreFile> view = new ArrayList<>(compacted);
       byOutput.values().forEach(g -> view.addAll(g.leaves));
       view.sort(SEQ_ID_ORDER);
@@ -152,7 +124,7 @@ final class BufferedStoreFileManager implements StoreFileManager {
     boolean oneRow = lo != null && includeStartRow && includeStopRow && comparator.compareRows(lo, hi) == 0;
     List<HStoreFile> files = new ArrayList<>(s.live.size() + 4);
     for (HStoreFile f : s.live) {
-      Generation g = s.byOutput.get(f);
+      BufferGeneration g = s.byOutput.get(f);
       if (g == null) {
         files.add(f);
         continue;
@@ -297,34 +269,34 @@ final class BufferedStoreFileManager implements StoreFileManager {
     s.live.stream().filter(f -> !inputs.contains(f)).forEach(live::add);
     live.addAll(results);
     live = sorted(live);
-    Map<HStoreFile, Generation> byOutput = new HashMap<>(s.byOutput);
-    List<Generation> absorbed = new ArrayList<>();
+    Map<HStoreFile, BufferGeneration> byOutput = new HashMap<>(s.byOutput);
+    List<BufferGeneration> absorbed = new ArrayList<>();
     for (HStoreFile f : compactedFiles) {
-      Generation g = byOutput.remove(f);
+      BufferGeneration g = byOutput.remove(f);
       if (g != null) {
         absorbed.add(g);
       }
     }
     List<HStoreFile> compacted = new ArrayList<>(s.compacted);
-    Generation next = buffered(compactedFiles, results, absorbed, live, byOutput);
+    BufferGeneration next = buffered(compactedFiles, results, absorbed, live, byOutput);
     if (next != null) {
       byOutput.put(next.output, next);
-      for (Generation g : absorbed) {
+      for (BufferGeneration g : absorbed) {
         markCompacted(List.of(g.output), compacted); // an intermediate output: its rows are in the leaves
       }
     } else {
       markCompacted(compactedFiles, compacted);
-      for (Generation g : absorbed) {
+      for (BufferGeneration g : absorbed) {
         markCompacted(g.leaves, compacted);
-        stats.retired(null);
+        stats.endedByUnbufferedCompaction();
       }
     }
     state = State.of(live, compacted, byOutput);
   }
 
   /** The generation this commit makes, or null when it is not buffered (the reason goes to the stats). */
-  private Generation buffered(Collection<HStoreFile> inputs, Collection<HStoreFile> results, List<Generation> absorbed,
-      List<HStoreFile> live, Map<HStoreFile, Generation> others) {
+  private BufferGeneration buffered(Collection<HStoreFile> inputs, Collection<HStoreFile> results, List<BufferGeneration> absorbed,
+      List<HStoreFile> live, Map<HStoreFile, BufferGeneration> others) {
     if (!engine.buffering() || results.isEmpty()) {
       return null; // buffering is off, or HBase dropped expired files: nothing to buffer
     }
@@ -334,8 +306,8 @@ final class BufferedStoreFileManager implements StoreFileManager {
     List<HStoreFile> ordered = null;
     if (results.size() != 1) {
       why = results.size() + " outputs";
-    } else if (audit == null) {
-      why = engine.auditFailure(output.getPath().getName());
+    } else if (audit.changed() == null) {
+      why = audit.failure();
     } else if (inputs.stream().anyMatch(HStoreFile::isReference)) {
       why = "a split reference among the inputs";
     } else {
@@ -345,9 +317,9 @@ final class BufferedStoreFileManager implements StoreFileManager {
       }
     }
     if (why == null) {
-      Generation next = absorb(ordered, output, audit.changed(), absorbed);
-      long extra = next.leafBytes() + others.values().stream().mapToLong(Generation::leafBytes).sum();
-      long liveBytes = live.stream().mapToLong(BufferedStoreFileManager::bytes).sum();
+      BufferGeneration next = BufferGeneration.compose(nextGenerationId++, ordered, output, audit.changed(), absorbed);
+      long extra = next.leafBytes + others.values().stream().mapToLong(g -> g.leafBytes).sum();
+      long liveBytes = live.stream().mapToLong(BufferGeneration::bytes).sum();
       if (GenerationTrim.withinBudget(extra, liveBytes, engine.options().trimConfig())) {
         stats.buffered();
         return next;
@@ -371,33 +343,6 @@ final class BufferedStoreFileManager implements StoreFileManager {
     return ordered;
   }
 
-  /**
-   * The generation of {@code output}: its leaves are the absorbed generations' leaves, then the
-   * other inputs, numbered so (the order {@link GenerationRows#absorb} gives the drop masks).
-   */
-  private Generation absorb(List<HStoreFile> inputs, HStoreFile output, ChangedRows step, List<Generation> absorbed) {
-    List<HStoreFile> leaves = new ArrayList<>();
-    List<ChangedRows> rows = new ArrayList<>();
-    int[] leafCounts = new int[absorbed.size()];
-    Map<HStoreFile, Integer> absorbedIndex = new HashMap<>();
-    for (int j = 0; j < absorbed.size(); j++) {
-      Generation g = absorbed.get(j);
-      absorbedIndex.put(g.output, j);
-      leaves.addAll(g.leaves);
-      rows.add(g.changed);
-      leafCounts[j] = g.leaves.size();
-    }
-    int[] outputOf = new int[inputs.size()];
-    for (int i = 0; i < inputs.size(); i++) {
-      outputOf[i] = absorbedIndex.getOrDefault(inputs.get(i), -1);
-      if (outputOf[i] < 0) {
-        leaves.add(inputs.get(i));
-      }
-    }
-    ChangedRows changed = GenerationRows.absorb(rows, leafCounts, step, outputOf);
-    return new Generation(nextGenerationId++, output, leaves, changed, System.nanoTime());
-  }
-
   @Override
   public void removeCompactedFiles(Collection<HStoreFile> removed) {
     State s = state;
@@ -418,7 +363,7 @@ final class BufferedStoreFileManager implements StoreFileManager {
   public Collection<HStoreFile> clearCompactedFiles() {
     State s = state;
     List<HStoreFile> all = new ArrayList<>(s.compacted);
-    for (Generation g : s.byOutput.values()) {
+    for (BufferGeneration g : s.byOutput.values()) {
       markCompacted(g.leaves, all);
     }
     state = State.of(s.live, List.of(), Map.of());
@@ -430,17 +375,17 @@ final class BufferedStoreFileManager implements StoreFileManager {
   /** The generations as the trim sees them, their read counts reset for the next interval. */
   List<GenerationTrim.Generation> trimView(Map<String, Long> cachedBytesByFile, long nowNanos) {
     List<GenerationTrim.Generation> out = new ArrayList<>();
-    for (Generation g : state.byOutput.values()) {
-      long leafCached = g.leaves.stream().mapToLong(f -> cached(f, cachedBytesByFile)).sum();
-      out.add(new GenerationTrim.Generation(g.id, g.leafBytes(), leafCached, bytes(g.output),
-          cached(g.output, cachedBytesByFile),
-          g.leafReads.sumThenReset(), g.outputReads.sumThenReset(), Math.max(0, (nowNanos - g.bornNanos) / 1_000_000)));
+    for (BufferGeneration g : state.byOutput.values()) {
+      BufferGeneration.Figures f = g.figures(cachedBytesByFile);
+      out.add(new GenerationTrim.Generation(g.id, f.leafBytes(), f.leafCachedBytes(), f.outputBytes(),
+          f.outputCachedBytes(), g.leafReads.sumThenReset(), g.outputReads.sumThenReset(),
+          Math.max(0, (nowNanos - g.bornNanos) / 1_000_000)));
     }
     return out;
   }
 
   long liveBytes() {
-    return state.live.stream().mapToLong(BufferedStoreFileManager::bytes).sum();
+    return state.live.stream().mapToLong(BufferGeneration::bytes).sum();
   }
 
   /**
@@ -457,10 +402,10 @@ final class BufferedStoreFileManager implements StoreFileManager {
     engine.writeLock();
     try {
       State s = state;
-      Map<HStoreFile, Generation> byOutput = new HashMap<>(s.byOutput);
+      Map<HStoreFile, BufferGeneration> byOutput = new HashMap<>(s.byOutput);
       List<HStoreFile> compacted = new ArrayList<>(s.compacted);
       for (GenerationTrim.Retirement r : retirements) {
-        Generation g = byOutput.values().stream().filter(x -> x.id == r.id()).findFirst().orElse(null);
+        BufferGeneration g = byOutput.values().stream().filter(x -> x.id == r.id()).findFirst().orElse(null);
         if (g != null) {
           byOutput.remove(g.output);
           markCompacted(g.leaves, compacted);
@@ -476,12 +421,8 @@ final class BufferedStoreFileManager implements StoreFileManager {
   }
 
   /** The generations now (for metrics and tests). */
-  Collection<Generation> generations() {
+  Collection<BufferGeneration> generations() {
     return state.byOutput.values();
-  }
-
-  private static long cached(HStoreFile f, Map<String, Long> cachedBytesByFile) {
-    return Math.min(bytes(f), cachedBytesByFile.getOrDefault(f.getPath().getName(), 0L));
   }
 
   private static void markCompacted(Collection<HStoreFile> files, List<HStoreFile> compacted) {
@@ -495,16 +436,5 @@ final class BufferedStoreFileManager implements StoreFileManager {
     List<HStoreFile> out = new ArrayList<>(files);
     out.sort(SEQ_ID_ORDER);
     return out;
-  }
-
-  /** A file's length, -1 without a reader (HBase's order puts those first among equal ids). */
-  static long length(HStoreFile f) {
-    StoreFileReader reader = f.getReader();
-    return reader == null ? -1L : reader.length();
-  }
-
-  /** A file's bytes on disk as far as its reader knows, 0 without one. */
-  static long bytes(HStoreFile f) {
-    return Math.max(0, length(f));
   }
 }

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.StreamSupport;
 import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -53,9 +52,11 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
   private static final Logger LOG = LoggerFactory.getLogger(CairnBufferStoreEngine.class);
 
   private final BufferStats stats = new BufferStats();
-  /** Each finished compaction's audit by output file name, until its commit takes it. */
+  /**
+   * Each finished compaction's audit by output file name, until its commit takes it. A compaction
+   * whose commit fails leaves its entry behind: a few bytes, for the store's life.
+   */
   private final Map<String, Audit> audits = new ConcurrentHashMap<>();
-  private final Map<String, String> auditFailures = new ConcurrentHashMap<>();
   private BufferOptions options = BufferOptions.defaults();
   private HStore store;
   private BufferTrimmer trimmer;
@@ -101,8 +102,7 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
 
   private static BufferOptions readOptions(Configuration conf, HStore store) {
     try {
-      return BufferOptions.read(conf::get, () -> StreamSupport.stream(conf.spliterator(), false)
-          .map(Map.Entry::getKey).iterator());
+      return BufferOptions.read(conf::get, OptionValues.keysOf(conf));
     } catch (IllegalArgumentException e) {
       LOG.error("cairn: bad buffer setting for {}: {}; the store runs without a buffer", store, e.getMessage());
       BufferOptions d = BufferOptions.defaults();
@@ -166,32 +166,25 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
 
   /**
    * A compaction's changed rows, their drop masks naming its inputs in the order of {@code
-   * inputNames}.
+   * inputNames}; or, with {@code changed} null, why the audit gave none.
    */
-  record Audit(ChangedRows changed, List<String> inputNames) {}
+  record Audit(ChangedRows changed, List<String> inputNames, String failure) {}
 
   /** A compaction finished writing {@code outputs}; its audit waits for the commit. */
   void audited(List<Path> outputs, Optional<ChangedRows> changed, List<String> inputNames, String failure) {
     if (outputs.size() != 1) {
       return; // the commit sees the count and does not buffer
     }
-    String name = outputs.get(0).getName();
-    if (changed.isPresent()) {
-      audits.put(name, new Audit(changed.get(), inputNames));
-    } else {
-      auditFailures.put(name, "audit: " + failure);
-    }
+    audits.put(outputs.get(0).getName(), new Audit(changed.orElse(null), inputNames, "audit: " + failure));
   }
 
-  /** The audit of the compaction that wrote {@code outputName}, or null when it has none. */
+  /**
+   * The audit of the compaction that wrote {@code outputName}; one saying why there is none when
+   * the compaction was not audited (replayed from the WAL, or read from a replica).
+   */
   Audit takeAudit(String outputName) {
-    return audits.remove(outputName);
-  }
-
-  /** Why the compaction that wrote {@code outputName} has no audit. */
-  String auditFailure(String outputName) {
-    String why = auditFailures.remove(outputName);
-    return why != null ? why : "no audit (a replayed or refreshed compaction)";
+    Audit audit = audits.remove(outputName);
+    return audit != null ? audit : new Audit(null, List.of(), "no audit (a replayed or refreshed compaction)");
   }
 
   boolean open() {
@@ -236,7 +229,7 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
     stats.pass(picture(cached));
   }
 
-  /** The buffer now, with cached bytes from {@code cached} (a cache walk's picture). */
+  /** The buffer now, with cached bytes from {@code cached} (a cache walk's picture; empty: none). */
   private BufferStats.Pass picture(Map<String, Long> cached) {
     int generations = 0;
     int files = 0;
@@ -245,17 +238,15 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
     long outputs = 0;
     long outputsCached = 0;
     long rows = 0;
-    for (BufferedStoreFileManager.Generation g : storeFileManager.generations()) {
+    for (BufferGeneration g : storeFileManager.generations()) {
+      BufferGeneration.Figures f = g.figures(cached);
       generations++;
-      files += g.leaves.size();
-      for (HStoreFile f : g.leaves) {
-        bytes += BufferedStoreFileManager.bytes(f);
-        bytesCached += Math.min(BufferedStoreFileManager.bytes(f), cached.getOrDefault(f.getPath().getName(), 0L));
-      }
-      outputs += BufferedStoreFileManager.bytes(g.output);
-      outputsCached += Math.min(BufferedStoreFileManager.bytes(g.output),
-          cached.getOrDefault(g.output.getPath().getName(), 0L));
-      rows += g.changed.rowCount();
+      files += f.leafFiles();
+      bytes += f.leafBytes();
+      bytesCached += f.leafCachedBytes();
+      outputs += f.outputBytes();
+      outputsCached += f.outputCachedBytes();
+      rows += f.changedRows();
     }
     return new BufferStats.Pass(generations, files, bytes, bytesCached, outputs, outputsCached, rows);
   }

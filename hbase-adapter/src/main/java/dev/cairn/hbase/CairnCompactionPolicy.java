@@ -66,7 +66,7 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
     CairnOptions read;
     boolean dry;
     try {
-      read = CairnOptions.read(conf::get, keys(conf));
+      read = CairnOptions.read(conf::get, OptionValues.keysOf(conf));
       dry = read.dryRun();
     } catch (IllegalArgumentException e) {
       LOG.error("cairn: {}; this store compacts as HBase's exploring policy would (dry run) until the setting is fixed",
@@ -79,14 +79,6 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
     this.policy = new TieredDlcPolicy(read.tieredConfig(comConf.getMinFilesToCompact(),
         comConf.getMaxFilesToCompact(), comConf.getCompactionRatio(), storeConfigInfo.getMemStoreFlushSize()),
         System::nanoTime);
-  }
-
-  private static List<String> keys(Configuration conf) {
-    List<String> keys = new ArrayList<>();
-    for (Map.Entry<String, String> e : conf) {
-      keys.add(e.getKey());
-    }
-    return keys;
   }
 
   @Override

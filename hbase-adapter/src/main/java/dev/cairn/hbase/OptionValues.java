@@ -1,8 +1,11 @@
 package dev.cairn.hbase;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.function.Function;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * Parsing of the plugin's settings from a store's configuration: each refusal names the key and
@@ -10,6 +13,15 @@ import java.util.function.Function;
  */
 final class OptionValues {
   private OptionValues() {}
+
+  /** The keys {@code conf} sets, for {@link #refuseUnknown}. */
+  static List<String> keysOf(Configuration conf) {
+    List<String> keys = new ArrayList<>();
+    for (Map.Entry<String, String> e : conf) {
+      keys.add(e.getKey());
+    }
+    return keys;
+  }
 
   /** Refuses a key under {@code prefix} in {@code setKeys} that is not one of {@code known}. */
   static void refuseUnknown(String prefix, List<String> known, Iterable<String> setKeys) {

@@ -135,9 +135,9 @@ class BufferReadEquivalenceTest {
       region.flush(true);
       region.compact(false);
 
-      List<BufferedStoreFileManager.Generation> generations = new ArrayList<>(engine.storeFiles().generations());
+      List<BufferGeneration> generations = new ArrayList<>(engine.storeFiles().generations());
       assertEquals(1, generations.size());
-      BufferedStoreFileManager.Generation g = generations.get(0);
+      BufferGeneration g = generations.get(0);
       assertEquals(2, g.leaves.size());
       assertEquals(ChangedRows.bit(0), g.changed.maskOf(Bytes.toBytes("r1")), g.changed.toString());
       assertEquals(ChangedRows.PARTIAL, g.changed.maskOf(Bytes.toBytes("r4")), g.changed.toString());
@@ -202,7 +202,7 @@ class BufferReadEquivalenceTest {
   }
 
   private static void retireOne(CairnBufferStoreEngine engine, Random random) {
-    List<BufferedStoreFileManager.Generation> held = new ArrayList<>(engine.storeFiles().generations());
+    List<BufferGeneration> held = new ArrayList<>(engine.storeFiles().generations());
     if (!held.isEmpty()) {
       long id = held.get(random.nextInt(held.size())).id;
       engine.storeFiles().retire(List.of(new GenerationTrim.Retirement(id, GenerationTrim.Reason.COOLED)));
