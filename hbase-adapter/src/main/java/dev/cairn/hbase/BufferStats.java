@@ -17,8 +17,10 @@ final class BufferStats {
   private final Map<GenerationTrim.Reason, LongAdder> retired = new EnumMap<>(GenerationTrim.Reason.class);
   private final LongAdder leafReads = new LongAdder();
   private final LongAdder outputReads = new LongAdder();
+  private final LongAdder leafFilesOpened = new LongAdder();
+  private final LongAdder leafFilesSkipped = new LongAdder();
   private volatile String lastNotBuffered = "";
-  private volatile Pass lastPass = new Pass(0, 0, 0, 0, 0, 0, 0);
+  private volatile Pass lastPass = new Pass(0, 0, 0, 0, 0, 0, 0, 0);
 
   /**
    * The buffer as the last trim pass found it.
@@ -30,9 +32,10 @@ final class BufferStats {
    * @param outputBytes the generations' outputs' bytes
    * @param outputCachedBytes the outputs' bytes in the block cache
    * @param changedRows the changed rows the generations hold (their memory)
+   * @param rowFilterBytes the leaves' row filters' memory
    */
   record Pass(int generations, int bufferFiles, long bufferBytes, long bufferCachedBytes, long outputBytes,
-      long outputCachedBytes, long changedRows) {}
+      long outputCachedBytes, long changedRows, long rowFilterBytes) {}
 
   BufferStats() {
     for (GenerationTrim.Reason r : GenerationTrim.Reason.values()) {
@@ -64,6 +67,20 @@ final class BufferStats {
       leafReads.add(g.leafReads());
       outputReads.add(g.outputReads());
     }
+  }
+
+  /** A read through a generation's leaves opened {@code opened} of them and skipped the others. */
+  void leafFiles(int opened, int skipped) {
+    leafFilesOpened.add(opened);
+    leafFilesSkipped.add(skipped);
+  }
+
+  long leafFilesOpened() {
+    return leafFilesOpened.sum();
+  }
+
+  long leafFilesSkipped() {
+    return leafFilesSkipped.sum();
   }
 
   void pass(Pass pass) {

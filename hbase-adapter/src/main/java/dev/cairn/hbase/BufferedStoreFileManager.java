@@ -2,6 +2,7 @@ package dev.cairn.hbase;
 
 import dev.cairn.compaction.buffer.ChangedRows;
 import dev.cairn.compaction.buffer.GenerationTrim;
+import dev.cairn.compaction.buffer.RowFilter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -100,7 +101,8 @@ final class BufferedStoreFileManager implements StoreFileManager {
    * The files a read of rows [{@code startRow}, {@code stopRow}] opens: the live files, with
    * each generation's output replaced by its leaves when no changed row of the generation lies
    * in the range, or, for a read of one row (a get), by its leaves less those the row's drop mask
-   * names (those whose cells of the row the compactions all dropped). An empty bound is open; a
+   * names (those whose cells of the row the compactions all dropped) and those whose row filter
+   * rules the row out (a leaf without the row adds nothing to its read). An empty bound is open; a
    * range whose bounds are reversed (a reversed scan) is read as [stop, start]; a range with one
    * empty bound counts as every row, since a reversed scan's open side is the other one.
    */
@@ -122,6 +124,7 @@ final class BufferedStoreFileManager implements StoreFileManager {
       hi = t;
     }
     boolean oneRow = lo != null && includeStartRow && includeStopRow && comparator.compareRows(lo, hi) == 0;
+    long rowHash = oneRow ? RowFilter.hash(lo, 0, lo.length) : 0;
     List<HStoreFile> files = new ArrayList<>(s.live.size() + 4);
     for (HStoreFile f : s.live) {
       BufferGeneration g = s.byOutput.get(f);
@@ -137,11 +140,16 @@ final class BufferedStoreFileManager implements StoreFileManager {
         continue;
       }
       g.leafReads.increment();
+      int skipped = 0;
       for (int i = 0; i < g.leaves.size(); i++) {
-        if (i >= ChangedRows.MAX_INPUTS || (mask & ChangedRows.bit(i)) == 0) {
+        boolean dropped = i < ChangedRows.MAX_INPUTS && (mask & ChangedRows.bit(i)) != 0;
+        if (!dropped && (!oneRow || g.leafFilters.get(i).mightContain(rowHash))) {
           files.add(g.leaves.get(i));
+        } else {
+          skipped++;
         }
       }
+      stats.leafFiles(g.leaves.size() - skipped, skipped);
     }
     return files;
   }
@@ -317,7 +325,8 @@ final class BufferedStoreFileManager implements StoreFileManager {
       }
     }
     if (why == null) {
-      BufferGeneration next = BufferGeneration.compose(nextGenerationId++, ordered, output, audit.changed(), absorbed);
+      BufferGeneration next = BufferGeneration.compose(nextGenerationId++, ordered, audit.rowFilters(), output,
+          audit.changed(), absorbed);
       long extra = next.leafBytes + others.values().stream().mapToLong(g -> g.leafBytes).sum();
       long liveBytes = live.stream().mapToLong(BufferGeneration::bytes).sum();
       if (GenerationTrim.withinBudget(extra, liveBytes, engine.options().trimConfig())) {

@@ -33,6 +33,18 @@ public interface CairnBufferMetricsMBean {
   /** Reads that had to use a generation's output, as of the last pass. */
   long getReadsFromOutputs();
 
+  /** Leaves the reads through the buffer opened. */
+  long getLeafFilesOpened();
+
+  /**
+   * Leaves the reads through the buffer skipped: gets whose row the leaf's row filter or drop
+   * mask rules out.
+   */
+  long getLeafFilesSkipped();
+
+  /** The memory of the leaves' row filters. */
+  long getRowFilterBytes();
+
   /** Compactions that became (or extended) a generation. */
   long getBufferedCompactions();
 

@@ -1,12 +1,12 @@
 package dev.cairn.hbase;
 
 import dev.cairn.compaction.buffer.ChangedRows;
+import dev.cairn.compaction.buffer.RowFilter;
 import dev.cairn.compaction.buffer.GenerationTrim;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
@@ -166,16 +166,18 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
 
   /**
    * A compaction's changed rows, their drop masks naming its inputs in the order of {@code
-   * inputNames}; or, with {@code changed} null, why the audit gave none.
+   * inputNames}, and its inputs' row filters in that order; or, with {@code changed} null, why the
+   * audit gave none.
    */
-  record Audit(ChangedRows changed, List<String> inputNames, String failure) {}
+  record Audit(ChangedRows changed, List<String> inputNames, List<RowFilter> rowFilters, String failure) {}
 
   /** A compaction finished writing {@code outputs}; its audit waits for the commit. */
-  void audited(List<Path> outputs, Optional<ChangedRows> changed, List<String> inputNames, String failure) {
+  void audited(List<Path> outputs, CompactionAudit audit) {
     if (outputs.size() != 1) {
       return; // the commit sees the count and does not buffer
     }
-    audits.put(outputs.get(0).getName(), new Audit(changed.orElse(null), inputNames, "audit: " + failure));
+    audits.put(outputs.get(0).getName(), new Audit(audit.result().orElse(null), audit.inputNames(),
+        audit.rowFilters(), "audit: " + audit.failure()));
   }
 
   /**
@@ -184,7 +186,7 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
    */
   Audit takeAudit(String outputName) {
     Audit audit = audits.remove(outputName);
-    return audit != null ? audit : new Audit(null, List.of(), "no audit (a replayed or refreshed compaction)");
+    return audit != null ? audit : new Audit(null, List.of(), List.of(), "no audit (a replayed or refreshed compaction)");
   }
 
   boolean open() {
@@ -238,6 +240,7 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
     long outputs = 0;
     long outputsCached = 0;
     long rows = 0;
+    long filterBytes = 0;
     for (BufferGeneration g : storeFileManager.generations()) {
       BufferGeneration.Figures f = g.figures(cached);
       generations++;
@@ -247,8 +250,9 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
       outputs += f.outputBytes();
       outputsCached += f.outputCachedBytes();
       rows += f.changedRows();
+      filterBytes += f.rowFilterBytes();
     }
-    return new BufferStats.Pass(generations, files, bytes, bytesCached, outputs, outputsCached, rows);
+    return new BufferStats.Pass(generations, files, bytes, bytesCached, outputs, outputsCached, rows, filterBytes);
   }
 
   /** Reads use every generation's output alone (for tests that compare the two ways). */
@@ -302,6 +306,21 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
     @Override
     public long getChangedRows() {
       return picture(Map.of()).changedRows();
+    }
+
+    @Override
+    public long getLeafFilesOpened() {
+      return stats.leafFilesOpened();
+    }
+
+    @Override
+    public long getLeafFilesSkipped() {
+      return stats.leafFilesSkipped();
+    }
+
+    @Override
+    public long getRowFilterBytes() {
+      return picture(Map.of()).rowFilterBytes();
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.cairn.hbase;
 
 import dev.cairn.compaction.buffer.ChangedRows;
 import dev.cairn.compaction.buffer.RowChangeAccount;
+import dev.cairn.compaction.buffer.RowFilter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,6 +36,11 @@ import org.apache.hadoop.hbase.regionserver.StoreFileScanner;
  * makes its row one only the output answers for. Nothing here reads a cell's bytes after it was
  * passed or written, when HBase may have released the block behind it.
  *
+ * <p>It also collects each input's rows into a {@link RowFilter}: once the input is a buffered
+ * leaf, a get skips it when its filter rules the row out. A filter is queried only for rows the
+ * audit saw in every input (the others are changed rows, read from the output), so a filter of
+ * what the input passed is complete where it is used.
+ *
  * <p>Rows the audit could not see count as changed (an input the merge filtered out or did not
  * read to its end), and a seek the audit cannot follow puts it out of use: the compaction is then
  * not buffered, never wrongly buffered. One per compaction, on the compaction's thread.
@@ -50,6 +56,8 @@ final class CompactionAudit {
   private final Map<String, HStoreFile> inputsByName = new HashMap<>();
   private final List<CountingFileScanner> inputs = new ArrayList<>();
   private final List<String> inputNames = new ArrayList<>();
+  private final List<RowFilter.Builder> rowFilters = new ArrayList<>();
+  private List<RowFilter> builtFilters = List.of();
   private final Map<Cell, Passed> untaken = new IdentityHashMap<>();
   private String gaveUp;
   private byte[] outputRow;
@@ -81,6 +89,8 @@ final class CompactionAudit {
       CountingFileScanner counting = new CountingFileScanner(s, inputs.size(), comparator, this);
       inputs.add(counting);
       inputNames.add(s.getFilePath().getName());
+      StoreFileReader reader = reader(counting);
+      rowFilters.add(RowFilter.builder(reader == null ? 0 : reader.getFilterEntries()));
       out.add(counting);
     }
     return out;
@@ -94,6 +104,16 @@ final class CompactionAudit {
   /** The compaction's writer, reporting each cell written and settling after each batch. */
   CellSink sink(CellSink writer) {
     return new Sink(writer);
+  }
+
+  /** Input {@code input} reached a new row. */
+  void rowStarted(int input, byte[] row) {
+    rowFilters.get(input).add(row, 0, row.length);
+  }
+
+  /** The inputs' row filters in the order of {@link #inputNames} once the merge finished; empty before. */
+  List<RowFilter> rowFilters() {
+    return builtFilters;
   }
 
   /** An input passed {@code cell} (of {@code row}, a copy the input keeps for the row). */
@@ -151,6 +171,7 @@ final class CompactionAudit {
     }
     Optional<ChangedRows> changed = account.finish();
     result = gaveUp != null ? Optional.empty() : changed;
+    builtFilters = rowFilters.stream().map(RowFilter.Builder::build).toList();
   }
 
   private void output(Cell cell) {

@@ -79,6 +79,7 @@ final class CountingFileScanner implements KeyValueScanner {
     if (pendingRow == null || !CellUtil.matchingRows(cell, pendingRow)) {
       flush();
       pendingRow = CellUtil.cloneRow(cell);
+      audit.rowStarted(index, pendingRow);
     }
     pendingCells++;
     audit.passed(cell, index, pendingRow);

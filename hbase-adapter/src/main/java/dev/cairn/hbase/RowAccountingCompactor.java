@@ -45,7 +45,7 @@ final class RowAccountingCompactor extends DefaultCompactor {
     CURRENT.set(audit);
     try {
       List<Path> outputs = super.compact(request, throughputController, user);
-      engine.audited(outputs, audit.result(), audit.inputNames(), audit.failure());
+      engine.audited(outputs, audit);
       return outputs;
     } finally {
       CURRENT.remove();

@@ -77,6 +77,7 @@ class BufferReadEquivalenceTest {
   @Test
   void readsThroughTheBufferEqualReadsOfTheOutputsAlone() throws IOException {
     long leafReads = 0;
+    long leafFilesSkipped = 0;
     long generationsSeen = 0;
     for (long seed = 1; seed <= 8; seed++) {
       Random random = new Random(seed);
@@ -101,12 +102,14 @@ class BufferReadEquivalenceTest {
         }
         engine.trimPass(Map.of()); // folds the generations' read counts into the stats
         leafReads += engine.stats().leafReads();
+        leafFilesSkipped += engine.stats().leafFilesSkipped();
       } finally {
         HBaseTestingUtility.closeRegionAndWAL(region);
       }
     }
     assertTrue(generationsSeen > 0, "no compaction was buffered: the comparison tested nothing");
     assertTrue(leafReads > 0, "no read used the buffer: the comparison tested nothing");
+    assertTrue(leafFilesSkipped > 0, "no get skipped a leaf: the row filters went untested");
   }
 
   /**
@@ -152,6 +155,9 @@ class BufferReadEquivalenceTest {
       assertEquals(1, g.outputReads.sum());
       assertEquals("only", Bytes.toString(region.get(new Get(Bytes.toBytes("r2"))).getValue(FAMILY, q)));
       assertEquals(2, g.leafReads.sum());
+      // r1's get skipped the older file by its drop mask, r2's by its row filter (r2 is only in the newer one)
+      assertEquals(2, engine.stats().leafFilesOpened());
+      assertEquals(2, engine.stats().leafFilesSkipped());
     } finally {
       HBaseTestingUtility.closeRegionAndWAL(region);
     }
