@@ -17,7 +17,7 @@ import org.apache.hadoop.hbase.regionserver.StoreFileReader;
  * compaction changed, and, for a get of one changed row, the leaves its drop mask leaves (bit
  * {@code i} of a mask names {@code leaves[i]}). Each leaf has a filter of its rows ({@code
  * leafFilters[i]}), so a get opens only the leaves that may hold its row. Immutable but for its
- * read counters, which the trim reads and resets each interval.
+ * read counters, which the trim reads and resets each interval, and its sample of rows read.
  */
 final class BufferGeneration {
   final long id;
@@ -31,6 +31,8 @@ final class BufferGeneration {
   /** The leaves' row filters' memory. */
   final long filterBytes;
   final LongAdder leafReads = new LongAdder();
+  /** Rows recently read through the leaves: what a warm hand-over loads from the output. */
+  final RecentRows recentReads = new RecentRows();
   final LongAdder outputReads = new LongAdder();
 
   /**

@@ -26,9 +26,12 @@ import java.util.function.Function;
  *     the block cache beyond its output ({@link GenerationTrim})
  * @param maxChangedRows the most changed rows a compaction may have and still be buffered (each
  *     costs its bytes in memory while the generation lives)
+ * @param warmHandOver before the trim retires a generation its reads still use, load into the
+ *     block cache the output's blocks under the rows recently read through it ({@link
+ *     OutputWarmer}), so the reads that move to the output find it warm
  */
 public record BufferOptions(boolean enabled, int trimIntervalMillis, double minServedShare, double maxExtraFraction,
-    double maxDilution, int maxChangedRows) {
+    double maxDilution, int maxChangedRows, boolean warmHandOver) {
 
   public static final String PREFIX = "cairn.buffer.";
   public static final String ENABLED = PREFIX + "enabled";
@@ -37,10 +40,12 @@ public record BufferOptions(boolean enabled, int trimIntervalMillis, double minS
   public static final String MAX_EXTRA_FRACTION = PREFIX + "max.extra.fraction";
   public static final String MAX_DILUTION = PREFIX + "max.dilution";
   public static final String MAX_CHANGED_ROWS = PREFIX + "max.changed.rows";
+  public static final String WARM_HAND_OVER = PREFIX + "warm.handover";
 
   /** Every key, for the docs and for a check that nothing else under the prefix is set. */
   public static final List<String> KEYS =
-      List.of(ENABLED, TRIM_INTERVAL_MS, MIN_SERVED_SHARE, MAX_EXTRA_FRACTION, MAX_DILUTION, MAX_CHANGED_ROWS);
+      List.of(ENABLED, TRIM_INTERVAL_MS, MIN_SERVED_SHARE, MAX_EXTRA_FRACTION, MAX_DILUTION, MAX_CHANGED_ROWS,
+          WARM_HAND_OVER);
 
   public BufferOptions {
     range(TRIM_INTERVAL_MS, (long) trimIntervalMillis, 100, 3_600_000);
@@ -52,10 +57,16 @@ public record BufferOptions(boolean enabled, int trimIntervalMillis, double minS
 
   /**
    * 10 s trim passes; a generation kept while its leaves serve half its reads and hold at most
-   * one block cache beyond its output; all leaves at most 1.5x the live bytes.
+   * one block cache beyond its output; all leaves at most 1.5x the live bytes; warm hand-overs.
    */
   public static BufferOptions defaults() {
-    return new BufferOptions(true, 10_000, 0.5, 1.5, 1.0, 1_000_000);
+    return new BufferOptions(true, 10_000, 0.5, 1.5, 1.0, 1_000_000, true);
+  }
+
+  /** These options with the buffer off (a bad setting's fallback). */
+  public BufferOptions disabled() {
+    return new BufferOptions(false, trimIntervalMillis, minServedShare, maxExtraFraction, maxDilution, maxChangedRows,
+        warmHandOver);
   }
 
   /** The trim's settings. */
@@ -74,6 +85,7 @@ public record BufferOptions(boolean enabled, int trimIntervalMillis, double minS
     BufferOptions d = defaults();
     return new BufferOptions(bool(get, ENABLED, d.enabled()), integer(get, TRIM_INTERVAL_MS, d.trimIntervalMillis()),
         decimal(get, MIN_SERVED_SHARE, d.minServedShare()), decimal(get, MAX_EXTRA_FRACTION, d.maxExtraFraction()),
-        decimal(get, MAX_DILUTION, d.maxDilution()), integer(get, MAX_CHANGED_ROWS, d.maxChangedRows()));
+        decimal(get, MAX_DILUTION, d.maxDilution()), integer(get, MAX_CHANGED_ROWS, d.maxChangedRows()),
+        bool(get, WARM_HAND_OVER, d.warmHandOver()));
   }
 }

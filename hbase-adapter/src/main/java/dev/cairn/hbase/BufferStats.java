@@ -19,6 +19,9 @@ final class BufferStats {
   private final LongAdder outputReads = new LongAdder();
   private final LongAdder leafFilesOpened = new LongAdder();
   private final LongAdder leafFilesSkipped = new LongAdder();
+  private final LongAdder warmHandOvers = new LongAdder();
+  private final LongAdder warmedBlocks = new LongAdder();
+  private final LongAdder warmedBytes = new LongAdder();
   private volatile String lastNotBuffered = "";
   private volatile Pass lastPass = new Pass(0, 0, 0, 0, 0, 0, 0, 0);
 
@@ -81,6 +84,25 @@ final class BufferStats {
 
   long leafFilesSkipped() {
     return leafFilesSkipped.sum();
+  }
+
+  /** A warm hand-over loaded {@code warmed}. */
+  void warmed(OutputWarmer.Warmed warmed) {
+    warmHandOvers.increment();
+    warmedBlocks.add(warmed.blocks());
+    warmedBytes.add(warmed.bytes());
+  }
+
+  long warmHandOvers() {
+    return warmHandOvers.sum();
+  }
+
+  long warmedBlocks() {
+    return warmedBlocks.sum();
+  }
+
+  long warmedBytes() {
+    return warmedBytes.sum();
   }
 
   void pass(Pass pass) {

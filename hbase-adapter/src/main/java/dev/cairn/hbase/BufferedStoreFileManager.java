@@ -140,6 +140,9 @@ final class BufferedStoreFileManager implements StoreFileManager {
         continue;
       }
       g.leafReads.increment();
+      if (lo != null) {
+        g.recentReads.record(lo);
+      }
       int skipped = 0;
       for (int i = 0; i < g.leaves.size(); i++) {
         boolean dropped = i < ChangedRows.MAX_INPUTS && (mask & ChangedRows.bit(i)) != 0;
@@ -427,6 +430,11 @@ final class BufferedStoreFileManager implements StoreFileManager {
       engine.writeUnlock();
     }
     return retired;
+  }
+
+  /** The generation {@code id} if still held, else null. */
+  BufferGeneration generation(long id) {
+    return state.byOutput.values().stream().filter(g -> g.id == id).findFirst().orElse(null);
   }
 
   /** The generations now (for metrics and tests). */

@@ -45,6 +45,15 @@ public interface CairnBufferMetricsMBean {
   /** The memory of the leaves' row filters. */
   long getRowFilterBytes();
 
+  /** Retirements preceded by a warm hand-over (the trim retired a generation its reads used). */
+  long getWarmHandOvers();
+
+  /** Output data blocks the warm hand-overs loaded (cached already, or read from disk). */
+  long getWarmedBlocks();
+
+  /** Those blocks' bytes on disk. */
+  long getWarmedBytes();
+
   /** Compactions that became (or extended) a generation. */
   long getBufferedCompactions();
 

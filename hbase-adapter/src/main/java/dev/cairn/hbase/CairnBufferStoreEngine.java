@@ -105,9 +105,7 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
       return BufferOptions.read(conf::get, OptionValues.keysOf(conf));
     } catch (IllegalArgumentException e) {
       LOG.error("cairn: bad buffer setting for {}: {}; the store runs without a buffer", store, e.getMessage());
-      BufferOptions d = BufferOptions.defaults();
-      return new BufferOptions(false, d.trimIntervalMillis(), d.minServedShare(), d.maxExtraFraction(),
-          d.maxDilution(), d.maxChangedRows());
+      return BufferOptions.defaults().disabled();
     }
   }
 
@@ -216,7 +214,7 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
     long cacheBytes = store.getCacheConfig().getBlockCache().map(BlockCache::getMaxSize).orElse(0L);
     List<GenerationTrim.Retirement> plan = GenerationTrim.plan(views, files.liveBytes(), cacheBytes,
         options.trimConfig());
-    int retired = files.retire(plan);
+    int retired = retire(plan, views);
     recordPass(cachedBytesByFile);
     if (retired > 0) {
       try {
@@ -225,6 +223,31 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
         LOG.warn("cairn: could not archive retired buffer files of {}; HBase's discharger will", store, e);
       }
     }
+  }
+
+  /**
+   * Retires what {@code plan} names, each generation its reads still use after a warm hand-over
+   * ({@link OutputWarmer}) with its leaves' cached bytes from {@code views} as the budget.
+   */
+  int retire(List<GenerationTrim.Retirement> plan, List<GenerationTrim.Generation> views) {
+    if (options.warmHandOver()) {
+      for (GenerationTrim.Retirement r : plan) {
+        if (r.reason() == GenerationTrim.Reason.COOLED || r.reason() == GenerationTrim.Reason.OUTPUT_WARM) {
+          continue; // no reads to move, or the output already holds them
+        }
+        BufferGeneration g = storeFileManager.generation(r.id());
+        long budget = views.stream().filter(v -> v.id() == r.id()).mapToLong(GenerationTrim.Generation::leafCachedBytes)
+            .findFirst().orElse(0L);
+        if (g != null) {
+          try {
+            stats.warmed(OutputWarmer.warm(g.output, g.recentReads.byFrequency(), budget));
+          } catch (IOException | RuntimeException e) {
+            LOG.debug("cairn: warm hand-over of {} failed; its reads move to a cold output", g.output, e);
+          }
+        }
+      }
+    }
+    return storeFileManager.retire(plan);
   }
 
   private void recordPass(Map<String, Long> cached) {
@@ -321,6 +344,21 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
     @Override
     public long getRowFilterBytes() {
       return picture(Map.of()).rowFilterBytes();
+    }
+
+    @Override
+    public long getWarmHandOvers() {
+      return stats.warmHandOvers();
+    }
+
+    @Override
+    public long getWarmedBlocks() {
+      return stats.warmedBlocks();
+    }
+
+    @Override
+    public long getWarmedBytes() {
+      return stats.warmedBytes();
     }
 
     @Override

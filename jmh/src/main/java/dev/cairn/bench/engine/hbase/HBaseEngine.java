@@ -67,8 +67,9 @@ public final class HBaseEngine implements BenchEngine {
   private static final String BUFFER_BEANS = "dev.cairn.hbase:type=CompactionBuffer,table="
       + ObjectName.quote(HBaseSettings.TABLE) + ",*";
   private static final List<String> BUFFER_ATTRIBUTES = List.of("Generations", "BufferFiles", "BufferBytes",
-      "BufferCachedFraction", "OutputBytes", "OutputCachedFraction", "ChangedRows", "ReadsFromBuffer",
-      "ReadsFromOutputs", "BufferedCompactions", "UnbufferedCompactions", "LastNotBufferedReason", "RetiredCooled",
+      "BufferCachedFraction", "OutputBytes", "OutputCachedFraction", "ChangedRows", "RowFilterBytes", "ReadsFromBuffer",
+      "ReadsFromOutputs", "LeafFilesOpened", "LeafFilesSkipped", "WarmHandOvers", "WarmedBlocks",
+      "WarmedBytes", "BufferedCompactions", "UnbufferedCompactions", "LastNotBufferedReason", "RetiredCooled",
       "RetiredOutputWarm", "RetiredOutgrown", "RetiredDiluted", "RetiredOverBudget", "RetiredByUnbufferedCompaction");
 
   private final Variant variant;
