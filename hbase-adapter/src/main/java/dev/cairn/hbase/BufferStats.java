@@ -2,7 +2,6 @@ package dev.cairn.hbase;
 
 import dev.cairn.compaction.buffer.GenerationTrim;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -65,15 +64,14 @@ final class BufferStats {
     retiredUnbuffered.increment();
   }
 
-  void reads(List<GenerationTrim.Generation> views) {
-    for (GenerationTrim.Generation g : views) {
-      leafReads.add(g.leafReads());
-      outputReads.add(g.outputReads());
-    }
+  /** A read used a generation's output (it holds a changed row of the generation). */
+  void outputRead() {
+    outputReads.increment();
   }
 
   /** A read through a generation's leaves opened {@code opened} of them and skipped the others. */
-  void leafFiles(int opened, int skipped) {
+  void leafRead(int opened, int skipped) {
+    leafReads.increment();
     leafFilesOpened.add(opened);
     leafFilesSkipped.add(skipped);
   }
@@ -129,12 +127,12 @@ final class BufferStats {
     return retiredUnbuffered.sum();
   }
 
-  /** Reads that used leaves, as of the last pass. */
+  /** Reads that used a generation's leaves. */
   long leafReads() {
     return leafReads.sum();
   }
 
-  /** Reads that had to use a generation's output (a changed row), as of the last pass. */
+  /** Reads that had to use a generation's output (a changed row). */
   long outputReads() {
     return outputReads.sum();
   }

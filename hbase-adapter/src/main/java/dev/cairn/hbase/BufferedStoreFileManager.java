@@ -136,6 +136,7 @@ final class BufferedStoreFileManager implements StoreFileManager {
           : g.changed.intersects(lo, hi) ? ChangedRows.PARTIAL : ChangedRows.UNCHANGED;
       if (mask == ChangedRows.PARTIAL) {
         g.outputReads.increment();
+        stats.outputRead();
         files.add(f);
         continue;
       }
@@ -152,7 +153,7 @@ final class BufferedStoreFileManager implements StoreFileManager {
           skipped++;
         }
       }
-      stats.leafFiles(g.leaves.size() - skipped, skipped);
+      stats.leafRead(g.leaves.size() - skipped, skipped);
     }
     return files;
   }

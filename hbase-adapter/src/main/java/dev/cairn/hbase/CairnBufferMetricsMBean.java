@@ -2,8 +2,8 @@ package dev.cairn.hbase;
 
 /**
  * One store's compaction buffer, as JMX shows it ({@code dev.cairn.hbase:type=CompactionBuffer,
- * table=...,region=...,family=...}). Counts and sizes are read now; cached fractions and read
- * counts are as of the last trim pass.
+ * table=...,region=...,family=...}). Counts and sizes are read now; cached fractions are as of
+ * the last trim pass.
  */
 public interface CairnBufferMetricsMBean {
   /** Generations held: live outputs with leaves answering in their place. */
@@ -27,10 +27,10 @@ public interface CairnBufferMetricsMBean {
   /** Rows the generations hold as changed (reads of these go to the outputs). */
   long getChangedRows();
 
-  /** Reads (store scanners) that used a generation's leaves, as of the last pass. */
+  /** Reads (store scanners) that used a generation's leaves. */
   long getReadsFromBuffer();
 
-  /** Reads that had to use a generation's output, as of the last pass. */
+  /** Reads that had to use a generation's output. */
   long getReadsFromOutputs();
 
   /** Leaves the reads through the buffer opened. */

@@ -210,7 +210,6 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
   void trimPass(Map<String, Long> cachedBytesByFile) {
     BufferedStoreFileManager files = storeFileManager;
     List<GenerationTrim.Generation> views = files.trimView(cachedBytesByFile, System.nanoTime());
-    stats.reads(views);
     long cacheBytes = store.getCacheConfig().getBlockCache().map(BlockCache::getMaxSize).orElse(0L);
     List<GenerationTrim.Retirement> plan = GenerationTrim.plan(views, files.liveBytes(), cacheBytes,
         options.trimConfig());
