@@ -1,6 +1,8 @@
 package dev.cairn;
 
 import dev.cairn.db.DbImpl;
+import dev.cairn.db.ReadOnlyDb;
+import dev.cairn.db.Repair;
 import java.nio.file.Path;
 
 /**
@@ -26,6 +28,34 @@ public interface Cairn extends AutoCloseable {
    */
   static Cairn open(Path dir, Options options) {
     return DbImpl.open(dir, options);
+  }
+
+  /**
+   * Opens a read-only, point-in-time view of the existing database in {@code dir}: what the
+   * manifest and the write-ahead logs held at the open, replayed into memory. It writes nothing
+   * (no log, manifest, table or compaction) and takes no LOCK, so it may look at a database
+   * another process holds; writes, flushes and compactions throw {@link ReadOnlyException}.
+   * Tables the manifest names must exist ({@link MissingFilesException} otherwise).
+   *
+   * <p>Beside a live owner the view goes stale as the owner flushes and compacts: a read that
+   * needs a file the owner has since deleted throws {@link DatabaseChangedException}; close the
+   * view and open a new one. The owner's unsynced writes appear only as far as its log reached
+   * the operating system.
+   */
+  static Cairn openReadOnly(Path dir, Options options) {
+    return ReadOnlyDb.open(dir, options);
+  }
+
+  /**
+   * Makes a database that fails to open with {@link MissingFilesException} open again: drops
+   * from the manifest every table that is missing or shorter than recorded and reports each with
+   * the key range it held. Keys in a dropped level table's range read as their older versions
+   * below it, or as absent; a dropped compaction-buffer file loses nothing (the buffer holds
+   * copies). Takes the LOCK; writes one manifest edit and nothing else, and nothing at all when
+   * every table is present. Restore the files from a backup instead if you can.
+   */
+  static RepairReport repair(Path dir, Options options) {
+    return Repair.run(dir, options);
   }
 
   void put(byte[] key, byte[] value);
@@ -79,7 +109,12 @@ public interface Cairn extends AutoCloseable {
    * {@link CorruptionException} naming the first damaged file and offset. Returns the number of
    * tables verified.
    */
-  int verifyChecksums();
+  default int verifyChecksums() {
+    return verifyChecksums(VerifyProgress.NONE);
+  }
+
+  /** As {@link #verifyChecksums()}, telling {@code progress} after each table. */
+  int verifyChecksums(VerifyProgress progress);
 
   /** Waits for background work, then releases every resource. Idempotent. */
   @Override

@@ -7,6 +7,7 @@ import dev.cairn.Options;
 import dev.cairn.ReadOptions;
 import dev.cairn.Snapshot;
 import dev.cairn.Stats;
+import dev.cairn.VerifyProgress;
 import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
 import java.nio.file.Path;
@@ -166,6 +167,11 @@ public final class DbImpl implements Cairn {
 
   @Override
   public List<Entry> scan(byte[] from, byte[] toExclusive, int limit) {
+    return scan(this, engine, from, toExclusive, limit);
+  }
+
+  /** {@link Cairn#scan} through {@code db}'s iterator, timed in {@code engine}'s counters. */
+  static List<Entry> scan(Cairn db, Engine engine, byte[] from, byte[] toExclusive, int limit) {
     if (from == null) {
       throw new IllegalArgumentException("scan start key must not be null (use an empty array for the first key)");
     }
@@ -174,7 +180,7 @@ public final class DbImpl implements Cairn {
     }
     long start = System.nanoTime();
     List<Entry> out = new ArrayList<>(Math.min(limit, 1024));
-    try (CairnIterator it = iterator(ReadOptions.DEFAULT.withBounds(from, toExclusive))) {
+    try (CairnIterator it = db.iterator(ReadOptions.DEFAULT.withBounds(from, toExclusive))) {
       for (it.seekToFirst(); it.isValid() && out.size() < limit; it.next()) {
         out.add(new Entry(it.key(), it.value()));
       }
@@ -218,10 +224,13 @@ public final class DbImpl implements Cairn {
   }
 
   @Override
-  public int verifyChecksums() {
+  public int verifyChecksums(VerifyProgress progress) {
+    if (progress == null) {
+      throw new IllegalArgumentException("progress must not be null (VerifyProgress.NONE)");
+    }
     calls.enter();
     try (ReadState state = pinReadState(null)) {
-      return state.verifyTables();
+      return state.verifyTables(progress);
     } finally {
       calls.exit();
     }

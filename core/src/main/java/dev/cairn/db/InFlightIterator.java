@@ -1,6 +1,7 @@
 package dev.cairn.db;
 
 import dev.cairn.CairnIterator;
+import java.util.function.UnaryOperator;
 
 /**
  * A user iterator whose positioning calls count as calls in flight ({@link InFlightCalls}): after
@@ -12,10 +13,17 @@ import dev.cairn.CairnIterator;
 final class InFlightIterator implements CairnIterator {
   private final CairnIterator delegate;
   private final InFlightCalls calls;
+  /** What a positioning call's failure becomes (a read-only view's "changed underneath"). */
+  private final UnaryOperator<RuntimeException> failures;
 
   InFlightIterator(CairnIterator delegate, InFlightCalls calls) {
+    this(delegate, calls, UnaryOperator.identity());
+  }
+
+  InFlightIterator(CairnIterator delegate, InFlightCalls calls, UnaryOperator<RuntimeException> failures) {
     this.delegate = delegate;
     this.calls = calls;
+    this.failures = failures;
   }
 
   @Override
@@ -28,6 +36,8 @@ final class InFlightIterator implements CairnIterator {
     calls.enter();
     try {
       delegate.seekToFirst();
+    } catch (RuntimeException e) {
+      throw failures.apply(e);
     } finally {
       calls.exit();
     }
@@ -38,6 +48,8 @@ final class InFlightIterator implements CairnIterator {
     calls.enter();
     try {
       delegate.seek(key);
+    } catch (RuntimeException e) {
+      throw failures.apply(e);
     } finally {
       calls.exit();
     }
@@ -48,6 +60,8 @@ final class InFlightIterator implements CairnIterator {
     calls.enter();
     try {
       delegate.next();
+    } catch (RuntimeException e) {
+      throw failures.apply(e);
     } finally {
       calls.exit();
     }

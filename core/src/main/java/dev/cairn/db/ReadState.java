@@ -2,6 +2,7 @@ package dev.cairn.db;
 
 import dev.cairn.CairnIterator;
 import dev.cairn.ReadOptions;
+import dev.cairn.VerifyProgress;
 import dev.cairn.fs.IoTag;
 import dev.cairn.iter.ConcatenatingIterator;
 import dev.cairn.iter.InternalIterator;
@@ -14,9 +15,9 @@ import dev.cairn.table.TableHandle;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -79,22 +80,24 @@ final class ReadState implements AutoCloseable {
 
   /**
    * Verifies the checksum of every block of every table of the pinned version, the compaction
-   * buffers' included (each file once).
+   * buffers' included (each file once), telling {@code progress} after each.
    */
-  int verifyTables() {
-    Set<Long> verified = new HashSet<>();
+  int verifyTables(VerifyProgress progress) {
+    Map<Long, FileMetaData> files = new LinkedHashMap<>();
     for (int level = 0; level < version.numLevels(); level++) {
-      List<FileMetaData> files = new ArrayList<>(version.files(level));
-      version.bufferRuns(level).forEach(t -> files.addAll(t.allFiles()));
-      for (FileMetaData f : files) {
-        if (verified.add(f.number())) {
-          try (TableHandle h = TableIterators.acquire(tables, f)) {
-            h.reader().verifyChecksums();
-          }
-        }
-      }
+      version.files(level).forEach(f -> files.putIfAbsent(f.number(), f));
+      version.bufferRuns(level).forEach(t -> t.allFiles().forEach(f -> files.putIfAbsent(f.number(), f)));
     }
-    return verified.size();
+    int done = 0;
+    long bytes = 0;
+    for (FileMetaData f : files.values()) {
+      try (TableHandle h = TableIterators.acquire(tables, f)) {
+        h.reader().verifyChecksums();
+      }
+      bytes += f.totalBytes();
+      progress.tableVerified(++done, files.size(), bytes);
+    }
+    return files.size();
   }
 
   @Override

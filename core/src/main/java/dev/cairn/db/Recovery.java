@@ -17,9 +17,12 @@ import java.util.logging.Logger;
 
 /**
  * Brings a database back to its last durable state on open: replays the manifest (through
- * {@link VersionSet#recover()}), then every write-ahead log not yet covered by a flushed table,
- * in log order, into memtables that are written out as L0 tables. The damaged-log policy is
- * {@link dev.cairn.Options#walRecoveryMode()} (docs/operations.md).
+ * {@link VersionSet#recover()}), checks that every table it names is on disk
+ * ({@link LiveFilesCheck}), then replays every write-ahead log not yet covered by a flushed
+ * table, in log order, into memtables. A writable open writes them out as L0 tables
+ * ({@link #recover}); a read-only open keeps them in memory ({@link #recoverInMemory}) and
+ * writes nothing. The damaged-log policy is {@link dev.cairn.Options#walRecoveryMode()}
+ * (docs/operations.md).
  */
 final class Recovery {
   private static final Logger LOG = Logger.getLogger(Recovery.class.getName());
@@ -30,6 +33,12 @@ final class Recovery {
   /** Last sequence of the record replayed last, across all logs; -1 before the first. */
   private long lastReplayed = -1;
   private MemTable mem;
+  /** What a full memtable becomes: an L0 table (writable open), or kept (read-only open). */
+  private MemTableSink sink;
+
+  private interface MemTableSink {
+    void accept(MemTable full) throws IOException;
+  }
 
   Recovery(Engine engine, TableOptions tableOptions) {
     this.engine = engine;
@@ -44,9 +53,37 @@ final class Recovery {
     VersionSet versions = engine.versions();
     if (versions.exists()) {
       versions.recover();
+      // Before the log replay below writes any table, and before the open writes a manifest.
+      LiveFilesCheck.requirePresent(engine.fs(), engine.dir(), versions.current(),
+          FileNames.manifest(versions.manifestFileNumber()));
     } else {
       versions.create();
     }
+    sink = full -> FlushJob.flush(engine, tableOptions, full, edit);
+    replayLogs();
+  }
+
+  /**
+   * Requires: mutex held; a database exists. Recovers without writing anything: the manifest's
+   * version, and the logs' writes in memtables, newest first.
+   */
+  List<MemTable> recoverInMemory() throws IOException {
+    VersionSet versions = engine.versions();
+    versions.recover();
+    LiveFilesCheck.requirePresent(engine.fs(), engine.dir(), versions.current(),
+        FileNames.manifest(versions.manifestFileNumber()));
+    List<MemTable> kept = new ArrayList<>();
+    sink = full -> {
+      if (full.entries() > 0) {
+        kept.add(0, full);
+      }
+    };
+    replayLogs();
+    return kept;
+  }
+
+  private void replayLogs() throws IOException {
+    VersionSet versions = engine.versions();
     maxSequence = versions.lastSequence();
     List<Long> logs = new ArrayList<>();
     for (String name : engine.fs().list(engine.dir())) {
@@ -73,7 +110,7 @@ final class Recovery {
         LOG.warning("recovery: skipping " + FileNames.log(number) + " after damage in an earlier log");
         continue;
       }
-      WalReplay.ReplayResult result = replayLog(number, edit);
+      WalReplay.ReplayResult result = replayLog(number);
       stoppedEarly = engine.options().walRecoveryMode() == Options.WalRecoveryMode.POINT_IN_TIME
           && result.droppedAnything();
       if (result.droppedAnything()) {
@@ -84,7 +121,7 @@ final class Recovery {
     versions.setLastSequence(maxSequence);
   }
 
-  private WalReplay.ReplayResult replayLog(long number, VersionEdit edit) throws IOException {
+  private WalReplay.ReplayResult replayLog(long number) throws IOException {
     String name = FileNames.log(number);
     mem = new MemTable();
     WalReplay.ReplayResult result;
@@ -96,11 +133,11 @@ final class Recovery {
         lastReplayed = last;
         maxSequence = Math.max(maxSequence, last);
         if (mem.approximateBytes() > engine.options().memtableBytes()) {
-          flushRecovered(edit);
+          completeMemTable();
         }
       });
     }
-    flushRecovered(edit);
+    completeMemTable();
     return result;
   }
 
@@ -117,8 +154,8 @@ final class Recovery {
     }
   }
 
-  private void flushRecovered(VersionEdit edit) throws IOException {
-    FlushJob.flush(engine, tableOptions, mem, edit);
+  private void completeMemTable() throws IOException {
+    sink.accept(mem);
     mem = new MemTable();
   }
 }

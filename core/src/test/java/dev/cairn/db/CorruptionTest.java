@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.cairn.Cairn;
 import dev.cairn.CorruptionException;
+import dev.cairn.MissingFilesException;
 import dev.cairn.CairnIterator;
 import dev.cairn.Options;
 import dev.cairn.Options.CompactionScheduler;
@@ -27,6 +28,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -191,9 +193,13 @@ class CorruptionTest {
     }
   }
 
+  /**
+   * A table shorter than the manifest records fails the open, naming the table and where its
+   * bytes end, and the refused open changes nothing on disk (LevelDB checks the same at open).
+   */
   @ParameterizedTest(name = "{0}")
   @MethodSource("combos")
-  void truncatedTablesAreReportedAndNeverReturnedAsData(EngineCombo combo) throws IOException {
+  void truncatedTablesFailTheOpenNamingThemAndChangeNothing(EngineCombo combo) throws IOException {
     this.combo = combo;
     buildTables();
     Path table = DamagedFiles.endingWith(dir, ".sst").get(0);
@@ -202,16 +208,74 @@ class CorruptionTest {
     for (long length : new long[] {0, 10, size / 3, size - 49, size - 1}) {
       DamagedFiles.truncate(table, length);
       damagesInjected++;
-      try (Cairn db = open(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL))) {
-        CorruptionException e = assertThrows(CorruptionException.class, db::verifyChecksums,
-            table.getFileName() + " truncated to " + length + " bytes must be reported (" + combo + ")");
-        // The offset may be where the manifest says data should be, past the truncated end.
-        DamagedFiles.assertNamesFile(e, table, size);
-        readEverythingAndCompare(db);
+      try {
+        assertOpenRefusedNaming(List.of(table), length);
       } finally {
         Files.write(table, original);
       }
     }
+    try (Cairn db = open(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL))) {
+      readEverythingAndCompare(db); // restored: opens and reads everything again
+    }
+  }
+
+  /** A table the manifest names that was deleted fails the open, naming every missing table. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("combos")
+  void missingTablesFailTheOpenNamingEachAndChangeNothing(EngineCombo combo) throws IOException {
+    this.combo = combo;
+    buildTables();
+    List<Path> tables = DamagedFiles.endingWith(dir, ".sst");
+    assertTrue(tables.size() >= 2, "the set-up leaves tables in L0 and L1: " + tables);
+    Path first = tables.get(0);
+    Path last = tables.get(tables.size() - 1);
+    byte[] firstBytes = Files.readAllBytes(first);
+    byte[] lastBytes = Files.readAllBytes(last);
+    Files.delete(first);
+    Files.delete(last);
+    damagesInjected++;
+    MissingFilesException e = assertOpenRefusedNaming(List.of(first, last), 0);
+    for (Path p : List.of(first, last)) {
+      assertTrue(e.getMessage().contains(p.getFileName().toString() + " ("), "every missing table is named: " + e);
+    }
+    assertEquals(Set.of(FileNames.parse(first.getFileName().toString()).number(),
+        FileNames.parse(last.getFileName().toString()).number()), Set.copyOf(e.tableNumbers()));
+    Files.write(first, firstBytes);
+    Files.write(last, lastBytes);
+    try (Cairn db = open(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL))) {
+      readEverythingAndCompare(db);
+    }
+  }
+
+  /**
+   * Opens, expecting a refusal that names one of {@code tables} (the first the manifest lists) as
+   * the corrupt file, at {@code offset}, and writes nothing.
+   */
+  private MissingFilesException assertOpenRefusedNaming(List<Path> tables, long offset) throws IOException {
+    Map<String, Long> before = fileSizes(dir);
+    MissingFilesException e = assertThrows(MissingFilesException.class,
+        () -> open(options(WalRecoveryMode.TOLERATE_CORRUPTED_TAIL)),
+        tables + " damaged (cut to " + offset + " bytes) must fail the open (" + combo + ")");
+    Path named = tables.stream().filter(t -> e.file().endsWith(t.getFileName().toString())).findFirst()
+        .orElseThrow(() -> new AssertionError("the report names one of " + tables + ": " + e));
+    DamagedFiles.assertNamesFile(e, named, offset);
+    assertEquals(offset, e.offset(), e.getMessage());
+    assertEquals(before, fileSizes(dir), "a refused open changes nothing on disk (" + combo + ")");
+    corruptionsReported++;
+    return e;
+  }
+
+  /** Every file of {@code dir} but LOCK, with its size. */
+  private static Map<String, Long> fileSizes(Path dir) throws IOException {
+    Map<String, Long> out = new TreeMap<>();
+    try (var files = Files.list(dir)) {
+      for (Path p : files.toList()) {
+        if (!p.getFileName().toString().equals(FileNames.LOCK)) {
+          out.put(p.getFileName().toString(), Files.size(p));
+        }
+      }
+    }
+    return out;
   }
 
   /**

@@ -98,8 +98,9 @@ final class ResourceHygiene {
     }
     assertNoBackgroundThreads(dir);
     for (Cairn c : opened) {
-      if (c instanceof DbImpl db) {
-        assertEquals(0, db.engine().blockCache().stats().pinnedBytes(), "off-heap block memory still pinned after close");
+      Engine engine = c instanceof DbImpl db ? db.engine() : c instanceof ReadOnlyDb view ? view.engine() : null;
+      if (engine != null) {
+        assertEquals(0, engine.blockCache().stats().pinnedBytes(), "off-heap block memory still pinned after close");
       }
     }
   }

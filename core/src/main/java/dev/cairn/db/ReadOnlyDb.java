@@ -1,0 +1,297 @@
+package dev.cairn.db;
+
+import dev.cairn.Cairn;
+import dev.cairn.CairnException;
+import dev.cairn.CairnIOException;
+import dev.cairn.CairnIterator;
+import dev.cairn.DatabaseChangedException;
+import dev.cairn.Entry;
+import dev.cairn.Options;
+import dev.cairn.ReadOnlyException;
+import dev.cairn.ReadOptions;
+import dev.cairn.Snapshot;
+import dev.cairn.Stats;
+import dev.cairn.VerifyProgress;
+import dev.cairn.WriteBatch;
+import dev.cairn.WriteOptions;
+import dev.cairn.fs.FileNames;
+import dev.cairn.memtable.MemTable;
+import dev.cairn.version.ManifestMark;
+import dev.cairn.version.Version;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A read-only, point-in-time view of a database ({@link Cairn#openReadOnly}): the manifest's
+ * version and the logs' writes replayed into memory, as of the open. It takes no LOCK and writes
+ * nothing: no log, no manifest, no table, no compaction, no deletion. So it can look at a
+ * database another process holds, as RocksDB's read-only and secondary instances do.
+ *
+ * <p>Beside a live owner the view goes stale: the owner's compactions delete tables the view still
+ * names. A read that meets a missing file checks whether the manifest moved since the open
+ * ({@link ManifestMark}); if it did, the failure is a {@link DatabaseChangedException} ("reopen and
+ * retry"), never corruption. If the manifest did not move, nobody changed the database and the
+ * failure stands as it is.
+ */
+public final class ReadOnlyDb implements Cairn {
+  /** Opens that met a moving owner are retried; an owner that never pauses this long wins. */
+  private static final int OPEN_ATTEMPTS = 5;
+
+  private final Engine engine;
+  private final Compactions compactions;
+  private final InFlightCalls calls;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final ManifestMark openedAt;
+  // Set once by recover(), before the view is published.
+  private Version version;
+  private List<MemTable> memtables = List.of();
+  private long sequence;
+
+  private ReadOnlyDb(Path dir, Options options, ManifestMark openedAt) {
+    this.engine = new Engine(dir, options);
+    this.compactions = new Compactions(engine);
+    this.calls = new InFlightCalls("read-only view of " + dir);
+    this.openedAt = openedAt;
+  }
+
+  /** See {@link Cairn#openReadOnly}. */
+  public static Cairn open(Path dir, Options options) {
+    if (dir == null) {
+      throw new IllegalArgumentException("database directory must not be null");
+    }
+    if (options == null) {
+      throw new IllegalArgumentException("options must not be null");
+    }
+    if (!options.fileSystem().exists(dir.resolve(FileNames.CURRENT))) {
+      throw new CairnException("database " + dir + " does not exist (no CURRENT file); a read-only open creates nothing");
+    }
+    RuntimeException lastFailure = null;
+    for (int attempt = 0; attempt < OPEN_ATTEMPTS; attempt++) {
+      ManifestMark before = ManifestMark.read(options.fileSystem(), dir);
+      ReadOnlyDb db = new ReadOnlyDb(dir, options, before);
+      try {
+        db.recover();
+        return db;
+      } catch (RuntimeException e) {
+        db.release();
+        if (before.equals(ManifestMark.read(options.fileSystem(), dir))) {
+          throw e; // nobody moved the database: the failure is the database's own
+        }
+        lastFailure = e;
+      }
+    }
+    throw new DatabaseChangedException("database " + dir + " changed underneath each of " + OPEN_ATTEMPTS
+        + " attempts to open a read-only view (its owner is flushing or compacting); retry", lastFailure);
+  }
+
+  private void recover() {
+    engine.mutex().lock();
+    try {
+      memtables = List.copyOf(new Recovery(engine, compactions.style().tableOptions()).recoverInMemory());
+      sequence = engine.versions().lastSequence();
+      version = engine.versions().current();
+      version.ref();
+    } catch (IOException e) {
+      throw new CairnIOException("opening a read-only view of " + engine.dir(), e);
+    } finally {
+      engine.mutex().unlock();
+    }
+  }
+
+  // ---------------------------------------------------------------- refused
+
+  private ReadOnlyException refused(String what) {
+    return new ReadOnlyException("database " + engine.dir() + " is open read-only: " + what + " is not allowed");
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value) {
+    throw refused("put");
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value, WriteOptions options) {
+    throw refused("put");
+  }
+
+  @Override
+  public void delete(byte[] key) {
+    throw refused("delete");
+  }
+
+  @Override
+  public void delete(byte[] key, WriteOptions options) {
+    throw refused("delete");
+  }
+
+  @Override
+  public void write(WriteBatch batch) {
+    throw refused("write");
+  }
+
+  @Override
+  public void write(WriteBatch batch, WriteOptions options) {
+    throw refused("write");
+  }
+
+  @Override
+  public void flush() {
+    throw refused("flush");
+  }
+
+  @Override
+  public void compactRange(byte[] from, byte[] to) {
+    throw refused("compactRange");
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  @Override
+  public byte[] get(byte[] key) {
+    return get(key, ReadOptions.DEFAULT);
+  }
+
+  @Override
+  public byte[] get(byte[] key, ReadOptions readOptions) {
+    DbImpl.checkKey(key);
+    if (readOptions == null) {
+      throw new IllegalArgumentException("read options must not be null");
+    }
+    calls.enter();
+    long start = System.nanoTime();
+    try (ReadState state = pin(readOptions.snapshot())) {
+      return state.get(key, readOptions.fillCache());
+    } catch (RuntimeException e) {
+      throw changedUnderneathOr(e);
+    } finally {
+      engine.counters().getLatency().recordSince(start);
+      calls.exit();
+    }
+  }
+
+  private ReadState pin(Snapshot snapshot) {
+    long at = sequence;
+    if (snapshot != null) {
+      if (!(snapshot instanceof SnapshotImpl s) || s.owner() != this) {
+        throw new IllegalArgumentException("snapshot belongs to another database");
+      }
+      s.ensureOpen();
+      at = s.sequence();
+    }
+    version.ref();
+    return new ReadState(engine.tableCache(), compactions.buffer().reads(), memtables, version, at);
+  }
+
+  @Override
+  public Snapshot snapshot() {
+    calls.enter();
+    try {
+      return new SnapshotImpl(this, engine.snapshots(), sequence);
+    } finally {
+      calls.exit();
+    }
+  }
+
+  @Override
+  public CairnIterator iterator(ReadOptions readOptions) {
+    if (readOptions == null) {
+      throw new IllegalArgumentException("read options must not be null");
+    }
+    calls.enter();
+    try {
+      return new InFlightIterator(pin(readOptions.snapshot()).iterator(readOptions), calls, this::changedUnderneathOr);
+    } catch (RuntimeException e) {
+      throw changedUnderneathOr(e);
+    } finally {
+      calls.exit();
+    }
+  }
+
+  @Override
+  public List<Entry> scan(byte[] from, byte[] toExclusive, int limit) {
+    return DbImpl.scan(this, engine, from, toExclusive, limit);
+  }
+
+  @Override
+  public Stats stats() {
+    calls.enter();
+    engine.mutex().lock();
+    try {
+      long bytes = memtables.stream().mapToLong(MemTable::approximateBytes).sum();
+      return StatsBuilder.build(engine, compactions, version, bytes, memtables.size());
+    } finally {
+      engine.mutex().unlock();
+      calls.exit();
+    }
+  }
+
+  @Override
+  public int verifyChecksums(VerifyProgress progress) {
+    if (progress == null) {
+      throw new IllegalArgumentException("progress must not be null (VerifyProgress.NONE)");
+    }
+    calls.enter();
+    try (ReadState state = pin(null)) {
+      return state.verifyTables(progress);
+    } catch (RuntimeException e) {
+      throw changedUnderneathOr(e);
+    } finally {
+      calls.exit();
+    }
+  }
+
+  /**
+   * A missing file after the owner moved the manifest: the view is stale, not the database
+   * damaged. Anything else is returned as it is.
+   */
+  private RuntimeException changedUnderneathOr(RuntimeException e) {
+    if (e instanceof CairnIOException && causedByMissingFile(e)
+        && !openedAt.equals(ManifestMark.read(engine.fs(), engine.dir()))) {
+      return new DatabaseChangedException("database " + engine.dir() + " changed underneath this read-only view"
+          + " (its owner deleted a file the view reads: " + e.getMessage() + "); close the view, reopen it and retry", e);
+    }
+    return e;
+  }
+
+  private static boolean causedByMissingFile(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof NoSuchFileException || t instanceof java.io.FileNotFoundException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // ---------------------------------------------------------------- close
+
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    calls.refuseNew();
+    calls.awaitDrained();
+    version.unref();
+    release();
+  }
+
+  /** The engine context (tests). */
+  Engine engine() {
+    return engine;
+  }
+
+  /** Releases the caches, the manifest reader's state and the buffer's idle executor. */
+  private void release() {
+    compactions.stop();
+    try {
+      engine.versions().close();
+    } catch (IOException e) {
+      // Nothing was written; closing a manifest the view never opened cannot lose anything.
+    }
+    engine.tableCache().close();
+    engine.blockCache().close();
+  }
+}
