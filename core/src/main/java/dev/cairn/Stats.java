@@ -19,8 +19,11 @@ import java.util.List;
  * @param deviceBytesWritten every byte written through the filesystem layer
  * @param userBytesRead bytes read from tables for user reads (cache misses)
  * @param writeAmplification deviceBytesWritten / userBytesWritten (0 before any write)
- * @param spaceAmplification table bytes on disk / table bytes of the last non-empty level, an
- *     estimate of total-over-live in the steady state (RocksDB's definition); 1 for an empty tree
+ * @param spaceAmplification {@link #diskTableBytes()} (every table byte the database keeps on
+ *     disk: the levels' tables with block compaction's dead bytes, the compaction buffer's files,
+ *     and obsolete tables waiting for a deletion batch) / the bytes of the last non-empty level,
+ *     an estimate of total-over-live in the steady state (RocksDB's definition, with everything on
+ *     disk counted); 1 for an empty tree
  * @param cache block cache counters
  * @param stallMicros time writers spent delayed or stopped by L0 or memtable pressure
  * @param slowdowns writes delayed by the L0 slowdown trigger
@@ -29,6 +32,9 @@ import java.util.List;
  * @param compactions compactions completed (trivial moves included)
  * @param trivialMoves compactions that only moved a file down
  * @param compactionMicros wall time spent in compactions
+ * @param runningCompactions compactions running now (flushes not included)
+ * @param obsoleteTableBytes obsolete tables' bytes still on disk, waiting for a deletion batch
+ *     ({@link Options#obsoleteFileBatchBytes()}, block compaction's lazy deletion)
  * @param memtableBytes approximate bytes in the active memtable
  * @param immutableMemtables memtables waiting to be flushed
  * @param liveSnapshots open snapshots
@@ -64,6 +70,8 @@ public record Stats(
     long compactions,
     long trivialMoves,
     long compactionMicros,
+    int runningCompactions,
+    long obsoleteTableBytes,
     long memtableBytes,
     int immutableMemtables,
     int liveSnapshots,
@@ -170,8 +178,17 @@ public record Stats(
    */
   public record BufferLevelReads(long served, long stoppedAtMarker, long fellThrough) {}
 
+  /** Bytes of the levels' tables on disk (block compaction's dead bytes included). */
   public long totalTableBytes() {
     return levels.stream().mapToLong(LevelStats::bytes).sum();
+  }
+
+  /**
+   * Every table byte the database keeps on disk: the levels' files, the compaction buffer's files
+   * that the levels no longer hold, and obsolete tables waiting for a deletion batch.
+   */
+  public long diskTableBytes() {
+    return totalTableBytes() + (buffer == null ? 0 : buffer.bytes()) + obsoleteTableBytes;
   }
 
   public int totalFiles() {
@@ -194,14 +211,15 @@ public record Stats(
         mb(deviceBytesWritten), mb(walBytesWritten), mb(flushBytesWritten), mb(compactionBytesWritten),
         mb(manifestBytesWritten)));
     sb.append(String.format("write amplification    %12.2f%n", writeAmplification));
-    sb.append(String.format("space amplification    %12.2f%n", spaceAmplification));
+    sb.append(String.format("space amplification    %12.2f (%.2f MB of tables on disk, %.2f MB of them obsolete and waiting for deletion)%n",
+        spaceAmplification, mb(diskTableBytes()), mb(obsoleteTableBytes)));
     sb.append(String.format("block cache            %12.2f%% hits (%d hits, %d misses, %d inserts, %d evictions, %.2f of %.2f MB)%n",
         cache.hitRatio() * 100, cache.hits(), cache.misses(), cache.inserts(), cache.evictions(),
         mb(cache.usedBytes()), mb(cache.capacityBytes())));
     sb.append(String.format("stalls                 %12.3f s (%d slowdowns, %d stops)%n",
         stallMicros / 1e6, slowdowns, stops));
-    sb.append(String.format("flushes / compactions  %d / %d (%d trivial moves, %.3f s)%n",
-        flushes, compactions, trivialMoves, compactionMicros / 1e6));
+    sb.append(String.format("flushes / compactions  %d / %d (%d trivial moves, %.3f s), %d running%n",
+        flushes, compactions, trivialMoves, compactionMicros / 1e6, runningCompactions));
     sb.append(String.format("memtable               %.2f MB, %d immutable; %d snapshots; last sequence %d%n",
         mb(memtableBytes), immutableMemtables, liveSnapshots, lastSequence));
     sb.append(latencyLine("get", get)).append(latencyLine("put", put)).append(latencyLine("scan", scan));

@@ -50,7 +50,7 @@ final class BackgroundWork implements BackgroundRequests.Handler {
     this.memTables = memTables;
     this.compactions = compactions;
     this.obsoleteFiles = new ObsoleteFiles(engine.fs(), engine.dir(), engine.tableCache(),
-        compactions.style().obsoleteFileBatchBytes());
+        compactions.style().obsoleteFileBatchBytes(), engine.counters().obsoleteTableBytes());
     this.versions.setVersionReleasedListener(this::onVersionReleased);
     AtomicInteger threadIds = new AtomicInteger();
     this.background = Executors.newFixedThreadPool(engine.options().backgroundThreads(), r -> {

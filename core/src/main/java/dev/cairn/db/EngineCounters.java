@@ -15,10 +15,16 @@ final class EngineCounters {
   private final LatencyRecorder getLatency = new LatencyRecorder();
   private final LatencyRecorder putLatency = new LatencyRecorder();
   private final LatencyRecorder scanLatency = new LatencyRecorder();
+  /** Bytes of obsolete tables kept on disk for a later deletion batch (lazy deletion). */
+  private final java.util.concurrent.atomic.AtomicLong obsoleteTableBytes = new java.util.concurrent.atomic.AtomicLong();
 
   void recordStall(long startNanos, boolean stop) {
     stallNanos.add(System.nanoTime() - startNanos);
     (stop ? stops : slowdowns).increment();
+  }
+
+  java.util.concurrent.atomic.AtomicLong obsoleteTableBytes() {
+    return obsoleteTableBytes;
   }
 
   LongAdder userBytesWritten() {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -27,12 +28,15 @@ final class ObsoleteFiles {
   private final Path dir;
   private final TableCache tableCache;
   private final long batchBytes;
+  /** Set after each pass: the obsolete tables' bytes left on disk for a later batch. */
+  private final AtomicLong waitingTableBytes;
 
-  ObsoleteFiles(FileSystem fs, Path dir, TableCache tableCache, long batchBytes) {
+  ObsoleteFiles(FileSystem fs, Path dir, TableCache tableCache, long batchBytes, AtomicLong waitingTableBytes) {
     this.fs = fs;
     this.dir = dir;
     this.tableCache = tableCache;
     this.batchBytes = batchBytes;
+    this.waitingTableBytes = waitingTableBytes;
   }
 
   /** Names of the files in the directory that {@code live} does not need. */
@@ -64,17 +68,22 @@ final class ObsoleteFiles {
   int delete(List<String> obsolete, boolean force) {
     if (!force && batchBytes > 0) {
       long bytes = 0;
+      long tableBytes = 0;
       for (String name : obsolete) {
         try {
-          bytes += fs.size(dir.resolve(name));
+          long size = fs.size(dir.resolve(name));
+          bytes += size;
+          tableBytes += FileNames.parse(name).kind() == FileNames.Kind.TABLE ? size : 0;
         } catch (IOException e) {
           // Vanished meanwhile; nothing to count.
         }
       }
       if (bytes < batchBytes) {
+        waitingTableBytes.set(tableBytes); // on disk until the batch fills: Stats counts them
         return 0;
       }
     }
+    waitingTableBytes.set(0);
     int deleted = 0;
     for (String name : obsolete) {
       FileNames.Parsed p = FileNames.parse(name);

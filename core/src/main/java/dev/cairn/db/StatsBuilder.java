@@ -25,7 +25,11 @@ final class StatsBuilder {
     }
     long user = engine.counters().userBytesWritten().sum();
     long device = io.totalBytesWritten();
-    long tableBytes = levels.stream().mapToLong(Stats.LevelStats::bytes).sum();
+    Stats.Buffer buffer = compactions.buffer().stats(v);
+    long waitingDeletion = engine.counters().obsoleteTableBytes().get();
+    // Every table byte on disk: the levels' (dead bytes included), the buffer's own files, and
+    // obsolete tables that lazy deletion keeps until its batch fills.
+    long tableBytes = levels.stream().mapToLong(Stats.LevelStats::bytes).sum() + buffer.bytes() + waitingDeletion;
     long lastLevelBytes = 0;
     for (Stats.LevelStats l : levels) {
       if (l.bytes() > 0) {
@@ -53,6 +57,8 @@ final class StatsBuilder {
         c.compactions().sum(),
         c.trivialMoves().sum(),
         c.compactionNanos().sum() / 1000,
+        compactions.running(),
+        waitingDeletion,
         memtableBytes,
         immutables,
         engine.snapshots().size(),
@@ -62,6 +68,6 @@ final class StatsBuilder {
         c.scanLatency().snapshot(),
         compactions.scheduler().stats(v.fileCount(0), v.levelBytes(0)),
         compactions.style().blockStats(),
-        compactions.buffer().stats(v));
+        buffer);
   }
 }
