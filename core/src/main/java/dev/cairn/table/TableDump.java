@@ -4,6 +4,7 @@ import dev.cairn.CorruptionException;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.ReadableFile;
 import dev.cairn.key.InternalKey;
+import dev.cairn.key.UserKeys;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockIterator;
 import java.io.IOException;
@@ -11,29 +12,46 @@ import java.nio.ByteBuffer;
 
 /**
  * Renders a table as text for the CLI's {@code dump-table}: the footer chain (newest first),
- * the properties, and one line per index entry with its block's summary. Damage is reported in
- * the text where it is met, so that a dump shows as much as can be read.
+ * the properties, one line per index entry with its block's summary and, if asked, every entry.
+ * Damage is reported in the text where it is met, so that a dump shows as much as can be read,
+ * and counted, so that the tool can exit with a failure.
  */
 public final class TableDump {
   private TableDump() {}
+
+  /**
+   * A dump and the damage met while making it.
+   *
+   * @param damage places where the table could not be read (0 for a sound table)
+   */
+  public record Rendering(String text, int damage) {}
 
   /** The footer offset of a table whose valid length is {@code validLength}. */
   public static long lastFooterOffset(long validLength) {
     return validLength - Footer.SIZE;
   }
 
-  /** Renders the table at {@code footerOffset}; does not close {@code file}. */
+  /** Renders the table at {@code footerOffset}, without entries; does not close {@code file}. */
   public static String render(ReadableFile file, String fileName, long footerOffset)
+      throws IOException {
+    return render(file, fileName, footerOffset, false).text();
+  }
+
+  /**
+   * Renders the table at {@code footerOffset}, each data block's entries too if {@code entries}
+   * (keys and values escaped, values cut at 64 bytes); does not close {@code file}.
+   */
+  public static Rendering render(ReadableFile file, String fileName, long footerOffset, boolean entries)
       throws IOException {
     StringBuilder out = new StringBuilder();
     out.append("table ").append(fileName).append("\n");
-    renderFooterChain(file, fileName, footerOffset, out);
+    int damage = renderFooterChain(file, fileName, footerOffset, out);
     TableReader reader;
     try {
       reader = TableReader.open(new Unclosed(file), fileName, -1, footerOffset, null);
     } catch (CorruptionException e) {
       out.append("cannot open: ").append(e.getMessage()).append("\n");
-      return out.toString();
+      return new Rendering(out.toString(), damage + 1);
     }
     try (reader) {
       out.append("properties:\n");
@@ -46,13 +64,34 @@ public final class TableDump {
         BlockHandle h = index.handle(i);
         out.append(String.format("  #%d block %s separator %s: ", i, h,
             InternalKey.describe(index.separator(i))));
-        out.append(blockSummary(reader, h)).append("\n");
+        String summary = blockSummary(reader, h);
+        out.append(summary).append("\n");
+        if (summary.startsWith(CORRUPT)) {
+          damage++;
+        } else if (entries) {
+          renderEntries(reader, h, out);
+        }
       }
     }
-    return out.toString();
+    return new Rendering(out.toString(), damage);
   }
 
-  private static void renderFooterChain(ReadableFile file, String fileName, long footerOffset,
+  private static final String CORRUPT = "CORRUPT: ";
+
+  private static void renderEntries(TableReader reader, BlockHandle h, StringBuilder out) {
+    try (BlockRef ref = reader.acquireDataBlock(h, false, IoTag.OTHER);
+         BlockIterator it = ref.block().internalKeyIterator()) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        byte[] v = it.value();
+        String value = UserKeys.printable(v.length <= 64 ? v : java.util.Arrays.copyOf(v, 64));
+        out.append("    ").append(InternalKey.describe(it.key())).append(" => ").append(value)
+            .append(v.length > 64 ? "... (" + v.length + " bytes)" : "").append("\n");
+      }
+    }
+  }
+
+  /** Returns the number of damaged footers met (0 or 1: the chain stops at the first). */
+  private static int renderFooterChain(ReadableFile file, String fileName, long footerOffset,
       StringBuilder out) throws IOException {
     long at = footerOffset;
     int guard = 0;
@@ -71,9 +110,10 @@ public final class TableDump {
         at = f.previousFooterOffset();
       } catch (CorruptionException e) {
         out.append("footer @").append(at).append(": ").append(e.getMessage()).append("\n");
-        return;
+        return 1;
       }
     }
+    return 0;
   }
 
   private static String blockSummary(TableReader reader, BlockHandle h) {
@@ -92,7 +132,7 @@ public final class TableDump {
       return entries + " entries, "
           + (first == null ? "empty" : InternalKey.describe(first) + " .. " + InternalKey.describe(last));
     } catch (CorruptionException e) {
-      return "CORRUPT: " + e.getMessage();
+      return CORRUPT + e.getMessage();
     }
   }
 

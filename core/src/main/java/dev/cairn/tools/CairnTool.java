@@ -4,29 +4,54 @@ import dev.cairn.Cairn;
 import dev.cairn.CairnException;
 import dev.cairn.Entry;
 import dev.cairn.Options;
+import dev.cairn.VerifyProgress;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * The {@code cairn} command-line tool: a quick look into a database and the checks an operator
- * needs. Exit code 0 on success, 1 on a failure of the database, 2 on a usage error.
+ * needs. Commands that only read open the database read-only ({@link Cairn#openReadOnly}): they
+ * write nothing and work beside a process that holds the database. Exit codes are in
+ * {@link #USAGE}.
  */
 public final class CairnTool {
+  /** Success; for {@code get}, the key was found. */
+  static final int OK = 0;
+  /** {@code get}: the key is absent or deleted. */
+  static final int NOT_FOUND = 1;
+  /** The command line is wrong (the usage follows the message). */
+  static final int USAGE_ERROR = 2;
+  /** The database refused or failed: missing, corrupt, in use, changed underneath. */
+  static final int FAILED = 3;
+
   private static final String USAGE = """
       usage: cairn <command> [args]
         demo [--dir DIR] [--records N] [--value-bytes B] [--background-threads T]
-             [--compaction-style TABLE|BUFFER]       load, read back under writes, print stats
-        put DIR KEY VALUE                                  write one key (UTF-8)
-        get DIR KEY                                        print a key's value
-        delete DIR KEY                                     delete a key
-        scan DIR [FROM [TO [LIMIT]]]                       print keys in [FROM, TO), default limit 100
-        stats DIR                                          print the statistics table
-        verify DIR                                         check every table's checksums
-        dump-table FILE                                    print a table's footer, properties, index, blocks
-        dump-manifest DIR                                  print the version edits of the live manifest
+             [--compaction-style TABLE|BLOCK|BUFFER]
+                                   load, read back under writes, print stats; DIR must be new or
+                                   empty and is kept (without --dir, a temporary one is removed)
+        put DIR KEY VALUE          write one key
+        delete DIR KEY             delete a key
+        get DIR KEY                print a key's value (read-only)
+        scan DIR [FROM [TO]] [--limit N]
+                                   print keys in [FROM, TO) (no TO: to the end), default limit
+                                   100, then the count (read-only)
+        stats DIR                  print the statistics table (read-only)
+        verify DIR                 check every table's checksums (read-only)
+        repair DIR                 drop tables the manifest names that are missing or short (the open
+                                   refuses such a database), print each with the key range lost
+        dump-table FILE [--entries]
+                                   print a table's footers, properties, index and blocks, and
+                                   with --entries every entry (values cut at 64 bytes)
+        dump-manifest DIR          print the version edits of the live manifest
+      Keys and values are read and printed escaped: printable ASCII as is, any other byte as
+      \\xNN (\\\\ is a backslash); with --hex, as hex digits both ways.
+      Read-only commands take no lock and change nothing: they may run beside a process that
+      holds the database, and see it as of their start.
+      exit codes: 0 done (get: found), 1 get: not found, 2 bad command line, 3 the database
+      refused or failed (the message says why)
       """;
 
   private CairnTool() {}
@@ -39,62 +64,110 @@ public final class CairnTool {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     if (args.length == 0 || args[0].equals("help") || args[0].equals("--help")) {
       out.print(USAGE);
-      return args.length == 0 ? 2 : 0;
+      return args.length == 0 ? USAGE_ERROR : OK;
     }
-    String[] rest = Arrays.copyOfRange(args, 1, args.length);
     try {
-      switch (args[0]) {
-        case "demo" -> Demo.run(DemoConfig.parse(rest), out);
-        case "put" -> withDb(rest, 3, db -> db.put(utf8(rest[1]), utf8(rest[2])));
-        case "get" -> withDb(rest, 2, db -> {
-          byte[] v = db.get(utf8(rest[1]));
-          out.println(v == null ? "(not found)" : new String(v, StandardCharsets.UTF_8));
+      if (args[0].equals("demo")) {
+        Demo.run(DemoConfig.parse(Arrays.copyOfRange(args, 1, args.length)), out);
+        return OK;
+      }
+      CommandLine line = CommandLine.parse(Arrays.copyOfRange(args, 1, args.length));
+      String[] rest = line.positional();
+      ByteText text = new ByteText(line.hex());
+      return switch (args[0]) {
+        case "put" -> withDb(rest, 3, db -> db.put(text.parse(rest[1], "KEY"), text.parse(rest[2], "VALUE")));
+        case "delete" -> withDb(rest, 2, db -> db.delete(text.parse(rest[1], "KEY")));
+        case "get" -> readOnly(rest, 2, db -> {
+          byte[] v = db.get(text.parse(rest[1], "KEY"));
+          if (v == null) {
+            err.println("cairn: " + rest[1] + ": not found");
+            return NOT_FOUND;
+          }
+          out.println(text.render(v));
+          return OK;
         });
-        case "delete" -> withDb(rest, 2, db -> db.delete(utf8(rest[1])));
-        case "scan" -> withDb(rest, 1, db -> scan(db, rest, out));
-        case "stats" -> withDb(rest, 1, db -> out.print(db.stats()));
-        case "verify" -> withDb(rest, 1, db -> out.println("ok: " + db.verifyChecksums() + " tables verified"));
+        case "scan" -> readOnly(rest, 1, db -> scan(db, rest, line.limit(), text, out));
+        case "stats" -> readOnly(rest, 1, db -> {
+          // Counters live in the process that opened the database; this view just opened it.
+          out.println("# levels, files, space and memtables as the database is now; counters (bytes written,");
+          out.println("# cache, latencies, compactions) are this tool's own read-only view's: an application's");
+          out.println("# own counters are in its Cairn.stats()");
+          out.print(db.stats());
+          return OK;
+        });
+        case "verify" -> readOnly(rest, 1, db -> {
+          out.println("ok: " + db.verifyChecksums(new ProgressLine(err)) + " tables verified");
+          return OK;
+        });
+        case "repair" -> {
+          requireArgs(rest, 1);
+          out.print(Cairn.repair(Path.of(rest[0]), Options.defaults()));
+          yield OK;
+        }
         case "dump-table" -> {
           requireArgs(rest, 1);
-          out.print(Dumps.table(Path.of(rest[0])));
+          Dumps.table(Path.of(rest[0]), line.entries(), out);
+          yield OK;
         }
         case "dump-manifest" -> {
           requireArgs(rest, 1);
           out.print(Dumps.manifest(Path.of(rest[0])));
+          yield OK;
         }
         default -> throw new UsageException("unknown command '" + args[0] + "'");
-      }
-      return 0;
+      };
     } catch (UsageException e) {
       err.println("cairn: " + e.getMessage());
       err.print(USAGE);
-      return 2;
+      return USAGE_ERROR;
+    } catch (IllegalArgumentException e) {
+      // The engine's refusal of an argument (an empty or oversized key): the message names it.
+      err.println("cairn: " + e.getMessage());
+      return USAGE_ERROR;
     } catch (CairnException e) {
       err.println("cairn: " + e.getMessage());
-      return 1;
+      return FAILED;
     }
   }
 
-  private static void scan(Cairn db, String[] rest, PrintStream out) {
-    byte[] from = rest.length > 1 ? utf8(rest[1]) : new byte[0];
-    byte[] to = rest.length > 2 ? utf8(rest[2]) : null;
-    int limit = rest.length > 3 ? parseInt(rest[3], "LIMIT") : 100;
+  private static int scan(Cairn db, String[] rest, int limit, ByteText text, PrintStream out) {
+    if (rest.length > 3) {
+      throw new UsageException("scan takes DIR [FROM [TO]]; give the limit as --limit N");
+    }
+    byte[] from = rest.length > 1 ? text.parse(rest[1], "FROM") : new byte[0];
+    byte[] to = rest.length > 2 ? text.parse(rest[2], "TO") : null;
     List<Entry> entries = db.scan(from, to, limit);
     for (Entry e : entries) {
-      out.println(new String(e.key(), StandardCharsets.UTF_8) + "\t" + new String(e.value(), StandardCharsets.UTF_8));
+      out.println(text.render(e.key()) + "\t" + text.render(e.value()));
     }
     out.println("(" + entries.size() + " entries)");
+    return OK;
   }
 
-  private interface DbAction {
+  private interface DbWrite {
     void apply(Cairn db);
   }
 
-  private static void withDb(String[] rest, int required, DbAction action) {
+  private interface DbRead {
+    /** Returns the exit code. */
+    int apply(Cairn db);
+  }
+
+  /** Opens the database for writing (it must exist) and applies {@code action}. */
+  private static int withDb(String[] rest, int required, DbWrite action) {
     requireArgs(rest, required);
     Options options = Options.builder().createIfMissing(false).build();
     try (Cairn db = Cairn.open(Path.of(rest[0]), options)) {
       action.apply(db);
+    }
+    return OK;
+  }
+
+  /** Opens a read-only view of the database and applies {@code action}. */
+  private static int readOnly(String[] rest, int required, DbRead action) {
+    requireArgs(rest, required);
+    try (Cairn db = Cairn.openReadOnly(Path.of(rest[0]), Options.defaults())) {
+      return action.apply(db);
     }
   }
 
@@ -112,8 +185,55 @@ public final class CairnTool {
     }
   }
 
-  private static byte[] utf8(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
+  /** A command's flags ({@code --hex}, {@code --limit N}, {@code --entries}, anywhere) and its other arguments. */
+  record CommandLine(String[] positional, boolean hex, int limit, boolean entries) {
+    static CommandLine parse(String[] args) {
+      List<String> positional = new java.util.ArrayList<>();
+      boolean hex = false;
+      boolean entries = false;
+      int limit = 100;
+      for (int i = 0; i < args.length; i++) {
+        switch (args[i]) {
+          case "--hex" -> hex = true;
+          case "--entries" -> entries = true;
+          case "--limit" -> {
+            if (i + 1 >= args.length) {
+              throw new UsageException("--limit needs a value");
+            }
+            limit = parseInt(args[++i], "--limit");
+            if (limit < 0) {
+              throw new UsageException("--limit must not be negative: " + limit);
+            }
+          }
+          default -> {
+            if (args[i].startsWith("--")) {
+              throw new UsageException("unknown flag '" + args[i] + "' (valid: --hex, --limit N, --entries)");
+            }
+            positional.add(args[i]);
+          }
+        }
+      }
+      return new CommandLine(positional.toArray(String[]::new), hex, limit, entries);
+    }
+  }
+
+  /** Prints verify's progress to standard error, at most once a second, and at the end. */
+  static final class ProgressLine implements VerifyProgress {
+    private final PrintStream err;
+    private long lastPrinted = System.nanoTime();
+
+    ProgressLine(PrintStream err) {
+      this.err = err;
+    }
+
+    @Override
+    public void tableVerified(int done, int total, long bytes) {
+      long now = System.nanoTime();
+      if (now - lastPrinted >= 1_000_000_000L || (done == total && total >= 100)) {
+        lastPrinted = now;
+        err.printf("verified %,d of %,d tables (%,.1f MB)%n", done, total, bytes / 1e6);
+      }
+    }
   }
 
   /** A command-line mistake: printed with the usage, exit code 2. */

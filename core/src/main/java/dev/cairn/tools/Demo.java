@@ -22,16 +22,32 @@ import java.util.stream.Stream;
  * back while a writer keeps overwriting, checks every value it reads, and prints the statistics
  * table. Values embed their key and a version so that a wrong value is detected, not just a
  * missing one.
+ *
+ * <p>The demo deletes only what it created: {@code --dir} must be new or empty, and is kept
+ * afterwards for a look with the other commands; without it the demo works in a temporary
+ * directory of its own and removes it at the end.
  */
 final class Demo {
   private Demo() {}
 
   static void run(DemoConfig config, PrintStream out) {
-    deleteRecursively(config.dir());
+    Path dir = config.dir() != null ? requireNewOrEmpty(config.dir()) : createTemporaryDirectory();
+    try {
+      runIn(dir, config, out);
+    } finally {
+      if (config.dir() == null) {
+        deleteRecursively(dir);
+      }
+    }
+    out.println(config.dir() != null ? "\nthe database is kept in " + dir
+        : "\nthe demo's temporary database was removed (--dir DIR keeps one)");
+  }
+
+  private static void runIn(Path dir, DemoConfig config, PrintStream out) {
     Options options = Options.builder().backgroundThreads(config.backgroundThreads())
         .compactionStyle(config.style()).build();
     long t0 = System.nanoTime();
-    try (Cairn db = Cairn.open(config.dir(), options)) {
+    try (Cairn db = Cairn.open(dir, options)) {
       load(db, config, out);
       double loadSeconds = (System.nanoTime() - t0) / 1e9;
       out.printf("loaded %,d records of %d bytes in %.1f s (%,.0f writes/s)%n", config.records(),
@@ -119,20 +135,34 @@ final class Demo {
     return a;
   }
 
-  /** Removes an earlier demo database; refuses to touch a directory that is not a Cairn database. */
-  private static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    if (!Files.exists(dir.resolve("CURRENT"))) {
+  /** Refuses a directory that holds anything: the demo never deletes what it did not create. */
+  private static Path requireNewOrEmpty(Path dir) {
+    if (Files.exists(dir)) {
+      if (!Files.isDirectory(dir)) {
+        throw new CairnTool.UsageException(dir + " exists and is not a directory; choose another --dir");
+      }
       try (Stream<Path> s = Files.list(dir)) {
         if (s.findAny().isPresent()) {
-          throw new CairnTool.UsageException(dir + " exists and is not a Cairn database; choose another --dir");
+          throw new CairnTool.UsageException(dir + " is not empty; the demo needs a new or empty --dir"
+              + " (it deletes nothing it did not create)");
         }
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }
+    return dir;
+  }
+
+  private static Path createTemporaryDirectory() {
+    try {
+      return Files.createTempDirectory("cairn-demo-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Removes the temporary directory the demo created, with everything the engine wrote there. */
+  private static void deleteRecursively(Path dir) {
     try (Stream<Path> s = Files.walk(dir)) {
       s.sorted(Comparator.reverseOrder()).forEach(p -> {
         try {

@@ -3,10 +3,14 @@ package dev.cairn.tools;
 import dev.cairn.Options;
 import java.nio.file.Path;
 
-/** Flags of {@code cairn demo}. */
+/**
+ * Flags of {@code cairn demo}.
+ *
+ * @param dir the database directory, or null for a temporary one the demo removes
+ */
 record DemoConfig(Path dir, int records, int valueBytes, int backgroundThreads, Options.CompactionStyle style) {
   static DemoConfig parse(String[] args) {
-    Path dir = Path.of("demo-db");
+    Path dir = null;
     int records = 200_000;
     int valueBytes = 256;
     int backgroundThreads = Options.defaults().backgroundThreads();

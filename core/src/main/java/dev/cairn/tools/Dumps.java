@@ -7,10 +7,12 @@ import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.LocalFileSystem;
 import dev.cairn.fs.ReadableFile;
+import dev.cairn.table.Footer;
 import dev.cairn.table.TableDump;
 import dev.cairn.version.VersionEditCodec;
 import dev.cairn.wal.LogReader;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,17 +21,30 @@ import java.nio.file.Path;
 final class Dumps {
   private Dumps() {}
 
-  /** The table as of its last footer (the end of the file). */
-  static String table(Path file) {
+  /**
+   * The table as of its last footer (the end of the file), each entry too if {@code entries}.
+   * Throws a {@link CorruptionException} after the text if anything could not be read: the text
+   * shows what could.
+   */
+  static void table(Path file, boolean entries, PrintStream out) {
     FileSystem fs = new LocalFileSystem();
     try (ReadableFile f = fs.openReadable(file)) {
-      return TableDump.render(f, file.toString(), TableDump.lastFooterOffset(f.size()));
+      if (f.size() < Footer.SIZE) {
+        throw new CorruptionException(file.toString(), 0, "not a Cairn table: " + f.size()
+            + " bytes, fewer than a table's footer alone (" + Footer.SIZE + ")");
+      }
+      TableDump.Rendering r = TableDump.render(f, file.toString(), TableDump.lastFooterOffset(f.size()), entries);
+      out.print(r.text());
+      if (r.damage() > 0) {
+        throw new CorruptionException(file.toString(), 0, r.damage() + " damaged part(s), shown above;"
+            + " not a Cairn table, or a damaged one");
+      }
     } catch (IOException e) {
       throw new CairnIOException("reading table " + file, e);
     }
   }
 
-  /** Every version edit of the manifest CURRENT names, one per line, with its offset. */
+  /** Every version edit of the manifest CURRENT names, with its offset, one change per line. */
   static String manifest(Path dir) {
     FileSystem fs = new LocalFileSystem();
     Path current = dir.resolve(FileNames.CURRENT);
@@ -48,7 +63,10 @@ final class Dumps {
         byte[] record;
         while ((record = reader.readRecord()) != null) {
           long offset = reader.lastRecordOffset();
-          out.append(String.format("@%-8d %s%n", offset, VersionEditCodec.decode(record, manifest.toString(), offset)));
+          out.append(String.format("edit at offset %d%n", offset));
+          for (String line : VersionEditCodec.decode(record, manifest.toString(), offset).lines()) {
+            out.append("  ").append(line).append('\n');
+          }
         }
       }
       return out.toString();

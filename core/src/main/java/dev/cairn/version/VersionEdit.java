@@ -217,31 +217,31 @@ public final class VersionEdit {
   /** A stable, readable rendering (used by tests and debugging dumps). */
   @Override
   public String toString() {
-    StringBuilder sb = new StringBuilder("VersionEdit{");
+    return "VersionEdit{" + String.join(", ", lines()) + "}";
+  }
+
+  /** Each change of the edit on its own line, counters first ({@code cairn dump-manifest}). */
+  public List<String> lines() {
+    List<String> out = new ArrayList<>();
     if (hasFormatVersion()) {
-      sb.append("formatVersion=").append(formatVersion).append(", ");
+      out.add("formatVersion=" + formatVersion);
     }
     if (hasLogNumber()) {
-      sb.append("logNumber=").append(logNumber).append(", ");
+      out.add("logNumber=" + logNumber);
     }
     if (hasNextFileNumber()) {
-      sb.append("nextFileNumber=").append(nextFileNumber).append(", ");
+      out.add("nextFileNumber=" + nextFileNumber);
     }
     if (hasLastSequence()) {
-      sb.append("lastSequence=").append(lastSequence).append(", ");
+      out.add("lastSequence=" + lastSequence);
     }
-    compactPointers.forEach((level, key) ->
-        sb.append("compactPointer L").append(level).append('=').append(UserKeys.printable(key)).append(", "));
-    deletedFiles.forEach(d -> sb.append("delete L").append(d.level()).append(" #").append(d.number()).append(", "));
-    newFiles.forEach(n -> sb.append("add L").append(n.level()).append(' ').append(n.file()).append(", "));
-    footerUpdates.forEach(u -> sb.append("footer L").append(u.level()).append(' ').append(u.file()).append(", "));
-    bufferRemoves.forEach(r -> sb.append("buffer-remove L").append(r.level()).append(" table ").append(r.runId())
-        .append(" at ").append(UserKeys.printable(r.smallestUserKey())).append(", "));
-    bufferAdds.forEach(a -> sb.append("buffer-add L").append(a.level()).append(" table ").append(a.runId())
-        .append(' ').append(a.entry()).append(", "));
-    if (sb.charAt(sb.length() - 1) == ' ') {
-      sb.setLength(sb.length() - 2);
-    }
-    return sb.append('}').toString();
+    compactPointers.forEach((level, key) -> out.add("compactPointer L" + level + "=" + UserKeys.printable(key)));
+    deletedFiles.forEach(d -> out.add("delete L" + d.level() + " #" + d.number()));
+    newFiles.forEach(n -> out.add("add L" + n.level() + " " + n.file()));
+    footerUpdates.forEach(u -> out.add("footer L" + u.level() + " " + u.file()));
+    bufferRemoves.forEach(r -> out.add("buffer-remove L" + r.level() + " table " + r.runId()
+        + " at " + UserKeys.printable(r.smallestUserKey())));
+    bufferAdds.forEach(a -> out.add("buffer-add L" + a.level() + " table " + a.runId() + " " + a.entry()));
+    return out;
   }
 }

@@ -15,13 +15,15 @@ import java.util.Map;
  * {@code --name=value}). Every mistake is a {@link UsageException} that lists the valid choices.
  */
 public final class Flags {
+  /** What {@code compare} runs without {@code --engines} (docs/benchmarks.md says the same). */
+  static final String DEFAULT_ENGINES = "cairn-buffer,cairn-table,rocksdb,leveldb";
   /** Flag name to its one-line help, in the order usage prints them. */
   public static final Map<String, String> HELP = new LinkedHashMap<>();
   private static final List<String> BOOLEAN_FLAGS = List.of("--direct-io", "--keep-data");
 
   static {
     HELP.put("--engine", "engine of a run: " + String.join(", ", Engines.names()));
-    HELP.put("--engines", "compare: comma-separated engines (default cairn-table,rocksdb,leveldb)");
+    HELP.put("--engines", "compare: comma-separated engines (default " + DEFAULT_ENGINES + ")");
     HELP.put("--workload", "workload of a run: " + String.join(", ", Workloads.names()));
     HELP.put("--workloads", "compare: comma-separated workloads (default rangehot,readonly-rangehot)");
     HELP.put("--out", "output directory (required)");
@@ -62,7 +64,7 @@ public final class Flags {
     List<String> engines;
     List<String> workloads;
     if (compare) {
-      engines = list(values.getOrDefault("--engines", "cairn-buffer,cairn-table,rocksdb,leveldb"));
+      engines = list(values.getOrDefault("--engines", DEFAULT_ENGINES));
       workloads = list(values.getOrDefault("--workloads", "rangehot,readonly-rangehot"));
     } else {
       engines = List.of(required(values, "--engine"));
