@@ -1,6 +1,5 @@
 package dev.cairn.db;
 
-import com.google.common.util.concurrent.RateLimiter;
 import dev.cairn.fs.IoPurpose;
 import dev.cairn.fs.IoStats;
 
@@ -15,18 +14,18 @@ import dev.cairn.fs.IoStats;
  * charges every compaction byte moved since the last charge (by any job) and blocks until the
  * token bucket has paid for them. Concurrent jobs thus share one budget.
  *
- * <p>The token bucket is Guava's {@link RateLimiter}: well kept, thread-safe, and its rate can be
- * changed while jobs wait on it.
+ * <p>The token bucket is {@link TokenBucket} (Guava's {@code RateLimiter} until cairn-core
+ * dropped Guava, docs/decisions/0004): thread-safe, and its rate can be changed while jobs wait.
  */
 final class CompactionThrottle implements CompactionPacer {
   private final IoStats io;
-  private final RateLimiter limiter;
+  private final TokenBucket limiter;
   private final long initial;
   private long charged; // guarded by this
 
   CompactionThrottle(IoStats io, double initialBytesPerSecond) {
     this.io = io;
-    this.limiter = RateLimiter.create(initialBytesPerSecond);
+    this.limiter = TokenBucket.create(initialBytesPerSecond);
     this.initial = compactionBytes();
     this.charged = initial;
   }
@@ -37,7 +36,7 @@ final class CompactionThrottle implements CompactionPacer {
   }
 
   double rate() {
-    return limiter.getRate();
+    return limiter.rate();
   }
 
   /** Charges the compaction bytes moved since the last charge; blocks while over the rate. */
@@ -49,10 +48,8 @@ final class CompactionThrottle implements CompactionPacer {
       due = now - charged;
       charged = now;
     }
-    while (due > 0) {
-      int permits = (int) Math.min(due, Integer.MAX_VALUE);
-      limiter.acquire(permits);
-      due -= permits;
+    if (due > 0) {
+      limiter.acquire(due);
     }
   }
 
