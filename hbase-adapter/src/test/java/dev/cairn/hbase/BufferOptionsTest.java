@@ -19,7 +19,7 @@ class BufferOptionsTest {
     assertEquals(BufferOptions.defaults(), o);
     assertTrue(o.enabled());
     assertEquals(10_000, o.trimConfig().intervalMillis());
-    assertEquals(1.0, o.trimConfig().maxDilution());
+    assertEquals(0.5, o.trimConfig().maxDilution());
   }
 
   @Test
