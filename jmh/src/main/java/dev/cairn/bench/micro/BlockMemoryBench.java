@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * allocator cannot serve everything from a thread-local cache of one recently freed buffer.
  *
  * <p>chronicle-bytes is absent: it fails on JDK 17 without a dozen --add-opens/--add-exports
- * flags (see /work/shared/notes/offheap.md), which is exactly the reason it was not chosen.
+ * flags (docs/decisions/0001-block-memory.md), which is exactly the reason it was not chosen.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
