@@ -129,17 +129,7 @@ public final class DbImpl implements Cairn {
 
   /** Pins the memtables and the current version for one read or iterator. */
   private ReadState pinReadState(Snapshot snapshot) {
-    long sequence;
-    if (snapshot != null) {
-      if (!(snapshot instanceof SnapshotImpl s) || s.owner() != this) {
-        throw new IllegalArgumentException("snapshot belongs to another database");
-      }
-      s.ensureOpen();
-      sequence = s.sequence();
-    } else {
-      sequence = -1;
-    }
-    return reads.pin(sequence);
+    return reads.pin(SnapshotImpl.sequenceFor(snapshot, this, -1));
   }
 
   @Override

@@ -173,14 +173,7 @@ public final class ReadOnlyDb implements Cairn {
   }
 
   private ReadState pin(Snapshot snapshot) {
-    long at = sequence;
-    if (snapshot != null) {
-      if (!(snapshot instanceof SnapshotImpl s) || s.owner() != this) {
-        throw new IllegalArgumentException("snapshot belongs to another database");
-      }
-      s.ensureOpen();
-      at = s.sequence();
-    }
+    long at = SnapshotImpl.sequenceFor(snapshot, this, sequence);
     version.ref();
     return new ReadState(engine.tableCache(), compactions.buffer().reads(), memtables, version, at);
   }

@@ -21,8 +21,19 @@ final class SnapshotImpl implements Snapshot {
     snapshots.add(sequence);
   }
 
-  Cairn owner() {
-    return owner;
+  /**
+   * The sequence a read of {@code owner} at {@code snapshot} sees: {@code latest} when there is no
+   * snapshot. Refuses another database's snapshot, and a closed one.
+   */
+  static long sequenceFor(Snapshot snapshot, Cairn owner, long latest) {
+    if (snapshot == null) {
+      return latest;
+    }
+    if (!(snapshot instanceof SnapshotImpl s) || s.owner != owner) {
+      throw new IllegalArgumentException("snapshot belongs to another database");
+    }
+    s.ensureOpen();
+    return s.sequence;
   }
 
   void ensureOpen() {
