@@ -58,6 +58,8 @@ public final class CairnTableEngine implements BenchEngine {
   /** The BUFFER style's settings beyond the runner's scale: a variant engine changes them. */
   private final UnaryOperator<BufferConfig> bufferVariant;
   private Cairn db;
+  /** Where the final statistics table goes: beside the database, which the runner deletes. */
+  private Path statsFile;
   private IoStats io;
   private SeekDelayFileSystem slowDevice;
 
@@ -114,6 +116,7 @@ public final class CairnTableEngine implements BenchEngine {
         .blockCompactionExecution(BlockCompactionExecution.defaults().withLazyDeletionBytes(LAZY_DELETION_BYTES))
         .build();
     io = options.fileSystem().ioStats();
+    statsFile = dir.resolveSibling(dir.getFileName() + "-stats.txt");
     db = Cairn.open(dir, options);
   }
 
@@ -248,8 +251,22 @@ public final class CairnTableEngine implements BenchEngine {
   @Override
   public void close() {
     if (db != null) {
+      writeFinalStats();
       db.close();
       db = null;
+    }
+  }
+
+  /**
+   * Keeps the engine's own statistics table at the end of the run (levels, buffer reads by level,
+   * block compaction's counters), as the HBase and Cassandra engines keep their node summaries:
+   * the figures that say why a run went as it did. A failure to write it costs only the file.
+   */
+  private void writeFinalStats() {
+    try {
+      java.nio.file.Files.writeString(statsFile, db.stats().toString());
+    } catch (java.io.IOException | RuntimeException e) {
+      // The run's result does not depend on it.
     }
   }
 }
