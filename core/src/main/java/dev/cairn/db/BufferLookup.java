@@ -51,13 +51,17 @@ final class BufferLookup {
   /**
    * Walks {@code buffer} newest first: the first file that holds the key (at the snapshot)
    * answers, a removed marker covering the key ends the walk (the newest data of its range may
-   * have left the buffer: the caller's file answers).
+   * have left the buffer: the caller's file answers), unless it is a filter marker whose filter
+   * rules the key out.
    */
   private static Walk walk(TableCache tables, List<BufferRun<FileMetaData>> buffer, byte[] key, long sequence, boolean fillCache) {
     for (BufferRun<FileMetaData> t : buffer) {
       BufferEntry<FileMetaData> e = t.covering(key);
-      if (e instanceof BufferEntry.Removed) {
-        return Walk.STOPPED;
+      if (e instanceof BufferEntry.Removed<FileMetaData> m) {
+        if (m.stops(key)) {
+          return Walk.STOPPED;
+        }
+        continue; // a filter marker of a file that never held the key: the walk passed the file too
       }
       if (e instanceof BufferEntry.File<FileMetaData> f) {
         LookupResult r = f.carried().isEmpty()

@@ -215,7 +215,7 @@ final class BufferRuntime {
         bytes[i] = r.dataBlockBytes(i);
         cached[i] = engine.blockCache().isCached(f.number(), r.dataBlockOffset(i));
       }
-      return new TrimPlanner.BlockLayout(upper, bytes, cached);
+      return new TrimPlanner.BlockLayout(upper, bytes, cached, r.keyFilter());
     } catch (RuntimeException e) {
       return null;
     }

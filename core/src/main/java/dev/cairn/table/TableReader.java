@@ -4,6 +4,7 @@ import dev.cairn.CairnIOException;
 import dev.cairn.CorruptionException;
 import dev.cairn.cache.BlockCache;
 import dev.cairn.cache.CachedBlock;
+import dev.cairn.compaction.model.KeyFilter;
 import dev.cairn.fs.IoPurpose;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.ReadableFile;
@@ -125,6 +126,14 @@ public final class TableReader implements AutoCloseable {
           "truncated block: wanted " + raw.length + " bytes, got " + Math.max(0, n));
     }
     return BlockTrailer.verify(raw, fileName, h.offset());
+  }
+
+  /**
+   * The table's filter as a test that outlives this reader (it holds the filter's bits only), or
+   * null when the table has none: what a trimmed buffer file leaves behind as a filter marker.
+   */
+  public KeyFilter keyFilter() {
+    return filter == null ? null : filter::mayContain;
   }
 
   /**

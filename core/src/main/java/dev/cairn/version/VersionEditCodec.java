@@ -141,6 +141,8 @@ public final class VersionEditCodec {
       encodeFile(out, f.meta());
       out.putLengthPrefixed(f.smallestUserKey()).putLengthPrefixed(f.largestUserKey());
     } else {
+      // A filter marker's filter lives in memory only: the manifest keeps a plain marker, which
+      // stops every walk the filter marker stops, and more (docs/compaction.md, "Filter markers").
       BufferEntry.Removed<FileMetaData> m = (BufferEntry.Removed) entry;
       out.putVarint32(KIND_REMOVED).putLengthPrefixed(m.smallestUserKey()).putLengthPrefixed(m.largestUserKey());
     }

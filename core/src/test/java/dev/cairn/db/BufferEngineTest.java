@@ -31,6 +31,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -323,7 +324,16 @@ class BufferEngineTest {
    * make a newer buffer run). Closed afterwards, so a reopen starts with an empty cache.
    */
   private void levelsWithAnL0FileOverEverything(TreeMap<String, byte[]> model, long seed) {
-    try (Cairn db = Cairn.open(dir, options(Options.CompactionStyle.TABLE))) {
+    levelsWithAnL0FileOverEverything(model, seed, true);
+  }
+
+  /** @param filters whether the tables are built with Bloom filters */
+  private void levelsWithAnL0FileOverEverything(TreeMap<String, byte[]> model, long seed, boolean filters) {
+    Options options = options(Options.CompactionStyle.TABLE);
+    if (!filters) {
+      options = options.toBuilder().bloomBitsPerKey(0).build();
+    }
+    try (Cairn db = Cairn.open(dir, options)) {
       load(db, model, new SplittableRandom(seed), 2, 1_000_000);
       for (int i = 0; i < 200; i++) {
         String k = String.format("k%06d", i * 5000);
@@ -402,15 +412,19 @@ class BufferEngineTest {
   }
 
   /**
-   * A cold run of a newer buffer run over cached blocks of an older one stays while the
-   * buffer is within its space budget: its marker would stop the walks those blocks serve. With
-   * no budget (the paper's trim) it becomes that marker. Reads stay right either way.
+   * A cold run of a newer buffer run over cached blocks of an older one becomes a filter marker
+   * when its file has a filter: the walks for keys it never held pass on to the older blocks, and
+   * its disk space is freed, whatever the space budget. A file without a filter cannot leave
+   * one: its cold run stays while the buffer is within its space budget (a plain marker would
+   * stop the walks those blocks serve), and with no budget (the paper's trim) becomes that
+   * marker, hiding the older file. Reads stay right in every case.
    */
   @ParameterizedTest
-  @ValueSource(doubles = {4.0, 0.0})
-  void aColdRunOverAnOlderTablesCachedBlocksStaysWithinTheSpaceBudget(double budget) throws Exception {
+  @CsvSource({"4.0, true", "0.0, true", "4.0, false", "0.0, false"})
+  void aColdRunOverAnOlderTablesCachedBlocksLeavesItsFilterOrStaysWithinTheSpaceBudget(double budget, boolean filters)
+      throws Exception {
     TreeMap<String, byte[]> model = new TreeMap<>();
-    levelsWithAnL0FileOverEverything(model, 5);
+    levelsWithAnL0FileOverEverything(model, 5, filters);
     Options options = buffered().toBuilder().buffer(buffered().buffer().withColdRunBudget(budget)).build();
     try (DbImpl db = (DbImpl) Cairn.open(dir, options)) {
       StandIns in = StandIns.of(db.engine().versions().current());
@@ -439,12 +453,16 @@ class BufferEngineTest {
           files.add(f);
         }
       }));
-      String buffer = "budget " + budget + ": " + renderBuffers(db.engine().versions().current());
-      assertEquals(budget > 0, files.stream().anyMatch(f -> f.meta().number() == newer.number()
+      String buffer = "budget " + budget + ", filters " + filters + ": " + renderBuffers(db.engine().versions().current());
+      assertEquals(!filters && budget > 0, files.stream().anyMatch(f -> f.meta().number() == newer.number()
           && f.overlaps(older.smallestUserKey(), older.largestUserKey())), "the cold run over older's range; " + buffer);
-      assertEquals(budget > 0, files.stream().anyMatch(f -> f.meta().number() == older.number()),
-          "older serves on; without the rule the marker hides it and the collector drops it; " + buffer);
-      checkReads(db, model, "after the trim, budget " + budget);
+      assertEquals(filters || budget > 0, files.stream().anyMatch(f -> f.meta().number() == older.number()),
+          "older serves on; a plain marker hides it and the collector drops it; " + buffer);
+      assertEquals(filters, db.engine().versions().current().bufferRuns(bufferLevel).stream()
+          .flatMap(t -> t.entries().stream())
+          .anyMatch(e -> e instanceof BufferEntry.Removed<FileMetaData> m && !m.hidesAll()
+              && m.overlaps(older.smallestUserKey(), older.largestUserKey())), "a filter marker over older; " + buffer);
+      checkReads(db, model, "after the trim, budget " + budget + ", filters " + filters);
     }
   }
 

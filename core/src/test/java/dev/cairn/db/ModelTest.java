@@ -32,6 +32,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -141,6 +142,22 @@ class ModelTest {
   }
 
   /**
+   * The buffer with Bloom filters (the main run has none, to test tombstone-only files): the
+   * trim's cold parts become filter markers, which stop only the walks for keys their file may
+   * hold, and every read still matches the model.
+   */
+  @Test
+  void randomOperationsMatchTheModelWithFilterMarkers() {
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    EngineCombo combo = EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE);
+    Run run = new Run(seed, () -> combo.apply(smallOptions().toBuilder()).targetFileBytes(16 << 10)
+        .buffer(EngineCombo.buffer()).build());
+    run.execute(Boolean.getBoolean("cairn.long") ? 400_000 : 15_000);
+    assertTrue(run.maxFilterMarkers > 0, "the trim must leave filter markers for cold parts, " + run.where());
+    assertTrue(run.bufferServed > 0, "buffer files must answer gets, " + run.where());
+  }
+
+  /**
    * Block compaction with the default selective rule instead of forcing it: appends, rewrites and
    * footer moves as the ratios decide. Only {@code BLOCK} has the rule; CI runs it with the
    * immediate scheduler, {@code -Dcairn.long=true} with both.
@@ -185,6 +202,8 @@ class ModelTest {
     int maxBufferParts;
     /** Buffer entries seen that carry their former level's buffer. */
     int maxCarrying;
+    /** Filter markers seen: the trim's cold parts that keep their file's filter. */
+    int maxFilterMarkers;
 
     record OpenSnapshot(Snapshot snapshot, NavigableMap<String, byte[]> view) {}
 
@@ -195,6 +214,24 @@ class ModelTest {
     }
 
     /** The current buffer's file entries that pass {@code test}, at top level. */
+    /** Markers the trim left with their file's filter, in every level's runs (not carried ones). */
+    private int filterMarkers() {
+      DbImpl impl = (DbImpl) db;
+      impl.engine().mutex().lock();
+      try {
+        Version v = impl.engine().versions().current();
+        int n = 0;
+        for (int level = 0; level < v.numLevels(); level++) {
+          for (BufferRun<FileMetaData> t : v.bufferRuns(level)) {
+            n += (int) t.entries().stream().filter(e -> e instanceof BufferEntry.Removed<FileMetaData> m && !m.hidesAll()).count();
+          }
+        }
+        return n;
+      } finally {
+        impl.engine().mutex().unlock();
+      }
+    }
+
     private int bufferFileEntries(java.util.function.Predicate<BufferEntry.File> test) {
       DbImpl impl = (DbImpl) db;
       impl.engine().mutex().lock();
@@ -246,12 +283,16 @@ class ModelTest {
             maxBufferFiles = Math.max(maxBufferFiles, db.stats().buffer().files());
             maxBufferParts = Math.max(maxBufferParts, bufferFileEntries(f -> !f.whole()));
             maxCarrying = Math.max(maxCarrying, bufferFileEntries(f -> !f.carried().isEmpty()));
+            maxFilterMarkers = Math.max(maxFilterMarkers, filterMarkers());
           } else if (r < 955) {
             compactRandomRange();
           } else if (r < 957) {
             reopen();
           } else {
             checkRandomKeyAgainstModel();
+            if (r % 4 == 0) { // markers with no older file under them go at once: look often
+              maxFilterMarkers = Math.max(maxFilterMarkers, filterMarkers());
+            }
           }
         }
         checkIteration(db.iterator(ReadOptions.DEFAULT), model, null, null);

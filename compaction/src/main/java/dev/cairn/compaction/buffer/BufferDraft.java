@@ -286,7 +286,7 @@ public final class BufferDraft<F extends TableFile> {
     for (Map.Entry<Integer, TreeMap<Long, TreeMap<byte[], BufferEntry<F>>>> level : levels.entrySet()) {
       TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> runs = level.getValue();
       List<F> levelFiles = levelFilesAfterEdit(level.getKey());
-      KeyRanges shadow = new KeyRanges(); // the markers of newer runs
+      KeyRanges shadow = new KeyRanges(); // the plain markers of newer runs
       for (TreeMap<byte[], BufferEntry<F>> t : runs.values()) {
         for (BufferEntry<F> e : List.copyOf(t.values())) {
           if (e instanceof BufferEntry.File && unreachable(e, levelFiles, shadow)) {
@@ -299,7 +299,7 @@ public final class BufferDraft<F extends TableFile> {
           }
         }
         for (BufferEntry<F> e : t.values()) {
-          if (e instanceof BufferEntry.Removed) {
+          if (e instanceof BufferEntry.Removed<F> m && m.hidesAll()) { // a filter marker lets keys through
             shadow.add(e.smallestUserKey(), e.largestUserKey());
           }
         }

@@ -2,6 +2,7 @@ package dev.cairn.compaction.buffer;
 
 import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.compaction.model.BufferRun;
+import dev.cairn.compaction.model.KeyFilter;
 import dev.cairn.compaction.model.KeyRanges;
 import dev.cairn.compaction.model.TableFile;
 import dev.cairn.compaction.model.UserKeyOrder;
@@ -20,9 +21,12 @@ import java.util.function.Function;
  * applies the planned splits to a {@link BufferDraft} under the mutex, skipping any whose entry
  * changed meanwhile.
  *
- * <p>A cold run that lies over cached blocks of an older run of the same level is kept when
- * {@code keepColdRuns} ({@link ColdRunBudget}): its marker would stop every walk over its range,
- * hiding those blocks. A file that carries a buffer is judged through it: the carried files are
+ * <p>A cold run of a file with a filter becomes a filter marker ({@link
+ * BufferEntry.Removed#filter}): it stops only the walks for keys the file may hold, so older
+ * cached data under it keeps serving the rest and no disk space is kept for it. A cold run of a
+ * file without a filter becomes a plain marker, which would stop every walk over its range and
+ * hide the cached blocks of older runs there: it is kept when it lies over such blocks and
+ * {@code keepColdRuns} ({@link ColdRunBudget}). A file that carries a buffer is judged through it: the carried files are
  * judged (recursively) and pruned, and while any is left the file stays whole, however cold its
  * own blocks (the carried files serve its reads; the file is where their markers send a walk).
  * Once none is left, the file is judged by its own blocks like any other.
@@ -32,13 +36,19 @@ import java.util.function.Function;
 public final class TrimPlanner<F extends TableFile> {
   /**
    * One file's data blocks in key order, as the trim judges them: each block's separator user
-   * key, its size, and whether it is in the block cache now.
+   * key, its size, and whether it is in the block cache now; and the file's filter (null when it
+   * has none), which its cold parts leave behind as filter markers.
    */
-  public record BlockLayout(byte[][] upperUserKeys, long[] blockBytes, boolean[] cached) {
+  public record BlockLayout(byte[][] upperUserKeys, long[] blockBytes, boolean[] cached, KeyFilter filter) {
     public BlockLayout {
       if (blockBytes.length != upperUserKeys.length || cached.length != upperUserKeys.length) {
         throw new IllegalArgumentException("block arrays differ in length");
       }
+    }
+
+    /** A file without a filter: its cold parts become plain markers. */
+    public BlockLayout(byte[][] upperUserKeys, long[] blockBytes, boolean[] cached) {
+      this(upperUserKeys, blockBytes, cached, null);
     }
   }
 
@@ -124,8 +134,18 @@ public final class TrimPlanner<F extends TableFile> {
       f = f.withCarried(List.of());
     }
     BlockLayout layout = layout(f.meta());
-    List<BufferEntry<F>> pieces = layout == null ? List.of(f) : TrimUnits.split(f, layout.upperUserKeys(),
-        layout.blockBytes(), layout.cached(), unitBytes, cachedFraction, below::overlaps);
+    List<BufferEntry<F>> pieces;
+    if (layout == null) {
+      pieces = List.of(f);
+    } else if (layout.filter() != null) {
+      // A cold part leaves the file's filter: its marker stops only the walks for keys the file
+      // may hold, so the older cached data under it keeps serving the rest at no disk cost.
+      pieces = TrimUnits.split(f, layout.upperUserKeys(), layout.blockBytes(), layout.cached(), unitBytes,
+          cachedFraction, (lo, hi) -> false, layout.filter());
+    } else {
+      pieces = TrimUnits.split(f, layout.upperUserKeys(), layout.blockBytes(), layout.cached(), unitBytes,
+          cachedFraction, below::overlaps);
+    }
     removedRuns += (int) pieces.stream().filter(e -> e instanceof BufferEntry.Removed).count();
     return new Judged<>(pieces, removedRuns);
   }

@@ -1,6 +1,7 @@
 package dev.cairn.compaction.buffer;
 
 import dev.cairn.compaction.model.BufferEntry;
+import dev.cairn.compaction.model.KeyFilter;
 import dev.cairn.compaction.model.TableFile;
 import dev.cairn.compaction.model.UserKeyOrder;
 import java.util.ArrayList;
@@ -49,6 +50,16 @@ public final class TrimUnits {
    */
   public static <F extends TableFile> List<BufferEntry<F>> split(BufferEntry.File<F> entry,
       byte[][] upperUserKeys, long[] blockBytes, boolean[] cached, long unitBytes, double threshold, BiPredicate<byte[], byte[]> keepCold) {
+    return split(entry, upperUserKeys, blockBytes, cached, unitBytes, threshold, keepCold, null);
+  }
+
+  /**
+   * {@link #split} whose cold runs become filter markers holding {@code coldFilter}, the file's
+   * filter ({@link BufferEntry.Removed#filter}); null leaves plain markers.
+   */
+  public static <F extends TableFile> List<BufferEntry<F>> split(BufferEntry.File<F> entry,
+      byte[][] upperUserKeys, long[] blockBytes, boolean[] cached, long unitBytes, double threshold,
+      BiPredicate<byte[], byte[]> keepCold, KeyFilter coldFilter) {
     int n = upperUserKeys.length;
     if (blockBytes.length != n || cached.length != n) {
       throw new IllegalArgumentException("block arrays differ in length");
@@ -82,7 +93,7 @@ public final class TrimUnits {
         continue;
       }
       if (pieceLo != null) {
-        out.add(piece(entry, pieceLo, pieceHi, pieceHot));
+        out.add(piece(entry, pieceLo, pieceHi, pieceHot, coldFilter));
       }
       pieceLo = lo;
       pieceHi = hi;
@@ -91,15 +102,16 @@ public final class TrimUnits {
     if (pieceLo == null) {
       return List.of(entry); // no block (an empty table): nothing to judge
     }
-    out.add(piece(entry, pieceLo, pieceHi, pieceHot));
+    out.add(piece(entry, pieceLo, pieceHi, pieceHot, coldFilter));
     if (out.size() == 1 && out.get(0) instanceof BufferEntry.File) {
       return List.of(entry);
     }
     return out;
   }
 
-  private static <F extends TableFile> BufferEntry<F> piece(BufferEntry.File<F> entry, byte[] lo, byte[] hi, boolean hot) {
-    return hot ? new BufferEntry.File<>(entry.meta(), lo, hi) : new BufferEntry.Removed<>(lo, hi);
+  private static <F extends TableFile> BufferEntry<F> piece(BufferEntry.File<F> entry, byte[] lo, byte[] hi, boolean hot,
+      KeyFilter coldFilter) {
+    return hot ? new BufferEntry.File<>(entry.meta(), lo, hi) : new BufferEntry.Removed<>(lo, hi, coldFilter);
   }
 
   /** The smallest user key above {@code key}: bytewise order puts {@code key + 0x00} next. */

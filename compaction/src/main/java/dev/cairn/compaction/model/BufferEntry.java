@@ -125,8 +125,22 @@ public sealed interface BufferEntry<F extends TableFile> permits BufferEntry.Fil
   /**
    * A removed marker: data for this range must come from the level itself (or a newer run).
    * The keys are copied in; callers must not modify the arrays they read back.
+   *
+   * <p>A <em>filter marker</em> ({@code filter} not null) is what the trim leaves of a cold part
+   * of a buffer file: the file's filter instead of the file. It stops a walk only for the keys the
+   * filter may hold, and lets the others go on to older runs, exactly as the file did (its filter
+   * ruled them out, so the walk passed it); so dropping a cold part no longer hides the older
+   * cached data under its range for keys it never held. Stopping for a key the file did not hold
+   * (a false positive) is always right: the level answers. The filter lives in memory only: the
+   * manifest records a plain marker, so after a reopen the marker stops every walk over its
+   * range, which is right too (docs/compaction.md, "Filter markers"). A filter marker never
+   * shadows an older file (every key of the older file that the filter rules out still reaches
+   * it), so the garbage collection counts only plain markers as covering.
+   *
+   * @param filter the dropped file's filter, or null for a plain marker that stops every walk
    */
-  record Removed<F extends TableFile>(byte[] smallestUserKey, byte[] largestUserKey) implements BufferEntry<F> {
+  record Removed<F extends TableFile>(byte[] smallestUserKey, byte[] largestUserKey, KeyFilter filter)
+      implements BufferEntry<F> {
     public Removed {
       smallestUserKey = smallestUserKey.clone();
       largestUserKey = largestUserKey.clone();
@@ -135,18 +149,39 @@ public sealed interface BufferEntry<F extends TableFile> permits BufferEntry.Fil
       }
     }
 
+    /** A plain marker: stops every walk over its range. */
+    public Removed(byte[] smallestUserKey, byte[] largestUserKey) {
+      this(smallestUserKey, largestUserKey, null);
+    }
+
+    /** Whether the marker stops every walk over its range (a plain marker), so it covers older files. */
+    public boolean hidesAll() {
+      return filter == null;
+    }
+
+    /** Whether a walk for {@code userKey}, which the marker covers, stops here. */
+    public boolean stops(byte[] userKey) {
+      return filter == null || filter.mayContain(userKey);
+    }
+
+    /** The same range as a plain marker (what the manifest keeps). */
+    public Removed<F> plain() {
+      return filter == null ? this : new Removed<>(smallestUserKey, largestUserKey);
+    }
+
     @Override
     public BufferEntry<F> clip(byte[] lo, byte[] hi) {
       if (!overlaps(lo, hi)) {
         return null;
       }
-      return new Removed<>(UserKeyOrder.max(lo, smallestUserKey), UserKeyOrder.min(hi, largestUserKey));
+      return new Removed<>(UserKeyOrder.max(lo, smallestUserKey), UserKeyOrder.min(hi, largestUserKey), filter);
     }
 
+    /** Equal ranges, and the same filter object (or both plain). */
     @Override
     public boolean equals(Object o) {
       return o instanceof Removed<?> r && Arrays.equals(r.smallestUserKey, smallestUserKey)
-          && Arrays.equals(r.largestUserKey, largestUserKey);
+          && Arrays.equals(r.largestUserKey, largestUserKey) && r.filter == filter;
     }
 
     @Override
@@ -156,7 +191,8 @@ public sealed interface BufferEntry<F extends TableFile> permits BufferEntry.Fil
 
     @Override
     public String toString() {
-      return "removed[" + UserKeyOrder.printable(smallestUserKey) + ".." + UserKeyOrder.printable(largestUserKey) + "]";
+      return (filter == null ? "removed[" : "filtered[") + UserKeyOrder.printable(smallestUserKey) + ".."
+          + UserKeyOrder.printable(largestUserKey) + "]";
     }
   }
 }

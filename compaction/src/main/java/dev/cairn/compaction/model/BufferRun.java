@@ -107,7 +107,7 @@ public record BufferRun<F extends TableFile>(long id, List<BufferEntry<F>> entri
 
   /**
    * {@code runs} (newest first) less what no walk can end at: files whose whole range lies under
-   * markers of newer runs, markers with no file of an older run under them (a walk stopped
+   * plain markers of newer runs, markers with no file of an older run under them (a walk stopped
    * there finds nothing older anyway), and empty runs. Empty when no file is left, since a
    * buffer of markers alone answers nothing.
    */
@@ -122,7 +122,7 @@ public record BufferRun<F extends TableFile>(long id, List<BufferEntry<F>> entri
         }
       }
       for (BufferEntry<F> e : t.entries) {
-        if (e instanceof BufferEntry.Removed) {
+        if (e instanceof BufferEntry.Removed<F> m && m.hidesAll()) { // a filter marker lets keys through
           markers.add(e.smallestUserKey(), e.largestUserKey());
         }
       }
