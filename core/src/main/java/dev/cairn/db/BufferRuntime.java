@@ -56,6 +56,7 @@ final class BufferRuntime {
   private final AtomicLong appendedFiles = new AtomicLong();
   private final AtomicLong trimmedFiles = new AtomicLong();
   private final AtomicLong shadowedFiles = new AtomicLong();
+  private final AtomicLong evictedFiles = new AtomicLong();
   private final AtomicLong trimPasses = new AtomicLong();
   private final AtomicLong freezes = new AtomicLong();
   private final BufferReads reads = new BufferReads();
@@ -119,11 +120,30 @@ final class BufferRuntime {
     BufferDraft<FileMetaData> draft = new BufferDraft<>(v, changes, engine.versions()::newFileNumber);
     appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers()));
     shadowedFiles.addAndGet(draft.collectGarbage());
+    if (active) {
+      // The space bound holds at every install, not only at trim passes: a merge that would
+      // take the buffer over it evicts the oldest runs' files in the same edit.
+      long budget = (long) (config.maxSpaceFraction() * levelsBytesAfter(v, changes));
+      int evicted = draft.fitSpace(budget, v.numLevels());
+      if (evicted > 0) {
+        evictedFiles.addAndGet(evicted);
+        shadowedFiles.addAndGet(draft.collectGarbage());
+      }
+    }
     draft.writeTo(edit.bufferSink());
   }
 
   private static long bytes(List<FileMetaData> files) {
     return files.stream().mapToLong(FileMetaData::totalBytes).sum();
+  }
+
+  /** The size of all levels once {@code changes} are applied to {@code v}. */
+  private static long levelsBytesAfter(Version v, LevelChanges<FileMetaData> changes) {
+    long bytes = 0;
+    for (int level = 0; level < v.numLevels(); level++) {
+      bytes += levelBytesAfter(v, level, changes);
+    }
+    return bytes;
   }
 
   /** The size {@code level} has once {@code changes} are applied to {@code v}. */
@@ -275,7 +295,7 @@ final class BufferRuntime {
       }
     }
     return new Stats.Buffer(true, extra.bytes(), extra.files(), runs, markers, extra.bytesByLevel(),
-        appendedFiles.get(), trimmedFiles.get(), shadowedFiles.get(), trimPasses.get(), freezes.get(),
+        appendedFiles.get(), trimmedFiles.get(), shadowedFiles.get(), evictedFiles.get(), trimPasses.get(), freezes.get(),
         List.copyOf(frozenLevels), reads.servedTotal(), reads.byLevel(v.numLevels()));
   }
 

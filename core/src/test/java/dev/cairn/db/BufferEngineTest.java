@@ -53,7 +53,8 @@ class BufferEngineTest {
         .l0CompactionTrigger(2)
         .blockCacheBytes(4 << 20)
         .compactionStyle(style)
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000))
+        // No space bound: the tests of the trim need older runs to stay (the bound has its own test).
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withMaxSpaceFraction(1000))
         .build();
   }
 
@@ -408,6 +409,41 @@ class BufferEngineTest {
       assertEquals(1, db.buffer().trimOnce(), "a pass later it is judged");
       assertFalse(bufferFileNumbers(db).contains(late.number()));
       assertTrue(bufferFileNumbers(db).contains(overlapping.number()), "the newest table is never trimmed");
+    }
+  }
+
+  /**
+   * The space bound holds at every moment, not only at trim passes (the trim never runs here):
+   * after every round of overwrites, flushes and compactions the buffer's extra bytes are within
+   * the configured fraction of the levels' bytes, evictions happened, and reads stay right. A
+   * bound of 0 keeps no buffer file at all.
+   */
+  @ParameterizedTest
+  @ValueSource(doubles = {0.05, 0.0})
+  void theBufferStaysWithinItsSpaceBoundAtEveryInstall(double fraction) {
+    TreeMap<String, byte[]> model = new TreeMap<>();
+    Options options = buffered().toBuilder().buffer(buffered().buffer().withMaxSpaceFraction(fraction)).build();
+    SplittableRandom r = new SplittableRandom(17);
+    long appended = 0;
+    try (Cairn db = Cairn.open(dir, options)) {
+      for (int round = 0; round < 12; round++) {
+        for (int i = 0; i < 3000; i++) {
+          String k = String.format("k%06d", r.nextInt(20_000));
+          byte[] v = b(k + "@" + round + "-" + i + "-".repeat(r.nextInt(60)));
+          db.put(b(k), v);
+          model.put(k, v);
+        }
+        db.flush();
+        Stats stats = db.stats();
+        assertTrue(stats.buffer().bytes() <= fraction * stats.totalTableBytes(),
+            "round " + round + ": buffer " + stats.buffer().bytes() + " bytes over " + fraction + " of the levels' "
+                + stats.totalTableBytes());
+        appended = stats.buffer().appendedFiles();
+      }
+      Stats stats = db.stats();
+      assertTrue(appended > 0, "merges appended to the buffer");
+      assertTrue(stats.buffer().evictedFiles() > 0, "the bound evicted files: " + stats.buffer());
+      checkReads(db, model, "with evictions, bound " + fraction);
     }
   }
 

@@ -22,12 +22,16 @@ package dev.cairn.compaction.buffer;
  * @param carryBuffers whether a file a merge appends to level i+1's buffer carries level i's
  *     buffer over its range along (docs/compaction.md, "Carried buffers"), so the blocks that
  *     served those reads keep serving them; off, that buffer is dropped as in the paper
- * @param coldRunBudget the trim keeps a cold run that lies over cached blocks of an older
- *     buffer run (its marker would hide them) while the buffer's extra disk space is at most
- *     this multiple of the block cache's size; 0 never keeps one (the paper's trim)
+ * @param coldRunBudget the trim keeps a cold run of a file without a filter that lies over
+ *     cached blocks of an older buffer run (its plain marker would hide them) while the buffer's
+ *     extra disk space is at most this multiple of the block cache's size; 0 never keeps one (the
+ *     paper's trim). A file with a filter leaves a filter marker instead, which needs no space
+ * @param maxSpaceFraction the buffer's extra disk space (files no level holds) is at most this
+ *     fraction of the levels' bytes whenever a compaction installs: over it, the oldest buffer
+ *     runs lose files ({@code BufferDraft.fitSpace}); 0 keeps no buffer at all
  */
 public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, double freezeRepeatedFraction,
-    long trimUnitBytes, boolean carryBuffers, double coldRunBudget) {
+    long trimUnitBytes, boolean carryBuffers, double coldRunBudget, double maxSpaceFraction) {
   public BufferConfig {
     if (trimIntervalMillis < 1 || trimIntervalMillis > 24L * 3600 * 1000) {
       throw new IllegalArgumentException("buffer trimIntervalMillis out of range [1, 1 day]: " + trimIntervalMillis);
@@ -44,41 +48,54 @@ public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, d
     if (!(coldRunBudget >= 0 && coldRunBudget <= 1000)) {
       throw new IllegalArgumentException("buffer coldRunBudget out of range [0, 1000]: " + coldRunBudget);
     }
+    if (!(maxSpaceFraction >= 0 && maxSpaceFraction <= 1000)) {
+      throw new IllegalArgumentException("buffer maxSpaceFraction out of range [0, 1000]: " + maxSpaceFraction);
+    }
   }
 
   /**
    * 30 s trim interval, 80% cached threshold, no freeze (docs/compaction.md, "Freeze": in a
    * leveled tree the paper's test freezes the upper levels and costs most of the buffer's
    * benefit; {@code withFreezeRepeatedFraction(0.1)} is the paper's rule), 256 KiB trim units,
-   * carried buffers, cold runs over cached data kept up to four times the cache's size.
+   * carried buffers, cold runs over cached data kept up to four times the cache's size, extra
+   * space at most a tenth of the levels' bytes.
    */
   public static BufferConfig defaults() {
-    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 256 * 1024, true, 4.0);
+    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 256 * 1024, true, 4.0, 0.10);
   }
 
   public BufferConfig withTrimIntervalMillis(long v) {
-    return new BufferConfig(v, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes, carryBuffers, coldRunBudget);
+    return new BufferConfig(v, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes, carryBuffers, coldRunBudget,
+        maxSpaceFraction);
   }
 
   public BufferConfig withTrimCachedFraction(double v) {
-    return new BufferConfig(trimIntervalMillis, v, freezeRepeatedFraction, trimUnitBytes, carryBuffers, coldRunBudget);
+    return new BufferConfig(trimIntervalMillis, v, freezeRepeatedFraction, trimUnitBytes, carryBuffers, coldRunBudget,
+        maxSpaceFraction);
   }
 
   public BufferConfig withFreezeRepeatedFraction(double v) {
-    return new BufferConfig(trimIntervalMillis, trimCachedFraction, v, trimUnitBytes, carryBuffers, coldRunBudget);
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, v, trimUnitBytes, carryBuffers, coldRunBudget,
+        maxSpaceFraction);
   }
 
   public BufferConfig withTrimUnitBytes(long v) {
-    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, v, carryBuffers, coldRunBudget);
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, v, carryBuffers, coldRunBudget,
+        maxSpaceFraction);
   }
 
   public BufferConfig withCarryBuffers(boolean v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes, v,
-        coldRunBudget);
+        coldRunBudget, maxSpaceFraction);
   }
 
   public BufferConfig withColdRunBudget(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, v);
+        carryBuffers, v, maxSpaceFraction);
+  }
+
+  public BufferConfig withMaxSpaceFraction(double v) {
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
+        carryBuffers, coldRunBudget, v);
   }
 }

@@ -324,6 +324,103 @@ public final class BufferDraft<F extends TableFile> {
   }
 
   /**
+   * The buffer's extra disk space once this draft is applied: the bytes of the files that only
+   * buffers hold (in no level of the edited version), each file counted once, carried files
+   * included. Levels 0..{@code numLevels - 1}.
+   */
+  public long extraBytes(int numLevels) {
+    Set<Long> inLevels = fileNumbersInLevels(numLevels);
+    Set<Long> counted = new HashSet<>();
+    long bytes = 0;
+    for (int level = 0; level < numLevels; level++) {
+      for (BufferRun<F> run : currentRuns(level)) {
+        for (F f : run.allFiles()) {
+          if (!inLevels.contains(f.number()) && counted.add(f.number())) {
+            bytes += f.totalBytes();
+          }
+        }
+      }
+    }
+    return bytes;
+  }
+
+  /**
+   * Keeps the buffer within {@code budgetBytes} of extra disk space ({@link #extraBytes}) at the
+   * moment this draft installs: while it is over, the level whose buffer holds the most extra
+   * bytes loses the first entry, oldest run first and smallest key first, that holds a file no
+   * level holds (it becomes a marker of its range). The oldest runs are the ones walks reach
+   * last, after every newer run passed them on; a marker in the oldest run hides nothing (no run
+   * lies under it) and the garbage collection drops it. Returns the entries evicted. Call
+   * {@link #collectGarbage} after.
+   */
+  public int fitSpace(long budgetBytes, int numLevels) {
+    if (budgetBytes < 0) {
+      throw new IllegalArgumentException("negative buffer space budget: " + budgetBytes);
+    }
+    int evicted = 0;
+    Set<Long> inLevels = fileNumbersInLevels(numLevels);
+    while (extraBytes(numLevels) > budgetBytes) {
+      int level = levelWithMostExtra(numLevels, inLevels);
+      if (level < 0) {
+        break; // unreachable while extra > 0; kept as a guard against a loop
+      }
+      evictFirstHoldingExtra(level, inLevels);
+      evicted++;
+    }
+    return evicted;
+  }
+
+  private void evictFirstHoldingExtra(int level, Set<Long> inLevels) {
+    for (TreeMap<byte[], BufferEntry<F>> run : level(level).descendingMap().values()) { // oldest first
+      for (BufferEntry<F> e : run.values()) {
+        if (e instanceof BufferEntry.File<F> f && holdsExtra(f, inLevels)) {
+          run.put(e.smallestUserKey(), new BufferEntry.Removed<>(e.smallestUserKey(), e.largestUserKey()));
+          return;
+        }
+      }
+    }
+    throw new IllegalStateException("level " + level + " holds extra bytes in no entry");
+  }
+
+  private static <F extends TableFile> boolean holdsExtra(BufferEntry.File<F> f, Set<Long> inLevels) {
+    return new BufferRun<>(0, List.of(f)).allFiles().stream().anyMatch(g -> !inLevels.contains(g.number()));
+  }
+
+  /** The level whose buffer holds the most bytes in files no level holds; -1 when none holds any. */
+  private int levelWithMostExtra(int numLevels, Set<Long> inLevels) {
+    int best = -1;
+    long bestBytes = 0;
+    for (int level = 0; level < numLevels; level++) {
+      long bytes = 0;
+      for (BufferRun<F> run : currentRuns(level)) {
+        for (F f : run.allFiles()) {
+          if (!inLevels.contains(f.number())) {
+            bytes += f.totalBytes();
+          }
+        }
+      }
+      if (bytes > bestBytes) {
+        best = level;
+        bestBytes = bytes;
+      }
+    }
+    return best;
+  }
+
+  private Set<Long> fileNumbersInLevels(int numLevels) {
+    Set<Long> out = new HashSet<>();
+    for (int level = 0; level < numLevels; level++) {
+      levelFilesAfterEdit(level).forEach(f -> out.add(f.number()));
+    }
+    return out;
+  }
+
+  /** The level's runs in this draft, without copying a level the draft has not touched. */
+  private List<BufferRun<F>> currentRuns(int level) {
+    return levels.containsKey(level) ? runs(level) : base.bufferRuns(level);
+  }
+
+  /**
    * Whether no walk can end at buffer file {@code e}: the part of its range under each level file
    * lies inside a merged marker range of newer runs (the rest of its range is outside every
    * level file, where the level, and so the walk, answers "not here").

@@ -18,6 +18,7 @@ class BufferConfigTest {
     assertEquals(256 * 1024, d.trimUnitBytes());
     assertTrue(d.carryBuffers());
     assertEquals(4.0, d.coldRunBudget());
+    assertEquals(0.10, d.maxSpaceFraction(), "measured: docs/results/issue17");
   }
 
   @Test
@@ -32,6 +33,8 @@ class BufferConfigTest {
         {"trimUnitBytes", (Supplier<?>) () -> d.withTrimUnitBytes(0)},
         {"coldRunBudget", (Supplier<?>) () -> d.withColdRunBudget(-1)},
         {"coldRunBudget", (Supplier<?>) () -> d.withColdRunBudget(Double.NaN)},
+        {"maxSpaceFraction", (Supplier<?>) () -> d.withMaxSpaceFraction(-0.5)},
+        {"maxSpaceFraction", (Supplier<?>) () -> d.withMaxSpaceFraction(Double.NaN)},
     };
     for (Object[] c : cases) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ((Supplier<?>) c[1]).get());

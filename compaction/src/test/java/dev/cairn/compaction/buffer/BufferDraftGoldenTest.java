@@ -24,7 +24,9 @@ import org.junit.jupiter.api.TestFactory;
  * <pre>
  * compaction in=1 out=2 append=true carry=true   directives "delete: L1 1 2", "add: L2 6"
  *     the draft of that compaction plus its garbage collection; prints the files appended and
- *     dropped, then every buffer run after
+ *     dropped, then every buffer run after. With budget=BYTES (files are 1000 bytes each) the
+ *     space bound follows ({@link BufferDraft#fitSpace}) and prints the entries evicted and the
+ *     buffer's extra bytes after
  * collect                                        the garbage collection alone
  * trim unit=2 fraction=0.8 keep-cold=true        directives "blocks 3: b d f h cached=.xx."
  *     (file 3's blocks: separator keys, cached or not, 1 byte each) and
@@ -59,6 +61,11 @@ class BufferDraftGoldenTest {
             Boolean.parseBoolean(args.get("append")), Boolean.parseBoolean(args.get("carry")));
         int dropped = draft.collectGarbage();
         out.add("appended " + appended + ", dropped " + dropped);
+        if (args.containsKey("budget")) {
+          int evicted = draft.fitSpace(Long.parseLong(args.get("budget")), maxLevel + 1);
+          draft.collectGarbage();
+          out.add("evicted " + evicted + ", extra " + draft.extraBytes(maxLevel + 1));
+        }
         out.addAll(renderDraft(draft, maxLevel));
       }
       case "collect" -> {
