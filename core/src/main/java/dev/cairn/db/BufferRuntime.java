@@ -9,6 +9,7 @@ import dev.cairn.compaction.buffer.BufferedMerge;
 import dev.cairn.compaction.buffer.ColdRunBudget;
 import dev.cairn.compaction.buffer.FreezeRound;
 import dev.cairn.compaction.buffer.LevelChanges;
+import dev.cairn.compaction.buffer.TrimPacing;
 import dev.cairn.compaction.buffer.TrimPlanner;
 import dev.cairn.compaction.buffer.TrimSchedule;
 import dev.cairn.compaction.model.BufferRun;
@@ -47,6 +48,11 @@ final class BufferRuntime {
   /** BUFFER style: merges append and the trim runs. Otherwise only markers keep a leftover buffer right. */
   private final boolean active;
   private final ScheduledExecutorService trimmer;
+  /** When passes run and the unit they judge, derived from the tree's base level. */
+  private final TrimPacing pacing;
+  /** The user bytes written and the time at the start of the previous pass. Trim-confined. */
+  private volatile long userBytesAtLastPass;
+  private volatile long lastPassNanos;
 
   /** Per level, its freeze round (LSbM section 4.1). Guarded by the engine mutex. */
   private final FreezeRound[] rounds = new FreezeRound[Options.MAX_LEVELS];
@@ -65,6 +71,7 @@ final class BufferRuntime {
     this.engine = engine;
     this.config = config;
     this.active = active;
+    this.pacing = TrimPacing.of(config, engine.options().baseLevelBytes(), engine.options().blockBytes());
     Arrays.fill(rounds, FreezeRound.NEW);
     Arrays.fill(schedules, TrimSchedule.FIRST_PASS);
     this.trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -78,8 +85,18 @@ final class BufferRuntime {
     if (!active) {
       return;
     }
-    long interval = config.trimIntervalMillis();
-    trimmer.scheduleWithFixedDelay(this::trimQuietly, interval, interval, TimeUnit.MILLISECONDS);
+    lastPassNanos = System.nanoTime();
+    long poll = pacing.pollMillis();
+    trimmer.scheduleWithFixedDelay(this::trimWhenDue, poll, poll, TimeUnit.MILLISECONDS);
+  }
+
+  /** Runs a pass when the writes since the previous one, or the time, make it due ({@link TrimPacing}). */
+  private void trimWhenDue() {
+    long written = engine.counters().userBytesWritten().sum() - userBytesAtLastPass;
+    long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastPassNanos);
+    if (pacing.due(written, millis)) {
+      trimQuietly();
+    }
   }
 
   /** Stops the trim task and waits for a pass in progress, so none runs after close. */
@@ -166,13 +183,15 @@ final class BufferRuntime {
    * edit, under the mutex. Returns the cold runs removed. One pass at a time.
    */
   synchronized int trimOnce() {
+    userBytesAtLastPass = engine.counters().userBytesWritten().sum();
+    lastPassNanos = System.nanoTime();
     Version pinned = engine.versions().refCurrent();
     List<TrimPlanner.Split<FileMetaData>> planned;
     try {
       // Outside the mutex: opening table readers to read their indexes may read the disk.
       boolean keepColdRuns = ColdRunBudget.keepsColdRuns(config.coldRunBudget(), () -> ExtraSpace.of(pinned).bytes(),
           engine.options().blockCacheBytes());
-      planned = new TrimPlanner<FileMetaData>(config.trimUnitBytes(), config.trimCachedFraction(), keepColdRuns,
+      planned = new TrimPlanner<FileMetaData>(pacing.unitBytes(), config.trimCachedFraction(), keepColdRuns,
           this::blockLayout).plan(pinned, pinned.numLevels(), List.of(schedules));
     } finally {
       pinned.unref();

@@ -54,7 +54,8 @@ class BufferEngineTest {
         .blockCacheBytes(4 << 20)
         .compactionStyle(style)
         // No space bound: the tests of the trim need older runs to stay (the bound has its own test).
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withMaxSpaceFraction(1000))
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0).withMaxSpaceFraction(1000)
+            .withTrimUnitBytes(256 << 10))
         .build();
   }
 
@@ -292,7 +293,8 @@ class BufferEngineTest {
         .targetFileBytes(16 << 10) // the smallest: one value per file
         .compactionStyle(Options.CompactionStyle.BUFFER)
         // never freeze: the delete's merge must append its input
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withFreezeRepeatedFraction(1))
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0).withFreezeRepeatedFraction(1)
+            .withTrimUnitBytes(256 << 10).withMaxSpaceFraction(1000))
         .build();
     byte[] big = b("v1" + "-".repeat(20 << 10));
     try (Cairn db = Cairn.open(dir, tiny)) {
@@ -514,7 +516,7 @@ class BufferEngineTest {
     Options units = Options.builder().memtableBytes(64 << 10).blockBytes(512).targetFileBytes(16 << 10)
         .baseLevelBytes(64 << 10).l0CompactionTrigger(2).blockCacheBytes(4 << 20)
         .compactionStyle(Options.CompactionStyle.BUFFER)
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimUnitBytes(1024))
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0).withTrimUnitBytes(1024))
         .build();
     FileMetaData target;
     int level = 1;

@@ -47,7 +47,8 @@ class RepairTest {
 
   private static Options options(CompactionStyle style) {
     return Options.builder().compactionStyle(style).memtableBytes(256 << 10).targetFileBytes(32 << 10)
-        .blockBytes(1024).blockCacheBytes(1 << 20).buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000))
+        .blockBytes(1024).blockCacheBytes(1 << 20).buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0)
+            .withMaxSpaceFraction(1000))
         .build();
   }
 

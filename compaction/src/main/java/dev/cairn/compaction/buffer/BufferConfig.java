@@ -4,8 +4,8 @@ package dev.cairn.compaction.buffer;
  * Settings of the LSbM compaction buffer ({@code Options.CompactionStyle.BUFFER}; see
  * docs/compaction.md, "Compaction buffer"). Defaults are the LSbM paper's.
  *
- * @param trimIntervalMillis how often the trim task drops cold files from the buffer (the paper:
- *     30 s)
+ * @param trimIntervalMillis the longest time between two trim passes (the paper trims every 30
+ *     s); passes come sooner as writes arrive ({@code trimPassesPerBaseLevel})
  * @param trimCachedFraction a buffer file stays (outside the newest buffer run) only while at
  *     least this fraction of its blocks is in the block cache (the paper: 0.8)
  * @param freezeRepeatedFraction a level's buffer freezes when the bytes merged into the level
@@ -16,9 +16,9 @@ package dev.cairn.compaction.buffer;
  *     of about this many bytes, and only its cold runs leave the buffer. LSbM's super-files give
  *     the tree and the buffer their own granularity (the tree compacts 20 MB super-files, the
  *     buffer trims their 2 MB files: r = 10); Cairn's tree compacts table files and the buffer
- *     trims block runs of a file instead (docs/compaction.md, "Trim units"). Default 256 KiB,
- *     about a tenth of the default table size, the paper's ratio. At least one block is always
- *     a unit.
+ *     trims block runs of a file instead (docs/compaction.md, "Trim units"). 0, the default,
+ *     derives it from the tree: a 512th of the base level's size, the paper's 2 MB units in a
+ *     1 GB level 1 ({@link TrimPacing}). At least one block is always a unit.
  * @param carryBuffers whether a file a merge appends to level i+1's buffer carries level i's
  *     buffer over its range along (docs/compaction.md, "Carried buffers"), so the blocks that
  *     served those reads keep serving them; off, that buffer is dropped as in the paper
@@ -29,9 +29,15 @@ package dev.cairn.compaction.buffer;
  * @param maxSpaceFraction the buffer's extra disk space (files no level holds) is at most this
  *     fraction of the levels' bytes whenever a compaction installs: over it, the oldest buffer
  *     runs lose files ({@code BufferDraft.fitSpace}); 0 keeps no buffer at all
+ * @param trimPassesPerBaseLevel a trim pass runs each time the user has written this fraction
+ *     (1/n) of the base level's size since the previous pass, and at the latest after {@code
+ *     trimIntervalMillis}: the paper's 30 s at its write rate and 1 GB level 1 are a 32nd of the
+ *     level, so the trim keeps pace with the tree's churn at any data size and write rate
+ *     ({@link TrimPacing}). 0 paces by time alone
  */
 public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, double freezeRepeatedFraction,
-    long trimUnitBytes, boolean carryBuffers, double coldRunBudget, double maxSpaceFraction) {
+    long trimUnitBytes, boolean carryBuffers, double coldRunBudget, double maxSpaceFraction,
+    int trimPassesPerBaseLevel) {
   public BufferConfig {
     if (trimIntervalMillis < 1 || trimIntervalMillis > 24L * 3600 * 1000) {
       throw new IllegalArgumentException("buffer trimIntervalMillis out of range [1, 1 day]: " + trimIntervalMillis);
@@ -42,8 +48,12 @@ public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, d
     if (!(freezeRepeatedFraction >= 0)) { // +infinity: never freeze
       throw new IllegalArgumentException("buffer freezeRepeatedFraction must be >= 0: " + freezeRepeatedFraction);
     }
-    if (trimUnitBytes < 1 || trimUnitBytes > (1L << 40)) {
-      throw new IllegalArgumentException("buffer trimUnitBytes out of range [1, 1 TiB]: " + trimUnitBytes);
+    if (trimUnitBytes < 0 || trimUnitBytes > (1L << 40)) {
+      throw new IllegalArgumentException("buffer trimUnitBytes out of range [0 (derived), 1 TiB]: " + trimUnitBytes);
+    }
+    if (trimPassesPerBaseLevel < 0 || trimPassesPerBaseLevel > 1 << 20) {
+      throw new IllegalArgumentException("buffer trimPassesPerBaseLevel out of range [0, 2^20]: "
+          + trimPassesPerBaseLevel);
     }
     if (!(coldRunBudget >= 0 && coldRunBudget <= 1000)) {
       throw new IllegalArgumentException("buffer coldRunBudget out of range [0, 1000]: " + coldRunBudget);
@@ -54,48 +64,54 @@ public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, d
   }
 
   /**
-   * 30 s trim interval, 80% cached threshold, no freeze (docs/compaction.md, "Freeze": in a
+   * 80% cached threshold, no freeze (docs/compaction.md, "Freeze": in a
    * leveled tree the paper's test freezes the upper levels and costs most of the buffer's
-   * benefit; {@code withFreezeRepeatedFraction(0.1)} is the paper's rule), 256 KiB trim units,
-   * carried buffers, cold runs over cached data kept up to four times the cache's size, extra
-   * space at most a tenth of the levels' bytes.
+   * benefit; {@code withFreezeRepeatedFraction(0.1)} is the paper's rule), trim units derived from
+   * the base level (a 512th of it), carried buffers, cold runs over cached data kept up to four
+   * times the cache's size, extra space at most a tenth of the levels' bytes, a trim pass per
+   * 32nd of the base level written and at least every 30 s.
    */
   public static BufferConfig defaults() {
-    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 256 * 1024, true, 4.0, 0.10);
+    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 0, true, 4.0, 0.10, 32);
   }
 
   public BufferConfig withTrimIntervalMillis(long v) {
-    return new BufferConfig(v, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes, carryBuffers, coldRunBudget,
-        maxSpaceFraction);
+    return new BufferConfig(v, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel);
   }
 
   public BufferConfig withTrimCachedFraction(double v) {
-    return new BufferConfig(trimIntervalMillis, v, freezeRepeatedFraction, trimUnitBytes, carryBuffers, coldRunBudget,
-        maxSpaceFraction);
+    return new BufferConfig(trimIntervalMillis, v, freezeRepeatedFraction, trimUnitBytes,
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel);
   }
 
   public BufferConfig withFreezeRepeatedFraction(double v) {
-    return new BufferConfig(trimIntervalMillis, trimCachedFraction, v, trimUnitBytes, carryBuffers, coldRunBudget,
-        maxSpaceFraction);
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, v, trimUnitBytes,
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel);
   }
 
   public BufferConfig withTrimUnitBytes(long v) {
-    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, v, carryBuffers, coldRunBudget,
-        maxSpaceFraction);
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, v,
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel);
   }
 
   public BufferConfig withCarryBuffers(boolean v) {
-    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes, v,
-        coldRunBudget, maxSpaceFraction);
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
+        v, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel);
   }
 
   public BufferConfig withColdRunBudget(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, v, maxSpaceFraction);
+        carryBuffers, v, maxSpaceFraction, trimPassesPerBaseLevel);
   }
 
   public BufferConfig withMaxSpaceFraction(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, coldRunBudget, v);
+        carryBuffers, coldRunBudget, v, trimPassesPerBaseLevel);
+  }
+
+  public BufferConfig withTrimPassesPerBaseLevel(int v) {
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
+        carryBuffers, coldRunBudget, maxSpaceFraction, v);
   }
 }

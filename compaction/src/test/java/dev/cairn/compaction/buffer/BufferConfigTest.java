@@ -15,7 +15,8 @@ class BufferConfigTest {
     assertEquals(30_000, d.trimIntervalMillis());
     assertEquals(0.8, d.trimCachedFraction());
     assertEquals(Double.POSITIVE_INFINITY, d.freezeRepeatedFraction(), "measured: the freeze costs the benefit");
-    assertEquals(256 * 1024, d.trimUnitBytes());
+    assertEquals(0, d.trimUnitBytes(), "derived from the base level");
+    assertEquals(32, d.trimPassesPerBaseLevel());
     assertTrue(d.carryBuffers());
     assertEquals(4.0, d.coldRunBudget());
     assertEquals(0.10, d.maxSpaceFraction(), "measured: docs/results/issue17");
@@ -30,7 +31,8 @@ class BufferConfigTest {
         {"trimCachedFraction", (Supplier<?>) () -> d.withTrimCachedFraction(Double.NaN)},
         {"freezeRepeatedFraction", (Supplier<?>) () -> d.withFreezeRepeatedFraction(-0.1)},
         {"freezeRepeatedFraction", (Supplier<?>) () -> d.withFreezeRepeatedFraction(Double.NaN)},
-        {"trimUnitBytes", (Supplier<?>) () -> d.withTrimUnitBytes(0)},
+        {"trimUnitBytes", (Supplier<?>) () -> d.withTrimUnitBytes(-1)},
+        {"trimPassesPerBaseLevel", (Supplier<?>) () -> d.withTrimPassesPerBaseLevel(-1)},
         {"coldRunBudget", (Supplier<?>) () -> d.withColdRunBudget(-1)},
         {"coldRunBudget", (Supplier<?>) () -> d.withColdRunBudget(Double.NaN)},
         {"maxSpaceFraction", (Supplier<?>) () -> d.withMaxSpaceFraction(-0.5)},

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.TestFactory;
  * trim-schedule                 events: "pass runs=ID,... files=N,..." (run ids newest first)
  * cold-runs budget=4 cache=100  events: "extra BYTES"
  * bloom ratio=10                events: "bits N"
+ * trim-pacing base=B block=B passes=N unit=B max-ms=M   events: "at bytes=N ms=M"
  * </pre>
  *
  * Rewrite the expected outputs with {@code -Dcairn.rewrite=true}.
@@ -74,6 +75,19 @@ class BufferPolicyGoldenTest {
         for (String e : events) {
           long extra = Long.parseLong(e.trim().split("\\s+")[1]);
           out.add(ColdRunBudget.keepsColdRuns(budget, () -> extra, cache) ? "keep cold runs" : "trim cold runs");
+        }
+      }
+      case "trim-pacing" -> {
+        BufferConfig config = BufferConfig.defaults()
+            .withTrimIntervalMillis(Long.parseLong(args.get("max-ms")))
+            .withTrimPassesPerBaseLevel(Integer.parseInt(args.get("passes")))
+            .withTrimUnitBytes(Long.parseLong(args.get("unit")));
+        TrimPacing pacing = TrimPacing.of(config, Long.parseLong(args.get("base")), Long.parseLong(args.get("block")));
+        out.add("pass every " + pacing.bytesPerPass() + " bytes or " + pacing.maxIntervalMillis() + " ms, unit "
+            + pacing.unitBytes() + " bytes, poll " + pacing.pollMillis() + " ms");
+        for (String e : events) {
+          Map<String, String> at = DataDrivenFile.keyValues(e);
+          out.add(pacing.due(Long.parseLong(at.get("bytes")), Long.parseLong(at.get("ms"))) ? "due" : "wait");
         }
       }
       case "bloom" -> {
