@@ -5,6 +5,7 @@ import dev.cairn.Stats;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.buffer.BufferDraft;
+import dev.cairn.compaction.buffer.BufferHeat;
 import dev.cairn.compaction.buffer.BufferedMerge;
 import dev.cairn.compaction.buffer.ColdRunBudget;
 import dev.cairn.compaction.buffer.FreezeRound;
@@ -48,6 +49,8 @@ final class BufferRuntime {
   /** BUFFER style: merges append and the trim runs. Otherwise only markers keep a leftover buffer right. */
   private final boolean active;
   private final ScheduledExecutorService trimmer;
+  /** What the last trim pass saw of the buffer's files: the space bound evicts the coolest first. */
+  private volatile BufferHeat heat = BufferHeat.NONE;
   /** When passes run and the unit they judge, derived from the tree's base level. */
   private final TrimPacing pacing;
   /** The user bytes written and the time at the start of the previous pass. Trim-confined. */
@@ -141,7 +144,7 @@ final class BufferRuntime {
       // The space bound holds at every install, not only at trim passes: a merge that would
       // take the buffer over it evicts the oldest runs' files in the same edit.
       long budget = (long) (config.maxSpaceFraction() * levelsBytesAfter(v, changes));
-      int evicted = draft.fitSpace(budget, v.numLevels());
+      int evicted = draft.fitSpace(budget, v.numLevels(), heat);
       if (evicted > 0) {
         evictedFiles.addAndGet(evicted);
         shadowedFiles.addAndGet(draft.collectGarbage());
@@ -191,8 +194,10 @@ final class BufferRuntime {
       // Outside the mutex: opening table readers to read their indexes may read the disk.
       boolean keepColdRuns = ColdRunBudget.keepsColdRuns(config.coldRunBudget(), () -> ExtraSpace.of(pinned).bytes(),
           engine.options().blockCacheBytes());
-      planned = new TrimPlanner<FileMetaData>(pacing.unitBytes(), config.trimCachedFraction(), keepColdRuns,
-          this::blockLayout).plan(pinned, pinned.numLevels(), List.of(schedules));
+      TrimPlanner<FileMetaData> planner = new TrimPlanner<>(pacing.unitBytes(), config.trimCachedFraction(), keepColdRuns,
+          this::blockLayout);
+      planned = planner.plan(pinned, pinned.numLevels(), List.of(schedules));
+      heat = planner.heat();
     } finally {
       pinned.unref();
     }

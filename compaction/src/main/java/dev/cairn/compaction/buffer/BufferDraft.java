@@ -345,66 +345,71 @@ public final class BufferDraft<F extends TableFile> {
   }
 
   /**
-   * Keeps the buffer within {@code budgetBytes} of extra disk space ({@link #extraBytes}) at the
-   * moment this draft installs: while it is over, the level whose buffer holds the most extra
-   * bytes loses the first entry, oldest run first and smallest key first, that holds a file no
-   * level holds (it becomes a marker of its range). The oldest runs are the ones walks reach
-   * last, after every newer run passed them on; a marker in the oldest run hides nothing (no run
-   * lies under it) and the garbage collection drops it. Returns the entries evicted. Call
-   * {@link #collectGarbage} after.
+   * {@link #fitSpace(long, int, BufferHeat)} with no heat known: the oldest runs go first.
    */
   public int fitSpace(long budgetBytes, int numLevels) {
+    return fitSpace(budgetBytes, numLevels, BufferHeat.NONE);
+  }
+
+  /**
+   * Keeps the buffer within {@code budgetBytes} of extra disk space ({@link #extraBytes}) at the
+   * moment this draft installs: while it is over, the entry holding a file no level holds with
+   * the least heat ({@link BufferHeat}: the cached fraction of its hottest file at the last trim
+   * pass; entries appended since count as hottest) is evicted, ties going to the oldest run, then
+   * to the smallest key. In its level's oldest run it becomes a plain marker, which hides nothing
+   * (no run lies under it) and is collected; in a newer run it becomes a filter marker when its
+   * file's filter is known (it then stops only walks for keys the file may hold, as the file
+   * did) and a plain marker otherwise. Returns the entries evicted. Call {@link
+   * #collectGarbage} after.
+   */
+  public int fitSpace(long budgetBytes, int numLevels, BufferHeat heat) {
     if (budgetBytes < 0) {
       throw new IllegalArgumentException("negative buffer space budget: " + budgetBytes);
     }
     int evicted = 0;
     Set<Long> inLevels = fileNumbersInLevels(numLevels);
     while (extraBytes(numLevels) > budgetBytes) {
-      int level = levelWithMostExtra(numLevels, inLevels);
-      if (level < 0) {
-        break; // unreachable while extra > 0; kept as a guard against a loop
+      Victim v = coolestHoldingExtra(numLevels, inLevels, heat);
+      if (v == null) {
+        break; // unreachable while extra > 0; a guard against a loop
       }
-      evictFirstHoldingExtra(level, inLevels);
+      BufferEntry<F> marker = v.oldestRun || heat.filter(v.entry.meta()) == null
+          ? new BufferEntry.Removed<>(v.entry.smallestUserKey(), v.entry.largestUserKey())
+          : new BufferEntry.Removed<>(v.entry.smallestUserKey(), v.entry.largestUserKey(), heat.filter(v.entry.meta()));
+      v.run.put(v.entry.smallestUserKey(), marker);
       evicted++;
     }
     return evicted;
   }
 
-  private void evictFirstHoldingExtra(int level, Set<Long> inLevels) {
-    for (TreeMap<byte[], BufferEntry<F>> run : level(level).descendingMap().values()) { // oldest first
-      for (BufferEntry<F> e : run.values()) {
-        if (e instanceof BufferEntry.File<F> f && holdsExtra(f, inLevels)) {
-          run.put(e.smallestUserKey(), new BufferEntry.Removed<>(e.smallestUserKey(), e.largestUserKey()));
-          return;
+  private record Victim<F extends TableFile>(TreeMap<byte[], BufferEntry<F>> run, BufferEntry.File<F> entry,
+      boolean oldestRun, double heat) {}
+
+  private Victim<F> coolestHoldingExtra(int numLevels, Set<Long> inLevels, BufferHeat heat) {
+    Victim<F> best = null;
+    for (int level = 0; level < numLevels; level++) {
+      if (currentRuns(level).isEmpty()) {
+        continue;
+      }
+      TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> runs = level(level);
+      boolean oldest = true;
+      for (TreeMap<byte[], BufferEntry<F>> run : runs.descendingMap().values()) { // oldest first
+        for (BufferEntry<F> e : run.values()) {
+          if (e instanceof BufferEntry.File<F> f && holdsExtra(f, inLevels)) {
+            double h = new BufferRun<>(0, List.of(f)).allFiles().stream().mapToDouble(heat::heat).max().orElse(0);
+            if (best == null || h < best.heat) { // strictly cooler: ties keep the older run, smaller key
+              best = new Victim<>(run, f, oldest, h);
+            }
+          }
         }
+        oldest = false;
       }
     }
-    throw new IllegalStateException("level " + level + " holds extra bytes in no entry");
+    return best;
   }
 
   private static <F extends TableFile> boolean holdsExtra(BufferEntry.File<F> f, Set<Long> inLevels) {
     return new BufferRun<>(0, List.of(f)).allFiles().stream().anyMatch(g -> !inLevels.contains(g.number()));
-  }
-
-  /** The level whose buffer holds the most bytes in files no level holds; -1 when none holds any. */
-  private int levelWithMostExtra(int numLevels, Set<Long> inLevels) {
-    int best = -1;
-    long bestBytes = 0;
-    for (int level = 0; level < numLevels; level++) {
-      long bytes = 0;
-      for (BufferRun<F> run : currentRuns(level)) {
-        for (F f : run.allFiles()) {
-          if (!inLevels.contains(f.number())) {
-            bytes += f.totalBytes();
-          }
-        }
-      }
-      if (bytes > bestBytes) {
-        best = level;
-        bestBytes = bytes;
-      }
-    }
-    return best;
   }
 
   private Set<Long> fileNumbersInLevels(int numLevels) {

@@ -177,6 +177,29 @@ public final class TrimPlanner<F extends TableFile> {
     }
   }
 
+  /**
+   * What this pass saw of each file whose blocks it looked at (after {@link #plan}): the fraction
+   * of its data blocks in the cache, and its filter. The space bound evicts the coolest first.
+   */
+  public BufferHeat heat() {
+    Map<Long, Double> heat = new HashMap<>();
+    Map<Long, KeyFilter> filters = new HashMap<>();
+    layoutByFile.forEach((number, layout) -> {
+      if (layout == null) {
+        return;
+      }
+      int cached = 0;
+      for (boolean c : layout.cached()) {
+        cached += c ? 1 : 0;
+      }
+      heat.put(number, layout.cached().length == 0 ? 0.0 : (double) cached / layout.cached().length);
+      if (layout.filter() != null) {
+        filters.put(number, layout.filter());
+      }
+    });
+    return new BufferHeat(heat, filters);
+  }
+
   /** A file that could not be read is asked for again the next time it comes up in the pass. */
   private BlockLayout layout(F file) {
     return layoutByFile.computeIfAbsent(file.number(), n -> layouts.apply(file));

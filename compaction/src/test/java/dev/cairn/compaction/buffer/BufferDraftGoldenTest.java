@@ -3,6 +3,7 @@ package dev.cairn.compaction.buffer;
 
 import dev.cairn.compaction.testing.BufferText;
 import dev.cairn.compaction.testing.BufferText.TestFile;
+import dev.cairn.compaction.model.KeyFilter;
 import dev.cairn.compaction.testing.DataDrivenFile;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,8 +26,9 @@ import org.junit.jupiter.api.TestFactory;
  * compaction in=1 out=2 append=true carry=true   directives "delete: L1 1 2", "add: L2 6"
  *     the draft of that compaction plus its garbage collection; prints the files appended and
  *     dropped, then every buffer run after. With budget=BYTES (files are 1000 bytes each) the
- *     space bound follows ({@link BufferDraft#fitSpace}) and prints the entries evicted and the
- *     buffer's extra bytes after
+ *     space bound follows ({@link BufferDraft#fitSpace}), with the heat of the last trim pass
+ *     from "heat: 3=0.5 4=0.1f" (cached fractions; f: the file's filter is known), and prints
+ *     the entries evicted and the buffer's extra bytes after
  * collect                                        the garbage collection alone
  * trim unit=2 fraction=0.8 keep-cold=true        directives "blocks 3: b d f h cached=.xx."
  *     (file 3's blocks: separator keys, cached or not, 1 byte each) and
@@ -52,8 +54,21 @@ class BufferDraftGoldenTest {
     switch (c.verb()) {
       case "compaction" -> {
         Changes changes = new Changes(levels);
+        Map<Long, Double> heatByFile = new HashMap<>();
+        Map<Long, KeyFilter> filterByFile = new HashMap<>();
         for (String d : directives) {
-          changes.read(d);
+          if (d.startsWith("heat:")) { // "heat: 3=0.5 4=0.1f": file 3 half cached; 4 a tenth, filter known
+            for (String w : d.substring(5).trim().split("\\s+")) {
+              String[] kv = w.split("=");
+              long n = Long.parseLong(kv[0]);
+              heatByFile.put(n, Double.parseDouble(kv[1].replace("f", "")));
+              if (kv[1].endsWith("f")) {
+                filterByFile.put(n, key -> true);
+              }
+            }
+          } else {
+            changes.read(d);
+          }
         }
         int maxLevel = Math.max(levels.maxLevel(), changes.maxLevel());
         BufferDraft<TestFile> draft = new BufferDraft<>(levels, changes, ids::getAndIncrement);
@@ -62,7 +77,8 @@ class BufferDraftGoldenTest {
         int dropped = draft.collectGarbage();
         out.add("appended " + appended + ", dropped " + dropped);
         if (args.containsKey("budget")) {
-          int evicted = draft.fitSpace(Long.parseLong(args.get("budget")), maxLevel + 1);
+          int evicted = draft.fitSpace(Long.parseLong(args.get("budget")), maxLevel + 1,
+              new BufferHeat(heatByFile, filterByFile));
           draft.collectGarbage();
           out.add("evicted " + evicted + ", extra " + draft.extraBytes(maxLevel + 1));
         }

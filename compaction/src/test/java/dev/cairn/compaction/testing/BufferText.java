@@ -20,6 +20,7 @@ import java.util.TreeMap;
  * files: 1[a..c] 2[d..f] 3[a..z]   every file once: number, user-key range (largest sequence = number)
  * L1: 1 2                          level 1's files, by number
  * B2.9: #3 #4[a..c] x[d..f]        level 2's buffer run 9: whole file 3, part a..c of file 4, a marker
+ *                                  (printed f[d..f] when it is a filter marker; read back plain)
  * B2.7: #5+{4: #6; 3: x[a..b] #7}  file 5 carrying runs 4 and 3 (newest first)
  * </pre>
  *
@@ -247,7 +248,7 @@ public final class BufferText {
 
   public static String render(BufferEntry<TestFile> e) {
     if (e instanceof BufferEntry.Removed<TestFile> r) {
-      return "x[" + UserKeyOrder.printable(r.smallestUserKey()) + ".." + UserKeyOrder.printable(r.largestUserKey()) + "]";
+      return (r.hidesAll() ? "x[" : "f[") + UserKeyOrder.printable(r.smallestUserKey()) + ".." + UserKeyOrder.printable(r.largestUserKey()) + "]";
     }
     BufferEntry.File<TestFile> f = (BufferEntry.File<TestFile>) e;
     StringBuilder sb = new StringBuilder("#").append(f.meta().number());
