@@ -9,6 +9,7 @@ import dev.cairn.compaction.buffer.BufferHeat;
 import dev.cairn.compaction.buffer.BufferedMerge;
 import dev.cairn.compaction.buffer.ColdRunBudget;
 import dev.cairn.compaction.buffer.FreezeRound;
+import dev.cairn.compaction.buffer.IdleBuffer;
 import dev.cairn.compaction.buffer.LevelChanges;
 import dev.cairn.compaction.buffer.TrimPacing;
 import dev.cairn.compaction.buffer.TrimPlanner;
@@ -28,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.logging.Logger;
 
 /**
@@ -59,6 +61,10 @@ final class BufferRuntime {
 
   /** Per level, its freeze round (LSbM section 4.1). Guarded by the engine mutex. */
   private final FreezeRound[] rounds = new FreezeRound[Options.MAX_LEVELS];
+  /** The idle rule's clock, in milliseconds; tests move it by hand ({@link #useClock}). */
+  private volatile LongSupplier clockMillis = () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
+  /** Per level, when its buffer last served a read. Trim-confined. */
+  private final IdleBuffer[] idle = new IdleBuffer[Options.MAX_LEVELS];
   /** Per level, what the next trim pass may judge. Trim-confined. */
   private final TrimSchedule[] schedules = new TrimSchedule[Options.MAX_LEVELS];
 
@@ -77,6 +83,7 @@ final class BufferRuntime {
     this.pacing = TrimPacing.of(config, engine.options().baseLevelBytes(), engine.options().blockBytes());
     Arrays.fill(rounds, FreezeRound.NEW);
     Arrays.fill(schedules, TrimSchedule.FIRST_PASS);
+    Arrays.fill(idle, IdleBuffer.watching(0, clockMillis.getAsLong()));
     this.trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "cairn-buffer-trim-" + engine.dir().getFileName());
       t.setDaemon(true);
@@ -217,6 +224,20 @@ final class BufferRuntime {
           applied++;
         }
       }
+      // A level whose buffer has answered no read for a whole trimIntervalMillis goes, newest
+      // run included: the cache cannot tell (with no reads, earlier blocks stay cached).
+      long nowMillis = clockMillis.getAsLong();
+      List<Stats.BufferLevelReads> served = reads.byLevel(v.numLevels());
+      for (int level = 1; level < v.numLevels(); level++) {
+        idle[level] = idle[level].atPass(served.get(level).served(), nowMillis);
+        if (!v.bufferRuns(level).isEmpty() && idle[level].idle(nowMillis, config.trimIntervalMillis())) {
+          int dropped = draft.clearLevel(level);
+          if (dropped > 0) {
+            removed += dropped;
+            applied++;
+          }
+        }
+      }
       for (int level = 1; level < v.numLevels(); level++) {
         List<BufferRun<FileMetaData>> tables = v.bufferRuns(level);
         Set<Long> present = new HashSet<>();
@@ -326,6 +347,15 @@ final class BufferRuntime {
   /** How the point reads through each level's buffer ended (counted by {@link BufferLookup}). */
   BufferReads reads() {
     return reads;
+  }
+
+  /** Tests: the idle rule reads time from {@code clock}, watching every level afresh from now. */
+  synchronized void useClock(LongSupplier clock) {
+    clockMillis = clock;
+    List<Stats.BufferLevelReads> served = reads.byLevel(idle.length);
+    for (int level = 0; level < idle.length; level++) {
+      idle[level] = IdleBuffer.watching(served.get(level).served(), clock.getAsLong());
+    }
   }
 
   /** Requires: mutex held. Whether {@code level}'s buffer is frozen now (for tests). */

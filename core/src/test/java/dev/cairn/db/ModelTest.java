@@ -150,8 +150,11 @@ class ModelTest {
   void randomOperationsMatchTheModelWithFilterMarkers() {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     EngineCombo combo = EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE);
+    // Passes paced by writes, a buffer left alone for a second before it counts as idle, no
+    // space bound: markers must live long enough to be seen (the main run covers those rules).
     Run run = new Run(seed, () -> combo.apply(smallOptions().toBuilder()).targetFileBytes(16 << 10)
-        .buffer(EngineCombo.buffer()).build());
+        .buffer(EngineCombo.buffer().withTrimIntervalMillis(1000).withTrimPassesPerBaseLevel(64).withMaxSpaceFraction(1000))
+        .build());
     run.execute(Boolean.getBoolean("cairn.long") ? 400_000 : 15_000);
     assertTrue(run.maxFilterMarkers > 0, "the trim must leave filter markers for cold parts, " + run.where());
     assertTrue(run.bufferServed > 0, "buffer files must answer gets, " + run.where());

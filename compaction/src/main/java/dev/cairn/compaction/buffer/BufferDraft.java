@@ -252,6 +252,20 @@ public final class BufferDraft<F extends TableFile> {
   }
 
   /**
+   * Empties {@code level}'s buffer, every run: a walk then finds nothing and the level answers,
+   * which is always right. Returns the file entries dropped.
+   */
+  public int clearLevel(int level) {
+    TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> runs = level(level);
+    int files = 0;
+    for (TreeMap<byte[], BufferEntry<F>> run : runs.values()) {
+      files += (int) run.values().stream().filter(e -> e instanceof BufferEntry.File).count();
+    }
+    runs.clear();
+    return files;
+  }
+
+  /**
    * Replaces {@code entry} of run {@code runId} by {@code pieces}: parts of the same file and
    * removed markers that together cover exactly the entry's range ({@link TrimUnits#split}).
    * Every key the entry answered for is then answered by a part (the same file) or ends the walk

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.TestFactory;
  * cold-runs budget=4 cache=100  events: "extra BYTES"
  * bloom ratio=10                events: "bits N"
  * trim-pacing base=B block=B passes=N unit=B max-ms=M   events: "at bytes=N ms=M"
+ * idle idle-ms=M                events: "pass served=N ms=T" (reads served so far, watching from 0 at 0)
  * </pre>
  *
  * Rewrite the expected outputs with {@code -Dcairn.rewrite=true}.
@@ -88,6 +89,16 @@ class BufferPolicyGoldenTest {
         for (String e : events) {
           Map<String, String> at = DataDrivenFile.keyValues(e);
           out.add(pacing.due(Long.parseLong(at.get("bytes")), Long.parseLong(at.get("ms"))) ? "due" : "wait");
+        }
+      }
+      case "idle" -> {
+        long idleMs = Long.parseLong(args.get("idle-ms"));
+        IdleBuffer state = IdleBuffer.watching(0, 0);
+        for (String e : events) {
+          Map<String, String> pass = DataDrivenFile.keyValues(e);
+          long now = Long.parseLong(pass.get("ms"));
+          state = state.atPass(Long.parseLong(pass.get("served")), now);
+          out.add(state.idle(now, idleMs) ? "drop the level's buffer" : "keep");
         }
       }
       case "bloom" -> {
