@@ -96,8 +96,13 @@ class CorruptionTest {
 
   private Options options(WalRecoveryMode mode) {
     // A memtable that holds a round of writes: the second round leaves one L0 table (see buildTables).
-    return combo.apply(Options.builder().memtableBytes(256 << 10).targetFileBytes(32 << 10).blockBytes(1024)
-        .blockCacheBytes(1 << 20).walRecoveryMode(mode)).build();
+    Options.Builder b = combo.apply(Options.builder().memtableBytes(256 << 10).targetFileBytes(32 << 10).blockBytes(1024)
+        .blockCacheBytes(1 << 20).walRecoveryMode(mode));
+    if (combo.style() == CompactionStyle.BUFFER) {
+      // The first round's L0 table must stay in L1's buffer: no space bound, no idle drop.
+      b.buffer(EngineCombo.buffer().withMaxSpaceFraction(1000).withTrimIntervalMillis(3_600_000));
+    }
+    return b.build();
   }
 
   /**
