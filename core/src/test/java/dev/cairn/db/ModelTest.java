@@ -293,8 +293,10 @@ class ModelTest {
             reopen();
           } else {
             checkRandomKeyAgainstModel();
-            if (r % 4 == 0) { // markers with no older file under them go at once: look often
+            if (r % 4 == 0) { // the bound, the idle rule and the collection change the buffer fast: look often
               maxFilterMarkers = Math.max(maxFilterMarkers, filterMarkers());
+              maxBufferParts = Math.max(maxBufferParts, bufferFileEntries(f -> !f.whole()));
+              maxCarrying = Math.max(maxCarrying, bufferFileEntries(f -> !f.carried().isEmpty()));
             }
           }
         }
