@@ -35,9 +35,11 @@ import java.util.logging.Logger;
 /**
  * The LSbM compaction buffer of a database with {@link Options.CompactionStyle#BUFFER}
  * (docs/compaction.md, "Compaction buffer"): the buffered merge, which adds the buffer's part to
- * every compaction's edit before it installs (Algorithm 1), the freeze on repeated data, and the
- * periodic trim of cold files (Algorithm 2). The buffer's tables live in the {@link Version}; this
- * class keeps only soft state (freeze rounds, trim schedules, counters), rebuilt empty on open.
+ * every compaction's edit before it installs (Algorithm 1) and holds the buffer within its space
+ * bound there, the freeze on repeated data, and the trim of cold files (Algorithm 2), paced to
+ * the base level's churn, which also empties a level's buffer no read uses. The buffer's tables
+ * live in the {@link Version}; this class keeps only soft state (freeze rounds, trim schedules,
+ * idle watches, the last pass's heat, counters), rebuilt empty on open.
  *
  * <p>Every database has one: with another compaction style it neither appends nor trims, but
  * still adds the removed markers that keep a buffer left by an earlier BUFFER open correct,
@@ -149,7 +151,7 @@ final class BufferRuntime {
     shadowedFiles.addAndGet(draft.collectGarbage());
     if (active) {
       // The space bound holds at every install, not only at trim passes: a merge that would
-      // take the buffer over it evicts the oldest runs' files in the same edit.
+      // take the buffer over it evicts the files the last pass found coolest, in the same edit.
       long budget = (long) (config.maxSpaceFraction() * levelsBytesAfter(v, changes));
       int evicted = draft.fitSpace(budget, v.numLevels(), heat);
       if (evicted > 0) {
