@@ -49,6 +49,8 @@ import java.util.List;
  * @param buffer the LSbM compaction buffer's state ({@link Buffer#OFF} unless the compaction
  *     style is {@link Options.CompactionStyle#BUFFER} or a buffer an earlier BUFFER open left is
  *     still draining)
+ * @param pointReadsByLevel where point reads ended and the data blocks they read from the device,
+ *     by level, L0 first (empty when not counted)
  */
 public record Stats(
     List<LevelStats> levels,
@@ -81,7 +83,26 @@ public record Stats(
     Latency scan,
     Dlc dlc,
     Block block,
-    Buffer buffer) {
+    Buffer buffer,
+    List<LevelReads> pointReadsByLevel) {
+
+  public Stats {
+    pointReadsByLevel = List.copyOf(pointReadsByLevel);
+  }
+
+  /** A snapshot without the point reads by level (tools and tests that do not count them). */
+  public Stats(List<LevelStats> levels, long userBytesWritten, long walBytesWritten, long flushBytesWritten,
+      long compactionBytesWritten, long compactionBytesRead, long manifestBytesWritten, long deviceBytesWritten,
+      long userBytesRead, double writeAmplification, double spaceAmplification, CacheStats cache, long stallMicros,
+      long slowdowns, long stops, long flushes, long compactions, long trivialMoves, long compactionMicros,
+      int runningCompactions, long obsoleteTableBytes, long memtableBytes, int immutableMemtables, int liveSnapshots,
+      long lastSequence, Latency get, Latency put, Latency scan, Dlc dlc, Block block, Buffer buffer) {
+    this(levels, userBytesWritten, walBytesWritten, flushBytesWritten, compactionBytesWritten, compactionBytesRead,
+        manifestBytesWritten, deviceBytesWritten, userBytesRead, writeAmplification, spaceAmplification, cache,
+        stallMicros, slowdowns, stops, flushes, compactions, trivialMoves, compactionMicros, runningCompactions,
+        obsoleteTableBytes, memtableBytes, immutableMemtables, liveSnapshots, lastSequence, get, put, scan, dlc, block,
+        buffer, List.of());
+  }
 
   /**
    * One level.
@@ -180,6 +201,17 @@ public record Stats(
    */
   public record BufferLevelReads(long served, long stoppedAtMarker, long fellThrough) {}
 
+  /**
+   * The point reads that reached one level's tables since open (their key inside a file's range).
+   *
+   * @param answered reads the level answered with a value or a deletion, from its own files or
+   *     its compaction buffer's
+   * @param blockReads data blocks these reads read from the device at this level (block cache
+   *     misses), whether the level answered or the read went on
+   * @param bufferBlockReads of {@code blockReads}, those of the level's compaction buffer files
+   */
+  public record LevelReads(long answered, long blockReads, long bufferBlockReads) {}
+
   /** Bytes of the levels' tables on disk (block compaction's dead bytes included). */
   public long totalTableBytes() {
     return levels.stream().mapToLong(LevelStats::bytes).sum();
@@ -247,6 +279,13 @@ public record Stats(
           sb.append(String.format("buffer reads L%-4d     %d served, %d stopped at a marker, %d through to the level%n",
               level, r.served(), r.stoppedAtMarker(), r.fellThrough()));
         }
+      }
+    }
+    for (int level = 0; level < pointReadsByLevel.size(); level++) {
+      LevelReads r = pointReadsByLevel.get(level);
+      if (r.answered() + r.blockReads() > 0) {
+        sb.append(String.format("point reads L%-4d      %d answered, %d blocks read (%d from the buffer)%n",
+            level, r.answered(), r.blockReads(), r.bufferBlockReads()));
       }
     }
     return sb.toString();

@@ -1,6 +1,7 @@
 package dev.cairn.db;
 
 import dev.cairn.key.LookupResult;
+import dev.cairn.table.LookupKey;
 import dev.cairn.table.TableCache;
 import dev.cairn.table.TableHandle;
 import dev.cairn.compaction.model.BufferEntry;
@@ -22,13 +23,15 @@ final class BufferLookup {
   private BufferLookup() {}
 
   /** @param reads counts how the walk of {@code level} ended */
-  static LookupResult get(TableCache tables, int level, FileMetaData levelFile, List<BufferRun<FileMetaData>> buffer, byte[] key,
-      long sequence, boolean fillCache, BufferReads reads) {
+  static LookupResult get(TableCache tables, int level, FileMetaData levelFile, List<BufferRun<FileMetaData>> buffer,
+      LookupKey key, boolean fillCache, PointReads reads) {
     try (TableHandle h = TableIterators.acquire(tables, levelFile)) {
       if (!h.reader().mayContain(key)) {
         return LookupResult.NOT_PRESENT;
       }
-      Walk w = walk(tables, buffer, key, sequence, fillCache);
+      int blocksBefore = key.blockReads();
+      Walk w = walk(tables, buffer, key, fillCache);
+      reads.bufferBlockReads(level, key.blockReads() - blocksBefore);
       if (w.answer != null) {
         reads.served(level);
         return w.answer;
@@ -38,7 +41,7 @@ final class BufferLookup {
       } else {
         reads.fellThrough(level);
       }
-      return h.reader().get(key, sequence, fillCache);
+      return h.reader().get(key, fillCache);
     }
   }
 
@@ -54,19 +57,19 @@ final class BufferLookup {
    * have left the buffer: the caller's file answers), unless it is a filter marker whose filter
    * rules the key out.
    */
-  private static Walk walk(TableCache tables, List<BufferRun<FileMetaData>> buffer, byte[] key, long sequence, boolean fillCache) {
+  private static Walk walk(TableCache tables, List<BufferRun<FileMetaData>> buffer, LookupKey key, boolean fillCache) {
     for (BufferRun<FileMetaData> t : buffer) {
-      BufferEntry<FileMetaData> e = t.covering(key);
+      BufferEntry<FileMetaData> e = t.covering(key.userKey());
       if (e instanceof BufferEntry.Removed<FileMetaData> m) {
-        if (m.stops(key)) {
+        if (m.stops(key.userKey())) {
           return Walk.STOPPED;
         }
         continue; // a filter marker of a file that never held the key: the walk passed the file too
       }
       if (e instanceof BufferEntry.File<FileMetaData> f) {
         LookupResult r = f.carried().isEmpty()
-            ? VersionLookup.getFromTable(tables, f.meta(), key, sequence, fillCache)
-            : readThrough(tables, f, key, sequence, fillCache);
+            ? VersionLookup.getFromTable(tables, f.meta(), key, fillCache)
+            : readThrough(tables, f, key, fillCache);
         if (r.isDecided()) {
           return new Walk(r, false);
         }
@@ -79,14 +82,14 @@ final class BufferLookup {
    * A buffer file that carries its former level's buffer, read as that level read it: the
    * file's filter, the carried tables, then the file.
    */
-  private static LookupResult readThrough(TableCache tables, BufferEntry.File<FileMetaData> f, byte[] key, long sequence,
+  private static LookupResult readThrough(TableCache tables, BufferEntry.File<FileMetaData> f, LookupKey key,
       boolean fillCache) {
     try (TableHandle h = TableIterators.acquire(tables, f.meta())) {
       if (!h.reader().mayContain(key)) {
         return LookupResult.NOT_PRESENT;
       }
-      Walk w = walk(tables, f.carried(), key, sequence, fillCache);
-      return w.answer != null ? w.answer : h.reader().get(key, sequence, fillCache);
+      Walk w = walk(tables, f.carried(), key, fillCache);
+      return w.answer != null ? w.answer : h.reader().get(key, fillCache);
     }
   }
 

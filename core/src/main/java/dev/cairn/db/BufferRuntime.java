@@ -76,7 +76,7 @@ final class BufferRuntime {
   private final AtomicLong evictedFiles = new AtomicLong();
   private final AtomicLong trimPasses = new AtomicLong();
   private final AtomicLong freezes = new AtomicLong();
-  private final BufferReads reads = new BufferReads();
+  private final PointReads reads = new PointReads();
 
   BufferRuntime(Engine engine, BufferConfig config, boolean active) {
     this.engine = engine;
@@ -347,7 +347,7 @@ final class BufferRuntime {
   }
 
   /** How the point reads through each level's buffer ended (counted by {@link BufferLookup}). */
-  BufferReads reads() {
+  PointReads reads() {
     return reads;
   }
 

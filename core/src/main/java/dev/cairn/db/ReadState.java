@@ -10,6 +10,7 @@ import dev.cairn.iter.MergingIterator;
 import dev.cairn.key.LookupResult;
 import dev.cairn.memtable.MemTable;
 import dev.cairn.read.DbIterator;
+import dev.cairn.table.LookupKey;
 import dev.cairn.table.TableCache;
 import dev.cairn.table.TableHandle;
 import dev.cairn.version.FileMetaData;
@@ -26,16 +27,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class ReadState implements AutoCloseable {
   private final TableCache tables;
-  /** Counts how the reads through compaction buffers end. */
-  private final BufferReads bufferReads;
+  /** Counts where point reads end and the blocks they read, by level. */
+  private final PointReads reads;
   private final List<MemTable> memtables;
   private final Version version;
   private final long sequence;
   private final AtomicBoolean released = new AtomicBoolean();
 
-  ReadState(TableCache tables, BufferReads bufferReads, List<MemTable> memtables, Version version, long sequence) {
+  ReadState(TableCache tables, PointReads reads, List<MemTable> memtables, Version version, long sequence) {
     this.tables = tables;
-    this.bufferReads = bufferReads;
+    this.reads = reads;
     this.memtables = memtables;
     this.version = version;
     this.sequence = sequence;
@@ -48,7 +49,7 @@ final class ReadState implements AutoCloseable {
         return r.value();
       }
     }
-    return VersionLookup.get(tables, version, key, sequence, fillCache, bufferReads).value();
+    return VersionLookup.get(tables, version, new LookupKey(key, sequence), fillCache, reads).value();
   }
 
   /** Hands this state's references to the returned iterator. */

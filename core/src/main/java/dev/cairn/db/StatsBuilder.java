@@ -68,6 +68,7 @@ final class StatsBuilder {
         c.scanLatency().snapshot(),
         compactions.scheduler().stats(v.fileCount(0), v.levelBytes(0)),
         compactions.style().blockStats(),
-        buffer);
+        buffer,
+        compactions.buffer().reads().levelReads(v.numLevels()));
   }
 }

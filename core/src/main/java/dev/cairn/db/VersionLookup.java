@@ -2,6 +2,7 @@ package dev.cairn.db;
 
 import dev.cairn.key.LookupResult;
 import dev.cairn.key.UserKeys;
+import dev.cairn.table.LookupKey;
 import dev.cairn.table.TableCache;
 import dev.cairn.table.TableHandle;
 import dev.cairn.compaction.model.BufferRun;
@@ -18,28 +19,35 @@ final class VersionLookup {
   private VersionLookup() {}
 
   static LookupResult get(TableCache tables, Version v, byte[] key, long sequence, boolean fillCache) {
-    return get(tables, v, key, sequence, fillCache, BufferReads.UNCOUNTED);
+    return get(tables, v, new LookupKey(key, sequence), fillCache, PointReads.UNCOUNTED);
   }
 
-  /** @param bufferReads counts how the walks of levels with a compaction buffer ended */
-  static LookupResult get(TableCache tables, Version v, byte[] key, long sequence, boolean fillCache,
-      BufferReads bufferReads) {
+  /** @param reads counts where the read ended and the blocks it read, by level */
+  static LookupResult get(TableCache tables, Version v, LookupKey lookup, boolean fillCache, PointReads reads) {
+    byte[] key = lookup.userKey();
+    int blocksBefore = lookup.blockReads();
     for (FileMetaData f : v.files(0)) {
       if (covers(f, key)) {
-        LookupResult r = getFromTable(tables, f, key, sequence, fillCache);
+        LookupResult r = getFromTable(tables, f, lookup, fillCache);
         if (r.isDecided()) {
+          reads.blockReads(0, lookup.blockReads() - blocksBefore);
+          reads.answered(0);
           return r;
         }
       }
     }
+    reads.blockReads(0, lookup.blockReads() - blocksBefore);
     for (int level = 1; level < v.numLevels(); level++) {
       FileMetaData f = findFile(v.files(level), key);
       if (f != null) {
         List<BufferRun<FileMetaData>> buffer = v.bufferRuns(level);
+        blocksBefore = lookup.blockReads();
         LookupResult r = buffer.isEmpty()
-            ? getFromTable(tables, f, key, sequence, fillCache)
-            : BufferLookup.get(tables, level, f, buffer, key, sequence, fillCache, bufferReads);
+            ? getFromTable(tables, f, lookup, fillCache)
+            : BufferLookup.get(tables, level, f, buffer, lookup, fillCache, reads);
+        reads.blockReads(level, lookup.blockReads() - blocksBefore);
         if (r.isDecided()) {
+          reads.answered(level);
           return r;
         }
       }
@@ -71,8 +79,12 @@ final class VersionLookup {
 
   static LookupResult getFromTable(TableCache tables, FileMetaData f, byte[] key, long sequence,
       boolean fillCache) {
+    return getFromTable(tables, f, new LookupKey(key, sequence), fillCache);
+  }
+
+  static LookupResult getFromTable(TableCache tables, FileMetaData f, LookupKey lookup, boolean fillCache) {
     try (TableHandle h = TableIterators.acquire(tables, f)) {
-      return h.reader().get(key, sequence, fillCache);
+      return h.reader().get(lookup, fillCache);
     }
   }
 }

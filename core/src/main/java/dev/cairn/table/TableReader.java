@@ -144,6 +144,11 @@ public final class TableReader implements AutoCloseable {
     return filter == null || filter.mayContain(userKey);
   }
 
+  /** {@link #mayContain(byte[])} with the read's key, hashed once for all its tables. */
+  public boolean mayContain(LookupKey key) {
+    return filter == null || filter.mayContainHash(key.bloomHash());
+  }
+
   /**
    * Looks up the newest entry for {@code userKey} with sequence {@code <= snapshotSequence}.
    * Consults the filter first, then the index, then one data block.
@@ -151,19 +156,24 @@ public final class TableReader implements AutoCloseable {
    * @param fillCache whether a block read from the file is inserted into the block cache
    */
   public LookupResult get(byte[] userKey, long snapshotSequence, boolean fillCache) {
+    return get(new LookupKey(userKey, snapshotSequence), fillCache);
+  }
+
+  /** {@link #get(byte[], long, boolean)} with a key prepared once for every table of a read. */
+  public LookupResult get(LookupKey lookup, boolean fillCache) {
     if (filter != null) {
       filterProbes.increment();
-      if (!filter.mayContain(userKey)) {
+      if (!filter.mayContainHash(lookup.bloomHash())) {
         filterUseful.increment();
         return LookupResult.NOT_PRESENT;
       }
     }
-    byte[] target = InternalKey.seekKey(userKey, snapshotSequence);
+    byte[] target = lookup.seekKey();
     int i = index.seek(target);
     if (i == index.size()) {
       return LookupResult.NOT_PRESENT;
     }
-    try (BlockRef ref = acquireDataBlock(index.handle(i), fillCache, IoTag.USER_READ)) {
+    try (BlockRef ref = acquireDataBlock(index.handle(i), fillCache, IoTag.USER_READ, lookup)) {
       BlockIterator it = ref.block().internalKeyIterator();
       it.seek(target);
       if (!it.isValid()) {
@@ -188,6 +198,11 @@ public final class TableReader implements AutoCloseable {
    * user reads count as cache hits or misses: the hit ratio is theirs.
    */
   BlockRef acquireDataBlock(BlockHandle h, boolean fillCache, IoTag tag) {
+    return acquireDataBlock(h, fillCache, tag, null);
+  }
+
+  /** @param reader the point read to tell of a read from the device, or null */
+  private BlockRef acquireDataBlock(BlockHandle h, boolean fillCache, IoTag tag, LookupKey reader) {
     if (cache != null) {
       CachedBlock cached = tag.purpose() == IoPurpose.USER_READ
           ? cache.lookup(fileNumber, h.offset())
@@ -198,6 +213,9 @@ public final class TableReader implements AutoCloseable {
         }
         cached.close(); // not this block (cannot happen while offsets are never reused): re-read
       }
+    }
+    if (reader != null) {
+      reader.noteBlockRead();
     }
     ByteBuffer contents;
     try {

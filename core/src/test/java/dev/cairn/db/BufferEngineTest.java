@@ -145,6 +145,10 @@ class BufferEngineTest {
       assertEquals(stats.servedGets(), stats.readsByLevel().stream().mapToLong(Stats.BufferLevelReads::served).sum(),
           "the levels' counts add up: " + stats);
       assertTrue(stats.readsByLevel().get(0).served() == 0, "L0 has no buffer: " + stats);
+      // Served gets read blocks of buffer files no read had cached: counted as the buffer's.
+      List<Stats.LevelReads> byLevel = db.stats().pointReadsByLevel();
+      assertTrue(byLevel.stream().mapToLong(Stats.LevelReads::bufferBlockReads).sum() > 0, byLevel.toString());
+      assertTrue(byLevel.stream().allMatch(r -> r.bufferBlockReads() <= r.blockReads()), byLevel.toString());
       buffers = renderBuffers(db.engine().versions().current());
     }
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
