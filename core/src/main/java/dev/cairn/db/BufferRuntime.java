@@ -152,14 +152,32 @@ final class BufferRuntime {
     if (active) {
       // The space bound holds at every install, not only at trim passes: a merge that would
       // take the buffer over it evicts the files the last pass found coolest, in the same edit.
+      // Files appended since the last pass are judged by what the cache holds of them now.
       long budget = (long) (config.maxSpaceFraction() * levelsBytesAfter(v, changes));
-      int evicted = draft.fitSpace(budget, v.numLevels(), heat);
+      int evicted = draft.fitSpace(budget, v.numLevels(), heat.withUnseen(draftFiles(draft, v.numLevels()), this::cachedFraction));
       if (evicted > 0) {
         evictedFiles.addAndGet(evicted);
         shadowedFiles.addAndGet(draft.collectGarbage());
       }
     }
     draft.writeTo(edit.bufferSink());
+  }
+
+  private static Set<FileMetaData> draftFiles(BufferDraft<FileMetaData> draft, int numLevels) {
+    Set<FileMetaData> out = new HashSet<>();
+    for (int level = 0; level < numLevels; level++) {
+      draft.runs(level).forEach(t -> out.addAll(t.allFiles()));
+    }
+    return out;
+  }
+
+  /**
+   * The fraction of {@code f}'s data blocks in the block cache now, its block count estimated
+   * from its size (no table is opened: the caller holds the mutex).
+   */
+  private double cachedFraction(FileMetaData f) {
+    long blocks = Math.max(1, f.totalBytes() / engine.options().blockBytes());
+    return Math.min(1.0, (double) engine.blockCache().cachedBlockCount(f.number()) / blocks);
   }
 
   private static long bytes(List<FileMetaData> files) {

@@ -369,7 +369,7 @@ public final class BufferDraft<F extends TableFile> {
    * Keeps the buffer within {@code budgetBytes} of extra disk space ({@link #extraBytes}) at the
    * moment this draft installs: while it is over, the entry holding a file no level holds with
    * the least heat ({@link BufferHeat}: the cached fraction of its hottest file at the last trim
-   * pass; entries appended since count as hottest) is evicted, ties going to the oldest run, then
+   * pass, or as measured since; entries nobody measured count as hottest) is evicted, ties going to the oldest run, then
    * to the smallest key. In its level's oldest run it becomes a plain marker, which hides nothing
    * (no run lies under it) and is collected; in a newer run it becomes a filter marker when its
    * file's filter is known (it then stops only walks for keys the file may hold, as the file

@@ -27,7 +27,9 @@ import org.junit.jupiter.api.TestFactory;
  *     the draft of that compaction plus its garbage collection; prints the files appended and
  *     dropped, then every buffer run after. With budget=BYTES (files are 1000 bytes each) the
  *     space bound follows ({@link BufferDraft#fitSpace}), with the heat of the last trim pass
- *     from "heat: 3=0.5 4=0.1f" (cached fractions; f: the file's filter is known), and prints
+ *     from "heat: 3=0.5 4=0.1f" (cached fractions; f: the file's filter is known) and, for files
+ *     the pass did not see, the cached fractions measured at install from "now: 4=0 5=0.8"
+ *     ({@link BufferHeat#withUnseen}; unlisted ones are warming), and prints
  *     the entries evicted and the buffer's extra bytes after
  * collect                                        the garbage collection alone
  * trim unit=2 fraction=0.8 keep-cold=true        directives "blocks 3: b d f h cached=.xx."
@@ -56,8 +58,14 @@ class BufferDraftGoldenTest {
         Changes changes = new Changes(levels);
         Map<Long, Double> heatByFile = new HashMap<>();
         Map<Long, KeyFilter> filterByFile = new HashMap<>();
+        Map<Long, Double> heatNow = new HashMap<>();
         for (String d : directives) {
-          if (d.startsWith("heat:")) { // "heat: 3=0.5 4=0.1f": file 3 half cached; 4 a tenth, filter known
+          if (d.startsWith("now:")) { // "now: 4=0 5=0.8": cached fractions measured at install
+            for (String w : d.substring(4).trim().split("\\s+")) {
+              String[] kv = w.split("=");
+              heatNow.put(Long.parseLong(kv[0]), Double.parseDouble(kv[1]));
+            }
+          } else if (d.startsWith("heat:")) { // "heat: 3=0.5 4=0.1f": file 3 half cached; 4 a tenth, filter known
             for (String w : d.substring(5).trim().split("\\s+")) {
               String[] kv = w.split("=");
               long n = Long.parseLong(kv[0]);
@@ -77,8 +85,13 @@ class BufferDraftGoldenTest {
         int dropped = draft.collectGarbage();
         out.add("appended " + appended + ", dropped " + dropped);
         if (args.containsKey("budget")) {
-          int evicted = draft.fitSpace(Long.parseLong(args.get("budget")), maxLevel + 1,
-              new BufferHeat(heatByFile, filterByFile));
+          Set<TestFile> files = new HashSet<>();
+          for (int level = 0; level <= maxLevel; level++) {
+            draft.runs(level).forEach(t -> files.addAll(t.allFiles()));
+          }
+          BufferHeat heat = new BufferHeat(heatByFile, filterByFile)
+              .withUnseen(files, f -> heatNow.getOrDefault(f.number(), Double.POSITIVE_INFINITY));
+          int evicted = draft.fitSpace(Long.parseLong(args.get("budget")), maxLevel + 1, heat);
           draft.collectGarbage();
           out.add("evicted " + evicted + ", extra " + draft.extraBytes(maxLevel + 1));
         }
