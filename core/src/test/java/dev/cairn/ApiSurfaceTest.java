@@ -60,6 +60,7 @@ class ApiSurfaceTest {
       "dev.cairn.Stats$BufferLevelReads",
       "dev.cairn.Stats$Dlc",
       "dev.cairn.Stats$Latency",
+      "dev.cairn.Stats$LevelReads",
       "dev.cairn.Stats$LevelStats",
       "dev.cairn.VerifyProgress",
       "dev.cairn.WriteBatch",
