@@ -90,20 +90,6 @@ public record Stats(
     pointReadsByLevel = List.copyOf(pointReadsByLevel);
   }
 
-  /** A snapshot without the point reads by level (tools and tests that do not count them). */
-  public Stats(List<LevelStats> levels, long userBytesWritten, long walBytesWritten, long flushBytesWritten,
-      long compactionBytesWritten, long compactionBytesRead, long manifestBytesWritten, long deviceBytesWritten,
-      long userBytesRead, double writeAmplification, double spaceAmplification, CacheStats cache, long stallMicros,
-      long slowdowns, long stops, long flushes, long compactions, long trivialMoves, long compactionMicros,
-      int runningCompactions, long obsoleteTableBytes, long memtableBytes, int immutableMemtables, int liveSnapshots,
-      long lastSequence, Latency get, Latency put, Latency scan, Dlc dlc, Block block, Buffer buffer) {
-    this(levels, userBytesWritten, walBytesWritten, flushBytesWritten, compactionBytesWritten, compactionBytesRead,
-        manifestBytesWritten, deviceBytesWritten, userBytesRead, writeAmplification, spaceAmplification, cache,
-        stallMicros, slowdowns, stops, flushes, compactions, trivialMoves, compactionMicros, runningCompactions,
-        obsoleteTableBytes, memtableBytes, immutableMemtables, liveSnapshots, lastSequence, get, put, scan, dlc, block,
-        buffer, List.of());
-  }
-
   /**
    * One level.
    *

@@ -152,23 +152,18 @@ final class BufferRuntime {
     if (active) {
       // The space bound holds at every install, not only at trim passes: a merge that would
       // take the buffer over it evicts the files the last pass found coolest, in the same edit.
-      // Files appended since the last pass are judged by what the cache holds of them now.
+      // Files appended since the last pass are judged by what the cache holds of them now,
+      // measured only when something must go (this runs under the mutex at every install).
       long budget = (long) (config.maxSpaceFraction() * levelsBytesAfter(v, changes));
-      int evicted = draft.fitSpace(budget, v.numLevels(), heat.withUnseen(draftFiles(draft, v.numLevels()), this::cachedFraction));
-      if (evicted > 0) {
-        evictedFiles.addAndGet(evicted);
-        shadowedFiles.addAndGet(draft.collectGarbage());
+      if (draft.extraBytes(v.numLevels()) > budget) {
+        int evicted = draft.fitSpace(budget, v.numLevels(), heat.withUnseen(draft.files(v.numLevels()), this::cachedFraction));
+        if (evicted > 0) {
+          evictedFiles.addAndGet(evicted);
+          shadowedFiles.addAndGet(draft.collectGarbage());
+        }
       }
     }
     draft.writeTo(edit.bufferSink());
-  }
-
-  private static Set<FileMetaData> draftFiles(BufferDraft<FileMetaData> draft, int numLevels) {
-    Set<FileMetaData> out = new HashSet<>();
-    for (int level = 0; level < numLevels; level++) {
-      draft.runs(level).forEach(t -> out.addAll(t.allFiles()));
-    }
-    return out;
   }
 
   /**

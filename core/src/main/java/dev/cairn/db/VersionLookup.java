@@ -24,35 +24,50 @@ final class VersionLookup {
 
   /** @param reads counts where the read ended and the blocks it read, by level */
   static LookupResult get(TableCache tables, Version v, LookupKey lookup, boolean fillCache, PointReads reads) {
-    byte[] key = lookup.userKey();
     int blocksBefore = lookup.blockReads();
-    for (FileMetaData f : v.files(0)) {
-      if (covers(f, key)) {
-        LookupResult r = getFromTable(tables, f, lookup, fillCache);
-        if (r.isDecided()) {
-          reads.blockReads(0, lookup.blockReads() - blocksBefore);
-          reads.answered(0);
-          return r;
-        }
-      }
+    LookupResult fromL0 = getFromLevel0(tables, v, lookup, fillCache);
+    if (counted(reads, 0, lookup, blocksBefore, fromL0)) {
+      return fromL0;
     }
-    reads.blockReads(0, lookup.blockReads() - blocksBefore);
     for (int level = 1; level < v.numLevels(); level++) {
-      FileMetaData f = findFile(v.files(level), key);
+      FileMetaData f = findFile(v.files(level), lookup.userKey());
       if (f != null) {
         List<BufferRun<FileMetaData>> buffer = v.bufferRuns(level);
         blocksBefore = lookup.blockReads();
         LookupResult r = buffer.isEmpty()
             ? getFromTable(tables, f, lookup, fillCache)
             : BufferLookup.get(tables, level, f, buffer, lookup, fillCache, reads);
-        reads.blockReads(level, lookup.blockReads() - blocksBefore);
-        if (r.isDecided()) {
-          reads.answered(level);
+        if (counted(reads, level, lookup, blocksBefore, r)) {
           return r;
         }
       }
     }
     return LookupResult.NOT_PRESENT;
+  }
+
+  /** L0's files newest first (they may overlap): the first decided answer, or NOT_PRESENT. */
+  private static LookupResult getFromLevel0(TableCache tables, Version v, LookupKey lookup, boolean fillCache) {
+    for (FileMetaData f : v.files(0)) {
+      if (covers(f, lookup.userKey())) {
+        LookupResult r = getFromTable(tables, f, lookup, fillCache);
+        if (r.isDecided()) {
+          return r;
+        }
+      }
+    }
+    return LookupResult.NOT_PRESENT;
+  }
+
+  /**
+   * Counts the blocks a read took from the device at {@code level} since {@code blocksBefore},
+   * and the level's answer when {@code r} decides the read. Returns whether it does.
+   */
+  private static boolean counted(PointReads reads, int level, LookupKey lookup, int blocksBefore, LookupResult r) {
+    reads.blockReads(level, lookup.blockReads() - blocksBefore);
+    if (r.isDecided()) {
+      reads.answered(level);
+    }
+    return r.isDecided();
   }
 
   private static boolean covers(FileMetaData f, byte[] key) {

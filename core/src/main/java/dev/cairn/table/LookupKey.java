@@ -31,10 +31,6 @@ public final class LookupKey {
     return userKey;
   }
 
-  public long sequence() {
-    return sequence;
-  }
-
   /** The smallest internal key for the user key visible at the snapshot. */
   byte[] seekKey() {
     if (seekKey == null) {

@@ -27,7 +27,8 @@ class StatsTableTest {
         new Stats.Latency(0, 0, 0, 0),
         dlc,
         block,
-        buffer);
+        buffer,
+        List.of());
   }
 
   @Test

@@ -369,8 +369,8 @@ public final class BufferDraft<F extends TableFile> {
    * Keeps the buffer within {@code budgetBytes} of extra disk space ({@link #extraBytes}) at the
    * moment this draft installs: while it is over, the entry holding a file no level holds with
    * the least heat ({@link BufferHeat}: the cached fraction of its hottest file at the last trim
-   * pass, or as measured since; entries nobody measured count as hottest) is evicted, ties going to the oldest run, then
-   * to the smallest key. In its level's oldest run it becomes a plain marker, which hides nothing
+   * pass, or as measured since; entries nobody measured count as hottest) is evicted, ties going
+   * to the oldest run, then to the smallest key. In its level's oldest run it becomes a plain marker, which hides nothing
    * (no run lies under it) and is collected; in a newer run it becomes a filter marker when its
    * file's filter is known (it then stops only walks for keys the file may hold, as the file
    * did) and a plain marker otherwise. Returns the entries evicted. Call {@link
@@ -494,6 +494,17 @@ public final class BufferDraft<F extends TableFile> {
         }
       }
     });
+  }
+
+  /** Every file the draft's buffers hold, carried files included, each once. */
+  public Set<F> files(int numLevels) {
+    Set<F> out = new HashSet<>();
+    for (int level = 0; level < numLevels; level++) {
+      for (BufferRun<F> t : runs(level)) {
+        out.addAll(t.allFiles());
+      }
+    }
+    return out;
   }
 
   /** The draft's runs of {@code level}, newest first (for tests and decisions). */

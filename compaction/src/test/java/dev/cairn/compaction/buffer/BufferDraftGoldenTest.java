@@ -85,12 +85,8 @@ class BufferDraftGoldenTest {
         int dropped = draft.collectGarbage();
         out.add("appended " + appended + ", dropped " + dropped);
         if (args.containsKey("budget")) {
-          Set<TestFile> files = new HashSet<>();
-          for (int level = 0; level <= maxLevel; level++) {
-            draft.runs(level).forEach(t -> files.addAll(t.allFiles()));
-          }
           BufferHeat heat = new BufferHeat(heatByFile, filterByFile)
-              .withUnseen(files, f -> heatNow.getOrDefault(f.number(), Double.POSITIVE_INFINITY));
+              .withUnseen(draft.files(maxLevel + 1), f -> heatNow.getOrDefault(f.number(), Double.POSITIVE_INFINITY));
           int evicted = draft.fitSpace(Long.parseLong(args.get("budget")), maxLevel + 1, heat);
           draft.collectGarbage();
           out.add("evicted " + evicted + ", extra " + draft.extraBytes(maxLevel + 1));
