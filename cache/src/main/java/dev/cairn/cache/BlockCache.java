@@ -45,6 +45,23 @@ public interface BlockCache extends AutoCloseable {
    */
   boolean isCached(long fileNumber, long offset);
 
+  /**
+   * Whether the block at {@code offset} of {@code fileNumber} is cached and was read recently
+   * enough that an LRU cache of this capacity would still hold it: since its last read, fewer
+   * than {@link #capacityBytes()} bytes of new blocks came in. Counts no lookup and touches no
+   * recency. LSbM's trim calls a block hot when it is cached, which assumes LRU; a cache that
+   * admits by frequency keeps blocks read often long ago, and the trim asks this instead. A cache
+   * that never evicts for room may answer {@link #isCached}.
+   */
+  default boolean isWarm(long fileNumber, long offset) {
+    return isCached(fileNumber, offset);
+  }
+
+  /** Number of blocks of {@code fileNumber} for which {@link #isWarm} holds now. */
+  default long warmBlockCount(long fileNumber) {
+    return cachedBlockCount(fileNumber);
+  }
+
   CacheStats stats();
 
   long capacityBytes();

@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -37,6 +38,15 @@ import java.util.concurrent.atomic.LongAdder;
  * deleted after every compaction, and scanning a multi-gigabyte cache (millions of keys) each time
  * would cost more than the compaction's reads. The index costs one map entry per cached block, a
  * few percent of a 4 KiB block. The same index gives {@link #cachedBlockCount} in O(1).
+ *
+ * <h2>Warmth</h2>
+ *
+ * W-TinyLFU admits and keeps blocks by frequency, so "cached" does not mean "read lately": a
+ * block read often a while ago stays while newer blocks are turned away. {@link #isWarm} answers
+ * what an LRU cache of the same capacity would hold: the cache keeps an insert clock (bytes
+ * inserted so far) and each block the clock at its last read; a block is warm while less than
+ * the capacity has come in since. Reads record the clock only when it moved on by more than a
+ * sixteenth of the capacity, so a hot block is written rarely.
  */
 public final class CaffeineBlockCache implements BlockCache {
   // Immutable after construction.
@@ -54,6 +64,10 @@ public final class CaffeineBlockCache implements BlockCache {
   private final LongAdder evictions = new LongAdder();
   private final LongAdder usedBytes = new LongAdder();
   private final LongAdder blockCount = new LongAdder();
+  /** Bytes inserted so far: the clock {@link #isWarm} measures a block's age with. */
+  private final AtomicLong insertClock = new AtomicLong();
+  /** How far the clock moves before a read of a block records it again. */
+  private final long readMarkSlack;
 
   private volatile boolean closed;
 
@@ -71,6 +85,7 @@ public final class CaffeineBlockCache implements BlockCache {
       throw new IllegalArgumentException("negative cache capacity " + capacityBytes);
     }
     this.capacityBytes = capacityBytes;
+    this.readMarkSlack = capacityBytes / 16;
     this.memory = memory;
     this.cache =
         Caffeine.newBuilder()
@@ -93,6 +108,7 @@ public final class CaffeineBlockCache implements BlockCache {
     SharedBlock block = cache.getIfPresent(new BlockKey(fileNumber, offset));
     // tryRetain fails only if an eviction freed the block after getIfPresent found it: a miss.
     if (block != null && block.tryRetain()) {
+      block.markRead(insertClock.get(), readMarkSlack);
       hits.increment();
       file.hits.increment();
       return new BlockLease(block);
@@ -153,6 +169,8 @@ public final class CaffeineBlockCache implements BlockCache {
   /** The mapping function of insert: runs under Caffeine's lock for {@code key}. */
   private SharedBlock cacheNewBlock(BlockKey key, ByteBuffer contents) {
     SharedBlock block = copyToNewBlock(contents, 2);
+    // An insert follows a read that missed: the block is read now.
+    block.markRead(insertClock.addAndGet(block.size()), 0);
     fileBlocks(key.fileNumber()).added(key.offset(), block);
     inserts.increment();
     usedBytes.add(block.size());
@@ -218,6 +236,31 @@ public final class CaffeineBlockCache implements BlockCache {
   public boolean isCached(long fileNumber, long offset) {
     FileBlocks file = files.get(fileNumber);
     return file != null && file.isCached(offset);
+  }
+
+  @Override
+  public boolean isWarm(long fileNumber, long offset) {
+    FileBlocks file = files.get(fileNumber);
+    SharedBlock block = file == null ? null : file.block(offset);
+    return block != null && isWarm(block, insertClock.get());
+  }
+
+  @Override
+  public long warmBlockCount(long fileNumber) {
+    FileBlocks file = files.get(fileNumber);
+    if (file == null) {
+      return 0;
+    }
+    long now = insertClock.get();
+    long warm = 0;
+    for (SharedBlock block : file.blocks()) {
+      warm += isWarm(block, now) ? 1 : 0;
+    }
+    return warm;
+  }
+
+  private boolean isWarm(SharedBlock block, long now) {
+    return now - block.lastReadClock() < capacityBytes;
   }
 
   /** Lookup counters and cached block count of one file; zeros for a file never looked up. */

@@ -31,6 +31,16 @@ final class FileBlocks {
     return cached.containsKey(offset);
   }
 
+  /** The cached block at {@code offset}, or null. */
+  SharedBlock block(long offset) {
+    return cached.get(offset);
+  }
+
+  /** A weakly consistent view of the cached blocks. */
+  Iterable<SharedBlock> blocks() {
+    return cached.values();
+  }
+
   long cachedBlockCount() {
     return cached.size();
   }

@@ -20,6 +20,11 @@ final class SharedBlock {
   // Thread-safe: the number of live references; 0 means freed.
   private final AtomicInteger refs;
 
+  // Thread-safe: the owning cache's insert clock (bytes inserted so far) at the block's last
+  // read, for CaffeineBlockCache#isWarm. Written racily: a lost update only ages the block by at
+  // most the slack its writers allow.
+  private volatile long lastReadClock;
+
   /** Takes ownership of {@code region}; the block starts with {@code initialRefs} references. */
   SharedBlock(MemoryRegion region, int initialRefs) {
     assert initialRefs > 0 : "a block is born referenced";
@@ -54,6 +59,21 @@ final class SharedBlock {
 
   int size() {
     return region.size();
+  }
+
+  /**
+   * Records a read at insert clock {@code clock}, unless the last recorded read is less than
+   * {@code slack} bytes older: hot blocks are read by many threads, and writing on every read
+   * would bounce the field's cache line between them for no gain in precision.
+   */
+  void markRead(long clock, long slack) {
+    if (clock - lastReadClock > slack) {
+      lastReadClock = clock;
+    }
+  }
+
+  long lastReadClock() {
+    return lastReadClock;
   }
 
   int refCount() {

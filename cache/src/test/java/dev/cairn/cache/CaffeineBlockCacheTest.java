@@ -2,6 +2,7 @@ package dev.cairn.cache;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -305,5 +306,41 @@ class CaffeineBlockCacheTest {
   @Test
   void negativeCapacityIsRejected() {
     assertThrows(IllegalArgumentException.class, () -> new CaffeineBlockCache(-1, memory));
+  }
+
+  /**
+   * A block read often, then not at all while the cache took in more than its capacity, stays
+   * cached under W-TinyLFU (newcomers read once lose admission to it) but is no longer warm;
+   * blocks read since are.
+   */
+  @Test
+  void aBlockNotReadForACapacityOfInsertsIsCachedButNotWarm() {
+    CaffeineBlockCache cache = newCache(64L * BLOCK);
+    // Fill the cache first: Caffeine counts frequencies only once it is half full.
+    for (long offset = 0; offset < 64L * BLOCK; offset += BLOCK) {
+      insertAndClose(cache, 3, offset, BLOCK);
+    }
+    insertAndClose(cache, 1, 0, BLOCK);
+    for (int i = 0; i < 50; i++) {
+      cache.lookup(1, 0).close();
+    }
+    assertTrue(cache.isWarm(1, 0), "read just now");
+    for (long offset = 0; offset < 200L * BLOCK; offset += BLOCK) {
+      insertAndClose(cache, 2, offset, BLOCK);
+    }
+    assertTrue(cache.isCached(1, 0), "W-TinyLFU keeps the frequently read block");
+    assertFalse(cache.isWarm(1, 0), "200 blocks came in since its last read; capacity is 64");
+    assertEquals(0, cache.warmBlockCount(1));
+    for (int i = 0; i < 200; i++) {
+      if (cache.isCached(2, i * (long) BLOCK)) {
+        // Block i came in with 199 - i blocks after it: warm while fewer than 64 did.
+        assertEquals(199 - i < 64, cache.isWarm(2, i * (long) BLOCK), "block " + i);
+      }
+    }
+
+    cache.lookup(1, 0).close();
+    assertTrue(cache.isWarm(1, 0), "a read makes it warm again");
+    assertEquals(1, cache.warmBlockCount(1));
+    assertFalse(cache.isWarm(4, 0), "never cached");
   }
 }

@@ -152,7 +152,7 @@ final class BufferRuntime {
     if (active) {
       // The space bound holds at every install, not only at trim passes: a merge that would
       // take the buffer over it evicts the files the last pass found coolest, in the same edit.
-      // Files appended since the last pass are judged by what the cache holds of them now,
+      // Files appended since the last pass are judged by what the cache holds warm of them now,
       // measured only when something must go (this runs under the mutex at every install).
       long budget = (long) (config.maxSpaceFraction() * levelsBytesAfter(v, changes));
       if (draft.extraBytes(v.numLevels()) > budget) {
@@ -167,12 +167,13 @@ final class BufferRuntime {
   }
 
   /**
-   * The fraction of {@code f}'s data blocks in the block cache now, its block count estimated
-   * from its size (no table is opened: the caller holds the mutex).
+   * The fraction of {@code f}'s data blocks warm in the block cache now ({@link
+   * dev.cairn.cache.BlockCache#isWarm}), its block count estimated from its size (no table is
+   * opened: the caller holds the mutex).
    */
   private double cachedFraction(FileMetaData f) {
     long blocks = Math.max(1, f.totalBytes() / engine.options().blockBytes());
-    return Math.min(1.0, (double) engine.blockCache().cachedBlockCount(f.number()) / blocks);
+    return Math.min(1.0, (double) engine.blockCache().warmBlockCount(f.number()) / blocks);
   }
 
   private static long bytes(List<FileMetaData> files) {
@@ -293,7 +294,9 @@ final class BufferRuntime {
       for (int i = 0; i < n; i++) {
         upper[i] = r.dataBlockUpperUserKey(i);
         bytes[i] = r.dataBlockBytes(i);
-        cached[i] = engine.blockCache().isCached(f.number(), r.dataBlockOffset(i));
+        // Warm, not merely cached: W-TinyLFU keeps blocks read often long ago, which LSbM's
+        // trim (written for LRU) would call hot for as long as they pin cache and disk.
+        cached[i] = engine.blockCache().isWarm(f.number(), r.dataBlockOffset(i));
       }
       return new TrimPlanner.BlockLayout(upper, bytes, cached, r.keyFilter());
     } catch (RuntimeException e) {
