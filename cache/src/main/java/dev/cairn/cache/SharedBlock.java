@@ -21,8 +21,9 @@ final class SharedBlock {
   private final AtomicInteger refs;
 
   // Thread-safe: the owning cache's insert clock (bytes inserted so far) at the block's last
-  // read, for CaffeineBlockCache#isWarm. Written racily: a lost update only ages the block by at
-  // most the slack its writers allow.
+  // read, for CaffeineBlockCache#isWarm. Written without a lock: a reader that read the clock
+  // earlier may store it after a later one, aging the block by the inserts between the two
+  // reads, a sliver of the capacity the warm test allows.
   private volatile long lastReadClock;
 
   /** Takes ownership of {@code region}; the block starts with {@code initialRefs} references. */
