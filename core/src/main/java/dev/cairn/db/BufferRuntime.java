@@ -156,7 +156,7 @@ final class BufferRuntime {
       // measured only when something must go (this runs under the mutex at every install).
       long budget = (long) (config.maxSpaceFraction() * levelsBytesAfter(v, changes));
       if (draft.extraBytes(v.numLevels()) > budget) {
-        int evicted = draft.fitSpace(budget, v.numLevels(), heat.withUnseen(draft.files(v.numLevels()), this::cachedFraction));
+        int evicted = draft.fitSpace(budget, v.numLevels(), heat.withUnseen(draft.files(v.numLevels()), this::warmFraction));
         if (evicted > 0) {
           evictedFiles.addAndGet(evicted);
           shadowedFiles.addAndGet(draft.collectGarbage());
@@ -171,7 +171,7 @@ final class BufferRuntime {
    * dev.cairn.cache.BlockCache#isWarm}), its block count estimated from its size (no table is
    * opened: the caller holds the mutex).
    */
-  private double cachedFraction(FileMetaData f) {
+  private double warmFraction(FileMetaData f) {
     long blocks = Math.max(1, f.totalBytes() / engine.options().blockBytes());
     return Math.min(1.0, (double) engine.blockCache().warmBlockCount(f.number()) / blocks);
   }
@@ -290,15 +290,15 @@ final class BufferRuntime {
       int n = r.dataBlockCount();
       byte[][] upper = new byte[n][];
       long[] bytes = new long[n];
-      boolean[] cached = new boolean[n];
+      boolean[] warm = new boolean[n];
       for (int i = 0; i < n; i++) {
         upper[i] = r.dataBlockUpperUserKey(i);
         bytes[i] = r.dataBlockBytes(i);
         // Warm, not merely cached: W-TinyLFU keeps blocks read often long ago, which LSbM's
         // trim (written for LRU) would call hot for as long as they pin cache and disk.
-        cached[i] = engine.blockCache().isWarm(f.number(), r.dataBlockOffset(i));
+        warm[i] = engine.blockCache().isWarm(f.number(), r.dataBlockOffset(i));
       }
-      return new TrimPlanner.BlockLayout(upper, bytes, cached, r.keyFilter());
+      return new TrimPlanner.BlockLayout(upper, bytes, warm, r.keyFilter());
     } catch (RuntimeException e) {
       return null;
     }

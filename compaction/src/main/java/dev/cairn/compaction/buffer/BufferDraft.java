@@ -368,13 +368,13 @@ public final class BufferDraft<F extends TableFile> {
   /**
    * Keeps the buffer within {@code budgetBytes} of extra disk space ({@link #extraBytes}) at the
    * moment this draft installs: while it is over, the entry holding a file no level holds with
-   * the least heat ({@link BufferHeat}: the cached fraction of its hottest file at the last trim
+   * the least heat ({@link BufferHeat}: the warm fraction of its hottest file at the last trim
    * pass, or as measured since; entries nobody measured count as hottest) is evicted, ties going
-   * to the oldest run, then to the smallest key. In its level's oldest run it becomes a plain marker, which hides nothing
-   * (no run lies under it) and is collected; in a newer run it becomes a filter marker when its
-   * file's filter is known (it then stops only walks for keys the file may hold, as the file
-   * did) and a plain marker otherwise. Returns the entries evicted. Call {@link
-   * #collectGarbage} after.
+   * to the oldest run, then to the smallest key. In its level's oldest run it becomes a plain
+   * marker, which hides nothing (no run lies under it) and is collected; in a newer run it
+   * becomes a filter marker when its file's filter is known (it then stops only walks for keys
+   * the file may hold, as the file did) and a plain marker otherwise. Returns the entries
+   * evicted. Call {@link #collectGarbage} after.
    */
   public int fitSpace(long budgetBytes, int numLevels, BufferHeat heat) {
     if (budgetBytes < 0) {
@@ -383,7 +383,7 @@ public final class BufferDraft<F extends TableFile> {
     int evicted = 0;
     Set<Long> inLevels = fileNumbersInLevels(numLevels);
     while (extraBytes(numLevels) > budgetBytes) {
-      Victim v = coolestHoldingExtra(numLevels, inLevels, heat);
+      Victim<F> v = coolestHoldingExtra(numLevels, inLevels, heat);
       if (v == null) {
         break; // unreachable while extra > 0; a guard against a loop
       }
@@ -410,7 +410,7 @@ public final class BufferDraft<F extends TableFile> {
       for (TreeMap<byte[], BufferEntry<F>> run : runs.descendingMap().values()) { // oldest first
         for (BufferEntry<F> e : run.values()) {
           if (e instanceof BufferEntry.File<F> f && holdsExtra(f, inLevels)) {
-            double h = new BufferRun<>(0, List.of(f)).allFiles().stream().mapToDouble(heat::heat).max().orElse(0);
+            double h = f.allFiles().stream().mapToDouble(heat::heat).max().orElse(0);
             if (best == null || h < best.heat) { // strictly cooler: ties keep the older run, smaller key
               best = new Victim<>(run, f, oldest, h);
             }
@@ -423,7 +423,7 @@ public final class BufferDraft<F extends TableFile> {
   }
 
   private static <F extends TableFile> boolean holdsExtra(BufferEntry.File<F> f, Set<Long> inLevels) {
-    return new BufferRun<>(0, List.of(f)).allFiles().stream().anyMatch(g -> !inLevels.contains(g.number()));
+    return f.allFiles().stream().anyMatch(g -> !inLevels.contains(g.number()));
   }
 
   private Set<Long> fileNumbersInLevels(int numLevels) {

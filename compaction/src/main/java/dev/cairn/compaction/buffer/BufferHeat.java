@@ -14,7 +14,7 @@ import java.util.function.ToDoubleFunction;
  * run it does not judge) has no heat: it is still warming and goes last, unless the caller
  * measured it since ({@link #withUnseen}).
  *
- * @param heatByFile per file number, the cached fraction of its data blocks at the last pass
+ * @param heatByFile per file number, the warm fraction of its data blocks at the last pass
  * @param filterByFile per file number, its filter (files without one are absent)
  */
 public record BufferHeat(Map<Long, Double> heatByFile, Map<Long, KeyFilter> filterByFile) {
@@ -28,7 +28,7 @@ public record BufferHeat(Map<Long, Double> heatByFile, Map<Long, KeyFilter> filt
 
   /**
    * This heat with each of {@code files} the last pass did not see given {@code heatNow}'s
-   * measure (its cached fraction now). A file appended by a merge arrives with the blocks its
+   * measure (its warm fraction now). A file appended by a merge arrives with the blocks its
    * level's reads cached: that is its heat, and a merge target no read touched arrives cold,
    * so it should not outrank the buffer's hot files as a warming one would.
    */
@@ -40,7 +40,7 @@ public record BufferHeat(Map<Long, Double> heatByFile, Map<Long, KeyFilter> filt
     return new BufferHeat(heats, filterByFile);
   }
 
-  /** The file's cached fraction at the last pass, or +infinity when the pass did not see it (warming). */
+  /** The file's warm fraction at the last pass, or +infinity when the pass did not see it (warming). */
   public double heat(TableFile f) {
     Double h = heatByFile.get(f.number());
     return h == null ? Double.POSITIVE_INFINITY : h;

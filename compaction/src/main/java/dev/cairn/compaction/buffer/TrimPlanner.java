@@ -36,7 +36,9 @@ import java.util.function.Function;
 public final class TrimPlanner<F extends TableFile> {
   /**
    * One file's data blocks in key order, as the trim judges them: each block's separator user
-   * key, its size, and whether it is in the block cache now; and the file's filter (null when it
+   * key, its size, and whether it is "cached" in this package's sense (the engine answers with
+   * {@code BlockCache.isWarm}: in the cache and read within the last cache turnover, what an LRU
+   * cache would hold; docs/compaction.md, "Trim"); and the file's filter (null when it
    * has none), which its cold parts leave behind as filter markers.
    */
   public record BlockLayout(byte[][] upperUserKeys, long[] blockBytes, boolean[] cached, KeyFilter filter) {

@@ -36,7 +36,8 @@ public final class TrimUnits {
    *
    * @param upperUserKeys per data block in key order, its separator's user key
    * @param blockBytes per data block, its size
-   * @param cached per data block, whether it is in the block cache now
+   * @param cached per data block, whether it is warm in the block cache now ({@link
+   *     TrimPlanner.BlockLayout})
    */
   public static <F extends TableFile> List<BufferEntry<F>> split(BufferEntry.File<F> entry,
       byte[][] upperUserKeys, long[] blockBytes, boolean[] cached, long unitBytes, double threshold) {

@@ -1,7 +1,9 @@
 package dev.cairn.compaction.model;
 
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One entry of a buffer run (LSbM, docs/compaction.md "Compaction buffer"): either a table file
@@ -87,6 +89,14 @@ public sealed interface BufferEntry<F extends TableFile> permits BufferEntry.Fil
     /** Whether this entry answers for the whole file (not a part the trim left). */
     public boolean whole() {
       return Arrays.equals(smallestUserKey, meta.smallestUserKey()) && Arrays.equals(largestUserKey, meta.largestUserKey());
+    }
+
+    /** This file and, recursively, the files its carried buffer holds, each once: what it keeps on disk. */
+    public Set<F> allFiles() {
+      Set<F> out = new LinkedHashSet<>();
+      out.add(meta);
+      carried.forEach(t -> out.addAll(t.allFiles()));
+      return out;
     }
 
     /** The same range of the same file with {@code runs} as its carried buffer. */

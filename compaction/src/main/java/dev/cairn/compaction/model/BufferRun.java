@@ -71,17 +71,12 @@ public record BufferRun<F extends TableFile>(long id, List<BufferEntry<F>> entri
    */
   public Set<F> allFiles() {
     Set<F> out = new LinkedHashSet<>();
-    addAllFiles(out);
-    return out;
-  }
-
-  private void addAllFiles(Set<F> out) {
     for (BufferEntry<F> e : entries) {
       if (e instanceof BufferEntry.File<F> f) {
-        out.add(f.meta());
-        f.carried().forEach(t -> t.addAllFiles(out));
+        out.addAll(f.allFiles());
       }
     }
+    return out;
   }
 
   /**
