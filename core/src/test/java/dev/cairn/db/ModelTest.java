@@ -155,7 +155,9 @@ class ModelTest {
     Run run = new Run(seed, () -> combo.apply(smallOptions().toBuilder()).targetFileBytes(16 << 10)
         .buffer(EngineCombo.buffer().withTrimIntervalMillis(1000).withTrimPassesPerBaseLevel(64).withMaxSpaceFraction(1000))
         .build());
-    run.execute(Boolean.getBoolean("cairn.long") ? 400_000 : 15_000);
+    // 30,000 steps: since the trim judges the newest run too, a level's buffer empties sooner and
+    // markers live shorter; at 15,000 steps one local run of seven saw none.
+    run.execute(Boolean.getBoolean("cairn.long") ? 400_000 : 30_000);
     assertTrue(run.maxFilterMarkers > 0, "the trim must leave filter markers for cold parts, " + run.where());
     assertTrue(run.bufferServed > 0, "buffer files must answer gets, " + run.where());
   }
