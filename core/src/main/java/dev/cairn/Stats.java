@@ -160,6 +160,9 @@ public record Stats(
    *     shrinking as its level's data merges down) since open
    * @param evictedFiles buffer entries dropped at install to keep the buffer within its space
    *     bound ({@code BufferConfig.maxSpaceFraction}) since open
+   * @param rewrittenFiles files rewritten as their parts' blocks alone (part compaction,
+   *     {@code BufferConfig.partRewriteFraction}) since open
+   * @param rewrittenBytes disk space those rewrites freed (old file sizes minus new ones)
    * @param trimPasses trim passes run since open
    * @param freezes times a level's buffer froze on repeated data since open
    * @param frozenLevels levels whose buffer is frozen now
@@ -168,9 +171,10 @@ public record Stats(
    * @param readsByLevel how the point reads of each level's buffer ended since open, L0 first
    */
   public record Buffer(boolean enabled, long bytes, int files, int runs, int removedMarkers,
-      List<Long> bytesByLevel, long appendedFiles, long trimmedFiles, long shadowedFiles, long evictedFiles, long trimPasses,
+      List<Long> bytesByLevel, long appendedFiles, long trimmedFiles, long shadowedFiles, long evictedFiles,
+      long rewrittenFiles, long rewrittenBytes, long trimPasses,
       long freezes, List<Integer> frozenLevels, long servedGets, List<BufferLevelReads> readsByLevel) {
-    public static final Buffer OFF = new Buffer(false, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, 0, List.of(), 0, List.of());
+    public static final Buffer OFF = new Buffer(false, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, List.of());
 
     public Buffer {
       bytesByLevel = List.copyOf(bytesByLevel);
@@ -256,8 +260,9 @@ public record Stats(
     if (buffer != null && buffer.enabled()) {
       sb.append(String.format("compaction buffer      %12.2f MB in %d files, %d runs, %d removed markers; frozen %s%n",
           mb(buffer.bytes()), buffer.files(), buffer.runs(), buffer.removedMarkers(), buffer.frozenLevels()));
-      sb.append(String.format("buffer traffic         %d appended, %d trimmed, %d shadowed, %d evicted for space (%d trim passes, %d freezes), %d gets served%n",
-          buffer.appendedFiles(), buffer.trimmedFiles(), buffer.shadowedFiles(), buffer.evictedFiles(), buffer.trimPasses(),
+      sb.append(String.format("buffer traffic         %d appended, %d trimmed, %d shadowed, %d evicted for space, %d rewritten (%.2f MB freed) (%d trim passes, %d freezes), %d gets served%n",
+          buffer.appendedFiles(), buffer.trimmedFiles(), buffer.shadowedFiles(), buffer.evictedFiles(),
+          buffer.rewrittenFiles(), mb(buffer.rewrittenBytes()), buffer.trimPasses(),
           buffer.freezes(), buffer.servedGets()));
       for (int level = 0; level < buffer.readsByLevel().size(); level++) {
         BufferLevelReads r = buffer.readsByLevel().get(level);

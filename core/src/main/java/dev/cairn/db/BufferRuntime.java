@@ -20,6 +20,7 @@ import dev.cairn.table.TableReader;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -77,12 +78,14 @@ final class BufferRuntime {
   private final AtomicLong trimPasses = new AtomicLong();
   private final AtomicLong freezes = new AtomicLong();
   private final PointReads reads = new PointReads();
+  private final PartRewriter rewriter;
 
   BufferRuntime(Engine engine, BufferConfig config, boolean active) {
     this.engine = engine;
     this.config = config;
     this.active = active;
     this.pacing = TrimPacing.of(config, engine.options().baseLevelBytes(), engine.options().blockBytes());
+    this.rewriter = new PartRewriter(engine, config.partRewriteFraction());
     Arrays.fill(rounds, FreezeRound.NEW);
     Arrays.fill(schedules, TrimSchedule.FIRST_PASS);
     Arrays.fill(idle, IdleBuffer.watching(0, clockMillis.getAsLong()));
@@ -197,9 +200,18 @@ final class BufferRuntime {
   private void trimQuietly() {
     try {
       trimOnce();
+      rewritePartsOnce();
     } catch (Throwable t) {
       LOG.warning("compaction-buffer trim failed: " + t);
     }
+  }
+
+  /**
+   * Part compaction after a trim pass ({@link PartRewriter}): rewrites the buffer files whose
+   * parts keep little of them. Returns the files rewritten. Serialized with the trim passes.
+   */
+  synchronized int rewritePartsOnce() throws IOException {
+    return rewriter.rewriteOnce(this::blockLayout);
   }
 
   /**
@@ -358,7 +370,8 @@ final class BufferRuntime {
       }
     }
     return new Stats.Buffer(true, extra.bytes(), extra.files(), runs, markers, extra.bytesByLevel(),
-        appendedFiles.get(), trimmedFiles.get(), shadowedFiles.get(), evictedFiles.get(), trimPasses.get(), freezes.get(),
+        appendedFiles.get(), trimmedFiles.get(), shadowedFiles.get(), evictedFiles.get(),
+        rewriter.rewrittenFiles(), rewriter.freedBytes(), trimPasses.get(), freezes.get(),
         List.copyOf(frozenLevels), reads.servedTotal(), reads.byLevel(v.numLevels()));
   }
 

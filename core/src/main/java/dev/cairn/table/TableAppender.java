@@ -8,7 +8,6 @@ import dev.cairn.iter.ListIterator;
 import dev.cairn.iter.MergingIterator;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
-import dev.cairn.key.ValueType;
 import dev.cairn.table.block.Block;
 import dev.cairn.table.block.BlockBuilder;
 import dev.cairn.table.block.BlockHandle;
@@ -81,8 +80,8 @@ public final class TableAppender {
   private long dataBlocks;
   private long dataBytes;
   private long newBlocks;
-  private final Totals added = new Totals();
-  private final Totals removed = new Totals();
+  private final EntryTotals added = new EntryTotals();
+  private final EntryTotals removed = new EntryTotals();
 
   /**
    * @param reader the table at its current (manifest) footer
@@ -344,35 +343,5 @@ public final class TableAppender {
     long validBytes = dataBytes + props.indexBytes() + props.filterBytes() + tail.propertiesBytes()
         + Footer.SIZE;
     return new Result(tail.summary(), validBytes, dirtyBlocks, newBlocks, out.size() - startOffset, rebuilt);
-  }
-
-  /** Entry counts of a set of blocks, to keep the properties exact across appends. */
-  private static final class Totals {
-    long entries;
-    long deletions;
-    long rawKeyBytes;
-    long rawValueBytes;
-    long minSeq = Long.MAX_VALUE;
-    long maxSeq = 0;
-
-    void add(byte[] key, byte[] value) {
-      entries++;
-      if (InternalKey.type(key) == ValueType.DELETION) {
-        deletions++;
-      }
-      rawKeyBytes += key.length;
-      rawValueBytes += value.length;
-      long seq = InternalKey.sequence(key);
-      minSeq = Math.min(minSeq, seq);
-      maxSeq = Math.max(maxSeq, seq);
-    }
-
-    void addBlock(Block block) {
-      try (BlockIterator it = block.internalKeyIterator()) {
-        for (it.seekToFirst(); it.isValid(); it.next()) {
-          add(it.key(), it.value());
-        }
-      }
-    }
   }
 }

@@ -252,6 +252,17 @@ public final class TableReader implements AutoCloseable {
     return index;
   }
 
+  /** The filter block's contents as the file stores them, read and verified again; null without a filter. */
+  byte[] filterContents(IoTag tag) throws IOException {
+    if (!footer.hasFilter()) {
+      return null;
+    }
+    ByteBuffer f = readVerified(file, fileName, footer.filterHandle(), tag);
+    byte[] bytes = new byte[f.remaining()];
+    f.get(bytes);
+    return bytes;
+  }
+
   /** Number of data blocks the newest index references. */
   public int dataBlockCount() {
     return index.size();

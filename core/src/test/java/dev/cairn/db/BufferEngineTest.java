@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -595,6 +596,91 @@ class BufferEngineTest {
       assertTrue(onDisk(target));
       checkReads(db, model, "after reopening");
     }
+  }
+
+  /**
+   * Part compaction: a file only the buffer holds, of which reads warmed a fifth, is cut by the
+   * trim into parts and markers and then rewritten as a table of its parts' blocks alone: the
+   * old file leaves the disk, the parts name the new, smaller file, its warm blocks are cached at
+   * their new addresses, and reads stay right, also after a reopen.
+   */
+  @Test
+  void aBufferFileWhosePartsKeepLittleOfItIsRewrittenAsThoseParts() throws Exception {
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    TreeMap<String, byte[]> model = new TreeMap<>();
+    Options units = buffered().toBuilder()
+        .buffer(buffered().buffer().withTrimUnitBytes(1024).withPartRewriteFraction(0.5))
+        .build();
+    String buffers;
+    long rewrittenNumber;
+    try (DbImpl db = (DbImpl) Cairn.open(dir, units)) {
+      load(db, model, new SplittableRandom(seed), 3, 1_000_000);
+      Version v = db.engine().versions().current();
+      FileMetaData x = null;
+      Set<Long> levelFiles = new HashSet<>();
+      for (int level = 0; level < v.numLevels(); level++) {
+        v.files(level).forEach(f -> levelFiles.add(f.number()));
+      }
+      for (int level = 1; level < v.numLevels() && x == null; level++) {
+        for (BufferRun<FileMetaData> run : v.bufferRuns(level)) {
+          for (BufferEntry<FileMetaData> e : run.entries()) {
+            if (e instanceof BufferEntry.File<FileMetaData> f && f.whole() && f.carried().isEmpty()
+                && !levelFiles.contains(f.meta().number()) && f.meta().totalBytes() > 8 << 10) {
+              x = f.meta();
+            }
+          }
+        }
+      }
+      assertTrue(x != null, "the load leaves a whole file only the buffer holds, seed " + seed + "\n" + renderBuffers(v));
+      FileMetaData old = x;
+      assertEquals(0, db.buffer().trimOnce(), "the first pass lets every table warm up");
+      List<String> keys = new ArrayList<>(model.subMap(new String(old.smallestUserKey(), StandardCharsets.UTF_8), true,
+          new String(old.largestUserKey(), StandardCharsets.UTF_8), true).keySet());
+      for (String k : keys.subList(0, keys.size() / 5)) {
+        assertArrayEquals(model.get(k), db.get(b(k)));
+      }
+      db.buffer().trimOnce();
+      Map<Long, FileMetaData> before = new HashMap<>();
+      allBufferFiles(db.engine().versions().current()).forEach(f -> before.put(f.number(), f));
+      assertTrue(db.buffer().rewritePartsOnce() > 0, "the file is rewritten, seed " + seed + "\n"
+          + renderBuffers(db.engine().versions().current()));
+      assertFalse(onDisk(old), "the old file is collected");
+      Map<Long, FileMetaData> after = new HashMap<>();
+      allBufferFiles(db.engine().versions().current()).forEach(f -> after.put(f.number(), f));
+      assertFalse(after.containsKey(old.number()), "no entry names the old file");
+      long goneBytes = before.values().stream().filter(f -> !after.containsKey(f.number())).mapToLong(FileMetaData::totalBytes).sum();
+      List<FileMetaData> added = after.values().stream().filter(f -> !before.containsKey(f.number())).toList();
+      assertFalse(added.isEmpty(), "the parts name new files");
+      assertTrue(added.stream().allMatch(this::onDisk));
+      long addedBytes = added.stream().mapToLong(FileMetaData::totalBytes).sum();
+      assertTrue(addedBytes < goneBytes, "the rewrites are smaller: " + addedBytes + " for " + goneBytes);
+      assertTrue(added.stream().anyMatch(f -> db.engine().blockCache().warmBlockCount(f.number()) > 0),
+          "warm blocks moved to their new addresses");
+      FileMetaData rewritten = added.get(0);
+      Stats.Buffer stats = db.stats().buffer();
+      assertTrue(stats.rewrittenFiles() > 0 && stats.rewrittenBytes() > 0, stats.toString());
+      checkReads(db, model, "after the rewrite, seed " + seed);
+      buffers = renderBuffers(db.engine().versions().current());
+      rewrittenNumber = rewritten.number();
+    }
+    try (DbImpl db = (DbImpl) Cairn.open(dir, units)) {
+      // The manifest keeps filter markers plain (docs/compaction.md, "Filter markers").
+      assertEquals(buffers.replace("filtered[", "removed["), renderBuffers(db.engine().versions().current()),
+          "the manifest kept the rewrite");
+      assertTrue(allBufferFiles(db.engine().versions().current()).stream().anyMatch(f -> f.number() == rewrittenNumber));
+      checkReads(db, model, "after reopening, seed " + seed);
+    }
+  }
+
+  /** The files every buffer names, carried buffers included. */
+  private static Set<FileMetaData> allBufferFiles(Version v) {
+    Set<FileMetaData> out = new HashSet<>();
+    for (int level = 0; level < v.numLevels(); level++) {
+      for (BufferRun<FileMetaData> run : v.bufferRuns(level)) {
+        out.addAll(run.allFiles());
+      }
+    }
+    return out;
   }
 
   /** The file entries of {@code tables}, those of carried buffers included. */

@@ -34,10 +34,14 @@ package dev.cairn.compaction.buffer;
  *     trimIntervalMillis}: the paper's 30 s at its write rate and 1 GB level 1 are a 32nd of the
  *     level, so the trim keeps pace with the tree's churn at any data size and write rate
  *     ({@link TrimPacing}). 0 paces by time alone
+ * @param partRewriteFraction a buffer file that only the buffer holds, whose parts (what the trim
+ *     left of it) keep at most this fraction of its data bytes, is rewritten as a table of
+ *     those parts' blocks alone, and its cache entries move along ({@link PartCompaction};
+ *     docs/compaction.md, "Part compaction"); 0 never rewrites
  */
 public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, double freezeRepeatedFraction,
     long trimUnitBytes, boolean carryBuffers, double coldRunBudget, double maxSpaceFraction,
-    int trimPassesPerBaseLevel) {
+    int trimPassesPerBaseLevel, double partRewriteFraction) {
   public BufferConfig {
     if (trimIntervalMillis < 1 || trimIntervalMillis > 24L * 3600 * 1000) {
       throw new IllegalArgumentException("buffer trimIntervalMillis out of range [1, 1 day]: " + trimIntervalMillis);
@@ -61,6 +65,9 @@ public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, d
     if (!(maxSpaceFraction >= 0 && maxSpaceFraction <= 1000)) {
       throw new IllegalArgumentException("buffer maxSpaceFraction out of range [0, 1000]: " + maxSpaceFraction);
     }
+    if (!(partRewriteFraction >= 0 && partRewriteFraction < 1)) {
+      throw new IllegalArgumentException("buffer partRewriteFraction out of range [0, 1): " + partRewriteFraction);
+    }
   }
 
   /**
@@ -69,49 +76,55 @@ public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, d
    * benefit; {@code withFreezeRepeatedFraction(0.1)} is the paper's rule), trim units derived from
    * the base level (a 512th of it), carried buffers, cold runs over cached data kept up to four
    * times the cache's size, extra space at most a tenth of the levels' bytes, a trim pass per
-   * 32nd of the base level written and at least every 30 s.
+   * 32nd of the base level written and at least every 30 s, files whose parts keep at most half
+   * of them rewritten.
    */
   public static BufferConfig defaults() {
-    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 0, true, 4.0, 0.10, 32);
+    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 0, true, 4.0, 0.10, 32, 0.5);
   }
 
   public BufferConfig withTrimIntervalMillis(long v) {
     return new BufferConfig(v, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel);
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction);
   }
 
   public BufferConfig withTrimCachedFraction(double v) {
     return new BufferConfig(trimIntervalMillis, v, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel);
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction);
   }
 
   public BufferConfig withFreezeRepeatedFraction(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, v, trimUnitBytes,
-        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel);
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction);
   }
 
   public BufferConfig withTrimUnitBytes(long v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, v,
-        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel);
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction);
   }
 
   public BufferConfig withCarryBuffers(boolean v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        v, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel);
+        v, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction);
   }
 
   public BufferConfig withColdRunBudget(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, v, maxSpaceFraction, trimPassesPerBaseLevel);
+        carryBuffers, v, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction);
   }
 
   public BufferConfig withMaxSpaceFraction(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, coldRunBudget, v, trimPassesPerBaseLevel);
+        carryBuffers, coldRunBudget, v, trimPassesPerBaseLevel, partRewriteFraction);
   }
 
   public BufferConfig withTrimPassesPerBaseLevel(int v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, coldRunBudget, maxSpaceFraction, v);
+        carryBuffers, coldRunBudget, maxSpaceFraction, v, partRewriteFraction);
+  }
+
+  public BufferConfig withPartRewriteFraction(double v) {
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, v);
   }
 }

@@ -289,6 +289,62 @@ public final class BufferDraft<F extends TableFile> {
   }
 
   /**
+   * Points every part of {@code plan}'s file, at any depth, at {@code rewritten} (the file's
+   * rewrite as its parts' blocks, {@link PartCompaction}). Returns false, changing nothing, when
+   * the buffer no longer matches the plan: a level holds the file again, or an entry names it
+   * that the plan did not see (its blocks may not have been copied). Parts the plan saw and that
+   * are gone since are fine.
+   */
+  public boolean rewrite(PartCompaction.Plan<F> plan, F rewritten, int numLevels) {
+    long from = plan.file().number();
+    Set<BufferEntry.File<F>> planned = new HashSet<>(plan.parts());
+    for (int l = 0; l < numLevels; l++) {
+      if (levelFilesAfterEdit(l).stream().anyMatch(f -> f.number() == from)) {
+        return false;
+      }
+      for (TreeMap<byte[], BufferEntry<F>> run : level(l).values()) {
+        for (BufferEntry<F> e : run.values()) {
+          if (!namesOnly(e, from, planned)) {
+            return false;
+          }
+        }
+      }
+    }
+    for (int l = 0; l < numLevels; l++) {
+      for (TreeMap<byte[], BufferEntry<F>> run : level(l).values()) {
+        for (BufferEntry<F> e : List.copyOf(run.values())) {
+          BufferEntry<F> moved = PartCompaction.repointAll(e, from, rewritten);
+          if (moved != e) {
+            run.remove(e.smallestUserKey());
+            if (moved != null) {
+              run.put(moved.smallestUserKey(), moved);
+            }
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Whether every entry naming file {@code from} in {@code e}, at any depth, is one of {@code planned}. */
+  private static <F extends TableFile> boolean namesOnly(BufferEntry<F> e, long from, Set<BufferEntry.File<F>> planned) {
+    if (!(e instanceof BufferEntry.File<F> f)) {
+      return true;
+    }
+    if (f.meta().number() == from && !planned.contains(f)) {
+      return false;
+    }
+    for (BufferRun<F> run : f.carried()) {
+      for (BufferEntry<F> c : run.entries()) {
+        if (!namesOnly(c, from, planned)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
    * Drops, in every touched level, the files no walk can end at: a file hidden by markers of
    * newer runs goes; one that is hidden only where the level has a file becomes a marker of its
    * range (it may hold the tombstone that hides an older file's value in a gap of the level).

@@ -3,6 +3,7 @@ package dev.cairn.compaction.buffer;
 
 import dev.cairn.compaction.testing.BufferText;
 import dev.cairn.compaction.testing.BufferText.TestFile;
+import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.compaction.model.KeyFilter;
 import dev.cairn.compaction.testing.DataDrivenFile;
 import java.util.ArrayList;
@@ -35,6 +36,10 @@ import org.junit.jupiter.api.TestFactory;
  * trim unit=2 fraction=0.8 keep-cold=true        directives "blocks 3: b d f h cached=.xx."
  *     (file 3's blocks: separator keys, cached or not, 1 byte each) and
  *     "schedule L1 newest=9 files=3,4"; prints the planned splits
+ * rewrite fraction=0.5                            directives "blocks 3: b d f h j zz cached=......"
+ *     (as trim's; the flags are not read) and "new 3: 50[c..x]" (the range file 3's rewrite would
+ *     have as file 50); prints the planned part rewrites ({@link PartCompaction}), then every
+ *     buffer run after the plans with a "new" are applied ({@link BufferDraft#rewrite})
  * </pre>
  *
  * New buffer runs take ids from 100 up. Rewrite the expected outputs with {@code -Dcairn.rewrite=true}.
@@ -101,6 +106,41 @@ class BufferDraftGoldenTest {
         out.add("dropped " + draft.collectGarbage());
         out.addAll(renderDraft(draft, levels.maxLevel()));
       }
+      case "rewrite" -> {
+        Map<Long, TrimPlanner.BlockLayout> layouts = new HashMap<>();
+        Map<Long, TestFile> rewritten = new HashMap<>();
+        for (String d : directives) {
+          String[] w = d.trim().split("\\s+");
+          if (w[0].equals("blocks")) {
+            layouts.put(Long.parseLong(w[1].replace(":", "")), blockLayout(w));
+          } else if (w[0].equals("new")) {
+            int open = w[2].indexOf('[');
+            byte[][] range = BufferText.range(w[2].substring(open));
+            rewritten.put(Long.parseLong(w[1].replace(":", "")),
+                new TestFile(Long.parseLong(w[2].substring(0, open)), range[0], range[1]));
+          } else if (!d.isBlank()) {
+            throw new IllegalArgumentException("unknown rewrite directive: " + d);
+          }
+        }
+        List<PartCompaction.Plan<TestFile>> plans = PartCompaction.plan(levels, levels.maxLevel() + 1,
+            f -> layouts.get(f.number()), Double.parseDouble(args.get("fraction")));
+        BufferDraft<TestFile> draft = new BufferDraft<>(levels, ids::getAndIncrement);
+        for (PartCompaction.Plan<TestFile> p : plans) {
+          StringBuilder blocks = new StringBuilder();
+          p.blocks().forEach(r -> blocks.append(" [").append(r.first()).append(',').append(r.end()).append(')'));
+          out.add("#" + p.file().number() + " in " + BufferText.render(new ArrayList<>(p.parts())) + ": blocks" + blocks
+              + " kept " + p.keptBytes() + "/" + p.dataBytes());
+          TestFile to = rewritten.get(p.file().number());
+          if (to != null) {
+            out.add("  -> #" + to.number() + (draft.rewrite(p, to, levels.maxLevel() + 1) ? "" : " (not applied)"));
+          }
+        }
+        if (plans.isEmpty()) {
+          out.add("no rewrite");
+        } else {
+          out.addAll(renderDraft(draft, levels.maxLevel()));
+        }
+      }
       case "trim" -> {
         Map<Long, TrimPlanner.BlockLayout> layouts = new HashMap<>();
         List<TrimSchedule> schedules = new ArrayList<>();
@@ -110,18 +150,7 @@ class BufferDraftGoldenTest {
         for (String d : directives) {
           String[] w = d.trim().split("\\s+");
           if (w[0].equals("blocks")) {
-            long number = Long.parseLong(w[1].replace(":", ""));
-            int n = w.length - 3;
-            byte[][] upper = new byte[n][];
-            long[] bytes = new long[n];
-            boolean[] cached = new boolean[n];
-            String flags = w[w.length - 1].substring("cached=".length());
-            for (int i = 0; i < n; i++) {
-              upper[i] = BufferText.key(w[2 + i]);
-              bytes[i] = 1;
-              cached[i] = flags.charAt(i) == 'x';
-            }
-            layouts.put(number, new TrimPlanner.BlockLayout(upper, bytes, cached));
+            layouts.put(Long.parseLong(w[1].replace(":", "")), blockLayout(w));
           } else if (w[0].equals("schedule")) {
             int level = Integer.parseInt(w[1].substring(1));
             long newest = Long.parseLong(w[2].substring("newest=".length()));
@@ -148,6 +177,21 @@ class BufferDraftGoldenTest {
       default -> throw new IllegalArgumentException("unknown command: " + c.verb());
     }
     return String.join("\n", out);
+  }
+
+  /** "blocks 3: b d f h cached=.xx." as file 3's layout: separator keys, 1 byte each, warm or not. */
+  private static TrimPlanner.BlockLayout blockLayout(String[] w) {
+    int n = w.length - 3;
+    byte[][] upper = new byte[n][];
+    long[] bytes = new long[n];
+    boolean[] cached = new boolean[n];
+    String flags = w[w.length - 1].substring("cached=".length());
+    for (int i = 0; i < n; i++) {
+      upper[i] = BufferText.key(w[2 + i]);
+      bytes[i] = 1;
+      cached[i] = flags.charAt(i) == 'x';
+    }
+    return new TrimPlanner.BlockLayout(upper, bytes, cached);
   }
 
   private static List<String> renderDraft(BufferDraft<TestFile> draft, int maxLevel) {

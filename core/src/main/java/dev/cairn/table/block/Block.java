@@ -48,6 +48,11 @@ public final class Block {
     return contents.limit();
   }
 
+  /** The block's contents (a read-only view, positions 0..limit): what its file stores before the trailer. */
+  public ByteBuffer contents() {
+    return contents.asReadOnlyBuffer();
+  }
+
   public String fileName() {
     return fileName;
   }

@@ -23,6 +23,14 @@ public final class Engines {
     // buffer dropped as its data merges down, the freeze on repeated data, the plain trim.
     BY_NAME.put("cairn-buffer-paper", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
         c -> c.withCarryBuffers(false).withFreezeRepeatedFraction(0.1).withColdRunBudget(0)));
+    // The buffer's space against its hit ratio (issue 17, docs/results/issue17/budget): a bound of
+    // 30% of the levels' bytes instead of 10%, and none; and the buffer without part compaction.
+    BY_NAME.put("cairn-buffer-s30", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
+        c -> c.withMaxSpaceFraction(0.30)));
+    BY_NAME.put("cairn-buffer-s1000", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
+        c -> c.withMaxSpaceFraction(1000)));
+    BY_NAME.put("cairn-buffer-no-rewrite", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
+        c -> c.withPartRewriteFraction(0)));
     BY_NAME.put("rocksdb", RocksDbEngine::new);
     BY_NAME.put("leveldb", LevelDbJniEngine::new);
     BY_NAME.put("leveldb-java", LevelDbJavaEngine::new);
