@@ -276,19 +276,27 @@ final class BufferRuntime {
         return 0; // nothing judged, or every judged entry changed since: no edit to write
       }
       shadowedFiles.addAndGet(draft.collectGarbage());
-      VersionEdit edit = new VersionEdit();
-      draft.writeTo(edit.bufferSink());
-      try {
-        engine.versions().logAndApply(edit);
-      } catch (Throwable t) {
-        engine.status().latch(t);
-        throw t instanceof RuntimeException r ? r : new RuntimeException(t);
-      }
+      install(engine, draft);
       trimmedFiles.addAndGet(removed);
       engine.background().collectObsoleteFiles(false);
       return removed;
     } finally {
       engine.mutex().unlock();
+    }
+  }
+
+  /**
+   * Requires: mutex held. Installs the buffer changes of {@code draft} (no level changes) as one
+   * edit; a failure to log it latches the engine's background error, as a failed compaction does.
+   */
+  static void install(Engine engine, BufferDraft<FileMetaData> draft) {
+    VersionEdit edit = new VersionEdit();
+    draft.writeTo(edit.bufferSink());
+    try {
+      engine.versions().logAndApply(edit);
+    } catch (Throwable t) {
+      engine.status().latch(t);
+      throw t instanceof RuntimeException r ? r : new RuntimeException(t);
     }
   }
 

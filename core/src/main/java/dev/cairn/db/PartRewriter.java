@@ -13,7 +13,6 @@ import dev.cairn.table.TableSubset;
 import dev.cairn.table.TableSummary;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
-import dev.cairn.version.VersionEdit;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,14 +91,7 @@ final class PartRewriter {
         }
       }
       if (applied > 0) {
-        VersionEdit edit = new VersionEdit();
-        draft.writeTo(edit.bufferSink());
-        try {
-          engine.versions().logAndApply(edit);
-        } catch (Throwable t) {
-          engine.status().latch(t);
-          throw t instanceof RuntimeException e ? e : new RuntimeException(t);
-        }
+        BufferRuntime.install(engine, draft);
         rewrittenFiles.addAndGet(applied);
         freedBytes.addAndGet(freed);
       }
