@@ -211,7 +211,7 @@ final class BufferRuntime {
    * parts keep little of them. Returns the files rewritten. Serialized with the trim passes.
    */
   synchronized int rewritePartsOnce() throws IOException {
-    return rewriter.rewriteOnce(this::blockLayout);
+    return rewriter.rewriteOnce(f -> blockLayout(f, false)); // the plan reads separators and sizes only
   }
 
   /**
@@ -230,7 +230,7 @@ final class BufferRuntime {
       boolean keepColdRuns = ColdRunBudget.keepsColdRuns(config.coldRunBudget(), () -> ExtraSpace.of(pinned).bytes(),
           engine.options().blockCacheBytes());
       TrimPlanner<FileMetaData> planner = new TrimPlanner<>(pacing.unitBytes(), config.trimCachedFraction(), keepColdRuns,
-          this::blockLayout);
+          f -> blockLayout(f, true));
       planned = planner.plan(pinned, pinned.numLevels(), List.of(schedules));
       heat = planner.heat();
     } finally {
@@ -303,8 +303,10 @@ final class BufferRuntime {
   /**
    * The file's blocks with the cache's view of each (LSbM's per-file counter, per block), or
    * null when the file cannot be opened now: then it is kept, and the next pass tries again.
+   * Without {@code withWarmth} every block reads as cold and the cache is not asked (the part
+   * rewrite's plan needs only the separators and sizes).
    */
-  private TrimPlanner.BlockLayout blockLayout(FileMetaData f) {
+  private TrimPlanner.BlockLayout blockLayout(FileMetaData f, boolean withWarmth) {
     try (TableHandle h = TableIterators.acquire(engine.tableCache(), f)) {
       TableReader r = h.reader();
       int n = r.dataBlockCount();
@@ -316,7 +318,7 @@ final class BufferRuntime {
         bytes[i] = r.dataBlockBytes(i);
         // Warm, not merely cached: W-TinyLFU keeps blocks read often long ago, which LSbM's
         // trim (written for LRU) would call hot for as long as they pin cache and disk.
-        warm[i] = engine.blockCache().isWarm(f.number(), r.dataBlockOffset(i));
+        warm[i] = withWarmth && engine.blockCache().isWarm(f.number(), r.dataBlockOffset(i));
       }
       return new TrimPlanner.BlockLayout(upper, bytes, warm, r.keyFilter());
     } catch (RuntimeException e) {

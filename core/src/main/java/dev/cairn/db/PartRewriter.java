@@ -85,7 +85,7 @@ final class PartRewriter {
       long freed = 0;
       for (Rewrite r : written) {
         PartCompaction.Plan<FileMetaData> p = r.plan();
-        if (draft.rewrite(p, r.rewritten(), engine.versions().current().numLevels())) {
+        if (PartCompaction.apply(draft, p, r.rewritten(), engine.versions().current().numLevels())) {
           applied++;
           freed += p.file().totalBytes() - r.rewritten().totalBytes();
         }

@@ -7,7 +7,8 @@ import dev.cairn.table.block.BlockIterator;
 
 /**
  * Entry counts of a set of entries or blocks, to keep a table's properties exact when it is
- * written from blocks rather than entries ({@link TableAppender}, {@link TableSubset}).
+ * written from blocks rather than entries ({@link TableAppender}, {@link TableSubset}), and as
+ * {@link TableBuilder} adds entries.
  */
 final class EntryTotals {
   long entries;

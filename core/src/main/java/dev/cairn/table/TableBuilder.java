@@ -3,7 +3,6 @@ package dev.cairn.table;
 import dev.cairn.fs.WritableFile;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
-import dev.cairn.key.ValueType;
 import dev.cairn.table.block.BlockBuilder;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockTrailer;
@@ -132,33 +131,20 @@ public final class TableBuilder {
     closed = true;
   }
 
-  /** Running totals for the properties block. */
+  /** Running totals for the properties block: the entries' ({@link EntryTotals}) and the blocks'. */
   private static final class TableStatsAccumulator {
-    private long entries;
-    private long deletions;
-    private long rawKeyBytes;
-    private long rawValueBytes;
+    private final EntryTotals totals = new EntryTotals();
     private long dataBlocks;
     private long dataBytes;
     private byte[] smallest;
     private byte[] largest;
-    private long minSeq = Long.MAX_VALUE;
-    private long maxSeq = Long.MIN_VALUE;
 
     void add(byte[] key, byte[] value) {
-      entries++;
-      if (InternalKey.type(key) == ValueType.DELETION) {
-        deletions++;
-      }
-      rawKeyBytes += key.length;
-      rawValueBytes += value.length;
+      totals.add(key, value);
       if (smallest == null) {
         smallest = key;
       }
       largest = key;
-      long seq = InternalKey.sequence(key);
-      minSeq = Math.min(minSeq, seq);
-      maxSeq = Math.max(maxSeq, seq);
     }
 
     void addDataBlock(long bytesWithTrailer) {
@@ -167,16 +153,16 @@ public final class TableBuilder {
     }
 
     long entries() {
-      return entries;
+      return totals.entries;
     }
 
     TableProperties toProperties(long indexBytes, long filterBytes, long bitsPerKey, long extent) {
-      boolean empty = entries == 0;
-      return new TableProperties(entries, deletions,
+      boolean empty = totals.entries == 0;
+      return new TableProperties(totals.entries, totals.deletions,
           empty ? new byte[0] : Arrays.copyOf(smallest, smallest.length),
           empty ? new byte[0] : Arrays.copyOf(largest, largest.length),
-          empty ? 0 : minSeq, empty ? 0 : maxSeq,
-          rawKeyBytes, rawValueBytes, dataBlocks, dataBytes, indexBytes, filterBytes,
+          empty ? 0 : totals.minSeq, empty ? 0 : totals.maxSeq,
+          totals.rawKeyBytes, totals.rawValueBytes, dataBlocks, dataBytes, indexBytes, filterBytes,
           bitsPerKey, System.currentTimeMillis(), TableProperties.CREATOR, extent);
     }
   }

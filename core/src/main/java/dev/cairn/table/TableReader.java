@@ -252,15 +252,9 @@ public final class TableReader implements AutoCloseable {
     return index;
   }
 
-  /** The filter block's contents as the file stores them, read and verified again; null without a filter. */
-  byte[] filterContents(IoTag tag) throws IOException {
-    if (!footer.hasFilter()) {
-      return null;
-    }
-    ByteBuffer f = readVerified(file, fileName, footer.filterHandle(), tag);
-    byte[] bytes = new byte[f.remaining()];
-    f.get(bytes);
-    return bytes;
+  /** The filter block's contents as the file stores them (from the decoded filter); null without a filter. */
+  byte[] filterContents() {
+    return filter == null ? null : filter.encode();
   }
 
   /** Number of data blocks the newest index references. */

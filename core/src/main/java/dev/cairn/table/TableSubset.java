@@ -100,7 +100,7 @@ public final class TableSubset {
         break;
       }
     }
-    byte[] filter = source.filterContents(readTag);
+    byte[] filter = source.filterContents();
     TableProperties old = source.properties();
     byte[] first = smallest;
     byte[] last = largest;

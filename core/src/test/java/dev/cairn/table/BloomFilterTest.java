@@ -1,5 +1,6 @@
 package dev.cairn.table;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,6 +18,16 @@ class BloomFilterTest {
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void encodeGivesBackTheBlockItWasDecodedFrom() {
+    BloomFilterBuilder b = new BloomFilterBuilder(10);
+    for (int i = 0; i < 500; i++) {
+      b.addKey(key("user", i));
+    }
+    byte[] block = b.finish();
+    assertArrayEquals(block, BloomFilter.decode(block, "t", 0).encode());
   }
 
   @Test

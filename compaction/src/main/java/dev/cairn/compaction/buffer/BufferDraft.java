@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * A working copy of the compaction buffers of a version, changed by the buffer's operations and
@@ -289,59 +290,25 @@ public final class BufferDraft<F extends TableFile> {
   }
 
   /**
-   * Points every part of {@code plan}'s file, at any depth, at {@code rewritten} (the file's
-   * rewrite as its parts' blocks, {@link PartCompaction}). Returns false, changing nothing, when
-   * the buffer no longer matches the plan: a level holds the file again, or an entry names it
-   * that the plan did not see (its blocks may not have been copied). Parts the plan saw and that
-   * are gone since are fine.
+   * Replaces every top-level entry of levels {@code 0..numLevels-1} by {@code change}'s answer:
+   * the same object keeps its place, another takes it (under its own smallest key), null drops
+   * it. {@code change} must keep the entries of a run disjoint, e.g. by only narrowing them
+   * ({@link PartCompaction#apply} repoints parts at a rewritten file).
    */
-  public boolean rewrite(PartCompaction.Plan<F> plan, F rewritten, int numLevels) {
-    long from = plan.file().number();
-    Set<BufferEntry.File<F>> planned = new HashSet<>(plan.parts());
-    for (int l = 0; l < numLevels; l++) {
-      if (levelFilesAfterEdit(l).stream().anyMatch(f -> f.number() == from)) {
-        return false;
-      }
-      for (TreeMap<byte[], BufferEntry<F>> run : level(l).values()) {
-        for (BufferEntry<F> e : run.values()) {
-          if (!namesOnly(e, from, planned)) {
-            return false;
-          }
-        }
-      }
-    }
+  public void replaceEntries(int numLevels, UnaryOperator<BufferEntry<F>> change) {
     for (int l = 0; l < numLevels; l++) {
       for (TreeMap<byte[], BufferEntry<F>> run : level(l).values()) {
         for (BufferEntry<F> e : List.copyOf(run.values())) {
-          BufferEntry<F> moved = PartCompaction.repointAll(e, from, rewritten);
-          if (moved != e) {
+          BufferEntry<F> changed = change.apply(e);
+          if (changed != e) {
             run.remove(e.smallestUserKey());
-            if (moved != null) {
-              run.put(moved.smallestUserKey(), moved);
+            if (changed != null) {
+              run.put(changed.smallestUserKey(), changed);
             }
           }
         }
       }
     }
-    return true;
-  }
-
-  /** Whether every entry naming file {@code from} in {@code e}, at any depth, is one of {@code planned}. */
-  private static <F extends TableFile> boolean namesOnly(BufferEntry<F> e, long from, Set<BufferEntry.File<F>> planned) {
-    if (!(e instanceof BufferEntry.File<F> f)) {
-      return true;
-    }
-    if (f.meta().number() == from && !planned.contains(f)) {
-      return false;
-    }
-    for (BufferRun<F> run : f.carried()) {
-      for (BufferEntry<F> c : run.entries()) {
-        if (!namesOnly(c, from, planned)) {
-          return false;
-        }
-      }
-    }
-    return true;
   }
 
   /**
@@ -514,7 +481,7 @@ public final class BufferDraft<F extends TableFile> {
    * The files of {@code level} once the level changes of the edit are applied: deletions, new
    * files, and footer updates (a block append widens a live file's range in place).
    */
-  private List<F> levelFilesAfterEdit(int level) {
+  public List<F> levelFilesAfterEdit(int level) {
     Set<Long> deleted = new HashSet<>();
     levelChanges.deleted(level).forEach(f -> deleted.add(f.number()));
     Map<Long, F> updated = new HashMap<>();

@@ -139,22 +139,58 @@ public final class PartCompaction {
   }
 
   /**
-   * The parts of {@code plan} naming {@code rewritten} instead, each clipped to the new file's
-   * user keys (a part's bounds are index separators, which may lie outside the keys the kept
-   * blocks hold: no key lies between, so the clipped part answers the same). A part left with no
-   * key of the new file is dropped: the old file held none of its keys either, so a walk passed
-   * it, as it passes the gap.
+   * Points every part of {@code plan}'s file in {@code draft}, at any depth, at {@code
+   * rewritten} (its rewrite as those parts' blocks). Returns false, changing nothing, when the
+   * buffer no longer matches the plan: a level holds the file again, or an entry names it that
+   * the plan did not see (its blocks may not have been copied). Parts the plan saw that are gone
+   * since are fine.
    */
-  public static <F extends TableFile> List<BufferEntry.File<F>> repoint(List<BufferEntry.File<F>> parts, F rewritten) {
-    List<BufferEntry.File<F>> out = new ArrayList<>();
-    for (BufferEntry.File<F> p : parts) {
-      byte[] lo = UserKeyOrder.max(p.smallestUserKey(), rewritten.smallestUserKey());
-      byte[] hi = UserKeyOrder.min(p.largestUserKey(), rewritten.largestUserKey());
-      if (UserKeyOrder.compare(lo, hi) <= 0) {
-        out.add(new BufferEntry.File<>(rewritten, lo, hi));
+  public static <F extends TableFile> boolean apply(BufferDraft<F> draft, Plan<F> plan, F rewritten, int numLevels) {
+    long from = plan.file().number();
+    Set<BufferEntry.File<F>> planned = new HashSet<>(plan.parts());
+    for (int level = 0; level < numLevels; level++) {
+      if (draft.levelFilesAfterEdit(level).stream().anyMatch(f -> f.number() == from)) {
+        return false;
+      }
+      for (BufferRun<F> run : draft.runs(level)) {
+        if (!namesOnly(run.entries(), from, planned)) {
+          return false;
+        }
       }
     }
-    return out;
+    draft.replaceEntries(numLevels, e -> repointAll(e, from, rewritten));
+    return true;
+  }
+
+  /** Whether every entry naming file {@code from} in {@code entries}, at any depth, is one of {@code planned}. */
+  private static <F extends TableFile> boolean namesOnly(List<BufferEntry<F>> entries, long from,
+      Set<BufferEntry.File<F>> planned) {
+    for (BufferEntry<F> e : entries) {
+      if (e instanceof BufferEntry.File<F> f) {
+        if (f.meta().number() == from && !planned.contains(f)) {
+          return false;
+        }
+        for (BufferRun<F> run : f.carried()) {
+          if (!namesOnly(run.entries(), from, planned)) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * {@code part} of the rewritten file's predecessor naming {@code rewritten} instead, clipped to
+   * its user keys (a part's bounds are index separators, which may lie outside the keys the kept
+   * blocks hold: no key lies between, so the clipped part answers the same); null when no key of
+   * the new file is left in it: the old file held none of its keys either, so a walk passed it,
+   * as it passes the gap.
+   */
+  static <F extends TableFile> BufferEntry.File<F> repoint(BufferEntry.File<F> part, F rewritten) {
+    byte[] lo = UserKeyOrder.max(part.smallestUserKey(), rewritten.smallestUserKey());
+    byte[] hi = UserKeyOrder.min(part.largestUserKey(), rewritten.largestUserKey());
+    return UserKeyOrder.compare(lo, hi) <= 0 ? new BufferEntry.File<>(rewritten, lo, hi) : null;
   }
 
   /** Every file entry of {@code runs}, at any depth, by file number. */
@@ -171,31 +207,29 @@ public final class PartCompaction {
 
   /**
    * {@code e} with every part of file {@code from} in it, at any depth, naming {@code to}
-   * instead, clipped to its keys ({@link #repoint}); null when {@code e} is such a part left with
-   * no key of {@code to}.
+   * instead ({@link #repoint}); null when {@code e} is such a part left with no key of {@code
+   * to}; {@code e} itself when nothing in it names {@code from}, so that the draft leaves it be.
    */
-  public static <F extends TableFile> BufferEntry<F> repointAll(BufferEntry<F> e, long from, F to) {
+  static <F extends TableFile> BufferEntry<F> repointAll(BufferEntry<F> e, long from, F to) {
     if (!(e instanceof BufferEntry.File<F> f)) {
       return e;
     }
     if (f.meta().number() == from) {
-      List<BufferEntry.File<F>> moved = repoint(List.of(f), to); // a part of from carries nothing
-      return moved.isEmpty() ? null : moved.get(0);
+      return repoint(f, to); // a part of from carries nothing (the plan's rule)
     }
-    if (f.carried().isEmpty()) {
-      return e;
-    }
+    boolean changed = false;
     List<BufferRun<F>> carried = new ArrayList<>();
     for (BufferRun<F> run : f.carried()) {
       List<BufferEntry<F>> entries = new ArrayList<>();
       for (BufferEntry<F> c : run.entries()) {
         BufferEntry<F> moved = repointAll(c, from, to);
+        changed |= moved != c;
         if (moved != null) {
           entries.add(moved);
         }
       }
       carried.add(new BufferRun<>(run.id(), entries));
     }
-    return f.withCarried(carried);
+    return changed ? f.withCarried(carried) : e;
   }
 }

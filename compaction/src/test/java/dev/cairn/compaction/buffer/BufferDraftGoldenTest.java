@@ -39,7 +39,7 @@ import org.junit.jupiter.api.TestFactory;
  * rewrite fraction=0.5                            directives "blocks 3: b d f h j zz cached=......"
  *     (as trim's; the flags are not read) and "new 3: 50[c..x]" (the range file 3's rewrite would
  *     have as file 50); prints the planned part rewrites ({@link PartCompaction}), then every
- *     buffer run after the plans with a "new" are applied ({@link BufferDraft#rewrite})
+ *     buffer run after the plans with a "new" are applied ({@link PartCompaction#apply})
  * </pre>
  *
  * New buffer runs take ids from 100 up. Rewrite the expected outputs with {@code -Dcairn.rewrite=true}.
@@ -132,7 +132,7 @@ class BufferDraftGoldenTest {
               + " kept " + p.keptBytes() + "/" + p.dataBytes());
           TestFile to = rewritten.get(p.file().number());
           if (to != null) {
-            out.add("  -> #" + to.number() + (draft.rewrite(p, to, levels.maxLevel() + 1) ? "" : " (not applied)"));
+            out.add("  -> #" + to.number() + (PartCompaction.apply(draft, p, to, levels.maxLevel() + 1) ? "" : " (not applied)"));
           }
         }
         if (plans.isEmpty()) {

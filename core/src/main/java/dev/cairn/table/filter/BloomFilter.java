@@ -55,6 +55,13 @@ public final class BloomFilter {
     return true;
   }
 
+  /** The filter block's contents, as {@link #decode} reads them: the bit array, then the probe count. */
+  public byte[] encode() {
+    byte[] out = Arrays.copyOf(bitArray, bitArray.length + 1);
+    out[bitArray.length] = (byte) probes;
+    return out;
+  }
+
   public int probes() {
     return probes;
   }
