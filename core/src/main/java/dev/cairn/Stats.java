@@ -27,6 +27,8 @@ import java.util.List;
  * @param cache block cache counters
  * @param stallMicros time writers spent delayed or stopped by L0 or memtable pressure
  * @param slowdowns writes delayed by the L0 slowdown trigger
+ * @param tableCache the open tables ({@link Options#tableCacheFiles()}): how many are open and how
+ *     often a read had to open one
  * @param stops times a writer waited for a flush or for L0 to drain
  * @param flushes memtables flushed
  * @param compactions compactions completed (trivial moves included)
@@ -65,6 +67,7 @@ public record Stats(
     double writeAmplification,
     double spaceAmplification,
     CacheStats cache,
+    TableFiles tableCache,
     long stallMicros,
     long slowdowns,
     long stops,
@@ -124,6 +127,16 @@ public record Stats(
 
   /** Latency percentiles in microseconds over every operation since open. */
   public record Latency(long count, double p50Micros, double p99Micros, double maxMicros) {}
+
+  /**
+   * The table cache: the tables kept open (each with its index and filter in memory).
+   *
+   * @param capacity most tables kept open when no read holds them ({@link Options#tableCacheFiles()})
+   * @param open tables open now, including evicted ones a read still holds
+   * @param opens tables opened since open (each reads a footer, an index and a filter); many
+   *     more opens than files means the level shape has more tables than the cache holds
+   */
+  public record TableFiles(int capacity, int open, long opens) {}
 
   /**
    * Delayed L0 Compaction (docs/dlc.md), as of the load model's last interval.
@@ -240,6 +253,8 @@ public record Stats(
     sb.append(String.format("block cache            %12.2f%% hits (%d hits, %d misses, %d inserts, %d evictions, %.2f of %.2f MB)%n",
         cache.hitRatio() * 100, cache.hits(), cache.misses(), cache.inserts(), cache.evictions(),
         mb(cache.usedBytes()), mb(cache.capacityBytes())));
+    sb.append(String.format("table cache            %d of %d tables open, %d opens%n",
+        tableCache.open(), tableCache.capacity(), tableCache.opens()));
     sb.append(String.format("stalls                 %12.3f s (%d slowdowns, %d stops)%n",
         stallMicros / 1e6, slowdowns, stops));
     sb.append(String.format("flushes / compactions  %d / %d (%d trivial moves, %.3f s), %d running%n",

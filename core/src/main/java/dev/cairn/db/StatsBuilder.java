@@ -50,6 +50,8 @@ final class StatsBuilder {
         user == 0 ? 0.0 : (double) device / user,
         lastLevelBytes == 0 ? 1.0 : (double) tableBytes / lastLevelBytes,
         engine.blockCache().stats(),
+        new Stats.TableFiles(engine.options().tableCacheFiles(), engine.tableCache().openTables(),
+            engine.tableCache().opens()),
         c.stallNanos().sum() / 1000,
         c.slowdowns().sum(),
         c.stops().sum(),

@@ -21,6 +21,7 @@ class StatsTableTest {
         20L << 20, 21L << 20, 5L << 20, 12L << 20, 8L << 20, 1L << 10, 38L << 20, 4L << 20,
         1.9, 1.3,
         new CacheStats(75, 25, 30, 5, 1L << 20, 8L << 20, 256, 1L << 20),
+        new Stats.TableFiles(500, 5, 12),
         1_500_000, 7, 1, 4, 3, 1, 2_000_000, 2, 1L << 20, 512L << 10, 1, 0, 123,
         new Stats.Latency(100, 10, 99, 120),
         new Stats.Latency(50, 2, 30, 40),
@@ -44,6 +45,7 @@ class StatsTableTest {
         write amplification            1.90
         space amplification            1.30 (14.00 MB of tables on disk, 1.00 MB of them obsolete and waiting for deletion)
         block cache                   75.00% hits (75 hits, 25 misses, 30 inserts, 5 evictions, 1.00 of 8.00 MB)
+        table cache            5 of 500 tables open, 12 opens
         stalls                        1.500 s (7 slowdowns, 1 stops)
         flushes / compactions  4 / 3 (1 trivial moves, 2.000 s), 2 running
         memtable               0.50 MB, 1 immutable; 0 snapshots; last sequence 123
