@@ -24,11 +24,22 @@ public final class Engines {
     BY_NAME.put("cairn-buffer-paper", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
         c -> c.withCarryBuffers(false).withFreezeRepeatedFraction(0.1).withColdRunBudget(0)));
     // The buffer's space against its hit ratio (issue 17, docs/results/issue17/budget): a bound of
-    // 30% of the levels' bytes instead of 10%, and none; and the buffer without part compaction.
+    // 15%, 20% or 30% of the levels' bytes instead of 10%, and none; and the buffer without part
+    // compaction.
+    BY_NAME.put("cairn-buffer-s15", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
+        c -> c.withMaxSpaceFraction(0.15)));
+    BY_NAME.put("cairn-buffer-s20", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
+        c -> c.withMaxSpaceFraction(0.20)));
     BY_NAME.put("cairn-buffer-s30", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
         c -> c.withMaxSpaceFraction(0.30)));
     BY_NAME.put("cairn-buffer-s1000", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
         c -> c.withMaxSpaceFraction(1000)));
+    // Part compaction of files whose parts keep up to 80% of them (default: half), at the default
+    // bound and at 15%.
+    BY_NAME.put("cairn-buffer-r80", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
+        c -> c.withPartRewriteFraction(0.8)));
+    BY_NAME.put("cairn-buffer-s15-r80", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
+        c -> c.withMaxSpaceFraction(0.15).withPartRewriteFraction(0.8)));
     BY_NAME.put("cairn-buffer-no-rewrite", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
         c -> c.withPartRewriteFraction(0)));
     BY_NAME.put("rocksdb", RocksDbEngine::new);
