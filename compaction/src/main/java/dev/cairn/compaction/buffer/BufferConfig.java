@@ -75,12 +75,13 @@ public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, d
    * leveled tree the paper's test freezes the upper levels and costs most of the buffer's
    * benefit; {@code withFreezeRepeatedFraction(0.1)} is the paper's rule), trim units derived from
    * the base level (a 512th of it), carried buffers, cold runs over cached data kept up to four
-   * times the cache's size, extra space at most a tenth of the levels' bytes, a trim pass per
+   * times the cache's size, extra space at most a fifth of the levels' bytes (measured against a
+   * tenth: docs/compaction.md, "The space bound"), a trim pass per
    * 32nd of the base level written and at least every 30 s, files whose parts keep at most half
    * of them rewritten.
    */
   public static BufferConfig defaults() {
-    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 0, true, 4.0, 0.10, 32, 0.5);
+    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 0, true, 4.0, 0.20, 32, 0.5);
   }
 
   public BufferConfig withTrimIntervalMillis(long v) {

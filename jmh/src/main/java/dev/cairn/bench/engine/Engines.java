@@ -24,12 +24,12 @@ public final class Engines {
     BY_NAME.put("cairn-buffer-paper", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
         c -> c.withCarryBuffers(false).withFreezeRepeatedFraction(0.1).withColdRunBudget(0)));
     // The buffer's space against its hit ratio (issue 17, docs/results/issue17/budget): a bound of
-    // 15%, 20% or 30% of the levels' bytes instead of 10%, and none; and the buffer without part
-    // compaction.
+    // 10% (the default before budget2), 15% or 30% of the levels' bytes instead of 20%, and none;
+    // and the buffer without part compaction.
+    BY_NAME.put("cairn-buffer-s10", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
+        c -> c.withMaxSpaceFraction(0.10)));
     BY_NAME.put("cairn-buffer-s15", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
         c -> c.withMaxSpaceFraction(0.15)));
-    BY_NAME.put("cairn-buffer-s20", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
-        c -> c.withMaxSpaceFraction(0.20)));
     BY_NAME.put("cairn-buffer-s30", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
         c -> c.withMaxSpaceFraction(0.30)));
     BY_NAME.put("cairn-buffer-s1000", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
