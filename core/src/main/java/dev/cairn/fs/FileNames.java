@@ -47,14 +47,15 @@ public final class FileNames {
   /**
    * {@code number} zero-padded to at least six digits, as {@code %06d} prints it. Not through
    * String.format: opening a table names its file, and with more tables than the table cache
-   * holds the format's parsing cost a measurable share of every read (docs/performance.md).
+   * holds the format's parsing cost 7% of the read threads' samples (docs/results/issue17/profile-c;
+   * docs/operations.md, "Open tables").
    */
   static String sixDigits(long number) {
-    String digits = Long.toString(number);
-    if (number < 0 || digits.length() >= 6) {
-      return number < 0 ? String.format("%06d", number) : digits;
+    if (number < 0) {
+      return String.format("%06d", number); // never a file number; kept as printf has it
     }
-    return "000000".substring(digits.length()) + digits;
+    String digits = Long.toString(number);
+    return digits.length() >= 6 ? digits : "000000".substring(digits.length()) + digits;
   }
 
   public static Path tablePath(Path dir, long number) {

@@ -7,7 +7,6 @@ import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.table.block.Block;
 import dev.cairn.table.block.BlockBuilder;
 import dev.cairn.table.block.BlockHandle;
-import dev.cairn.table.block.BlockIterator;
 import dev.cairn.table.block.BlockTrailer;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -99,14 +99,18 @@ class BufferEngineTest {
     }
   }
 
-  private static List<FileMetaData> bufferFiles(Version v) {
-    List<FileMetaData> out = new ArrayList<>();
+  /** Every level's buffer runs, level 0 first. */
+  private static List<BufferRun<FileMetaData>> bufferRuns(Version v) {
+    List<BufferRun<FileMetaData>> out = new ArrayList<>();
     for (int level = 0; level < v.numLevels(); level++) {
-      for (BufferRun<FileMetaData> t : v.bufferRuns(level)) {
-        out.addAll(t.files());
-      }
+      out.addAll(v.bufferRuns(level));
     }
     return out;
+  }
+
+  /** The files the buffers' top-level entries name. */
+  private static List<FileMetaData> bufferFiles(Version v) {
+    return bufferRuns(v).stream().flatMap(r -> r.files().stream()).toList();
   }
 
   private static String renderBuffers(Version v) {
@@ -675,11 +679,7 @@ class BufferEngineTest {
   /** The files every buffer names, carried buffers included. */
   private static Set<FileMetaData> allBufferFiles(Version v) {
     Set<FileMetaData> out = new HashSet<>();
-    for (int level = 0; level < v.numLevels(); level++) {
-      for (BufferRun<FileMetaData> run : v.bufferRuns(level)) {
-        out.addAll(run.allFiles());
-      }
-    }
+    bufferRuns(v).forEach(r -> out.addAll(r.allFiles()));
     return out;
   }
 

@@ -152,31 +152,13 @@ public final class PartCompaction {
       if (draft.levelFilesAfterEdit(level).stream().anyMatch(f -> f.number() == from)) {
         return false;
       }
-      for (BufferRun<F> run : draft.runs(level)) {
-        if (!namesOnly(run.entries(), from, planned)) {
-          return false;
-        }
+      Map<Long, List<BufferEntry.File<F>>> references = new LinkedHashMap<>();
+      collect(draft.runs(level), references);
+      if (!planned.containsAll(references.getOrDefault(from, List.of()))) {
+        return false;
       }
     }
     draft.replaceEntries(numLevels, e -> repointAll(e, from, rewritten));
-    return true;
-  }
-
-  /** Whether every entry naming file {@code from} in {@code entries}, at any depth, is one of {@code planned}. */
-  private static <F extends TableFile> boolean namesOnly(List<BufferEntry<F>> entries, long from,
-      Set<BufferEntry.File<F>> planned) {
-    for (BufferEntry<F> e : entries) {
-      if (e instanceof BufferEntry.File<F> f) {
-        if (f.meta().number() == from && !planned.contains(f)) {
-          return false;
-        }
-        for (BufferRun<F> run : f.carried()) {
-          if (!namesOnly(run.entries(), from, planned)) {
-            return false;
-          }
-        }
-      }
-    }
     return true;
   }
 
