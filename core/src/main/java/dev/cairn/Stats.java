@@ -168,6 +168,8 @@ public record Stats(
    * @param removedMarkers removed markers, all levels (likewise)
    * @param bytesByLevel {@code bytes} split by the level whose buffer holds the file, L0 first
    * @param appendedFiles files appended by buffered merges since open
+   * @param coldArrivalsLeftOut merge inputs and targets with no warm block that a buffered merge
+   *     did not append since open ({@code BufferConfig.keepColdArrivals})
    * @param trimmedFiles cold block runs (trim units, docs/compaction.md "Trim units") the trim turned into removed markers since open
    * @param shadowedFiles files dropped because markers of newer runs hid them (the buffer
    *     shrinking as its level's data merges down) since open
@@ -184,10 +186,11 @@ public record Stats(
    * @param readsByLevel how the point reads of each level's buffer ended since open, L0 first
    */
   public record Buffer(boolean enabled, long bytes, int files, int runs, int removedMarkers,
-      List<Long> bytesByLevel, long appendedFiles, long trimmedFiles, long shadowedFiles, long evictedFiles,
-      long rewrittenFiles, long rewrittenBytes, long trimPasses,
+      List<Long> bytesByLevel, long appendedFiles, long coldArrivalsLeftOut, long trimmedFiles, long shadowedFiles,
+      long evictedFiles, long rewrittenFiles, long rewrittenBytes, long trimPasses,
       long freezes, List<Integer> frozenLevels, long servedGets, List<BufferLevelReads> readsByLevel) {
-    public static final Buffer OFF = new Buffer(false, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, List.of());
+    public static final Buffer OFF = new Buffer(false, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0,
+        List.of());
 
     public Buffer {
       bytesByLevel = List.copyOf(bytesByLevel);
@@ -275,8 +278,8 @@ public record Stats(
     if (buffer != null && buffer.enabled()) {
       sb.append(String.format("compaction buffer      %12.2f MB in %d files, %d runs, %d removed markers; frozen %s%n",
           mb(buffer.bytes()), buffer.files(), buffer.runs(), buffer.removedMarkers(), buffer.frozenLevels()));
-      sb.append(String.format("buffer traffic         %d appended, %d trimmed, %d shadowed, %d evicted for space, %d rewritten (%.2f MB freed) (%d trim passes, %d freezes), %d gets served%n",
-          buffer.appendedFiles(), buffer.trimmedFiles(), buffer.shadowedFiles(), buffer.evictedFiles(),
+      sb.append(String.format("buffer traffic         %d appended, %d cold left out, %d trimmed, %d shadowed, %d evicted for space, %d rewritten (%.2f MB freed) (%d trim passes, %d freezes), %d gets served%n",
+          buffer.appendedFiles(), buffer.coldArrivalsLeftOut(), buffer.trimmedFiles(), buffer.shadowedFiles(), buffer.evictedFiles(),
           buffer.rewrittenFiles(), mb(buffer.rewrittenBytes()), buffer.trimPasses(),
           buffer.freezes(), buffer.servedGets()));
       for (int level = 0; level < buffer.readsByLevel().size(); level++) {

@@ -62,6 +62,11 @@ public interface BlockCache extends AutoCloseable {
     return cachedBlockCount(fileNumber);
   }
 
+  /** Whether {@link #isWarm} holds now for any block of {@code fileNumber}. */
+  default boolean hasWarmBlock(long fileNumber) {
+    return warmBlockCount(fileNumber) > 0;
+  }
+
   CacheStats stats();
 
   long capacityBytes();

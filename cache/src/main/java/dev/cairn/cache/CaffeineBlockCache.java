@@ -259,6 +259,21 @@ public final class CaffeineBlockCache implements BlockCache {
     return warm;
   }
 
+  @Override
+  public boolean hasWarmBlock(long fileNumber) {
+    FileBlocks file = files.get(fileNumber);
+    if (file == null) {
+      return false;
+    }
+    long now = insertClock.get();
+    for (SharedBlock block : file.blocks()) {
+      if (isWarm(block, now)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private boolean isWarm(SharedBlock block, long now) {
     return now - block.lastReadClock() < capacityBytes;
   }

@@ -72,6 +72,7 @@ final class BufferRuntime {
   private final TrimSchedule[] schedules = new TrimSchedule[Options.MAX_LEVELS];
 
   private final AtomicLong appendedFiles = new AtomicLong();
+  private final AtomicLong coldArrivalsLeftOut = new AtomicLong();
   private final AtomicLong trimmedFiles = new AtomicLong();
   private final AtomicLong shadowedFiles = new AtomicLong();
   private final AtomicLong evictedFiles = new AtomicLong();
@@ -150,7 +151,11 @@ final class BufferRuntime {
     }
     boolean append = BufferedMerge.appends(plan, active, rounds[out]);
     BufferDraft<FileMetaData> draft = new BufferDraft<>(v, changes, engine.versions()::newFileNumber);
-    appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers()));
+    // A file none of whose blocks a read warmed has nothing to keep at its address: left out
+    // where that needs no marker (BufferDraft.applyCompaction, docs/compaction.md "Cold arrivals").
+    appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers(),
+        config.keepColdArrivals() ? f -> true : f -> engine.blockCache().hasWarmBlock(f.number())));
+    coldArrivalsLeftOut.addAndGet(draft.coldArrivalsLeftOut());
     shadowedFiles.addAndGet(draft.collectGarbage());
     if (active) {
       // The space bound holds at every install, not only at trim passes: a merge that would
@@ -380,7 +385,7 @@ final class BufferRuntime {
       }
     }
     return new Stats.Buffer(true, extra.bytes(), extra.files(), runs, markers, extra.bytesByLevel(),
-        appendedFiles.get(), trimmedFiles.get(), shadowedFiles.get(), evictedFiles.get(),
+        appendedFiles.get(), coldArrivalsLeftOut.get(), trimmedFiles.get(), shadowedFiles.get(), evictedFiles.get(),
         rewriter.rewrittenFiles(), rewriter.freedBytes(), trimPasses.get(), freezes.get(),
         List.copyOf(frozenLevels), reads.servedTotal(), reads.byLevel(v.numLevels()));
   }

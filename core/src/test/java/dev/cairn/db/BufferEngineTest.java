@@ -56,8 +56,10 @@ class BufferEngineTest {
         .blockCacheBytes(4 << 20)
         .compactionStyle(style)
         // No space bound: the tests of the trim need older runs to stay (the bound has its own test).
+        // Cold arrivals kept: the tests load without reads and need the merges to append (the
+        // rule that leaves them out has its own test).
         .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0).withMaxSpaceFraction(1000)
-            .withTrimUnitBytes(256 << 10))
+            .withTrimUnitBytes(256 << 10).withKeepColdArrivals(true))
         .build();
   }
 
@@ -123,6 +125,37 @@ class BufferEngineTest {
 
   private boolean onDisk(FileMetaData f) {
     return Files.exists(dir.resolve(FileNames.table(f.number())));
+  }
+
+  @Test
+  void mergesOfFilesNoReadWarmedLeaveNothingInTheBufferAndWarmOnesAreAppended() {
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    Options leaveColdOut = buffered().toBuilder().buffer(buffered().buffer().withKeepColdArrivals(false)).build();
+    TreeMap<String, byte[]> model = new TreeMap<>();
+    SplittableRandom r = new SplittableRandom(seed);
+    try (DbImpl db = (DbImpl) Cairn.open(dir, leaveColdOut)) {
+      load(db, model, r, 3, 1_000_000); // a load with no reads: no block is warm
+      Stats.Buffer stats = db.stats().buffer();
+      assertEquals(0, stats.appendedFiles(), "seed " + seed + ": " + stats);
+      assertTrue(stats.coldArrivalsLeftOut() > 0, "seed " + seed + ": " + stats);
+      assertEquals(0, stats.bytes(), "seed " + seed + ": " + stats);
+      assertTrue(bufferFiles(db.engine().versions().current()).isEmpty(), renderBuffers(db.engine().versions().current()));
+
+      checkReads(db, model, "after the cold load, seed " + seed); // every block of the data read: warm
+      load(db, model, r, 1, 1_000_000);
+      stats = db.stats().buffer();
+      assertTrue(stats.appendedFiles() > 0, "merges of warm files append, seed " + seed + ": " + stats);
+      Version v = db.engine().versions().current();
+      assertFalse(bufferFiles(v).isEmpty(), "seed " + seed + "\n" + renderBuffers(v));
+      // The merges' targets arrive warm; a cold input (a fresh L0 file) stays where a warm
+      // target of its merge overlaps it, so not every buffer file is warm, but some are.
+      assertTrue(bufferFiles(v).stream().anyMatch(f -> db.engine().blockCache().hasWarmBlock(f.number())),
+          "seed " + seed + "\n" + renderBuffers(v));
+      checkReads(db, model, "with the warm arrivals, seed " + seed);
+    }
+    try (DbImpl db = (DbImpl) Cairn.open(dir, leaveColdOut)) {
+      checkReads(db, model, "after a reopen, seed " + seed);
+    }
   }
 
   @Test

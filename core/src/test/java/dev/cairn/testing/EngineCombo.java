@@ -120,10 +120,12 @@ public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler) 
    * {@link CompactionStyle#BUFFER}: the LSbM compaction buffer with a 10 ms trim, a file kept
    * while half its blocks are cached, and 2 KiB trim units (a few blocks of the tests' small
    * tables), so that buffered merges, markers, carried buffers and trims all happen within a
-   * test's first second. The freeze stays off, as by default.
+   * test's first second. Cold arrivals are kept: the tests' merges feed the buffer whether or
+   * not their reads warmed the inputs. The freeze stays off, as by default.
    */
   public static BufferConfig buffer() {
-    return BufferConfig.defaults().withTrimIntervalMillis(10).withTrimCachedFraction(0.5).withTrimUnitBytes(2048);
+    return BufferConfig.defaults().withTrimIntervalMillis(10).withTrimCachedFraction(0.5).withTrimUnitBytes(2048)
+        .withKeepColdArrivals(true);
   }
 
   /**

@@ -38,10 +38,16 @@ package dev.cairn.compaction.buffer;
  *     left of it) keep at most this fraction of its data bytes, is rewritten as a table of
  *     those parts' blocks alone, and its cache entries move along ({@link PartCompaction};
  *     docs/compaction.md, "Part compaction"); 0 never rewrites
+ * @param keepColdArrivals whether a merge appends a file none of whose blocks is warm in the
+ *     block cache (nor of the buffer it carries). Off, the default, such a file is left out
+ *     where that needs no marker: it holds nothing a read cached, so the level's new file serves
+ *     its keys as well, and kept it would only take the reads' warmth from that file and cost
+ *     space (docs/compaction.md, "Cold arrivals"). On, every input and target is appended, as in
+ *     the paper (the reliability tests use it, so that merges feed the buffer without reads)
  */
 public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, double freezeRepeatedFraction,
     long trimUnitBytes, boolean carryBuffers, double coldRunBudget, double maxSpaceFraction,
-    int trimPassesPerBaseLevel, double partRewriteFraction) {
+    int trimPassesPerBaseLevel, double partRewriteFraction, boolean keepColdArrivals) {
   public BufferConfig {
     if (trimIntervalMillis < 1 || trimIntervalMillis > 24L * 3600 * 1000) {
       throw new IllegalArgumentException("buffer trimIntervalMillis out of range [1, 1 day]: " + trimIntervalMillis);
@@ -78,54 +84,66 @@ public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, d
    * times the cache's size, extra space at most a fifth of the levels' bytes (measured against a
    * tenth: docs/compaction.md, "The space bound"), a trim pass per
    * 32nd of the base level written and at least every 30 s, files whose parts keep at most half
-   * of them rewritten.
+   * of them rewritten, files that arrive with nothing warm left out.
    */
   public static BufferConfig defaults() {
-    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 0, true, 4.0, 0.20, 32, 0.5);
+    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 0, true, 4.0, 0.20, 32, 0.5, false);
   }
 
   public BufferConfig withTrimIntervalMillis(long v) {
     return new BufferConfig(v, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction);
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
+        keepColdArrivals);
   }
 
   public BufferConfig withTrimCachedFraction(double v) {
     return new BufferConfig(trimIntervalMillis, v, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction);
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
+        keepColdArrivals);
   }
 
   public BufferConfig withFreezeRepeatedFraction(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, v, trimUnitBytes,
-        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction);
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
+        keepColdArrivals);
   }
 
   public BufferConfig withTrimUnitBytes(long v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, v,
-        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction);
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
+        keepColdArrivals);
   }
 
   public BufferConfig withCarryBuffers(boolean v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        v, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction);
+        v, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
+        keepColdArrivals);
   }
 
   public BufferConfig withColdRunBudget(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, v, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction);
+        carryBuffers, v, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
+        keepColdArrivals);
   }
 
   public BufferConfig withMaxSpaceFraction(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, coldRunBudget, v, trimPassesPerBaseLevel, partRewriteFraction);
+        carryBuffers, coldRunBudget, v, trimPassesPerBaseLevel, partRewriteFraction,
+        keepColdArrivals);
   }
 
   public BufferConfig withTrimPassesPerBaseLevel(int v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, coldRunBudget, maxSpaceFraction, v, partRewriteFraction);
+        carryBuffers, coldRunBudget, maxSpaceFraction, v, partRewriteFraction, keepColdArrivals);
   }
 
   public BufferConfig withPartRewriteFraction(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, v);
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, v, keepColdArrivals);
+  }
+
+  public BufferConfig withKeepColdArrivals(boolean v) {
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction, v);
   }
 }

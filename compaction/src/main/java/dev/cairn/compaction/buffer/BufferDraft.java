@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
@@ -58,6 +59,8 @@ public final class BufferDraft<F extends TableFile> {
   /** The level changes of the edit being built (applied to the base before the buffer's). */
   private final LevelChanges<F> levelChanges;
   private final LongSupplier newRunId;
+  /** Files {@link #applyCompaction} left out as cold arrivals. */
+  private int coldArrivalsLeftOut;
   /** Touched levels: runs by id, newest first; entries by smallest user key. */
   private final Map<Integer, TreeMap<Long, TreeMap<byte[], BufferEntry<F>>>> levels = new HashMap<>();
 
@@ -197,6 +200,25 @@ public final class BufferDraft<F extends TableFile> {
    * Returns the files appended.
    */
   public int applyCompaction(int inputLevel, int outputLevel, boolean append, boolean carry) {
+    return applyCompaction(inputLevel, outputLevel, append, carry, f -> true);
+  }
+
+  /**
+   * {@link #applyCompaction(int, int, boolean, boolean)}, leaving out the <em>cold arrivals</em>
+   * where no marker is needed: files for which {@code warm} holds for none of the files the
+   * entry would name (the file and, for an input, the buffer it carries). A cold target is
+   * always left out: it would join the oldest run, so a walk that found no answer above it falls
+   * back to the level's new files, which answer as the target would have for every key the
+   * inputs do not hold, and as a kept input does for the rest. A cold input is left out only when
+   * no buffer file of the output level overlaps its range, those this merge appends (older
+   * inputs, kept targets) included: a walk over its range then finds nothing in the buffer and
+   * the level answers, as {@link #markRemoved} would have written no marker there either. Where a
+   * file does overlap, the cold input stays (a plain marker would hide that file's warm blocks
+   * from the keys it serves), and the trim and the space bound judge it later. {@link
+   * #coldArrivalsLeftOut} counts the files left out.
+   */
+  public int applyCompaction(int inputLevel, int outputLevel, boolean append, boolean carry,
+      Predicate<? super F> warm) {
     for (int level : levelChanges.changedLevels()) {
       if (level == 0 || (append && level == outputLevel)) {
         continue; // L0 has no buffer; the append covers the output level's change
@@ -224,17 +246,51 @@ public final class BufferDraft<F extends TableFile> {
     // Oldest data first, so that of two overlapping L0 inputs the newer lands in a newer run.
     List<F> inputs = new ArrayList<>(levelChanges.deleted(inputLevel));
     inputs.sort(Comparator.comparingLong(TableFile::largestSequence).thenComparingLong(TableFile::number));
+    List<F> targets = new ArrayList<>();
+    for (F target : levelChanges.deleted(outputLevel)) {
+      if (warm.test(target)) {
+        targets.add(target);
+      } else {
+        coldArrivalsLeftOut++;
+      }
+    }
+    int appended = targets.size();
     for (F f : inputs) {
       List<BufferRun<F>> carried = carry && inputLevel >= 1
           ? BufferRun.clip(base.bufferRuns(inputLevel), f.smallestUserKey(), f.largestUserKey())
           : List.of();
-      append(outputLevel, new BufferEntry.File<>(f).withCarried(carried));
+      BufferEntry.File<F> entry = new BufferEntry.File<>(f).withCarried(carried);
+      if (entry.allFiles().stream().noneMatch(warm)
+          && !anyFileOverlaps(outputLevel, f.smallestUserKey(), f.largestUserKey())
+          && targets.stream().noneMatch(t -> UserKeyOrder.compare(t.smallestUserKey(), f.largestUserKey()) <= 0
+              && UserKeyOrder.compare(f.smallestUserKey(), t.largestUserKey()) <= 0)) {
+        coldArrivalsLeftOut++;
+        continue;
+      }
+      append(outputLevel, entry);
+      appended++;
     }
-    List<F> targets = levelChanges.deleted(outputLevel);
     for (F target : targets) {
       appendOldest(outputLevel, target);
     }
-    return inputs.size() + targets.size();
+    return appended;
+  }
+
+  /** The files {@link #applyCompaction} left out as cold arrivals in this draft. */
+  public int coldArrivalsLeftOut() {
+    return coldArrivalsLeftOut;
+  }
+
+  /** Whether a file entry of {@code level}'s buffer in this draft (any run) overlaps the range. */
+  private boolean anyFileOverlaps(int level, byte[] smallest, byte[] largest) {
+    for (BufferRun<F> run : currentRuns(level)) {
+      for (BufferEntry<F> e : run.entries()) {
+        if (e instanceof BufferEntry.File && e.overlaps(smallest, largest)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Replaces buffer file {@code fileNumber} of run {@code runId} (every part of it) by markers of its parts. */

@@ -1,6 +1,7 @@
 package dev.cairn.compaction.buffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,6 +21,8 @@ class BufferConfigTest {
     assertTrue(d.carryBuffers());
     assertEquals(4.0, d.coldRunBudget());
     assertEquals(0.20, d.maxSpaceFraction(), "measured: docs/results/issue17/budget2");
+    assertFalse(d.keepColdArrivals(), "a file with no warm block is left out");
+    assertTrue(d.withKeepColdArrivals(true).keepColdArrivals());
   }
 
   @Test

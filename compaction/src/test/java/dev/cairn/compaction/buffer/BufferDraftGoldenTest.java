@@ -26,7 +26,8 @@ import org.junit.jupiter.api.TestFactory;
  * <pre>
  * compaction in=1 out=2 append=true carry=true   directives "delete: L1 1 2", "add: L2 6"
  *     the draft of that compaction plus its garbage collection; prints the files appended and
- *     dropped, then every buffer run after. With budget=BYTES (files are 1000 bytes each) the
+ *     dropped, then every buffer run after. With "cold: 1 4" those files have no warm block at
+ *     install and are left out where the rule allows (cold arrivals); prints how many were. With budget=BYTES (files are 1000 bytes each) the
  *     space bound follows ({@link BufferDraft#fitSpace}), with the heat of the last trim pass
  *     from "heat: 3=0.5 4=0.1f" (cached fractions; f: the file's filter is known) and, for files
  *     the pass did not see, the cached fractions measured at install from "now: 4=0 5=0.8"
@@ -64,8 +65,14 @@ class BufferDraftGoldenTest {
         Map<Long, Double> heatByFile = new HashMap<>();
         Map<Long, KeyFilter> filterByFile = new HashMap<>();
         Map<Long, Double> heatNow = new HashMap<>();
+        Set<Long> cold = null;
         for (String d : directives) {
-          if (d.startsWith("now:")) { // "now: 4=0 5=0.8": cached fractions measured at install
+          if (d.startsWith("cold:")) { // "cold: 1 4": files with no warm block at install
+            cold = new HashSet<>();
+            for (String w : d.substring(5).trim().split("\\s+")) {
+              cold.add(Long.parseLong(w));
+            }
+          } else if (d.startsWith("now:")) { // "now: 4=0 5=0.8": cached fractions measured at install
             for (String w : d.substring(4).trim().split("\\s+")) {
               String[] kv = w.split("=");
               heatNow.put(Long.parseLong(kv[0]), Double.parseDouble(kv[1]));
@@ -85,10 +92,18 @@ class BufferDraftGoldenTest {
         }
         int maxLevel = Math.max(levels.maxLevel(), changes.maxLevel());
         BufferDraft<TestFile> draft = new BufferDraft<>(levels, changes, ids::getAndIncrement);
-        int appended = draft.applyCompaction(Integer.parseInt(args.get("in")), Integer.parseInt(args.get("out")),
-            Boolean.parseBoolean(args.get("append")), Boolean.parseBoolean(args.get("carry")));
+        Set<Long> coldFiles = cold;
+        int appended = coldFiles == null
+            ? draft.applyCompaction(Integer.parseInt(args.get("in")), Integer.parseInt(args.get("out")),
+                Boolean.parseBoolean(args.get("append")), Boolean.parseBoolean(args.get("carry")))
+            : draft.applyCompaction(Integer.parseInt(args.get("in")), Integer.parseInt(args.get("out")),
+                Boolean.parseBoolean(args.get("append")), Boolean.parseBoolean(args.get("carry")),
+                f -> !coldFiles.contains(f.number()));
         int dropped = draft.collectGarbage();
         out.add("appended " + appended + ", dropped " + dropped);
+        if (coldFiles != null) {
+          out.add("cold left out " + draft.coldArrivalsLeftOut());
+        }
         if (args.containsKey("budget")) {
           BufferHeat heat = new BufferHeat(heatByFile, filterByFile)
               .withUnseen(draft.files(maxLevel + 1), f -> heatNow.getOrDefault(f.number(), Double.POSITIVE_INFINITY));

@@ -67,7 +67,8 @@ public class DbGetBench {
         .baseLevelBytes(2 << 20)
         .blockCacheBytes(256L << 20)
         .compactionStyle(style)
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0))
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0)
+            .withKeepColdArrivals(true)) // the churn reads nothing: keep its merges in the buffer to walk
         .build());
     SplittableRandom r = new SplittableRandom(7);
     byte[] value = new byte[VALUE_BYTES];
