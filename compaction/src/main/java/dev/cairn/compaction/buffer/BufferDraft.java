@@ -262,8 +262,7 @@ public final class BufferDraft<F extends TableFile> {
       BufferEntry.File<F> entry = new BufferEntry.File<>(f).withCarried(carried);
       if (entry.allFiles().stream().noneMatch(warm)
           && !anyFileOverlaps(outputLevel, f.smallestUserKey(), f.largestUserKey())
-          && targets.stream().noneMatch(t -> UserKeyOrder.compare(t.smallestUserKey(), f.largestUserKey()) <= 0
-              && UserKeyOrder.compare(f.smallestUserKey(), t.largestUserKey()) <= 0)) {
+          && targets.stream().noneMatch(t -> overlap(t, f))) {
         coldArrivalsLeftOut++;
         continue;
       }
@@ -279,6 +278,11 @@ public final class BufferDraft<F extends TableFile> {
   /** The files {@link #applyCompaction} left out as cold arrivals in this draft. */
   public int coldArrivalsLeftOut() {
     return coldArrivalsLeftOut;
+  }
+
+  private static boolean overlap(TableFile a, TableFile b) {
+    return UserKeyOrder.compare(a.smallestUserKey(), b.largestUserKey()) <= 0
+        && UserKeyOrder.compare(b.smallestUserKey(), a.largestUserKey()) <= 0;
   }
 
   /** Whether a file entry of {@code level}'s buffer in this draft (any run) overlaps the range. */
