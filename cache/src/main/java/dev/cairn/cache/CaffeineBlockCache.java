@@ -247,6 +247,16 @@ public final class CaffeineBlockCache implements BlockCache {
 
   @Override
   public long warmBlockCount(long fileNumber) {
+    return countWarm(fileNumber, Long.MAX_VALUE);
+  }
+
+  @Override
+  public boolean hasWarmBlock(long fileNumber) {
+    return countWarm(fileNumber, 1) > 0; // stops at the first: the buffer asks this under the engine mutex
+  }
+
+  /** The warm blocks of {@code fileNumber}, counted up to {@code atMost}. */
+  private long countWarm(long fileNumber, long atMost) {
     FileBlocks file = files.get(fileNumber);
     if (file == null) {
       return 0;
@@ -254,24 +264,11 @@ public final class CaffeineBlockCache implements BlockCache {
     long now = insertClock.get();
     long warm = 0;
     for (SharedBlock block : file.blocks()) {
-      warm += isWarm(block, now) ? 1 : 0;
-    }
-    return warm;
-  }
-
-  @Override
-  public boolean hasWarmBlock(long fileNumber) {
-    FileBlocks file = files.get(fileNumber);
-    if (file == null) {
-      return false;
-    }
-    long now = insertClock.get();
-    for (SharedBlock block : file.blocks()) {
-      if (isWarm(block, now)) {
-        return true;
+      if (isWarm(block, now) && ++warm >= atMost) {
+        break;
       }
     }
-    return false;
+    return warm;
   }
 
   private boolean isWarm(SharedBlock block, long now) {

@@ -38,6 +38,10 @@ import java.util.function.UnaryOperator;
  *       file as the level's file: the same answer, by that level's invariant.
  *   <li>{@link #appendOldest}: a merge target answers every key the merge input does not hold
  *       as L does; a walk reaches the oldest run only where it would have fallen back to L.
+ *   <li>{@link #applyCompaction} leaving out a cold arrival: nothing lies below a target (it
+ *       would be the oldest entry over its range), so leaving it out only turns a walk's end into
+ *       a fallback to L; an input is left out only where no buffer file of L overlaps it, so a
+ *       walk over its range finds no file and stops at a marker or falls back to L.
  *   <li>{@link #markRemoved}: a marker in the newest run stops every walk over the range, and
  *       the read falls back to L's file, which is always right.
  *   <li>{@link #dropFile}: the file's range becomes a marker in the same run: same argument.
@@ -207,9 +211,9 @@ public final class BufferDraft<F extends TableFile> {
    * {@link #applyCompaction(int, int, boolean, boolean)}, leaving out the <em>cold arrivals</em>
    * where no marker is needed: files for which {@code warm} holds for none of the files the
    * entry would name (the file and, for an input, the buffer it carries). A cold target is
-   * always left out: it would join the oldest run, so a walk that found no answer above it falls
-   * back to the level's new files, which answer as the target would have for every key the
-   * inputs do not hold, and as a kept input does for the rest. A cold input is left out only when
+   * always left out: it would join the oldest run or a new run under it, so nothing lies below
+   * it, and without it a walk that found no answer above falls back to the level, which is
+   * always right. A cold input is left out only when
    * no buffer file of the output level overlaps its range, those this merge appends (older
    * inputs, kept targets) included: a walk over its range then finds nothing in the buffer and
    * the level answers, as {@link #markRemoved} would have written no marker there either. Where a
@@ -260,9 +264,7 @@ public final class BufferDraft<F extends TableFile> {
           ? BufferRun.clip(base.bufferRuns(inputLevel), f.smallestUserKey(), f.largestUserKey())
           : List.of();
       BufferEntry.File<F> entry = new BufferEntry.File<>(f).withCarried(carried);
-      if (entry.allFiles().stream().noneMatch(warm)
-          && !anyFileOverlaps(outputLevel, f.smallestUserKey(), f.largestUserKey())
-          && targets.stream().noneMatch(t -> overlap(t, f))) {
+      if (entry.allFiles().stream().noneMatch(warm) && noBufferFileOver(outputLevel, f, targets)) {
         coldArrivalsLeftOut++;
         continue;
       }
@@ -280,21 +282,28 @@ public final class BufferDraft<F extends TableFile> {
     return coldArrivalsLeftOut;
   }
 
-  private static boolean overlap(TableFile a, TableFile b) {
-    return UserKeyOrder.compare(a.smallestUserKey(), b.largestUserKey()) <= 0
-        && UserKeyOrder.compare(b.smallestUserKey(), a.largestUserKey()) <= 0;
-  }
-
-  /** Whether a file entry of {@code level}'s buffer in this draft (any run) overlaps the range. */
-  private boolean anyFileOverlaps(int level, byte[] smallest, byte[] largest) {
+  /**
+   * Whether no buffer file of {@code level} would overlap {@code input}'s range: none in the
+   * draft's runs (older entries and the inputs this merge appended so far) and none of {@code
+   * keptTargets}, which are appended only after the inputs (so that they land below them) and
+   * are not in the runs yet.
+   */
+  private boolean noBufferFileOver(int level, F input, List<F> keptTargets) {
+    byte[] lo = input.smallestUserKey();
+    byte[] hi = input.largestUserKey();
+    for (F t : keptTargets) {
+      if (UserKeyOrder.compare(t.smallestUserKey(), hi) <= 0 && UserKeyOrder.compare(lo, t.largestUserKey()) <= 0) {
+        return false;
+      }
+    }
     for (BufferRun<F> run : currentRuns(level)) {
       for (BufferEntry<F> e : run.entries()) {
-        if (e instanceof BufferEntry.File && e.overlaps(smallest, largest)) {
-          return true;
+        if (e instanceof BufferEntry.File && e.overlaps(lo, hi)) {
+          return false;
         }
       }
     }
-    return false;
+    return true;
   }
 
   /** Replaces buffer file {@code fileNumber} of run {@code runId} (every part of it) by markers of its parts. */

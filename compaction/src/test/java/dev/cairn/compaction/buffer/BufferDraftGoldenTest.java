@@ -27,8 +27,8 @@ import org.junit.jupiter.api.TestFactory;
  * compaction in=1 out=2 append=true carry=true   directives "delete: L1 1 2", "add: L2 6"
  *     the draft of that compaction plus its garbage collection; prints the files appended and
  *     dropped, then every buffer run after. With "cold: 1 4" those files have no warm block at
- *     install and are left out where the rule allows (cold arrivals); prints how many were. With budget=BYTES (files are 1000 bytes each) the
- *     space bound follows ({@link BufferDraft#fitSpace}), with the heat of the last trim pass
+ *     install and are left out where the rule allows (cold arrivals); prints how many were.
+ *     With budget=BYTES (files are 1000 bytes each) the space bound follows ({@link BufferDraft#fitSpace}), with the heat of the last trim pass
  *     from "heat: 3=0.5 4=0.1f" (cached fractions; f: the file's filter is known) and, for files
  *     the pass did not see, the cached fractions measured at install from "now: 4=0 5=0.8"
  *     ({@link BufferHeat#withUnseen}; unlisted ones are warming), and prints
