@@ -165,13 +165,7 @@ public final class BufferDraft<F extends TableFile> {
       return;
     }
     TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> runs = level(level);
-    boolean anyFile = false;
-    for (TreeMap<byte[], BufferEntry<F>> t : runs.values()) {
-      for (BufferEntry<F> e : t.values()) {
-        anyFile |= e instanceof BufferEntry.File && e.overlaps(smallest, largest);
-      }
-    }
-    if (!anyFile) {
+    if (!anyFileOver(level, smallest, largest)) {
       return;
     }
     TreeMap<byte[], BufferEntry<F>> newest = runs.firstEntry().getValue();
@@ -250,10 +244,10 @@ public final class BufferDraft<F extends TableFile> {
     // Oldest data first, so that of two overlapping L0 inputs the newer lands in a newer run.
     List<F> inputs = new ArrayList<>(levelChanges.deleted(inputLevel));
     inputs.sort(Comparator.comparingLong(TableFile::largestSequence).thenComparingLong(TableFile::number));
-    List<F> targets = new ArrayList<>();
+    List<BufferEntry.File<F>> targets = new ArrayList<>();
     for (F target : levelChanges.deleted(outputLevel)) {
       if (warm.test(target)) {
-        targets.add(target);
+        targets.add(new BufferEntry.File<>(target));
       } else {
         coldArrivalsLeftOut++;
       }
@@ -264,15 +258,19 @@ public final class BufferDraft<F extends TableFile> {
           ? BufferRun.clip(base.bufferRuns(inputLevel), f.smallestUserKey(), f.largestUserKey())
           : List.of();
       BufferEntry.File<F> entry = new BufferEntry.File<>(f).withCarried(carried);
-      if (entry.allFiles().stream().noneMatch(warm) && noBufferFileOver(outputLevel, f, targets)) {
+      // Kept targets are appended after the inputs (so that they land below them): not in the
+      // runs yet, they are asked apart.
+      if (entry.allFiles().stream().noneMatch(warm)
+          && !anyFileOver(outputLevel, f.smallestUserKey(), f.largestUserKey())
+          && targets.stream().noneMatch(t -> t.overlaps(f.smallestUserKey(), f.largestUserKey()))) {
         coldArrivalsLeftOut++;
         continue;
       }
       append(outputLevel, entry);
       appended++;
     }
-    for (F target : targets) {
-      appendOldest(outputLevel, target);
+    for (BufferEntry.File<F> target : targets) {
+      appendOldest(outputLevel, target.meta());
     }
     return appended;
   }
@@ -283,27 +281,26 @@ public final class BufferDraft<F extends TableFile> {
   }
 
   /**
-   * Whether no buffer file of {@code level} would overlap {@code input}'s range: none in the
-   * draft's runs (older entries and the inputs this merge appended so far) and none of {@code
-   * keptTargets}, which are appended only after the inputs (so that they land below them) and
-   * are not in the runs yet.
+   * Whether a file entry of {@code level}'s buffer in this draft (any run) overlaps [{@code lo},
+   * {@code hi}]: where none does, a change of the level there needs no marker ({@link
+   * #markRemoved}) and a cold input may be left out ({@link #applyCompaction}). Walks the draft's
+   * runs, or the base's for a level the draft has not touched, without copying either.
    */
-  private boolean noBufferFileOver(int level, F input, List<F> keptTargets) {
-    byte[] lo = input.smallestUserKey();
-    byte[] hi = input.largestUserKey();
-    for (F t : keptTargets) {
-      if (UserKeyOrder.compare(t.smallestUserKey(), hi) <= 0 && UserKeyOrder.compare(lo, t.largestUserKey()) <= 0) {
-        return false;
-      }
-    }
-    for (BufferRun<F> run : currentRuns(level)) {
-      for (BufferEntry<F> e : run.entries()) {
-        if (e instanceof BufferEntry.File && e.overlaps(lo, hi)) {
-          return false;
+  private boolean anyFileOver(int level, byte[] lo, byte[] hi) {
+    if (levels.containsKey(level)) {
+      for (TreeMap<byte[], BufferEntry<F>> run : levels.get(level).values()) {
+        if (overlapping(run, lo, hi).stream().anyMatch(e -> e instanceof BufferEntry.File)) {
+          return true;
         }
       }
+      return false;
     }
-    return true;
+    for (BufferRun<F> run : base.bufferRuns(level)) {
+      if (run.entries().stream().anyMatch(e -> e instanceof BufferEntry.File && e.overlaps(lo, hi))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Replaces buffer file {@code fileNumber} of run {@code runId} (every part of it) by markers of its parts. */

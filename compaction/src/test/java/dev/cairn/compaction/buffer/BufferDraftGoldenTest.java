@@ -28,9 +28,9 @@ import org.junit.jupiter.api.TestFactory;
  *     the draft of that compaction plus its garbage collection; prints the files appended and
  *     dropped, then every buffer run after. With "cold: 1 4" those files have no warm block at
  *     install and are left out where the rule allows (cold arrivals); prints how many were.
- *     With budget=BYTES (files are 1000 bytes each) the space bound follows ({@link BufferDraft#fitSpace}), with the heat of the last trim pass
- *     from "heat: 3=0.5 4=0.1f" (cached fractions; f: the file's filter is known) and, for files
- *     the pass did not see, the cached fractions measured at install from "now: 4=0 5=0.8"
+ *     With budget=BYTES (files are 1000 bytes each) the space bound follows ({@link
+ *     BufferDraft#fitSpace}), with the heat of the last trim pass from "heat: 3=0.5 4=0.1f"
+ *     (cached fractions; f: the file's filter is known) and, for files the pass did not see, the cached fractions measured at install from "now: 4=0 5=0.8"
  *     ({@link BufferHeat#withUnseen}; unlisted ones are warming), and prints
  *     the entries evicted and the buffer's extra bytes after
  * collect                                        the garbage collection alone
@@ -92,16 +92,13 @@ class BufferDraftGoldenTest {
         }
         int maxLevel = Math.max(levels.maxLevel(), changes.maxLevel());
         BufferDraft<TestFile> draft = new BufferDraft<>(levels, changes, ids::getAndIncrement);
-        Set<Long> coldFiles = cold;
-        int appended = coldFiles == null
-            ? draft.applyCompaction(Integer.parseInt(args.get("in")), Integer.parseInt(args.get("out")),
-                Boolean.parseBoolean(args.get("append")), Boolean.parseBoolean(args.get("carry")))
-            : draft.applyCompaction(Integer.parseInt(args.get("in")), Integer.parseInt(args.get("out")),
-                Boolean.parseBoolean(args.get("append")), Boolean.parseBoolean(args.get("carry")),
-                f -> !coldFiles.contains(f.number()));
+        Set<Long> coldFiles = cold == null ? Set.of() : cold; // no "cold:": every file warm, all appended
+        int appended = draft.applyCompaction(Integer.parseInt(args.get("in")), Integer.parseInt(args.get("out")),
+            Boolean.parseBoolean(args.get("append")), Boolean.parseBoolean(args.get("carry")),
+            f -> !coldFiles.contains(f.number()));
         int dropped = draft.collectGarbage();
         out.add("appended " + appended + ", dropped " + dropped);
-        if (coldFiles != null) {
+        if (cold != null) {
           out.add("cold left out " + draft.coldArrivalsLeftOut());
         }
         if (args.containsKey("budget")) {
