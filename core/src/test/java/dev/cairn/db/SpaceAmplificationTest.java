@@ -43,8 +43,9 @@ class SpaceAmplificationTest {
         }
       }
       db.flush();
-      Stats stats = awaitSettled(db);
-      long onDisk = sstBytes();
+      Settled settled = awaitSettled(db);
+      Stats stats = settled.stats();
+      long onDisk = settled.onDisk();
       assertEquals(onDisk, stats.diskTableBytes(), "table bytes on disk against the directory (" + style + "): " + stats);
       long lastLevel = stats.levels().stream().mapToLong(Stats.LevelStats::bytes).filter(b -> b > 0)
           .reduce((a, b) -> b).orElseThrow();
@@ -56,20 +57,31 @@ class SpaceAmplificationTest {
     }
   }
 
+  private record Settled(Stats stats, long onDisk) {}
+
   /**
-   * Waits until no compaction runs and the figures agree with the directory for a moment: obsolete
-   * files are deleted in the background right after a compaction is installed.
+   * Waits until no compaction runs and the figures agree with the directory on two polls in a
+   * row, and returns the second. Obsolete files are deleted, and compactions still due are
+   * started, in the background after the load, so a single agreeing poll can be followed by a
+   * compaction that makes the next directory listing differ; two equal polls with nothing running
+   * are a quiet moment. Returns the last poll when none comes, for the caller's assertion to show.
    */
-  private Stats awaitSettled(Cairn db) throws Exception {
-    Stats stats = db.stats();
-    for (int i = 0; i < 400; i++) {
-      stats = db.stats();
-      if (stats.runningCompactions() == 0 && stats.immutableMemtables() == 0 && stats.diskTableBytes() == sstBytes()) {
-        return stats;
+  private Settled awaitSettled(Cairn db) throws Exception {
+    Settled last = null;
+    int agreeing = 0;
+    for (int i = 0; i < 800; i++) {
+      Stats stats = db.stats();
+      long onDisk = sstBytes();
+      boolean agrees = stats.runningCompactions() == 0 && stats.immutableMemtables() == 0
+          && stats.diskTableBytes() == onDisk;
+      agreeing = agrees && last != null && last.onDisk() == onDisk ? agreeing + 1 : agrees ? 1 : 0;
+      last = new Settled(stats, onDisk);
+      if (agreeing >= 2) {
+        return last;
       }
       Thread.sleep(25);
     }
-    return stats;
+    return last;
   }
 
   private long sstBytes() throws IOException {
