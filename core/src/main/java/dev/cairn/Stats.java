@@ -184,13 +184,18 @@ public record Stats(
    * @param servedGets point reads a buffer file answered since open (the rest of the reads of
    *     a level with a buffer fell back to the level's own file)
    * @param readsByLevel how the point reads of each level's buffer ended since open, L0 first
+   * @param missCostMicros what a point read's block cache miss costs, as the buffer estimates it
+   *     from the reads it timed (docs/compaction.md, "What a miss costs"); NaN before any
+   * @param boundFraction the space bound that cost gives: the buffer's extra space at most this
+   *     fraction of the levels' bytes ({@code BufferConfig.maxSpaceFraction} scaled by the cost)
    */
   public record Buffer(boolean enabled, long bytes, int files, int runs, int removedMarkers,
       List<Long> bytesByLevel, long appendedFiles, long coldArrivalsLeftOut, long trimmedFiles, long shadowedFiles,
       long evictedFiles, long rewrittenFiles, long rewrittenBytes, long trimPasses,
-      long freezes, List<Integer> frozenLevels, long servedGets, List<BufferLevelReads> readsByLevel) {
+      long freezes, List<Integer> frozenLevels, long servedGets, List<BufferLevelReads> readsByLevel,
+      double missCostMicros, double boundFraction) {
     public static final Buffer OFF = new Buffer(false, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0,
-        List.of());
+        List.of(), Double.NaN, 0);
 
     public Buffer {
       bytesByLevel = List.copyOf(bytesByLevel);
@@ -282,6 +287,8 @@ public record Stats(
           buffer.appendedFiles(), buffer.coldArrivalsLeftOut(), buffer.trimmedFiles(), buffer.shadowedFiles(), buffer.evictedFiles(),
           buffer.rewrittenFiles(), mb(buffer.rewrittenBytes()), buffer.trimPasses(),
           buffer.freezes(), buffer.servedGets()));
+      sb.append(String.format("buffer bound           %.4f of the levels' bytes (a miss costs %s)%n", buffer.boundFraction(),
+          Double.isNaN(buffer.missCostMicros()) ? "not yet measured" : String.format("%.1f us", buffer.missCostMicros())));
       for (int level = 0; level < buffer.readsByLevel().size(); level++) {
         BufferLevelReads r = buffer.readsByLevel().get(level);
         if (r.served() + r.stoppedAtMarker() + r.fellThrough() > 0) {

@@ -11,6 +11,7 @@ import dev.cairn.compaction.buffer.ColdRunBudget;
 import dev.cairn.compaction.buffer.FreezeRound;
 import dev.cairn.compaction.buffer.IdleBuffer;
 import dev.cairn.compaction.buffer.LevelChanges;
+import dev.cairn.compaction.buffer.MissCost;
 import dev.cairn.compaction.buffer.TrimPacing;
 import dev.cairn.compaction.buffer.TrimPlanner;
 import dev.cairn.compaction.buffer.TrimSchedule;
@@ -61,6 +62,14 @@ final class BufferRuntime {
   /** The user bytes written and the time at the start of the previous pass. Trim-confined. */
   private volatile long userBytesAtLastPass;
   private volatile long lastPassNanos;
+
+  /**
+   * What a point read's block cache miss costs, estimated from the reads timed since the last
+   * sample ({@link #sampleMissCost}); the space bound follows it. Guarded by the engine mutex.
+   */
+  private MissCost missCost = MissCost.UNKNOWN;
+  private long timedReadsAtSample;
+  private long readNanosAtSample;
 
   /** Per level, its freeze round (LSbM section 4.1). Guarded by the engine mutex. */
   private final FreezeRound[] rounds = new FreezeRound[Options.MAX_LEVELS];
@@ -160,18 +169,45 @@ final class BufferRuntime {
     if (active) {
       // The space bound holds at every install, not only at trim passes: a merge that would
       // take the buffer over it evicts the files the last pass found coolest, in the same edit.
-      // Files appended since the last pass are judged by what the cache holds warm of them now,
-      // measured only when something must go (this runs under the mutex at every install).
-      long budget = (long) (config.maxSpaceFraction() * levelsBytesAfter(v, changes));
-      if (draft.extraBytes(v.numLevels()) > budget) {
-        int evicted = draft.fitSpace(budget, v.numLevels(), heat.withUnseen(draft.files(v.numLevels()), this::warmFraction));
-        if (evicted > 0) {
-          evictedFiles.addAndGet(evicted);
-          shadowedFiles.addAndGet(draft.collectGarbage());
-        }
-      }
+      fitSpace(draft, v, levelsBytesAfter(v, changes));
     }
     draft.writeTo(edit.bufferSink());
+  }
+
+  /**
+   * Requires: mutex held. Evicts from {@code draft} until the buffer's extra space is within the
+   * bound, {@link #boundFraction} of {@code levelsBytes}; returns the entries evicted. Files
+   * appended since the last pass are judged by what the cache holds warm of them now, measured
+   * only when something must go (this runs under the mutex at every install).
+   */
+  private int fitSpace(BufferDraft<FileMetaData> draft, Version v, long levelsBytes) {
+    long budget = (long) (boundFraction() * levelsBytes);
+    if (draft.extraBytes(v.numLevels()) <= budget) {
+      return 0;
+    }
+    int evicted = draft.fitSpace(budget, v.numLevels(), heat.withUnseen(draft.files(v.numLevels()), this::warmFraction));
+    if (evicted > 0) {
+      evictedFiles.addAndGet(evicted);
+      shadowedFiles.addAndGet(draft.collectGarbage());
+    }
+    return evicted;
+  }
+
+  /**
+   * Requires: mutex held. The space bound now, as a fraction of the levels' bytes: the configured
+   * one scaled by what a miss costs ({@link MissCost#boundFraction}), the estimate first brought up
+   * to date with the point reads timed since the last sample.
+   */
+  private double boundFraction() {
+    long reads = reads().timedBlockReads();
+    long nanos = reads().blockReadNanos();
+    MissCost next = missCost.afterWindow(reads - timedReadsAtSample, nanos - readNanosAtSample);
+    if (next != missCost) { // a window long enough to count: the next one starts here
+      missCost = next;
+      timedReadsAtSample = reads;
+      readNanosAtSample = nanos;
+    }
+    return missCost.boundFraction(config.maxSpaceFraction(), config.fullBoundMissMicros());
   }
 
   /**
@@ -186,6 +222,14 @@ final class BufferRuntime {
 
   private static long bytes(List<FileMetaData> files) {
     return files.stream().mapToLong(FileMetaData::totalBytes).sum();
+  }
+
+  private static long levelsBytes(Version v) {
+    long bytes = 0;
+    for (int level = 0; level < v.numLevels(); level++) {
+      bytes += v.levelBytes(level);
+    }
+    return bytes;
   }
 
   /** The size of all levels once {@code changes} are applied to {@code v}. */
@@ -270,6 +314,11 @@ final class BufferRuntime {
             applied++;
           }
         }
+      }
+      // The bound moves with what a miss costs, and no install may come to apply it (a load
+      // that has stopped writing): the pass holds the buffer to it too.
+      if (fitSpace(draft, v, levelsBytes(v)) > 0) {
+        applied++;
       }
       for (int level = 1; level < v.numLevels(); level++) {
         List<BufferRun<FileMetaData>> tables = v.bufferRuns(level);
@@ -387,7 +436,8 @@ final class BufferRuntime {
     return new Stats.Buffer(true, extra.bytes(), extra.files(), runs, markers, extra.bytesByLevel(),
         appendedFiles.get(), coldArrivalsLeftOut.get(), trimmedFiles.get(), shadowedFiles.get(), evictedFiles.get(),
         rewriter.rewrittenFiles(), rewriter.freedBytes(), trimPasses.get(), freezes.get(),
-        List.copyOf(frozenLevels), reads.servedTotal(), reads.byLevel(v.numLevels()));
+        List.copyOf(frozenLevels), reads.servedTotal(), reads.byLevel(v.numLevels()), missCost.meanMicros(),
+        missCost.boundFraction(config.maxSpaceFraction(), config.fullBoundMissMicros()));
   }
 
   /** How the point reads through each level's buffer ended (counted by {@link BufferLookup}). */

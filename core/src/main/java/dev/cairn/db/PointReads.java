@@ -25,6 +25,9 @@ final class PointReads {
   private final LongAdder[] answered = adders();
   private final LongAdder[] blockReads = adders();
   private final LongAdder[] bufferBlockReads = adders();
+  /** Every counted read's block reads and the time they took: what a miss costs ({@code MissCost}). */
+  private final LongAdder timedBlockReads = new LongAdder();
+  private final LongAdder blockReadNanos = new LongAdder();
 
   private static LongAdder[] adders() {
     LongAdder[] out = new LongAdder[Options.MAX_LEVELS];
@@ -63,6 +66,24 @@ final class PointReads {
     if (blocks > 0) {
       bufferBlockReads[level].add(blocks);
     }
+  }
+
+  /** A point read read {@code blocks} data blocks from the device, in {@code nanos} in all. */
+  void timed(int blocks, long nanos) {
+    if (blocks > 0) {
+      timedBlockReads.add(blocks);
+      blockReadNanos.add(nanos);
+    }
+  }
+
+  /** The block reads {@link #timed} so far. */
+  long timedBlockReads() {
+    return timedBlockReads.sum();
+  }
+
+  /** The time of the block reads {@link #timed} so far, in nanoseconds. */
+  long blockReadNanos() {
+    return blockReadNanos.sum();
   }
 
   long servedTotal() {

@@ -49,7 +49,10 @@ final class ReadState implements AutoCloseable {
         return r.value();
       }
     }
-    return VersionLookup.get(tables, version, new LookupKey(key, sequence), fillCache, reads).value();
+    LookupKey lookup = new LookupKey(key, sequence);
+    byte[] value = VersionLookup.get(tables, version, lookup, fillCache, reads).value();
+    reads.timed(lookup.blockReads(), lookup.blockReadNanos());
+    return value;
   }
 
   /** Hands this state's references to the returned iterator. */

@@ -20,6 +20,7 @@ public final class LookupKey {
   private long bloomHash;
   private boolean hashed;
   private int blockReads;
+  private long blockReadNanos;
 
   /** @param sequence the snapshot: entries with a larger sequence are invisible */
   public LookupKey(byte[] userKey, long sequence) {
@@ -47,8 +48,14 @@ public final class LookupKey {
     return blockReads;
   }
 
-  void noteBlockRead() {
+  /** The time those block reads took, read and verified: what this read's misses cost. */
+  public long blockReadNanos() {
+    return blockReadNanos;
+  }
+
+  void noteBlockRead(long nanos) {
     blockReads++;
+    blockReadNanos += nanos;
   }
 
   /** The user key's Bloom hash (docs/format.md section 5). */

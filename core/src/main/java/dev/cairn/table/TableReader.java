@@ -214,14 +214,15 @@ public final class TableReader implements AutoCloseable {
         cached.close(); // not this block (cannot happen while offsets are never reused): re-read
       }
     }
-    if (reader != null) {
-      reader.noteBlockRead();
-    }
+    long start = reader != null ? System.nanoTime() : 0;
     ByteBuffer contents;
     try {
       contents = readVerified(file, fileName, h, tag);
     } catch (IOException e) {
       throw new CairnIOException("read block " + h + " of " + fileName, e);
+    }
+    if (reader != null) {
+      reader.noteBlockRead(System.nanoTime() - start);
     }
     if (fillCache && cache != null && cache.capacityBytes() > 0) {
       return pin(cache.insert(fileNumber, h.offset(), contents), h);

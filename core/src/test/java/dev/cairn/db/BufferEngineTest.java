@@ -13,6 +13,8 @@ import dev.cairn.Options;
 import dev.cairn.ReadOptions;
 import dev.cairn.Stats;
 import dev.cairn.fs.FileNames;
+import dev.cairn.fs.LocalFileSystem;
+import dev.cairn.fs.SeekDelayFileSystem;
 import dev.cairn.key.InternalKey;
 import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.compaction.model.BufferRun;
@@ -22,6 +24,7 @@ import dev.cairn.version.VersionEdit;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -516,6 +519,58 @@ class BufferEngineTest {
       assertTrue(appended > 0, "merges appended to the buffer");
       assertTrue(stats.buffer().evictedFiles() > 0, "the bound evicted files: " + stats.buffer());
       checkReads(db, model, "with evictions, bound " + fraction);
+    }
+  }
+
+  /**
+   * The space bound follows what a miss costs (docs/compaction.md, "What a miss costs"): the
+   * point reads' block reads are timed, and below {@code fullBoundMissMicros} the bound shrinks in
+   * proportion. Behind a simulated disk whose seeks take a millisecond, ten times the full-bound
+   * cost set here, the buffer keeps its whole bound and holds warm merges; with the full bound set
+   * at a minute's miss, so that any real miss is next to free, the bound falls to nearly nothing
+   * and every install holds the buffer under it. Reads stay right in both.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void theSpaceBoundFollowsWhatAMissCosts(boolean seeksAreSlow) {
+    double max = 0.5;
+    BufferConfig config = BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0)
+        .withMaxSpaceFraction(max).withFullBoundMissMicros(seeksAreSlow ? 100 : 60_000_000);
+    Options.Builder b = options(Options.CompactionStyle.BUFFER).toBuilder().buffer(config);
+    if (seeksAreSlow) {
+      b.fileSystem(SeekDelayFileSystem.onTables(new LocalFileSystem(), Duration.ofMillis(1)));
+    }
+    TreeMap<String, byte[]> model = new TreeMap<>();
+    SplittableRandom r = new SplittableRandom(23);
+    try (Cairn db = Cairn.open(dir, b.build())) {
+      for (int round = 0; round < 6; round++) {
+        for (int i = 0; i < 3000; i++) {
+          String k = String.format("k%06d", r.nextInt(20_000));
+          byte[] v = b(k + "@" + round + "-" + i + "-".repeat(r.nextInt(60)));
+          db.put(b(k), v);
+          model.put(k, v);
+        }
+        db.flush();
+        for (int i = 0; i < 400; i++) { // reads warm blocks, so that merges have something to keep
+          String k = String.format("k%06d", r.nextInt(20_000));
+          assertArrayEquals(model.get(k), db.get(b(k)), "get(" + k + ")");
+        }
+      }
+      Stats stats = db.stats();
+      Stats.Buffer buffer = stats.buffer();
+      assertTrue(buffer.appendedFiles() > 0, "warm merges appended: " + buffer);
+      assertTrue(buffer.missCostMicros() >= 0, "the reads' misses were timed: " + buffer);
+      if (seeksAreSlow) {
+        assertTrue(buffer.missCostMicros() >= 100, "a millisecond's seek on most misses: " + buffer);
+        assertEquals(max, buffer.boundFraction(), "the whole bound: " + buffer);
+        assertTrue(buffer.bytes() > 0, "the buffer keeps warm merges: " + buffer);
+      } else {
+        assertTrue(buffer.boundFraction() < max / 1000, "next to no bound: " + buffer);
+        assertTrue(buffer.evictedFiles() > 0, "the bound evicted what merges appended: " + buffer);
+        assertTrue(buffer.bytes() <= buffer.boundFraction() * stats.totalTableBytes(),
+            buffer.bytes() + " bytes over the bound: " + buffer);
+      }
+      checkReads(db, model, "with the bound at " + buffer.boundFraction());
     }
   }
 

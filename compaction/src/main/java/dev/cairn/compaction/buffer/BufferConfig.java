@@ -44,10 +44,15 @@ package dev.cairn.compaction.buffer;
  *     its keys as well, and kept it would only take the reads' warmth from that file and cost
  *     space (docs/compaction.md, "Cold arrivals"). On, every input and target is appended, as in
  *     the paper (the reliability tests use it, so that merges feed the buffer without reads)
+ * @param fullBoundMissMicros what a block cache miss must cost, in microseconds, for the buffer
+ *     to get its whole {@code maxSpaceFraction}: the engine times the block reads of point reads,
+ *     and below this cost the bound shrinks in proportion ({@link MissCost}; docs/compaction.md,
+ *     "What a miss costs"), since a cheap miss re-warms a merged level faster than the buffer
+ *     repays its space and walks. 0 keeps the full bound whatever a miss costs
  */
 public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, double freezeRepeatedFraction,
     long trimUnitBytes, boolean carryBuffers, double coldRunBudget, double maxSpaceFraction,
-    int trimPassesPerBaseLevel, double partRewriteFraction, boolean keepColdArrivals) {
+    int trimPassesPerBaseLevel, double partRewriteFraction, boolean keepColdArrivals, double fullBoundMissMicros) {
   public BufferConfig {
     if (trimIntervalMillis < 1 || trimIntervalMillis > 24L * 3600 * 1000) {
       throw new IllegalArgumentException("buffer trimIntervalMillis out of range [1, 1 day]: " + trimIntervalMillis);
@@ -71,6 +76,9 @@ public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, d
     if (!(maxSpaceFraction >= 0 && maxSpaceFraction <= 1000)) {
       throw new IllegalArgumentException("buffer maxSpaceFraction out of range [0, 1000]: " + maxSpaceFraction);
     }
+    if (!(fullBoundMissMicros >= 0 && fullBoundMissMicros <= 60_000_000)) {
+      throw new IllegalArgumentException("buffer fullBoundMissMicros out of range [0, 1 minute]: " + fullBoundMissMicros);
+    }
     if (!(partRewriteFraction >= 0 && partRewriteFraction < 1)) {
       throw new IllegalArgumentException("buffer partRewriteFraction out of range [0, 1): " + partRewriteFraction);
     }
@@ -84,66 +92,74 @@ public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, d
    * times the cache's size, extra space at most a fifth of the levels' bytes (measured against a
    * tenth: docs/compaction.md, "The space bound"), a trim pass per
    * 32nd of the base level written and at least every 30 s, files whose parts keep at most half
-   * of them rewritten, files that arrive with nothing warm left out.
+   * of them rewritten, files that arrive with nothing warm left out, and the whole bound only
+   * where a miss costs a millisecond or more (a disk seek; docs/compaction.md, "What a miss
+   * costs").
    */
   public static BufferConfig defaults() {
-    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 0, true, 4.0, 0.20, 32, 0.5, false);
+    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 0, true, 4.0, 0.20, 32, 0.5, false, 1000);
   }
 
   public BufferConfig withTrimIntervalMillis(long v) {
     return new BufferConfig(v, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
         carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
-        keepColdArrivals);
+        keepColdArrivals, fullBoundMissMicros);
   }
 
   public BufferConfig withTrimCachedFraction(double v) {
     return new BufferConfig(trimIntervalMillis, v, freezeRepeatedFraction, trimUnitBytes,
         carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
-        keepColdArrivals);
+        keepColdArrivals, fullBoundMissMicros);
   }
 
   public BufferConfig withFreezeRepeatedFraction(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, v, trimUnitBytes,
         carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
-        keepColdArrivals);
+        keepColdArrivals, fullBoundMissMicros);
   }
 
   public BufferConfig withTrimUnitBytes(long v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, v,
         carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
-        keepColdArrivals);
+        keepColdArrivals, fullBoundMissMicros);
   }
 
   public BufferConfig withCarryBuffers(boolean v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
         v, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
-        keepColdArrivals);
+        keepColdArrivals, fullBoundMissMicros);
   }
 
   public BufferConfig withColdRunBudget(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
         carryBuffers, v, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
-        keepColdArrivals);
+        keepColdArrivals, fullBoundMissMicros);
   }
 
   public BufferConfig withMaxSpaceFraction(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
         carryBuffers, coldRunBudget, v, trimPassesPerBaseLevel, partRewriteFraction,
-        keepColdArrivals);
+        keepColdArrivals, fullBoundMissMicros);
   }
 
   public BufferConfig withTrimPassesPerBaseLevel(int v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, coldRunBudget, maxSpaceFraction, v, partRewriteFraction, keepColdArrivals);
+        carryBuffers, coldRunBudget, maxSpaceFraction, v, partRewriteFraction, keepColdArrivals, fullBoundMissMicros);
   }
 
   public BufferConfig withPartRewriteFraction(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, v, keepColdArrivals);
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, v, keepColdArrivals, fullBoundMissMicros);
   }
 
   public BufferConfig withKeepColdArrivals(boolean v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction, v);
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction, v, fullBoundMissMicros);
+  }
+
+  public BufferConfig withFullBoundMissMicros(double v) {
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
+        keepColdArrivals, v);
   }
 }

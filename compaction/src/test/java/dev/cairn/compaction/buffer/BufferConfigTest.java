@@ -23,6 +23,8 @@ class BufferConfigTest {
     assertEquals(0.20, d.maxSpaceFraction(), "measured: docs/results/issue17/budget2");
     assertFalse(d.keepColdArrivals(), "a file with no warm block is left out");
     assertTrue(d.withKeepColdArrivals(true).keepColdArrivals());
+    assertEquals(1000, d.fullBoundMissMicros(), "the whole bound from a millisecond's miss: docs/compaction.md");
+    assertEquals(0, d.withFullBoundMissMicros(0).fullBoundMissMicros());
   }
 
   @Test
@@ -40,6 +42,8 @@ class BufferConfigTest {
         {"coldRunBudget", (Supplier<?>) () -> d.withColdRunBudget(Double.NaN)},
         {"maxSpaceFraction", (Supplier<?>) () -> d.withMaxSpaceFraction(-0.5)},
         {"maxSpaceFraction", (Supplier<?>) () -> d.withMaxSpaceFraction(Double.NaN)},
+        {"fullBoundMissMicros", (Supplier<?>) () -> d.withFullBoundMissMicros(-1)},
+        {"fullBoundMissMicros", (Supplier<?>) () -> d.withFullBoundMissMicros(Double.NaN)},
     };
     for (Object[] c : cases) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ((Supplier<?>) c[1]).get());
