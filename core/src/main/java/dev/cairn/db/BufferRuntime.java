@@ -66,6 +66,8 @@ final class BufferRuntime {
   /**
    * What a point read's block cache miss costs, estimated from the reads timed since the last
    * sample ({@link #sampleMissCost}); the space bound follows it. Guarded by the engine mutex.
+   * Only data blocks count: a table opened on a table-cache miss reads its index and filter too,
+   * which a miss then costs on top (docs/operations.md: a table cache too small for the tree).
    */
   private MissCost missCost = MissCost.UNKNOWN;
   private long timedReadsAtSample;
@@ -181,6 +183,7 @@ final class BufferRuntime {
    * only when something must go (this runs under the mutex at every install).
    */
   private int fitSpace(BufferDraft<FileMetaData> draft, Version v, long levelsBytes) {
+    sampleMissCost();
     long budget = (long) (boundFraction() * levelsBytes);
     if (draft.extraBytes(v.numLevels()) <= budget) {
       return 0;
@@ -194,11 +197,12 @@ final class BufferRuntime {
   }
 
   /**
-   * Requires: mutex held. The space bound now, as a fraction of the levels' bytes: the configured
-   * one scaled by what a miss costs ({@link MissCost#boundFraction}), the estimate first brought up
-   * to date with the point reads timed since the last sample.
+   * Requires: mutex held. Brings the miss-cost estimate up to date with the point reads timed
+   * since the last sample (a window too short to count is left to grow). The two sums are read
+   * one after the other while reads go on, so a window may hold one read's blocks without its
+   * time or the reverse; the next window has the difference, and the totals stay right.
    */
-  private double boundFraction() {
+  private void sampleMissCost() {
     long reads = reads().timedBlockReads();
     long nanos = reads().blockReadNanos();
     MissCost next = missCost.afterWindow(reads - timedReadsAtSample, nanos - readNanosAtSample);
@@ -207,6 +211,13 @@ final class BufferRuntime {
       timedReadsAtSample = reads;
       readNanosAtSample = nanos;
     }
+  }
+
+  /**
+   * Requires: mutex held. The space bound as of the last sample, as a fraction of the levels'
+   * bytes: the configured one scaled by what a miss costs ({@link MissCost#boundFraction}).
+   */
+  private double boundFraction() {
     return missCost.boundFraction(config.maxSpaceFraction(), config.fullBoundMissMicros());
   }
 
@@ -222,14 +233,6 @@ final class BufferRuntime {
 
   private static long bytes(List<FileMetaData> files) {
     return files.stream().mapToLong(FileMetaData::totalBytes).sum();
-  }
-
-  private static long levelsBytes(Version v) {
-    long bytes = 0;
-    for (int level = 0; level < v.numLevels(); level++) {
-      bytes += v.levelBytes(level);
-    }
-    return bytes;
   }
 
   /** The size of all levels once {@code changes} are applied to {@code v}. */
@@ -316,8 +319,10 @@ final class BufferRuntime {
         }
       }
       // The bound moves with what a miss costs, and no install may come to apply it (a load
-      // that has stopped writing): the pass holds the buffer to it too.
-      if (fitSpace(draft, v, levelsBytes(v)) > 0) {
+      // that has stopped writing): the pass holds the buffer to it too, once what the splits
+      // and drops above left unreachable is collected (it would count as space to free).
+      shadowedFiles.addAndGet(draft.collectGarbage());
+      if (fitSpace(draft, v, levelsBytesAfter(v, LevelChanges.none())) > 0) {
         applied++;
       }
       for (int level = 1; level < v.numLevels(); level++) {
@@ -329,8 +334,7 @@ final class BufferRuntime {
       if (applied == 0) {
         return 0; // nothing judged, or every judged entry changed since: no edit to write
       }
-      shadowedFiles.addAndGet(draft.collectGarbage());
-      install(engine, draft);
+      install(engine, draft); // collected above, and by fitSpace after its evictions
       trimmedFiles.addAndGet(removed);
       engine.background().collectObsoleteFiles(false);
       return removed;
@@ -437,7 +441,7 @@ final class BufferRuntime {
         appendedFiles.get(), coldArrivalsLeftOut.get(), trimmedFiles.get(), shadowedFiles.get(), evictedFiles.get(),
         rewriter.rewrittenFiles(), rewriter.freedBytes(), trimPasses.get(), freezes.get(),
         List.copyOf(frozenLevels), reads.servedTotal(), reads.byLevel(v.numLevels()), missCost.meanMicros(),
-        missCost.boundFraction(config.maxSpaceFraction(), config.fullBoundMissMicros()));
+        boundFraction());
   }
 
   /** How the point reads through each level's buffer ended (counted by {@link BufferLookup}). */

@@ -58,11 +58,12 @@ class BufferEngineTest {
         .l0CompactionTrigger(2)
         .blockCacheBytes(4 << 20)
         .compactionStyle(style)
-        // No space bound: the tests of the trim need older runs to stay (the bound has its own test).
+        // No space bound, whatever a miss costs: the tests of the trim need older runs to stay (the
+        // bound has its own tests).
         // Cold arrivals kept: the tests load without reads and need the merges to append (the
         // rule that leaves them out has its own test).
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0).withMaxSpaceFraction(1000)
-            .withTrimUnitBytes(256 << 10).withKeepColdArrivals(true))
+        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0)
+            .withMaxSpaceFraction(1000).withFullBoundMissMicros(0).withTrimUnitBytes(256 << 10).withKeepColdArrivals(true))
         .build();
   }
 
@@ -367,7 +368,7 @@ class BufferEngineTest {
         .compactionStyle(Options.CompactionStyle.BUFFER)
         // never freeze: the delete's merge must append its input
         .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0).withFreezeRepeatedFraction(1)
-            .withTrimUnitBytes(256 << 10).withMaxSpaceFraction(1000))
+            .withTrimUnitBytes(256 << 10).withMaxSpaceFraction(1000).withFullBoundMissMicros(0))
         .build();
     byte[] big = b("v1" + "-".repeat(20 << 10));
     try (Cairn db = Cairn.open(dir, tiny)) {
@@ -571,6 +572,32 @@ class BufferEngineTest {
             buffer.bytes() + " bytes over the bound: " + buffer);
       }
       checkReads(db, model, "with the bound at " + buffer.boundFraction());
+    }
+  }
+
+  /**
+   * A store that has stopped writing installs nothing, so the trim pass applies a bound the miss
+   * cost has shrunk: a buffer built by a load without reads (no miss timed: the whole bound) stays
+   * through reads that time their misses, and the next pass evicts it to the cost's bound.
+   */
+  @Test
+  void aTrimPassAppliesTheBoundWhenNoWriteInstallsAnything() {
+    BufferConfig config = buffered().buffer().withMaxSpaceFraction(0.5).withFullBoundMissMicros(60_000_000);
+    TreeMap<String, byte[]> model = new TreeMap<>();
+    try (DbImpl db = (DbImpl) Cairn.open(dir, buffered().toBuilder().buffer(config).build())) {
+      load(db, model, new SplittableRandom(29), 3, 20_000);
+      Stats.Buffer before = db.stats().buffer();
+      assertTrue(before.bytes() > 0 && Double.isNaN(before.missCostMicros()), "no read yet, the whole bound: " + before);
+      checkReads(db, model, "before the pass"); // every key: far more than a window of misses
+      assertEquals(before.bytes(), db.stats().buffer().bytes(), "reads install nothing");
+      db.buffer().trimOnce();
+      Stats stats = db.stats();
+      Stats.Buffer after = stats.buffer();
+      assertTrue(after.missCostMicros() > 0, "the pass sampled the timed misses: " + after);
+      assertTrue(after.evictedFiles() > before.evictedFiles(), "the pass evicted for space: " + after);
+      assertTrue(after.bytes() <= after.boundFraction() * stats.totalTableBytes(), after.bytes() + " bytes over the bound: "
+          + after);
+      checkReads(db, model, "after the pass");
     }
   }
 

@@ -48,7 +48,7 @@ class RepairTest {
   private static Options options(CompactionStyle style) {
     return Options.builder().compactionStyle(style).memtableBytes(256 << 10).targetFileBytes(32 << 10)
         .blockBytes(1024).blockCacheBytes(1 << 20).buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0)
-            .withMaxSpaceFraction(1000).withKeepColdArrivals(true)) // the load reads nothing; repair needs buffer files
+            .withMaxSpaceFraction(1000).withFullBoundMissMicros(0).withKeepColdArrivals(true)) // the load reads nothing; repair needs buffer files
         .build();
   }
 

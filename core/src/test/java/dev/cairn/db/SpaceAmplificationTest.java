@@ -33,7 +33,7 @@ class SpaceAmplificationTest {
         .baseLevelBytes(128 << 10).blockBytes(1024).blockCacheBytes(4 << 20)
         // Cold arrivals kept: the load reads nothing, and the buffer must hold files to be counted.
         .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0)
-            .withMaxSpaceFraction(1000).withKeepColdArrivals(true)).build();
+            .withMaxSpaceFraction(1000).withFullBoundMissMicros(0).withKeepColdArrivals(true)).build();
     try (Cairn db = Cairn.open(dir, options)) {
       Random random = new Random(11);
       for (int round = 0; round < 4; round++) {

@@ -121,11 +121,13 @@ public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler) 
    * while half its blocks are cached, and 2 KiB trim units (a few blocks of the tests' small
    * tables), so that buffered merges, markers, carried buffers and trims all happen within a
    * test's first second. Cold arrivals are kept: the tests' merges feed the buffer whether or
-   * not their reads warmed the inputs. The freeze stays off, as by default.
+   * not their reads warmed the inputs, and the space bound is the whole fifth whatever a miss
+   * costs (here a page-cache read of a few microseconds, which would shrink it to nothing). The
+   * freeze stays off, as by default.
    */
   public static BufferConfig buffer() {
     return BufferConfig.defaults().withTrimIntervalMillis(10).withTrimCachedFraction(0.5).withTrimUnitBytes(2048)
-        .withKeepColdArrivals(true);
+        .withKeepColdArrivals(true).withFullBoundMissMicros(0);
   }
 
   /**

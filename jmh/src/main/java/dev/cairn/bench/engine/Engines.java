@@ -24,8 +24,9 @@ public final class Engines {
     BY_NAME.put("cairn-buffer-paper", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
         c -> c.withCarryBuffers(false).withFreezeRepeatedFraction(0.1).withColdRunBudget(0)));
     // The buffer's space against its hit ratio (issue 17, docs/results/issue17/budget): a bound of
-    // 10% (the default before budget2), 15% or 30% of the levels' bytes instead of 20%, and none;
-    // and the buffer without part compaction.
+    // 10% (the default before budget2), 15% or 30% of the levels' bytes instead of 20%, each
+    // scaled by the miss's cost as the default is, and none at all; and the buffer without part
+    // compaction.
     BY_NAME.put("cairn-buffer-s10", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
         c -> c.withMaxSpaceFraction(0.10)));
     BY_NAME.put("cairn-buffer-s15", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
@@ -33,7 +34,7 @@ public final class Engines {
     BY_NAME.put("cairn-buffer-s30", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
         c -> c.withMaxSpaceFraction(0.30)));
     BY_NAME.put("cairn-buffer-s1000", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
-        c -> c.withMaxSpaceFraction(1000)));
+        c -> c.withMaxSpaceFraction(1000).withFullBoundMissMicros(0)));
     // Part compaction of files whose parts keep up to 80% of them (default: half), at the default
     // bound and at 15%.
     BY_NAME.put("cairn-buffer-r80", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
