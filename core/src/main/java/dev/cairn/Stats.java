@@ -53,6 +53,8 @@ import java.util.List;
  *     still draining)
  * @param pointReadsByLevel where point reads ended and the data blocks they read from the device,
  *     by level, L0 first (empty when not counted)
+ * @param pointReadMissMicros the mean time of those block reads since open, read and verified: what
+ *     a block cache miss has cost the point reads (NaN before any), whatever the compaction style
  */
 public record Stats(
     List<LevelStats> levels,
@@ -87,7 +89,8 @@ public record Stats(
     Dlc dlc,
     Block block,
     Buffer buffer,
-    List<LevelReads> pointReadsByLevel) {
+    List<LevelReads> pointReadsByLevel,
+    double pointReadMissMicros) {
 
   public Stats {
     pointReadsByLevel = List.copyOf(pointReadsByLevel);
@@ -296,6 +299,11 @@ public record Stats(
               level, r.served(), r.stoppedAtMarker(), r.fellThrough()));
         }
       }
+    }
+    long blocksRead = pointReadsByLevel.stream().mapToLong(LevelReads::blockReads).sum();
+    if (blocksRead > 0) {
+      sb.append(String.format("point-read misses      %d blocks read from the device, %.1f us each on average%n",
+          blocksRead, pointReadMissMicros));
     }
     for (int level = 0; level < pointReadsByLevel.size(); level++) {
       LevelReads r = pointReadsByLevel.get(level);

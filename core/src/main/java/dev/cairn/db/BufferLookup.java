@@ -22,9 +22,18 @@ import java.util.List;
 final class BufferLookup {
   private BufferLookup() {}
 
-  /** @param reads counts how the walk of {@code level} ended */
+  /**
+   * @param reads counts how the walk of {@code level} ended (a key no buffer entry covers is read
+   *     from the level's file alone and counts as no walk)
+   */
   static LookupResult get(TableCache tables, int level, FileMetaData levelFile, List<BufferRun<FileMetaData>> buffer,
       LookupKey key, boolean fillCache, PointReads reads) {
+    if (!coversAny(buffer, key.userKey())) {
+      // Nothing to walk: the walk would find no entry and the level's file answer, so read it
+      // as table compaction does, one filter probe and no second table handle (a small buffer
+      // over part of a level otherwise costs every read of the level both).
+      return VersionLookup.getFromTable(tables, levelFile, key, fillCache);
+    }
     try (TableHandle h = TableIterators.acquire(tables, levelFile)) {
       if (!h.reader().mayContain(key)) {
         return LookupResult.NOT_PRESENT;
@@ -41,8 +50,18 @@ final class BufferLookup {
       } else {
         reads.fellThrough(level);
       }
-      return h.reader().get(key, fillCache);
+      return h.reader().getPastFilter(key, fillCache);
     }
+  }
+
+  /** Whether an entry of some run of {@code buffer} covers {@code userKey} (a walk has something to visit). */
+  private static boolean coversAny(List<BufferRun<FileMetaData>> buffer, byte[] userKey) {
+    for (BufferRun<FileMetaData> t : buffer) {
+      if (t.covering(userKey) != null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** How a walk ended: a buffer file's answer, or none (at a marker or past the oldest table). */
@@ -89,7 +108,7 @@ final class BufferLookup {
         return LookupResult.NOT_PRESENT;
       }
       Walk w = walk(tables, f.carried(), key, fillCache);
-      return w.answer != null ? w.answer : h.reader().get(key, fillCache);
+      return w.answer != null ? w.answer : h.reader().getPastFilter(key, fillCache);
     }
   }
 

@@ -86,6 +86,12 @@ final class PointReads {
     return blockReadNanos.sum();
   }
 
+  /** The mean time of the block reads {@link #timed} so far, in microseconds; NaN before any. */
+  double meanBlockReadMicros() {
+    long reads = timedBlockReads();
+    return reads == 0 ? Double.NaN : blockReadNanos() / 1000.0 / reads;
+  }
+
   long servedTotal() {
     long sum = 0;
     for (LongAdder a : served) {

@@ -71,6 +71,7 @@ final class StatsBuilder {
         compactions.scheduler().stats(v.fileCount(0), v.levelBytes(0)),
         compactions.style().blockStats(),
         buffer,
-        compactions.buffer().reads().levelReads(v.numLevels()));
+        compactions.buffer().reads().levelReads(v.numLevels()),
+        compactions.buffer().reads().meanBlockReadMicros());
   }
 }

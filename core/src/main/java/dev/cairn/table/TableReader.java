@@ -144,9 +144,21 @@ public final class TableReader implements AutoCloseable {
     return filter == null || filter.mayContain(userKey);
   }
 
-  /** {@link #mayContain(byte[])} with the read's key, hashed once for all its tables. */
+  /**
+   * {@link #mayContain(byte[])} with the read's key, hashed once for all its tables: a point
+   * read's probe, counted as {@link #get(LookupKey, boolean)} counts its own, so that a read that
+   * goes on with {@link #getPastFilter} is counted once.
+   */
   public boolean mayContain(LookupKey key) {
-    return filter == null || filter.mayContainHash(key.bloomHash());
+    if (filter == null) {
+      return true;
+    }
+    filterProbes.increment();
+    if (!filter.mayContainHash(key.bloomHash())) {
+      filterUseful.increment();
+      return false;
+    }
+    return true;
   }
 
   /**
@@ -161,13 +173,15 @@ public final class TableReader implements AutoCloseable {
 
   /** {@link #get(byte[], long, boolean)} with a key prepared once for every table of a read. */
   public LookupResult get(LookupKey lookup, boolean fillCache) {
-    if (filter != null) {
-      filterProbes.increment();
-      if (!filter.mayContainHash(lookup.bloomHash())) {
-        filterUseful.increment();
-        return LookupResult.NOT_PRESENT;
-      }
-    }
+    return mayContain(lookup) ? getPastFilter(lookup, fillCache) : LookupResult.NOT_PRESENT;
+  }
+
+  /**
+   * {@link #get(LookupKey, boolean)} for a caller that has already asked {@link
+   * #mayContain(LookupKey)} and been told yes: the index, then one data block, without probing
+   * the filter again.
+   */
+  public LookupResult getPastFilter(LookupKey lookup, boolean fillCache) {
     byte[] target = lookup.seekKey();
     int i = index.seek(target);
     if (i == index.size()) {

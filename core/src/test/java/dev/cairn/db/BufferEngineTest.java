@@ -435,6 +435,44 @@ class BufferEngineTest {
     }
   }
 
+  /**
+   * A key no entry of its level's buffer covers is read from the level's file as if there were no
+   * buffer: no walk is counted (nor paid for); a key inside the buffer's range walks it, and when
+   * the walk finds nothing the level's file answers, right either way.
+   */
+  @Test
+  void aKeyNoBufferEntryCoversSkipsTheWalk() throws Exception {
+    TreeMap<String, byte[]> model = new TreeMap<>();
+    levelsWithAnL0FileOverEverything(model, 7);
+    try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
+      StandIns in = StandIns.of(db.engine().versions().current());
+      int level = in.level();
+      installBuffer(db, d -> d.append(level, in.first())); // covers the first file's range only
+      List<String> outside = keysOf(model, in.second());
+      List<String> inside = keysOf(model, in.first());
+      assertFalse(outside.isEmpty() || inside.isEmpty(), renderBuffers(db.engine().versions().current()));
+      Stats.BufferLevelReads before = db.stats().buffer().readsByLevel().get(level);
+      for (String k : outside) {
+        assertArrayEquals(model.get(k), db.get(b(k)), "get(" + k + ")");
+      }
+      Stats.BufferLevelReads after = db.stats().buffer().readsByLevel().get(level);
+      assertEquals(before, after, "no walk for keys outside the buffer's range");
+      for (String k : inside) {
+        assertArrayEquals(model.get(k), db.get(b(k)), "get(" + k + ")");
+      }
+      Stats.BufferLevelReads walked = db.stats().buffer().readsByLevel().get(level);
+      assertTrue(walked.served() + walked.stoppedAtMarker() + walked.fellThrough() > after.served() + after.stoppedAtMarker()
+          + after.fellThrough(), "keys inside walk it: " + walked);
+      checkReads(db, model, "with a buffer over part of a level");
+    }
+  }
+
+  /** The model's keys inside {@code f}'s range. */
+  private static List<String> keysOf(TreeMap<String, byte[]> model, FileMetaData f) {
+    return List.copyOf(model.subMap(new String(f.smallestUserKey(), StandardCharsets.UTF_8), true,
+        new String(f.largestUserKey(), StandardCharsets.UTF_8), true).keySet());
+  }
+
   /** Installs the buffer change {@code change} makes to a draft of the current version. */
   private static void installBuffer(DbImpl db, java.util.function.Consumer<BufferDraft<FileMetaData>> change) throws Exception {
     db.engine().mutex().lock();

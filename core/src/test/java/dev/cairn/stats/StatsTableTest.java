@@ -15,6 +15,11 @@ class StatsTableTest {
   }
 
   private static Stats sample(Stats.Dlc dlc, Stats.Block block, Stats.Buffer buffer) {
+    return sample(dlc, block, buffer, List.of(), Double.NaN);
+  }
+
+  private static Stats sample(Stats.Dlc dlc, Stats.Block block, Stats.Buffer buffer, List<Stats.LevelReads> reads,
+      double missMicros) {
     return new Stats(
         List.of(new Stats.LevelStats(0, 3, 3L << 20, 0.75, 0, 5L << 20),
             new Stats.LevelStats(1, 2, 10L << 20, 1.0, 8L << 20, 12L << 20, 1L << 20)),
@@ -29,7 +34,18 @@ class StatsTableTest {
         dlc,
         block,
         buffer,
-        List.of());
+        reads, missMicros);
+  }
+
+  @Test
+  void thePointReadLinesFollowWhenReadsWereCounted() {
+    Stats s = sample(Stats.Dlc.OFF, Stats.Block.OFF, Stats.Buffer.OFF,
+        List.of(new Stats.LevelReads(40, 3, 0), new Stats.LevelReads(0, 0, 0), new Stats.LevelReads(55, 9, 2)), 137.25);
+    assertEquals(sample(Stats.Dlc.OFF).toString()
+        + "point-read misses      12 blocks read from the device, 137.3 us each on average\n"
+        + "point reads L0         40 answered, 3 blocks read (0 from the buffer)\n"
+        + "point reads L2         55 answered, 9 blocks read (2 from the buffer)\n",
+        s.toString());
   }
 
   @Test
