@@ -89,6 +89,21 @@ class BufferEngineTest {
     }
   }
 
+  /**
+   * Round {@code round} of {@code count} puts of random keys below {@code keySpace} (so later
+   * rounds overwrite earlier ones), kept in {@code model}, then a flush.
+   */
+  private static void overwriteRound(Cairn db, TreeMap<String, byte[]> model, SplittableRandom r, int round, int count,
+      int keySpace) {
+    for (int i = 0; i < count; i++) {
+      String k = String.format("k%06d", r.nextInt(keySpace));
+      byte[] v = b(k + "@" + round + "-" + i + "-".repeat(r.nextInt(60)));
+      db.put(b(k), v);
+      model.put(k, v);
+    }
+    db.flush();
+  }
+
   private static void checkReads(Cairn db, TreeMap<String, byte[]> model, String when) {
     for (Map.Entry<String, byte[]> e : model.entrySet()) {
       assertArrayEquals(e.getValue(), db.get(b(e.getKey())), "get(" + e.getKey() + ") " + when);
@@ -313,13 +328,7 @@ class BufferEngineTest {
       // 300 keys, overwritten over and over: every merge into L1 drops most of what it reads.
       SplittableRandom r = new SplittableRandom(seed);
       for (int round = 0; round < 12; round++) {
-        for (int i = 0; i < 2000; i++) {
-          String k = String.format("k%06d", r.nextInt(300));
-          byte[] v = b(k + "@" + round + "-" + i + "-".repeat(r.nextInt(60)));
-          db.put(b(k), v);
-          model.put(k, v);
-        }
-        db.flush();
+        overwriteRound(db, model, r, round, 2000, 300);
       }
       db.compactRange(null, null);
       Stats.Buffer stats = db.stats().buffer();
@@ -541,13 +550,7 @@ class BufferEngineTest {
     long appended = 0;
     try (Cairn db = Cairn.open(dir, options)) {
       for (int round = 0; round < 12; round++) {
-        for (int i = 0; i < 3000; i++) {
-          String k = String.format("k%06d", r.nextInt(20_000));
-          byte[] v = b(k + "@" + round + "-" + i + "-".repeat(r.nextInt(60)));
-          db.put(b(k), v);
-          model.put(k, v);
-        }
-        db.flush();
+        overwriteRound(db, model, r, round, 3000, 20_000);
         Stats stats = db.stats();
         assertTrue(stats.buffer().bytes() <= fraction * stats.totalTableBytes(),
             "round " + round + ": buffer " + stats.buffer().bytes() + " bytes over " + fraction + " of the levels' "
@@ -583,13 +586,7 @@ class BufferEngineTest {
     SplittableRandom r = new SplittableRandom(23);
     try (Cairn db = Cairn.open(dir, b.build())) {
       for (int round = 0; round < 6; round++) {
-        for (int i = 0; i < 3000; i++) {
-          String k = String.format("k%06d", r.nextInt(20_000));
-          byte[] v = b(k + "@" + round + "-" + i + "-".repeat(r.nextInt(60)));
-          db.put(b(k), v);
-          model.put(k, v);
-        }
-        db.flush();
+        overwriteRound(db, model, r, round, 3000, 20_000);
         for (int i = 0; i < 400; i++) { // reads warm blocks, so that merges have something to keep
           String k = String.format("k%06d", r.nextInt(20_000));
           assertArrayEquals(model.get(k), db.get(b(k)), "get(" + k + ")");
