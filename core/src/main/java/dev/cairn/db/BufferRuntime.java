@@ -11,7 +11,6 @@ import dev.cairn.compaction.buffer.ColdRunBudget;
 import dev.cairn.compaction.buffer.FreezeRound;
 import dev.cairn.compaction.buffer.IdleBuffer;
 import dev.cairn.compaction.buffer.LevelChanges;
-import dev.cairn.compaction.buffer.MissCost;
 import dev.cairn.compaction.buffer.TrimPacing;
 import dev.cairn.compaction.buffer.TrimPlanner;
 import dev.cairn.compaction.buffer.TrimSchedule;
@@ -63,16 +62,6 @@ final class BufferRuntime {
   private volatile long userBytesAtLastPass;
   private volatile long lastPassNanos;
 
-  /**
-   * What a point read's block cache miss costs, estimated from the reads timed since the last
-   * sample ({@link #sampleMissCost}); the space bound follows it. Guarded by the engine mutex.
-   * Only data blocks count: a table opened on a table-cache miss reads its index and filter too,
-   * which a miss then costs on top (docs/operations.md: a table cache too small for the tree).
-   */
-  private MissCost missCost = MissCost.UNKNOWN;
-  private long timedReadsAtSample;
-  private long readNanosAtSample;
-
   /** Per level, its freeze round (LSbM section 4.1). Guarded by the engine mutex. */
   private final FreezeRound[] rounds = new FreezeRound[Options.MAX_LEVELS];
   /** The idle rule's clock, in milliseconds; tests move it by hand ({@link #useClock}). */
@@ -91,6 +80,8 @@ final class BufferRuntime {
   private final AtomicLong freezes = new AtomicLong();
   private final PointReads reads = new PointReads();
   private final PartRewriter rewriter;
+  /** What a miss costs, and the space bound it gives. Guarded by the engine mutex. */
+  private final MissCostMeter missCost;
 
   BufferRuntime(Engine engine, BufferConfig config, boolean active) {
     this.engine = engine;
@@ -98,6 +89,7 @@ final class BufferRuntime {
     this.active = active;
     this.pacing = TrimPacing.of(config, engine.options().baseLevelBytes(), engine.options().blockBytes());
     this.rewriter = new PartRewriter(engine, config.partRewriteFraction());
+    this.missCost = new MissCostMeter(reads, config);
     Arrays.fill(rounds, FreezeRound.NEW);
     Arrays.fill(schedules, TrimSchedule.FIRST_PASS);
     Arrays.fill(idle, IdleBuffer.watching(0, clockMillis.getAsLong()));
@@ -178,13 +170,14 @@ final class BufferRuntime {
 
   /**
    * Requires: mutex held. Evicts from {@code draft} until the buffer's extra space is within the
-   * bound, {@link #boundFraction} of {@code levelsBytes}; returns the entries evicted. Files
+   * bound ({@link MissCostMeter#boundFraction} of {@code levelsBytes}, the estimate sampled
+   * first); returns the entries evicted. Files
    * appended since the last pass are judged by what the cache holds warm of them now, measured
    * only when something must go (this runs under the mutex at every install).
    */
   private int fitSpace(BufferDraft<FileMetaData> draft, Version v, long levelsBytes) {
-    sampleMissCost();
-    long budget = (long) (boundFraction() * levelsBytes);
+    missCost.sample();
+    long budget = (long) (missCost.boundFraction() * levelsBytes);
     if (draft.extraBytes(v.numLevels()) <= budget) {
       return 0;
     }
@@ -194,31 +187,6 @@ final class BufferRuntime {
       shadowedFiles.addAndGet(draft.collectGarbage());
     }
     return evicted;
-  }
-
-  /**
-   * Requires: mutex held. Brings the miss-cost estimate up to date with the point reads timed
-   * since the last sample (a window too short to count is left to grow). The two sums are read
-   * one after the other while reads go on, so a window may hold one read's blocks without its
-   * time or the reverse; the next window has the difference, and the totals stay right.
-   */
-  private void sampleMissCost() {
-    long reads = reads().timedBlockReads();
-    long nanos = reads().blockReadNanos();
-    MissCost next = missCost.afterWindow(reads - timedReadsAtSample, nanos - readNanosAtSample);
-    if (next != missCost) { // a window long enough to count: the next one starts here
-      missCost = next;
-      timedReadsAtSample = reads;
-      readNanosAtSample = nanos;
-    }
-  }
-
-  /**
-   * Requires: mutex held. The space bound as of the last sample, as a fraction of the levels'
-   * bytes: the configured one scaled by what a miss costs ({@link MissCost#boundFraction}).
-   */
-  private double boundFraction() {
-    return missCost.boundFraction(config.maxSpaceFraction(), config.fullBoundMissMicros());
   }
 
   /**
@@ -440,8 +408,8 @@ final class BufferRuntime {
     return new Stats.Buffer(true, extra.bytes(), extra.files(), runs, markers, extra.bytesByLevel(),
         appendedFiles.get(), coldArrivalsLeftOut.get(), trimmedFiles.get(), shadowedFiles.get(), evictedFiles.get(),
         rewriter.rewrittenFiles(), rewriter.freedBytes(), trimPasses.get(), freezes.get(),
-        List.copyOf(frozenLevels), reads.servedTotal(), reads.byLevel(v.numLevels()), missCost.meanMicros(),
-        boundFraction());
+        List.copyOf(frozenLevels), reads.servedTotal(), reads.byLevel(v.numLevels()), missCost.cost().meanMicros(),
+        missCost.boundFraction());
   }
 
   /** How the point reads through each level's buffer ended (counted by {@link BufferLookup}). */

@@ -25,8 +25,10 @@ final class PointReads {
   private final LongAdder[] answered = adders();
   private final LongAdder[] blockReads = adders();
   private final LongAdder[] bufferBlockReads = adders();
-  /** Every counted read's block reads and the time they took: what a miss costs ({@code MissCost}). */
-  private final LongAdder timedBlockReads = new LongAdder();
+  /**
+   * The time of every counted read's block reads, read and verified: what a miss costs
+   * ({@code MissCostMeter}). Their number is the sum of {@link #blockReads} over the levels.
+   */
   private final LongAdder blockReadNanos = new LongAdder();
 
   private static LongAdder[] adders() {
@@ -68,28 +70,29 @@ final class PointReads {
     }
   }
 
-  /** A point read read {@code blocks} data blocks from the device, in {@code nanos} in all. */
-  void timed(int blocks, long nanos) {
-    if (blocks > 0) {
-      timedBlockReads.add(blocks);
-      blockReadNanos.add(nanos);
+  /** A point read spent {@code nanos} reading its data blocks from the device (counted by level in {@link #blockReads}). */
+  void blockReadTime(long nanos) {
+    blockReadNanos.add(nanos);
+  }
+
+  /** The data blocks point reads have read from the device so far, all levels. */
+  long blockReadsTotal() {
+    long sum = 0;
+    for (LongAdder a : blockReads) {
+      sum += a.sum();
     }
+    return sum;
   }
 
-  /** The block reads {@link #timed} so far. */
-  long timedBlockReads() {
-    return timedBlockReads.sum();
-  }
-
-  /** The time of the block reads {@link #timed} so far, in nanoseconds. */
+  /** The time of those block reads so far, in nanoseconds. */
   long blockReadNanos() {
     return blockReadNanos.sum();
   }
 
-  /** The mean time of the block reads {@link #timed} so far, in microseconds; NaN before any. */
+  /** The mean time of those block reads so far, in microseconds; NaN before any. */
   double meanBlockReadMicros() {
-    long reads = timedBlockReads();
-    return reads == 0 ? Double.NaN : blockReadNanos() / 1000.0 / reads;
+    long blocks = blockReadsTotal();
+    return blocks == 0 ? Double.NaN : blockReadNanos() / 1000.0 / blocks;
   }
 
   long servedTotal() {

@@ -51,7 +51,9 @@ final class ReadState implements AutoCloseable {
     }
     LookupKey lookup = new LookupKey(key, sequence);
     byte[] value = VersionLookup.get(tables, version, lookup, fillCache, reads).value();
-    reads.timed(lookup.blockReads(), lookup.blockReadNanos());
+    if (lookup.blockReads() > 0) {
+      reads.blockReadTime(lookup.blockReadNanos());
+    }
     return value;
   }
 

@@ -78,13 +78,7 @@ class BufferEngineTest {
   /** Writes {@code rounds} rounds of unique keys in random order, each compacted to the bottom. */
   private static void load(Cairn db, TreeMap<String, byte[]> model, SplittableRandom r, int rounds, int keySpace) {
     for (int round = 0; round < rounds; round++) {
-      for (int i = 0; i < 1500; i++) {
-        String k = String.format("k%06d", r.nextInt(keySpace));
-        byte[] v = b(k + "@" + round + "-" + i + "-".repeat(r.nextInt(60)));
-        db.put(b(k), v);
-        model.put(k, v);
-      }
-      db.flush();
+      overwriteRound(db, model, r, round, 1500, keySpace);
       db.compactRange(null, null);
     }
   }
