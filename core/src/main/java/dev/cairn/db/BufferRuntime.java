@@ -60,6 +60,8 @@ final class BufferRuntime {
   private final TrimPacing pacing;
   /** The user bytes written and the time at the start of the previous pass. Trim-confined. */
   private volatile long userBytesAtLastPass;
+  /** Bytes the installs since the last pass added to the buffer's extra space ({@link TrimPacing#due}). */
+  private final AtomicLong growthSinceLastPass = new AtomicLong();
   private volatile long lastPassNanos;
 
   /** Per level, its freeze round (LSbM section 4.1). Guarded by the engine mutex. */
@@ -113,7 +115,7 @@ final class BufferRuntime {
   private void trimWhenDue() {
     long written = engine.counters().userBytesWritten().sum() - userBytesAtLastPass;
     long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastPassNanos);
-    if (pacing.due(written, millis)) {
+    if (pacing.due(written, growthSinceLastPass.get(), millis)) {
       trimQuietly();
     }
   }
@@ -154,6 +156,7 @@ final class BufferRuntime {
     }
     boolean append = BufferedMerge.appends(plan, active, rounds[out]);
     BufferDraft<FileMetaData> draft = new BufferDraft<>(v, changes, engine.versions()::newFileNumber);
+    long extraBefore = active ? draft.extraBytes(v.numLevels()) : 0;
     // A file none of whose blocks a read warmed has nothing to keep at its address: left out
     // where that needs no marker (BufferDraft.applyCompaction, docs/compaction.md "Cold arrivals").
     appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers(),
@@ -164,6 +167,7 @@ final class BufferRuntime {
       // The space bound holds at every install, not only at trim passes: a merge that would
       // take the buffer over it evicts the files the last pass found coolest, in the same edit.
       fitSpace(draft, v, levelsBytesAfter(v, changes));
+      growthSinceLastPass.addAndGet(Math.max(0, draft.extraBytes(v.numLevels()) - extraBefore));
     }
     draft.writeTo(edit.bufferSink());
   }
@@ -242,6 +246,7 @@ final class BufferRuntime {
    */
   synchronized int trimOnce() {
     userBytesAtLastPass = engine.counters().userBytesWritten().sum();
+    growthSinceLastPass.set(0);
     lastPassNanos = System.nanoTime();
     Version pinned = engine.versions().refCurrent();
     List<TrimPlanner.Split<FileMetaData>> planned;

@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -602,6 +603,44 @@ class BufferEngineTest {
       }
       checkReads(db, model, "with the bound at " + buffer.boundFraction());
     }
+  }
+
+  /**
+   * With no writes, arrivals pace the trim: once the writes have stopped and a pass has run after
+   * them, a merge that appends to the buffer makes the next pass due at once, where the interval
+   * alone (an hour here) would keep the arrivals whole until then.
+   */
+  @Test
+  void arrivalsAfterTheWritesStopMakeAPassDue() throws Exception {
+    Options options = buffered().toBuilder().buffer(buffered().buffer().withTrimPassesPerBaseLevel(32)).build();
+    TreeMap<String, byte[]> model = new TreeMap<>();
+    SplittableRandom r = new SplittableRandom(31);
+    try (Cairn db = Cairn.open(dir, options)) {
+      for (int round = 0; round < 4; round++) {
+        overwriteRound(db, model, r, round, 1500, 20_000); // a pass per 2 KiB written
+      }
+      long passes = passesOnceQuiet(db);
+      assertTrue(passes > 0, "the writes paced passes");
+      long appended = db.stats().buffer().appendedFiles();
+      db.compactRange(null, null); // merges down with no write: arrivals only
+      assertTrue(db.stats().buffer().appendedFiles() > appended, "the merges appended: " + db.stats().buffer());
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (db.stats().buffer().trimPasses() == passes) {
+        assertTrue(System.nanoTime() < deadline, "no pass after the arrivals: " + db.stats().buffer());
+        Thread.sleep(20);
+      }
+      checkReads(db, model, "after the pass the arrivals made due");
+    }
+  }
+
+  /** The trim passes once none has run for a second (the writes' last pass has run). */
+  private static long passesOnceQuiet(Cairn db) throws InterruptedException {
+    long passes = db.stats().buffer().trimPasses();
+    for (long seen = -1; seen != passes; passes = db.stats().buffer().trimPasses()) {
+      seen = passes;
+      Thread.sleep(1000);
+    }
+    return passes;
   }
 
   /**

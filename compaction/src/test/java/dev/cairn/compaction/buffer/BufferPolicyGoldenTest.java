@@ -88,7 +88,8 @@ class BufferPolicyGoldenTest {
             + pacing.unitBytes() + " bytes, poll " + pacing.pollMillis() + " ms");
         for (String e : events) {
           Map<String, String> at = DataDrivenFile.keyValues(e);
-          out.add(pacing.due(Long.parseLong(at.get("bytes")), Long.parseLong(at.get("ms"))) ? "due" : "wait");
+          long grown = Long.parseLong(at.getOrDefault("grown", "0"));
+          out.add(pacing.due(Long.parseLong(at.get("bytes")), grown, Long.parseLong(at.get("ms"))) ? "due" : "wait");
         }
       }
       case "idle" -> {
