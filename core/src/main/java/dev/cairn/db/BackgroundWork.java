@@ -87,7 +87,7 @@ final class BackgroundWork implements BackgroundRequests.Handler {
         // Logs older than the next unflushed memtable's are no longer needed for recovery.
         edit.setLogNumber(memTables.logNumberAfterOldest());
         try {
-          versions.logAndApply(edit);
+          engine.installer().install(edit); // the manifest is synced without the mutex
         } finally {
           engine.pendingOutputs().release(List.of(table));
         }

@@ -263,72 +263,98 @@ final class BufferRuntime {
     }
     engine.mutex().lock();
     try {
-      if (engine.status().isClosing() || engine.status().hasBackgroundError()) {
-        return 0; // the engine refuses changes now; reopening recovers the buffer as it was
+      int[] removed = {0};
+      // Built once the manifest is this pass's: against the version the edit will replace.
+      if (!install(engine, () -> applyPlanned(planned, removed))) {
+        return 0;
       }
-      trimPasses.incrementAndGet();
-      Version v = engine.versions().current();
-      BufferDraft<FileMetaData> draft = new BufferDraft<>(v, engine.versions()::newFileNumber);
-      int removed = 0;
-      int applied = 0;
-      for (TrimPlanner.Split<FileMetaData> p : planned) {
-        if (draft.split(p.level(), p.runId(), p.entry(), p.pieces())) {
-          removed += p.removedRuns();
-          applied++;
-        }
-      }
-      // A level whose buffer has answered no read for a whole trimIntervalMillis goes, newest
-      // run included: the cache cannot tell (with no reads, earlier blocks stay cached).
-      long nowMillis = clockMillis.getAsLong();
-      List<Stats.BufferLevelReads> served = reads.byLevel(v.numLevels());
-      for (int level = 1; level < v.numLevels(); level++) {
-        idle[level] = idle[level].atPass(served.get(level).served(), nowMillis);
-        if (!v.bufferRuns(level).isEmpty() && idle[level].idle(nowMillis, config.trimIntervalMillis())) {
-          int dropped = draft.clearLevel(level);
-          if (dropped > 0) {
-            removed += dropped;
-            applied++;
-          }
-        }
-      }
-      // The bound moves with what a miss costs, and no install may come to apply it (a load
-      // that has stopped writing): the pass holds the buffer to it too, once what the splits
-      // and drops above left unreachable is collected (it would count as space to free).
-      shadowedFiles.addAndGet(draft.collectGarbage());
-      if (fitSpace(draft, v, levelsBytesAfter(v, LevelChanges.none())) > 0) {
-        applied++;
-      }
-      for (int level = 1; level < v.numLevels(); level++) {
-        List<BufferRun<FileMetaData>> tables = v.bufferRuns(level);
-        Set<Long> present = new HashSet<>();
-        tables.forEach(t -> t.files().forEach(f -> present.add(f.number())));
-        schedules[level] = schedules[level].afterPass(runIds(tables), present);
-      }
-      if (applied == 0) {
-        return 0; // nothing judged, or every judged entry changed since: no edit to write
-      }
-      install(engine, draft); // collected above, and by fitSpace after its evictions
-      trimmedFiles.addAndGet(removed);
+      trimmedFiles.addAndGet(removed[0]);
       engine.background().collectObsoleteFiles(false);
-      return removed;
+      return removed[0];
     } finally {
       engine.mutex().unlock();
     }
   }
 
   /**
-   * Requires: mutex held. Installs the buffer changes of {@code draft} (no level changes) as one
-   * edit; a failure to log it latches the engine's background error, as a failed compaction does.
+   * Requires: mutex held, the manifest held ({@link EditInstaller}). The pass's edit against the
+   * current version: the planned splits whose entries are unchanged, idle levels dropped, the
+   * space bound applied; null when there is nothing to write. Adds the cold runs removed to
+   * {@code removed[0]}.
    */
-  static void install(Engine engine, BufferDraft<FileMetaData> draft) {
-    VersionEdit edit = new VersionEdit();
-    draft.writeTo(edit.bufferSink());
+  private VersionEdit applyPlanned(List<TrimPlanner.Split<FileMetaData>> planned, int[] removed) {
+    if (engine.status().isClosing() || engine.status().hasBackgroundError()) {
+      return null; // the engine refuses changes now; reopening recovers the buffer as it was
+    }
+    trimPasses.incrementAndGet();
+    Version v = engine.versions().current();
+    BufferDraft<FileMetaData> draft = new BufferDraft<>(v, engine.versions()::newFileNumber);
+    int applied = 0;
+    for (TrimPlanner.Split<FileMetaData> p : planned) {
+      if (draft.split(p.level(), p.runId(), p.entry(), p.pieces())) {
+        removed[0] += p.removedRuns();
+        applied++;
+      }
+    }
+    // A level whose buffer has answered no read for a whole trimIntervalMillis goes, newest
+    // run included: the cache cannot tell (with no reads, earlier blocks stay cached).
+    long nowMillis = clockMillis.getAsLong();
+    List<Stats.BufferLevelReads> served = reads.byLevel(v.numLevels());
+    for (int level = 1; level < v.numLevels(); level++) {
+      idle[level] = idle[level].atPass(served.get(level).served(), nowMillis);
+      if (!v.bufferRuns(level).isEmpty() && idle[level].idle(nowMillis, config.trimIntervalMillis())) {
+        int dropped = draft.clearLevel(level);
+        if (dropped > 0) {
+          removed[0] += dropped;
+          applied++;
+        }
+      }
+    }
+    // The bound moves with what a miss costs, and no install may come to apply it (a load
+    // that has stopped writing): the pass holds the buffer to it too, once what the splits
+    // and drops above left unreachable is collected (it would count as space to free).
+    shadowedFiles.addAndGet(draft.collectGarbage());
+    if (fitSpace(draft, v, levelsBytesAfter(v, LevelChanges.none())) > 0) {
+      applied++;
+    }
+    for (int level = 1; level < v.numLevels(); level++) {
+      List<BufferRun<FileMetaData>> tables = v.bufferRuns(level);
+      Set<Long> present = new HashSet<>();
+      tables.forEach(t -> t.files().forEach(f -> present.add(f.number())));
+      schedules[level] = schedules[level].afterPass(runIds(tables), present);
+    }
+    // Nothing judged, or every judged entry changed since: no edit to write. Otherwise the
+    // draft was collected above, and by fitSpace after its evictions.
+    return applied == 0 ? null : editOf(draft);
+  }
+
+  /**
+   * Requires: mutex held once. Installs the buffer edit {@code builder} makes against the current
+   * version (null: nothing to install) through the engine's {@link EditInstaller}; returns whether
+   * one was installed. A failure to log the edit latches the engine's background error, as a
+   * failed compaction does; a failure to build it only propagates.
+   */
+  static boolean install(Engine engine, EditInstaller.EditBuilder builder) {
+    boolean[] built = {false};
     try {
-      engine.versions().logAndApply(edit);
+      return engine.installer().install(() -> {
+        VersionEdit edit = builder.build();
+        built[0] = true;
+        return edit;
+      });
     } catch (Throwable t) {
-      engine.status().latch(t);
+      if (built[0]) {
+        engine.status().latch(t);
+      }
       throw t instanceof RuntimeException r ? r : new RuntimeException(t);
     }
+  }
+
+  /** An edit holding {@code draft}'s buffer changes (no level changes). */
+  static VersionEdit editOf(BufferDraft<FileMetaData> draft) {
+    VersionEdit edit = new VersionEdit();
+    draft.writeTo(edit.bufferSink());
+    return edit;
   }
 
   /**

@@ -134,8 +134,13 @@ final class Compactions {
     engine.mutex().lock();
     try {
       if (failure == null) {
-        buffer.beforeInstall(claimed.plan(), edit); // same edit: atomic with the compaction
-        engine.versions().logAndApply(edit);
+        VersionEdit built = edit;
+        engine.installer().install(() -> {
+          // Against the version the edit replaces (the installer holds the manifest from here):
+          // the buffer's part goes into the same edit, atomic with the compaction.
+          buffer.beforeInstall(claimed.plan(), built);
+          return built;
+        });
         execution.afterInstall();
         scheduler.installed(claimed.plan(), execution.outputNumbers());
         engine.counters().compactions().increment();

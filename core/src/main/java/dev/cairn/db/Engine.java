@@ -31,6 +31,7 @@ final class Engine {
   private final BlockCache blockCache;
   private final TableCache tableCache;
   private final VersionSet versions;
+  private final EditInstaller installer;
   private final PendingOutputs pendingOutputs;
   private final EngineStatus status;
   private final BackgroundRequests background = new BackgroundRequests();
@@ -42,6 +43,7 @@ final class Engine {
     this.blockCache = new CaffeineBlockCache(options.blockCacheBytes());
     this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), blockCache);
     this.versions = new VersionSet(dir, fs, options);
+    this.installer = new EditInstaller(mutex, versions);
     this.pendingOutputs = new PendingOutputs(mutex, versions);
     this.status = new EngineStatus(dir, backgroundChanged);
   }
@@ -73,6 +75,11 @@ final class Engine {
   /** Signalled whenever background work finishes or the engine's state changes. */
   Condition backgroundChanged() {
     return backgroundChanged;
+  }
+
+  /** Installs the running engine's version edits, the manifest synced without the mutex. */
+  EditInstaller installer() {
+    return installer;
   }
 
   /** The sequences of open snapshots. Thread-safe. */

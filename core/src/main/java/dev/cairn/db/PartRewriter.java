@@ -80,24 +80,26 @@ final class PartRewriter {
       if (engine.status().isClosing() || engine.status().hasBackgroundError()) {
         return 0; // the new files are orphans: the next open collects them
       }
-      BufferDraft<FileMetaData> draft = new BufferDraft<>(engine.versions().current(), engine.versions()::newFileNumber);
-      int applied = 0;
-      long freed = 0;
-      for (Rewrite r : written) {
-        PartCompaction.Plan<FileMetaData> p = r.plan();
-        if (PartCompaction.apply(draft, p, r.rewritten(), engine.versions().current().numLevels())) {
-          applied++;
-          freed += p.file().totalBytes() - r.rewritten().totalBytes();
+      int[] applied = {0};
+      long[] freed = {0};
+      // Built once the manifest is this rewrite's: against the version the edit will replace.
+      if (BufferRuntime.install(engine, () -> {
+        BufferDraft<FileMetaData> draft = new BufferDraft<>(engine.versions().current(), engine.versions()::newFileNumber);
+        for (Rewrite r : written) {
+          PartCompaction.Plan<FileMetaData> p = r.plan();
+          if (PartCompaction.apply(draft, p, r.rewritten(), engine.versions().current().numLevels())) {
+            applied[0]++;
+            freed[0] += p.file().totalBytes() - r.rewritten().totalBytes();
+          }
         }
-      }
-      if (applied > 0) {
-        BufferRuntime.install(engine, draft);
-        rewrittenFiles.addAndGet(applied);
-        freedBytes.addAndGet(freed);
+        return applied[0] == 0 ? null : BufferRuntime.editOf(draft);
+      })) {
+        rewrittenFiles.addAndGet(applied[0]);
+        freedBytes.addAndGet(freed[0]);
       }
       engine.pendingOutputs().release(numbers);
       engine.background().collectObsoleteFiles(false); // the old files, and new ones not applied
-      return applied;
+      return applied[0];
     } finally {
       engine.mutex().unlock();
     }

@@ -27,8 +27,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * followed by {@link #startNewManifest()}; then {@link #logAndApply} per change; {@link #close()}.
  *
  * <p>Thread-safety. Mutations ({@code create}, {@code recover}, {@code startNewManifest}, {@code
- * logAndApply}, {@code setLastSequence}) require that the caller holds the engine's mutex, which
- * serialises them. {@link #current()}, {@link #refCurrent()}, {@link #liveFileNumbers()}, the
+ * logAndApply}, {@code prepare}, {@code install}, {@code setLastSequence}) require that the
+ * caller holds the engine's mutex, which serialises them; {@link #write} of a pending edit runs
+ * without it, and the caller keeps every other edit out until that edit is installed (one pending
+ * edit at a time, checked). {@link #current()}, {@link #refCurrent()}, {@link #liveFileNumbers()}, the
  * counters' getters, {@link #newFileNumber()} and {@link #markFileNumberUsed} may be called from
  * any thread, and so may {@link Version#ref()}/{@link Version#unref()}: the set of live versions
  * has its own lock.
@@ -47,8 +49,14 @@ public final class VersionSet implements AutoCloseable {
 
   // Guarded by the engine mutex.
   private final byte[][] compactPointers = new byte[Options.MAX_LEVELS][];
-  /** The manifest being appended to; null until one is started (or after a failed write). */
+  /**
+   * The manifest being appended to; null until one is started (or after a failed write). Between
+   * {@link #prepare} and {@link #install(PendingEdit)} it belongs to the pending edit's writer,
+   * which writes it without the mutex; nothing else touches it then.
+   */
   private LogWriter manifest;
+  /** The edit prepared and not yet installed or failed; at most one. */
+  private volatile PendingEdit pending;
 
   /**
    * Files added by an edit whose manifest write or sync failed: the edit may be durable even
@@ -179,18 +187,49 @@ public final class VersionSet implements AutoCloseable {
 
   /**
    * Appends {@code edit} to the manifest, syncs it, then installs the resulting version as
-   * current. Fills in the log number (if the edit has none), the next file number and the last
-   * sequence, as LevelDB does. Starts a new manifest first if none is open.
-   *
-   * <p>Requires: the caller holds the engine mutex (the engine serialises all calls).
-   *
-   * <p>If the write or sync fails, the version is not installed, the exception propagates (the
-   * engine latches it), the manifest is abandoned (the next call starts a new one) and the files
-   * the edit added stay in {@link #liveFileNumbers()}: the edit may have reached the disk.
+   * current: {@link #prepare}, {@link #write} and {@link #install(PendingEdit)} in one call, all
+   * under the engine mutex (opening, recovery, repair). The running engine writes with the mutex
+   * released instead (db.EditInstaller).
    *
    * @throws IllegalArgumentException if the edit does not fit the current version (a bug)
    */
   public void logAndApply(VersionEdit edit) throws IOException {
+    PendingEdit p = prepare(edit);
+    write(p);
+    install(p);
+  }
+
+  /**
+   * An edit {@link #prepare}d against the current version, its manifest record encoded, waiting
+   * to be written and installed. While one is pending, nothing else may change the version set:
+   * the current version, the counters the record carries and the compaction pointers stay as the
+   * record says until {@link #install(PendingEdit)} (or a failed {@link #write}).
+   */
+  public static final class PendingEdit {
+    private final VersionEdit edit;
+    private final Version next;
+    private final byte[] record;
+    private boolean written;
+
+    private PendingEdit(VersionEdit edit, Version next, byte[] record) {
+      this.edit = edit;
+      this.next = next;
+      this.record = record;
+    }
+  }
+
+  /**
+   * Checks {@code edit} against the current version and builds the version it makes, fills in the
+   * log number (if the edit has none), the next file number and the last sequence, as LevelDB
+   * does, and encodes the manifest record. Starts a new manifest first if none is open (a fresh
+   * open, or after a failed write). Requires: the engine mutex, and no edit pending.
+   *
+   * @throws IllegalArgumentException if the edit does not fit the current version (a bug)
+   */
+  public PendingEdit prepare(VersionEdit edit) throws IOException {
+    if (pending != null) {
+      throw new IllegalStateException("an edit is already pending: installs must be serialised");
+    }
     if (edit.hasFormatVersion()) {
       throw new IllegalArgumentException("only a manifest's first edit carries the format version");
     }
@@ -210,21 +249,51 @@ public final class VersionSet implements AutoCloseable {
     // After startNewManifest(), which allocates a number: the edit must not lower the counter.
     edit.setNextFileNumber(nextFileNumber.get());
     edit.setLastSequence(lastSequence);
+    pending = new PendingEdit(edit, next, VersionEditCodec.encode(edit));
+    return pending;
+  }
+
+  /**
+   * Appends the pending edit's record to the manifest and syncs it. Needs no engine mutex: the
+   * manifest belongs to the pending edit until it is installed. If the write or sync fails, the
+   * edit is dropped (not installed), the exception propagates (the engine latches it), the
+   * manifest is abandoned (the next edit starts a new one) and the files the edit added stay in
+   * {@link #liveFileNumbers()}: the edit may have reached the disk.
+   */
+  public void write(PendingEdit p) throws IOException {
+    requirePending(p);
     try {
-      manifest.addRecord(VersionEditCodec.encode(edit));
+      manifest.addRecord(p.record);
       manifest.sync();
+      p.written = true;
     } catch (IOException | RuntimeException e) {
-      for (VersionEdit.NewFile n : edit.newFiles()) {
+      for (VersionEdit.NewFile n : p.edit.newFiles()) {
         possiblyLive.add(n.file().number());
       }
       LogWriter abandoned = manifest;
       manifest = null;
+      pending = null;
       closeQuietly(abandoned, e);
       throw e;
     }
-    install(next);
-    logNumber = edit.logNumber();
-    edit.compactPointers().forEach((level, key) -> compactPointers[level] = key.clone());
+  }
+
+  /** Installs the written pending edit's version as current. Requires: the engine mutex. */
+  public void install(PendingEdit p) {
+    requirePending(p);
+    if (!p.written) {
+      throw new IllegalStateException("the pending edit was not written");
+    }
+    pending = null;
+    install(p.next);
+    logNumber = p.edit.logNumber();
+    p.edit.compactPointers().forEach((level, key) -> compactPointers[level] = key.clone());
+  }
+
+  private void requirePending(PendingEdit p) {
+    if (p == null || p != pending) {
+      throw new IllegalStateException("not the pending edit");
+    }
   }
 
   private void install(Version next) {
