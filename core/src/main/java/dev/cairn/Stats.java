@@ -55,6 +55,9 @@ import java.util.List;
  *     by level, L0 first (empty when not counted)
  * @param pointReadMissMicros the mean time of those block reads since open, read and verified: what
  *     a block cache miss has cost the point reads (NaN before any), whatever the compaction style
+ * @param manifestSyncs manifest records flushes, compactions and the buffer's passes appended and
+ *     synced since open, each with the engine mutex released (reads and writes go on meanwhile)
+ * @param manifestSyncMicros the time those appends and syncs took
  */
 public record Stats(
     List<LevelStats> levels,
@@ -90,7 +93,9 @@ public record Stats(
     Block block,
     Buffer buffer,
     List<LevelReads> pointReadsByLevel,
-    double pointReadMissMicros) {
+    double pointReadMissMicros,
+    long manifestSyncs,
+    long manifestSyncMicros) {
 
   public Stats {
     pointReadsByLevel = List.copyOf(pointReadsByLevel);
@@ -270,6 +275,10 @@ public record Stats(
         stallMicros / 1e6, slowdowns, stops));
     sb.append(String.format("flushes / compactions  %d / %d (%d trivial moves, %.3f s), %d running%n",
         flushes, compactions, trivialMoves, compactionMicros / 1e6, runningCompactions));
+    if (manifestSyncs > 0) {
+      sb.append(String.format("manifest syncs         %d, %.1f us each on average (the mutex released)%n",
+          manifestSyncs, (double) manifestSyncMicros / manifestSyncs));
+    }
     sb.append(String.format("memtable               %.2f MB, %d immutable; %d snapshots; last sequence %d%n",
         mb(memtableBytes), immutableMemtables, liveSnapshots, lastSequence));
     sb.append(latencyLine("get", get)).append(latencyLine("put", put)).append(latencyLine("scan", scan));

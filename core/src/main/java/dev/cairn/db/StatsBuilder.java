@@ -72,6 +72,8 @@ final class StatsBuilder {
         compactions.style().blockStats(),
         buffer,
         compactions.buffer().reads().levelReads(v.numLevels()),
-        compactions.buffer().reads().meanBlockReadMicros());
+        compactions.buffer().reads().meanBlockReadMicros(),
+        engine.installer().manifestWrites(),
+        engine.installer().manifestWriteNanos() / 1000);
   }
 }

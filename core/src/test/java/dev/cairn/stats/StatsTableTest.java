@@ -1,6 +1,7 @@
 package dev.cairn.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.cairn.Stats;
 import dev.cairn.cache.CacheStats;
@@ -34,7 +35,7 @@ class StatsTableTest {
         dlc,
         block,
         buffer,
-        reads, missMicros);
+        reads, missMicros, 0, 0);
   }
 
   @Test
@@ -46,6 +47,21 @@ class StatsTableTest {
         + "point reads L0         40 answered, 3 blocks read (0 from the buffer)\n"
         + "point reads L2         55 answered, 9 blocks read (2 from the buffer)\n",
         s.toString());
+  }
+
+  @Test
+  void theManifestLineFollowsWhenEditsWereSynced() {
+    Stats none = sample(Stats.Dlc.OFF);
+    Stats s = new Stats(none.levels(), none.userBytesWritten(), none.walBytesWritten(), none.flushBytesWritten(),
+        none.compactionBytesWritten(), none.compactionBytesRead(), none.manifestBytesWritten(), none.deviceBytesWritten(),
+        none.userBytesRead(), none.writeAmplification(), none.spaceAmplification(), none.cache(), none.tableCache(),
+        none.stallMicros(), none.slowdowns(), none.stops(), none.flushes(), none.compactions(), none.trivialMoves(),
+        none.compactionMicros(), none.runningCompactions(), none.obsoleteTableBytes(), none.memtableBytes(),
+        none.immutableMemtables(), none.liveSnapshots(), none.lastSequence(), none.get(), none.put(), none.scan(),
+        none.dlc(), none.block(), none.buffer(), none.pointReadsByLevel(), none.pointReadMissMicros(), 8, 3_000);
+    String line = "manifest syncs         8, 375.0 us each on average (the mutex released)\n";
+    assertFalse(none.toString().contains("manifest syncs"), "no line before any sync");
+    assertEquals(none.toString().replace("memtable ", line + "memtable "), s.toString());
   }
 
   @Test
