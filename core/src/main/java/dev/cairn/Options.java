@@ -3,6 +3,7 @@ package dev.cairn;
 import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.dlc.DlcConfig;
+import dev.cairn.compaction.leveled.CompactionPriority;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.LocalFileSystem;
 
@@ -82,6 +83,8 @@ public final class Options {
   private final boolean syncWrites;
   private final int backgroundThreads;
   private final CompactionStyle compactionStyle;
+  /** As given to the builder; null: the style's default ({@link #compactionPriority()}). */
+  private final CompactionPriority compactionPriority;
   private final WalRecoveryMode walRecoveryMode;
   private final CompactionScheduler compactionScheduler;
   private final DlcConfig dlc;
@@ -110,6 +113,7 @@ public final class Options {
     syncWrites = b.syncWrites;
     backgroundThreads = b.backgroundThreads;
     compactionStyle = b.compactionStyle;
+    compactionPriority = b.compactionPriority;
     walRecoveryMode = b.walRecoveryMode;
     compactionScheduler = b.compactionScheduler;
     dlc = b.dlc;
@@ -223,6 +227,19 @@ public final class Options {
     return compactionStyle;
   }
 
+  /**
+   * Which file of a due level below L0 a compaction starts from. Default {@link
+   * CompactionPriority#MIN_OVERLAP} (RocksDB's default: the least data below rewritten per byte
+   * moved down; docs/decisions/0005), except for {@link CompactionStyle#BUFFER}, whose rounds
+   * follow LevelDB's {@link CompactionPriority#ROUND_ROBIN} sweep (and refuse another).
+   */
+  public CompactionPriority compactionPriority() {
+    if (compactionPriority != null) {
+      return compactionPriority;
+    }
+    return compactionStyle == CompactionStyle.BUFFER ? CompactionPriority.ROUND_ROBIN : CompactionPriority.MIN_OVERLAP;
+  }
+
   /** Default {@link WalRecoveryMode#TOLERATE_CORRUPTED_TAIL}. */
   public WalRecoveryMode walRecoveryMode() {
     return walRecoveryMode;
@@ -281,6 +298,7 @@ public final class Options {
         + ", targetFileBytes=" + targetFileBytes + ", blockCacheBytes=" + blockCacheBytes
         + ", tableCacheFiles=" + tableCacheFiles + ", syncWrites=" + syncWrites
         + ", backgroundThreads=" + backgroundThreads + ", compactionStyle=" + compactionStyle
+        + ", compactionPriority=" + compactionPriority()
         + ", walRecoveryMode=" + walRecoveryMode + ", compactionScheduler=" + compactionScheduler
         + ", dlc=" + dlc + ", buffer=" + buffer + ", blockCompaction=" + blockCompaction
         + ", blockCompactionExecution=" + blockCompactionExecution
@@ -307,6 +325,8 @@ public final class Options {
     private boolean syncWrites = false;
     private int backgroundThreads = 2;
     private CompactionStyle compactionStyle = CompactionStyle.TABLE;
+    /** Null: the style's default ({@link Options#compactionPriority()}). */
+    private CompactionPriority compactionPriority;
     private WalRecoveryMode walRecoveryMode = WalRecoveryMode.TOLERATE_CORRUPTED_TAIL;
     private CompactionScheduler compactionScheduler = CompactionScheduler.IMMEDIATE;
     private DlcConfig dlc = DlcConfig.defaults();
@@ -337,6 +357,7 @@ public final class Options {
       syncWrites = o.syncWrites;
       backgroundThreads = o.backgroundThreads;
       compactionStyle = o.compactionStyle;
+      compactionPriority = o.compactionPriority;
       walRecoveryMode = o.walRecoveryMode;
       compactionScheduler = o.compactionScheduler;
       dlc = o.dlc;
@@ -365,6 +386,7 @@ public final class Options {
     public Builder syncWrites(boolean v) { syncWrites = v; return this; }
     public Builder backgroundThreads(int v) { backgroundThreads = v; return this; }
     public Builder compactionStyle(CompactionStyle v) { compactionStyle = v; return this; }
+    public Builder compactionPriority(CompactionPriority v) { compactionPriority = v; return this; }
     public Builder walRecoveryMode(WalRecoveryMode v) { walRecoveryMode = v; return this; }
     public Builder compactionScheduler(CompactionScheduler v) { compactionScheduler = v; return this; }
     public Builder dlc(DlcConfig v) { dlc = v; return this; }
@@ -393,6 +415,10 @@ public final class Options {
       range("obsoleteFileBatchBytes", obsoleteFileBatchBytes, 0, Long.MAX_VALUE);
       if (compactionStyle == null) {
         throw new IllegalArgumentException("option compactionStyle must not be null");
+      }
+      if (compactionStyle == CompactionStyle.BUFFER && compactionPriority == CompactionPriority.MIN_OVERLAP) {
+        throw new IllegalArgumentException("option compactionPriority = MIN_OVERLAP does not fit compactionStyle = BUFFER:"
+            + " the buffer's rounds follow the round-robin sweep of each level (docs/compaction.md)");
       }
       if (blockCompaction == null || blockCompactionExecution == null) {
         throw new IllegalArgumentException("options blockCompaction and blockCompactionExecution must not be null");

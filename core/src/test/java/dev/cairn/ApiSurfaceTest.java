@@ -76,6 +76,7 @@ class ApiSurfaceTest {
       "dev.cairn.compaction.dlc.DlcConfig$DelayPolicy",
       "dev.cairn.compaction.dlc.DlcConfig$Estimator",
       "dev.cairn.compaction.dlc.LoadClass",
+      "dev.cairn.compaction.leveled.CompactionPriority",
       "dev.cairn.fs.FileSystem",
       "dev.cairn.fs.IoPurpose",
       "dev.cairn.fs.IoStats",

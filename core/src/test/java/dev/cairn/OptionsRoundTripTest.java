@@ -77,6 +77,9 @@ class OptionsRoundTripTest {
     }
     if (type.isEnum()) {
       Object[] constants = type.getEnumConstants();
+      if (current == null) {
+        return constants[0]; // unset: a default chosen at build (e.g. the style's compaction priority)
+      }
       return constants[(((Enum<?>) current).ordinal() + 1) % constants.length];
     }
     if (type.isRecord()) {

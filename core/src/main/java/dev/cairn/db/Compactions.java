@@ -39,7 +39,7 @@ final class Compactions {
   Compactions(Engine engine) {
     this.engine = engine;
     Options o = engine.options();
-    this.picker = new LeveledCompactionPicker(leveledConfig(o));
+    this.picker = new LeveledCompactionPicker(leveledConfig(o), o.compactionPriority());
     // The picker keeps the files and key ranges of running plans clear (docs/compaction.md), so
     // several compactions may run at once. One thread stays free for flushes, so that a long
     // compaction never blocks the memtable.

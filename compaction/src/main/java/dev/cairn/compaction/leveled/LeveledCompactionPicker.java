@@ -9,9 +9,11 @@ import dev.cairn.compaction.model.LsmShape;
 import dev.cairn.compaction.model.UserKeyOrder;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -29,15 +31,26 @@ public final class LeveledCompactionPicker implements CompactionPicker {
           .thenComparingInt(LevelScore::level);
 
   private final LeveledConfig config;
+  private final CompactionPriority priority;
   private final LeveledPlanBuilder builder;
 
+  /** LevelDB's picker: seeds round-robin from the compaction pointer. */
   public LeveledCompactionPicker(LeveledConfig config) {
+    this(config, CompactionPriority.ROUND_ROBIN);
+  }
+
+  public LeveledCompactionPicker(LeveledConfig config, CompactionPriority priority) {
     this.config = Objects.requireNonNull(config, "config");
+    this.priority = Objects.requireNonNull(priority, "priority");
     this.builder = new LeveledPlanBuilder(config);
   }
 
   public LeveledConfig config() {
     return config;
+  }
+
+  public CompactionPriority priority() {
+    return priority;
   }
 
   /**
@@ -116,12 +129,10 @@ public final class LeveledCompactionPicker implements CompactionPicker {
     if (level == 0 && running.anyBusy(shape.files(0))) {
       return List.of();
     }
-    List<FileDescriptor> candidates = inKeyOrder(shape.files(level));
-    int start = firstAfterPointer(candidates, shape.compactionPointer(level));
+    List<FileDescriptor> seeds = seedOrder(shape, level);
     String reason = reason(score);
     List<CompactionPlan> plans = new ArrayList<>();
-    for (int i = 0; i < candidates.size(); i++) {
-      FileDescriptor seed = candidates.get((start + i) % candidates.size());
+    for (FileDescriptor seed : seeds) {
       if (running.isBusy(seed.id())) {
         continue;
       }
@@ -135,6 +146,32 @@ public final class LeveledCompactionPicker implements CompactionPicker {
       }
     }
     return plans;
+  }
+
+  /**
+   * The files of {@code level} in the order they are tried as seeds: round-robin from the first
+   * after the compaction pointer; with {@link CompactionPriority#MIN_OVERLAP} below L0, stably
+   * re-sorted by the bytes of {@code level + 1} each overlaps per byte of its own.
+   */
+  private List<FileDescriptor> seedOrder(LsmShape shape, int level) {
+    List<FileDescriptor> inKeyOrder = inKeyOrder(shape.files(level));
+    int start = firstAfterPointer(inKeyOrder, shape.compactionPointer(level));
+    List<FileDescriptor> seeds = new ArrayList<>(inKeyOrder.size());
+    for (int i = 0; i < inKeyOrder.size(); i++) {
+      seeds.add(inKeyOrder.get((start + i) % inKeyOrder.size()));
+    }
+    if (priority == CompactionPriority.MIN_OVERLAP && level >= 1) {
+      Map<Long, Double> ratio = new HashMap<>();
+      for (FileDescriptor f : seeds) {
+        long below = 0;
+        for (FileDescriptor t : shape.overlapping(level + 1, f.smallestKey(), f.largestKey())) {
+          below += t.sizeBytes();
+        }
+        ratio.put(f.id(), (double) below / Math.max(1, f.sizeBytes()));
+      }
+      seeds.sort(Comparator.comparingDouble(f -> ratio.get(f.id()))); // stable: ties round-robin
+    }
+    return seeds;
   }
 
   /**

@@ -11,7 +11,9 @@
  *   <li><b>Seed.</b> The first file of the level, in key order, whose largest key is beyond the
  *       level's compaction pointer; past the last file, wrap to the first. Compactions thus sweep
  *       the key space round-robin, so no range is starved and each level's write amplification
- *       is spread evenly.
+ *       is spread evenly. With {@link CompactionPriority#MIN_OVERLAP} (RocksDB's {@code
+ *       kMinOverlappingRatio}) below L0, the file that overlaps the fewest bytes of the next
+ *       level per byte of its own is tried first instead (ties in that round-robin order).
  *   <li><b>L0 closure.</b> For L0, every file overlapping the seed's range joins, and the range
  *       grows until no other L0 file overlaps it: an older overlapping file must never be left
  *       above a newer one that moved down.

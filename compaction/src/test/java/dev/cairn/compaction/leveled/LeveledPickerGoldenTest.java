@@ -28,10 +28,14 @@ import org.junit.jupiter.api.TestFactory;
  *       leaves a side open.
  * </ul>
  *
+ * Any command may name the {@link CompactionPriority}: {@code pick priority=min-overlap}
+ * (default round-robin).
+ *
  * Rewrite the expected outputs with {@code -Dcairn.rewrite=true}.
  */
 class LeveledPickerGoldenTest {
   private static final Pattern MANUAL = Pattern.compile("manual L(\\d+) (\\S+)\\.\\.(\\S+)");
+  private static final Pattern PRIORITY = Pattern.compile("\\s*priority=(\\S+)");
 
   @TestFactory
   Stream<DynamicTest> goldenFiles() {
@@ -41,8 +45,14 @@ class LeveledPickerGoldenTest {
 
   static String runCase(DataDrivenFile.Case c) {
     ShapeText.Scenario s = ShapeText.parse(c.input().subList(1, c.input().size()));
-    LeveledCompactionPicker picker = new LeveledCompactionPicker(s.config());
     String command = c.command().trim();
+    CompactionPriority priority = CompactionPriority.ROUND_ROBIN;
+    Matcher p = PRIORITY.matcher(command);
+    if (p.find()) {
+      priority = CompactionPriority.fromSettingName(p.group(1));
+      command = p.replaceFirst("").trim();
+    }
+    LeveledCompactionPicker picker = new LeveledCompactionPicker(s.config(), priority);
     if (command.equals("pick")) {
       return ShapeText.render(picker.pick(s.shape(), s.busy()));
     }

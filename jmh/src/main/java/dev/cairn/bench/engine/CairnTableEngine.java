@@ -7,6 +7,7 @@ import dev.cairn.Options;
 import dev.cairn.Stats;
 import dev.cairn.BlockCompactionExecution;
 import dev.cairn.compaction.dlc.DlcConfig;
+import dev.cairn.compaction.leveled.CompactionPriority;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoPurpose;
 import dev.cairn.fs.IoStats;
@@ -43,6 +44,7 @@ public final class CairnTableEngine implements BenchEngine {
   private final boolean dlc;
   /** The BUFFER style's settings beyond the runner's scale: a variant engine changes them. */
   private final UnaryOperator<BufferConfig> bufferVariant;
+  private final CompactionPriority priority;
   private Cairn db;
   /** Where the final statistics table goes: beside the database, which the runner deletes. */
   private Path statsFile;
@@ -71,9 +73,16 @@ public final class CairnTableEngine implements BenchEngine {
    *     {@code c -> c.withCarryBuffers(false)} for {@code cairn-buffer-nocarry}
    */
   public CairnTableEngine(Options.CompactionStyle style, boolean dlc, UnaryOperator<BufferConfig> bufferVariant) {
+    this(style, dlc, bufferVariant, null);
+  }
+
+  /** @param priority the compaction priority, or null for the engine's default (the style's) */
+  public CairnTableEngine(Options.CompactionStyle style, boolean dlc, UnaryOperator<BufferConfig> bufferVariant,
+      CompactionPriority priority) {
     this.style = style;
     this.dlc = dlc;
     this.bufferVariant = bufferVariant;
+    this.priority = priority;
   }
 
   /** The compaction style; the block and buffer engines differ only here. */
@@ -94,6 +103,7 @@ public final class CairnTableEngine implements BenchEngine {
         .levelSizeRatio(s.levelSizeRatio())
         .targetFileBytes(s.targetFileBytes())
         .compactionStyle(compactionStyle())
+        .compactionPriority(priority)
         .fileSystem(fileSystem(s))
         .compactionScheduler(dlc ? Options.CompactionScheduler.DLC : Options.CompactionScheduler.IMMEDIATE)
         .dlc(dlcConfig(s))

@@ -1,12 +1,14 @@
 package dev.cairn.bench.engine;
 
 import dev.cairn.Options;
+import dev.cairn.compaction.leveled.CompactionPriority;
 import dev.cairn.bench.engine.cassandra.CassandraEngine;
 import dev.cairn.bench.engine.hbase.HBaseEngine;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /** The engines the runner knows, by command-line name. Adding an engine is one line here. */
 public final class Engines {
@@ -16,6 +18,9 @@ public final class Engines {
     BY_NAME.put("cairn-table", CairnTableEngine::new);
     // "+dlc": the same engine with Delayed L0 Compaction scheduling (docs/dlc.md).
     BY_NAME.put("cairn-table+dlc", () -> new CairnTableEngine(true));
+    // LevelDB's round-robin seeds instead of the default min-overlap (issue 20, docs/decisions/0005).
+    BY_NAME.put("cairn-table-rr", () -> new CairnTableEngine(Options.CompactionStyle.TABLE, false,
+        UnaryOperator.identity(), CompactionPriority.ROUND_ROBIN));
     // Block compaction (BlockDB, issue 4) and the compaction buffer (LSbM, issue 5).
     BY_NAME.put("cairn-block", () -> new CairnTableEngine(Options.CompactionStyle.BLOCK, false));
     BY_NAME.put("cairn-buffer", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false));
