@@ -75,6 +75,7 @@ public final class Options {
   private final int l0CompactionTrigger;
   private final int l0SlowdownTrigger;
   private final int l0StopTrigger;
+  private final long delayedWriteBytesPerSecond;
   private final int levelSizeRatio;
   private final long baseLevelBytes;
   private final long targetFileBytes;
@@ -105,6 +106,7 @@ public final class Options {
     l0CompactionTrigger = b.l0CompactionTrigger;
     l0SlowdownTrigger = b.l0SlowdownTrigger;
     l0StopTrigger = b.l0StopTrigger;
+    delayedWriteBytesPerSecond = b.delayedWriteBytesPerSecond;
     levelSizeRatio = b.levelSizeRatio;
     baseLevelBytes = b.baseLevelBytes;
     targetFileBytes = b.targetFileBytes;
@@ -185,6 +187,16 @@ public final class Options {
   /** L0 files at which writes stop until compaction catches up. Default 12. */
   public int l0StopTrigger() {
     return l0StopTrigger;
+  }
+
+  /**
+   * The pace of writes at {@link #l0SlowdownTrigger()} L0 files, falling by a step per file
+   * towards {@link #l0StopTrigger()} (to a sixteenth at the slowest); a write group sleeps only
+   * once the writes are a millisecond ahead of it. Default 16 MiB/s (RocksDB's {@code
+   * delayed_write_rate}).
+   */
+  public long delayedWriteBytesPerSecond() {
+    return delayedWriteBytesPerSecond;
   }
 
   /** Size ratio between adjacent levels. Default 10. */
@@ -294,6 +306,7 @@ public final class Options {
         + ", blockBytes=" + blockBytes + ", blockRestartInterval=" + blockRestartInterval
         + ", bloomBitsPerKey=" + bloomBitsPerKey + ", l0CompactionTrigger=" + l0CompactionTrigger
         + ", l0SlowdownTrigger=" + l0SlowdownTrigger + ", l0StopTrigger=" + l0StopTrigger
+        + ", delayedWriteBytesPerSecond=" + delayedWriteBytesPerSecond
         + ", levelSizeRatio=" + levelSizeRatio + ", baseLevelBytes=" + baseLevelBytes
         + ", targetFileBytes=" + targetFileBytes + ", blockCacheBytes=" + blockCacheBytes
         + ", tableCacheFiles=" + tableCacheFiles + ", syncWrites=" + syncWrites
@@ -317,6 +330,7 @@ public final class Options {
     private int l0CompactionTrigger = 4;
     private int l0SlowdownTrigger = 8;
     private int l0StopTrigger = 12;
+    private long delayedWriteBytesPerSecond = 16L << 20;
     private int levelSizeRatio = 10;
     private long baseLevelBytes = 10L << 20;
     private long targetFileBytes = 2L << 20;
@@ -349,6 +363,7 @@ public final class Options {
       l0CompactionTrigger = o.l0CompactionTrigger;
       l0SlowdownTrigger = o.l0SlowdownTrigger;
       l0StopTrigger = o.l0StopTrigger;
+      delayedWriteBytesPerSecond = o.delayedWriteBytesPerSecond;
       levelSizeRatio = o.levelSizeRatio;
       baseLevelBytes = o.baseLevelBytes;
       targetFileBytes = o.targetFileBytes;
@@ -378,6 +393,7 @@ public final class Options {
     public Builder l0CompactionTrigger(int v) { l0CompactionTrigger = v; return this; }
     public Builder l0SlowdownTrigger(int v) { l0SlowdownTrigger = v; return this; }
     public Builder l0StopTrigger(int v) { l0StopTrigger = v; return this; }
+    public Builder delayedWriteBytesPerSecond(long v) { delayedWriteBytesPerSecond = v; return this; }
     public Builder levelSizeRatio(int v) { levelSizeRatio = v; return this; }
     public Builder baseLevelBytes(long v) { baseLevelBytes = v; return this; }
     public Builder targetFileBytes(long v) { targetFileBytes = v; return this; }
@@ -406,6 +422,7 @@ public final class Options {
       range("l0CompactionTrigger", l0CompactionTrigger, 1, 1000);
       range("l0SlowdownTrigger", l0SlowdownTrigger, l0CompactionTrigger, 1000);
       range("l0StopTrigger", l0StopTrigger, l0SlowdownTrigger, 1000);
+      range("delayedWriteBytesPerSecond", delayedWriteBytesPerSecond, 16 << 10, 1L << 40);
       range("levelSizeRatio", levelSizeRatio, 2, 1000);
       range("baseLevelBytes", baseLevelBytes, 64 << 10, 1L << 40);
       range("targetFileBytes", targetFileBytes, 16 << 10, 1L << 36);

@@ -26,7 +26,8 @@ import java.util.List;
  *     disk counted); 1 for an empty tree
  * @param cache block cache counters
  * @param stallMicros time writers spent delayed or stopped by L0 or memtable pressure
- * @param slowdowns writes delayed by the L0 slowdown trigger
+ * @param slowdowns write groups that slept to keep the pace L0's slowdown trigger sets
+ *     ({@link Options#delayedWriteBytesPerSecond()})
  * @param tableCache the open tables ({@link Options#tableCacheFiles()}): how many are open and how
  *     often a read had to open one
  * @param stops times a writer waited for a flush or for L0 to drain
@@ -58,6 +59,7 @@ import java.util.List;
  * @param manifestSyncs manifest records flushes, compactions and the buffer's passes appended and
  *     synced since open, each with the engine mutex released (reads and writes go on meanwhile)
  * @param manifestSyncMicros the time those appends and syncs took
+ * @param stalls {@link #stallMicros} and its counts by cause
  */
 public record Stats(
     List<LevelStats> levels,
@@ -95,10 +97,22 @@ public record Stats(
     List<LevelReads> pointReadsByLevel,
     double pointReadMissMicros,
     long manifestSyncs,
-    long manifestSyncMicros) {
+    long manifestSyncMicros,
+    Stalls stalls) {
 
   public Stats {
     pointReadsByLevel = List.copyOf(pointReadsByLevel);
+  }
+
+  /**
+   * The writers' stalls by cause, times in microseconds: groups that slept to keep the pace L0's
+   * slowdown trigger sets ({@link Options#delayedWriteBytesPerSecond()}), waits with L0 at its
+   * stop trigger, and waits for a memtable while {@link Options#maxImmutableMemtables()} wait for
+   * their flush.
+   */
+  public record Stalls(long slowdownMicros, long slowdowns, long l0StopMicros, long l0Stops, long memtableStopMicros,
+      long memtableStops) {
+    public static final Stalls NONE = new Stalls(0, 0, 0, 0, 0, 0);
   }
 
   /**
@@ -273,6 +287,11 @@ public record Stats(
         tableCache.open(), tableCache.capacity(), tableCache.opens()));
     sb.append(String.format("stalls                 %12.3f s (%d slowdowns, %d stops)%n",
         stallMicros / 1e6, slowdowns, stops));
+    if (stallMicros > 0) {
+      sb.append(String.format("stalls by cause        pace %.3f s (%d), L0 stop %.3f s (%d), memtable stop %.3f s (%d)%n",
+          stalls.slowdownMicros() / 1e6, stalls.slowdowns(), stalls.l0StopMicros() / 1e6, stalls.l0Stops(),
+          stalls.memtableStopMicros() / 1e6, stalls.memtableStops()));
+    }
     sb.append(String.format("flushes / compactions  %d / %d (%d trivial moves, %.3f s), %d running%n",
         flushes, compactions, trivialMoves, compactionMicros / 1e6, runningCompactions));
     if (manifestSyncs > 0) {

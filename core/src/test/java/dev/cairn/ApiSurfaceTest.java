@@ -62,6 +62,7 @@ class ApiSurfaceTest {
       "dev.cairn.Stats$Latency",
       "dev.cairn.Stats$LevelReads",
       "dev.cairn.Stats$LevelStats",
+      "dev.cairn.Stats$Stalls",
       "dev.cairn.Stats$TableFiles",
       "dev.cairn.VerifyProgress",
       "dev.cairn.WriteBatch",

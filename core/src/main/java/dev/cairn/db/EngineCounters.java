@@ -18,9 +18,26 @@ final class EngineCounters {
   /** Bytes of obsolete tables kept on disk for a later deletion batch (lazy deletion). */
   private final java.util.concurrent.atomic.AtomicLong obsoleteTableBytes = new java.util.concurrent.atomic.AtomicLong();
 
-  void recordStall(long startNanos, boolean stop) {
-    stallNanos.add(System.nanoTime() - startNanos);
-    (stop ? stops : slowdowns).increment();
+  /** Why a writer waited: the pace L0's slowdown trigger sets, L0 at its stop trigger, or no memtable free. */
+  enum StallCause { SLOWDOWN, L0_STOP, MEMTABLE_STOP }
+
+  private final LongAdder[] stallNanosByCause = {new LongAdder(), new LongAdder(), new LongAdder()};
+  private final LongAdder[] stallsByCause = {new LongAdder(), new LongAdder(), new LongAdder()};
+
+  void recordStall(long startNanos, StallCause cause) {
+    long nanos = System.nanoTime() - startNanos;
+    stallNanos.add(nanos);
+    (cause == StallCause.SLOWDOWN ? slowdowns : stops).increment();
+    stallNanosByCause[cause.ordinal()].add(nanos);
+    stallsByCause[cause.ordinal()].increment();
+  }
+
+  long stallNanos(StallCause cause) {
+    return stallNanosByCause[cause.ordinal()].sum();
+  }
+
+  long stalls(StallCause cause) {
+    return stallsByCause[cause.ordinal()].sum();
   }
 
   java.util.concurrent.atomic.AtomicLong obsoleteTableBytes() {

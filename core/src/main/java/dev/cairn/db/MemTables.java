@@ -14,6 +14,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -46,6 +47,7 @@ final class MemTables {
   private final ArrayDeque<ImmutableMemTable> immutables = new ArrayDeque<>();
   private LogWriter log;
   private long logNumber;
+  private final WriteSlowdown slowdown;
 
   MemTables(Engine engine) {
     this.dir = engine.dir();
@@ -57,6 +59,8 @@ final class MemTables {
     this.backgroundChanged = engine.backgroundChanged();
     this.status = engine.status();
     this.background = engine.background();
+    this.slowdown = new WriteSlowdown(options.delayedWriteBytesPerSecond(), options.l0SlowdownTrigger(),
+        options.l0StopTrigger());
   }
 
   // ---------------------------------------------------------------- open and close
@@ -118,27 +122,27 @@ final class MemTables {
   /**
    * Requires: mutex held, caller is the head writer. Waits until the active memtable has room,
    * switching it for a fresh one (and a fresh log) when full, and applying the L0 slowdown and
-   * stop triggers. With {@code force} the memtable is switched if it holds anything.
+   * stop triggers. With {@code force} the memtable is switched if it holds anything. The
+   * slowdown paces {@code chargedBytes} (the previous group's, {@link WriteSlowdown}).
    */
-  void makeRoomForWrite(boolean force) throws IOException {
+  void makeRoomForWrite(boolean force, long chargedBytes) throws IOException {
     boolean allowDelay = !force;
     while (true) {
       status.throwIfUnusable();
       Version current = versions.current();
       int l0Files = current.fileCount(0);
-      if (allowDelay && l0Files >= options.l0SlowdownTrigger()) {
-        // Spread the delay over many writers instead of stopping one for seconds (LevelDB).
+      long delay = allowDelay ? slowdown.delayNanos(l0Files, chargedBytes, System.nanoTime()) : 0;
+      allowDelay = false; // charged once per group, whatever happens next
+      if (delay > 0) {
+        // Paced, not stopped: the mutex is released so flushes and compactions install meanwhile.
         long t0 = System.nanoTime();
         mutex.unlock();
         try {
-          Thread.sleep(1);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
+          pause(t0 + delay);
         } finally {
           mutex.lock();
         }
-        counters.recordStall(t0, false);
-        allowDelay = false;
+        counters.recordStall(t0, EngineCounters.StallCause.SLOWDOWN);
       } else if (!force && mem.approximateBytes() < options.memtableBytes()) {
         return;
       } else if (force && mem.isEmpty()) {
@@ -146,15 +150,29 @@ final class MemTables {
       } else if (immutables.size() >= options.maxImmutableMemtables()) {
         long t0 = System.nanoTime();
         backgroundChanged.awaitUninterruptibly();
-        counters.recordStall(t0, true);
+        counters.recordStall(t0, EngineCounters.StallCause.MEMTABLE_STOP);
       } else if (l0Files >= options.l0StopTrigger()) {
         long t0 = System.nanoTime();
         background.maybeScheduleBackgroundWork();
         backgroundChanged.awaitUninterruptibly();
-        counters.recordStall(t0, true);
+        counters.recordStall(t0, EngineCounters.StallCause.L0_STOP);
       } else {
         switchMemTable();
         force = false;
+      }
+    }
+  }
+
+  /**
+   * Parks until {@code deadlineNanos}: to tens of microseconds, where {@code Thread.sleep} rounds
+   * a 1.6 ms pace up to 2 ms (measured: a load's write p99 went from 1.1 to 2.1 ms). An interrupt
+   * ends the pause early and stays set.
+   */
+  private static void pause(long deadlineNanos) {
+    for (long left = deadlineNanos - System.nanoTime(); left > 0; left = deadlineNanos - System.nanoTime()) {
+      LockSupport.parkNanos(left);
+      if (Thread.currentThread().isInterrupted()) {
+        return;
       }
     }
   }

@@ -74,6 +74,9 @@ final class StatsBuilder {
         compactions.buffer().reads().levelReads(v.numLevels()),
         compactions.buffer().reads().meanBlockReadMicros(),
         engine.installer().manifestWrites(),
-        engine.installer().manifestWriteNanos() / 1000);
+        engine.installer().manifestWriteNanos() / 1000,
+        new Stats.Stalls(c.stallNanos(EngineCounters.StallCause.SLOWDOWN) / 1000, c.stalls(EngineCounters.StallCause.SLOWDOWN),
+            c.stallNanos(EngineCounters.StallCause.L0_STOP) / 1000, c.stalls(EngineCounters.StallCause.L0_STOP),
+            c.stallNanos(EngineCounters.StallCause.MEMTABLE_STOP) / 1000, c.stalls(EngineCounters.StallCause.MEMTABLE_STOP)));
   }
 }

@@ -35,6 +35,8 @@ final class WriteQueue {
   private final ArrayDeque<Writer> writers = new ArrayDeque<>();
   /** A leader is appending to the log with the mutex released; close() waits for it. */
   private boolean logWriteInProgress;
+  /** The last group's WAL record bytes: what the next leader is charged by the slowdown. Guarded by the mutex. */
+  private long lastGroupBytes;
 
   /** A caller waiting in the group-commit queue. */
   private static final class Writer {
@@ -94,7 +96,7 @@ final class WriteQueue {
     Writer last = leader;
     Throwable error = null;
     try {
-      memTables.makeRoomForWrite(false);
+      memTables.makeRoomForWrite(false, lastGroupBytes);
       GroupBatch<Writer> group = GroupBatch.collect(writers, leader, w -> w.batch, w -> w.sync);
       last = group.last();
       long firstSequence = versions.lastSequence() + 1;
@@ -102,6 +104,7 @@ final class WriteQueue {
       appendToLogAndMemTable(record, group.sync());
       versions.setLastSequence(firstSequence + group.batch().count() - 1);
       counters.userBytesWritten().add(group.batch().userBytes());
+      lastGroupBytes = record.length;
     } catch (Throwable t) {
       error = t;
     } finally {
@@ -202,7 +205,7 @@ final class WriteQueue {
         w.turn.awaitUninterruptibly();
       }
       try {
-        memTables.makeRoomForWrite(true);
+        memTables.makeRoomForWrite(true, 0);
       } catch (IOException e) {
         throw new CairnIOException("switching the memtable for a flush", e);
       } finally {

@@ -35,7 +35,7 @@ class StatsTableTest {
         dlc,
         block,
         buffer,
-        reads, missMicros, 0, 0);
+        reads, missMicros, 0, 0, new Stats.Stalls(400_000, 7, 1_100_000, 1, 0, 0));
   }
 
   @Test
@@ -58,10 +58,10 @@ class StatsTableTest {
         none.stallMicros(), none.slowdowns(), none.stops(), none.flushes(), none.compactions(), none.trivialMoves(),
         none.compactionMicros(), none.runningCompactions(), none.obsoleteTableBytes(), none.memtableBytes(),
         none.immutableMemtables(), none.liveSnapshots(), none.lastSequence(), none.get(), none.put(), none.scan(),
-        none.dlc(), none.block(), none.buffer(), none.pointReadsByLevel(), none.pointReadMissMicros(), 8, 3_000);
+        none.dlc(), none.block(), none.buffer(), none.pointReadsByLevel(), none.pointReadMissMicros(), 8, 3_000, none.stalls());
     String line = "manifest syncs         8, 375.0 us each on average (the mutex released)\n";
     assertFalse(none.toString().contains("manifest syncs"), "no line before any sync");
-    assertEquals(none.toString().replace("memtable ", line + "memtable "), s.toString());
+    assertEquals(none.toString().replace("\nmemtable   ", "\n" + line + "memtable   "), s.toString());
   }
 
   @Test
@@ -79,6 +79,7 @@ class StatsTableTest {
         block cache                   75.00% hits (75 hits, 25 misses, 30 inserts, 5 evictions, 1.00 of 8.00 MB)
         table cache            5 of 500 tables open, 12 opens
         stalls                        1.500 s (7 slowdowns, 1 stops)
+        stalls by cause        pace 0.400 s (7), L0 stop 1.100 s (1), memtable stop 0.000 s (0)
         flushes / compactions  4 / 3 (1 trivial moves, 2.000 s), 2 running
         memtable               0.50 MB, 1 immutable; 0 snapshots; last sequence 123
         get   latency (us)      p50 10.0  p99 99.0  max 120.0  (100 ops)
