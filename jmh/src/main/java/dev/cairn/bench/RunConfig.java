@@ -36,6 +36,10 @@ import java.util.Map;
  * @param scanSeconds length of the scan phase after the measured (and mixed) phase (0 = none)
  * @param nodePageCacheBytes Cassandra and HBase engines: page cache the node's process may hold beyond its
  *     JVM's memory (its memory cgroup's budget)
+ * @param engineDefaults every engine keeps its own level sizes, table sizes and level sizing
+ *     ({@code --engine-defaults}); only the budgets are shared (cache, memtable, block size, Bloom
+ *     bits, no compression), and {@code baseLevelBytes}, {@code levelSizeRatio} and {@code
+ *     targetFileBytes} are not applied
  */
 public record RunConfig(
     long records,
@@ -60,7 +64,8 @@ public record RunConfig(
     double seekDelayMillis,
     double mixedSeconds,
     double scanSeconds,
-    long nodePageCacheBytes) {
+    long nodePageCacheBytes,
+    boolean engineDefaults) {
 
   public static final long MIB = 1L << 20;
   public static final long DEFAULT_RECORDS = 204_800;
@@ -71,7 +76,8 @@ public record RunConfig(
   /** The settings every engine is asked to honour. */
   public EngineSettings engineSettings() {
     return new EngineSettings(cacheBytes, memtableBytes, 4096, 10, baseLevelBytes, levelSizeRatio,
-        targetFileBytes, directIo, highOps, lowOps, seekDelayMillis, records, valueBytes, nodePageCacheBytes);
+        targetFileBytes, directIo, highOps, lowOps, seekDelayMillis, records, valueBytes, nodePageCacheBytes,
+        engineDefaults);
   }
 
   /** Bytes of one record as the user wrote it: 16-byte key plus value. */
@@ -118,6 +124,7 @@ public record RunConfig(
     m.put("mixed_seconds", mixedSeconds);
     m.put("scan_seconds", scanSeconds);
     m.put("node_page_cache_bytes", nodePageCacheBytes);
+    m.put("engine_defaults", engineDefaults);
     m.put("lsbm_6_1_scale", "1/" + Math.round(lsbmScaleDenominator()));
     return m;
   }

@@ -83,6 +83,23 @@ class CommandLineTest {
   }
 
   @Test
+  void engineDefaultsLeaveTheLevelShapeToEachEngine() {
+    RunConfig plain = Flags.parse("compare", new String[] {"--out", "x"}).config();
+    assertFalse(plain.engineDefaults());
+    assertFalse(plain.engineSettings().engineDefaults());
+    RunConfig own = Flags.parse("compare", new String[] {"--out", "x", "--engine-defaults", "--memtable-mb", "32"}).config();
+    assertTrue(own.engineDefaults());
+    assertTrue(own.engineSettings().engineDefaults(), "the engines are told");
+    assertEquals(true, own.asMap().get("engine_defaults"), "summary.json and the report say which mode ran");
+    assertEquals(32 << 20, own.memtableBytes(), "the budgets are still shared");
+    for (String shape : List.of("--l1-mb", "--level-ratio", "--file-mb")) {
+      UsageException e = assertThrows(UsageException.class,
+          () -> Flags.parse("compare", new String[] {"--out", "x", "--engine-defaults", shape, "4"}));
+      assertTrue(e.getMessage().contains(shape) && e.getMessage().contains("--engine-defaults"), e.getMessage());
+    }
+  }
+
+  @Test
   void flagsAcceptEqualsFormAndFractions() {
     Invocation inv = Flags.parse("run", new String[] {"--engine=leveldb", "--workload=ycsb-a", "--out=o",
         "--memtable-mb=0.5", "--direct-io", "--seconds", "2.5"});

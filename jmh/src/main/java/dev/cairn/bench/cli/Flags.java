@@ -19,7 +19,9 @@ public final class Flags {
   static final String DEFAULT_ENGINES = "cairn-buffer,cairn-table,rocksdb,leveldb";
   /** Flag name to its one-line help, in the order usage prints them. */
   public static final Map<String, String> HELP = new LinkedHashMap<>();
-  private static final List<String> BOOLEAN_FLAGS = List.of("--direct-io", "--keep-data");
+  private static final List<String> BOOLEAN_FLAGS = List.of("--direct-io", "--keep-data", "--engine-defaults");
+  /** The level shape the runner otherwise gives every engine; --engine-defaults leaves it to each. */
+  private static final List<String> LEVEL_SHAPE_FLAGS = List.of("--l1-mb", "--level-ratio", "--file-mb");
 
   static {
     HELP.put("--engine", "engine of a run: " + String.join(", ", Engines.names()));
@@ -39,6 +41,8 @@ public final class Flags {
     HELP.put("--l1-mb", "L1 MiB (default 10)");
     HELP.put("--level-ratio", "level size ratio (default 10)");
     HELP.put("--file-mb", "compaction output table MiB (default 2)");
+    HELP.put("--engine-defaults", "every engine keeps its own level sizes, table sizes and level sizing; only the budgets"
+        + " (cache, memtable, block size, Bloom bits, no compression) are shared");
     HELP.put("--hot-percent", "hot range, percent of keys (default 15)");
     HELP.put("--hot-read-percent", "percent of reads in the hot range (default 98)");
     HELP.put("--scale", "periodic: phase length factor on DLC's 500 s high / 100 s low (default 0.1)");
@@ -82,6 +86,12 @@ public final class Flags {
       }
     }
     Path out = Path.of(required(values, "--out"));
+    boolean engineDefaults = values.containsKey("--engine-defaults");
+    for (String shape : LEVEL_SHAPE_FLAGS) {
+      if (engineDefaults && values.containsKey(shape)) {
+        throw new UsageException("flag " + shape + " sets the level shape that --engine-defaults leaves to each engine");
+      }
+    }
 
     long records = positiveLong(values, "--records", RunConfig.DEFAULT_RECORDS);
     int valueBytes = (int) rangeLong(values, "--value-bytes", 1024, 1, 1 << 20);
@@ -111,7 +121,8 @@ public final class Flags {
         nonNegative(values, "--seek-delay-ms", 0),
         nonNegative(values, "--mixed-seconds", 0),
         nonNegative(values, "--scan-seconds", 0),
-        mib(values, "--node-page-cache-mb", 64));
+        mib(values, "--node-page-cache-mb", 64),
+        engineDefaults);
     return new Invocation(engines, workloads, out, config);
   }
 

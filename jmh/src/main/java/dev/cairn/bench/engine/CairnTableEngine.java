@@ -92,16 +92,13 @@ public final class CairnTableEngine implements BenchEngine {
 
   @Override
   public void open(Path dir, EngineSettings s) {
-    Options options = Options.builder()
+    Options.Builder builder = Options.builder()
         .createIfMissing(true)
         .errorIfExists(true)
         .memtableBytes(s.memtableBytes())
         .blockBytes(s.blockBytes())
         .bloomBitsPerKey(s.bloomBitsPerKey())
         .blockCacheBytes(s.blockCacheBytes())
-        .baseLevelBytes(s.baseLevelBytes())
-        .levelSizeRatio(s.levelSizeRatio())
-        .targetFileBytes(s.targetFileBytes())
         .compactionStyle(compactionStyle())
         .compactionPriority(priority)
         .fileSystem(fileSystem(s))
@@ -110,8 +107,11 @@ public final class CairnTableEngine implements BenchEngine {
         // The buffer's own defaults: its trim pace and unit follow the base level (TrimPacing),
         // which puts the paper's 30 s and 2 MB at the runner's scale with no setting of ours.
         .buffer(bufferVariant.apply(BufferConfig.defaults()))
-        .blockCompactionExecution(BlockCompactionExecution.defaults().withLazyDeletionBytes(LAZY_DELETION_BYTES))
-        .build();
+        .blockCompactionExecution(BlockCompactionExecution.defaults().withLazyDeletionBytes(LAZY_DELETION_BYTES));
+    if (!s.engineDefaults()) { // the runner's level shape; with --engine-defaults, Cairn's own
+      builder.baseLevelBytes(s.baseLevelBytes()).levelSizeRatio(s.levelSizeRatio()).targetFileBytes(s.targetFileBytes());
+    }
+    Options options = builder.build();
     io = options.fileSystem().ioStats();
     statsFile = dir.resolveSibling(dir.getFileName() + "-stats.txt");
     db = Cairn.open(dir, options);

@@ -40,7 +40,8 @@ public record EngineSettings(
     double seekDelayMillis,
     long records,
     int valueBytes,
-    long nodePageCacheBytes) {
+    long nodePageCacheBytes,
+    boolean engineDefaults) {
 
   /** LevelDB's hard-wired tree shape, which the LevelDB engines cannot change. */
   public static final long LEVELDB_BASE_LEVEL_BYTES = 10L << 20;
@@ -51,7 +52,7 @@ public record EngineSettings(
   public EngineSettings withoutOfferedRates() {
     return new EngineSettings(blockCacheBytes, memtableBytes, blockBytes, bloomBitsPerKey, baseLevelBytes,
         levelSizeRatio, targetFileBytes, directReads, 0, 0, seekDelayMillis, records, valueBytes,
-        nodePageCacheBytes);
+        nodePageCacheBytes, engineDefaults);
   }
 
   /** The unhonoured-settings entry of an engine that cannot run on the simulated slow device. */

@@ -37,13 +37,14 @@ abstract class LevelDbApiEngine implements BenchEngine {
   public void open(Path dir, EngineSettings s) {
     unhonoured.clear();
     unhonoured.addAll(alwaysUnhonoured(s));
-    if (s.baseLevelBytes() != EngineSettings.LEVELDB_BASE_LEVEL_BYTES) {
+    // With --engine-defaults nothing of the shape is asked: LevelDB's fixed one is its default.
+    if (!s.engineDefaults() && s.baseLevelBytes() != EngineSettings.LEVELDB_BASE_LEVEL_BYTES) {
       unhonoured.add("base-level-bytes=" + s.baseLevelBytes() + ": " + library() + " fixes L1 at 10 MiB");
     }
-    if (s.levelSizeRatio() != EngineSettings.LEVELDB_LEVEL_SIZE_RATIO) {
+    if (!s.engineDefaults() && s.levelSizeRatio() != EngineSettings.LEVELDB_LEVEL_SIZE_RATIO) {
       unhonoured.add("level-size-ratio=" + s.levelSizeRatio() + ": " + library() + " fixes the ratio at 10");
     }
-    if (s.targetFileBytes() != EngineSettings.LEVELDB_TARGET_FILE_BYTES) {
+    if (!s.engineDefaults() && s.targetFileBytes() != EngineSettings.LEVELDB_TARGET_FILE_BYTES) {
       unhonoured.add("target-file-bytes=" + s.targetFileBytes() + ": " + library() + " fixes tables at 2 MiB");
     }
     s.seekDelayUnhonoured(library()).ifPresent(unhonoured::add);

@@ -66,13 +66,16 @@ public final class RocksDbEngine implements BenchEngine {
         .setCompressionType(CompressionType.NO_COMPRESSION)
         .setBottommostCompressionType(CompressionType.NO_COMPRESSION)
         .setWriteBufferSize(s.memtableBytes())
-        // Static level targets, so that L1 is exactly the configured size (RocksDB 8.4+ defaults
-        // to dynamic level sizes computed from the last level).
-        .setLevelCompactionDynamicLevelBytes(false)
-        .setMaxBytesForLevelBase(s.baseLevelBytes())
-        .setMaxBytesForLevelMultiplier(s.levelSizeRatio())
-        .setTargetFileSizeBase(s.targetFileBytes())
         .setUseDirectReads(s.directReads());
+    if (!s.engineDefaults()) {
+      // Static level targets, so that L1 is exactly the configured size (RocksDB 8.4+ defaults
+      // to dynamic level sizes computed from the last level). With --engine-defaults RocksDB
+      // keeps its own: 256 MiB level base, 64 MiB tables, dynamic level sizes.
+      options.setLevelCompactionDynamicLevelBytes(false)
+          .setMaxBytesForLevelBase(s.baseLevelBytes())
+          .setMaxBytesForLevelMultiplier(s.levelSizeRatio())
+          .setTargetFileSizeBase(s.targetFileBytes());
+    }
     try {
       db = RocksDB.open(options, dir.toString());
       userReadHits = new RocksDbUserReadHits(db);

@@ -23,9 +23,14 @@ final class MarkdownReport {
       sb.append("Scale: LSbM-tree section 6.1 at ").append(config.get("lsbm_6_1_scale"))
           .append(" of its data set (").append(config.get("records")).append(" records of ")
           .append(config.get("value_bytes")).append(" B values, cache ").append(mib(config.get("cache_bytes")))
-          .append(", memtable ").append(mib(config.get("memtable_bytes"))).append(", L1 ")
-          .append(mib(config.get("base_level_bytes"))).append(", ratio ").append(config.get("level_size_ratio"))
-          .append(", ").append(config.get("write_rate")).append(" writes/s); ")
+          .append(", memtable ").append(mib(config.get("memtable_bytes")));
+      if (Boolean.TRUE.equals(config.get("engine_defaults"))) {
+        sb.append(", each engine at its own level and table sizes (--engine-defaults)");
+      } else {
+        sb.append(", L1 ").append(mib(config.get("base_level_bytes"))).append(", ratio ")
+            .append(config.get("level_size_ratio"));
+      }
+      sb.append(", ").append(config.get("write_rate")).append(" writes/s); ")
           .append(config.get("seconds")).append(" s measured per run. The machine's two cores are shared: ")
           .append("compare engines within one report, and see the load average column.\n\n");
       sb.append("Configuration: `").append(Json.write(config).replace("\n", " ").replaceAll(" +", " ").trim())

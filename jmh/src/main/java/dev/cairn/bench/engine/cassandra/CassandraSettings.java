@@ -150,6 +150,10 @@ final class CassandraSettings {
             + " (smoke run at 1 MiB: 0.96 MiB flushed per flush)",
         s.memtableBytes(), n.memtableCleanupThreshold(), n.memtablePoolMib()));
     long sstableMib = sstableMib(s);
+    if (s.engineDefaults()) {
+      u.add("engine-defaults: the node keeps the runner's level shape (sstable_size_in_mb, fanout_size,"
+          + " target_sstable_size as below), not Cassandra's own");
+    }
     if (sstableMib * MIB != s.targetFileBytes()) {
       u.add("target-file-bytes=" + s.targetFileBytes() + ": whole MiB (" + sstableMib + " MiB)");
     }
