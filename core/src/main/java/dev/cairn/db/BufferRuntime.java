@@ -21,6 +21,7 @@ import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -60,7 +61,10 @@ final class BufferRuntime {
   private final TrimPacing pacing;
   /** The user bytes written and the time at the start of the previous pass. Trim-confined. */
   private volatile long userBytesAtLastPass;
-  /** Bytes the installs since the last pass added to the buffer's extra space ({@link TrimPacing#due}). */
+  /**
+   * Bytes the installs since the last pass added to the buffer's extra space ({@link
+   * TrimPacing#due}), counted only while nothing has been written since that pass.
+   */
   private final AtomicLong growthSinceLastPass = new AtomicLong();
   private volatile long lastPassNanos;
 
@@ -156,7 +160,10 @@ final class BufferRuntime {
     }
     boolean append = BufferedMerge.appends(plan, active, rounds[out]);
     BufferDraft<FileMetaData> draft = new BufferDraft<>(v, changes, engine.versions()::newFileNumber);
-    long extraBefore = active ? draft.extraBytes(v.numLevels()) : 0;
+    // The arrivals' growth paces the trim only while nothing has been written since the last
+    // pass (TrimPacing.due): under writes, skip the two walks over the buffer that measure it.
+    boolean paceByGrowth = active && engine.counters().userBytesWritten().sum() == userBytesAtLastPass;
+    long extraBefore = paceByGrowth ? draft.extraBytes(v.numLevels()) : 0;
     // A file none of whose blocks a read warmed has nothing to keep at its address: left out
     // where that needs no marker (BufferDraft.applyCompaction, docs/compaction.md "Cold arrivals").
     appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers(),
@@ -167,7 +174,9 @@ final class BufferRuntime {
       // The space bound holds at every install, not only at trim passes: a merge that would
       // take the buffer over it evicts the files the last pass found coolest, in the same edit.
       fitSpace(draft, v, levelsBytesAfter(v, changes));
-      growthSinceLastPass.addAndGet(Math.max(0, draft.extraBytes(v.numLevels()) - extraBefore));
+      if (paceByGrowth) {
+        growthSinceLastPass.addAndGet(Math.max(0, draft.extraBytes(v.numLevels()) - extraBefore));
+      }
     }
     draft.writeTo(edit.bufferSink());
   }
@@ -252,7 +261,7 @@ final class BufferRuntime {
     List<TrimPlanner.Split<FileMetaData>> planned;
     try {
       // Outside the mutex: opening table readers to read their indexes may read the disk.
-      boolean keepColdRuns = ColdRunBudget.keepsColdRuns(config.coldRunBudget(), () -> ExtraSpace.of(pinned).bytes(),
+      boolean keepColdRuns = ColdRunBudget.keepsColdRuns(config.coldRunBudget(), () -> BufferExtraSpace.of(pinned).bytes(),
           engine.options().blockCacheBytes());
       TrimPlanner<FileMetaData> planner = new TrimPlanner<>(pacing.unitBytes(), config.trimCachedFraction(), keepColdRuns,
           f -> blockLayout(f, true));
@@ -330,23 +339,14 @@ final class BufferRuntime {
 
   /**
    * Requires: mutex held once. Installs the buffer edit {@code builder} makes against the current
-   * version (null: nothing to install) through the engine's {@link EditInstaller}; returns whether
-   * one was installed. A failure to log the edit latches the engine's background error, as a
-   * failed compaction does; a failure to build it only propagates.
+   * version (null: nothing to install) through the engine's {@link EditInstaller}, which latches
+   * the engine's background error if the manifest write fails; returns whether one was installed.
    */
   static boolean install(Engine engine, EditInstaller.EditBuilder builder) {
-    boolean[] built = {false};
     try {
-      return engine.installer().install(() -> {
-        VersionEdit edit = builder.build();
-        built[0] = true;
-        return edit;
-      });
-    } catch (Throwable t) {
-      if (built[0]) {
-        engine.status().latch(t);
-      }
-      throw t instanceof RuntimeException r ? r : new RuntimeException(t);
+      return engine.installer().install(builder);
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing the compaction buffer's edit to the manifest", e);
     }
   }
 
@@ -387,43 +387,12 @@ final class BufferRuntime {
     return tables.stream().map(BufferRun<FileMetaData>::id).toList();
   }
 
-  /**
-   * The files only {@code v}'s buffers still hold (the buffer's extra disk space), each counted
-   * once, under the first level whose buffer holds it; carried files included.
-   */
-  private record ExtraSpace(List<Long> bytesByLevel, int files) {
-    static ExtraSpace of(Version v) {
-      Set<Long> levelFiles = new HashSet<>();
-      for (int level = 0; level < v.numLevels(); level++) {
-        v.files(level).forEach(f -> levelFiles.add(f.number()));
-      }
-      Set<Long> counted = new HashSet<>();
-      List<Long> bytesByLevel = new ArrayList<>();
-      for (int level = 0; level < v.numLevels(); level++) {
-        long levelBytes = 0;
-        for (BufferRun<FileMetaData> t : v.bufferRuns(level)) {
-          for (FileMetaData f : t.allFiles()) {
-            if (!levelFiles.contains(f.number()) && counted.add(f.number())) {
-              levelBytes += f.totalBytes();
-            }
-          }
-        }
-        bytesByLevel.add(levelBytes);
-      }
-      return new ExtraSpace(List.copyOf(bytesByLevel), counted.size());
-    }
-
-    long bytes() {
-      return bytesByLevel.stream().mapToLong(Long::longValue).sum();
-    }
-  }
-
   /** Requires: mutex held. The buffer's figures for {@link Stats}. */
   Stats.Buffer stats(Version v) {
     if (!active && !v.hasBuffer()) {
       return Stats.Buffer.OFF;
     }
-    ExtraSpace extra = ExtraSpace.of(v);
+    BufferExtraSpace extra = BufferExtraSpace.of(v);
     int runs = 0;
     int markers = 0;
     List<Integer> frozenLevels = new ArrayList<>();

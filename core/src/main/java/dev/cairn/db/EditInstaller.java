@@ -35,15 +35,17 @@ final class EditInstaller {
   private final ReentrantLock mutex;
   private final Condition idle;
   private final VersionSet versions;
+  private final EngineStatus status;
   /** Guarded by the mutex: an installer holds the manifest. */
   private boolean busy;
   private final LongAdder manifestWrites = new LongAdder();
   private final LongAdder manifestWriteNanos = new LongAdder();
 
-  EditInstaller(ReentrantLock mutex, VersionSet versions) {
+  EditInstaller(ReentrantLock mutex, VersionSet versions, EngineStatus status) {
     this.mutex = mutex;
     this.idle = mutex.newCondition();
     this.versions = versions;
+    this.status = status;
   }
 
   /**
@@ -51,7 +53,9 @@ final class EditInstaller {
    * again on return, also on failure). Waits until no other install is in progress, builds the
    * edit with {@code builder} under the mutex (null: nothing to install, returns false), writes
    * and syncs its record without the mutex, and installs the version. A failed write installs
-   * nothing and propagates ({@link VersionSet#write}).
+   * nothing, latches the engine's background error (the edit may be durable though not
+   * installed: nothing may change until a reopen decides, {@link VersionSet#write}) and
+   * propagates; a failure of {@code builder} only propagates.
    */
   boolean install(EditBuilder builder) throws IOException {
     if (mutex.getHoldCount() != 1) {
@@ -71,13 +75,18 @@ final class EditInstaller {
       }
       VersionSet.PendingEdit pending = versions.prepare(edit);
       long start = System.nanoTime();
-      mutex.unlock();
       try {
-        versions.write(pending);
-      } finally {
-        mutex.lock();
-        manifestWrites.increment();
-        manifestWriteNanos.add(System.nanoTime() - start);
+        mutex.unlock();
+        try {
+          versions.write(pending);
+        } finally {
+          mutex.lock();
+          manifestWrites.increment();
+          manifestWriteNanos.add(System.nanoTime() - start);
+        }
+      } catch (IOException | RuntimeException e) {
+        status.latch(e);
+        throw e;
       }
       versions.install(pending);
       return true;

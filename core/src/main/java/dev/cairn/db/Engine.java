@@ -43,9 +43,9 @@ final class Engine {
     this.blockCache = new CaffeineBlockCache(options.blockCacheBytes());
     this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), blockCache);
     this.versions = new VersionSet(dir, fs, options);
-    this.installer = new EditInstaller(mutex, versions);
     this.pendingOutputs = new PendingOutputs(mutex, versions);
     this.status = new EngineStatus(dir, backgroundChanged);
+    this.installer = new EditInstaller(mutex, versions, status);
   }
 
   /** The database directory. */

@@ -5,9 +5,6 @@ import java.util.concurrent.atomic.LongAdder;
 /** The engine's own counters (I/O bytes live in {@link dev.cairn.fs.IoStats}). Thread-safe. */
 final class EngineCounters {
   private final LongAdder userBytesWritten = new LongAdder();
-  private final LongAdder stallNanos = new LongAdder();
-  private final LongAdder slowdowns = new LongAdder();
-  private final LongAdder stops = new LongAdder();
   private final LongAdder flushes = new LongAdder();
   private final LongAdder compactions = new LongAdder();
   private final LongAdder trivialMoves = new LongAdder();
@@ -21,14 +18,12 @@ final class EngineCounters {
   /** Why a writer waited: the pace L0's slowdown trigger sets, L0 at its stop trigger, or no memtable free. */
   enum StallCause { SLOWDOWN, L0_STOP, MEMTABLE_STOP }
 
+  /** Per cause, the time writers waited and how often; the totals in {@link dev.cairn.Stats} are their sums. */
   private final LongAdder[] stallNanosByCause = {new LongAdder(), new LongAdder(), new LongAdder()};
   private final LongAdder[] stallsByCause = {new LongAdder(), new LongAdder(), new LongAdder()};
 
   void recordStall(long startNanos, StallCause cause) {
-    long nanos = System.nanoTime() - startNanos;
-    stallNanos.add(nanos);
-    (cause == StallCause.SLOWDOWN ? slowdowns : stops).increment();
-    stallNanosByCause[cause.ordinal()].add(nanos);
+    stallNanosByCause[cause.ordinal()].add(System.nanoTime() - startNanos);
     stallsByCause[cause.ordinal()].increment();
   }
 
@@ -46,18 +41,6 @@ final class EngineCounters {
 
   LongAdder userBytesWritten() {
     return userBytesWritten;
-  }
-
-  LongAdder stallNanos() {
-    return stallNanos;
-  }
-
-  LongAdder slowdowns() {
-    return slowdowns;
-  }
-
-  LongAdder stops() {
-    return stops;
   }
 
   LongAdder flushes() {

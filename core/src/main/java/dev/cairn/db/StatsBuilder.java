@@ -37,6 +37,11 @@ final class StatsBuilder {
       }
     }
     EngineCounters c = engine.counters();
+    long stallNanos = 0;
+    for (EngineCounters.StallCause cause : EngineCounters.StallCause.values()) {
+      stallNanos += c.stallNanos(cause);
+    }
+    Stats.Stalls stalls = stalls(c);
     return new Stats(
         List.copyOf(levels),
         user,
@@ -52,9 +57,9 @@ final class StatsBuilder {
         engine.blockCache().stats(),
         new Stats.TableFiles(engine.options().tableCacheFiles(), engine.tableCache().openTables(),
             engine.tableCache().opens()),
-        c.stallNanos().sum() / 1000,
-        c.slowdowns().sum(),
-        c.stops().sum(),
+        stallNanos / 1000,
+        stalls.slowdowns(),
+        stalls.l0Stops() + stalls.memtableStops(),
         c.flushes().sum(),
         c.compactions().sum(),
         c.trivialMoves().sum(),
@@ -75,8 +80,15 @@ final class StatsBuilder {
         compactions.buffer().reads().meanBlockReadMicros(),
         engine.installer().manifestWrites(),
         engine.installer().manifestWriteNanos() / 1000,
-        new Stats.Stalls(c.stallNanos(EngineCounters.StallCause.SLOWDOWN) / 1000, c.stalls(EngineCounters.StallCause.SLOWDOWN),
-            c.stallNanos(EngineCounters.StallCause.L0_STOP) / 1000, c.stalls(EngineCounters.StallCause.L0_STOP),
-            c.stallNanos(EngineCounters.StallCause.MEMTABLE_STOP) / 1000, c.stalls(EngineCounters.StallCause.MEMTABLE_STOP)));
+        stalls);
+  }
+
+  /** The writers' stalls by cause, from the counters of each. */
+  private static Stats.Stalls stalls(EngineCounters c) {
+    EngineCounters.StallCause pace = EngineCounters.StallCause.SLOWDOWN;
+    EngineCounters.StallCause l0 = EngineCounters.StallCause.L0_STOP;
+    EngineCounters.StallCause memtable = EngineCounters.StallCause.MEMTABLE_STOP;
+    return new Stats.Stalls(c.stallNanos(pace) / 1000, c.stalls(pace), c.stallNanos(l0) / 1000, c.stalls(l0),
+        c.stallNanos(memtable) / 1000, c.stalls(memtable));
   }
 }
