@@ -91,6 +91,7 @@ public final class Options {
   private final DlcConfig dlc;
   private final BufferConfig buffer;
   private final long obsoleteFileBatchBytes;
+  private final boolean alignCompactionOutputs;
   private final BlockCompactionConfig blockCompaction;
   private final BlockCompactionExecution blockCompactionExecution;
   private final FileSystem fileSystem;
@@ -121,6 +122,7 @@ public final class Options {
     dlc = b.dlc;
     buffer = b.buffer;
     obsoleteFileBatchBytes = b.obsoleteFileBatchBytes;
+    alignCompactionOutputs = b.alignCompactionOutputs;
     blockCompaction = b.blockCompaction;
     blockCompactionExecution = b.blockCompactionExecution;
     this.fileSystem = fileSystem;
@@ -288,6 +290,17 @@ public final class Options {
     return obsoleteFileBatchBytes;
   }
 
+  /**
+   * Whether a compaction ends an output table where its keys step past a file of the level below
+   * the output's, once the table holds half its target size ({@code
+   * dev.cairn.compaction.OutputCuts}): tables then overlap fewer files below them, and their own
+   * compactions rewrite less, at the cost of some tables up to half short of the target. Default
+   * true (RocksDB aligns its outputs the same way by default).
+   */
+  public boolean alignCompactionOutputs() {
+    return alignCompactionOutputs;
+  }
+
   /** The policy of {@link CompactionStyle#BLOCK}; ignored by other styles. */
   public BlockCompactionConfig blockCompaction() {
     return blockCompaction;
@@ -318,7 +331,8 @@ public final class Options {
         + ", walRecoveryMode=" + walRecoveryMode + ", compactionScheduler=" + compactionScheduler
         + ", dlc=" + dlc + ", buffer=" + buffer + ", blockCompaction=" + blockCompaction
         + ", blockCompactionExecution=" + blockCompactionExecution
-        + ", obsoleteFileBatchBytes=" + obsoleteFileBatchBytes + "}";
+        + ", obsoleteFileBatchBytes=" + obsoleteFileBatchBytes
+        + ", alignCompactionOutputs=" + alignCompactionOutputs + "}";
   }
 
   /** Mutable builder; {@link #build()} validates. */
@@ -349,6 +363,7 @@ public final class Options {
     private DlcConfig dlc = DlcConfig.defaults();
     private BufferConfig buffer = BufferConfig.defaults();
     private long obsoleteFileBatchBytes = 0;
+    private boolean alignCompactionOutputs = true;
     private BlockCompactionConfig blockCompaction = BlockCompactionConfig.defaults();
     private BlockCompactionExecution blockCompactionExecution = BlockCompactionExecution.defaults();
     private FileSystem fileSystem;
@@ -383,6 +398,7 @@ public final class Options {
       blockCompaction = o.blockCompaction;
       blockCompactionExecution = o.blockCompactionExecution;
       obsoleteFileBatchBytes = o.obsoleteFileBatchBytes;
+      alignCompactionOutputs = o.alignCompactionOutputs;
       fileSystem = o.fileSystem;
     }
 
@@ -411,6 +427,7 @@ public final class Options {
     public Builder dlc(DlcConfig v) { dlc = v; return this; }
     public Builder buffer(BufferConfig v) { buffer = v; return this; }
     public Builder obsoleteFileBatchBytes(long v) { obsoleteFileBatchBytes = v; return this; }
+    public Builder alignCompactionOutputs(boolean v) { alignCompactionOutputs = v; return this; }
     public Builder fileSystem(FileSystem v) { fileSystem = v; return this; }
     public Builder blockCompaction(BlockCompactionConfig v) { blockCompaction = v; return this; }
     public Builder blockCompactionExecution(BlockCompactionExecution v) { blockCompactionExecution = v; return this; }

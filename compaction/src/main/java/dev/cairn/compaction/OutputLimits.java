@@ -5,7 +5,8 @@ package dev.cairn.compaction;
  * start a new output file once the current one reaches {@code targetFileBytes}, or once it
  * overlaps more than {@code maxGrandparentOverlapBytes} of the grandparent level (LevelDB's
  * {@code ShouldStopBefore}: a file that overlaps too much of the next level makes its own later
- * compaction too expensive). Never cut between two entries of the same user key.
+ * compaction too expensive). Never cut between two entries of the same user key. {@link
+ * OutputCuts} applies the overlap bound and aligns file ends with the grandparents'.
  */
 public record OutputLimits(long targetFileBytes, long maxGrandparentOverlapBytes) {
 

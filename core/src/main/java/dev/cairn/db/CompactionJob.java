@@ -1,6 +1,7 @@
 package dev.cairn.db;
 
 import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.OutputCuts;
 import dev.cairn.fs.IoTag;
 import dev.cairn.iter.ConcatenatingIterator;
 import dev.cairn.iter.InternalIterator;
@@ -36,7 +37,6 @@ final class CompactionJob implements CompactionExecution {
   private final CompactionPlan plan;
   private final List<FileMetaData> inputs;
   private final List<FileMetaData> targets;
-  private final List<FileMetaData> grandparents;
   private final List<Long> outputNumbers = new ArrayList<>();
   /** The scheduler's pace for compaction I/O. */
   private final CompactionPacer pacer;
@@ -49,7 +49,6 @@ final class CompactionJob implements CompactionExecution {
     this.plan = plan;
     this.inputs = shape.metas(plan.inputs());
     this.targets = shape.metas(plan.targets());
-    this.grandparents = shape.metas(plan.grandparents());
   }
 
   @Override
@@ -77,7 +76,7 @@ final class CompactionJob implements CompactionExecution {
         CompactionFilterIterator kept =
             new CompactionFilterIterator(merged, snapshots, oldestSnapshot, plan.bottommost());
         TableOutput out = new TableOutput(engine.fs(), engine.dir(), tableOptions, tag,
-            plan.outputLimits().targetFileBytes(), this::newOutputNumber, new GrandparentCut())) {
+            plan.outputLimits().targetFileBytes(), this::newOutputNumber, grandparentCuts())) {
       long added = 0;
       for (kept.seekToFirst(); kept.isValid(); kept.next()) {
         if (engine.status().isClosing()) {
@@ -134,30 +133,11 @@ final class CompactionJob implements CompactionExecution {
         f -> TableIterators.open(engine.tableCache(), f, false, tag));
   }
 
-  /**
-   * Cuts an output table once it overlaps too many bytes of the grandparent level (n+2), so that
-   * a later compaction of that table into n+2 stays bounded (LevelDB's ShouldStopBefore).
-   */
-  private final class GrandparentCut implements TableOutput.CutPolicy {
-    private int index;
-    private boolean seenKey;
-    private long overlappedBytes;
-
-    @Override
-    public boolean shouldCutBefore(byte[] internalKey) {
-      while (index < grandparents.size()
-          && InternalKey.compareUserKeys(internalKey, grandparents.get(index).largest()) > 0) {
-        if (seenKey) {
-          overlappedBytes += grandparents.get(index).totalBytes();
-        }
-        index++;
-      }
-      seenKey = true;
-      if (overlappedBytes > plan.outputLimits().maxGrandparentOverlapBytes()) {
-        overlappedBytes = 0;
-        return true;
-      }
-      return false;
-    }
+  /** Where outputs end: bounded and aligned grandparent overlap ({@link OutputCuts}). */
+  private TableOutput.CutPolicy grandparentCuts() {
+    OutputCuts cuts = new OutputCuts(plan.grandparents(), plan.outputLimits(),
+        engine.options().alignCompactionOutputs() ? OutputCuts.DEFAULT_ALIGN_FRACTION : 0);
+    return (internalKey, currentBytes) ->
+        cuts.cutBefore(internalKey, internalKey.length - InternalKey.TRAILER_BYTES, currentBytes);
   }
 }

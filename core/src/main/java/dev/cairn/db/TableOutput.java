@@ -28,7 +28,14 @@ import java.util.function.LongSupplier;
 final class TableOutput implements AutoCloseable {
   /** Decides whether to start a new table before {@code internalKey}. */
   interface CutPolicy {
-    boolean shouldCutBefore(byte[] internalKey);
+    /**
+     * Asked once per new user key. {@code currentBytes} is the open table's estimated size, or 0
+     * when a new table starts at this key anyway (none open, or the open one is full).
+     */
+    boolean shouldCutBefore(byte[] internalKey, long currentBytes);
+
+    /** Cuts at the target size only (a flush, a rewrite of one table). */
+    CutPolicy NONE = (internalKey, currentBytes) -> false;
   }
 
   private final FileSystem fs;
@@ -64,9 +71,13 @@ final class TableOutput implements AutoCloseable {
     boolean sameUserKey = lastKey != null && InternalKey.compareUserKeys(lastKey, internalKey) == 0;
     // The policy is asked only where a cut is allowed (a new user key), so a cut it asks for is
     // never dropped; its position depends on user keys alone, so skipping versions loses nothing.
-    boolean policyCut = !sameUserKey && cutPolicy.shouldCutBefore(internalKey);
-    if (builder != null && !sameUserKey && (builder.estimatedSize() >= targetFileBytes || policyCut)) {
-      finishCurrent();
+    if (!sameUserKey) {
+      boolean full = builder != null && builder.estimatedSize() >= targetFileBytes;
+      long currentBytes = builder == null || full ? 0 : builder.estimatedSize();
+      boolean policyCut = cutPolicy.shouldCutBefore(internalKey, currentBytes);
+      if (builder != null && (full || policyCut)) {
+        finishCurrent();
+      }
     }
     if (builder == null) {
       fileNumber = newFileNumber.getAsLong();

@@ -23,7 +23,7 @@
  *       (25 × target file size), take them: same target bytes rewritten for more progress.
  *   <li><b>Grandparents.</b> Files of {@code level + 2} overlapping the whole range; the executor
  *       cuts output files so that none overlaps more than {@code maxGrandparentOverlapBytes}
- *       (10 × target) of them.
+ *       (10 × target) of them, and, once half full, at their boundaries ({@code OutputCuts}).
  *   <li><b>Trivial move.</b> One input, no target, grandparent overlap within the limit: move the
  *       file down without rewriting it.
  *   <li><b>Pointer.</b> The level's compaction pointer becomes the inputs' largest key.
