@@ -304,7 +304,8 @@ final class BlockCompactionJob implements CompactionExecution {
       sources.add(TableIterators.open(engine.tableCache(), target, false, tag));
       try (InternalIterator kept = dropRules.apply(new MergingIterator(sources));
           TableOutput out = new TableOutput(engine.fs(), engine.dir(), tableOptions, tag,
-              plan.outputLimits().targetFileBytes(), this::newOutputNumber, TableOutput.CutPolicy.NONE)) {
+              plan.outputLimits().targetFileBytes(), this::newOutputNumber,
+              CompactionJob.grandparentCuts(plan, engine.options()))) {
         long added = 0;
         for (kept.seekToFirst(); kept.isValid(); kept.next()) {
           out.add(kept.key(), kept.value());

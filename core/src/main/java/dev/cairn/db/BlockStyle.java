@@ -18,7 +18,7 @@ final class BlockStyle extends TableStyle {
 
   @Override
   public CompactionExecution execution(Compactions.Claimed claimed, CompactionPacer pacer) {
-    if (BlockMerge.runsAsBlockMerge(claimed.plan())) {
+    if (BlockMerge.runsAsBlockMerge(claimed.plan(), engine.options().blockCompaction())) {
       return new BlockCompactionJob(engine, tableOptions(), claimed.plan(), claimed.shape(), counters, pacer);
     }
     return super.execution(claimed, pacer);

@@ -1,5 +1,6 @@
 package dev.cairn.db;
 
+import dev.cairn.Options;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.OutputCuts;
 import dev.cairn.fs.IoTag;
@@ -76,7 +77,7 @@ final class CompactionJob implements CompactionExecution {
         CompactionFilterIterator kept =
             new CompactionFilterIterator(merged, snapshots, oldestSnapshot, plan.bottommost());
         TableOutput out = new TableOutput(engine.fs(), engine.dir(), tableOptions, tag,
-            plan.outputLimits().targetFileBytes(), this::newOutputNumber, grandparentCuts())) {
+            plan.outputLimits().targetFileBytes(), this::newOutputNumber, grandparentCuts(plan, engine.options()))) {
       long added = 0;
       for (kept.seekToFirst(); kept.isValid(); kept.next()) {
         if (engine.status().isClosing()) {
@@ -133,10 +134,13 @@ final class CompactionJob implements CompactionExecution {
         f -> TableIterators.open(engine.tableCache(), f, false, tag));
   }
 
-  /** Where outputs end: bounded and aligned grandparent overlap ({@link OutputCuts}). */
-  private TableOutput.CutPolicy grandparentCuts() {
+  /**
+   * Where one output stream of {@code plan} ends its tables: bounded and aligned grandparent
+   * overlap ({@link OutputCuts}). A new policy per stream: it follows the stream's keys.
+   */
+  static TableOutput.CutPolicy grandparentCuts(CompactionPlan plan, Options options) {
     OutputCuts cuts = new OutputCuts(plan.grandparents(), plan.outputLimits(),
-        engine.options().alignCompactionOutputs() ? OutputCuts.DEFAULT_ALIGN_FRACTION : 0);
+        options.alignCompactionOutputs() ? OutputCuts.DEFAULT_ALIGN_FRACTION : 0);
     return (internalKey, currentBytes) ->
         cuts.cutBefore(internalKey, internalKey.length - InternalKey.TRAILER_BYTES, currentBytes);
   }

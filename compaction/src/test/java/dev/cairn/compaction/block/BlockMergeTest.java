@@ -25,12 +25,20 @@ class BlockMergeTest {
   }
 
   @Test
-  void onlyATableMergeWithTargetsRunsAsABlockMerge() {
-    assertTrue(BlockMerge.runsAsBlockMerge(plan(CompactionKind.TABLE_MERGE, 1, 2, List.of(f(2, "a", "e")))));
-    assertTrue(BlockMerge.runsAsBlockMerge(plan(CompactionKind.TABLE_MERGE, 0, 1, List.of(f(2, "a", "e")))));
-    assertFalse(BlockMerge.runsAsBlockMerge(plan(CompactionKind.TABLE_MERGE, 1, 2, List.of())),
+  void onlyATableMergeWithTargetsBelowL0RunsAsABlockMerge() {
+    BlockCompactionConfig config = BlockCompactionConfig.defaults();
+    assertTrue(BlockMerge.runsAsBlockMerge(plan(CompactionKind.TABLE_MERGE, 1, 2, List.of(f(2, "a", "e"))), config));
+    assertFalse(BlockMerge.runsAsBlockMerge(plan(CompactionKind.TABLE_MERGE, 0, 1, List.of(f(2, "a", "e"))), config),
+        "every target of a merge out of L0 is rewritten: one table compaction");
+    assertFalse(BlockMerge.runsAsBlockMerge(plan(CompactionKind.TABLE_MERGE, 1, 2, List.of()), config),
         "nothing to append to");
-    assertFalse(BlockMerge.runsAsBlockMerge(plan(CompactionKind.TRIVIAL_MOVE, 1, 2, List.of())));
-    assertFalse(BlockMerge.runsAsBlockMerge(plan(CompactionKind.L0_TO_L0, 0, 0, List.of())));
+    assertFalse(BlockMerge.runsAsBlockMerge(plan(CompactionKind.TRIVIAL_MOVE, 1, 2, List.of()), config));
+    assertFalse(BlockMerge.runsAsBlockMerge(plan(CompactionKind.L0_TO_L0, 0, 0, List.of()), config));
+  }
+
+  @Test
+  void forcedBlockCompactionAppendsOutOfL0Too() {
+    BlockCompactionConfig forced = BlockCompactionConfig.defaults().withForceBlock(true);
+    assertTrue(BlockMerge.runsAsBlockMerge(plan(CompactionKind.TABLE_MERGE, 0, 1, List.of(f(2, "a", "e"))), forced));
   }
 }
