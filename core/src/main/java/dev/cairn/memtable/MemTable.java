@@ -6,45 +6,41 @@ import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.LookupResult;
 import dev.cairn.key.ValueType;
-import java.util.Map;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The in-memory write buffer: every write lands here (after the WAL) until the memtable is
  * frozen and flushed to a level-0 table.
  *
- * <p>Entries are kept in a {@link ConcurrentSkipListMap} from encoded internal key ({@link
- * InternalKey}: user key + 8-byte trailer {@code sequence << 8 | type}) to value, ordered by
- * {@link InternalKeyComparator}. Sequences are unique, so an internal key is never inserted twice
- * and nothing is ever overwritten or removed: the memtable only grows until it is dropped.
+ * <p>Entries are kept in an {@link ArenaSkipList}: encoded internal keys ({@link InternalKey}:
+ * user key + 8-byte trailer {@code sequence << 8 | type}) packed into large byte arrays beside
+ * their skiplist towers, ordered as {@link InternalKeyComparator} orders them, each with a
+ * reference to its value. Sequences are unique, so an internal key is never inserted twice and
+ * nothing is ever overwritten or removed: the memtable only grows until it is dropped.
  *
- * <p><b>Why {@code ConcurrentSkipListMap} and not an arena skiplist.</b> It is lock-free, lets any
- * number of readers run while writers insert, and its iterators are weakly consistent, which is
- * all the memtable needs: an entry added after a reader's snapshot has a higher sequence and is
- * skipped by that reader anyway. A LevelDB-style arena skiplist (keys and values packed into large
- * byte arrays, nodes as int offsets) would cut the per-entry overhead (about {@value
- * #ENTRY_OVERHEAD_BYTES} bytes here: a node, two array headers and the index towers) and the GC
- * pressure, but it is only worth its complexity with a JMH result that shows it;
- * {@code jmh/.../MemTableBench} is the baseline it would have to beat. Until then the JDK
- * structure is the well-tested choice.
+ * <p><b>Why an arena skiplist.</b> Until issue 20 this was a {@code ConcurrentSkipListMap}: in a
+ * load with 1 KiB values and a 32 MiB memtable its {@code doPut} was a fifth of the writer
+ * thread's time, chasing an index object, a node object and a key array per step through a heap
+ * spread out by the values. The arena keeps each key beside its tower and the towers together
+ * (docs/results/issue20 {@code memtable-jmh/}: the JMH and the load before and after). It keeps the
+ * map's contract: readers never lock and see every entry linked before they look.
  *
- * <p>Thread-safety: all methods are safe to call concurrently. {@link #add} may be called from
- * several threads at once (group commit normally inserts from one thread).
+ * <p>Thread-safety: all methods are safe to call concurrently; {@link #add} calls are serialized
+ * here (group commit inserts from one thread at a time anyway).
  */
 public final class MemTable {
   /**
-   * Estimated heap bytes per entry beyond the key and value bytes: the skiplist node (~24 bytes),
-   * two {@code byte[]} headers (16 each) and the index nodes of its tower (on average well under
-   * one 24-byte index node per entry), rounded up.
+   * Estimated heap bytes per entry beyond the key and value bytes: the node header and its tower
+   * in the arena (12 + 4 bytes per level, 1.33 levels on average), the value's array header (16)
+   * and its slot in the value table (4-8), rounded up generously so that a memtable of tiny
+   * entries still switches before its arena outgrows the budget.
    */
   public static final int ENTRY_OVERHEAD_BYTES = 64;
 
   /** The value of every tombstone; shared because nothing ever modifies a stored value. */
   private static final byte[] NO_VALUE = new byte[0];
 
-  private final ConcurrentSkipListMap<byte[], byte[]> table =
-      new ConcurrentSkipListMap<>(InternalKeyComparator.INSTANCE);
+  private final ArenaSkipList table = new ArenaSkipList();
 
   // Statistics, updated after each insert; readers may see them lag the map by one entry.
   private final AtomicLong approximateBytes = new AtomicLong();
@@ -59,11 +55,11 @@ public final class MemTable {
    *
    * <p>Requires: {@code sequence} is unique across all adds to this memtable.
    */
-  public void add(long sequence, ValueType type, byte[] userKey, byte[] value) {
+  public synchronized void add(long sequence, ValueType type, byte[] userKey, byte[] value) {
     assert type != ValueType.DELETION || value.length == 0 : "a tombstone carries no value";
     byte[] internalKey = InternalKey.encode(userKey, sequence, type);
-    byte[] previous = table.put(internalKey, value);
-    assert previous == null : "sequence reused: " + InternalKey.describe(internalKey);
+    assert !containsExactly(internalKey) : "sequence reused: " + InternalKey.describe(internalKey);
+    table.insert(internalKey, value);
     approximateBytes.addAndGet(internalKey.length + value.length + ENTRY_OVERHEAD_BYTES);
     smallestSequence.accumulateAndGet(sequence, Math::min);
     largestSequence.accumulateAndGet(sequence, Math::max);
@@ -92,15 +88,15 @@ public final class MemTable {
    */
   public LookupResult get(byte[] userKey, long snapshotSequence) {
     byte[] seekKey = InternalKey.seekKey(userKey, clampSequence(snapshotSequence));
-    Map.Entry<byte[], byte[]> entry = table.ceilingEntry(seekKey);
-    if (entry == null || InternalKey.compareUserKeys(entry.getKey(), seekKey) != 0) {
+    int node = table.seek(seekKey);
+    if (node == 0 || !table.sameUserKey(node, seekKey)) {
       return LookupResult.NOT_PRESENT;
     }
-    ValueType type = InternalKey.type(entry.getKey());
+    ValueType type = ValueType.fromPersistentId((int) (table.trailer(node) & 0xff));
     assert type != null : "memtable holds a key of unknown type";
     return type == ValueType.DELETION
         ? LookupResult.DELETED
-        : LookupResult.found(entry.getValue().clone());
+        : LookupResult.found(table.value(node).clone());
   }
 
   /**
@@ -122,7 +118,7 @@ public final class MemTable {
   }
 
   public boolean isEmpty() {
-    return table.isEmpty();
+    return table.first() == 0;
   }
 
   /** The smallest sequence added, or {@link Long#MAX_VALUE} while the memtable is empty. */
@@ -139,6 +135,11 @@ public final class MemTable {
   public String toString() {
     return "MemTable{entries=" + entries() + ", bytes=" + approximateBytes()
         + ", sequences=[" + smallestSequence() + ", " + largestSequence() + "]}";
+  }
+
+  private boolean containsExactly(byte[] internalKey) {
+    int node = table.seek(internalKey);
+    return node != 0 && table.compare(node, internalKey) == 0;
   }
 
   /** Internal keys carry 56-bit sequences; "read everything" callers may pass Long.MAX_VALUE. */

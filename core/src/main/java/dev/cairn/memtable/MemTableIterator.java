@@ -1,71 +1,71 @@
 package dev.cairn.memtable;
 
 import dev.cairn.iter.InternalIterator;
-import java.util.Iterator;
-import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * Walks a memtable's skiplist. Each positioning call takes a fresh weakly consistent iterator
- * over the tail of the map, so {@link #next()} costs O(1) rather than a new O(log n) search.
+ * Walks a memtable's {@link ArenaSkipList}: a seek is one search, {@link #next()} one link. The
+ * key of the current entry is copied out of the arena once per position; the value is the array
+ * the memtable holds.
  */
 final class MemTableIterator implements InternalIterator {
-  private final ConcurrentSkipListMap<byte[], byte[]> table;
-  private Iterator<Map.Entry<byte[], byte[]>> cursor;
-  private Map.Entry<byte[], byte[]> current;
+  private final ArenaSkipList table;
+  private int node;
+  private byte[] key;
 
-  MemTableIterator(ConcurrentSkipListMap<byte[], byte[]> table) {
+  MemTableIterator(ArenaSkipList table) {
     this.table = table;
   }
 
   @Override
   public boolean isValid() {
-    return current != null;
+    return node != 0;
   }
 
   @Override
   public void seekToFirst() {
-    cursor = table.entrySet().iterator();
-    advance();
+    moveTo(table.first());
   }
 
   @Override
   public void seek(byte[] internalKeyTarget) {
-    cursor = table.tailMap(internalKeyTarget, true).entrySet().iterator();
-    advance();
+    moveTo(table.seek(internalKeyTarget));
   }
 
   @Override
   public void next() {
     requireValid();
-    advance();
+    moveTo(table.next(node));
   }
 
   @Override
   public byte[] key() {
     requireValid();
-    return current.getKey();
+    if (key == null) {
+      key = table.key(node);
+    }
+    return key;
   }
 
   @Override
   public byte[] value() {
     requireValid();
-    return current.getValue();
+    return table.value(node);
   }
 
   @Override
   public void close() {
-    cursor = null;
-    current = null;
+    node = 0;
+    key = null;
   }
 
-  private void advance() {
-    current = cursor.hasNext() ? cursor.next() : null;
+  private void moveTo(int next) {
+    node = next;
+    key = null;
   }
 
   private void requireValid() {
-    if (current == null) {
+    if (node == 0) {
       throw new NoSuchElementException("memtable iterator is not positioned on an entry");
     }
   }

@@ -1,0 +1,290 @@
+package dev.cairn.memtable;
+
+import dev.cairn.util.Coding;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * The memtable's ordered index: LevelDB's skiplist (one writer, any number of lock-free readers,
+ * nothing ever removed) with its nodes packed into large byte arrays, each node's internal key
+ * right behind its tower of next pointers. A search touches one place in memory per node it
+ * visits, where {@code ConcurrentSkipListMap} touches an index object, a node object and a key
+ * array; and the nodes of a memtable with large values sit together, the values apart (in the
+ * value table, by reference), so the nodes of a 32 MiB memtable of 1 KiB values fit in a
+ * megabyte or two. Measured: docs/results/issue20 {@code memtable-jmh/}.
+ *
+ * <p><b>Node format</b>, at a 4-aligned address {@code a} (chunk {@code a >>> CHUNK_SHIFT}, byte
+ * offset {@code a & OFFSET_MASK} in it), native byte order:
+ *
+ * <pre>
+ *   a + 0            int   keyLength    the internal key's length (user key + 8-byte trailer)
+ *   a + 4            int   valueIndex   where the value is in the value table
+ *   a + 8            int   height       1..MAX_HEIGHT
+ *   a + 12 + 4 i     int   next[i]      the next node's address at level i, 0 for none
+ *   a + 12 + 4 h     byte  key[keyLength]
+ * </pre>
+ *
+ * Address 0 is "none", so the first chunk starts allocating at 4; the head node (height {@link
+ * #MAX_HEIGHT}, no key) is the first node.
+ *
+ * <p><b>Publication.</b> The writer fills a node (header, key, its own next pointers, its value's
+ * slot) with plain stores, then links it bottom-up, each link with a release store; readers load
+ * links with acquire. A reader that reaches a node therefore sees everything written into it
+ * before its link, including the chunk array slot and value slot it lives in, which are written
+ * once and never change. (The acquire is a plain load followed by an acquire fence.) The node's upper links may be missing for a moment: a reader then
+ * reaches it through a lower level, never skips it.
+ *
+ * <p><b>Thread-safety</b>: {@link #insert} must not run concurrently with itself (the caller
+ * serializes writers); everything else may run concurrently with anything.
+ */
+final class ArenaSkipList {
+  static final int MAX_HEIGHT = 12;
+  /** LevelDB's branching: each level holds about a quarter of the one below. */
+  private static final int BRANCHING = 4;
+
+  private static final int CHUNK_SHIFT = 20;
+  /** Ordinary chunks are 1 MiB; a node larger than a quarter of that gets a chunk of its own. */
+  private static final int CHUNK_BYTES = 1 << CHUNK_SHIFT;
+  private static final int OFFSET_MASK = CHUNK_BYTES - 1;
+  /** Addresses are ints: 2,047 chunks of 1 MiB (an address's sign bit stays clear). */
+  private static final int MAX_CHUNKS = (1 << (31 - CHUNK_SHIFT)) - 1;
+
+  private static final int VALUE_CHUNK_SHIFT = 12;
+  private static final int VALUE_CHUNK_SLOTS = 1 << VALUE_CHUNK_SHIFT;
+  /** 8,192 value chunks of 4,096: 33.5 million entries. */
+  private static final int MAX_VALUE_CHUNKS = 1 << 13;
+
+  private static final int KEY_LENGTH = 0;
+  private static final int VALUE_INDEX = 4;
+  private static final int HEIGHT = 8;
+  private static final int TOWER = 12;
+  private static final int NONE = 0;
+
+  private static final VarHandle INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.nativeOrder());
+
+  /** Slots are written once, before any node in them is linked; the array itself never grows. */
+  private final byte[][] chunks = new byte[MAX_CHUNKS + 1][];
+  private final Object[][] valueChunks = new Object[MAX_VALUE_CHUNKS][];
+  private final int head;
+  /** The tallest tower so far; readers may see a stale, lower value and start lower (still correct). */
+  private volatile int height = 1;
+
+  // Writer-only state.
+  private int chunkCount;
+  private int allocChunk;
+  private int allocOffset;
+  private int values;
+  private long random = 0x9E3779B97F4A7C15L;
+  private final int[] prev = new int[MAX_HEIGHT];
+
+  ArenaSkipList() {
+    chunks[0] = new byte[CHUNK_BYTES];
+    chunkCount = 1;
+    allocOffset = 4; // address 0 is NONE
+    head = allocate(nodeBytes(MAX_HEIGHT, 0));
+    setInt(head, HEIGHT, MAX_HEIGHT);
+  }
+
+  /**
+   * Inserts {@code internalKey} (copied into the arena) with {@code value} (kept by reference).
+   * Requires: the key is not present; no other insert runs concurrently.
+   */
+  void insert(byte[] internalKey, byte[] value) {
+    int x = head;
+    for (int level = height - 1; level >= 0; level--) {
+      for (int next = plainNext(x, level); next != NONE && compare(next, internalKey) < 0;
+          next = plainNext(x, level)) {
+        x = next;
+      }
+      prev[level] = x;
+    }
+    int h = randomHeight();
+    int current = height;
+    for (int level = current; level < h; level++) {
+      prev[level] = head;
+    }
+    int valueIndex = storeValue(value);
+    int node = allocate(nodeBytes(h, internalKey.length));
+    byte[] chunk = chunk(node);
+    int at = node & OFFSET_MASK;
+    INT.set(chunk, at + KEY_LENGTH, internalKey.length);
+    INT.set(chunk, at + VALUE_INDEX, valueIndex);
+    INT.set(chunk, at + HEIGHT, h);
+    System.arraycopy(internalKey, 0, chunk, at + TOWER + 4 * h, internalKey.length);
+    for (int level = 0; level < h; level++) {
+      INT.set(chunk, at + TOWER + 4 * level, plainNext(prev[level], level));
+    }
+    for (int level = 0; level < h; level++) {
+      byte[] p = chunk(prev[level]);
+      INT.setRelease(p, (prev[level] & OFFSET_MASK) + TOWER + 4 * level, node);
+    }
+    if (h > current) {
+      height = h; // after the links: a reader starting at the new height finds them
+    }
+  }
+
+  /** The first node whose key is >= {@code internalKey}, or {@link #NONE}. */
+  int seek(byte[] internalKey) {
+    int x = head;
+    int level = height - 1;
+    while (true) {
+      int next = next(x, level);
+      if (next != NONE && compare(next, internalKey) < 0) {
+        x = next;
+      } else if (level == 0) {
+        return next;
+      } else {
+        level--;
+      }
+    }
+  }
+
+  /** The first node, or {@link #NONE} when empty. */
+  int first() {
+    return next(head, 0);
+  }
+
+  /** The node after {@code node}, or {@link #NONE}. */
+  int next(int node) {
+    return next(node, 0);
+  }
+
+  /** A copy of the node's internal key. */
+  byte[] key(int node) {
+    byte[] chunk = chunk(node);
+    int at = node & OFFSET_MASK;
+    int keyStart = at + TOWER + 4 * (int) INT.get(chunk, at + HEIGHT);
+    return Arrays.copyOfRange(chunk, keyStart, keyStart + (int) INT.get(chunk, at + KEY_LENGTH));
+  }
+
+  /** The node's value (the array inserted, not a copy). */
+  byte[] value(int node) {
+    int index = (int) INT.get(chunk(node), (node & OFFSET_MASK) + VALUE_INDEX);
+    return (byte[]) valueChunks[index >>> VALUE_CHUNK_SHIFT][index & (VALUE_CHUNK_SLOTS - 1)];
+  }
+
+  /**
+   * Compares the node's internal key with {@code internalKey} in internal-key order (user key
+   * ascending, unsigned; then trailer, that is sequence and type, descending).
+   */
+  int compare(int node, byte[] internalKey) {
+    byte[] chunk = chunk(node);
+    int at = node & OFFSET_MASK;
+    int keyLength = (int) INT.get(chunk, at + KEY_LENGTH);
+    int keyStart = at + TOWER + 4 * (int) INT.get(chunk, at + HEIGHT);
+    int userLength = keyLength - 8;
+    int c = Arrays.compareUnsigned(chunk, keyStart, keyStart + userLength,
+        internalKey, 0, internalKey.length - 8);
+    if (c != 0) {
+      return c;
+    }
+    return Long.compareUnsigned(Coding.getFixed64(internalKey, internalKey.length - 8),
+        Coding.getFixed64(chunk, keyStart + userLength));
+  }
+
+  /** Whether the node's user key equals {@code internalKey}'s. */
+  boolean sameUserKey(int node, byte[] internalKey) {
+    byte[] chunk = chunk(node);
+    int at = node & OFFSET_MASK;
+    int keyStart = at + TOWER + 4 * (int) INT.get(chunk, at + HEIGHT);
+    int userLength = (int) INT.get(chunk, at + KEY_LENGTH) - 8;
+    return Arrays.equals(chunk, keyStart, keyStart + userLength, internalKey, 0, internalKey.length - 8);
+  }
+
+  /** The node's trailer: {@code sequence << 8 | type}. */
+  long trailer(int node) {
+    byte[] chunk = chunk(node);
+    int at = node & OFFSET_MASK;
+    int keyEnd = at + TOWER + 4 * (int) INT.get(chunk, at + HEIGHT) + (int) INT.get(chunk, at + KEY_LENGTH);
+    return Coding.getFixed64(chunk, keyEnd - 8);
+  }
+
+  /**
+   * A link read with acquire semantics. A plain read and an acquire fence, not {@code
+   * getAcquire}: on JDK 17 a byte-array view's {@code getAcquire} made a memtable get 1.5x slower
+   * in JMH (3.36 against 2.50 us at 350,000 entries, docs/results/issue20 {@code memtable-jmh/}).
+   */
+  private int next(int node, int level) {
+    int next = (int) INT.get(chunk(node), (node & OFFSET_MASK) + TOWER + 4 * level);
+    VarHandle.acquireFence();
+    return next;
+  }
+
+  private int plainNext(int node, int level) {
+    return (int) INT.get(chunk(node), (node & OFFSET_MASK) + TOWER + 4 * level);
+  }
+
+  private byte[] chunk(int address) {
+    return chunks[address >>> CHUNK_SHIFT];
+  }
+
+  private void setInt(int node, int field, int value) {
+    INT.set(chunk(node), (node & OFFSET_MASK) + field, value);
+  }
+
+  private static int nodeBytes(int height, int keyLength) {
+    return (TOWER + 4 * height + keyLength + 3) & ~3;
+  }
+
+  /** Writer only. A 4-aligned address of {@code bytes} zeroed bytes. */
+  private int allocate(int bytes) {
+    if (bytes > CHUNK_BYTES / 4) {
+      return newChunk(bytes, true);
+    }
+    if (allocOffset + bytes > CHUNK_BYTES) {
+      newChunk(CHUNK_BYTES, false);
+    }
+    int address = (allocChunk << CHUNK_SHIFT) | allocOffset;
+    allocOffset += bytes;
+    return address;
+  }
+
+  private int newChunk(int bytes, boolean dedicated) {
+    if (chunkCount > MAX_CHUNKS) {
+      throw new IllegalStateException("memtable arena full: " + MAX_CHUNKS + " chunks of " + CHUNK_BYTES + " bytes");
+    }
+    int index = chunkCount++;
+    chunks[index] = new byte[bytes];
+    if (!dedicated) {
+      allocChunk = index;
+      allocOffset = 0;
+    }
+    return index << CHUNK_SHIFT;
+  }
+
+  /** Writer only. */
+  private int storeValue(byte[] value) {
+    int index = values;
+    int chunk = index >>> VALUE_CHUNK_SHIFT;
+    if (chunk >= MAX_VALUE_CHUNKS) {
+      throw new IllegalStateException("memtable holds the most entries it can: " + index);
+    }
+    if (valueChunks[chunk] == null) {
+      valueChunks[chunk] = new Object[VALUE_CHUNK_SLOTS];
+    }
+    valueChunks[chunk][index & (VALUE_CHUNK_SLOTS - 1)] = value;
+    values = index + 1;
+    return index;
+  }
+
+  /** Writer only: 1 with probability 3/4, 2 with 3/16, ... (LevelDB's). */
+  private int randomHeight() {
+    int h = 1;
+    while (h < MAX_HEIGHT && nextRandom() % BRANCHING == 0) {
+      h++;
+    }
+    return h;
+  }
+
+  private int nextRandom() {
+    long x = random; // xorshift64
+    x ^= x << 13;
+    x ^= x >>> 7;
+    x ^= x << 17;
+    random = x;
+    return (int) (x >>> 33);
+  }
+}
