@@ -26,7 +26,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * (db_bench's fillrandom shape), insert in the runner's load shape (16 ASCII digits, a fresh 1 KiB
  * value per entry as a decoded write batch gives, 32 MiB memtables of about 31,000 entries), a
  * point lookup that hits, and a short scan after a seek. Figures before and after the arena
- * skiplist: docs/results/issue20 {@code memtable-*}.
+ * skiplist: docs/results/issue20 {@code memtable-jmh/}.
  *
  * <p>Run: {@code java -jar jmh/target/cairn-bench.jar MemTableBench} (or through the JMH main).
  */
