@@ -48,6 +48,11 @@ final class MemTables {
   private LogWriter log;
   private long logNumber;
   private final WriteSlowdown slowdown;
+  /**
+   * The memtables a read sees, newest first: republished (under the mutex) whenever the active
+   * or the immutable memtables change, read without it ({@link Reads#pin}).
+   */
+  private volatile List<MemTable> readView = List.of();
 
   MemTables(Engine engine) {
     this.dir = engine.dir();
@@ -78,6 +83,7 @@ final class MemTables {
   /** Requires: mutex held. Open: the recovered state is installed; writes may begin. */
   void createMemTable() {
     mem = new MemTable();
+    publishReadView();
   }
 
   /** Requires: mutex held, no writer left. Clean close: syncs and closes the log. */
@@ -211,17 +217,27 @@ final class MemTables {
     log = newLog;
     logNumber = newLogNumber;
     mem = new MemTable();
+    publishReadView();
     background.maybeScheduleBackgroundWork();
   }
 
   // ---------------------------------------------------------------- readers and flushes
 
-  /** Requires: mutex held. The memtables a read sees, newest first. */
+  /**
+   * The memtables a read sees, newest first; safe without the mutex. Every write up to the last
+   * published sequence is in them or, once flushed and removed, in the current version (the
+   * flush installs its version before it removes the memtable; see {@link Reads#pin}).
+   */
   List<MemTable> newestFirst() {
+    return readView;
+  }
+
+  /** Requires: mutex held. */
+  private void publishReadView() {
     List<MemTable> memtables = new ArrayList<>(1 + immutables.size());
     memtables.add(mem);
     immutables.descendingIterator().forEachRemaining(m -> memtables.add(m.mem()));
-    return memtables;
+    readView = List.copyOf(memtables);
   }
 
   /** Requires: mutex held. The active memtable's approximate size. */
@@ -263,8 +279,12 @@ final class MemTables {
     return next != null ? next.logNumber() : logNumber;
   }
 
-  /** Requires: mutex held. The oldest immutable memtable is flushed and installed. */
+  /**
+   * Requires: mutex held. The oldest immutable memtable is flushed and its version installed (in
+   * that order: a read that no longer sees the memtable must find its table in the version).
+   */
   void removeOldest() {
     immutables.pollFirst();
+    publishReadView();
   }
 }

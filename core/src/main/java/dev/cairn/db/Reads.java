@@ -10,9 +10,10 @@ import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The read side's moments under the engine mutex: pinning what one read sees (the memtables and
- * a referenced version, at one sequence), registering a snapshot at the last published sequence,
- * and taking the figures for {@link Stats}. The reads themselves run unlocked ({@link ReadState}).
+ * The read side's entry points: pinning what one read sees (the memtables and a referenced
+ * version, at one sequence; without the engine mutex, see {@link #pin}), registering a snapshot
+ * at the last published sequence and taking the figures for {@link Stats} (both under the
+ * mutex). The reads themselves run unlocked ({@link ReadState}).
  */
 final class Reads {
   private final Engine engine;
@@ -31,19 +32,27 @@ final class Reads {
 
   /**
    * Pins the memtables and the current version for one read or iterator, at {@code sequence}
-   * (below 0: the last published sequence).
+   * (below 0: the last published sequence), without the engine mutex (docs/architecture.md,
+   * "Pinning a read"). The order is what makes it safe, each step a volatile read:
+   *
+   * <ol>
+   *   <li>the sequence: every write up to it is already in a memtable (a write group publishes
+   *       its last sequence after its inserts) or, flushed, in a version;
+   *   <li>the memtables: a memtable leaves this list only after the flush that wrote it has
+   *       installed its version, so a memtable missing from the list read here is in every
+   *       version read after it; a memtable switched out stays in the list, as immutable;
+   *   <li>the version, referenced with {@link VersionSet#refCurrent()}, which retries when it
+   *       meets a version released between the read of {@code current} and the reference.
+   * </ol>
+   *
+   * A read may find a flushed memtable's entries twice, in the memtable and in its table: the
+   * same entries, so it reads the same values.
    */
   ReadState pin(long sequence) {
-    mutex.lock();
-    try {
-      Version v = versions.current();
-      v.ref();
-      List<MemTable> memtables = memTables.newestFirst();
-      return new ReadState(engine.tableCache(), compactions.buffer().reads(), memtables, v,
-          sequence >= 0 ? sequence : versions.lastSequence());
-    } finally {
-      mutex.unlock();
-    }
+    long at = sequence >= 0 ? sequence : versions.lastSequence();
+    List<MemTable> memtables = memTables.newestFirst();
+    Version v = versions.refCurrent();
+    return new ReadState(engine.tableCache(), compactions.buffer().reads(), memtables, v, at);
   }
 
   /** A snapshot of {@code owner} at the last published sequence. */
