@@ -305,7 +305,7 @@ final class BlockCompactionJob implements CompactionExecution {
       try (InternalIterator kept = dropRules.apply(new MergingIterator(sources));
           TableOutput out = new TableOutput(engine.fs(), engine.dir(), tableOptions, tag,
               plan.outputLimits().targetFileBytes(), this::newOutputNumber,
-              CompactionJob.grandparentCuts(plan, engine.options()))) {
+              TableOutput.CutPolicy.grandparents(plan, engine.options()))) {
         long added = 0;
         for (kept.seekToFirst(); kept.isValid(); kept.next()) {
           out.add(kept.key(), kept.value());

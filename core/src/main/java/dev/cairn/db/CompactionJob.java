@@ -1,13 +1,10 @@
 package dev.cairn.db;
 
-import dev.cairn.Options;
 import dev.cairn.compaction.CompactionPlan;
-import dev.cairn.compaction.OutputCuts;
 import dev.cairn.fs.IoTag;
 import dev.cairn.iter.ConcatenatingIterator;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.iter.MergingIterator;
-import dev.cairn.key.InternalKey;
 import dev.cairn.read.CompactionFilterIterator;
 import dev.cairn.table.TableOptions;
 import dev.cairn.version.FileMetaData;
@@ -77,7 +74,7 @@ final class CompactionJob implements CompactionExecution {
         CompactionFilterIterator kept =
             new CompactionFilterIterator(merged, snapshots, oldestSnapshot, plan.bottommost());
         TableOutput out = new TableOutput(engine.fs(), engine.dir(), tableOptions, tag,
-            plan.outputLimits().targetFileBytes(), this::newOutputNumber, grandparentCuts(plan, engine.options()))) {
+            plan.outputLimits().targetFileBytes(), this::newOutputNumber, TableOutput.CutPolicy.grandparents(plan, engine.options()))) {
       long added = 0;
       for (kept.seekToFirst(); kept.isValid(); kept.next()) {
         if (engine.status().isClosing()) {
@@ -132,16 +129,5 @@ final class CompactionJob implements CompactionExecution {
   private InternalIterator concatenation(List<FileMetaData> files, IoTag tag) {
     return new ConcatenatingIterator<>(files, FileMetaData::largest,
         f -> TableIterators.open(engine.tableCache(), f, false, tag));
-  }
-
-  /**
-   * Where one output stream of {@code plan} ends its tables: bounded and aligned grandparent
-   * overlap ({@link OutputCuts}). A new policy per stream: it follows the stream's keys.
-   */
-  static TableOutput.CutPolicy grandparentCuts(CompactionPlan plan, Options options) {
-    OutputCuts cuts = new OutputCuts(plan.grandparents(), plan.outputLimits(),
-        options.alignCompactionOutputs() ? OutputCuts.DEFAULT_ALIGN_FRACTION : 0);
-    return (internalKey, currentBytes) ->
-        cuts.cutBefore(internalKey, internalKey.length - InternalKey.TRAILER_BYTES, currentBytes);
   }
 }

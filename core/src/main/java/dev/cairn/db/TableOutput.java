@@ -1,5 +1,8 @@
 package dev.cairn.db;
 
+import dev.cairn.Options;
+import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.OutputCuts;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoTag;
@@ -34,8 +37,20 @@ final class TableOutput implements AutoCloseable {
      */
     boolean shouldCutBefore(byte[] internalKey, long currentBytes);
 
-    /** Cuts at the target size only (a flush, a rewrite of one table). */
+    /** Cuts at the target size only (a flush). */
     CutPolicy NONE = (internalKey, currentBytes) -> false;
+
+    /**
+     * Cuts one output stream of {@code plan} at bounded and (with {@link
+     * Options#alignCompactionOutputs()}) aligned grandparent overlap ({@link OutputCuts}). A new
+     * policy per stream: it follows the stream's keys.
+     */
+    static CutPolicy grandparents(CompactionPlan plan, Options options) {
+      OutputCuts cuts = new OutputCuts(plan.grandparents(), plan.outputLimits(),
+          options.alignCompactionOutputs() ? OutputCuts.DEFAULT_ALIGN_FRACTION : 0);
+      return (internalKey, currentBytes) ->
+          cuts.cutBefore(internalKey, internalKey.length - InternalKey.TRAILER_BYTES, currentBytes);
+    }
   }
 
   private final FileSystem fs;

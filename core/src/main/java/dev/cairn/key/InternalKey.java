@@ -55,7 +55,12 @@ public final class InternalKey {
 
   /** The entry's type, or null if the type byte is unknown (a corrupt key). */
   public static ValueType type(byte[] internalKey) {
-    return ValueType.fromPersistentId((int) (trailer(internalKey) & 0xff));
+    return typeOf(trailer(internalKey));
+  }
+
+  /** The value type a trailer ({@code sequence << 8 | type}) carries, or null if unknown. */
+  public static ValueType typeOf(long trailer) {
+    return ValueType.fromPersistentId((int) (trailer & 0xff));
   }
 
   /** Whether the internal key is structurally valid (long enough and a known type). */

@@ -1,5 +1,7 @@
 package dev.cairn.memtable;
 
+import dev.cairn.key.InternalKey;
+import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.util.Coding;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -156,8 +158,8 @@ final class ArenaSkipList {
   byte[] key(int node) {
     byte[] chunk = chunk(node);
     int at = node & OFFSET_MASK;
-    int keyStart = at + TOWER + 4 * (int) INT.get(chunk, at + HEIGHT);
-    return Arrays.copyOfRange(chunk, keyStart, keyStart + (int) INT.get(chunk, at + KEY_LENGTH));
+    int keyStart = keyStart(chunk, at);
+    return Arrays.copyOfRange(chunk, keyStart, keyStart + keyLength(chunk, at));
   }
 
   /** The node's value (the array inserted, not a copy). */
@@ -166,46 +168,42 @@ final class ArenaSkipList {
     return (byte[]) valueChunks[index >>> VALUE_CHUNK_SHIFT][index & (VALUE_CHUNK_SLOTS - 1)];
   }
 
-  /**
-   * Compares the node's internal key with {@code internalKey} in internal-key order (user key
-   * ascending, unsigned; then trailer, that is sequence and type, descending).
-   */
+  /** Compares the node's internal key with {@code internalKey} ({@link InternalKeyComparator}). */
   int compare(int node, byte[] internalKey) {
     byte[] chunk = chunk(node);
     int at = node & OFFSET_MASK;
-    int keyLength = (int) INT.get(chunk, at + KEY_LENGTH);
-    int keyStart = at + TOWER + 4 * (int) INT.get(chunk, at + HEIGHT);
-    int userLength = keyLength - 8;
-    int c = Arrays.compareUnsigned(chunk, keyStart, keyStart + userLength,
-        internalKey, 0, internalKey.length - 8);
-    if (c != 0) {
-      return c;
-    }
-    return Long.compareUnsigned(Coding.getFixed64(internalKey, internalKey.length - 8),
-        Coding.getFixed64(chunk, keyStart + userLength));
+    return InternalKeyComparator.compare(chunk, keyStart(chunk, at), keyLength(chunk, at), internalKey);
   }
 
   /** Whether the node's user key equals {@code internalKey}'s. */
   boolean sameUserKey(int node, byte[] internalKey) {
     byte[] chunk = chunk(node);
     int at = node & OFFSET_MASK;
-    int keyStart = at + TOWER + 4 * (int) INT.get(chunk, at + HEIGHT);
-    int userLength = (int) INT.get(chunk, at + KEY_LENGTH) - 8;
-    return Arrays.equals(chunk, keyStart, keyStart + userLength, internalKey, 0, internalKey.length - 8);
+    int keyStart = keyStart(chunk, at);
+    int userLength = keyLength(chunk, at) - InternalKey.TRAILER_BYTES;
+    return Arrays.equals(chunk, keyStart, keyStart + userLength,
+        internalKey, 0, internalKey.length - InternalKey.TRAILER_BYTES);
   }
 
   /** The node's trailer: {@code sequence << 8 | type}. */
   long trailer(int node) {
     byte[] chunk = chunk(node);
     int at = node & OFFSET_MASK;
-    int keyEnd = at + TOWER + 4 * (int) INT.get(chunk, at + HEIGHT) + (int) INT.get(chunk, at + KEY_LENGTH);
-    return Coding.getFixed64(chunk, keyEnd - 8);
+    return Coding.getFixed64(chunk, keyStart(chunk, at) + keyLength(chunk, at) - InternalKey.TRAILER_BYTES);
+  }
+
+  private static int keyStart(byte[] chunk, int at) {
+    return at + TOWER + 4 * (int) INT.get(chunk, at + HEIGHT);
+  }
+
+  private static int keyLength(byte[] chunk, int at) {
+    return (int) INT.get(chunk, at + KEY_LENGTH);
   }
 
   /**
-   * A link read with acquire semantics. A plain read and an acquire fence, not {@code
-   * getAcquire}: on JDK 17 a byte-array view's {@code getAcquire} made a memtable get 1.5x slower
-   * in JMH (3.36 against 2.50 us at 350,000 entries, docs/results/issue20 {@code memtable-jmh/}).
+   * A link read with acquire semantics: a plain read and an acquire fence. A byte-array view's
+   * {@code getAcquire} was tried first; in JMH the fence was never slower (docs/results/issue20
+   * {@code memtable-jmh/}; the runs are too noisy to say it is faster).
    */
   private int next(int node, int level) {
     int next = (int) INT.get(chunk(node), (node & OFFSET_MASK) + TOWER + 4 * level);
