@@ -5,11 +5,14 @@ import dev.cairn.bench.cli.Invocation;
 import dev.cairn.bench.cli.UsageException;
 import dev.cairn.bench.engine.Engines;
 import dev.cairn.bench.report.Outputs;
+import dev.cairn.bench.run.ForkedRunner;
 import dev.cairn.bench.run.RunResult;
+import dev.cairn.bench.run.RunResultFile;
 import dev.cairn.bench.run.Runner;
 import dev.cairn.bench.workload.Workloads;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,6 +28,12 @@ public final class BenchMain {
   public static final int EXIT_OK = 0;
   public static final int EXIT_RUN_FAILED = 1;
   public static final int EXIT_USAGE = 2;
+  /**
+   * The command a forked run's JVM is started with ({@link ForkedRunner}): {@code child RESULT
+   * run FLAGS} runs one (engine, workload) and writes its result to the file RESULT. Not for users,
+   * so usage does not list it.
+   */
+  public static final String CHILD_COMMAND = "child";
 
   private BenchMain() {}
 
@@ -46,7 +55,10 @@ public final class BenchMain {
     try {
       switch (command) {
         case "run", "compare" -> {
-          return runOrCompare(Flags.parse(command, rest), err);
+          return runOrCompare(Flags.parse(command, rest), rest, err);
+        }
+        case CHILD_COMMAND -> {
+          return runInChild(rest, err);
         }
         case "jmh" -> {
           // JMH's own error for a jar without benchmarks is a stack trace; say what is missing.
@@ -74,13 +86,14 @@ public final class BenchMain {
     }
   }
 
-  private static int runOrCompare(Invocation inv, PrintStream progress) throws IOException {
+  private static int runOrCompare(Invocation inv, String[] flags, PrintStream progress) throws IOException {
     Runner runner = new Runner(inv.config(), progress);
+    ForkedRunner forked = new ForkedRunner(inv.config(), progress, flags);
     List<RunResult> results = new ArrayList<>();
     // Workload-major order, so that one workload's engines run back to back on the same machine state.
     for (String workload : inv.workloads()) {
       for (String engine : inv.engines()) {
-        results.add(runner.run(engine, Workloads.get(workload)));
+        results.add(inv.sameJvm() ? runner.run(engine, Workloads.get(workload)) : forked.run(engine, workload));
         // The data files after each run, so that an interrupted comparison keeps what it measured.
         Outputs.writeData(inv.out(), results);
       }
@@ -91,7 +104,19 @@ public final class BenchMain {
     return results.stream().allMatch(RunResult::ok) ? EXIT_OK : EXIT_RUN_FAILED;
   }
 
-  private static void removeIfEmpty(java.nio.file.Path dir) {
+  /** {@code child RESULT run FLAGS}: one run, its result written to RESULT for the parent to read. */
+  private static int runInChild(String[] args, PrintStream progress) throws IOException {
+    if (args.length < 2 || !args[1].equals("run")) {
+      throw new UsageException("'" + CHILD_COMMAND + "' is the runner's own: child RESULT_FILE run FLAGS");
+    }
+    Invocation inv = Flags.parse("run", Arrays.copyOfRange(args, 2, args.length));
+    RunResult result = new Runner(inv.config(), progress).run(inv.engines().get(0),
+        Workloads.get(inv.workloads().get(0)));
+    RunResultFile.write(Path.of(args[0]), result);
+    return result.ok() ? EXIT_OK : EXIT_RUN_FAILED;
+  }
+
+  private static void removeIfEmpty(Path dir) {
     try {
       java.nio.file.Files.deleteIfExists(dir);
     } catch (IOException e) {

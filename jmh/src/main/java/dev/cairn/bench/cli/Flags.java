@@ -19,7 +19,8 @@ public final class Flags {
   static final String DEFAULT_ENGINES = "cairn-buffer,cairn-table,rocksdb,leveldb";
   /** Flag name to its one-line help, in the order usage prints them. */
   public static final Map<String, String> HELP = new LinkedHashMap<>();
-  private static final List<String> BOOLEAN_FLAGS = List.of("--direct-io", "--keep-data", "--engine-defaults");
+  private static final List<String> BOOLEAN_FLAGS = List.of("--direct-io", "--keep-data", "--engine-defaults",
+      "--same-jvm");
   /** The level shape the runner otherwise gives every engine; --engine-defaults leaves it to each. */
   private static final List<String> LEVEL_SHAPE_FLAGS = List.of("--l1-mb", "--level-ratio", "--file-mb");
 
@@ -53,6 +54,8 @@ public final class Flags {
     HELP.put("--seek-delay-ms", "simulated slow device: ms added to each non-sequential table read (default 0 = off; Cairn only)");
     HELP.put("--mixed-seconds", "after the measured phase: seconds of 50% uniform reads / 50% uniform updates (default 0 = off)");
     HELP.put("--scan-seconds", "after that: seconds of scans of 1-100 records from uniform starts (default 0 = off)");
+    HELP.put("--same-jvm", "run every (engine, workload) in this JVM instead of a fresh JVM each (the default, so that"
+        + " no run inherits another's JIT warm-up, heap or code profiles; use it to profile a run with an agent)");
     HELP.put("--node-page-cache-mb", "Cassandra and HBase engines: page cache the node may hold beyond its JVM's memory (default 64)");
   }
 
@@ -123,7 +126,25 @@ public final class Flags {
         nonNegative(values, "--scan-seconds", 0),
         mib(values, "--node-page-cache-mb", 64),
         engineDefaults);
-    return new Invocation(engines, workloads, out, config);
+    return new Invocation(engines, workloads, out, config, values.containsKey("--same-jvm"));
+  }
+
+  /**
+   * The flags of a {@code run} of one (engine, workload) of the command line {@code args}: every
+   * flag but the engine and workload choices and {@code --same-jvm}, which a forked run does not
+   * need, so that the run sees exactly the configuration its parent parsed.
+   */
+  public static List<String> forOneRun(String[] args, String engine, String workload) {
+    List<String> kept = new ArrayList<>(List.of("--engine", engine, "--workload", workload));
+    Map<String, String> values = collect(args);
+    for (Map.Entry<String, String> e : values.entrySet()) {
+      String name = e.getKey();
+      if (List.of("--engine", "--engines", "--workload", "--workloads", "--same-jvm").contains(name)) {
+        continue;
+      }
+      kept.add(BOOLEAN_FLAGS.contains(name) ? name : name + "=" + e.getValue());
+    }
+    return kept;
   }
 
   private static Map<String, String> collect(String[] args) {

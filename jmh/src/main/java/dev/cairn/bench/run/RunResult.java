@@ -63,4 +63,11 @@ public record RunResult(
   public boolean ok() {
     return error == null;
   }
+
+  /** A run that measured nothing: every figure NaN, no samples. */
+  public static RunResult failed(String engine, String workload, String error, Map<String, Object> config) {
+    double n = Double.NaN;
+    return new RunResult(engine, workload, error, List.of(), n, n, n, n, n, n, n, n, n, n, n, n, n, n, 0, n, n, n, n,
+        List.of(), config, n, n, n, n, n, List.of(), FollowUp.NONE, n, n, n);
+  }
 }

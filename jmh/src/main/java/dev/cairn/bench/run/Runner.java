@@ -17,7 +17,10 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.HdrHistogram.Histogram;
 
@@ -189,6 +192,16 @@ public final class Runner {
     return DerivedFigures.delta(later, earlier);
   }
 
+  /**
+   * The run's configuration as summary.json reports it, with the JVM that ran it: each run has its
+   * own unless {@code --same-jvm} was given ({@link ForkedRunner}).
+   */
+  static Map<String, Object> configOfRun(RunConfig config) {
+    Map<String, Object> m = new LinkedHashMap<>(config.asMap());
+    m.put("jvm_pid", ProcessHandle.current().pid());
+    return Collections.unmodifiableMap(m);
+  }
+
   /** Mutable state of one run while it is measured; {@link #toResult} freezes it. */
   private static final class Measurement {
     final String engine;
@@ -254,7 +267,7 @@ public final class Runner {
           liveUserBytes > 0 && dbBytes > 0 ? (double) dbBytes / liveUserBytes : Double.NaN,
           device, compaction, user, dbBytes, stall,
           samples.isEmpty() ? Double.NaN : loadSum / samples.size(),
-          loadSeconds, seconds, unhonoured, java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(config.asMap())),
+          loadSeconds, seconds, unhonoured, configOfRun(config),
           high.readP99Micros(), high.opsPerSecond(), high.drops(), high.laterReadP99Micros(),
           DerivedFigures.spaceAmplificationPeak(samples, dbBytes, liveUserBytes),
           DerivedFigures.writeAmplificationByLevel(startLevelBytes, endLevelBytes, user),
