@@ -112,32 +112,27 @@ final class BackgroundWork implements BackgroundRequests.Handler {
   }
 
   /**
-   * Requires: mutex held (released while files are deleted, held again on return). Deletes
-   * unreferenced files, in batches or all when {@code force}. The directory is listed under the
-   * mutex, so that no table created after the live set was taken can be mistaken for obsolete;
-   * the deletions run without it, so readers do not wait behind unlink calls.
+   * Requires: mutex held (released while the directory is listed and files are deleted, held
+   * again on return). Deletes unreferenced files, in batches or all when {@code force}. Only the
+   * live set is taken under the mutex, with the first file number not yet allocated: a file
+   * created after that, which the live set cannot know, has a number at least that large and is
+   * kept, and numbers are never reused, so a file judged obsolete stays obsolete. Listing and
+   * unlinking run without the mutex, so writers and readers wait behind neither.
    */
   @Override
   public void collectObsoleteFiles(boolean force) {
-    List<String> obsolete;
+    ObsoleteFiles.LiveSet live = new ObsoleteFiles.LiveSet(
+        versions.liveFileNumbers(), engine.pendingOutputs().snapshot(), versions.logNumber(),
+        versions.manifestFileNumber(), versions.nextFileNumber());
+    mutex.unlock();
     try {
-      ObsoleteFiles.LiveSet live = new ObsoleteFiles.LiveSet(
-          versions.liveFileNumbers(), engine.pendingOutputs().snapshot(), versions.logNumber(),
-          versions.manifestFileNumber());
-      obsolete = obsoleteFiles.find(live);
+      List<String> obsolete = obsoleteFiles.find(live);
+      if (!obsolete.isEmpty()) {
+        obsoleteFiles.delete(obsolete, force);
+      }
     } catch (IOException | RuntimeException e) {
       // Leftover files cost space, not correctness; the next collection tries again.
       LOG.warning("obsolete-file collection failed: " + e);
-      return;
-    }
-    if (obsolete.isEmpty()) {
-      return;
-    }
-    mutex.unlock();
-    try {
-      obsoleteFiles.delete(obsolete, force);
-    } catch (RuntimeException e) {
-      LOG.warning("obsolete-file deletion failed: " + e);
     } finally {
       mutex.lock();
     }

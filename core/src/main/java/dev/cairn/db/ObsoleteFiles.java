@@ -21,8 +21,14 @@ import java.util.logging.Logger;
 final class ObsoleteFiles {
   private static final Logger LOG = Logger.getLogger(ObsoleteFiles.class.getName());
 
-  /** What the collector must keep; captured under the engine's mutex. */
-  record LiveSet(Set<Long> liveTables, Set<Long> pendingOutputs, long minLogNumber, long manifestNumber) {}
+  /**
+   * What the collector must keep; captured under the engine's mutex, used after it is released.
+   *
+   * @param firstUnallocated the next file number at capture: every file numbered from it on was
+   *     created after the capture and is kept, whatever its kind
+   */
+  record LiveSet(Set<Long> liveTables, Set<Long> pendingOutputs, long minLogNumber, long manifestNumber,
+      long firstUnallocated) {}
 
   private final FileSystem fs;
   private final Path dir;
@@ -39,12 +45,14 @@ final class ObsoleteFiles {
     this.waitingTableBytes = waitingTableBytes;
   }
 
-  /** Names of the files in the directory that {@code live} does not need. */
+  /** Names of the files in the directory that {@code live} does not need; needs no lock. */
   List<String> find(LiveSet live) throws IOException {
     List<String> obsolete = new ArrayList<>();
     for (String name : fs.list(dir)) {
       FileNames.Parsed p = FileNames.parse(name);
-      boolean keep = switch (p.kind()) {
+      boolean numbered = p.kind() == FileNames.Kind.LOG || p.kind() == FileNames.Kind.TABLE
+          || p.kind() == FileNames.Kind.MANIFEST || p.kind() == FileNames.Kind.TEMP;
+      boolean keep = numbered && p.number() >= live.firstUnallocated() || switch (p.kind()) {
         case LOG -> p.number() >= live.minLogNumber();
         case TABLE -> live.liveTables().contains(p.number()) || live.pendingOutputs().contains(p.number());
         case MANIFEST -> p.number() >= live.manifestNumber();
