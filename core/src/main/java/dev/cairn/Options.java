@@ -91,6 +91,7 @@ public final class Options {
   private final DlcConfig dlc;
   private final BufferConfig buffer;
   private final long obsoleteFileBatchBytes;
+  private final long bytesPerSync;
   private final boolean alignCompactionOutputs;
   private final BlockCompactionConfig blockCompaction;
   private final BlockCompactionExecution blockCompactionExecution;
@@ -122,6 +123,7 @@ public final class Options {
     dlc = b.dlc;
     buffer = b.buffer;
     obsoleteFileBatchBytes = b.obsoleteFileBatchBytes;
+    bytesPerSync = b.bytesPerSync;
     alignCompactionOutputs = b.alignCompactionOutputs;
     blockCompaction = b.blockCompaction;
     blockCompactionExecution = b.blockCompactionExecution;
@@ -291,6 +293,16 @@ public final class Options {
   }
 
   /**
+   * Flush and compaction outputs are synced each time this many more bytes have been written to
+   * them ({@code dev.cairn.fs.IncrementalSyncFile}), so that their bytes reach the device as they
+   * are written rather than in one burst when the output is finished. 0 turns it off. Default
+   * 1 MiB, RocksDB's recommended value (docs/decisions/0007).
+   */
+  public long bytesPerSync() {
+    return bytesPerSync;
+  }
+
+  /**
    * Whether a compaction ends an output table where its keys step past a file of the level below
    * the output's, once the table holds half its target size ({@code
    * dev.cairn.compaction.OutputCuts}): tables then overlap fewer files below them, and their own
@@ -331,7 +343,7 @@ public final class Options {
         + ", walRecoveryMode=" + walRecoveryMode + ", compactionScheduler=" + compactionScheduler
         + ", dlc=" + dlc + ", buffer=" + buffer + ", blockCompaction=" + blockCompaction
         + ", blockCompactionExecution=" + blockCompactionExecution
-        + ", obsoleteFileBatchBytes=" + obsoleteFileBatchBytes
+        + ", obsoleteFileBatchBytes=" + obsoleteFileBatchBytes + ", bytesPerSync=" + bytesPerSync
         + ", alignCompactionOutputs=" + alignCompactionOutputs + "}";
   }
 
@@ -363,6 +375,7 @@ public final class Options {
     private DlcConfig dlc = DlcConfig.defaults();
     private BufferConfig buffer = BufferConfig.defaults();
     private long obsoleteFileBatchBytes = 0;
+    private long bytesPerSync = 1L << 20;
     private boolean alignCompactionOutputs = true;
     private BlockCompactionConfig blockCompaction = BlockCompactionConfig.defaults();
     private BlockCompactionExecution blockCompactionExecution = BlockCompactionExecution.defaults();
@@ -398,6 +411,7 @@ public final class Options {
       blockCompaction = o.blockCompaction;
       blockCompactionExecution = o.blockCompactionExecution;
       obsoleteFileBatchBytes = o.obsoleteFileBatchBytes;
+      bytesPerSync = o.bytesPerSync;
       alignCompactionOutputs = o.alignCompactionOutputs;
       fileSystem = o.fileSystem;
     }
@@ -427,6 +441,7 @@ public final class Options {
     public Builder dlc(DlcConfig v) { dlc = v; return this; }
     public Builder buffer(BufferConfig v) { buffer = v; return this; }
     public Builder obsoleteFileBatchBytes(long v) { obsoleteFileBatchBytes = v; return this; }
+    public Builder bytesPerSync(long v) { bytesPerSync = v; return this; }
     public Builder alignCompactionOutputs(boolean v) { alignCompactionOutputs = v; return this; }
     public Builder fileSystem(FileSystem v) { fileSystem = v; return this; }
     public Builder blockCompaction(BlockCompactionConfig v) { blockCompaction = v; return this; }
@@ -450,6 +465,7 @@ public final class Options {
       range("tableCacheFiles", tableCacheFiles, 16, 1_000_000);
       range("backgroundThreads", backgroundThreads, 1, 64);
       range("obsoleteFileBatchBytes", obsoleteFileBatchBytes, 0, Long.MAX_VALUE);
+      range("bytesPerSync", bytesPerSync, 0, Long.MAX_VALUE);
       if (compactionStyle == null) {
         throw new IllegalArgumentException("option compactionStyle must not be null");
       }

@@ -1,0 +1,76 @@
+package dev.cairn.fs;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * A {@link WritableFile} that syncs each time another {@code bytesPerSync} bytes have been
+ * appended since its last sync (RocksDB's {@code bytes_per_sync}). A compaction output's bytes
+ * then reach the device while it is written, a few at a time, instead of all in the one sync that
+ * finishes it: the page cache does not fill with one output's dirty pages, and the final sync,
+ * which a large flush or compaction would otherwise spend a burst of device time on, finds
+ * little left to write. Java has no {@code sync_file_range}, so each step is an fdatasync of the
+ * file, which writes only the pages dirtied since the last one.
+ *
+ * <p>Syncs never run more often than every {@code bytesPerSync} bytes, and never cost
+ * correctness: a file synced early is still synced again when its writer finishes it.
+ */
+public final class IncrementalSyncFile implements WritableFile {
+  private final WritableFile file;
+  private final long bytesPerSync;
+  private long unsyncedBytes;
+
+  private IncrementalSyncFile(WritableFile file, long bytesPerSync) {
+    this.file = file;
+    this.bytesPerSync = bytesPerSync;
+  }
+
+  /** {@code file} itself when {@code bytesPerSync} is 0 (off), else the syncing wrapper. */
+  public static WritableFile wrap(WritableFile file, long bytesPerSync) {
+    if (bytesPerSync < 0) {
+      throw new IllegalArgumentException("bytesPerSync must be 0 (off) or positive, got " + bytesPerSync);
+    }
+    return bytesPerSync == 0 ? file : new IncrementalSyncFile(file, bytesPerSync);
+  }
+
+  @Override
+  public void append(byte[] data, int off, int len) throws IOException {
+    file.append(data, off, len);
+    appended(len);
+  }
+
+  @Override
+  public void append(ByteBuffer data) throws IOException {
+    int len = data.remaining();
+    file.append(data);
+    appended(len);
+  }
+
+  private void appended(long len) throws IOException {
+    unsyncedBytes += len;
+    if (unsyncedBytes >= bytesPerSync) {
+      sync();
+    }
+  }
+
+  @Override
+  public void flush() throws IOException {
+    file.flush();
+  }
+
+  @Override
+  public void sync() throws IOException {
+    file.sync();
+    unsyncedBytes = 0;
+  }
+
+  @Override
+  public long size() {
+    return file.size();
+  }
+
+  @Override
+  public void close() throws IOException {
+    file.close();
+  }
+}
