@@ -18,6 +18,10 @@ public final class Options {
   public static final int MAX_VALUE_BYTES = 64 * 1024 * 1024;
   /** Levels 0..MAX_LEVELS-1. */
   public static final int MAX_LEVELS = 7;
+  /** {@link Builder#baseLevelBytes}: derive L1's size from the memtable. */
+  public static final long DERIVED = 0;
+  /** The least derived L1 size, LevelDB's fixed one. */
+  public static final long MIN_DERIVED_BASE_LEVEL_BYTES = 10L << 20;
 
   /** Compaction styles (docs/compaction.md). */
   public enum CompactionStyle {
@@ -211,9 +215,16 @@ public final class Options {
     return levelSizeRatio;
   }
 
-  /** Maximum bytes of L1; level n holds base * ratio^(n-1). Default 10 MiB. */
+  /**
+   * Maximum bytes of L1; level n holds base * ratio^(n-1). Unless set, derived from the memtable:
+   * {@code memtableBytes * l0CompactionTrigger}, what one L0 -> L1 compaction brings, and at
+   * least {@value #MIN_DERIVED_BASE_LEVEL_BYTES} bytes (LevelDB's L1): 16 MiB at the default 4 MiB
+   * memtable, 128 MiB at a 32 MiB one. An L1 smaller than that is rewritten whole by every
+   * L0 -> L1 compaction and overflows while L1 -> L2 catches up (docs/decisions/0008).
+   */
   public long baseLevelBytes() {
-    return baseLevelBytes;
+    return baseLevelBytes != DERIVED ? baseLevelBytes
+        : Math.max(MIN_DERIVED_BASE_LEVEL_BYTES, memtableBytes * l0CompactionTrigger);
   }
 
   /** Size at which compaction output is cut into a new table. Default 2 MiB. */
@@ -335,7 +346,8 @@ public final class Options {
         + ", bloomBitsPerKey=" + bloomBitsPerKey + ", l0CompactionTrigger=" + l0CompactionTrigger
         + ", l0SlowdownTrigger=" + l0SlowdownTrigger + ", l0StopTrigger=" + l0StopTrigger
         + ", delayedWriteBytesPerSecond=" + delayedWriteBytesPerSecond
-        + ", levelSizeRatio=" + levelSizeRatio + ", baseLevelBytes=" + baseLevelBytes
+        + ", levelSizeRatio=" + levelSizeRatio + ", baseLevelBytes=" + baseLevelBytes()
+        + (baseLevelBytes == DERIVED ? " (derived)" : "")
         + ", targetFileBytes=" + targetFileBytes + ", blockCacheBytes=" + blockCacheBytes
         + ", tableCacheFiles=" + tableCacheFiles + ", syncWrites=" + syncWrites
         + ", backgroundThreads=" + backgroundThreads + ", compactionStyle=" + compactionStyle
@@ -361,7 +373,8 @@ public final class Options {
     private int l0StopTrigger = 36;
     private long delayedWriteBytesPerSecond = 16L << 20;
     private int levelSizeRatio = 10;
-    private long baseLevelBytes = 10L << 20;
+    /** {@link #DERIVED}: from the memtable and the L0 trigger ({@link Options#baseLevelBytes()}). */
+    private long baseLevelBytes = DERIVED;
     private long targetFileBytes = 2L << 20;
     private long blockCacheBytes = 32L << 20;
     private int tableCacheFiles = 500;
@@ -428,6 +441,7 @@ public final class Options {
     public Builder l0StopTrigger(int v) { l0StopTrigger = v; return this; }
     public Builder delayedWriteBytesPerSecond(long v) { delayedWriteBytesPerSecond = v; return this; }
     public Builder levelSizeRatio(int v) { levelSizeRatio = v; return this; }
+    /** L1's bytes; 0 (the default) derives them from the memtable ({@link Options#baseLevelBytes()}). */
     public Builder baseLevelBytes(long v) { baseLevelBytes = v; return this; }
     public Builder targetFileBytes(long v) { targetFileBytes = v; return this; }
     public Builder blockCacheBytes(long v) { blockCacheBytes = v; return this; }
@@ -459,7 +473,9 @@ public final class Options {
       range("l0StopTrigger", l0StopTrigger, l0SlowdownTrigger, 1000);
       range("delayedWriteBytesPerSecond", delayedWriteBytesPerSecond, 16 << 10, 1L << 40);
       range("levelSizeRatio", levelSizeRatio, 2, 1000);
-      range("baseLevelBytes", baseLevelBytes, 64 << 10, 1L << 40);
+      if (baseLevelBytes != DERIVED) {
+        range("baseLevelBytes", baseLevelBytes, 64 << 10, 1L << 40);
+      }
       range("targetFileBytes", targetFileBytes, 16 << 10, 1L << 36);
       range("blockCacheBytes", blockCacheBytes, 0, 1L << 44);
       range("tableCacheFiles", tableCacheFiles, 16, 1_000_000);

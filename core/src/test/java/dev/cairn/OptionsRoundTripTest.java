@@ -69,7 +69,8 @@ class OptionsRoundTripTest {
       return (Integer) current + 1;
     }
     if (type == long.class) {
-      return (Long) current + 1;
+      // A step every byte-sized option accepts, also from 0 (a derived or disabled setting).
+      return (Long) current + (64 << 10);
     }
     if (type == double.class) {
       double d = (Double) current;

@@ -1,0 +1,35 @@
+package dev.cairn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** L1's size follows the memtable unless set (docs/decisions/0008). */
+class BaseLevelBytesOptionTest {
+  private static final long MIB = 1L << 20;
+
+  @Test
+  void derivedFromTheMemtableAndTheL0TriggerWithLevelDbsAsTheFloor() {
+    assertEquals(16 * MIB, Options.defaults().baseLevelBytes(), "4 MiB memtable x 4");
+    assertEquals(128 * MIB, Options.builder().memtableBytes(32 * MIB).build().baseLevelBytes());
+    assertEquals(192 * MIB, Options.builder().memtableBytes(32 * MIB).l0CompactionTrigger(6).build().baseLevelBytes());
+    assertEquals(10 * MIB, Options.builder().memtableBytes(256 << 10).build().baseLevelBytes(), "the floor");
+  }
+
+  @Test
+  void aSetSizeIsKeptAndACopyKeepsFollowingTheMemtable() {
+    assertEquals(10 * MIB, Options.builder().memtableBytes(32 * MIB).baseLevelBytes(10 * MIB).build().baseLevelBytes());
+    Options derived = Options.builder().memtableBytes(8 * MIB).build();
+    assertEquals(256 * MIB, derived.toBuilder().memtableBytes(64 * MIB).build().baseLevelBytes());
+    assertTrue(derived.toString().contains("baseLevelBytes=" + 32 * MIB + " (derived)"), derived.toString());
+  }
+
+  @Test
+  void aSetSizeBelowTheMinimumIsRefused() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Options.builder().baseLevelBytes(1000).build());
+    assertTrue(e.getMessage().contains("baseLevelBytes"), e.getMessage());
+  }
+}
