@@ -18,10 +18,14 @@ public final class Options {
   public static final int MAX_VALUE_BYTES = 64 * 1024 * 1024;
   /** Levels 0..MAX_LEVELS-1. */
   public static final int MAX_LEVELS = 7;
-  /** {@link Builder#baseLevelBytes}: derive L1's size from the memtable. */
+  /** {@link Builder#baseLevelBytes}, {@link Builder#targetFileBytes}: derive the size from the memtable. */
   public static final long DERIVED = 0;
   /** The least derived L1 size, LevelDB's fixed one. */
   public static final long MIN_DERIVED_BASE_LEVEL_BYTES = 10L << 20;
+  /** The least derived table size, LevelDB's. */
+  public static final long MIN_DERIVED_TARGET_FILE_BYTES = 2L << 20;
+  /** The largest derived table size, RocksDB's default. */
+  public static final long MAX_DERIVED_TARGET_FILE_BYTES = 64L << 20;
 
   /** Compaction styles (docs/compaction.md). */
   public enum CompactionStyle {
@@ -227,9 +231,19 @@ public final class Options {
         : Math.max(MIN_DERIVED_BASE_LEVEL_BYTES, memtableBytes * l0CompactionTrigger);
   }
 
-  /** Size at which compaction output is cut into a new table. Default 2 MiB. */
+  /**
+   * Size at which compaction output is cut into a new table. Unless set, a quarter of the base
+   * level ({@link #baseLevelBytes()}), between {@value #MIN_DERIVED_TARGET_FILE_BYTES} and
+   * {@value #MAX_DERIVED_TARGET_FILE_BYTES} bytes: 4 MiB at the default 4 MiB memtable, 32 MiB at
+   * a 32 MiB one (RocksDB: 64 MiB tables in a 256 MiB L1). Every output table costs an fsync, which
+   * on a virtual disk costs milliseconds whatever its size (docs/decisions/0009).
+   */
   public long targetFileBytes() {
-    return targetFileBytes;
+    if (targetFileBytes != DERIVED) {
+      return targetFileBytes;
+    }
+    long quarter = baseLevelBytes() / 4;
+    return Math.min(MAX_DERIVED_TARGET_FILE_BYTES, Math.max(MIN_DERIVED_TARGET_FILE_BYTES, quarter));
   }
 
   /** Off-heap block cache capacity; 0 disables the cache. Default 32 MiB. */
@@ -348,7 +362,8 @@ public final class Options {
         + ", delayedWriteBytesPerSecond=" + delayedWriteBytesPerSecond
         + ", levelSizeRatio=" + levelSizeRatio + ", baseLevelBytes=" + baseLevelBytes()
         + (baseLevelBytes == DERIVED ? " (derived)" : "")
-        + ", targetFileBytes=" + targetFileBytes + ", blockCacheBytes=" + blockCacheBytes
+        + ", targetFileBytes=" + targetFileBytes() + (targetFileBytes == DERIVED ? " (derived)" : "")
+        + ", blockCacheBytes=" + blockCacheBytes
         + ", tableCacheFiles=" + tableCacheFiles + ", syncWrites=" + syncWrites
         + ", backgroundThreads=" + backgroundThreads + ", compactionStyle=" + compactionStyle
         + ", compactionPriority=" + compactionPriority()
@@ -375,7 +390,8 @@ public final class Options {
     private int levelSizeRatio = 10;
     /** {@link #DERIVED}: from the memtable and the L0 trigger ({@link Options#baseLevelBytes()}). */
     private long baseLevelBytes = DERIVED;
-    private long targetFileBytes = 2L << 20;
+    /** {@link #DERIVED}: a quarter of the base level ({@link Options#targetFileBytes()}). */
+    private long targetFileBytes = DERIVED;
     private long blockCacheBytes = 32L << 20;
     private int tableCacheFiles = 500;
     private boolean syncWrites = false;
@@ -443,6 +459,7 @@ public final class Options {
     public Builder levelSizeRatio(int v) { levelSizeRatio = v; return this; }
     /** L1's bytes; 0 (the default) derives them from the memtable ({@link Options#baseLevelBytes()}). */
     public Builder baseLevelBytes(long v) { baseLevelBytes = v; return this; }
+    /** Output table size; 0 (the default) derives it from the base level ({@link Options#targetFileBytes()}). */
     public Builder targetFileBytes(long v) { targetFileBytes = v; return this; }
     public Builder blockCacheBytes(long v) { blockCacheBytes = v; return this; }
     public Builder tableCacheFiles(int v) { tableCacheFiles = v; return this; }
@@ -476,7 +493,9 @@ public final class Options {
       if (baseLevelBytes != DERIVED) {
         range("baseLevelBytes", baseLevelBytes, 64 << 10, 1L << 40);
       }
-      range("targetFileBytes", targetFileBytes, 16 << 10, 1L << 36);
+      if (targetFileBytes != DERIVED) {
+        range("targetFileBytes", targetFileBytes, 16 << 10, 1L << 36);
+      }
       range("blockCacheBytes", blockCacheBytes, 0, 1L << 44);
       range("tableCacheFiles", tableCacheFiles, 16, 1_000_000);
       range("backgroundThreads", backgroundThreads, 1, 64);
