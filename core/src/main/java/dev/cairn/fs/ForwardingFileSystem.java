@@ -86,7 +86,7 @@ public class ForwardingFileSystem implements FileSystem {
     return delegate.ioStats();
   }
 
-  /** A writable file forwarding every call; override what the test intercepts. */
+  /** A writable file forwarding every call; override what a test or a decorator intercepts. */
   public static class ForwardingWritableFile implements WritableFile {
     protected final WritableFile delegate;
 

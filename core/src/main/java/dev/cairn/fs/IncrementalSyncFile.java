@@ -15,13 +15,12 @@ import java.nio.ByteBuffer;
  * <p>Syncs never run more often than every {@code bytesPerSync} bytes, and never cost
  * correctness: a file synced early is still synced again when its writer finishes it.
  */
-public final class IncrementalSyncFile implements WritableFile {
-  private final WritableFile file;
+public final class IncrementalSyncFile extends ForwardingFileSystem.ForwardingWritableFile {
   private final long bytesPerSync;
   private long unsyncedBytes;
 
   private IncrementalSyncFile(WritableFile file, long bytesPerSync) {
-    this.file = file;
+    super(file);
     this.bytesPerSync = bytesPerSync;
   }
 
@@ -35,14 +34,14 @@ public final class IncrementalSyncFile implements WritableFile {
 
   @Override
   public void append(byte[] data, int off, int len) throws IOException {
-    file.append(data, off, len);
+    super.append(data, off, len);
     appended(len);
   }
 
   @Override
   public void append(ByteBuffer data) throws IOException {
     int len = data.remaining();
-    file.append(data);
+    super.append(data);
     appended(len);
   }
 
@@ -54,23 +53,8 @@ public final class IncrementalSyncFile implements WritableFile {
   }
 
   @Override
-  public void flush() throws IOException {
-    file.flush();
-  }
-
-  @Override
   public void sync() throws IOException {
-    file.sync();
+    super.sync();
     unsyncedBytes = 0;
-  }
-
-  @Override
-  public long size() {
-    return file.size();
-  }
-
-  @Override
-  public void close() throws IOException {
-    file.close();
   }
 }
