@@ -318,8 +318,8 @@ public final class Options {
   }
 
   /**
-   * Flush and compaction outputs are synced each time this many more bytes have been written to
-   * them ({@code dev.cairn.fs.IncrementalSyncFile}), so that their bytes reach the device as they
+   * Flush, compaction and buffer outputs (every file of those I/O purposes) are synced each time
+   * this many more bytes have been written to them ({@code dev.cairn.fs.IncrementalSyncFile}), so that their bytes reach the device as they
    * are written rather than in one burst when the output is finished. Default 0: off, each output
    * synced once when finished, as RocksDB does by default; on this machine's disk every sync costs
    * a device cache flush, and syncing each MiB loaded 7% slower (docs/decisions/0007). For devices

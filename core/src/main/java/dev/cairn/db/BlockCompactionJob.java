@@ -9,7 +9,6 @@ import dev.cairn.compaction.block.SelectivePlan;
 import dev.cairn.compaction.block.TargetChoice;
 import dev.cairn.compaction.block.TargetStats;
 import dev.cairn.fs.FileNames;
-import dev.cairn.fs.IncrementalSyncFile;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.ReadableFile;
 import dev.cairn.fs.WritableFile;
@@ -306,7 +305,7 @@ final class BlockCompactionJob implements CompactionExecution {
       try (InternalIterator kept = dropRules.apply(new MergingIterator(sources));
           TableOutput out = new TableOutput(engine.fs(), engine.dir(), tableOptions, tag,
               plan.outputLimits().targetFileBytes(), this::newOutputNumber,
-              TableOutput.CutPolicy.grandparents(plan, engine.options()), engine.options().bytesPerSync())) {
+              TableOutput.CutPolicy.grandparents(plan, engine.options()))) {
         long added = 0;
         for (kept.seekToFirst(); kept.isValid(); kept.next()) {
           out.add(kept.key(), kept.value());
@@ -329,8 +328,7 @@ final class BlockCompactionJob implements CompactionExecution {
       Path path = FileNames.tablePath(engine.dir(), target.number());
       try (TableHandle h = TableIterators.acquire(engine.tableCache(), target);
           ReadableFile in = engine.fs().openReadable(path);
-          WritableFile out = IncrementalSyncFile.wrap(engine.fs().openForAppend(path, target.totalBytes(), tag),
-              engine.options().bytesPerSync())) {
+          WritableFile out = engine.fs().openForAppend(path, target.totalBytes(), tag)) {
         TableAppender.Result r = new TableAppender(h.reader(), in, out, tableOptions,
             execution.maxFilterFalsePositiveRate(), dropRules, tag).append(slice);
         out.sync();

@@ -75,7 +75,7 @@ final class CompactionJob implements CompactionExecution {
             new CompactionFilterIterator(merged, snapshots, oldestSnapshot, plan.bottommost());
         TableOutput out = new TableOutput(engine.fs(), engine.dir(), tableOptions, tag,
             plan.outputLimits().targetFileBytes(), this::newOutputNumber,
-            TableOutput.CutPolicy.grandparents(plan, engine.options()), engine.options().bytesPerSync())) {
+            TableOutput.CutPolicy.grandparents(plan, engine.options()))) {
       long added = 0;
       for (kept.seekToFirst(); kept.isValid(); kept.next()) {
         if (engine.status().isClosing()) {

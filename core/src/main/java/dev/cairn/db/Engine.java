@@ -4,6 +4,7 @@ import dev.cairn.Options;
 import dev.cairn.cache.BlockCache;
 import dev.cairn.cache.CaffeineBlockCache;
 import dev.cairn.fs.FileSystem;
+import dev.cairn.fs.IncrementalSyncFile;
 import dev.cairn.table.TableCache;
 import dev.cairn.version.VersionSet;
 import java.nio.file.Path;
@@ -39,7 +40,8 @@ final class Engine {
   Engine(Path dir, Options options) {
     this.dir = dir;
     this.options = options;
-    this.fs = options.fileSystem();
+    // Outputs synced as they grow when Options.bytesPerSync asks for it, whoever writes them.
+    this.fs = IncrementalSyncFile.syncingOutputs(options.fileSystem(), options.bytesPerSync());
     this.blockCache = new CaffeineBlockCache(options.blockCacheBytes());
     this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), blockCache);
     this.versions = new VersionSet(dir, fs, options);

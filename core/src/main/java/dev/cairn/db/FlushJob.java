@@ -32,7 +32,7 @@ final class FlushJob {
     List<FileMetaData> files = null;
     try (InternalIterator it = mem.iterator();
         TableOutput out = new TableOutput(engine.fs(), engine.dir(), tableOptions, IoTag.FLUSH, Long.MAX_VALUE,
-            () -> number, TableOutput.CutPolicy.NONE, engine.options().bytesPerSync())) {
+            () -> number, TableOutput.CutPolicy.NONE)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         out.add(it.key(), it.value());
       }

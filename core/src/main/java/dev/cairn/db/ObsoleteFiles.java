@@ -50,9 +50,8 @@ final class ObsoleteFiles {
     List<String> obsolete = new ArrayList<>();
     for (String name : fs.list(dir)) {
       FileNames.Parsed p = FileNames.parse(name);
-      boolean numbered = p.kind() == FileNames.Kind.LOG || p.kind() == FileNames.Kind.TABLE
-          || p.kind() == FileNames.Kind.MANIFEST || p.kind() == FileNames.Kind.TEMP;
-      boolean keep = numbered && p.number() >= live.firstUnallocated() || switch (p.kind()) {
+      // Created after the capture (unnumbered names parse as -1, never at or past it).
+      boolean keep = p.number() >= live.firstUnallocated() || switch (p.kind()) {
         case LOG -> p.number() >= live.minLogNumber();
         case TABLE -> live.liveTables().contains(p.number()) || live.pendingOutputs().contains(p.number());
         case MANIFEST -> p.number() >= live.manifestNumber();

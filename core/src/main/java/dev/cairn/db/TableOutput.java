@@ -5,7 +5,6 @@ import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.OutputCuts;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
-import dev.cairn.fs.IncrementalSyncFile;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.WritableFile;
 import dev.cairn.key.InternalKey;
@@ -61,8 +60,6 @@ final class TableOutput implements AutoCloseable {
   private final long targetFileBytes;
   private final LongSupplier newFileNumber;
   private final CutPolicy cutPolicy;
-  /** Options.bytesPerSync: outputs are synced as they grow, not only when finished. */
-  private final long bytesPerSync;
   private final List<FileMetaData> finished = new ArrayList<>();
 
   private WritableFile file;
@@ -75,7 +72,7 @@ final class TableOutput implements AutoCloseable {
    *     obsolete-file collection leaves it alone
    */
   TableOutput(FileSystem fs, Path dir, TableOptions tableOptions, IoTag tag, long targetFileBytes,
-      LongSupplier newFileNumber, CutPolicy cutPolicy, long bytesPerSync) {
+      LongSupplier newFileNumber, CutPolicy cutPolicy) {
     this.fs = fs;
     this.dir = dir;
     this.tableOptions = tableOptions;
@@ -83,7 +80,6 @@ final class TableOutput implements AutoCloseable {
     this.targetFileBytes = targetFileBytes;
     this.newFileNumber = newFileNumber;
     this.cutPolicy = cutPolicy;
-    this.bytesPerSync = bytesPerSync;
   }
 
   void add(byte[] internalKey, byte[] value) throws IOException {
@@ -100,7 +96,7 @@ final class TableOutput implements AutoCloseable {
     }
     if (builder == null) {
       fileNumber = newFileNumber.getAsLong();
-      file = IncrementalSyncFile.wrap(fs.create(FileNames.tablePath(dir, fileNumber), tag), bytesPerSync);
+      file = fs.create(FileNames.tablePath(dir, fileNumber), tag);
       builder = new TableBuilder(file, tableOptions);
     }
     builder.add(internalKey, value);

@@ -2,6 +2,8 @@ package dev.cairn.fs;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Set;
 
 /**
  * A {@link WritableFile} that syncs each time another {@code bytesPerSync} bytes have been
@@ -16,6 +18,9 @@ import java.nio.ByteBuffer;
  * correctness: a file synced early is still synced again when its writer finishes it.
  */
 public final class IncrementalSyncFile extends ForwardingFileSystem.ForwardingWritableFile {
+  /** The purposes whose files are flush, compaction or buffer outputs: the ones synced as they grow. */
+  private static final Set<IoPurpose> OUTPUTS = Set.of(IoPurpose.FLUSH, IoPurpose.COMPACTION, IoPurpose.BUFFER);
+
   private final long bytesPerSync;
   private long unsyncedBytes;
 
@@ -24,12 +29,39 @@ public final class IncrementalSyncFile extends ForwardingFileSystem.ForwardingWr
     this.bytesPerSync = bytesPerSync;
   }
 
-  /** {@code file} itself when {@code bytesPerSync} is 0 (off), else the syncing wrapper. */
-  public static WritableFile wrap(WritableFile file, long bytesPerSync) {
+  /**
+   * {@code fs} with every output file it creates or reopens for appending (a tag of purpose
+   * flush, compaction or buffer) synced every {@code bytesPerSync} bytes; the WAL and the
+   * manifest, which sync themselves, are left alone. {@code fs} itself when 0 (off). The engine
+   * installs it once, so that every output path (table outputs, block appends, part rewrites)
+   * gets it without asking.
+   */
+  public static FileSystem syncingOutputs(FileSystem fs, long bytesPerSync) {
+    check(bytesPerSync);
+    if (bytesPerSync == 0) {
+      return fs;
+    }
+    return new ForwardingFileSystem(fs) {
+      @Override
+      public WritableFile create(Path path, IoTag tag) throws IOException {
+        return wrapOutput(super.create(path, tag), tag);
+      }
+
+      @Override
+      public WritableFile openForAppend(Path path, long length, IoTag tag) throws IOException {
+        return wrapOutput(super.openForAppend(path, length, tag), tag);
+      }
+
+      private WritableFile wrapOutput(WritableFile file, IoTag tag) {
+        return OUTPUTS.contains(tag.purpose()) ? new IncrementalSyncFile(file, bytesPerSync) : file;
+      }
+    };
+  }
+
+  private static void check(long bytesPerSync) {
     if (bytesPerSync < 0) {
       throw new IllegalArgumentException("bytesPerSync must be 0 (off) or positive, got " + bytesPerSync);
     }
-    return bytesPerSync == 0 ? file : new IncrementalSyncFile(file, bytesPerSync);
   }
 
   @Override

@@ -21,6 +21,9 @@ public final class Flags {
   public static final Map<String, String> HELP = new LinkedHashMap<>();
   private static final List<String> BOOLEAN_FLAGS = List.of("--direct-io", "--keep-data", "--engine-defaults",
       "--same-jvm");
+  /** What a forked run of one (engine, workload) does not inherit from its parent's command line. */
+  private static final List<String> NOT_FOR_ONE_RUN =
+      List.of("--engine", "--engines", "--workload", "--workloads", "--same-jvm");
   /** The level shape the runner otherwise gives every engine; --engine-defaults leaves it to each. */
   private static final List<String> LEVEL_SHAPE_FLAGS = List.of("--l1-mb", "--level-ratio", "--file-mb");
 
@@ -139,10 +142,9 @@ public final class Flags {
     Map<String, String> values = collect(args);
     for (Map.Entry<String, String> e : values.entrySet()) {
       String name = e.getKey();
-      if (List.of("--engine", "--engines", "--workload", "--workloads", "--same-jvm").contains(name)) {
-        continue;
+      if (!NOT_FOR_ONE_RUN.contains(name)) {
+        kept.add(BOOLEAN_FLAGS.contains(name) ? name : name + "=" + e.getValue());
       }
-      kept.add(BOOLEAN_FLAGS.contains(name) ? name : name + "=" + e.getValue());
     }
     return kept;
   }

@@ -39,17 +39,20 @@ public class MemTableBench {
   private static final int KEY_BYTES = 16;
   private static final int VALUE_BYTES = 100;
 
-  /** Inserts into a memtable that is replaced once it reaches a realistic size. */
-  @State(Scope.Thread)
-  public static class InsertState {
-    /** Roughly a 64 MiB memtable at ~190 bytes per entry. */
-    @Param({"350000"})
-    int entriesPerMemTable;
-
+  /**
+   * Inserts into a memtable that is replaced once it holds {@link #entriesPerMemTable()} entries
+   * (a memtable switch, amortized over the entries it held). Subclasses give the key shape, the
+   * value size and the memtable's size as a JMH parameter.
+   */
+  abstract static class InsertingState {
     MemTable memTable;
     SplittableRandom random;
     long sequence;
-    final byte[] value = new byte[VALUE_BYTES];
+    final byte[] value;
+
+    InsertingState(int valueBytes) {
+      value = new byte[valueBytes];
+    }
 
     @Setup(Level.Iteration)
     public void setUp() {
@@ -58,6 +61,36 @@ public class MemTableBench {
       random.nextBytes(value);
     }
 
+    abstract int entriesPerMemTable();
+
+    abstract byte[] nextKey();
+
+    /** The memtable to insert into next: a fresh one once the current one is full. */
+    MemTable withRoom() {
+      if (memTable.entries() >= entriesPerMemTable()) {
+        memTable = new MemTable();
+      }
+      return memTable;
+    }
+  }
+
+  /** db_bench's fillrandom: random 16-byte keys, 100-byte values, 64 MiB memtables. */
+  @State(Scope.Thread)
+  public static class InsertState extends InsertingState {
+    /** Roughly a 64 MiB memtable at ~190 bytes per entry. */
+    @Param({"350000"})
+    int entriesPerMemTable;
+
+    public InsertState() {
+      super(VALUE_BYTES);
+    }
+
+    @Override
+    int entriesPerMemTable() {
+      return entriesPerMemTable;
+    }
+
+    @Override
     byte[] nextKey() {
       byte[] key = new byte[KEY_BYTES];
       random.nextBytes(key);
@@ -67,24 +100,20 @@ public class MemTableBench {
 
   /** The runner's load: 16-digit keys, a fresh 1 KiB value each, 32 MiB memtables. */
   @State(Scope.Thread)
-  public static class LoadShapeState {
-    static final int VALUE_BYTES_LOAD = 1024;
-
+  public static class LoadShapeState extends InsertingState {
     @Param({"31000"})
     int entriesPerMemTable;
 
-    MemTable memTable;
-    SplittableRandom random;
-    long sequence;
-    final byte[] valueSource = new byte[VALUE_BYTES_LOAD];
-
-    @Setup(Level.Iteration)
-    public void setUp() {
-      memTable = new MemTable();
-      random = new SplittableRandom(42);
-      random.nextBytes(valueSource);
+    public LoadShapeState() {
+      super(1024);
     }
 
+    @Override
+    int entriesPerMemTable() {
+      return entriesPerMemTable;
+    }
+
+    @Override
     byte[] nextKey() {
       long id = random.nextLong(10_000_000_000_000_000L);
       byte[] key = new byte[KEY_BYTES];
@@ -126,19 +155,14 @@ public class MemTableBench {
 
   @Benchmark
   public void insertRandom(InsertState s) {
-    if (s.memTable.entries() >= s.entriesPerMemTable) {
-      s.memTable = new MemTable(); // a memtable switch; amortized over the entries it held
-    }
     // The value array is shared: the memtable keeps a reference and never modifies it.
-    s.memTable.add(++s.sequence, ValueType.VALUE, s.nextKey(), s.value);
+    s.withRoom().add(++s.sequence, ValueType.VALUE, s.nextKey(), s.value);
   }
 
   @Benchmark
   public void insertLoadShape(LoadShapeState s) {
-    if (s.memTable.entries() >= s.entriesPerMemTable) {
-      s.memTable = new MemTable();
-    }
-    s.memTable.add(++s.sequence, ValueType.VALUE, s.nextKey(), s.valueSource.clone());
+    // A fresh value per entry, as a decoded write batch gives.
+    s.withRoom().add(++s.sequence, ValueType.VALUE, s.nextKey(), s.value.clone());
   }
 
   @Benchmark
