@@ -1,5 +1,6 @@
 package dev.cairn.cache;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
@@ -32,6 +33,23 @@ public interface BlockCache extends AutoCloseable {
    * the caller alone.
    */
   CachedBlock insert(long fileNumber, long offset, ByteBuffer contents);
+
+  /**
+   * {@link #insert} for a block not read yet: {@code source} reads its {@code storedBytes} bytes
+   * into memory of the cache's own, so that a miss costs no heap copy (a heap buffer handed to
+   * {@code pread} costs the JDK a copy from a temporary direct buffer, then another into the
+   * cache). Only the leading bytes {@code source} names as contents are the cached block; its
+   * {@link CachedBlock#size()} is theirs. If the key was cached meanwhile, returns the cached block
+   * and the read is dropped. If {@code source} throws, nothing is cached and its memory is freed.
+   *
+   * <p>This default reads into a heap buffer and inserts that.
+   */
+  default CachedBlock insertRead(long fileNumber, long offset, int storedBytes, BlockSource source)
+      throws IOException {
+    ByteBuffer read = ByteBuffer.allocate(storedBytes);
+    int contents = source.read(read);
+    return insert(fileNumber, offset, read.slice(0, contents));
+  }
 
   /** Drops every cached block of a deleted file. */
   void evictFile(long fileNumber);

@@ -3,11 +3,13 @@ package dev.cairn.cache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * {@link BlockCache} on a Caffeine cache weighed in bytes (W-TinyLFU eviction), holding blocks in
@@ -140,13 +142,58 @@ public final class CaffeineBlockCache implements BlockCache {
       // Could never be cached (or the cache is gone): give the caller a block of its own.
       return new BlockLease(copyToNewBlock(contents, 1));
     }
-    BlockKey key = new BlockKey(fileNumber, offset);
+    return cacheOrShare(new BlockKey(fileNumber, offset), () -> copyToNewBlock(contents, 2));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The read lands in block memory allocated here, outside Caffeine's lock (so no lock is held
+   * across I/O); the block is then cached as {@link #insert} caches a copy.
+   */
+  @Override
+  public CachedBlock insertRead(long fileNumber, long offset, int storedBytes, BlockSource source)
+      throws IOException {
+    if (closed || storedBytes > capacityBytes) {
+      return BlockCache.super.insertRead(fileNumber, offset, storedBytes, source);
+    }
+    MemoryRegion region = memory.allocate(storedBytes);
+    SharedBlock read;
+    try {
+      int contents = source.read(region.buffer().duplicate());
+      if (contents < 0 || contents > storedBytes) {
+        throw new IllegalStateException("a block source named " + contents
+            + " bytes of contents in a read of " + storedBytes);
+      }
+      // Born with the caller's reference as well as the cache's, as a copied block is.
+      read = new SharedBlock(region, contents, 2);
+    } catch (IOException | RuntimeException | Error e) {
+      region.free();
+      throw e;
+    }
+    boolean[] used = new boolean[1];
+    CachedBlock out = cacheOrShare(new BlockKey(fileNumber, offset), () -> {
+      used[0] = true;
+      return read;
+    });
+    if (!used[0]) {
+      // Another reader cached this block meanwhile: drop our copy, both its references.
+      read.release();
+      read.release();
+    }
+    return out;
+  }
+
+  /**
+   * Caches the block {@code create} makes unless {@code key} is cached, and returns whichever
+   * block is cached, retained for the caller. {@code create} runs under Caffeine's lock for the
+   * key, at most once, and only when the key is absent, so two threads never both cache a block.
+   */
+  private CachedBlock cacheOrShare(BlockKey key, Supplier<SharedBlock> create) {
     while (true) {
       SharedBlock[] created = new SharedBlock[1];
-      // computeIfAbsent allocates only when the key is absent, under Caffeine's lock for the
-      // key, so two threads inserting the same block never both allocate.
       SharedBlock block =
-          cache.asMap().computeIfAbsent(key, k -> created[0] = cacheNewBlock(k, contents));
+          cache.asMap().computeIfAbsent(key, k -> created[0] = cacheNewBlock(k, create.get()));
       if (created[0] != null) {
         // Born with the caller's reference as well as the cache's, so even if maintenance
         // evicted it at once (TinyLFU may reject a newcomer) the caller still holds it.
@@ -166,9 +213,8 @@ public final class CaffeineBlockCache implements BlockCache {
     }
   }
 
-  /** The mapping function of insert: runs under Caffeine's lock for {@code key}. */
-  private SharedBlock cacheNewBlock(BlockKey key, ByteBuffer contents) {
-    SharedBlock block = copyToNewBlock(contents, 2);
+  /** Accounts for {@code block}, about to be cached: runs under Caffeine's lock for {@code key}. */
+  private SharedBlock cacheNewBlock(BlockKey key, SharedBlock block) {
     // An insert follows a read that missed: the block is read now.
     block.markRead(insertClock.addAndGet(block.size()), 0);
     fileBlocks(key.fileNumber()).added(key.offset(), block);

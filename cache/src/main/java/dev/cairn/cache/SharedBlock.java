@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class SharedBlock {
   // Immutable after construction.
   private final MemoryRegion region;
+  private final int contentsSize;
 
   // Thread-safe: the number of live references; 0 means freed.
   private final AtomicInteger refs;
@@ -28,8 +29,18 @@ final class SharedBlock {
 
   /** Takes ownership of {@code region}; the block starts with {@code initialRefs} references. */
   SharedBlock(MemoryRegion region, int initialRefs) {
+    this(region, region.size(), initialRefs);
+  }
+
+  /**
+   * A block whose contents are the first {@code contentsSize} bytes of {@code region}: a block
+   * read from its file straight into cache memory keeps its trailer after them, unread.
+   */
+  SharedBlock(MemoryRegion region, int contentsSize, int initialRefs) {
     assert initialRefs > 0 : "a block is born referenced";
+    assert contentsSize >= 0 && contentsSize <= region.size() : "contents beyond the region";
     this.region = region;
+    this.contentsSize = contentsSize;
     this.refs = new AtomicInteger(initialRefs);
   }
 
@@ -55,11 +66,13 @@ final class SharedBlock {
   /** A new read-only view of the bytes, position 0. Requires: the caller holds a reference. */
   ByteBuffer contents() {
     assert refs.get() > 0 : "reading a freed block";
-    return region.buffer().asReadOnlyBuffer();
+    ByteBuffer view = region.buffer().asReadOnlyBuffer();
+    return contentsSize == region.size() ? view : view.limit(contentsSize);
   }
 
+  /** Bytes of contents (a read block's trailer not counted). */
   int size() {
-    return region.size();
+    return contentsSize;
   }
 
   /**

@@ -116,6 +116,25 @@ public final class TableReader implements AutoCloseable {
     return raw;
   }
 
+  private static int storedBytes(BlockHandle h) {
+    return Math.toIntExact(h.size() + BlockTrailer.SIZE);
+  }
+
+  /**
+   * Reads a block and its trailer into {@code target} (index 0 to its limit, which must be the
+   * block's stored size), verifies type and CRC, returns the length of the contents.
+   */
+  private static int readVerifiedInto(ReadableFile file, String fileName, BlockHandle h, IoTag tag,
+      ByteBuffer target) throws IOException {
+    int wanted = target.limit();
+    int n = file.read(h.offset(), target.duplicate().position(0), tag);
+    if (n != wanted) {
+      throw new CorruptionException(fileName, h.offset(),
+          "truncated block: wanted " + wanted + " bytes, got " + Math.max(0, n));
+    }
+    return BlockTrailer.verify(target, fileName, h.offset());
+  }
+
   /** Reads a block and its trailer, verifies type and CRC, returns the contents (heap). */
   static ByteBuffer readVerified(ReadableFile file, String fileName, BlockHandle h, IoTag tag)
       throws IOException {
@@ -229,6 +248,20 @@ public final class TableReader implements AutoCloseable {
       }
     }
     long start = reader != null ? System.nanoTime() : 0;
+    if (fillCache && cache != null && cache.capacityBytes() > 0) {
+      // Read straight into the cache's memory: no heap buffer, no copy into the cache.
+      CachedBlock read;
+      try {
+        read = cache.insertRead(fileNumber, h.offset(), storedBytes(h),
+            target -> readVerifiedInto(file, fileName, h, tag, target));
+      } catch (IOException e) {
+        throw new CairnIOException("read block " + h + " of " + fileName, e);
+      }
+      if (reader != null) {
+        reader.noteBlockRead(System.nanoTime() - start);
+      }
+      return pin(read, h);
+    }
     ByteBuffer contents;
     try {
       contents = readVerified(file, fileName, h, tag);
@@ -237,9 +270,6 @@ public final class TableReader implements AutoCloseable {
     }
     if (reader != null) {
       reader.noteBlockRead(System.nanoTime() - start);
-    }
-    if (fillCache && cache != null && cache.capacityBytes() > 0) {
-      return pin(cache.insert(fileNumber, h.offset(), contents), h);
     }
     return new BlockRef(new Block(contents, fileName, h.offset()), null);
   }

@@ -45,13 +45,30 @@ public final class BlockTrailer {
    * blockOffset} of {@code fileName}; returns the contents as a heap buffer over {@code raw}.
    */
   public static ByteBuffer verify(byte[] raw, String fileName, long blockOffset) {
-    if (raw.length < SIZE) {
+    int contentsLength = verify(ByteBuffer.wrap(raw), fileName, blockOffset);
+    return ByteBuffer.wrap(raw, 0, contentsLength).slice();
+  }
+
+  /**
+   * {@link #verify(byte[], String, long)} for a block read into {@code raw} from index 0 to its
+   * limit (any memory, direct included; position and limit unchanged): returns the length of the
+   * contents, which are {@code raw}'s first bytes.
+   */
+  public static int verify(ByteBuffer raw, String fileName, long blockOffset) {
+    int length = raw.limit();
+    if (length < SIZE) {
       throw new CorruptionException(fileName, blockOffset, "block shorter than its trailer");
     }
-    int contentsLength = raw.length - SIZE;
-    int type = raw[contentsLength] & 0xff;
-    int stored = Coding.getFixed32(raw, contentsLength + 1);
-    int actual = maskedCrc(raw, 0, contentsLength, type);
+    int contentsLength = length - SIZE;
+    int type = raw.get(contentsLength) & 0xff;
+    int stored = (raw.get(contentsLength + 1) & 0xff)
+        | (raw.get(contentsLength + 2) & 0xff) << 8
+        | (raw.get(contentsLength + 3) & 0xff) << 16
+        | (raw.get(contentsLength + 4) & 0xff) << 24;
+    CRC32C crc = new CRC32C();
+    crc.update(raw.duplicate().position(0).limit(contentsLength));
+    crc.update(type);
+    int actual = Checksums.mask((int) crc.getValue());
     if (stored != actual) {
       throw new CorruptionException(fileName, blockOffset,
           "block checksum mismatch (" + contentsLength + " bytes, stored "
@@ -60,6 +77,6 @@ public final class BlockTrailer {
     if (type != TYPE_UNCOMPRESSED) {
       throw new CorruptionException(fileName, blockOffset, "unknown block type " + type);
     }
-    return ByteBuffer.wrap(raw, 0, contentsLength).slice();
+    return contentsLength;
   }
 }
