@@ -1,7 +1,7 @@
 package dev.cairn.db;
 
 import dev.cairn.key.LookupResult;
-import dev.cairn.key.UserKeys;
+import dev.cairn.key.InternalKey;
 import dev.cairn.table.LookupKey;
 import dev.cairn.table.TableCache;
 import dev.cairn.table.TableHandle;
@@ -71,7 +71,7 @@ final class VersionLookup {
   }
 
   private static boolean covers(FileMetaData f, byte[] key) {
-    return UserKeys.compare(key, f.smallestUserKey()) >= 0 && UserKeys.compare(key, f.largestUserKey()) <= 0;
+    return InternalKey.compareUserKey(key, f.smallest()) >= 0 && InternalKey.compareUserKey(key, f.largest()) <= 0;
   }
 
   /** The file of a sorted, non-overlapping level whose range holds {@code key}, or null. */
@@ -80,13 +80,13 @@ final class VersionLookup {
     int hi = files.size();
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (UserKeys.compare(files.get(mid).largestUserKey(), key) < 0) {
+      if (InternalKey.compareUserKey(key, files.get(mid).largest()) > 0) {
         lo = mid + 1;
       } else {
         hi = mid;
       }
     }
-    if (lo < files.size() && UserKeys.compare(key, files.get(lo).smallestUserKey()) >= 0) {
+    if (lo < files.size() && InternalKey.compareUserKey(key, files.get(lo).smallest()) >= 0) {
       return files.get(lo);
     }
     return null;

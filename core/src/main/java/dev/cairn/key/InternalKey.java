@@ -74,6 +74,15 @@ public final class InternalKey {
         a, 0, a.length - TRAILER_BYTES, b, 0, b.length - TRAILER_BYTES);
   }
 
+  /**
+   * Compares a user key with the user-key part of an internal key, without materializing the
+   * latter (a point read compares its key with every file boundary it passes).
+   */
+  public static int compareUserKey(byte[] userKey, byte[] internalKey) {
+    return Arrays.compareUnsigned(
+        userKey, 0, userKey.length, internalKey, 0, internalKey.length - TRAILER_BYTES);
+  }
+
   public static String describe(byte[] internalKey) {
     if (internalKey.length < TRAILER_BYTES) {
       return "<bad internal key of " + internalKey.length + " bytes>";

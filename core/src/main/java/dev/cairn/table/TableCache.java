@@ -8,22 +8,37 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Open tables, keyed by (file number, footer offset), bounded by count with LRU eviction. A table
- * keeps its index and filter pinned while open, so this bounds that memory and the open files.
+ * Open tables, keyed by (file number, footer offset), bounded by count. A table keeps its index
+ * and filter pinned while open, so this bounds that memory and the open files.
  *
  * <p>Keying by footer offset lets block compaction publish a new footer for the same file: the
  * new key opens a reader for the new footer while old readers keep serving old versions.
  *
  * <p>Each entry is reference-counted: the cache holds one reference while the entry is cached,
  * each {@link TableHandle} one more; the reader closes when the count reaches zero, so eviction
- * never closes a reader in use. Thread-safe; tables are opened outside the lock.
+ * never closes a reader in use.
+ *
+ * <h2>Concurrency</h2>
+ *
+ * A point read acquires a table per level it consults, so the hit path takes no lock: a lookup
+ * in a {@link ConcurrentHashMap} and a reference taken only while the count is above zero
+ * ({@link Entry#tryRetain}). An entry leaves the map before the cache's reference is dropped, so
+ * a reader that found an entry whose count already reached zero (it was evicted and released
+ * between the lookup and the retain) simply looks again. Opening, inserting and evicting take
+ * {@code lock}; tables are opened outside it.
+ *
+ * <h2>Eviction</h2>
+ *
+ * Second chance (CLOCK) instead of exact LRU, so that a hit writes no shared list: a hit marks its
+ * entry used; when an insert takes the cache over capacity, entries are visited in the map's
+ * order, a used one is spared once (its mark cleared) and an unused one evicted; the entry just
+ * inserted is never the one evicted.
  */
 public final class TableCache implements AutoCloseable {
   private record Key(long fileNumber, long footerOffset) {}
@@ -34,10 +49,10 @@ public final class TableCache implements AutoCloseable {
   private final int capacity;
   private final BlockCache blockCache;
 
+  // Guards inserts, evictions and closing; lookups read entries without it.
   private final Object lock = new Object();
-  // Guarded by lock; access order, eldest first.
-  private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
-  private boolean closed;
+  private final ConcurrentHashMap<Key, Entry> entries = new ConcurrentHashMap<>();
+  private volatile boolean closed;
 
   private final LongAdder opens = new LongAdder();
   private final AtomicInteger openReaders = new AtomicInteger();
@@ -59,33 +74,30 @@ public final class TableCache implements AutoCloseable {
   /** Returns a handle on the table at {@code footerOffset} of file {@code fileNumber}. */
   public TableHandle acquire(long fileNumber, long footerOffset) throws IOException {
     Key key = new Key(fileNumber, footerOffset);
-    synchronized (lock) {
-      checkOpen();
-      Entry e = entries.get(key);
-      if (e != null) {
-        e.refs.incrementAndGet();
-        return new TableHandle(e);
-      }
+    Entry cached = entries.get(key);
+    if (cached != null && cached.tryRetain()) {
+      cached.markUsed();
+      return new TableHandle(cached);
     }
+    checkOpen();
     TableReader reader = openReader(fileNumber, footerOffset);
     List<Entry> evicted;
     TableHandle handle;
     synchronized (lock) {
+      // Under the lock an entry in the map still holds the cache's reference: retaining succeeds.
       Entry e = closed ? null : entries.get(key);
-      if (e != null) {
+      if (e != null && e.tryRetain()) {
         // Another thread opened it meanwhile: use theirs.
-        e.refs.incrementAndGet();
         handle = new TableHandle(e);
         evicted = List.of();
       } else {
-        Entry fresh = new Entry(reader);
-        fresh.refs.set(closed ? 1 : 2); // the cache's reference and the handle's
+        Entry fresh = new Entry(reader, closed ? 1 : 2); // the handle's, and the cache's if cached
         handle = new TableHandle(fresh);
         if (!closed) {
           entries.put(key, fresh);
         }
         reader = null;
-        evicted = evictOverCapacity();
+        evicted = evictOverCapacity(fresh);
       }
     }
     if (reader != null) {
@@ -105,13 +117,25 @@ public final class TableCache implements AutoCloseable {
     return reader;
   }
 
-  // Requires: lock held.
-  private List<Entry> evictOverCapacity() {
+  /**
+   * Removes entries until the cache is within capacity, sparing {@code keep} (just inserted) and,
+   * on the first pass, every entry used since it was last visited (see the class comment).
+   * Requires: lock held.
+   */
+  private List<Entry> evictOverCapacity(Entry keep) {
     List<Entry> out = new ArrayList<>();
-    Iterator<Entry> it = entries.values().iterator();
-    while (entries.size() - out.size() > capacity && it.hasNext()) {
-      out.add(it.next());
-      it.remove();
+    int excess = entries.size() - capacity;
+    for (int pass = 0; pass < 2 && excess > 0; pass++) {
+      Iterator<Entry> it = entries.values().iterator();
+      while (excess > 0 && it.hasNext()) {
+        Entry e = it.next();
+        if (e == keep || (pass == 0 && e.clearUsed())) {
+          continue;
+        }
+        it.remove();
+        out.add(e);
+        excess--;
+      }
     }
     return out;
   }
@@ -163,9 +187,7 @@ public final class TableCache implements AutoCloseable {
 
   /** Tables kept in the cache. */
   public int cachedTables() {
-    synchronized (lock) {
-      return entries.size();
-    }
+    return entries.size();
   }
 
   private void checkOpen() {
@@ -192,10 +214,39 @@ public final class TableCache implements AutoCloseable {
   /** A cached reader and its reference count. */
   final class Entry {
     final TableReader reader;
-    final AtomicInteger refs = new AtomicInteger();
+    private final AtomicInteger refs;
+    /**
+     * Set by a hit, cleared by an eviction pass that spares the entry. Written and read without
+     * synchronization: a lost mark only makes an entry look unused once, which CLOCK tolerates.
+     */
+    private boolean used = true;
 
-    Entry(TableReader reader) {
+    Entry(TableReader reader, int initialRefs) {
       this.reader = reader;
+      this.refs = new AtomicInteger(initialRefs);
+    }
+
+    /** Adds a reference unless the reader is already closed (count zero); returns whether it did. */
+    boolean tryRetain() {
+      for (int r = refs.get(); r > 0; r = refs.get()) {
+        if (refs.compareAndSet(r, r + 1)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    void markUsed() {
+      if (!used) { // a hit on a marked entry writes nothing: no cache line moves between readers
+        used = true;
+      }
+    }
+
+    /** Clears the mark; returns whether it was set. */
+    boolean clearUsed() {
+      boolean was = used;
+      used = false;
+      return was;
     }
 
     void release() {

@@ -3,6 +3,7 @@ package dev.cairn.table;
 import static dev.cairn.table.TableTestSupport.userKey;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.IoTag;
@@ -14,6 +15,7 @@ import dev.cairn.key.ValueType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,5 +103,52 @@ class TableCacheTest {
       }
       assertEquals(2, cache.opens());
     }
+  }
+
+  /**
+   * Readers acquire and release tables on hits without the lock while others open tables and
+   * evict: every handle reads its own table, and once all are released exactly the cached tables
+   * stay open; closing the cache closes them all.
+   */
+  @Test
+  void concurrentHitsOpensAndEvictionsKeepEveryHeldReaderOpen() throws Exception {
+    int tables = 12;
+    long[] footers = new long[tables];
+    for (int i = 0; i < tables; i++) {
+      footers[i] = createTable(100 + i, "v" + i).footerOffset();
+    }
+    HeapBlockCache blocks = new HeapBlockCache(1 << 20);
+    TableCache cache = new TableCache(fs, dir, 4, blocks);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<Integer>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        int seed = t;
+        done.add(pool.submit(() -> {
+          java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+          int reads = 0;
+          for (int n = 0; n < 3_000; n++) {
+            // Mostly a hot few tables (hits), sometimes a cold one (an open and an eviction).
+            int i = r.nextInt(10) < 8 ? r.nextInt(3) : 3 + r.nextInt(tables - 3);
+            try (TableHandle h = cache.acquire(100 + i, footers[i])) {
+              assertEquals("v" + i, valueOf(h));
+              reads++;
+            }
+          }
+          return reads;
+        }));
+      }
+      for (java.util.concurrent.Future<Integer> f : done) {
+        assertEquals(3_000, f.get());
+      }
+      assertTrue(cache.cachedTables() <= 4, "over capacity: " + cache.cachedTables());
+      assertEquals(cache.cachedTables(), cache.openTables(), "a released, evicted reader stayed open");
+      assertTrue(cache.opens() > tables, "the cold tables were evicted and reopened");
+    } finally {
+      pool.shutdownNow();
+      cache.close();
+    }
+    assertEquals(0, cache.openTables());
+    assertEquals(0, blocks.pinned());
   }
 }

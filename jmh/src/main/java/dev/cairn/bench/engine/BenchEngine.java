@@ -27,6 +27,14 @@ public interface BenchEngine extends AutoCloseable {
   /** Cumulative counters since {@link #open}; a field the engine cannot report is unavailable. */
   EngineMetrics metrics();
 
+  /**
+   * Whether the engine has compaction work running or owed now (false when it has none), or
+   * empty when it cannot tell: what a benchmark waits on before it measures a settled tree.
+   */
+  default java.util.Optional<Boolean> compactionsPending() {
+    return java.util.Optional.empty();
+  }
+
   /** Tables in level 0 now, or -1 when the engine cannot tell (timeseries.csv's {@code l0_files}). */
   default int l0Files() {
     return -1;

@@ -129,6 +129,13 @@ public final class CairnTableEngine implements BenchEngine {
   }
 
   @Override
+  public java.util.Optional<Boolean> compactionsPending() {
+    Stats s = db.stats();
+    return java.util.Optional.of(s.runningCompactions() > 0 || s.immutableMemtables() > 0
+        || s.levels().stream().anyMatch(l -> l.score() >= 1));
+  }
+
+  @Override
   public void put(byte[] key, byte[] value) {
     db.put(key, value);
   }

@@ -132,6 +132,17 @@ public final class RocksDbEngine implements BenchEngine {
   }
 
   @Override
+  public java.util.Optional<Boolean> compactionsPending() {
+    try {
+      return java.util.Optional.of(db.getLongProperty("rocksdb.num-running-compactions") > 0
+          || db.getLongProperty("rocksdb.compaction-pending") > 0
+          || db.getLongProperty("rocksdb.num-running-flushes") > 0);
+    } catch (RocksDBException e) {
+      return java.util.Optional.empty();
+    }
+  }
+
+  @Override
   public int l0Files() {
     try {
       return Integer.parseInt(db.getProperty("rocksdb.num-files-at-level0").trim());
