@@ -49,6 +49,8 @@ final class TableIterators {
     @Override public byte[] key() { return inner.key(); }
     @Override public byte[] value() { return inner.value(); }
 
+    @Override public byte[] ownedValue() { return inner.ownedValue(); }
+
     @Override
     public void close() {
       if (!closed) {

@@ -83,6 +83,12 @@ public final class ConcatenatingIterator<T> implements InternalIterator {
   }
 
   @Override
+  public byte[] ownedValue() {
+    requireValid();
+    return child.ownedValue();
+  }
+
+  @Override
   public void close() {
     closeChild();
   }

@@ -26,6 +26,15 @@ public interface InternalIterator extends AutoCloseable {
   /** Requires: {@link #isValid()}. */
   byte[] value();
 
+  /**
+   * The current value in an array no one else holds, which the caller may keep and modify: what
+   * a user-facing iterator hands out. An iterator that decodes values from a block returns its
+   * decoded copy, so a scan copies each value once, not twice. Requires: {@link #isValid()}.
+   */
+  default byte[] ownedValue() {
+    return value().clone();
+  }
+
   /** Releases pinned blocks, files or versions. Idempotent. */
   @Override
   void close();

@@ -83,6 +83,12 @@ public final class MergingIterator implements InternalIterator {
   }
 
   @Override
+  public byte[] ownedValue() {
+    requireValid();
+    return children[heap[0]].ownedValue();
+  }
+
+  @Override
   public void close() {
     if (closed) {
       return;

@@ -111,7 +111,7 @@ public final class DbIterator implements CairnIterator {
   public byte[] value() {
     ensureOpen();
     requireValid();
-    return internal.value().clone();
+    return internal.ownedValue();
   }
 
   @Override

@@ -69,6 +69,12 @@ final class TableIterator implements InternalIterator {
   }
 
   @Override
+  public byte[] ownedValue() {
+    assert isValid();
+    return blockIter.ownedValue();
+  }
+
+  @Override
   public void close() {
     release();
     blockIter = null;

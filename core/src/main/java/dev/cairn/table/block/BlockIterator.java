@@ -88,6 +88,18 @@ public final class BlockIterator implements InternalIterator {
     return value;
   }
 
+  /** A fresh copy of the value, unless {@link #value()} already made (and shared) one. */
+  @Override
+  public byte[] ownedValue() {
+    assert isValid();
+    if (value != null) {
+      return value.clone();
+    }
+    byte[] out = new byte[valueLength];
+    buf.get(valueOffset, out);
+    return out;
+  }
+
   @Override
   public void close() {
     key = null;

@@ -40,7 +40,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * without the runner's spread: no writer, no compaction while measuring, the same keys each
  * trial, every engine through the runner's own {@link BenchEngine}. {@code hit} reads only keys
  * whose blocks are cached (4,096 of the generator's keys, read before measuring), so the pair
- * separates the miss path's cost from the rest.
+ * separates the miss path's cost from the rest. {@code scan} is the runner's {@code scan}: an
+ * iterator from a scrambled Zipfian start, 1 to 100 entries, each key and value taken.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -49,7 +50,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 3)
 @Fork(2)
 @Threads(2)
-public class DbMissGetBench {
+public class DbReadPathBench {
   private static final int VALUE_BYTES = 1024;
 
   @Param({"cairn-table", "rocksdb"})
@@ -70,7 +71,7 @@ public class DbMissGetBench {
 
   @Setup(Level.Trial)
   public void setup() throws IOException, InterruptedException {
-    dir = Files.createTempDirectory("cairn-dbmissget-bench");
+    dir = Files.createTempDirectory("cairn-dbreadpath-bench");
     db = Engines.create(engine);
     db.open(dir, new EngineSettings((long) cacheMb << 20, 32L << 20, 4096, 10, 0, 0, 0, false,
         0, 0, 0, records, VALUE_BYTES, 0, true));
@@ -130,6 +131,11 @@ public class DbMissGetBench {
   @Benchmark
   public byte[] zipfian(Reader reader) {
     return db.get(Keys.encode(zipfian.next(reader.random)));
+  }
+
+  @Benchmark
+  public int scan(Reader reader) {
+    return db.scan(Keys.encode(zipfian.next(reader.random)), 1 + reader.random.nextInt(100));
   }
 
   @Benchmark
