@@ -138,13 +138,8 @@ public final class TableReader implements AutoCloseable {
   /** Reads a block and its trailer, verifies type and CRC, returns the contents (heap). */
   static ByteBuffer readVerified(ReadableFile file, String fileName, BlockHandle h, IoTag tag)
       throws IOException {
-    byte[] raw = new byte[Math.toIntExact(h.size() + BlockTrailer.SIZE)];
-    int n = file.read(h.offset(), ByteBuffer.wrap(raw), tag);
-    if (n != raw.length) {
-      throw new CorruptionException(fileName, h.offset(),
-          "truncated block: wanted " + raw.length + " bytes, got " + Math.max(0, n));
-    }
-    return BlockTrailer.verify(raw, fileName, h.offset());
+    ByteBuffer raw = ByteBuffer.allocate(storedBytes(h));
+    return raw.slice(0, readVerifiedInto(file, fileName, h, tag, raw));
   }
 
   /**
