@@ -46,12 +46,7 @@ final class SharedBlock {
 
   /** Adds a reference unless the block was already freed; returns whether it did. */
   boolean tryRetain() {
-    for (int r = refs.get(); r > 0; r = refs.get()) {
-      if (refs.compareAndSet(r, r + 1)) {
-        return true;
-      }
-    }
-    return false;
+    return RefCounts.retainIfLive(refs);
   }
 
   /** Drops one reference, freeing the memory if it was the last. */

@@ -2,6 +2,7 @@ package dev.cairn.table;
 
 import dev.cairn.CairnIOException;
 import dev.cairn.cache.BlockCache;
+import dev.cairn.cache.RefCounts;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import java.io.IOException;
@@ -228,12 +229,7 @@ public final class TableCache implements AutoCloseable {
 
     /** Adds a reference unless the reader is already closed (count zero); returns whether it did. */
     boolean tryRetain() {
-      for (int r = refs.get(); r > 0; r = refs.get()) {
-        if (refs.compareAndSet(r, r + 1)) {
-          return true;
-        }
-      }
-      return false;
+      return RefCounts.retainIfLive(refs);
     }
 
     void markUsed() {
