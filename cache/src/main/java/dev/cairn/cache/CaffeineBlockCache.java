@@ -33,6 +33,11 @@ import java.util.function.Supplier;
  * briefly; {@link #stats()} runs pending maintenance first and is exact when no other thread is
  * using the cache.
  *
+ * <p>A block read by {@link #insertRead} keeps its file trailer after its contents, in the same
+ * allocation: the cache weighs and counts ({@code usedBytes}) the contents only, as it does a
+ * copied block, while {@link CacheStats#pinnedBytes()} counts what was allocated, trailers
+ * included (5 bytes a block).
+ *
  * <h2>Per-file index</h2>
  *
  * Each file's cached offsets are kept in a {@link FileBlocks}, maintained on insert and removal.

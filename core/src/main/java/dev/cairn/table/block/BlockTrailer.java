@@ -4,6 +4,7 @@ import dev.cairn.CorruptionException;
 import dev.cairn.util.Checksums;
 import dev.cairn.util.Coding;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 
 /**
@@ -26,8 +27,13 @@ public final class BlockTrailer {
 
   /** The masked CRC of {@code contents[off, off+len)} followed by {@code type}. */
   public static int maskedCrc(byte[] contents, int off, int len, int type) {
+    return maskedCrc(ByteBuffer.wrap(contents, off, len), type);
+  }
+
+  /** The masked CRC of {@code contents}' remaining bytes followed by {@code type}; position unchanged. */
+  private static int maskedCrc(ByteBuffer contents, int type) {
     CRC32C crc = new CRC32C();
-    crc.update(contents, off, len);
+    crc.update(contents.duplicate());
     crc.update(type);
     return Checksums.mask((int) crc.getValue());
   }
@@ -61,14 +67,8 @@ public final class BlockTrailer {
     }
     int contentsLength = length - SIZE;
     int type = raw.get(contentsLength) & 0xff;
-    int stored = (raw.get(contentsLength + 1) & 0xff)
-        | (raw.get(contentsLength + 2) & 0xff) << 8
-        | (raw.get(contentsLength + 3) & 0xff) << 16
-        | (raw.get(contentsLength + 4) & 0xff) << 24;
-    CRC32C crc = new CRC32C();
-    crc.update(raw.duplicate().position(0).limit(contentsLength));
-    crc.update(type);
-    int actual = Checksums.mask((int) crc.getValue());
+    int stored = raw.duplicate().order(ByteOrder.LITTLE_ENDIAN).getInt(contentsLength + 1); // fixed32
+    int actual = maskedCrc(raw.duplicate().position(0).limit(contentsLength), type);
     if (stored != actual) {
       throw new CorruptionException(fileName, blockOffset,
           "block checksum mismatch (" + contentsLength + " bytes, stored "
