@@ -10,9 +10,20 @@ import java.nio.file.StandardOpenOption;
  * A file read with O_DIRECT: every read bypasses the page cache and costs device I/O, which is
  * what a block-cache miss costs on a database larger than memory. O_DIRECT requires the file
  * offset, length and buffer address to be aligned to the device block size, so each read is
- * widened to aligned bounds into an aligned scratch buffer and the requested range copied out.
+ * widened to aligned bounds into an aligned scratch buffer and the requested range copied out,
+ * unless it is aligned already (a read-ahead buffer, {@link #directReadAlignment()}): then it
+ * lands in the caller's buffer with no copy.
+ *
+ * <p>The scratch buffer is kept per thread up to {@link #KEPT_SCRATCH_BYTES}: allocating direct
+ * memory for every block a point read misses costs a zeroing and a cleaner registration each time,
+ * and can make the JDK force a GC when direct memory runs short.
  */
 final class DirectReadableFile implements ReadableFile {
+  /** Largest scratch buffer a thread keeps between reads; larger reads allocate their own. */
+  static final int KEPT_SCRATCH_BYTES = 64 << 10;
+
+  private static final ThreadLocal<ByteBuffer> SCRATCH = new ThreadLocal<>();
+
   private final InterruptSafeReader ch;
   private final IoStats stats;
   private final int alignment;
@@ -35,12 +46,16 @@ final class DirectReadableFile implements ReadableFile {
     if (want == 0) {
       return 0;
     }
+    if (isAligned(position, dst)) {
+      int got = ch.read(dst, position);
+      stats.recordRead(tag, got);
+      return got;
+    }
     long start = position - (position % alignment);
     long end = position + want;
     long alignedEnd = ((end + alignment - 1) / alignment) * alignment;
     int span = (int) (alignedEnd - start);
-    ByteBuffer scratch = ByteBuffer.allocateDirect(span + alignment).alignedSlice(alignment);
-    scratch.limit(span);
+    ByteBuffer scratch = scratch(span);
     int got = ch.read(scratch, start);
     stats.recordRead(tag, got);
     int skip = (int) (position - start);
@@ -49,6 +64,38 @@ final class DirectReadableFile implements ReadableFile {
     scratch.position(skip).limit(skip + available);
     dst.put(scratch);
     return available;
+  }
+
+  /** Whether O_DIRECT can read {@code dst.remaining()} bytes at {@code position} into dst itself. */
+  private boolean isAligned(long position, ByteBuffer dst) {
+    return dst.isDirect()
+        && position % alignment == 0
+        && dst.remaining() % alignment == 0
+        && dst.alignmentOffset(dst.position(), alignment) == 0;
+  }
+
+  /** An aligned buffer of {@code span} bytes, position 0 and limit span: the thread's if it fits. */
+  private ByteBuffer scratch(int span) {
+    if (span > KEPT_SCRATCH_BYTES) {
+      return allocateAligned(span, alignment);
+    }
+    ByteBuffer kept = SCRATCH.get();
+    if (kept == null || kept.capacity() < KEPT_SCRATCH_BYTES
+        || kept.alignmentOffset(0, alignment) != 0) {
+      kept = allocateAligned(KEPT_SCRATCH_BYTES, alignment);
+      SCRATCH.set(kept);
+    }
+    return kept.clear().limit(span);
+  }
+
+  /** A direct buffer of {@code bytes} whose address is a multiple of {@code alignment}. */
+  static ByteBuffer allocateAligned(int bytes, int alignment) {
+    return ByteBuffer.allocateDirect(bytes + alignment).alignedSlice(alignment).limit(bytes);
+  }
+
+  @Override
+  public int directReadAlignment() {
+    return alignment;
   }
 
   @Override

@@ -25,6 +25,16 @@ public interface ReadableFile extends AutoCloseable {
 
   long size() throws IOException;
 
+  /**
+   * The alignment (bytes) this file's reads bypass the page cache with, or 0 when reads go
+   * through the page cache. A positive value tells readers that nobody reads ahead for them (the
+   * kernel does for page-cache reads), and that a read whose position, length and direct buffer
+   * address are multiples of it is served without an internal copy.
+   */
+  default int directReadAlignment() {
+    return 0;
+  }
+
   @Override
   void close() throws IOException;
 }

@@ -125,6 +125,11 @@ public final class SeekDelayFileSystem extends ForwardingFileSystem {
     }
 
     @Override
+    public int directReadAlignment() {
+      return file.directReadAlignment();
+    }
+
+    @Override
     public void close() throws IOException {
       file.close();
     }

@@ -49,6 +49,8 @@ public final class TableCache implements AutoCloseable {
   private final Path dbDir;
   private final int capacity;
   private final BlockCache blockCache;
+  /** Shared by the iterators of every table this cache opens (used only on direct reads). */
+  private final ReadaheadBuffers readaheadBuffers = new ReadaheadBuffers();
 
   // Guards inserts, evictions and closing; lookups read entries without it.
   private final Object lock = new Object();
@@ -112,7 +114,7 @@ public final class TableCache implements AutoCloseable {
   private TableReader openReader(long fileNumber, long footerOffset) throws IOException {
     Path path = FileNames.tablePath(dbDir, fileNumber);
     TableReader reader = TableReader.open(fs.openReadable(path), path.getFileName().toString(),
-        fileNumber, footerOffset, blockCache);
+        fileNumber, footerOffset, blockCache, readaheadBuffers);
     opens.increment();
     openReaders.incrementAndGet();
     return reader;

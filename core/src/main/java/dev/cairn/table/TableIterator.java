@@ -2,28 +2,32 @@ package dev.cairn.table;
 
 import dev.cairn.fs.IoTag;
 import dev.cairn.iter.InternalIterator;
+import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockIterator;
 
 /**
  * Iterates a table: the pinned index in key order, and within it one data block at a time.
  * Only the current block is pinned; it is released when the iterator moves to another block or
- * closes. Blocks may lie anywhere in the file (appends); the index order is the key order.
+ * closes. Blocks may lie anywhere in the file (appends); the index order is the key order. On a
+ * file that bypasses the page cache a {@link Readahead} serves misses of blocks read in file order.
  */
 final class TableIterator implements InternalIterator {
   private final TableReader reader;
   private final TableIndex index;
   private final boolean fillCache;
   private final IoTag tag;
+  private final Readahead readahead; // null: every miss reads its block alone
 
   private int blockIndex = -1;
   private BlockRef current;
   private BlockIterator blockIter; // null when past the end or not positioned
 
-  TableIterator(TableReader reader, boolean fillCache, IoTag tag) {
+  TableIterator(TableReader reader, boolean fillCache, IoTag tag, Readahead readahead) {
     this.reader = reader;
     this.index = reader.index();
     this.fillCache = fillCache;
     this.tag = tag;
+    this.readahead = readahead;
   }
 
   @Override
@@ -78,6 +82,9 @@ final class TableIterator implements InternalIterator {
   public void close() {
     release();
     blockIter = null;
+    if (readahead != null) {
+      readahead.close();
+    }
   }
 
   private void skipExhaustedBlocks() {
@@ -97,7 +104,11 @@ final class TableIterator implements InternalIterator {
     blockIndex = i;
     blockIter = null;
     if (i < index.size()) {
-      current = reader.acquireDataBlock(index.handle(i), fillCache, tag);
+      BlockHandle h = index.handle(i);
+      if (readahead != null) {
+        readahead.noteAccess(h);
+      }
+      current = reader.acquireDataBlock(h, fillCache, tag, readahead);
       blockIter = current.block().internalKeyIterator();
     }
   }

@@ -42,6 +42,7 @@ public final class TableReader implements AutoCloseable {
   private final BloomFilter filter; // null when the table has none
   private final TableProperties properties;
   private final BlockCache cache; // null when reads are uncached
+  private final ReadaheadBuffers readaheadBuffers; // null: iterators do not read ahead
 
   private final LongAdder filterProbes = new LongAdder();
   private final LongAdder filterUseful = new LongAdder();
@@ -49,7 +50,7 @@ public final class TableReader implements AutoCloseable {
 
   private TableReader(ReadableFile file, String fileName, long fileNumber, long footerOffset,
       Footer footer, TableIndex index, BloomFilter filter, TableProperties properties,
-      BlockCache cache) {
+      BlockCache cache, ReadaheadBuffers readaheadBuffers) {
     this.file = file;
     this.fileName = fileName;
     this.fileNumber = fileNumber;
@@ -59,6 +60,7 @@ public final class TableReader implements AutoCloseable {
     this.filter = filter;
     this.properties = properties;
     this.cache = cache;
+    this.readaheadBuffers = readaheadBuffers;
   }
 
   /**
@@ -70,6 +72,16 @@ public final class TableReader implements AutoCloseable {
    */
   public static TableReader open(ReadableFile file, String fileName, long fileNumber,
       long footerOffset, BlockCache cache) throws IOException {
+    return open(file, fileName, fileNumber, footerOffset, cache, null);
+  }
+
+  /**
+   * {@link #open(ReadableFile, String, long, long, BlockCache)} whose iterators read ahead with
+   * buffers from {@code readaheadBuffers} when the file bypasses the page cache ({@link
+   * Readahead}); null for no read-ahead.
+   */
+  public static TableReader open(ReadableFile file, String fileName, long fileNumber,
+      long footerOffset, BlockCache cache, ReadaheadBuffers readaheadBuffers) throws IOException {
     try {
       if (footerOffset < 0) {
         throw new CorruptionException(fileName, footerOffset, "negative footer offset");
@@ -94,7 +106,7 @@ public final class TableReader implements AutoCloseable {
             "properties count " + properties.dataBlocks() + " data blocks, index has " + index.size());
       }
       return new TableReader(file, fileName, fileNumber, footerOffset, footer, index, filter,
-          properties, cache);
+          properties, cache, readaheadBuffers);
     } catch (IOException | RuntimeException e) {
       try {
         file.close();
@@ -201,7 +213,7 @@ public final class TableReader implements AutoCloseable {
     if (i == index.size()) {
       return LookupResult.NOT_PRESENT;
     }
-    try (BlockRef ref = acquireDataBlock(index.handle(i), fillCache, IoTag.USER_READ, lookup)) {
+    try (BlockRef ref = acquireDataBlock(index.handle(i), fillCache, IoTag.USER_READ, lookup, null)) {
       BlockIterator it = ref.block().internalKeyIterator();
       it.seek(target);
       if (!it.isValid()) {
@@ -226,11 +238,20 @@ public final class TableReader implements AutoCloseable {
    * user reads count as cache hits or misses: the hit ratio is theirs.
    */
   BlockRef acquireDataBlock(BlockHandle h, boolean fillCache, IoTag tag) {
-    return acquireDataBlock(h, fillCache, tag, null);
+    return acquireDataBlock(h, fillCache, tag, null, null);
   }
 
-  /** @param reader the point read to tell of a read from the device, or null */
-  private BlockRef acquireDataBlock(BlockHandle h, boolean fillCache, IoTag tag, LookupKey reader) {
+  /** {@link #acquireDataBlock(BlockHandle, boolean, IoTag)} for an iterator that may read ahead. */
+  BlockRef acquireDataBlock(BlockHandle h, boolean fillCache, IoTag tag, Readahead readahead) {
+    return acquireDataBlock(h, fillCache, tag, null, readahead);
+  }
+
+  /**
+   * @param reader the point read to tell of a read from the device, or null
+   * @param readahead the iterator's read-ahead a miss is served from, or null
+   */
+  private BlockRef acquireDataBlock(BlockHandle h, boolean fillCache, IoTag tag, LookupKey reader,
+      Readahead readahead) {
     if (cache != null) {
       CachedBlock cached = tag.purpose() == IoPurpose.USER_READ
           ? cache.lookup(fileNumber, h.offset())
@@ -248,7 +269,7 @@ public final class TableReader implements AutoCloseable {
       CachedBlock read;
       try {
         read = cache.insertRead(fileNumber, h.offset(), storedBytes(h),
-            target -> readVerifiedInto(file, fileName, h, tag, target));
+            target -> readStoredInto(h, tag, target, readahead));
       } catch (IOException e) {
         throw new CairnIOException("read block " + h + " of " + fileName, e);
       }
@@ -259,7 +280,8 @@ public final class TableReader implements AutoCloseable {
     }
     ByteBuffer contents;
     try {
-      contents = readVerified(file, fileName, h, tag);
+      ByteBuffer raw = ByteBuffer.allocate(storedBytes(h));
+      contents = raw.slice(0, readStoredInto(h, tag, raw, readahead));
     } catch (IOException e) {
       throw new CairnIOException("read block " + h + " of " + fileName, e);
     }
@@ -267,6 +289,19 @@ public final class TableReader implements AutoCloseable {
       reader.noteBlockRead(System.nanoTime() - start);
     }
     return new BlockRef(new Block(contents, fileName, h.offset()), null);
+  }
+
+  /**
+   * Block {@code h} with its trailer into {@code target} (limit = its stored size), from the
+   * read-ahead when it can serve it, else read from the file; verified either way. Returns the
+   * length of the contents.
+   */
+  private int readStoredInto(BlockHandle h, IoTag tag, ByteBuffer target, Readahead readahead)
+      throws IOException {
+    if (readahead != null && readahead.copyBlock(file, h, target, tag)) {
+      return BlockTrailer.verify(target, fileName, h.offset());
+    }
+    return readVerifiedInto(file, fileName, h, tag, target);
   }
 
   private BlockRef pin(CachedBlock cached, BlockHandle h) {
@@ -285,7 +320,9 @@ public final class TableReader implements AutoCloseable {
    * @param readTag accounting tag for blocks read from the file
    */
   public InternalIterator iterator(boolean fillCache, IoTag readTag) {
-    return new TableIterator(this, fillCache, readTag);
+    Readahead readahead = Readahead.forFile(file, readaheadBuffers, footerOffset,
+        readTag.purpose() == IoPurpose.USER_READ);
+    return new TableIterator(this, fillCache, readTag, readahead);
   }
 
   TableIndex index() {

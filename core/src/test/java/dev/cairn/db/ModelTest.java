@@ -18,6 +18,7 @@ import dev.cairn.Stats;
 import dev.cairn.WriteBatch;
 import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.compaction.model.BufferRun;
+import dev.cairn.fs.LocalFileSystem;
 import dev.cairn.testing.EngineCombo;
 import dev.cairn.version.Version;
 import java.nio.charset.StandardCharsets;
@@ -180,6 +181,25 @@ class ModelTest {
     assertTrue(run.bufferColdLeftOut > 0, "merges must leave cold files out, " + run.where());
     assertTrue(run.bufferAppends > 0, "merges must still append warm files, " + run.where());
     assertTrue(run.bufferServed > 0, "buffer files must answer gets, " + run.where());
+  }
+
+  /**
+   * Table and block compaction reading tables with O_DIRECT, where table iterators read ahead
+   * ({@code Readahead}): scans, compactions and block compaction's appends served from read-ahead
+   * spans (512-byte blocks: a span holds dozens) still match the model.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("directReadCombos")
+  void randomOperationsMatchTheModelReadingDirectly(EngineCombo combo) {
+    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    int ops = Boolean.getBoolean("cairn.long") ? 400_000 : 8_000;
+    new Run(seed, () -> options(combo).toBuilder().fileSystem(new LocalFileSystem(true)).build())
+        .execute(ops);
+  }
+
+  static List<EngineCombo> directReadCombos() {
+    return List.of(EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.IMMEDIATE),
+        EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.IMMEDIATE));
   }
 
   /**

@@ -40,4 +40,30 @@ class DirectReadTailTest {
       assertEquals(0, f.read(FILE_BYTES, ByteBuffer.allocate(10), IoTag.USER_READ), "at the end: nothing");
     }
   }
+
+  @Test
+  void alignedReadsLandInTheCallersBufferAndUnalignedOnesStayCorrect() throws IOException {
+    Path path = dir.resolve("000002.sst");
+    byte[] content = new byte[FILE_BYTES];
+    new SplittableRandom(8).nextBytes(content);
+    LocalFileSystem fs = new LocalFileSystem(true);
+    try (WritableFile out = fs.create(path, IoTag.OTHER)) {
+      out.append(content, 0, content.length);
+      out.sync();
+    }
+    try (ReadableFile f = fs.openReadable(path)) {
+      int alignment = f.directReadAlignment();
+      assertEquals(0, alignment % 4096, "O_DIRECT alignment " + alignment);
+      ByteBuffer aligned = ByteBuffer.allocateDirect(2 * alignment + 8 * 4096)
+          .alignedSlice(alignment).limit(alignment * ((FILE_BYTES + alignment - 1) / alignment));
+      assertEquals(FILE_BYTES, f.read(0, aligned, IoTag.USER_READ), "the whole file, tail short");
+      byte[] got = new byte[FILE_BYTES];
+      aligned.flip().get(got);
+      assertArrayEquals(content, got);
+      // Unaligned reads share the thread's scratch buffer: each still returns its own bytes.
+      assertArrayEquals(Arrays.copyOfRange(content, 100, 4200), f.readFully(100, 4100, IoTag.USER_READ));
+      assertArrayEquals(Arrays.copyOfRange(content, 9000, 9010), f.readFully(9000, 10, IoTag.USER_READ));
+    }
+    assertEquals(0, new InMemoryFile().directReadAlignment(), "page-cache files say 0");
+  }
 }

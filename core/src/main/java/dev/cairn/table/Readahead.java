@@ -1,0 +1,157 @@
+package dev.cairn.table;
+
+import dev.cairn.fs.IoTag;
+import dev.cairn.fs.ReadableFile;
+import dev.cairn.table.block.BlockHandle;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Read-ahead for one iterator over one table whose file bypasses the page cache (O_DIRECT), where
+ * no kernel reads ahead: when the iterator walks blocks that lie back to back in the file, a
+ * block-cache miss reads a span of the following blocks at once into a buffer, and later misses
+ * are served from it. Without it a scan costs one device read per 4 KiB block.
+ *
+ * <p>The policy is RocksDB's implicit auto read-ahead for iterators: a user iterator starts on its
+ * third block in a row that begins where the previous one ended, with 8 KiB, and doubles the span
+ * on every refill up to {@link ReadaheadBuffers#BUFFER_BYTES}; a seek elsewhere starts over. A
+ * compaction (or any non-user reader) usually walks whole tables, so it reads the largest span as
+ * soon as its second block follows the first; its first block is read alone, so that block
+ * compaction, which seeks to a table's dirty blocks, does not read 256 KiB for each of them. Blocks served from the buffer are verified like any read (their CRC is checked in
+ * the copy the caller keeps), and a read near the end of the file that comes up short is left
+ * to the caller's ordinary read, which reports the truncation.
+ *
+ * <p>Appended tables (block compaction) are fine: blocks may lie anywhere before the footer, and
+ * bytes are never rewritten, so a buffered span stays valid; a block that does not follow its
+ * predecessor in the file is a seek. Not thread-safe: one iterator's.
+ */
+final class Readahead implements AutoCloseable {
+  static final int INITIAL_BYTES = 8 << 10;
+  /** Sequential blocks a user iterator reads one by one before reading ahead (RocksDB's 2). */
+  static final int USER_BLOCKS_BEFORE = 2;
+  /** Blocks a compaction's iterator reads one by one before reading ahead. */
+  static final int COMPACTION_BLOCKS_BEFORE = 1;
+
+  private final ReadaheadBuffers buffers;
+  private final int alignment;
+  private final long dataEnd;
+  private final int blocksBefore;
+  private final int initialBytes;
+
+  /** Where the next block starts if the iterator goes on in file order; -1 before the first. */
+  private long nextInFile = -1;
+  /** Blocks accessed in a row, each where the previous one ended. */
+  private int run;
+  /** Bytes the next refill reads. */
+  private int spanBytes;
+
+  private ByteBuffer buffer; // borrowed at the first refill
+  private long bufferStart;
+  private int bufferBytes;
+  private int refills;
+
+  private Readahead(ReadaheadBuffers buffers, int alignment, long dataEnd, int blocksBefore,
+      int initialBytes) {
+    this.buffers = buffers;
+    this.alignment = alignment;
+    this.dataEnd = dataEnd;
+    this.blocksBefore = blocksBefore;
+    this.initialBytes = initialBytes;
+    this.spanBytes = initialBytes;
+  }
+
+  /**
+   * Read-ahead for an iterator over {@code file}, or null when its reads go through the page
+   * cache (the kernel reads ahead) or no buffers are available.
+   *
+   * @param dataEnd where the table's data blocks end (its footer's offset): no span reads past it
+   * @param userRead whether a user's iterator (start small, grow) or a compaction's (full span)
+   */
+  static Readahead forFile(ReadableFile file, ReadaheadBuffers buffers, long dataEnd,
+      boolean userRead) {
+    int alignment = file.directReadAlignment();
+    if (buffers == null || alignment <= 0 || alignment > ReadaheadBuffers.BUFFER_BYTES) {
+      return null;
+    }
+    return userRead
+        ? new Readahead(buffers, alignment, dataEnd, USER_BLOCKS_BEFORE, INITIAL_BYTES)
+        : new Readahead(buffers, alignment, dataEnd, COMPACTION_BLOCKS_BEFORE,
+            ReadaheadBuffers.BUFFER_BYTES);
+  }
+
+  /** The iterator moved to block {@code h} (whether it will be a cache hit or not). */
+  void noteAccess(BlockHandle h) {
+    if (h.offset() == nextInFile) {
+      run++;
+    } else {
+      run = 1;
+      spanBytes = initialBytes;
+    }
+    nextInFile = h.end();
+  }
+
+  /**
+   * Copies block {@code h} with its trailer into {@code target} (from index 0 to its limit, the
+   * block's stored size) from the buffer, refilling the buffer first if the block is not in it
+   * and the iterator has been sequential long enough. Returns false, having copied nothing, when
+   * the caller should read the block itself.
+   */
+  boolean copyBlock(ReadableFile file, BlockHandle h, ByteBuffer target, IoTag tag)
+      throws IOException {
+    int stored = target.limit();
+    if (!holds(h.offset(), stored)) {
+      if (run <= blocksBefore || !refill(file, h.offset(), stored, tag)) {
+        return false;
+      }
+    }
+    target.put(0, buffer, (int) (h.offset() - bufferStart), stored);
+    return true;
+  }
+
+  private boolean holds(long offset, int length) {
+    return buffer != null && offset >= bufferStart
+        && offset + length <= bufferStart + bufferBytes;
+  }
+
+  /** Reads the span that starts with the block at {@code offset}; false if it cannot hold it. */
+  private boolean refill(ReadableFile file, long offset, int stored, IoTag tag) throws IOException {
+    long from = offset - offset % alignment;
+    long needed = offset + stored - from;
+    long alignedDataEnd = roundUp(dataEnd);
+    long span = Math.min(Math.max(spanBytes, needed), alignedDataEnd - from);
+    span = Math.min(roundUp(span), ReadaheadBuffers.BUFFER_BYTES);
+    if (span < needed) {
+      return false; // a block larger than the buffer (a huge value): read it alone
+    }
+    if (buffer == null) {
+      buffer = buffers.borrow();
+    }
+    bufferStart = from;
+    bufferBytes = 0; // nothing valid while the read is under way (or if it throws)
+    buffer.clear().limit((int) span);
+    bufferBytes = file.read(from, buffer, tag);
+    refills++;
+    spanBytes = (int) Math.min((long) spanBytes * 2, ReadaheadBuffers.BUFFER_BYTES);
+    return holds(offset, stored);
+  }
+
+  private long roundUp(long n) {
+    return (n + alignment - 1) / alignment * alignment;
+  }
+
+  /** Spans read so far (for tests and stats). */
+  int refills() {
+    return refills;
+  }
+
+  /** Gives the buffer back; the read-ahead may be used again (it borrows anew). */
+  @Override
+  public void close() {
+    if (buffer != null) {
+      ByteBuffer b = buffer;
+      buffer = null;
+      bufferBytes = 0;
+      buffers.giveBack(b);
+    }
+  }
+}

@@ -1,0 +1,227 @@
+package dev.cairn.table;
+
+import static dev.cairn.table.TableTestSupport.build;
+import static dev.cairn.table.TableTestSupport.userKey;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.CorruptionException;
+import dev.cairn.fs.InMemoryFile;
+import dev.cairn.fs.IoPurpose;
+import dev.cairn.fs.IoTag;
+import dev.cairn.fs.ReadableFile;
+import dev.cairn.iter.InternalIterator;
+import dev.cairn.key.InternalKey;
+import dev.cairn.key.InternalKeyComparator;
+import dev.cairn.key.ValueType;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Read-ahead of table iterators on files that bypass the page cache: when it starts, how its
+ * spans grow, that it never changes what an iterator returns, that damage inside a span is still
+ * reported with the block's offset, and that page-cache files and point reads are left alone.
+ */
+class ReadaheadTest {
+  private static final int ALIGNMENT = 4096;
+  private static final int ENTRIES = 2_000;
+  private static final IoTag COMPACTION = new IoTag(IoPurpose.COMPACTION, 2);
+
+  private final TreeMap<byte[], byte[]> model = model();
+
+  @Test
+  void aUserScanReadsTwoBlocksAloneThenSpansDoublingUpTo256KiB() throws IOException {
+    RecordingFile file = table(ALIGNMENT);
+    ReadaheadBuffers buffers = new ReadaheadBuffers();
+    try (TableReader r = open(file, buffers)) {
+      file.reads.clear();
+      assertScanned(r, IoTag.USER_READ);
+
+      List<Integer> lengths = file.lengths();
+      assertEquals(r.dataBlockBytes(0), (long) lengths.get(0), "the first block alone");
+      assertEquals(r.dataBlockBytes(1), (long) lengths.get(1), "the second block alone");
+      assertEquals(8 << 10, (int) lengths.get(2), "then 8 KiB");
+      assertEquals(16 << 10, (int) lengths.get(3), "doubling");
+      assertEquals(32 << 10, (int) lengths.get(4));
+      assertTrue(lengths.contains(ReadaheadBuffers.BUFFER_BYTES), "grows to 256 KiB: " + lengths);
+      assertTrue(lengths.stream().allMatch(n -> n <= ReadaheadBuffers.BUFFER_BYTES), "never more");
+      assertTrue(lengths.size() < r.dataBlockCount() / 10,
+          lengths.size() + " reads for " + r.dataBlockCount() + " blocks");
+    }
+    assertEquals(1, buffers.idleCount(), "the iterator gave its buffer back when it closed");
+  }
+
+  @Test
+  void aCompactionReadsTheWholeSpanFromItsSecondBlock() throws IOException {
+    RecordingFile file = table(ALIGNMENT);
+    try (TableReader r = open(file, new ReadaheadBuffers())) {
+      file.reads.clear();
+      assertScanned(r, COMPACTION);
+      List<Integer> lengths = file.lengths();
+      assertEquals(r.dataBlockBytes(0), (long) lengths.get(0), "the first block alone");
+      assertEquals(ReadaheadBuffers.BUFFER_BYTES, (int) lengths.get(1));
+    }
+  }
+
+  @Test
+  void seeksThatLandFarApartReadOneBlockEach() throws IOException {
+    RecordingFile file = table(ALIGNMENT);
+    try (TableReader r = open(file, new ReadaheadBuffers())) {
+      file.reads.clear();
+      Random rnd = new Random(3);
+      int seeks = 0;
+      for (int i = 0; i < 50; i++) {
+        // Two seeks into blocks far apart, in one iterator: never sequential.
+        try (InternalIterator it = r.iterator(false, IoTag.USER_READ)) {
+          for (int k : new int[] {rnd.nextInt(ENTRIES / 2), ENTRIES / 2 + rnd.nextInt(ENTRIES / 2)}) {
+            it.seek(InternalKey.seekKey(userKey(k), ENTRIES + 1));
+            assertTrue(it.isValid());
+            seeks++;
+          }
+        }
+      }
+      assertEquals(seeks, file.reads.size(), "one read per seek");
+      assertTrue(file.lengths().stream().allMatch(n -> n < 8 << 10), "each of one block");
+    }
+  }
+
+  @Test
+  void aPageCacheFileIsReadBlockByBlock() throws IOException {
+    RecordingFile file = table(0); // the kernel reads ahead for it
+    try (TableReader r = open(file, new ReadaheadBuffers())) {
+      file.reads.clear();
+      assertScanned(r, IoTag.USER_READ);
+      assertEquals(r.dataBlockCount(), file.reads.size());
+    }
+  }
+
+  @Test
+  void aScanThroughTheBlockCacheReturnsTheSameAndCachesEveryBlock() throws IOException {
+    RecordingFile file = table(ALIGNMENT);
+    HeapBlockCache cache = new HeapBlockCache(64 << 20);
+    try (TableReader r = TableReader.open(file, "t.sst", 7, footerOffset, cache,
+        new ReadaheadBuffers())) {
+      file.reads.clear();
+      try (InternalIterator it = r.iterator(true, IoTag.USER_READ)) {
+        int n = 0;
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          n++;
+        }
+        assertEquals(model.size(), n);
+      }
+      assertEquals(r.dataBlockCount(), cache.cachedBlockCount(7), "every block cached");
+      int reads = file.reads.size();
+      assertScanned(r, IoTag.USER_READ); // fillCache false: served by the cache
+      assertEquals(reads, file.reads.size(), "a second scan reads nothing");
+    }
+  }
+
+  @Test
+  void damageInsideASpanIsReportedWithTheBlocksOffset() throws IOException {
+    RecordingFile clean = table(ALIGNMENT);
+    long damagedBlock;
+    try (TableReader r = open(clean, null)) {
+      damagedBlock = r.dataBlockOffset(20); // well inside the read-ahead
+    }
+    byte[] bytes = clean.file.bytes();
+    bytes[(int) damagedBlock + 100] ^= 0x40;
+    RecordingFile damaged = new RecordingFile(new InMemoryFile(bytes), ALIGNMENT);
+    try (TableReader r = open(damaged, new ReadaheadBuffers())) {
+      CorruptionException e = assertThrows(CorruptionException.class,
+          () -> scanAll(r, IoTag.USER_READ));
+      assertEquals("t.sst", e.file());
+      assertEquals(damagedBlock, e.offset());
+      assertTrue(damaged.lengths().stream().anyMatch(n -> n >= 16 << 10),
+          "the block came from a span: " + damaged.lengths());
+    }
+  }
+
+  private void assertScanned(TableReader r, IoTag tag) {
+    List<Map.Entry<byte[], byte[]>> got = scanAll(r, tag);
+    List<Map.Entry<byte[], byte[]>> want = new ArrayList<>(model.entrySet());
+    assertEquals(want.size(), got.size());
+    for (int i = 0; i < want.size(); i++) {
+      assertArrayEquals(want.get(i).getKey(), got.get(i).getKey(), "key " + i);
+      assertArrayEquals(want.get(i).getValue(), got.get(i).getValue(), "value " + i);
+    }
+  }
+
+  private static List<Map.Entry<byte[], byte[]>> scanAll(TableReader r, IoTag tag) {
+    List<Map.Entry<byte[], byte[]>> out = new ArrayList<>();
+    try (InternalIterator it = r.iterator(false, tag)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        out.add(Map.entry(it.key(), it.ownedValue()));
+      }
+    }
+    return out;
+  }
+
+  private long footerOffset;
+
+  private RecordingFile table(int alignment) throws IOException {
+    InMemoryFile file = new InMemoryFile();
+    footerOffset = build(file, new TableOptions(4096, 16, 10), model).footerOffset();
+    return new RecordingFile(file, alignment);
+  }
+
+  private TableReader open(RecordingFile file, ReadaheadBuffers buffers) throws IOException {
+    return TableReader.open(file, "t.sst", 7, footerOffset, null, buffers);
+  }
+
+  /** ~2 MiB of 1 KiB values: about 500 blocks. */
+  private static TreeMap<byte[], byte[]> model() {
+    TreeMap<byte[], byte[]> m = new TreeMap<>(InternalKeyComparator.INSTANCE);
+    Random rnd = new Random(11);
+    for (int i = 0; i < ENTRIES; i++) {
+      byte[] value = new byte[1000 + rnd.nextInt(48)];
+      rnd.nextBytes(value);
+      m.put(InternalKey.encode(userKey(i), i + 1, ValueType.VALUE), value);
+    }
+    return m;
+  }
+
+  /** A file that says it bypasses the page cache (alignment > 0) and records every read. */
+  private static final class RecordingFile implements ReadableFile {
+    final InMemoryFile file;
+    final int alignment;
+    final List<long[]> reads = new ArrayList<>();
+
+    RecordingFile(InMemoryFile file, int alignment) {
+      this.file = file;
+      this.alignment = alignment;
+    }
+
+    List<Integer> lengths() {
+      List<Integer> out = new ArrayList<>();
+      reads.forEach(r -> out.add((int) r[1]));
+      return out;
+    }
+
+    @Override
+    public int read(long position, ByteBuffer dst, IoTag tag) {
+      reads.add(new long[] {position, dst.remaining()});
+      return file.read(position, dst, tag);
+    }
+
+    @Override
+    public long size() {
+      return file.size();
+    }
+
+    @Override
+    public int directReadAlignment() {
+      return alignment;
+    }
+
+    @Override
+    public void close() {}
+  }
+}
