@@ -40,6 +40,8 @@ import java.util.Map;
  *     ({@code --engine-defaults}); only the budgets are shared (cache, memtable, block size, Bloom
  *     bits, no compression), and {@code baseLevelBytes}, {@code levelSizeRatio} and {@code
  *     targetFileBytes} are not applied
+ * @param backgroundThreads Cairn's {@code backgroundThreads} and RocksDB's {@code
+ *     max_background_jobs} ({@code --background-threads}); 0 keeps each engine's default
  */
 public record RunConfig(
     long records,
@@ -65,7 +67,8 @@ public record RunConfig(
     double mixedSeconds,
     double scanSeconds,
     long nodePageCacheBytes,
-    boolean engineDefaults) {
+    boolean engineDefaults,
+    int backgroundThreads) {
 
   public static final long MIB = 1L << 20;
   public static final long DEFAULT_RECORDS = 204_800;
@@ -77,7 +80,7 @@ public record RunConfig(
   public EngineSettings engineSettings() {
     return new EngineSettings(cacheBytes, memtableBytes, 4096, 10, baseLevelBytes, levelSizeRatio,
         targetFileBytes, directIo, highOps, lowOps, seekDelayMillis, records, valueBytes, nodePageCacheBytes,
-        engineDefaults);
+        engineDefaults, backgroundThreads);
   }
 
   /** Bytes of one record as the user wrote it: 16-byte key plus value. */
@@ -125,6 +128,7 @@ public record RunConfig(
     m.put("scan_seconds", scanSeconds);
     m.put("node_page_cache_bytes", nodePageCacheBytes);
     m.put("engine_defaults", engineDefaults);
+    m.put("background_threads", backgroundThreads);
     m.put("lsbm_6_1_scale", "1/" + Math.round(lsbmScaleDenominator()));
     return m;
   }

@@ -100,6 +100,20 @@ class CommandLineTest {
   }
 
   @Test
+  void backgroundThreadsReachTheEnginesOrAreReportedUnhonoured() {
+    RunConfig plain = Flags.parse("compare", new String[] {"--out", "x"}).config();
+    assertEquals(0, plain.engineSettings().backgroundThreads(), "0: each engine keeps its own");
+    assertTrue(plain.engineSettings().backgroundThreadsUnhonoured("leveldb").isEmpty());
+    RunConfig three = Flags.parse("compare", new String[] {"--out", "x", "--background-threads", "3"}).config();
+    assertEquals(3, three.engineSettings().backgroundThreads());
+    assertEquals(3, three.asMap().get("background_threads"), "summary.json says how many ran");
+    assertTrue(three.engineSettings().backgroundThreadsUnhonoured("leveldb").orElseThrow().contains("leveldb"));
+    UsageException e = assertThrows(UsageException.class,
+        () -> Flags.parse("compare", new String[] {"--out", "x", "--background-threads", "-1"}));
+    assertTrue(e.getMessage().contains("--background-threads"), e.getMessage());
+  }
+
+  @Test
   void flagsAcceptEqualsFormAndFractions() {
     Invocation inv = Flags.parse("run", new String[] {"--engine=leveldb", "--workload=ycsb-a", "--out=o",
         "--memtable-mb=0.5", "--direct-io", "--seconds", "2.5"});

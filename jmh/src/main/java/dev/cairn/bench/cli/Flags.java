@@ -47,6 +47,8 @@ public final class Flags {
     HELP.put("--file-mb", "compaction output table MiB (default 2)");
     HELP.put("--engine-defaults", "every engine keeps its own level sizes, table sizes and level sizing; only the budgets"
         + " (cache, memtable, block size, Bloom bits, no compression) are shared");
+    HELP.put("--background-threads", "flush and compaction threads of Cairn (backgroundThreads) and RocksDB"
+        + " (max_background_jobs); default 0 = each engine's own (both 2)");
     HELP.put("--hot-percent", "hot range, percent of keys (default 15)");
     HELP.put("--hot-read-percent", "percent of reads in the hot range (default 98)");
     HELP.put("--scale", "periodic: phase length factor on DLC's 500 s high / 100 s low (default 0.1)");
@@ -128,7 +130,8 @@ public final class Flags {
         nonNegative(values, "--mixed-seconds", 0),
         nonNegative(values, "--scan-seconds", 0),
         mib(values, "--node-page-cache-mb", 64),
-        engineDefaults);
+        engineDefaults,
+        (int) rangeLong(values, "--background-threads", 0, 0, 64));
     return new Invocation(engines, workloads, out, config, values.containsKey("--same-jvm"));
   }
 

@@ -108,6 +108,9 @@ public final class CairnTableEngine implements BenchEngine {
         // which puts the paper's 30 s and 2 MB at the runner's scale with no setting of ours.
         .buffer(bufferVariant.apply(BufferConfig.defaults()))
         .blockCompactionExecution(BlockCompactionExecution.defaults().withLazyDeletionBytes(LAZY_DELETION_BYTES));
+    if (s.backgroundThreads() > 0) {
+      builder.backgroundThreads(s.backgroundThreads());
+    }
     if (!s.engineDefaults()) { // the runner's level shape; with --engine-defaults, Cairn's own
       builder.baseLevelBytes(s.baseLevelBytes()).levelSizeRatio(s.levelSizeRatio()).targetFileBytes(s.targetFileBytes());
     }

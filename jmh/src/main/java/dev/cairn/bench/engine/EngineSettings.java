@@ -25,6 +25,9 @@ package dev.cairn.bench.engine;
  * @param nodePageCacheBytes engines whose server runs in a process of its own (the Cassandra
  *     and HBase engines): the page cache that process may hold beyond its own memory ({@code
  *     --node-page-cache-mb}), so that a block-cache miss costs device I/O
+ * @param backgroundThreads threads for flushes and compactions (Cairn's {@code
+ *     backgroundThreads}, RocksDB's {@code max_background_jobs}); 0 keeps the engine's default,
+ *     and engines that cannot set it report a positive value as unhonoured
  */
 public record EngineSettings(
     long blockCacheBytes,
@@ -41,7 +44,8 @@ public record EngineSettings(
     long records,
     int valueBytes,
     long nodePageCacheBytes,
-    boolean engineDefaults) {
+    boolean engineDefaults,
+    int backgroundThreads) {
 
   /** LevelDB's hard-wired tree shape, which the LevelDB engines cannot change. */
   public static final long LEVELDB_BASE_LEVEL_BYTES = 10L << 20;
@@ -52,7 +56,15 @@ public record EngineSettings(
   public EngineSettings withoutOfferedRates() {
     return new EngineSettings(blockCacheBytes, memtableBytes, blockBytes, bloomBitsPerKey, baseLevelBytes,
         levelSizeRatio, targetFileBytes, directReads, 0, 0, seekDelayMillis, records, valueBytes,
-        nodePageCacheBytes, engineDefaults);
+        nodePageCacheBytes, engineDefaults, backgroundThreads);
+  }
+
+  /** The unhonoured-settings entry of an engine whose background thread count cannot be set. */
+  public java.util.Optional<String> backgroundThreadsUnhonoured(String library) {
+    return backgroundThreads > 0
+        ? java.util.Optional.of("background-threads=" + backgroundThreads + ": " + library
+            + " keeps its own background threads")
+        : java.util.Optional.empty();
   }
 
   /** The unhonoured-settings entry of an engine that cannot run on the simulated slow device. */

@@ -48,6 +48,7 @@ abstract class LevelDbApiEngine implements BenchEngine {
       unhonoured.add("target-file-bytes=" + s.targetFileBytes() + ": " + library() + " fixes tables at 2 MiB");
     }
     s.seekDelayUnhonoured(library()).ifPresent(unhonoured::add);
+    s.backgroundThreadsUnhonoured(library()).ifPresent(unhonoured::add);
     if (s.directReads()) {
       unhonoured.add("direct-reads: " + library() + " has no O_DIRECT option; misses may hit the page cache");
     }

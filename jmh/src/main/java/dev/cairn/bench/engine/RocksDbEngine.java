@@ -67,6 +67,9 @@ public final class RocksDbEngine implements BenchEngine {
         .setBottommostCompressionType(CompressionType.NO_COMPRESSION)
         .setWriteBufferSize(s.memtableBytes())
         .setUseDirectReads(s.directReads());
+    if (s.backgroundThreads() > 0) {
+      options.setMaxBackgroundJobs(s.backgroundThreads());
+    }
     if (!s.engineDefaults()) {
       // Static level targets, so that L1 is exactly the configured size (RocksDB 8.4+ defaults
       // to dynamic level sizes computed from the last level). With --engine-defaults RocksDB

@@ -201,6 +201,7 @@ final class CassandraSettings {
           + cgroupProblem + "), so chunk-cache misses may be page-cache hits");
     }
     s.seekDelayUnhonoured("cassandra").ifPresent(u::add);
+    s.backgroundThreadsUnhonoured("cassandra").ifPresent(u::add);
     return List.copyOf(u);
   }
 

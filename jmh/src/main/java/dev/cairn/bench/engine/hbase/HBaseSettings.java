@@ -163,6 +163,7 @@ final class HBaseSettings {
       u.add("heap raised to " + n.heapBytes() / MIB + " MiB so that the block cache fits below HBase's 40%");
     }
     s.seekDelayUnhonoured("hbase").ifPresent(u::add);
+    s.backgroundThreadsUnhonoured("hbase").ifPresent(u::add);
     return List.copyOf(u);
   }
 }
