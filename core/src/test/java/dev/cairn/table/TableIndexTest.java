@@ -1,0 +1,127 @@
+package dev.cairn.table;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.cairn.key.InternalKey;
+import dev.cairn.key.InternalKeyComparator;
+import dev.cairn.key.ValueType;
+import dev.cairn.table.block.BlockHandle;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link TableIndex#seek} (a search on each separator's 8 bytes past the shared prefix, then whole
+ * keys among ties) against a plain binary search over whole keys, for key shapes that stress the
+ * prefix: long shared prefixes, keys shorter than the 8 bytes, zero bytes that tie with the
+ * padding, one user key in many versions, and targets inside, between, before and after them.
+ */
+class TableIndexTest {
+  private static final InternalKeyComparator CMP = InternalKeyComparator.INSTANCE;
+
+  @Test
+  void seekAgreesWithAWholeKeySearchForEveryKeyShape() {
+    Random rnd = new Random(5);
+    List<Function<Random, byte[]>> shapes = List.of(
+        r -> randomBytes(r, 1 + r.nextInt(24), 256),               // arbitrary binary keys
+        r -> randomBytes(r, 1 + r.nextInt(4), 3),                   // short, few distinct bytes, zeros
+        r -> concat(ascii("tenant-0042/row/"), randomBytes(r, r.nextInt(12), 4)), // long shared prefix
+        r -> ascii(String.format("%016d", r.nextInt(1_000_000))),    // the runner's keys
+        r -> concat(ascii("k"), new byte[r.nextInt(10)]));           // zero padding ties
+    for (int shape = 0; shape < shapes.size(); shape++) {
+      for (int round = 0; round < 40; round++) {
+        Function<Random, byte[]> keys = shapes.get(shape);
+        byte[][] separators = separators(rnd, keys, 1 + rnd.nextInt(300));
+        TableIndex index = TableIndex.of(separators, handles(separators.length));
+        for (int t = 0; t < 300; t++) {
+          byte[] target = target(rnd, keys, separators);
+          assertEquals(wholeKeySeek(separators, target), index.seek(target),
+              "shape " + shape + ", round " + round + ", target " + InternalKey.describe(target));
+        }
+      }
+    }
+  }
+
+  @Test
+  void anEmptyIndexSendsEveryTargetToItsEnd() {
+    TableIndex index = TableIndex.of(new byte[0][], new BlockHandle[0]);
+    assertEquals(0, index.seek(InternalKey.seekKey(ascii("a"), 5)));
+  }
+
+  /** Strictly increasing internal keys; some user keys in several versions. */
+  private static byte[][] separators(Random rnd, Function<Random, byte[]> keys, int n) {
+    TreeSet<byte[]> set = new TreeSet<>(CMP);
+    while (set.size() < n) {
+      byte[] user = keys.apply(rnd);
+      int versions = rnd.nextInt(8) == 0 ? 1 + rnd.nextInt(5) : 1;
+      for (int v = 0; v < versions; v++) {
+        set.add(InternalKey.encode(user, 1 + rnd.nextInt(1000), ValueType.VALUE));
+      }
+    }
+    return set.toArray(new byte[0][]);
+  }
+
+  private static byte[] target(Random rnd, Function<Random, byte[]> keys, byte[][] separators) {
+    switch (rnd.nextInt(4)) {
+      case 0: { // a separator's user key at another sequence
+        byte[] s = separators[rnd.nextInt(separators.length)];
+        return InternalKey.seekKey(InternalKey.userKey(s), rnd.nextInt(1200));
+      }
+      case 1: { // a separator's user key cut short or extended
+        byte[] user = InternalKey.userKey(separators[rnd.nextInt(separators.length)]);
+        byte[] changed = rnd.nextBoolean() && user.length > 0
+            ? java.util.Arrays.copyOf(user, rnd.nextInt(user.length))
+            : concat(user, randomBytes(rnd, 1 + rnd.nextInt(3), 3));
+        return InternalKey.seekKey(changed, rnd.nextInt(1200));
+      }
+      case 2: // an exact separator
+        return separators[rnd.nextInt(separators.length)].clone();
+      default: // anything of the shape, or anything at all
+        byte[] user = rnd.nextBoolean() ? keys.apply(rnd) : randomBytes(rnd, rnd.nextInt(20), 256);
+        return InternalKey.seekKey(user, rnd.nextInt(1200));
+    }
+  }
+
+  private static int wholeKeySeek(byte[][] separators, byte[] target) {
+    int lo = 0;
+    int hi = separators.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (CMP.compare(separators[mid], target) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  private static BlockHandle[] handles(int n) {
+    BlockHandle[] out = new BlockHandle[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = new BlockHandle(i * 100L, 95);
+    }
+    return out;
+  }
+
+  private static byte[] randomBytes(Random rnd, int n, int distinct) {
+    byte[] b = new byte[n];
+    for (int i = 0; i < n; i++) {
+      b[i] = (byte) rnd.nextInt(distinct);
+    }
+    return b;
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+}
