@@ -161,7 +161,12 @@ public final class Options {
     return errorIfExists;
   }
 
-  /** Bytes a memtable may hold before it is switched and flushed. Default 4 MiB. */
+  /**
+   * Bytes a memtable may hold before it is switched and flushed. Default 32 MiB
+   * (docs/decisions/0012): memory on the heap, up to this much for the active memtable and as
+   * much again for each immutable one awaiting its flush ({@link #maxImmutableMemtables()}):
+   * 96 MiB at most by default.
+   */
   public long memtableBytes() {
     return memtableBytes;
   }
@@ -222,8 +227,8 @@ public final class Options {
   /**
    * Maximum bytes of L1; level n holds base * ratio^(n-1). Unless set, derived from the memtable:
    * {@code memtableBytes * l0CompactionTrigger}, what one L0 -> L1 compaction brings, and at
-   * least {@value #MIN_DERIVED_BASE_LEVEL_BYTES} bytes (LevelDB's L1): 16 MiB at the default 4 MiB
-   * memtable, 128 MiB at a 32 MiB one. An L1 smaller than that is rewritten whole by every
+   * least {@value #MIN_DERIVED_BASE_LEVEL_BYTES} bytes (LevelDB's L1): 128 MiB at the default
+   * 32 MiB memtable, 16 MiB at a 4 MiB one. An L1 smaller than that is rewritten whole by every
    * L0 -> L1 compaction and overflows while L1 -> L2 catches up (docs/decisions/0008).
    */
   public long baseLevelBytes() {
@@ -234,8 +239,8 @@ public final class Options {
   /**
    * Size at which compaction output is cut into a new table. Unless set, a quarter of the base
    * level ({@link #baseLevelBytes()}), between {@value #MIN_DERIVED_TARGET_FILE_BYTES} and
-   * {@value #MAX_DERIVED_TARGET_FILE_BYTES} bytes: 4 MiB at the default 4 MiB memtable, 32 MiB at
-   * a 32 MiB one (RocksDB: 64 MiB tables in a 256 MiB L1). Every output table costs an fsync, which
+   * {@value #MAX_DERIVED_TARGET_FILE_BYTES} bytes: 32 MiB at the default 32 MiB memtable, 4 MiB at
+   * a 4 MiB one (RocksDB: 64 MiB tables in a 256 MiB L1). Every output table costs an fsync, which
    * on a virtual disk costs milliseconds whatever its size (docs/decisions/0009).
    */
   public long targetFileBytes() {
@@ -380,7 +385,7 @@ public final class Options {
   public static final class Builder {
     private boolean createIfMissing = true;
     private boolean errorIfExists = false;
-    private long memtableBytes = 4L << 20;
+    private long memtableBytes = 32L << 20; // docs/decisions/0012
     private int maxImmutableMemtables = 2;
     private int blockBytes = 4096;
     private int blockRestartInterval = 16;

@@ -15,8 +15,8 @@ class DerivedLevelSizesTest {
 
   @Test
   void derivedFromTheMemtableAndTheL0TriggerWithLevelDbsAsTheFloor() {
-    assertEquals(16 * MIB, Options.defaults().baseLevelBytes(), "4 MiB memtable x 4");
-    assertEquals(128 * MIB, Options.builder().memtableBytes(32 * MIB).build().baseLevelBytes());
+    assertEquals(128 * MIB, Options.defaults().baseLevelBytes(), "32 MiB memtable x 4");
+    assertEquals(16 * MIB, Options.builder().memtableBytes(4 * MIB).build().baseLevelBytes());
     assertEquals(192 * MIB, Options.builder().memtableBytes(32 * MIB).l0CompactionTrigger(6).build().baseLevelBytes());
     assertEquals(10 * MIB, Options.builder().memtableBytes(256 << 10).build().baseLevelBytes(), "the floor");
   }
@@ -31,13 +31,13 @@ class DerivedLevelSizesTest {
 
   @Test
   void tablesAreAQuarterOfTheBaseLevelBetweenLevelDbsAndRocksDbsSizes() {
-    assertEquals(4 * MIB, Options.defaults().targetFileBytes(), "16 MiB L1 / 4");
-    assertEquals(32 * MIB, Options.builder().memtableBytes(32 * MIB).build().targetFileBytes());
+    assertEquals(32 * MIB, Options.defaults().targetFileBytes(), "128 MiB L1 / 4");
+    assertEquals(4 * MIB, Options.builder().memtableBytes(4 * MIB).build().targetFileBytes());
     assertEquals(10 * MIB / 4, Options.builder().memtableBytes(256 << 10).build().targetFileBytes(), "10 MiB L1");
     assertEquals(2 * MIB, Options.builder().baseLevelBytes(4 * MIB).build().targetFileBytes(), "the floor");
     assertEquals(64 * MIB, Options.builder().baseLevelBytes(1L << 30).build().targetFileBytes(), "the ceiling");
     assertEquals(2 * MIB, Options.builder().baseLevelBytes(1L << 30).targetFileBytes(2 * MIB).build().targetFileBytes());
-    assertTrue(Options.defaults().toString().contains("targetFileBytes=" + 4 * MIB + " (derived)"));
+    assertTrue(Options.defaults().toString().contains("targetFileBytes=" + 32 * MIB + " (derived)"));
   }
 
   @Test
