@@ -24,13 +24,8 @@ class DirectReadTailTest {
   @Test
   void directReadsOfTheUnalignedTailStopAtEndOfFile() throws IOException {
     Path path = dir.resolve("000001.sst");
-    byte[] content = new byte[FILE_BYTES];
-    new SplittableRandom(7).nextBytes(content);
+    byte[] content = writeRandomFile(path, 7);
     LocalFileSystem fs = new LocalFileSystem(true);
-    try (WritableFile out = fs.create(path, IoTag.OTHER)) {
-      out.append(content, 0, content.length);
-      out.sync();
-    }
     try (ReadableFile f = fs.openReadable(path)) {
       assertArrayEquals(Arrays.copyOfRange(content, FILE_BYTES - 48, FILE_BYTES),
           f.readFully(FILE_BYTES - 48, 48, IoTag.USER_READ), "the footer");
@@ -44,13 +39,8 @@ class DirectReadTailTest {
   @Test
   void alignedReadsLandInTheCallersBufferAndUnalignedOnesStayCorrect() throws IOException {
     Path path = dir.resolve("000002.sst");
-    byte[] content = new byte[FILE_BYTES];
-    new SplittableRandom(8).nextBytes(content);
+    byte[] content = writeRandomFile(path, 8);
     LocalFileSystem fs = new LocalFileSystem(true);
-    try (WritableFile out = fs.create(path, IoTag.OTHER)) {
-      out.append(content, 0, content.length);
-      out.sync();
-    }
     try (ReadableFile f = fs.openReadable(path)) {
       int alignment = f.directReadAlignment();
       assertEquals(0, alignment % 4096, "O_DIRECT alignment " + alignment);
@@ -65,5 +55,16 @@ class DirectReadTailTest {
       assertArrayEquals(Arrays.copyOfRange(content, 9000, 9010), f.readFully(9000, 10, IoTag.USER_READ));
     }
     assertEquals(0, new InMemoryFile().directReadAlignment(), "page-cache files say 0");
+  }
+
+  /** Writes {@link #FILE_BYTES} random bytes to {@code path} and returns them. */
+  private static byte[] writeRandomFile(Path path, long seed) throws IOException {
+    byte[] content = new byte[FILE_BYTES];
+    new SplittableRandom(seed).nextBytes(content);
+    try (WritableFile out = new LocalFileSystem().create(path, IoTag.OTHER)) {
+      out.append(content, 0, content.length);
+      out.sync();
+    }
+    return content;
   }
 }
