@@ -89,7 +89,7 @@ final class DirectReadableFile implements ReadableFile {
   }
 
   /** A direct buffer of {@code bytes} whose address is a multiple of {@code alignment}. */
-  static ByteBuffer allocateAligned(int bytes, int alignment) {
+  private static ByteBuffer allocateAligned(int bytes, int alignment) {
     return ByteBuffer.allocateDirect(bytes + alignment).alignedSlice(alignment).limit(bytes);
   }
 

@@ -48,7 +48,6 @@ final class Readahead implements AutoCloseable {
   private ByteBuffer buffer; // borrowed at the first refill
   private long bufferStart;
   private int bufferBytes;
-  private int refills;
 
   private Readahead(ReadaheadBuffers buffers, int alignment, long dataEnd, int blocksBefore,
       int initialBytes) {
@@ -130,18 +129,12 @@ final class Readahead implements AutoCloseable {
     bufferBytes = 0; // nothing valid while the read is under way (or if it throws)
     buffer.clear().limit((int) span);
     bufferBytes = file.read(from, buffer, tag);
-    refills++;
     spanBytes = (int) Math.min((long) spanBytes * 2, ReadaheadBuffers.BUFFER_BYTES);
     return holds(offset, stored);
   }
 
   private long roundUp(long n) {
     return (n + alignment - 1) / alignment * alignment;
-  }
-
-  /** Spans read so far (for tests and stats). */
-  int refills() {
-    return refills;
   }
 
   /** Gives the buffer back; the read-ahead may be used again (it borrows anew). */
