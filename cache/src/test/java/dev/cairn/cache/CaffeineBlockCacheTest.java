@@ -135,6 +135,37 @@ class CaffeineBlockCacheTest {
     }
   }
 
+  @Test
+  void blocksHitOftenAreStillPreferredThoughHitsAreSampled() {
+    // Caffeine hears of one hit in RECORDED_HIT_ONE_IN: the hits it hears must still raise a
+    // block's frequency above that of blocks inserted and never read, so TinyLFU admits the
+    // first over the second. Were no hit recorded, every newcomer would tie with its victim
+    // (one insert each) and be turned away.
+    int capacityBlocks = 100;
+    CaffeineBlockCache cache = newCache((long) capacityBlocks * BLOCK);
+    // Twice the capacity: Caffeine counts frequencies only once the cache is half full, and the
+    // blocks inserted before that (a frequency of zero) must be gone before the test begins.
+    for (int i = 0; i < 2 * capacityBlocks; i++) {
+      insertAndClose(cache, 1, (long) i * BLOCK, BLOCK);
+    }
+    int hitsEach = 8 * CaffeineBlockCache.RECORDED_HIT_ONE_IN;
+    int readOften = capacityBlocks / 2;
+    for (int i = 0; i < readOften; i++) {
+      insertAndClose(cache, 2, (long) i * BLOCK, BLOCK);
+      for (int h = 0; h < hitsEach; h++) {
+        CachedBlock hit = cache.lookup(2, (long) i * BLOCK);
+        if (hit != null) {
+          hit.close();
+        }
+      }
+    }
+    cache.stats(); // runs pending maintenance
+    long kept = cache.cachedBlockCount(2);
+    assertTrue(kept >= readOften * 8 / 10,
+        "of " + readOften + " blocks hit " + hitsEach + " times each only " + kept + " were kept");
+    assertEquals(capacityBlocks, cache.cachedBlockCount(1) + kept, "the cache stays full");
+  }
+
   /** Counts, per file, which inserted keys are really cached, and compares with the index. */
   private static void assertPerFileCountsMatchContents(
       CaffeineBlockCache cache, List<long[]> inserted) {
