@@ -11,6 +11,8 @@ import org.HdrHistogram.Histogram;
  * one shared {@code ConcurrentHistogram} cost every read four atomic updates on lines the other
  * readers were updating too (its phaser's two counters, the total, the bucket). A snapshot adds
  * the stripes up; it is not atomic against concurrent recording, which statistics do not need.
+ * Memory: about 27 KB a stripe (microseconds up to an hour at two significant digits), so 108-432
+ * KB for each of the engine's three recorders.
  */
 final class LatencyRecorder {
   /** One hour in microseconds; longer operations are clamped. */
