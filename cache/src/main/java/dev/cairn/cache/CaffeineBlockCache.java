@@ -45,11 +45,12 @@ import java.util.function.Supplier;
  * Caffeine records each read it is told of in a buffer that maintenance drains into its frequency
  * sketch and LRU order, a batch at a time, on the calling thread here: the read that drains a
  * full buffer takes several times as long as the others, and those reads made up Cairn's read
- * p99 (docs/performance.md, "Caffeine's maintenance and the read p99"). A hit is therefore told to
- * Caffeine one time in {@value #RECORDED_HIT_ONE_IN}, chosen at random; the others look the block
- * up quietly. Caffeine's read buffer already drops reads under contention, so its frequencies
- * were samples before; a hot block is still recorded often, and inserts are recorded as before.
- * Measured at a one-in-eight sample: hit ratio within 1% of recording every hit, read p99 lower.
+ * p99 (docs/performance.md, "Caffeine's maintenance and the read p99"). A hit is therefore
+ * told to Caffeine one time in {@value #RECORDED_HIT_ONE_IN}, chosen at random; the others look
+ * the block up quietly. Caffeine's read buffer already drops reads under contention, so its
+ * frequencies were samples before; a hot block is still recorded often, and inserts are recorded
+ * as before. Measured at a one-in-eight sample: hit ratio within 1% of recording every hit, read
+ * p99 lower (docs/decisions/0013, with the alternatives measured).
  *
  * <h2>Per-file index</h2>
  *
