@@ -16,8 +16,8 @@ import org.HdrHistogram.Histogram;
  */
 final class LatencyRecorder {
   /** One hour in microseconds; longer operations are clamped. */
-  private static final long MAX_MICROS = 3_600_000_000L;
-  private static final int SIGNIFICANT_DIGITS = 2;
+  static final long MAX_MICROS = 3_600_000_000L;
+  static final int SIGNIFICANT_DIGITS = 2;
 
   private final AtomicHistogram[] stripes = new AtomicHistogram[ThreadStripes.count()];
 

@@ -40,7 +40,7 @@ class LatencyRecorderTest {
       thread.join();
     }
 
-    Histogram expected = new Histogram(3_600_000_000L, 2);
+    Histogram expected = new Histogram(LatencyRecorder.MAX_MICROS, LatencyRecorder.SIGNIFICANT_DIGITS);
     for (long[] v : values) {
       for (long micros : v) {
         expected.recordValue(micros);
@@ -61,6 +61,7 @@ class LatencyRecorderTest {
     recorder.record(Long.MAX_VALUE);
     Stats.Latency got = recorder.snapshot();
     assertEquals(2, got.count());
-    assertEquals(new Histogram(3_600_000_000L, 2).highestEquivalentValue(3_600_000_000L), got.maxMicros());
+    Histogram empty = new Histogram(LatencyRecorder.MAX_MICROS, LatencyRecorder.SIGNIFICANT_DIGITS);
+    assertEquals(empty.highestEquivalentValue(LatencyRecorder.MAX_MICROS), got.maxMicros());
   }
 }

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HStore;
@@ -132,12 +131,6 @@ class DataThroughOperationsTest {
 
   private static void waitForCompactions() throws Exception {
     Thread.sleep(500);
-    MiniCluster.waitFor("the table's compactions to finish", WAIT, () -> {
-      try {
-        return cluster.admin().getCompactionState(NAME) == CompactionState.NONE;
-      } catch (java.io.IOException e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    MiniCluster.waitFor("the table's compactions to finish", WAIT, () -> cluster.compactionsIdle(TABLE));
   }
 }

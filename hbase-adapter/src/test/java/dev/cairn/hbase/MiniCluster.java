@@ -3,7 +3,9 @@ package dev.cairn.hbase;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -105,49 +107,43 @@ final class MiniCluster implements AutoCloseable {
   }
 
   /**
-   * Major-compacts the table until each region has one store file. A major compaction asked while
-   * a minor one runs covers only the files not being compacted, so it is asked again once the
-   * table's compactions have finished.
+   * Major-compacts the table until each region has one store file and no major compaction is
+   * pending. A major compaction asked while a minor one runs covers only the files not being
+   * compacted, so it is asked again once the table's compactions have finished. Such a request
+   * (or a second one sent while the first was queued) selects nothing and leaves the store's
+   * forceMajor flag set; HBase would then turn the store's next selection, a test's first
+   * flushes, into a major compaction, which Cairn's policy never delays. So the loop also runs
+   * until a selection has consumed that flag, and returns once the compactions have ended.
    */
   void compactToOneFilePerRegion(String table, Duration timeout) throws Exception {
     TableName name = TableName.valueOf(table);
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (stores(table).stream().anyMatch(s -> s.getStorefilesCount() > 1)) {
+    while (stores(table).stream().anyMatch(s -> s.getStorefilesCount() > 1 || majorCompactionPending(s))) {
       if (System.nanoTime() > deadline) {
-        fail("timed out after " + timeout.toSeconds() + " s compacting " + table + " to one file per region");
+        fail("timed out after " + timeout.toSeconds() + " s compacting " + table
+            + " to one file per region with no major compaction pending");
       }
-      if (admin().getCompactionState(name) == CompactionState.NONE) {
+      if (compactionsIdle(table)) {
         admin().majorCompact(name);
       }
       Thread.sleep(500);
     }
-    // A major compaction request that found its files already compacting (a second request sent
-    // while the first was queued, or one racing a system compaction) selects nothing and leaves
-    // the store's forceMajor flag set; HBase then turns the store's next selection, a test's
-    // first flushes, into a major compaction, which Cairn's policy never delays. Tests must
-    // start without one pending: request again until a selection has consumed the flag.
-    while (stores(table).stream().anyMatch(MiniCluster::majorCompactionPending)) {
-      if (System.nanoTime() > deadline) {
-        fail("timed out after " + timeout.toSeconds() + " s waiting for " + table + "'s pending major compaction");
-      }
-      if (admin().getCompactionState(name) == CompactionState.NONE) {
-        admin().majorCompact(name);
-      }
-      Thread.sleep(500);
+    waitFor(table + "'s compactions to end", timeout, () -> compactionsIdle(table));
+  }
+
+  /** Whether no compaction of {@code table} is running or queued, as the admin API reports. */
+  boolean compactionsIdle(String table) {
+    try {
+      return admin().getCompactionState(TableName.valueOf(table)) == CompactionState.NONE;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    MiniCluster.waitFor(table + "'s compactions to end", timeout, () -> {
-      try {
-        return admin().getCompactionState(name) == CompactionState.NONE;
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    });
   }
 
   /** HStore's package-private forceMajor: a major compaction requested and not yet selected. */
   private static boolean majorCompactionPending(HStore store) {
     try {
-      java.lang.reflect.Field forceMajor = HStore.class.getDeclaredField("forceMajor");
+      Field forceMajor = HStore.class.getDeclaredField("forceMajor");
       forceMajor.setAccessible(true);
       return forceMajor.getBoolean(store);
     } catch (ReflectiveOperationException e) {
