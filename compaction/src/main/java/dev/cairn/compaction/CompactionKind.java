@@ -18,7 +18,13 @@ public enum CompactionKind {
    * dev.cairn.compaction.dlc.DlcScheduler}: the inputs are the newest contiguous run of L0 files,
    * so the output takes their place in L0's newest-first order.
    */
-  L0_TO_L0(6);
+  L0_TO_L0(6),
+  /**
+   * Re-parent every input, unchanged, to the output level, which holds nothing: two-phase
+   * compaction's end of a round, when a level's insertion part becomes its deletion part
+   * ({@link dev.cairn.compaction.dlsm.TwoPhaseCompactionPicker}). No bytes are read or written.
+   */
+  LEVEL_MOVE(7);
 
   private final int persistentId;
 

@@ -1,6 +1,8 @@
 package dev.cairn.compaction;
 
+import dev.cairn.compaction.leveled.LevelScore;
 import dev.cairn.compaction.model.LsmShape;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -27,4 +29,28 @@ public interface CompactionPicker {
   default Optional<CompactionPlan> pick(LsmShape shape, Set<Long> busy) {
     return pick(shape, RunningCompactions.fromBusyFiles(shape, busy));
   }
+
+  /**
+   * Aggressive compaction (dLSM section VI, for when writes have stopped): the next plan that moves
+   * data towards the deepest level holding any, whatever the sizes, alongside {@code running}.
+   * Every level (or two-phase pair) with a file above that level counts as due; the picker's
+   * own rules choose the plan. Empty once all data is in one level, or while what is left
+   * conflicts with {@code running}.
+   */
+  Optional<CompactionPlan> pickDraining(LsmShape shape, RunningCompactions running);
+
+  /**
+   * How urgently each level that can compact into a deeper one ({@code 0..numLevels-2}) needs
+   * it, for statistics; 1 or more is due.
+   */
+  List<LevelScore> scores(LsmShape shape);
+
+  /**
+   * One bounded step of a manual compaction of {@code level} into {@code level + 1} over {@code
+   * [fromUserKey, toUserKey]} (null = open), or empty when nothing there overlaps the range or
+   * the step conflicts with {@code running}. The caller installs each step and asks again with
+   * the same range until the level holds nothing in it.
+   */
+  Optional<CompactionPlan> planManual(
+      LsmShape shape, int level, byte[] fromUserKey, byte[] toUserKey, RunningCompactions running);
 }

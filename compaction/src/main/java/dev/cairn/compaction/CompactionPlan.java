@@ -18,7 +18,7 @@ import java.util.Set;
  * {@code grandparents}, then in one version edit delete inputs and targets, add the new files and
  * set {@code inputLevel}'s compaction pointer to {@code newCompactionPointer}. Executing a
  * {@link CompactionKind#TRIVIAL_MOVE}: the same edit, with the single input re-added unchanged at
- * {@code outputLevel}.
+ * {@code outputLevel}; {@link CompactionKind#LEVEL_MOVE}: the same for every input.
  *
  * @param kind what to do
  * @param inputLevel the level the compaction was picked for
@@ -75,6 +75,9 @@ public record CompactionPlan(
       throw new IllegalArgumentException(
           "a trivial move takes one file one level down onto no overlapping file");
     }
+    if (kind == CompactionKind.LEVEL_MOVE && (!targets.isEmpty() || outputLevel != inputLevel + 1)) {
+      throw new IllegalArgumentException("a level move takes its files one level down onto no overlapping file");
+    }
     newCompactionPointer = newCompactionPointer == null ? null : newCompactionPointer.clone();
   }
 
@@ -91,6 +94,11 @@ public record CompactionPlan(
 
   public boolean isTrivialMove() {
     return kind == CompactionKind.TRIVIAL_MOVE;
+  }
+
+  /** Whether the plan only re-parents its inputs ({@code TRIVIAL_MOVE}, {@code LEVEL_MOVE}): no data is read or written. */
+  public boolean isMove() {
+    return kind == CompactionKind.TRIVIAL_MOVE || kind == CompactionKind.LEVEL_MOVE;
   }
 
   /** The key range of the inputs alone. */
@@ -113,9 +121,9 @@ public record CompactionPlan(
     return ids;
   }
 
-  /** Bytes the compaction reads: inputs and targets (zero bytes move for a trivial move). */
+  /** Bytes the compaction reads: inputs and targets (zero bytes move for a move). */
   public long readBytes() {
-    if (isTrivialMove()) {
+    if (isMove()) {
       return 0;
     }
     long total = 0;

@@ -275,6 +275,29 @@ public final class BufferDraft<F extends TableFile> {
     return appended;
   }
 
+  /**
+   * The buffer's part of a level move (a two-phase round's end, {@code LEVEL_MOVE}: every file of
+   * {@code from} re-parented, unchanged, to {@code to}, which held none): {@code from}'s buffer
+   * becomes {@code to}'s, run for run, and {@code from} is left with none. It answered as {@code
+   * from}'s files did, and they are now {@code to}'s files, unchanged, so it answers as {@code to}'s
+   * do: dLSM's appending part becoming its deletion part (section IV-B) with its files, and their
+   * cached blocks, where they were. What {@code to}'s buffer held goes: a level with no file
+   * answers no walk, so it could hide or answer nothing.
+   *
+   * @throws IllegalArgumentException if {@code to} held a file before the edit
+   */
+  public void moveLevel(int from, int to) {
+    if (!base.files(to).isEmpty()) {
+      throw new IllegalArgumentException("a level move needs an empty level L" + to + ": it holds "
+          + base.files(to).size() + " files");
+    }
+    TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> moving = level(from);
+    TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> target = level(to);
+    target.clear();
+    target.putAll(moving);
+    moving.clear();
+  }
+
   /** The files {@link #applyCompaction} left out as cold arrivals in this draft. */
   public int coldArrivalsLeftOut() {
     return coldArrivalsLeftOut;

@@ -1,6 +1,5 @@
 package dev.cairn.compaction.leveled;
 
-import dev.cairn.compaction.ByteSizes;
 import dev.cairn.compaction.CompactionPicker;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.RunningCompactions;
@@ -12,7 +11,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -24,11 +22,6 @@ import java.util.Set;
  * compaction pointers, which live in the shape.
  */
 public final class LeveledCompactionPicker implements CompactionPicker {
-
-  /** Highest score first; on a tie the shallower level, as LevelDB's {@code Finalize} does. */
-  private static final Comparator<LevelScore> MOST_URGENT_FIRST =
-      Comparator.comparingDouble(LevelScore::score).reversed()
-          .thenComparingInt(LevelScore::level);
 
   private final LeveledConfig config;
   private final CompactionPriority priority;
@@ -57,6 +50,7 @@ public final class LeveledCompactionPicker implements CompactionPicker {
    * One score per level that can compact into a deeper one ({@code 0..numLevels-2}); the last
    * level has nowhere to go and is not scored.
    */
+  @Override
   public List<LevelScore> scores(LsmShape shape) {
     checkLevels(shape);
     List<LevelScore> scores = new ArrayList<>(shape.numLevels() - 1);
@@ -84,7 +78,13 @@ public final class LeveledCompactionPicker implements CompactionPicker {
    */
   @Override
   public Optional<CompactionPlan> pick(LsmShape shape, RunningCompactions running) {
-    List<CompactionPlan> first = plans(shape, running, true);
+    List<CompactionPlan> first = plans(shape, running, true, false);
+    return first.isEmpty() ? Optional.empty() : Optional.of(first.get(0));
+  }
+
+  @Override
+  public Optional<CompactionPlan> pickDraining(LsmShape shape, RunningCompactions running) {
+    List<CompactionPlan> first = plans(shape, running, true, true);
     return first.isEmpty() ? Optional.empty() : Optional.of(first.get(0));
   }
 
@@ -96,24 +96,28 @@ public final class LeveledCompactionPicker implements CompactionPicker {
    * not see, such as how hot each plan's files are (see {@code dev.cairn.compaction.hot}).
    */
   public List<CompactionPlan> candidates(LsmShape shape, RunningCompactions running) {
-    return plans(shape, running, false);
+    return plans(shape, running, false, false);
   }
 
-  private List<CompactionPlan> plans(LsmShape shape, RunningCompactions running, boolean firstOnly) {
+  /** @param draining every level with a file above the deepest one holding any is due ({@link #pickDraining}) */
+  private List<CompactionPlan> plans(LsmShape shape, RunningCompactions running, boolean firstOnly,
+      boolean draining) {
     Objects.requireNonNull(running, "running");
+    int deepest = shape.deepestLevelWithFiles();
     List<LevelScore> due = new ArrayList<>();
     for (LevelScore score : scores(shape)) {
-      if (score.isDue()) {
+      boolean drains = draining && score.level() < deepest && !shape.files(score.level()).isEmpty();
+      if (score.isDue() || drains) {
         due.add(score);
       }
     }
-    due.sort(MOST_URGENT_FIRST);
+    due.sort(LevelScore.MOST_URGENT_FIRST);
     List<CompactionPlan> plans = new ArrayList<>();
     Set<Set<Long>> seen = new HashSet<>();
     for (LevelScore score : due) {
       for (CompactionPlan plan : plansInLevel(shape, score, running, firstOnly)) {
         if (seen.add(plan.fileIds())) {
-          plans.add(plan);
+          plans.add(score.isDue() ? plan : plan.withReason("writes stopped, draining: " + plan.reason()));
           if (firstOnly) {
             return plans;
           }
@@ -130,7 +134,7 @@ public final class LeveledCompactionPicker implements CompactionPicker {
       return List.of();
     }
     List<FileDescriptor> seeds = seedOrder(shape, level);
-    String reason = reason(score);
+    String reason = score.describe();
     List<CompactionPlan> plans = new ArrayList<>();
     for (FileDescriptor seed : seeds) {
       if (running.isBusy(seed.id())) {
@@ -154,12 +158,7 @@ public final class LeveledCompactionPicker implements CompactionPicker {
    * re-sorted by the bytes of {@code level + 1} each overlaps per byte of its own.
    */
   private List<FileDescriptor> seedOrder(LsmShape shape, int level) {
-    List<FileDescriptor> inKeyOrder = inKeyOrder(shape.files(level));
-    int start = firstAfterPointer(inKeyOrder, shape.compactionPointer(level));
-    List<FileDescriptor> seeds = new ArrayList<>(inKeyOrder.size());
-    for (int i = 0; i < inKeyOrder.size(); i++) {
-      seeds.add(inKeyOrder.get((start + i) % inKeyOrder.size()));
-    }
+    List<FileDescriptor> seeds = RoundRobin.seeds(shape.files(level), shape.compactionPointer(level));
     if (priority == CompactionPriority.MIN_OVERLAP && level >= 1) {
       Map<Long, Double> ratio = new HashMap<>();
       for (FileDescriptor f : seeds) {
@@ -187,6 +186,7 @@ public final class LeveledCompactionPicker implements CompactionPicker {
    * level. An empty result while files remain means the step conflicts with a running
    * compaction: wait for it and retry.
    */
+  @Override
   public Optional<CompactionPlan> planManual(
       LsmShape shape, int level, byte[] fromUserKey, byte[] toUserKey,
       RunningCompactions running) {
@@ -235,42 +235,6 @@ public final class LeveledCompactionPicker implements CompactionPicker {
       }
     }
     return inputs;
-  }
-
-  private static List<FileDescriptor> inKeyOrder(List<FileDescriptor> files) {
-    List<FileDescriptor> sorted = new ArrayList<>(files);
-    // L1+ files are already in key order; L0 is newest first and is sorted here, as LevelDB
-    // keeps every level (L0 included) sorted by smallest key, ties by file number.
-    sorted.sort(
-        Comparator.<FileDescriptor, byte[]>comparing(
-                FileDescriptor::smallestKey, UserKeyOrder.COMPARATOR)
-            .thenComparingLong(FileDescriptor::id));
-    return sorted;
-  }
-
-  /** Index of the first file whose largest key is above the pointer; 0 (wrap) if none. */
-  private static int firstAfterPointer(List<FileDescriptor> files, byte[] pointer) {
-    if (pointer == null) {
-      return 0;
-    }
-    for (int i = 0; i < files.size(); i++) {
-      if (files.get(i).compareLargestTo(pointer) > 0) {
-        return i;
-      }
-    }
-    return 0;
-  }
-
-  private static String reason(LevelScore score) {
-    if (score.level() == 0) {
-      return String.format(
-          Locale.ROOT, "L0 score %.2f: %d files, trigger %d",
-          score.score(), score.current(), score.limit());
-    }
-    return String.format(
-        Locale.ROOT, "L%d score %.2f: %s of %s",
-        score.level(), score.score(), ByteSizes.format(score.current()),
-        ByteSizes.format(score.limit()));
   }
 
   private static String bound(byte[] key) {

@@ -13,12 +13,14 @@ import java.util.Optional;
 /**
  * Grows chosen seed files into a whole leveled compaction: LevelDB's {@code
  * GetOverlappingInputs} for L0 and {@code SetupOtherInputs} (targets, the "expand" step,
- * grandparents), plus the trivial-move test of {@code Compaction::IsTrivialMove}.
+ * grandparents), plus the trivial-move test of {@code Compaction::IsTrivialMove}. Public for
+ * pickers that lay levels out differently but compact a level into the next the same way
+ * ({@link dev.cairn.compaction.dlsm.TwoPhaseCompactionPicker}).
  */
-final class LeveledPlanBuilder {
+public final class LeveledPlanBuilder {
   private final LeveledConfig config;
 
-  LeveledPlanBuilder(LeveledConfig config) {
+  public LeveledPlanBuilder(LeveledConfig config) {
     this.config = config;
   }
 
@@ -30,7 +32,7 @@ final class LeveledPlanBuilder {
    *
    * @return the files in L0's order, newest first
    */
-  static List<FileDescriptor> closedL0Overlap(LsmShape shape, byte[] smallest, byte[] largest) {
+  public static List<FileDescriptor> closedL0Overlap(LsmShape shape, byte[] smallest, byte[] largest) {
     List<FileDescriptor> level0 = shape.files(0);
     byte[] lo = smallest;
     byte[] hi = largest;
@@ -75,13 +77,29 @@ final class LeveledPlanBuilder {
    * @param seeds the files chosen first; for L0 they are closed over overlap here
    * @param allowTrivialMove false for manual compactions, which exist to rewrite data
    */
-  Optional<CompactionPlan> build(
+  public Optional<CompactionPlan> build(
       LsmShape shape,
       int level,
       List<FileDescriptor> seeds,
       RunningCompactions running,
       boolean allowTrivialMove,
       String reason) {
+    return build(shape, level, seeds, running, allowTrivialMove, reason, level + 2);
+  }
+
+  /**
+   * {@link #build(LsmShape, int, List, RunningCompactions, boolean, String)} with the level whose
+   * files cut the outputs (and bound a trivial move) named: the level the output level's data
+   * will be merged into next, {@code level + 2} in a leveled tree. None if it is past the last.
+   */
+  public Optional<CompactionPlan> build(
+      LsmShape shape,
+      int level,
+      List<FileDescriptor> seeds,
+      RunningCompactions running,
+      boolean allowTrivialMove,
+      String reason,
+      int grandparentLevel) {
     List<FileDescriptor> inputs =
         level == 0 ? overlappingForInput(shape, 0, KeyRange.spanning(seeds)) : List.copyOf(seeds);
     KeyRange inputRange = KeyRange.spanning(inputs);
@@ -113,7 +131,7 @@ final class LeveledPlanBuilder {
 
     KeyRange whole = targets.isEmpty() ? inputRange : inputRange.span(KeyRange.spanning(targets));
     List<FileDescriptor> grandparents =
-        level + 2 < shape.numLevels() ? overlappingRange(shape, level + 2, whole) : List.of();
+        grandparentLevel < shape.numLevels() ? overlappingRange(shape, grandparentLevel, whole) : List.of();
     boolean trivial =
         allowTrivialMove
             && inputs.size() == 1
@@ -139,7 +157,7 @@ final class LeveledPlanBuilder {
     return shape.overlapping(level, range.smallest(), range.largest());
   }
 
-  static long totalBytes(List<FileDescriptor> files) {
+  public static long totalBytes(List<FileDescriptor> files) {
     long total = 0;
     for (FileDescriptor f : files) {
       total += f.sizeBytes();

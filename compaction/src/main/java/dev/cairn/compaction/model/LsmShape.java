@@ -117,6 +117,16 @@ public record LsmShape(List<LevelShape> levels, List<byte[]> compactionPointers)
     return false;
   }
 
+  /** The deepest level holding a file, or -1 for an empty tree. */
+  public int deepestLevelWithFiles() {
+    for (int level = numLevels() - 1; level >= 0; level--) {
+      if (!files(level).isEmpty()) {
+        return level;
+      }
+    }
+    return -1;
+  }
+
   /**
    * This shape with {@code level}'s files removed (pointers kept): what a picker sees when it
    * must plan below L0 only, say, because another rule owns L0.

@@ -33,6 +33,8 @@ import org.junit.jupiter.api.TestFactory;
  *     (cached fractions; f: the file's filter is known) and, for files the pass did not see, the cached fractions measured at install from "now: 4=0 5=0.8"
  *     ({@link BufferHeat#withUnseen}; unlisted ones are warming), and prints
  *     the entries evicted and the buffer's extra bytes after
+ * compaction in=1 out=2 move=true               a level move (two-phase round's end) instead:
+ *     the input level's buffer becomes the output level's
  * collect                                        the garbage collection alone
  * trim unit=2 fraction=0.8 keep-cold=true        directives "blocks 3: b d f h cached=.xx."
  *     (file 3's blocks: separator keys, cached or not, 1 byte each) and
@@ -93,9 +95,14 @@ class BufferDraftGoldenTest {
         int maxLevel = Math.max(levels.maxLevel(), changes.maxLevel());
         BufferDraft<TestFile> draft = new BufferDraft<>(levels, changes, ids::getAndIncrement);
         Set<Long> coldFiles = cold == null ? Set.of() : cold; // no "cold:": every file warm, all appended
-        int appended = draft.applyCompaction(Integer.parseInt(args.get("in")), Integer.parseInt(args.get("out")),
-            Boolean.parseBoolean(args.get("append")), Boolean.parseBoolean(args.get("carry")),
-            f -> !coldFiles.contains(f.number()));
+        int appended = 0;
+        if (Boolean.parseBoolean(args.get("move"))) {
+          draft.moveLevel(Integer.parseInt(args.get("in")), Integer.parseInt(args.get("out")));
+        } else {
+          appended = draft.applyCompaction(Integer.parseInt(args.get("in")), Integer.parseInt(args.get("out")),
+              Boolean.parseBoolean(args.get("append")), Boolean.parseBoolean(args.get("carry")),
+              f -> !coldFiles.contains(f.number()));
+        }
         int dropped = draft.collectGarbage();
         out.add("appended " + appended + ", dropped " + dropped);
         if (cold != null) {

@@ -94,6 +94,29 @@ class LeveledPickerPropertyTest {
     });
   }
 
+  /** Aggressive compaction: draining until nothing is left puts all data in one level, by plans that obey the rules. */
+  @Test
+  void drainingMovesAllDataIntoOneLevel() {
+    forEachSeed(seed -> {
+      Random random = new Random(seed);
+      RandomShapes gen = new RandomShapes(random);
+      LeveledConfig config = gen.config();
+      LeveledCompactionPicker picker = new LeveledCompactionPicker(config);
+      LsmShape shape = gen.shape(config);
+      int steps = 0;
+      for (Optional<CompactionPlan> p = picker.pickDraining(shape, RunningCompactions.none()); p.isPresent();
+          p = picker.pickDraining(shape, RunningCompactions.none())) {
+        checkPlan(config, shape, Set.of(), p.get(), true);
+        shape = PlanApplier.apply(shape, p.get(), gen::freshId);
+        assertTrue(++steps < 20_000, "no convergence after " + steps + " plans");
+      }
+      int deepest = shape.deepestLevelWithFiles();
+      for (int level = 0; level < deepest; level++) {
+        assertTrue(shape.files(level).isEmpty(), "drained, yet L" + level + " holds files above L" + deepest);
+      }
+    });
+  }
+
   /**
    * Compactions start and finish in random order, as in the engine: a plan is picked on a shape
    * where other plans have installed since the running ones were picked. Every new plan must be

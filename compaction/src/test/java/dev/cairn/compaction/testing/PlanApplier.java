@@ -12,7 +12,7 @@ import java.util.function.LongSupplier;
 
 /**
  * Executes a plan on a shape the way core's version edit would, minus the bytes: inputs and
- * targets leave, a trivially moved file reappears one level down, a merge leaves one new file
+ * targets leave, moved files reappear one level down, a merge leaves one new file
  * spanning the compaction's key range. Building the new shape re-checks every invariant, so
  * applying a bad plan (say, one whose output would overlap a neighbour) throws.
  */
@@ -22,8 +22,8 @@ public final class PlanApplier {
   public static LsmShape apply(LsmShape shape, CompactionPlan plan, LongSupplier ids) {
     Set<Long> gone = plan.fileIds();
     List<FileDescriptor> added = new ArrayList<>();
-    if (plan.isTrivialMove()) {
-      added.add(plan.inputs().get(0));
+    if (plan.isMove()) {
+      added.addAll(plan.inputs());
     } else {
       KeyRange range = plan.keyRange();
       long bytes = 0;
