@@ -45,6 +45,22 @@ public final class Options {
     BUFFER
   }
 
+  /** How the levels below L0 are laid out and compacted into one another. */
+  public enum LevelLayout {
+    /** LevelDB's: each level one sorted run, merged into the next as it outgrows its size. Default. */
+    LEVELED,
+    /**
+     * dLSM's two-phase compaction (docs/compaction.md, "Two-phase compaction"): the two upper
+     * levels below L0 are each split into an insertion part, which the level above merges into,
+     * and a deletion part, which moves down in key order and otherwise keeps its files (and their
+     * cached blocks) until then; when it is empty the insertion part becomes it. Takes L1 to L4
+     * (two engine levels per split level); L5 and L6 stay leveled. With {@link CompactionStyle#TABLE}
+     * or {@link CompactionStyle#BUFFER} (dLSM: a level's buffer moves with its insertion part at
+     * the round's end) and {@link CompactionScheduler#IMMEDIATE} only.
+     */
+    TWO_PHASE
+  }
+
   /** When compactions run (any compaction style). */
   public enum CompactionScheduler {
     /** As soon as the picker finds one due (LevelDB, RocksDB). Default. */
@@ -92,6 +108,7 @@ public final class Options {
   private final boolean syncWrites;
   private final int backgroundThreads;
   private final CompactionStyle compactionStyle;
+  private final LevelLayout levelLayout;
   /** As given to the builder; null: the style's default ({@link #compactionPriority()}). */
   private final CompactionPriority compactionPriority;
   private final WalRecoveryMode walRecoveryMode;
@@ -99,6 +116,7 @@ public final class Options {
   private final DlcConfig dlc;
   private final BufferConfig buffer;
   private final long obsoleteFileBatchBytes;
+  private final long idleCompactionMillis;
   private final long bytesPerSync;
   private final boolean alignCompactionOutputs;
   private final BlockCompactionConfig blockCompaction;
@@ -125,12 +143,14 @@ public final class Options {
     syncWrites = b.syncWrites;
     backgroundThreads = b.backgroundThreads;
     compactionStyle = b.compactionStyle;
+    levelLayout = b.levelLayout;
     compactionPriority = b.compactionPriority;
     walRecoveryMode = b.walRecoveryMode;
     compactionScheduler = b.compactionScheduler;
     dlc = b.dlc;
     buffer = b.buffer;
     obsoleteFileBatchBytes = b.obsoleteFileBatchBytes;
+    idleCompactionMillis = b.idleCompactionMillis;
     bytesPerSync = b.bytesPerSync;
     alignCompactionOutputs = b.alignCompactionOutputs;
     blockCompaction = b.blockCompaction;
@@ -276,8 +296,14 @@ public final class Options {
     return compactionStyle;
   }
 
+  /** Default {@link LevelLayout#LEVELED}. */
+  public LevelLayout levelLayout() {
+    return levelLayout;
+  }
+
   /**
-   * Which file of a due level below L0 a compaction starts from. Default {@link
+   * Which file of a due level below L0 a compaction starts from (a two-phase deletion part moves
+   * down in key order whatever this says). Default {@link
    * CompactionPriority#MIN_OVERLAP} (RocksDB's default: the least data below rewritten per byte
    * moved down; docs/decisions/0005), except for {@link CompactionStyle#BUFFER}, whose rounds
    * follow LevelDB's {@link CompactionPriority#ROUND_ROBIN} sweep (and refuse another).
@@ -297,6 +323,17 @@ public final class Options {
   /** Default {@link CompactionScheduler#IMMEDIATE}. */
   public CompactionScheduler compactionScheduler() {
     return compactionScheduler;
+  }
+
+  /**
+   * dLSM's aggressive compaction (section VI): once no write has arrived for this long, compact
+   * every level above the deepest one holding data down at full speed, whatever the sizes, until
+   * the first write returns, so that reads and scans consult fewer tables (and a compaction
+   * buffer drains). Any style and layout, with {@link CompactionScheduler#IMMEDIATE}. Default 0:
+   * off.
+   */
+  public long idleCompactionMillis() {
+    return idleCompactionMillis;
   }
 
   /**
@@ -373,11 +410,13 @@ public final class Options {
         + ", blockCacheBytes=" + blockCacheBytes
         + ", tableCacheFiles=" + tableCacheFiles + ", syncWrites=" + syncWrites
         + ", backgroundThreads=" + backgroundThreads + ", compactionStyle=" + compactionStyle
+        + ", levelLayout=" + levelLayout
         + ", compactionPriority=" + compactionPriority()
         + ", walRecoveryMode=" + walRecoveryMode + ", compactionScheduler=" + compactionScheduler
         + ", dlc=" + dlc + ", buffer=" + buffer + ", blockCompaction=" + blockCompaction
         + ", blockCompactionExecution=" + blockCompactionExecution
-        + ", obsoleteFileBatchBytes=" + obsoleteFileBatchBytes + ", bytesPerSync=" + bytesPerSync
+        + ", obsoleteFileBatchBytes=" + obsoleteFileBatchBytes + ", idleCompactionMillis=" + idleCompactionMillis
+        + ", bytesPerSync=" + bytesPerSync
         + ", alignCompactionOutputs=" + alignCompactionOutputs + "}";
   }
 
@@ -404,6 +443,7 @@ public final class Options {
     private boolean syncWrites = false;
     private int backgroundThreads = 2;
     private CompactionStyle compactionStyle = CompactionStyle.TABLE;
+    private LevelLayout levelLayout = LevelLayout.LEVELED;
     /** Null: the style's default ({@link Options#compactionPriority()}). */
     private CompactionPriority compactionPriority;
     private WalRecoveryMode walRecoveryMode = WalRecoveryMode.TOLERATE_CORRUPTED_TAIL;
@@ -411,6 +451,7 @@ public final class Options {
     private DlcConfig dlc = DlcConfig.defaults();
     private BufferConfig buffer = BufferConfig.defaults();
     private long obsoleteFileBatchBytes = 0;
+    private long idleCompactionMillis = 0;
     private long bytesPerSync = 0;
     private boolean alignCompactionOutputs = true;
     private BlockCompactionConfig blockCompaction = BlockCompactionConfig.defaults();
@@ -439,6 +480,7 @@ public final class Options {
       syncWrites = o.syncWrites;
       backgroundThreads = o.backgroundThreads;
       compactionStyle = o.compactionStyle;
+      levelLayout = o.levelLayout;
       compactionPriority = o.compactionPriority;
       walRecoveryMode = o.walRecoveryMode;
       compactionScheduler = o.compactionScheduler;
@@ -447,6 +489,7 @@ public final class Options {
       blockCompaction = o.blockCompaction;
       blockCompactionExecution = o.blockCompactionExecution;
       obsoleteFileBatchBytes = o.obsoleteFileBatchBytes;
+      idleCompactionMillis = o.idleCompactionMillis;
       bytesPerSync = o.bytesPerSync;
       alignCompactionOutputs = o.alignCompactionOutputs;
       fileSystem = o.fileSystem;
@@ -473,9 +516,12 @@ public final class Options {
     public Builder syncWrites(boolean v) { syncWrites = v; return this; }
     public Builder backgroundThreads(int v) { backgroundThreads = v; return this; }
     public Builder compactionStyle(CompactionStyle v) { compactionStyle = v; return this; }
+    public Builder levelLayout(LevelLayout v) { levelLayout = v; return this; }
     public Builder compactionPriority(CompactionPriority v) { compactionPriority = v; return this; }
     public Builder walRecoveryMode(WalRecoveryMode v) { walRecoveryMode = v; return this; }
     public Builder compactionScheduler(CompactionScheduler v) { compactionScheduler = v; return this; }
+    /** {@link Options#idleCompactionMillis()}; 0 (the default) turns aggressive compaction off. */
+    public Builder idleCompactionMillis(long v) { idleCompactionMillis = v; return this; }
     public Builder dlc(DlcConfig v) { dlc = v; return this; }
     public Builder buffer(BufferConfig v) { buffer = v; return this; }
     public Builder obsoleteFileBatchBytes(long v) { obsoleteFileBatchBytes = v; return this; }
@@ -507,6 +553,7 @@ public final class Options {
       range("tableCacheFiles", tableCacheFiles, 16, 1_000_000);
       range("backgroundThreads", backgroundThreads, 1, 64);
       range("obsoleteFileBatchBytes", obsoleteFileBatchBytes, 0, Long.MAX_VALUE);
+      range("idleCompactionMillis", idleCompactionMillis, 0, 86_400_000L);
       range("bytesPerSync", bytesPerSync, 0, Long.MAX_VALUE);
       if (compactionStyle == null) {
         throw new IllegalArgumentException("option compactionStyle must not be null");
@@ -526,6 +573,18 @@ public final class Options {
       }
       if (compactionScheduler == null || dlc == null) {
         throw new IllegalArgumentException("options compactionScheduler and dlc must not be null");
+      }
+      if (levelLayout == null) {
+        throw new IllegalArgumentException("option levelLayout must not be null");
+      }
+      if (levelLayout == LevelLayout.TWO_PHASE
+          && (compactionStyle == CompactionStyle.BLOCK || compactionScheduler != CompactionScheduler.IMMEDIATE)) {
+        throw new IllegalArgumentException("option levelLayout = TWO_PHASE runs with compactionStyle = TABLE or BUFFER"
+            + " and compactionScheduler = IMMEDIATE only, not " + compactionStyle + " and " + compactionScheduler);
+      }
+      if (idleCompactionMillis > 0 && compactionScheduler != CompactionScheduler.IMMEDIATE) {
+        throw new IllegalArgumentException("option idleCompactionMillis runs with compactionScheduler = IMMEDIATE only,"
+            + " not " + compactionScheduler + " (DLC paces compactions to the clients' load itself)");
       }
       if (compactionScheduler == CompactionScheduler.DLC) {
         // Bursty compaction must act before the stall triggers do: stalls are the last resort.

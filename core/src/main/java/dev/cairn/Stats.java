@@ -34,6 +34,10 @@ import java.util.List;
  * @param flushes memtables flushed
  * @param compactions compactions completed (trivial moves included)
  * @param trivialMoves compactions that only moved a file down
+ * @param levelMoves two-phase rounds ended: a level's insertion part moved, whole and unchanged,
+ *     to its deletion part ({@link Options.LevelLayout#TWO_PHASE}; 0 otherwise)
+ * @param idleDrains times aggressive compaction began draining the upper levels because writes
+ *     had stopped ({@link Options#idleCompactionMillis()})
  * @param compactionMicros wall time spent in compactions
  * @param runningCompactions compactions running now (flushes not included)
  * @param obsoleteTableBytes obsolete tables' bytes still on disk, waiting for a deletion batch
@@ -81,6 +85,8 @@ public record Stats(
     long flushes,
     long compactions,
     long trivialMoves,
+    long levelMoves,
+    long idleDrains,
     long compactionMicros,
     int runningCompactions,
     long obsoleteTableBytes,
@@ -292,8 +298,10 @@ public record Stats(
           stalls.slowdownMicros() / 1e6, stalls.slowdowns(), stalls.l0StopMicros() / 1e6, stalls.l0Stops(),
           stalls.memtableStopMicros() / 1e6, stalls.memtableStops()));
     }
-    sb.append(String.format("flushes / compactions  %d / %d (%d trivial moves, %.3f s), %d running%n",
-        flushes, compactions, trivialMoves, compactionMicros / 1e6, runningCompactions));
+    sb.append(String.format("flushes / compactions  %d / %d (%d trivial moves%s, %.3f s), %d running%n",
+        flushes, compactions, trivialMoves,
+        (levelMoves > 0 ? ", " + levelMoves + " level moves" : "") + (idleDrains > 0 ? ", " + idleDrains + " idle drains" : ""),
+        compactionMicros / 1e6, runningCompactions));
     if (manifestSyncs > 0) {
       sb.append(String.format("manifest syncs         %d, %.1f us each on average (the mutex released)%n",
           manifestSyncs, (double) manifestSyncMicros / manifestSyncs));

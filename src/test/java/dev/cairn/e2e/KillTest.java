@@ -59,7 +59,8 @@ class KillTest {
         EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.IMMEDIATE),
         EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.DLC),
         EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.DLC),
-        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.DLC));
+        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.DLC),
+        EngineCombo.twoPhase());
   }
 
   @ParameterizedTest(name = "{0}")

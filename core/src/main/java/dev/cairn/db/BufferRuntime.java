@@ -2,6 +2,7 @@ package dev.cairn.db;
 
 import dev.cairn.Options;
 import dev.cairn.Stats;
+import dev.cairn.compaction.CompactionKind;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.buffer.BufferDraft;
@@ -166,8 +167,14 @@ final class BufferRuntime {
     long extraBefore = paceByGrowth ? draft.extraBytes(v.numLevels()) : 0;
     // A file none of whose blocks a read warmed has nothing to keep at its address: left out
     // where that needs no marker (BufferDraft.applyCompaction, docs/compaction.md "Cold arrivals").
-    appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers(),
-        config.keepColdArrivals() ? f -> true : f -> engine.blockCache().hasWarmBlock(f.number())));
+    if (plan.kind() == CompactionKind.LEVEL_MOVE) {
+      // A two-phase round's end: the insertion part's files, unchanged, become the deletion part,
+      // and its buffer (dLSM's appending part) goes with them.
+      draft.moveLevel(in, out);
+    } else {
+      appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers(),
+          config.keepColdArrivals() ? f -> true : f -> engine.blockCache().hasWarmBlock(f.number())));
+    }
     coldArrivalsLeftOut.addAndGet(draft.coldArrivalsLeftOut());
     shadowedFiles.addAndGet(draft.collectGarbage());
     if (active) {

@@ -61,10 +61,11 @@ final class CompactionJob implements CompactionExecution {
     if (plan.newCompactionPointer() != null) {
       edit.setCompactPointer(plan.inputLevel(), plan.newCompactionPointer());
     }
-    if (plan.isTrivialMove()) {
-      FileMetaData f = inputs.get(0);
-      edit.deleteFile(plan.inputLevel(), f.number());
-      edit.addFile(plan.outputLevel(), f);
+    if (plan.isMove()) {
+      for (FileMetaData f : inputs) {
+        edit.deleteFile(plan.inputLevel(), f.number());
+        edit.addFile(plan.outputLevel(), f);
+      }
       return edit;
     }
     IoTag tag = IoTag.compaction(plan.outputLevel());

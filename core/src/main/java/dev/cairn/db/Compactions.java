@@ -1,11 +1,11 @@
 package dev.cairn.db;
 
 import dev.cairn.Options;
+import dev.cairn.compaction.CompactionKind;
+import dev.cairn.compaction.CompactionPicker;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.RunningCompactions;
-import dev.cairn.compaction.leveled.LeveledCompactionPicker;
 import dev.cairn.compaction.leveled.LevelScore;
-import dev.cairn.compaction.leveled.LeveledConfig;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
@@ -22,7 +22,7 @@ import java.util.Optional;
  */
 final class Compactions {
   private final Engine engine;
-  private final LeveledCompactionPicker picker;
+  private final CompactionPicker picker;
   private final int maxConcurrent;
   private final StyleRuntime style;
   private final SchedulerRuntime scheduler;
@@ -39,7 +39,7 @@ final class Compactions {
   Compactions(Engine engine) {
     this.engine = engine;
     Options o = engine.options();
-    this.picker = new LeveledCompactionPicker(leveledConfig(o), o.compactionPriority());
+    this.picker = StyleRegistry.picker(o);
     // The picker keeps the files and key ranges of running plans clear (docs/compaction.md), so
     // several compactions may run at once. One thread stays free for flushes, so that a long
     // compaction never blocks the memtable.
@@ -72,12 +72,6 @@ final class Compactions {
 
   SchedulerRuntime scheduler() {
     return scheduler;
-  }
-
-  /** The picker's settings from the options; the grandparent and expansion factors are the picker's own. */
-  private static LeveledConfig leveledConfig(Options o) {
-    return LeveledConfig.of(Options.MAX_LEVELS, o.l0CompactionTrigger(), o.baseLevelBytes(), o.levelSizeRatio(),
-        o.targetFileBytes());
   }
 
   /** A claimed plan together with the shape it was planned on. */
@@ -146,6 +140,8 @@ final class Compactions {
         engine.counters().compactions().increment();
         if (claimed.plan().isTrivialMove()) {
           engine.counters().trivialMoves().increment();
+        } else if (claimed.plan().kind() == CompactionKind.LEVEL_MOVE) {
+          engine.counters().levelMoves().increment();
         }
         engine.counters().compactionNanos().add(System.nanoTime() - start);
       } else if (!engine.status().isClosing()) {

@@ -8,6 +8,7 @@ final class EngineCounters {
   private final LongAdder flushes = new LongAdder();
   private final LongAdder compactions = new LongAdder();
   private final LongAdder trivialMoves = new LongAdder();
+  private final LongAdder levelMoves = new LongAdder();
   private final LongAdder compactionNanos = new LongAdder();
   private final LatencyRecorder getLatency = new LatencyRecorder();
   private final LatencyRecorder putLatency = new LatencyRecorder();
@@ -53,6 +54,10 @@ final class EngineCounters {
 
   LongAdder trivialMoves() {
     return trivialMoves;
+  }
+
+  LongAdder levelMoves() {
+    return levelMoves;
   }
 
   LongAdder compactionNanos() {

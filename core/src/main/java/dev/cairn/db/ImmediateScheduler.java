@@ -1,29 +1,51 @@
 package dev.cairn.db;
 
 import dev.cairn.Stats;
+import dev.cairn.compaction.CompactionPicker;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.RunningCompactions;
-import dev.cairn.compaction.leveled.LeveledCompactionPicker;
 import dev.cairn.compaction.model.LsmShape;
 import java.util.List;
 import java.util.Optional;
 
-/** Compactions start as soon as the leveled picker finds one due, and run unpaced (LevelDB). */
+/**
+ * Compactions start as soon as the picker finds one due, and run unpaced (LevelDB); once writes
+ * have stopped for {@link dev.cairn.Options#idleCompactionMillis()}, the picker drains the upper
+ * levels instead ({@link IdleDrain}).
+ */
 final class ImmediateScheduler implements SchedulerRuntime {
-  private final LeveledCompactionPicker picker;
+  private final CompactionPicker picker;
+  private final IdleDrain idle;
 
-  ImmediateScheduler(LeveledCompactionPicker picker) {
+  ImmediateScheduler(Engine engine, CompactionPicker picker) {
     this.picker = picker;
+    this.idle = new IdleDrain(engine, engine.options().idleCompactionMillis(), System::nanoTime);
+  }
+
+  @Override
+  public void start() {
+    idle.start();
+  }
+
+  @Override
+  public void stop() {
+    idle.stop();
   }
 
   @Override
   public Optional<CompactionPlan> next(LsmShape shape, List<CompactionPlan> running) {
-    return picker.pick(shape, RunningCompactions.of(running));
+    RunningCompactions claims = RunningCompactions.of(running);
+    return idle.draining() ? picker.pickDraining(shape, claims) : picker.pick(shape, claims);
   }
 
   @Override
   public CompactionPacer pacer() {
     return CompactionPacer.UNPACED;
+  }
+
+  @Override
+  public long idleDrains() {
+    return idle.drains();
   }
 
   @Override

@@ -30,6 +30,11 @@ interface SchedulerRuntime {
   /** Requires: mutex held. {@code plan}'s edit, which wrote {@code outputs}, is installed. */
   default void installed(CompactionPlan plan, List<Long> outputs) {}
 
+  /** Times aggressive compaction began draining the upper levels since open (writes had stopped). */
+  default long idleDrains() {
+    return 0;
+  }
+
   /** Requires: mutex held. The scheduler's figures ({@link Stats.Dlc#OFF} unless DLC). */
   Stats.Dlc stats(int l0Files, long l0Bytes);
 }

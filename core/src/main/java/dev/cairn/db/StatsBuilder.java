@@ -63,6 +63,8 @@ final class StatsBuilder {
         c.flushes().sum(),
         c.compactions().sum(),
         c.trivialMoves().sum(),
+        c.levelMoves().sum(),
+        compactions.scheduler().idleDrains(),
         c.compactionNanos().sum() / 1000,
         compactions.running(),
         waitingDeletion,

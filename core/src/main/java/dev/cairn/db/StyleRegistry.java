@@ -1,10 +1,15 @@
 package dev.cairn.db;
 
 import dev.cairn.Options;
+import dev.cairn.compaction.CompactionPicker;
+import dev.cairn.compaction.dlsm.TwoPhaseCompactionPicker;
+import dev.cairn.compaction.dlsm.TwoPhaseLayout;
 import dev.cairn.compaction.leveled.LeveledCompactionPicker;
+import dev.cairn.compaction.leveled.LeveledConfig;
 
 /**
- * The one place that maps the options' compaction style and scheduler to their runtimes. Adding
+ * The one place that maps the options' compaction style, level layout and scheduler to their
+ * runtimes and picker. Adding
  * a style is one class implementing {@link StyleRuntime} and one case here (plus its value in
  * {@link Options.CompactionStyle}); nothing else in the engine names a style or a scheduler.
  */
@@ -19,10 +24,22 @@ final class StyleRegistry {
     };
   }
 
-  static SchedulerRuntime scheduler(Engine engine, LeveledCompactionPicker picker) {
+  /** The picker for the options' level layout; its sizes come from the options. */
+  static CompactionPicker picker(Options o) {
+    // The grandparent and expansion factors are the picker's own (LevelDB's).
+    LeveledConfig leveled = LeveledConfig.of(Options.MAX_LEVELS, o.l0CompactionTrigger(), o.baseLevelBytes(),
+        o.levelSizeRatio(), o.targetFileBytes());
+    return switch (o.levelLayout()) {
+      case LEVELED -> new LeveledCompactionPicker(leveled, o.compactionPriority());
+      case TWO_PHASE -> new TwoPhaseCompactionPicker(new TwoPhaseLayout(leveled, TwoPhaseLayout.DEFAULT_PAIRS));
+    };
+  }
+
+  static SchedulerRuntime scheduler(Engine engine, CompactionPicker picker) {
     return switch (engine.options().compactionScheduler()) {
-      case IMMEDIATE -> new ImmediateScheduler(picker);
-      case DLC -> new DlcRuntime(engine, engine.options().dlc(), picker);
+      case IMMEDIATE -> new ImmediateScheduler(engine, picker);
+      // Options refuse DLC with any layout but LEVELED: DLC's bursts are leveled plans.
+      case DLC -> new DlcRuntime(engine, engine.options().dlc(), (LeveledCompactionPicker) picker);
     };
   }
 }

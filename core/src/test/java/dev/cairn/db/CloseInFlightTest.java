@@ -55,7 +55,8 @@ class CloseInFlightTest {
     return EngineCombo.select(
         EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.IMMEDIATE),
         EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.DLC),
-        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE));
+        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE),
+        EngineCombo.twoPhase());
   }
 
   @ParameterizedTest(name = "{0}")

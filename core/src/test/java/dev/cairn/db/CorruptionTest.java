@@ -91,7 +91,8 @@ class CorruptionTest {
     return EngineCombo.select(
         EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.DLC),
         EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.IMMEDIATE),
-        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.DLC));
+        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.DLC),
+        EngineCombo.twoPhase());
   }
 
   private Options options(WalRecoveryMode mode) {

@@ -147,7 +147,8 @@ class FaultInjectionTest {
     return EngineCombo.select(
         EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.DLC),
         EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.IMMEDIATE),
-        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.DLC));
+        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.DLC),
+        EngineCombo.twoPhase());
   }
 
   static Stream<Arguments> scenarios() {

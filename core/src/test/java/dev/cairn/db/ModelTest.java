@@ -88,13 +88,18 @@ class ModelTest {
         EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.IMMEDIATE),
         EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.DLC),
         EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.DLC),
-        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE));
+        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE),
+        EngineCombo.twoPhase(),
+        EngineCombo.dlsm());
   }
 
   /** Steps per run: tens of seconds for the whole class in CI. */
   private static int ops(EngineCombo combo) {
     if (Boolean.getBoolean("cairn.long")) {
       return 400_000;
+    }
+    if (combo.layout() == Options.LevelLayout.TWO_PHASE) {
+      return 30_000;
     }
     return switch (combo.style()) {
       case TABLE -> combo.scheduler() == CompactionScheduler.IMMEDIATE ? 40_000 : 15_000;
@@ -118,12 +123,19 @@ class ModelTest {
   @MethodSource("combos")
   void randomOperationsMatchTheModel(EngineCombo combo) {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
-    Supplier<Options> options = combo.style() == Options.CompactionStyle.BUFFER
+    boolean twoPhase = combo.layout() == Options.LevelLayout.TWO_PHASE;
+    Supplier<Options> options = combo.style() == Options.CompactionStyle.BUFFER && !twoPhase
         ? () -> options(combo).toBuilder().buffer(EngineCombo.buffer().withFreezeRepeatedFraction(0.1)).build()
         : () -> options(combo);
     Run run = new Run(seed, options);
     run.execute(ops(combo));
-    switch (combo.style()) {
+    if (twoPhase) {
+      assertTrue(run.levelMoves > 0, "a two-phase round must end (an insertion part moved whole), " + run.where());
+      if (combo.style() == Options.CompactionStyle.BUFFER) {
+        assertTrue(run.bufferAppends > 0, "merges must append to the buffer, " + run.where());
+        assertTrue(run.bufferServed > 0, "buffer files must answer gets, " + run.where());
+      }
+    } else switch (combo.style()) {
       case TABLE, BLOCK -> { } // Run.execute checks appended tables under BLOCK (both rules)
       case BUFFER -> {
         assertTrue(run.bufferAppends > 0, "the run must append to the buffer, " + run.where());
@@ -236,6 +248,7 @@ class ModelTest {
     long compactions;
     long appendedTables;
     long bufferAppends;
+    long levelMoves;
     long bufferColdLeftOut;
     long bufferTrims;
     long bufferShadowed;
@@ -515,6 +528,7 @@ class ModelTest {
       compactions += stats.compactions();
       appendedTables += stats.block().appendedTables();
       bufferAppends += stats.buffer().appendedFiles();
+      levelMoves += stats.levelMoves();
       bufferColdLeftOut += stats.buffer().coldArrivalsLeftOut();
       bufferTrims += stats.buffer().trimmedFiles();
       bufferShadowed += stats.buffer().shadowedFiles();

@@ -81,7 +81,8 @@ class PowerLossTest {
     return EngineCombo.select(
         EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.IMMEDIATE),
         EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.DLC),
-        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE));
+        EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE),
+        EngineCombo.twoPhase());
   }
 
   @ParameterizedTest(name = "{0}")

@@ -28,7 +28,7 @@ class StatsTableTest {
         1.9, 1.3,
         new CacheStats(75, 25, 30, 5, 1L << 20, 8L << 20, 256, 1L << 20),
         new Stats.TableFiles(500, 5, 12),
-        1_500_000, 7, 1, 4, 3, 1, 2_000_000, 2, 1L << 20, 512L << 10, 1, 0, 123,
+        1_500_000, 7, 1, 4, 3, 1, 0, 0, 2_000_000, 2, 1L << 20, 512L << 10, 1, 0, 123,
         new Stats.Latency(100, 10, 99, 120),
         new Stats.Latency(50, 2, 30, 40),
         new Stats.Latency(0, 0, 0, 0),
@@ -56,6 +56,7 @@ class StatsTableTest {
         none.compactionBytesWritten(), none.compactionBytesRead(), none.manifestBytesWritten(), none.deviceBytesWritten(),
         none.userBytesRead(), none.writeAmplification(), none.spaceAmplification(), none.cache(), none.tableCache(),
         none.stallMicros(), none.slowdowns(), none.stops(), none.flushes(), none.compactions(), none.trivialMoves(),
+        none.levelMoves(), none.idleDrains(),
         none.compactionMicros(), none.runningCompactions(), none.obsoleteTableBytes(), none.memtableBytes(),
         none.immutableMemtables(), none.liveSnapshots(), none.lastSequence(), none.get(), none.put(), none.scan(),
         none.dlc(), none.block(), none.buffer(), none.pointReadsByLevel(), none.pointReadMissMicros(), 8, 3_000, none.stalls());

@@ -5,6 +5,7 @@ import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.Options;
 import dev.cairn.Options.CompactionScheduler;
 import dev.cairn.Options.CompactionStyle;
+import dev.cairn.Options.LevelLayout;
 import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.dlc.DlcConfig;
 import java.util.ArrayList;
@@ -15,29 +16,40 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * One compaction style with one compaction scheduler, and the one place where the reliability
+ * One compaction style with one compaction scheduler and one level layout, and the one place where the reliability
  * tests (power loss, fault injection, corruption, close in flight, the model test, the kill test,
  * the crash test) tune them: a test builds its own base options (sizes, cache, filesystem) and
  * hands the builder to {@link #apply}, which sets the style, the scheduler and their settings.
  *
  * <p>Which combinations a parameterized test runs: {@link #select} returns the test's CI rotation
- * (a few combinations covering every style and every scheduler), or the whole cross-product with
- * {@code -Dcairn.long=true}; {@code -Dcairn.combos=BLOCK/DLC,BUFFER/IMMEDIATE} (or {@code all})
+ * (a few combinations covering every style, scheduler and layout), or every valid combination with
+ * {@code -Dcairn.long=true}; {@code -Dcairn.combos=BLOCK/DLC,TABLE/IMMEDIATE/TWO_PHASE} (or {@code all})
  * runs exactly those, e.g. to replay a failure with its {@code -Dcairn.seed}.
  */
-public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler) {
+public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler, LevelLayout layout) {
 
   public EngineCombo {
-    if (style == null || scheduler == null) {
-      throw new IllegalArgumentException("style and scheduler must not be null");
+    if (style == null || scheduler == null || layout == null) {
+      throw new IllegalArgumentException("style, scheduler and layout must not be null");
     }
   }
 
+  /** {@code style} and {@code scheduler} over leveled levels. */
   public static EngineCombo of(CompactionStyle style, CompactionScheduler scheduler) {
-    return new EngineCombo(style, scheduler);
+    return new EngineCombo(style, scheduler, LevelLayout.LEVELED);
   }
 
-  /** Every style with every scheduler: the long variants' cross-product. */
+  /** dLSM's two-phase levels under table compaction (the paper's LSM baseline). */
+  public static EngineCombo twoPhase() {
+    return new EngineCombo(CompactionStyle.TABLE, CompactionScheduler.IMMEDIATE, LevelLayout.TWO_PHASE);
+  }
+
+  /** dLSM: the compaction buffer over two-phase levels. */
+  public static EngineCombo dlsm() {
+    return new EngineCombo(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE, LevelLayout.TWO_PHASE);
+  }
+
+  /** Every style with every scheduler over leveled levels, and the two two-phase combinations: the long variants' set. */
   public static List<EngineCombo> all() {
     List<EngineCombo> all = new ArrayList<>();
     for (CompactionStyle style : CompactionStyle.values()) {
@@ -45,22 +57,27 @@ public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler) 
         all.add(of(style, scheduler));
       }
     }
+    all.add(twoPhase());
+    all.add(dlsm());
     return List.copyOf(all);
   }
 
   /**
    * The combinations a test runs: {@code ci} by default, {@link #all()} with {@code
    * -Dcairn.long=true}, the list in {@code -Dcairn.combos} when given. {@code ci} must name
-   * every style and every scheduler at least once, so that no part of the engine drops out of CI.
+   * every style, scheduler and layout at least once, so that no part of the engine drops out of CI.
    */
   public static List<EngineCombo> select(EngineCombo... ci) {
     Set<CompactionStyle> styles = Arrays.stream(ci).map(EngineCombo::style)
         .collect(Collectors.toCollection(() -> EnumSet.noneOf(CompactionStyle.class)));
     Set<CompactionScheduler> schedulers = Arrays.stream(ci).map(EngineCombo::scheduler)
         .collect(Collectors.toCollection(() -> EnumSet.noneOf(CompactionScheduler.class)));
+    Set<LevelLayout> layouts = Arrays.stream(ci).map(EngineCombo::layout)
+        .collect(Collectors.toCollection(() -> EnumSet.noneOf(LevelLayout.class)));
     if (!styles.equals(EnumSet.allOf(CompactionStyle.class))
-        || !schedulers.equals(EnumSet.allOf(CompactionScheduler.class))) {
-      throw new IllegalArgumentException("a CI rotation must cover every style and every scheduler: "
+        || !schedulers.equals(EnumSet.allOf(CompactionScheduler.class))
+        || !layouts.equals(EnumSet.allOf(LevelLayout.class))) {
+      throw new IllegalArgumentException("a CI rotation must cover every style, scheduler and layout: "
           + Arrays.toString(ci));
     }
     String chosen = System.getProperty("cairn.combos", "");
@@ -72,23 +89,24 @@ public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler) 
     return Boolean.getBoolean("cairn.long") ? all() : List.of(ci);
   }
 
-  /** {@code STYLE/SCHEDULER}, as {@link #toString()} writes it. */
+  /** {@code STYLE/SCHEDULER} or {@code STYLE/SCHEDULER/LAYOUT}, as {@link #toString()} writes it. */
   public static EngineCombo parse(String text) {
     String[] parts = text.split("/");
-    if (parts.length != 2) {
-      throw new IllegalArgumentException("not STYLE/SCHEDULER: " + text);
+    if (parts.length != 2 && parts.length != 3) {
+      throw new IllegalArgumentException("not STYLE/SCHEDULER[/LAYOUT]: " + text);
     }
-    return of(CompactionStyle.valueOf(parts[0].trim().toUpperCase()),
-        CompactionScheduler.valueOf(parts[1].trim().toUpperCase()));
+    return new EngineCombo(CompactionStyle.valueOf(parts[0].trim().toUpperCase()),
+        CompactionScheduler.valueOf(parts[1].trim().toUpperCase()),
+        parts.length == 3 ? LevelLayout.valueOf(parts[2].trim().toUpperCase()) : LevelLayout.LEVELED);
   }
 
   /**
-   * Sets the style, the scheduler and their tuning on {@code b} (and nothing else), returning it.
+   * Sets the style, the scheduler, the layout and their tuning on {@code b} (and nothing else), returning it.
    * Apply it last, or at least after {@code Options.toBuilder()}: that copy leaves out the block
    * compaction settings.
    */
   public Options.Builder apply(Options.Builder b) {
-    b.compactionStyle(style).compactionScheduler(scheduler);
+    b.compactionStyle(style).compactionScheduler(scheduler).levelLayout(layout);
     switch (style) {
       case BLOCK -> b.blockCompaction(blockCompaction())
           .blockCompactionExecution(BlockCompactionExecution.defaults().withLazyDeletionBytes(256 << 10));
@@ -158,6 +176,6 @@ public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler) 
 
   @Override
   public String toString() {
-    return style + "/" + scheduler;
+    return style + "/" + scheduler + (layout == LevelLayout.LEVELED ? "" : "/" + layout);
   }
 }

@@ -1,6 +1,7 @@
 package dev.cairn.e2e.stress;
 
-import dev.cairn.Options.CompactionStyle;
+import dev.cairn.Options.LevelLayout;
+import dev.cairn.testing.EngineCombo;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Random;
@@ -16,11 +17,11 @@ final class CrashRun {
   private static final long PROGRESS_WINDOW_MILLIS = 5000;
 
   /** What a run did, for the log and the figures. */
-  record Summary(CompactionStyle style, long seed, int cycles, long acks, long syncedAcks, int killsBeforeOpen,
+  record Summary(EngineCombo combo, long seed, int cycles, long acks, long syncedAcks, int killsBeforeOpen,
       long reopens, long inFlightFoundApplied, long tablesVerified, long childMillis, long verifyMillis) {
     @Override
     public String toString() {
-      return "crash test " + style + " (seed " + seed + "): " + cycles + " cycles, " + acks + " acknowledged writes ("
+      return "crash test " + combo + " (seed " + seed + "): " + cycles + " cycles, " + acks + " acknowledged writes ("
           + syncedAcks + " synced), " + killsBeforeOpen + " kills before the open, " + reopens
           + " in-process reopens, " + inFlightFoundApplied + " in-flight writes found applied, " + tablesVerified + " table checksum passes; 0 acknowledged writes lost"
           + " (stress processes " + childMillis + " ms, verification " + verifyMillis + " ms)";
@@ -28,7 +29,7 @@ final class CrashRun {
   }
 
   private final Path workDir;
-  private final CompactionStyle style;
+  private final EngineCombo combo;
   private final long seed;
   private final StressWorkload workload;
   private final long maxRunMillis;
@@ -38,9 +39,9 @@ final class CrashRun {
    * @param workload what the stress process writes; its seed seeds the driver's choices too
    * @param maxRunMillis the longest a child runs before it is killed
    */
-  CrashRun(Path workDir, CompactionStyle style, StressWorkload workload, long maxRunMillis) {
+  CrashRun(Path workDir, EngineCombo combo, StressWorkload workload, long maxRunMillis) {
     this.workDir = workDir;
-    this.style = style;
+    this.combo = combo;
     this.seed = workload.seed();
     this.maxRunMillis = maxRunMillis;
     this.workload = workload;
@@ -50,7 +51,9 @@ final class CrashRun {
   Summary run(int maxCycles, long deadlineNanos) throws IOException, InterruptedException {
     Path db = workDir.resolve("db");
     Path stderr = workDir.resolve("stress-stderr.log");
-    Random random = new Random(StressKeys.Mix.of(seed, style.name().hashCode()));
+    // Leveled runs mix in the style's name alone, as before layouts existed: their seeds replay unchanged.
+    String name = combo.layout() == LevelLayout.LEVELED ? combo.style().name() : combo.toString();
+    Random random = new Random(StressKeys.Mix.of(seed, name.hashCode()));
     CrashVerifier verifier = new CrashVerifier(workload);
     long acks = 0;
     long synced = 0;
@@ -61,14 +64,14 @@ final class CrashRun {
     long verifyNanos = 0;
     long lastProgress = System.nanoTime();
     for (; cycle < maxCycles && System.nanoTime() < deadlineNanos; cycle++) {
-      EngineSettings engine = EngineSettings.random(style, random);
+      EngineSettings engine = EngineSettings.random(combo, random);
       StressProcess.KillPlan plan = random.nextInt(10) == 0
           ? new StressProcess.KillPlan(true, 100 + random.nextInt(900))
           : new StressProcess.KillPlan(false, 50 + (long) (random.nextDouble() * maxRunMillis));
       long started = System.nanoTime();
       StressProcess.Outcome outcome = StressProcess.runAndKill(db, stderr, workload, engine,
           random.nextLong(), verifier.next(), plan);
-      String context = "cycle " + cycle + " of the " + style + " crash test (seed " + seed + ", -Dcairn.seed="
+      String context = "cycle " + cycle + " of the " + combo + " crash test (seed " + seed + ", -Dcairn.seed="
           + seed + " reruns the same operations and kill plans, timing aside; database kept in " + db
           + ", child stderr in " + stderr + "), engine " + engine + ", " + plan;
       if (outcome.failure() != null) {
@@ -91,10 +94,10 @@ final class CrashRun {
       }
       if (System.nanoTime() - lastProgress > 60_000_000_000L) {
         lastProgress = System.nanoTime();
-        System.out.println("crash test " + style + ": " + (cycle + 1) + " cycles, " + acks + " acknowledged writes");
+        System.out.println("crash test " + combo + ": " + (cycle + 1) + " cycles, " + acks + " acknowledged writes");
       }
     }
-    return new Summary(style, seed, cycle, acks, synced, beforeOpen, reopens, verifier.inFlightFoundApplied(),
+    return new Summary(combo, seed, cycle, acks, synced, beforeOpen, reopens, verifier.inFlightFoundApplied(),
         verifier.tablesVerified(), childNanos / 1_000_000, verifyNanos / 1_000_000);
   }
 }

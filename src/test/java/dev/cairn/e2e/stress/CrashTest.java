@@ -2,17 +2,22 @@ package dev.cairn.e2e.stress;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.Options.CompactionScheduler;
 import dev.cairn.Options.CompactionStyle;
+import dev.cairn.testing.EngineCombo;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Cairn's crash test (after RocksDB's {@code db_crashtest}): for each compaction style, cycles of
+ * Cairn's crash test (after RocksDB's {@code db_crashtest}): for each compaction style (and the
+ * two-phase level layout), cycles of
  * a multi-threaded stress process killed with SIGKILL at random moments, each followed by an
  * exact check of the recovered database (see {@link CrashVerifier}). docs/testing.md explains
  * what it proves.
@@ -25,20 +30,30 @@ import org.junit.jupiter.params.provider.EnumSource;
 class CrashTest {
   @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path workDir;
 
+  /** Every style with the immediate scheduler, and the two-phase layout. */
+  static List<EngineCombo> combos() {
+    List<EngineCombo> combos = new ArrayList<>();
+    for (CompactionStyle style : CompactionStyle.values()) {
+      combos.add(EngineCombo.of(style, CompactionScheduler.IMMEDIATE));
+    }
+    combos.add(EngineCombo.twoPhase());
+    return combos;
+  }
+
   @ParameterizedTest(name = "{0}")
-  @EnumSource(CompactionStyle.class)
-  void acknowledgedWritesSurviveSigkillAndRecoveryIsAPrefixOfIssuedWrites(CompactionStyle style) throws Exception {
+  @MethodSource("combos")
+  void acknowledgedWritesSurviveSigkillAndRecoveryIsAPrefixOfIssuedWrites(EngineCombo combo) throws Exception {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     double minutes = Double.parseDouble(System.getProperty("cairn.crash.minutes", "0"));
-    Path dir = Files.createDirectories(workDir.resolve(style.name().toLowerCase()));
+    Path dir = Files.createDirectories(workDir.resolve(combo.toString().replace('/', '-').toLowerCase()));
     CrashRun.Summary summary;
     if (minutes > 0) {
       long deadline = System.nanoTime() + (long) (minutes * TimeUnit.MINUTES.toNanos(1));
       // Longer-lived children and ten times the keys, so the tree grows more levels deep.
-      summary = new CrashRun(dir, style, new StressWorkload(seed, 6, 10_000, 10), 8000).run(Integer.MAX_VALUE, deadline);
+      summary = new CrashRun(dir, combo, new StressWorkload(seed, 6, 10_000, 10), 8000).run(Integer.MAX_VALUE, deadline);
     } else {
       int cycles = Integer.getInteger("cairn.crash.cycles", Boolean.getBoolean("cairn.long") ? 100 : 24);
-      summary = new CrashRun(dir, style, new StressWorkload(seed, 4, 1000, 10), 1000).run(cycles, Long.MAX_VALUE);
+      summary = new CrashRun(dir, combo, new StressWorkload(seed, 4, 1000, 10), 1000).run(cycles, Long.MAX_VALUE);
     }
     System.out.println(summary);
     assertTrue(summary.acks() > 0, "the stress process never acknowledged a write (seed " + seed + ")");

@@ -1,8 +1,6 @@
 package dev.cairn.e2e.stress;
 
 import dev.cairn.Options;
-import dev.cairn.Options.CompactionScheduler;
-import dev.cairn.Options.CompactionStyle;
 import dev.cairn.testing.EngineCombo;
 import java.util.Random;
 
@@ -10,10 +8,10 @@ import java.util.Random;
  * Engine options of one crash-test cycle. Small memtables, files and levels so that a second of
  * writing runs memtable switches, flushes, L0 stalls and compactions down several levels; some
  * values vary per cycle (drawn by {@link #random}) so reopening under different settings is
- * exercised too. The compaction style is fixed for a run.
+ * exercised too. The compaction style and level layout ({@link EngineCombo}) are fixed for a run.
  */
 record EngineSettings(
-    CompactionStyle style,
+    EngineCombo combo,
     long memtableBytes,
     int maxImmutableMemtables,
     int blockBytes,
@@ -24,9 +22,9 @@ record EngineSettings(
     int backgroundThreads,
     long obsoleteFileBatchBytes) {
 
-  static EngineSettings random(CompactionStyle style, Random r) {
+  static EngineSettings random(EngineCombo combo, Random r) {
     return new EngineSettings(
-        style,
+        combo,
         (64 << 10) * (1 + r.nextInt(2)),
         1 + r.nextInt(3),
         r.nextBoolean() ? 512 : 4096,
@@ -42,7 +40,7 @@ record EngineSettings(
     // The style's settings come from EngineCombo, shared with the other reliability tests: under
     // BLOCK, appends on every level >= 1, so that kills land in the middle of appends; under
     // BUFFER, a 10 ms trim, so that kills land in trims too.
-    return EngineCombo.of(style, CompactionScheduler.IMMEDIATE).apply(Options.builder()
+    return combo.apply(Options.builder()
         .memtableBytes(memtableBytes)
         .maxImmutableMemtables(maxImmutableMemtables)
         .blockBytes(blockBytes)
@@ -62,14 +60,14 @@ record EngineSettings(
 
   /** The command-line form read back by {@link #parse}. */
   String toArg() {
-    return style.name() + ":" + memtableBytes + ":" + maxImmutableMemtables + ":" + blockBytes + ":"
+    return combo + ":" + memtableBytes + ":" + maxImmutableMemtables + ":" + blockBytes + ":"
         + bloomBitsPerKey + ":" + l0CompactionTrigger + ":" + levelSizeRatio + ":" + blockCacheBytes + ":"
         + backgroundThreads + ":" + obsoleteFileBatchBytes;
   }
 
   static EngineSettings parse(String arg) {
     String[] p = arg.split(":");
-    return new EngineSettings(CompactionStyle.valueOf(p[0]), Long.parseLong(p[1]), Integer.parseInt(p[2]),
+    return new EngineSettings(EngineCombo.parse(p[0]), Long.parseLong(p[1]), Integer.parseInt(p[2]),
         Integer.parseInt(p[3]), Integer.parseInt(p[4]), Integer.parseInt(p[5]), Integer.parseInt(p[6]),
         Long.parseLong(p[7]), Integer.parseInt(p[8]), Long.parseLong(p[9]));
   }

@@ -26,7 +26,7 @@ class StressWorkerTest {
   @Test
   void concurrentWorkersPassTheirOwnChecksAndAcknowledgeInOrder() throws Exception {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
-    Options options = EngineSettings.random(Options.CompactionStyle.TABLE, new java.util.Random(seed)).toOptions();
+    Options options = EngineSettings.random(dev.cairn.testing.EngineCombo.of(Options.CompactionStyle.TABLE, Options.CompactionScheduler.IMMEDIATE), new java.util.Random(seed)).toOptions();
     ByteArrayOutputStream acks = new ByteArrayOutputStream();
     AckChannel channel = new AckChannel(acks);
     ExecutorService pool = Executors.newFixedThreadPool(WORKLOAD.threads());
