@@ -47,4 +47,18 @@ class CairnEngineSmokeTest {
       assertTrue(cells[13].equals("HIGH") || cells[13].equals("LOW"), "load_class of a DLC run: " + row);
     }
   }
+
+  @Test
+  void theTwoPhaseEnginesRunTheLatestWorkloadsAndTheQuietOne(@TempDir Path out) throws Exception {
+    StringBuilder stderr = new StringBuilder();
+    List<String> engines = List.of("cairn-table-2pc", "cairn-dlsm");
+    List<String> workloads = List.of("latest-rangehot", "latest-rangehot-quiet");
+    int code = OutputChecks.execute(stderr, RunnerSmokeTest.concat(new String[] {"compare", "--engines",
+        String.join(",", engines), "--workloads", String.join(",", workloads), "--out", out.toString()},
+        RunnerSmokeTest.TINY));
+    assertEquals(BenchMain.EXIT_OK, code, "compare failed:\n" + stderr);
+    for (Map<String, Object> e : OutputChecks.assertWellFormed(out, engines, workloads)) {
+      assertEquals("ok", e.get("status"), e.get("engine") + " " + e.get("workload") + " failed: " + e.get("error"));
+    }
+  }
 }

@@ -45,6 +45,8 @@ public final class CairnTableEngine implements BenchEngine {
   /** The BUFFER style's settings beyond the runner's scale: a variant engine changes them. */
   private final UnaryOperator<BufferConfig> bufferVariant;
   private final CompactionPriority priority;
+  /** Applied to the options last: a variant engine's own settings, e.g. another level layout. */
+  private final UnaryOperator<Options.Builder> optionsVariant;
   private Cairn db;
   /** Where the final statistics table goes: beside the database, which the runner deletes. */
   private Path statsFile;
@@ -79,10 +81,24 @@ public final class CairnTableEngine implements BenchEngine {
   /** @param priority the compaction priority, or null for the engine's default (the style's) */
   public CairnTableEngine(Options.CompactionStyle style, boolean dlc, UnaryOperator<BufferConfig> bufferVariant,
       CompactionPriority priority) {
+    this(style, dlc, bufferVariant, priority, UnaryOperator.identity());
+  }
+
+  /**
+   * @param optionsVariant sets what the variant changes, after everything else, e.g. {@code b ->
+   *     b.levelLayout(Options.LevelLayout.TWO_PHASE)} for {@code cairn-table-2pc}
+   */
+  public CairnTableEngine(Options.CompactionStyle style, UnaryOperator<Options.Builder> optionsVariant) {
+    this(style, false, UnaryOperator.identity(), null, optionsVariant);
+  }
+
+  private CairnTableEngine(Options.CompactionStyle style, boolean dlc, UnaryOperator<BufferConfig> bufferVariant,
+      CompactionPriority priority, UnaryOperator<Options.Builder> optionsVariant) {
     this.style = style;
     this.dlc = dlc;
     this.bufferVariant = bufferVariant;
     this.priority = priority;
+    this.optionsVariant = optionsVariant;
   }
 
   /** The compaction style; the block and buffer engines differ only here. */
@@ -114,7 +130,7 @@ public final class CairnTableEngine implements BenchEngine {
     if (!s.engineDefaults()) { // the runner's level shape; with --engine-defaults, Cairn's own
       builder.baseLevelBytes(s.baseLevelBytes()).levelSizeRatio(s.levelSizeRatio()).targetFileBytes(s.targetFileBytes());
     }
-    Options options = builder.build();
+    Options options = optionsVariant.apply(builder).build();
     io = options.fileSystem().ioStats();
     statsFile = dir.resolveSibling(dir.getFileName() + "-stats.txt");
     db = Cairn.open(dir, options);

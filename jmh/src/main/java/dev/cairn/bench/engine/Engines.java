@@ -13,6 +13,8 @@ import java.util.function.UnaryOperator;
 /** The engines the runner knows, by command-line name. Adding an engine is one line here. */
 public final class Engines {
   private static final Map<String, Supplier<BenchEngine>> BY_NAME = new LinkedHashMap<>();
+  /** cairn-dlsm's aggressive compaction starts after this long without a write. */
+  static final long DLSM_IDLE_MILLIS = 5_000;
 
   static {
     BY_NAME.put("cairn-table", CairnTableEngine::new);
@@ -56,6 +58,14 @@ public final class Engines {
     // miss's cost: docs/compaction.md, "What a miss costs").
     BY_NAME.put("cairn-buffer-full-bound", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
         c -> c.withFullBoundMissMicros(0)));
+    // dLSM's two-phase compaction (issue 18, docs/compaction.md "Two-phase compaction"): table
+    // compaction with L1-L4 laid out as two insertion / deletion pairs; the paper's LSM baseline.
+    BY_NAME.put("cairn-table-2pc", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
+        b -> b.levelLayout(Options.LevelLayout.TWO_PHASE)));
+    // dLSM: the compaction buffer over two-phase levels, each pair's buffer moving with its
+    // insertion part at the round's end; aggressive compaction once writes stop for 5 s.
+    BY_NAME.put("cairn-dlsm", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
+        b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).idleCompactionMillis(DLSM_IDLE_MILLIS)));
     BY_NAME.put("rocksdb", RocksDbEngine::new);
     BY_NAME.put("leveldb", LevelDbJniEngine::new);
     BY_NAME.put("leveldb-java", LevelDbJavaEngine::new);

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.BiConsumer;
 
 /**
  * The workloads the runner knows, by command-line name, each citing the experiment it
@@ -43,6 +44,16 @@ public final class Workloads {
         "dLSM section 5 (Latest Uniform): paced sweeping updates, uniform reads over the most recent half", true,
         (c, keys) -> withWriter(c, sweepingUpdates(keys), readers(c, behindSweep(keys,
             r -> r.nextLong(Math.max(1, keys.records() / 2)))))));
+    add(new Workload("latest-rangehot-quiet",
+        "dLSM section VII-B3 (dynamic): latest-rangehot whose writes stop a third into the run; reads go on"
+            + " while compactions (aggressive ones, where the engine has them) drain the upper levels", true,
+        (c, keys) -> {
+          List<Worker> workers = new ArrayList<>();
+          workers.add(pacedUntil(c.writeRate(), c.seconds() / 3, (ops, r) -> ops.write(keys.claimSweep())));
+          workers.addAll(readers(c, behindSweep(keys, new HotRange(keys.records(), 0, hotCount(c, keys),
+              c.hotProbability()))));
+          return workers;
+        }));
     add(new Workload("readonly-rangehot", "LSbM-tree section 6.1 baseline: rangehot reads, no writes (hit-ratio ceiling)",
         true, (c, keys) -> readers(c, hotRange(c, keys))));
     addYcsb("ycsb-a", "update heavy: 50% reads, 50% updates", 0.5, 0, 0.5, 0, 0);
@@ -126,6 +137,32 @@ public final class Workloads {
       workers.add(Worker.closed((ops, r) -> ops.read(chooser.next(r))));
     }
     return workers;
+  }
+
+  /** A writer paced at {@code opsPerSecond} that stops {@code seconds} after its first step. */
+  private static Worker pacedUntil(double opsPerSecond, double seconds,
+      BiConsumer<Ops, SplittableRandom> op) {
+    return new Worker() {
+      private long firstStepNanos = -1;
+
+      @Override
+      public double rate(double elapsedSeconds) {
+        return opsPerSecond;
+      }
+
+      @Override
+      public boolean step(Ops ops, SplittableRandom random) {
+        long now = System.nanoTime();
+        if (firstStepNanos < 0) {
+          firstStepNanos = now;
+        }
+        if (now - firstStepNanos >= seconds * 1e9) {
+          return false;
+        }
+        op.accept(ops, random);
+        return true;
+      }
+    };
   }
 
   /** Adds one writer paced at {@code --write-rate} in front of {@code others}. */
