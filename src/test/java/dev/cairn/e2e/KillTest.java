@@ -60,7 +60,8 @@ class KillTest {
         EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.DLC),
         EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.DLC),
         EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.DLC),
-        EngineCombo.twoPhase());
+        EngineCombo.twoPhase(),
+        EngineCombo.dlsm());
   }
 
   @ParameterizedTest(name = "{0}")

@@ -82,7 +82,8 @@ class PowerLossTest {
         EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.IMMEDIATE),
         EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.DLC),
         EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE),
-        EngineCombo.twoPhase());
+        EngineCombo.twoPhase(),
+        EngineCombo.dlsm());
   }
 
   @ParameterizedTest(name = "{0}")

@@ -30,13 +30,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 class CrashTest {
   @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path workDir;
 
-  /** Every style with the immediate scheduler, and the two-phase layout. */
+  /** Every style with the immediate scheduler, and the two-phase layout under table compaction and dLSM. */
   static List<EngineCombo> combos() {
     List<EngineCombo> combos = new ArrayList<>();
     for (CompactionStyle style : CompactionStyle.values()) {
       combos.add(EngineCombo.of(style, CompactionScheduler.IMMEDIATE));
     }
     combos.add(EngineCombo.twoPhase());
+    combos.add(EngineCombo.dlsm());
     return combos;
   }
 
