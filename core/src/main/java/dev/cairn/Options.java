@@ -117,6 +117,7 @@ public final class Options {
   private final BufferConfig buffer;
   private final long obsoleteFileBatchBytes;
   private final long idleCompactionMillis;
+  private final boolean cacheFlushedBlocks;
   private final long bytesPerSync;
   private final boolean alignCompactionOutputs;
   private final BlockCompactionConfig blockCompaction;
@@ -151,6 +152,7 @@ public final class Options {
     buffer = b.buffer;
     obsoleteFileBatchBytes = b.obsoleteFileBatchBytes;
     idleCompactionMillis = b.idleCompactionMillis;
+    cacheFlushedBlocks = b.cacheFlushedBlocks;
     bytesPerSync = b.bytesPerSync;
     alignCompactionOutputs = b.alignCompactionOutputs;
     blockCompaction = b.blockCompaction;
@@ -337,6 +339,17 @@ public final class Options {
   }
 
   /**
+   * Whether a flush inserts each data block it writes into the block cache (RocksDB's {@code
+   * prepopulate_block_cache = kFlushOnly}): the first reads of the newest data, which workloads
+   * that read what was just written ("latest") concentrate on, then hit the cache instead of
+   * reading back each block that was just written. Costs cache room where new data is not read
+   * soon. Default false.
+   */
+  public boolean cacheFlushedBlocks() {
+    return cacheFlushedBlocks;
+  }
+
+  /**
    * DLC's parameters, used when {@link #compactionScheduler()} is {@link CompactionScheduler#DLC}.
    * Default {@link DlcConfig#defaults()} (derived from this project's measured device; docs/dlc.md
    * says how to set them). With DLC, its bursty thresholds must sit below the stall triggers:
@@ -416,6 +429,7 @@ public final class Options {
         + ", dlc=" + dlc + ", buffer=" + buffer + ", blockCompaction=" + blockCompaction
         + ", blockCompactionExecution=" + blockCompactionExecution
         + ", obsoleteFileBatchBytes=" + obsoleteFileBatchBytes + ", idleCompactionMillis=" + idleCompactionMillis
+        + ", cacheFlushedBlocks=" + cacheFlushedBlocks
         + ", bytesPerSync=" + bytesPerSync
         + ", alignCompactionOutputs=" + alignCompactionOutputs + "}";
   }
@@ -452,6 +466,7 @@ public final class Options {
     private BufferConfig buffer = BufferConfig.defaults();
     private long obsoleteFileBatchBytes = 0;
     private long idleCompactionMillis = 0;
+    private boolean cacheFlushedBlocks = false;
     private long bytesPerSync = 0;
     private boolean alignCompactionOutputs = true;
     private BlockCompactionConfig blockCompaction = BlockCompactionConfig.defaults();
@@ -490,6 +505,7 @@ public final class Options {
       blockCompactionExecution = o.blockCompactionExecution;
       obsoleteFileBatchBytes = o.obsoleteFileBatchBytes;
       idleCompactionMillis = o.idleCompactionMillis;
+      cacheFlushedBlocks = o.cacheFlushedBlocks;
       bytesPerSync = o.bytesPerSync;
       alignCompactionOutputs = o.alignCompactionOutputs;
       fileSystem = o.fileSystem;
@@ -522,6 +538,7 @@ public final class Options {
     public Builder compactionScheduler(CompactionScheduler v) { compactionScheduler = v; return this; }
     /** {@link Options#idleCompactionMillis()}; 0 (the default) turns aggressive compaction off. */
     public Builder idleCompactionMillis(long v) { idleCompactionMillis = v; return this; }
+    public Builder cacheFlushedBlocks(boolean v) { cacheFlushedBlocks = v; return this; }
     public Builder dlc(DlcConfig v) { dlc = v; return this; }
     public Builder buffer(BufferConfig v) { buffer = v; return this; }
     public Builder obsoleteFileBatchBytes(long v) { obsoleteFileBatchBytes = v; return this; }

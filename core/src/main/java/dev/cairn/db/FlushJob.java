@@ -33,6 +33,9 @@ final class FlushJob {
     try (InternalIterator it = mem.iterator();
         TableOutput out = new TableOutput(engine.fs(), engine.dir(), tableOptions, IoTag.FLUSH, Long.MAX_VALUE,
             () -> number, TableOutput.CutPolicy.NONE)) {
+      if (engine.options().cacheFlushedBlocks()) {
+        out.warming(engine.blockCache());
+      }
       for (it.seekToFirst(); it.isValid(); it.next()) {
         out.add(it.key(), it.value());
       }

@@ -1,5 +1,6 @@
 package dev.cairn.db;
 
+import dev.cairn.cache.BlockCache;
 import dev.cairn.Options;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.OutputCuts;
@@ -13,6 +14,7 @@ import dev.cairn.table.TableOptions;
 import dev.cairn.table.TableSummary;
 import dev.cairn.version.FileMetaData;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,6 +69,9 @@ final class TableOutput implements AutoCloseable {
   private long fileNumber;
   private byte[] lastKey;
 
+  /** Where written data blocks go as they are written, or null. */
+  private BlockCache warmCache;
+
   /**
    * @param newFileNumber allocates a file number and registers it as a pending output, so that
    *     obsolete-file collection leaves it alone
@@ -80,6 +85,15 @@ final class TableOutput implements AutoCloseable {
     this.targetFileBytes = targetFileBytes;
     this.newFileNumber = newFileNumber;
     this.cutPolicy = cutPolicy;
+  }
+
+  /**
+   * Inserts every data block written from now on into {@code cache} at its address, as it is
+   * written ({@link dev.cairn.Options#cacheFlushedBlocks()}).
+   */
+  TableOutput warming(BlockCache cache) {
+    this.warmCache = cache;
+    return this;
   }
 
   void add(byte[] internalKey, byte[] value) throws IOException {
@@ -98,6 +112,10 @@ final class TableOutput implements AutoCloseable {
       fileNumber = newFileNumber.getAsLong();
       file = fs.create(FileNames.tablePath(dir, fileNumber), tag);
       builder = new TableBuilder(file, tableOptions);
+      if (warmCache != null) {
+        long number = fileNumber;
+        builder.onDataBlock((offset, contents) -> warmCache.insert(number, offset, ByteBuffer.wrap(contents)).close());
+      }
     }
     builder.add(internalKey, value);
     lastKey = internalKey;

@@ -38,7 +38,15 @@ public final class TableBuilder {
   private byte[] lastKey;
   /** Handle of the last written data block whose index entry waits for the next key. */
   private BlockHandle pendingHandle;
+  private DataBlockListener dataBlockListener;
   private boolean closed;
+
+  /** Told of each data block as it is written: its offset in the file and its contents (no trailer). */
+  @FunctionalInterface
+  public interface DataBlockListener {
+    /** {@code contents} is valid during the call only. */
+    void written(long offset, byte[] contents);
+  }
 
   /** Builds a fresh table starting at {@code file.size()} (0 for a new file). */
   public TableBuilder(WritableFile file, TableOptions options) {
@@ -58,6 +66,11 @@ public final class TableBuilder {
     this.dataBlock = new BlockBuilder(options.restartInterval(), CMP, options.blockBytes());
     this.indexBlock = new BlockBuilder(1, CMP, 1024);
     this.filter = options.bloomBitsPerKey() > 0 ? new BloomFilterBuilder(options.bloomBitsPerKey()) : null;
+  }
+
+  /** Tells {@code listener} of every data block written from now on (e.g. to warm a block cache). */
+  public void onDataBlock(DataBlockListener listener) {
+    this.dataBlockListener = listener;
   }
 
   /**
@@ -92,7 +105,11 @@ public final class TableBuilder {
     if (dataBlock.isEmpty()) {
       return;
     }
-    BlockHandle handle = TableTail.writeBlock(file, dataBlock.finish());
+    byte[] contents = dataBlock.finish();
+    BlockHandle handle = TableTail.writeBlock(file, contents);
+    if (dataBlockListener != null) {
+      dataBlockListener.written(handle.offset(), contents);
+    }
     dataBlock.reset();
     stats.addDataBlock(handle.size() + BlockTrailer.SIZE);
     pendingHandle = handle;
