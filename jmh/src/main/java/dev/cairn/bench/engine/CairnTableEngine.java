@@ -92,6 +92,12 @@ public final class CairnTableEngine implements BenchEngine {
     this(style, false, UnaryOperator.identity(), null, optionsVariant);
   }
 
+  /** A variant of both the buffer's settings and the options. */
+  public CairnTableEngine(Options.CompactionStyle style, UnaryOperator<BufferConfig> bufferVariant,
+      UnaryOperator<Options.Builder> optionsVariant) {
+    this(style, false, bufferVariant, null, optionsVariant);
+  }
+
   private CairnTableEngine(Options.CompactionStyle style, boolean dlc, UnaryOperator<BufferConfig> bufferVariant,
       CompactionPriority priority, UnaryOperator<Options.Builder> optionsVariant) {
     this.style = style;

@@ -67,6 +67,12 @@ public final class Engines {
     BY_NAME.put("cairn-dlsm", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
         b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).idleCompactionMillis(DLSM_IDLE_MILLIS)
             .cacheFlushedBlocks(true)));
+    // dLSM's buffer as the paper builds it: every merge input kept (cold or not), no trim, no
+    // carried buffers (a deletion part's buffer goes as it drains); the space bound stays.
+    BY_NAME.put("cairn-dlsm-paper", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
+        c -> c.withKeepColdArrivals(true).withTrimCachedFraction(0).withCarryBuffers(false),
+        b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).idleCompactionMillis(DLSM_IDLE_MILLIS)
+            .cacheFlushedBlocks(true)));
     // Flushed blocks cached as they are written (Options.cacheFlushedBlocks, which cairn-dlsm
     // sets): what that alone does for table compaction, leveled and two-phase.
     BY_NAME.put("cairn-table-warm", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
