@@ -48,6 +48,7 @@ class ApiSurfaceTest {
       "dev.cairn.Options$Builder",
       "dev.cairn.Options$CompactionScheduler",
       "dev.cairn.Options$CompactionStyle",
+      "dev.cairn.Options$LevelLayout",
       "dev.cairn.Options$WalRecoveryMode",
       "dev.cairn.ReadOnlyException",
       "dev.cairn.ReadOptions",

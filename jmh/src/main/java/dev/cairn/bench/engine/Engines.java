@@ -73,6 +73,10 @@ public final class Engines {
         c -> c.withKeepColdArrivals(true).withTrimCachedFraction(0).withCarryBuffers(false),
         b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).idleCompactionMillis(DLSM_IDLE_MILLIS)
             .cacheFlushedBlocks(true)));
+    // Table compaction with cairn-dlsm's aggressive compaction, for the dynamic experiment
+    // (latest-rangehot-quiet) as the paper runs it: LSM and dLSM both draining once writes stop.
+    BY_NAME.put("cairn-table-idle", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
+        b -> b.idleCompactionMillis(DLSM_IDLE_MILLIS)));
     // Flushed blocks cached as they are written (Options.cacheFlushedBlocks, which cairn-dlsm
     // sets): what that alone does for table compaction, leveled and two-phase.
     BY_NAME.put("cairn-table-warm", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
