@@ -3,7 +3,6 @@ package dev.cairn.compaction.dlsm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.cairn.compaction.CompactionKind;
 import dev.cairn.compaction.CompactionPlan;
@@ -15,6 +14,7 @@ import dev.cairn.compaction.model.FileDescriptor;
 import dev.cairn.compaction.model.LsmShape;
 import dev.cairn.compaction.testing.PlanApplier;
 import dev.cairn.compaction.testing.RandomShapes;
+import dev.cairn.compaction.testing.Seeds;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,7 +35,7 @@ class TwoPhasePickerPropertyTest {
 
   @Test
   void everyPlanFollowsTheTwoPhaseRules() {
-    forEachSeed(seed -> {
+    Seeds.forEach(SHAPES, seed -> {
       Random random = new Random(seed);
       RandomShapes gen = new RandomShapes(random);
       TwoPhaseLayout layout = layout(gen, random);
@@ -63,19 +64,13 @@ class TwoPhasePickerPropertyTest {
 
   @Test
   void pickAndApplyConvergesAndOnlyLevelMovesFillDeletionParts() {
-    forEachSeed(seed -> {
+    Seeds.forEach(SHAPES, seed -> {
       Random random = new Random(seed);
       RandomShapes gen = new RandomShapes(random);
       TwoPhaseLayout layout = layout(gen, random);
       TwoPhaseCompactionPicker picker = new TwoPhaseCompactionPicker(layout);
-      LsmShape shape = gen.shape(layout.leveled());
-      int steps = 0;
-      for (Optional<CompactionPlan> p = picker.pick(shape, RunningCompactions.none()); p.isPresent();
-          p = picker.pick(shape, RunningCompactions.none())) {
-        checkPlan(layout, shape, p.get());
-        shape = PlanApplier.apply(shape, p.get(), gen::freshId); // re-checks every level invariant
-        assertTrue(++steps < 20_000, "no convergence after " + steps + " plans");
-      }
+      LsmShape shape = applyUntilNone(layout, gen.shape(layout.leveled()), gen,
+          s -> picker.pick(s, RunningCompactions.none()));
       for (LevelScore score : picker.scores(shape)) {
         assertFalse(score.isDue(), "converged with " + score + " still due");
       }
@@ -84,19 +79,13 @@ class TwoPhasePickerPropertyTest {
 
   @Test
   void drainingMovesAllDataIntoOneLevelByTwoPhaseMoves() {
-    forEachSeed(seed -> {
+    Seeds.forEach(SHAPES, seed -> {
       Random random = new Random(seed);
       RandomShapes gen = new RandomShapes(random);
       TwoPhaseLayout layout = layout(gen, random);
       TwoPhaseCompactionPicker picker = new TwoPhaseCompactionPicker(layout);
-      LsmShape shape = gen.shape(layout.leveled());
-      int steps = 0;
-      for (Optional<CompactionPlan> p = picker.pickDraining(shape, RunningCompactions.none()); p.isPresent();
-          p = picker.pickDraining(shape, RunningCompactions.none())) {
-        checkPlan(layout, shape, p.get());
-        shape = PlanApplier.apply(shape, p.get(), gen::freshId);
-        assertTrue(++steps < 20_000, "no convergence after " + steps + " plans");
-      }
+      LsmShape shape = applyUntilNone(layout, gen.shape(layout.leveled()), gen,
+          s -> picker.pickDraining(s, RunningCompactions.none()));
       int deepest = shape.deepestLevelWithFiles();
       for (int level = 0; level < deepest; level++) {
         assertTrue(shape.files(level).isEmpty(), "drained, yet L" + level + " holds files above L" + deepest);
@@ -106,7 +95,7 @@ class TwoPhasePickerPropertyTest {
 
   @Test
   void parallelPlansAreCompatibleAndApplyInAnyOrder() {
-    forEachSeed(seed -> {
+    Seeds.forEach(SHAPES, seed -> {
       Random random = new Random(seed);
       RandomShapes gen = new RandomShapes(random);
       TwoPhaseLayout layout = layout(gen, random);
@@ -129,6 +118,18 @@ class TwoPhasePickerPropertyTest {
         applied = PlanApplier.apply(applied, plan, gen::freshId);
       }
     });
+  }
+
+  /** Applies {@code next}'s plans one by one, each checked, until it has none; returns the shape then. */
+  private static LsmShape applyUntilNone(TwoPhaseLayout layout, LsmShape shape, RandomShapes gen,
+      Function<LsmShape, Optional<CompactionPlan>> next) {
+    int steps = 0;
+    for (Optional<CompactionPlan> p = next.apply(shape); p.isPresent(); p = next.apply(shape)) {
+      checkPlan(layout, shape, p.get());
+      shape = PlanApplier.apply(shape, p.get(), gen::freshId); // re-checks every level invariant
+      assertTrue(++steps < 20_000, "no convergence after " + steps + " plans");
+    }
+    return shape;
   }
 
   /** The rules every plan of the two-phase picker obeys, whatever runs beside it. */
@@ -184,23 +185,5 @@ class TwoPhasePickerPropertyTest {
       config = gen.config();
     }
     return new TwoPhaseLayout(config, 1 + random.nextInt(TwoPhaseLayout.maxPairs(config.numLevels())));
-  }
-
-  private interface SeededCase {
-    void run(long seed);
-  }
-
-  private static void forEachSeed(SeededCase body) {
-    String fixed = System.getProperty("cairn.seed");
-    long base = fixed != null ? Long.parseLong(fixed) : new Random().nextLong();
-    int count = fixed != null ? 1 : SHAPES;
-    for (int i = 0; i < count; i++) {
-      long seed = base + i;
-      try {
-        body.run(seed);
-      } catch (AssertionError | RuntimeException e) {
-        fail("failed with -Dcairn.seed=" + seed + ": " + e.getMessage(), e);
-      }
-    }
   }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.cairn.compaction.CompactionKind;
 import dev.cairn.compaction.CompactionPlan;
@@ -15,6 +14,7 @@ import dev.cairn.compaction.model.LsmShape;
 import dev.cairn.compaction.model.UserKeyOrder;
 import dev.cairn.compaction.testing.PlanApplier;
 import dev.cairn.compaction.testing.RandomShapes;
+import dev.cairn.compaction.testing.Seeds;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -34,7 +34,7 @@ class LeveledPickerPropertyTest {
 
   @Test
   void everyPlanFollowsTheRules() {
-    forEachSeed(seed -> {
+    Seeds.forEach(SHAPES, seed -> {
       Random random = new Random(seed);
       RandomShapes gen = new RandomShapes(random);
       LeveledConfig config = gen.config();
@@ -58,7 +58,7 @@ class LeveledPickerPropertyTest {
 
   @Test
   void parallelPlansAreDisjointAndApplyInAnyOrder() {
-    forEachSeed(seed -> {
+    Seeds.forEach(SHAPES, seed -> {
       Random random = new Random(seed);
       RandomShapes gen = new RandomShapes(random);
       LeveledConfig config = gen.config();
@@ -97,7 +97,7 @@ class LeveledPickerPropertyTest {
   /** Aggressive compaction: draining until nothing is left puts all data in one level, by plans that obey the rules. */
   @Test
   void drainingMovesAllDataIntoOneLevel() {
-    forEachSeed(seed -> {
+    Seeds.forEach(SHAPES, seed -> {
       Random random = new Random(seed);
       RandomShapes gen = new RandomShapes(random);
       LeveledConfig config = gen.config();
@@ -125,7 +125,7 @@ class LeveledPickerPropertyTest {
    */
   @Test
   void plansPickedBetweenInstallsStayCompatible() {
-    forEachSeed(seed -> {
+    Seeds.forEach(SHAPES, seed -> {
       Random random = new Random(seed);
       RandomShapes gen = new RandomShapes(random);
       LeveledConfig config = gen.config();
@@ -161,7 +161,7 @@ class LeveledPickerPropertyTest {
 
   @Test
   void pickingAndApplyingConvergesToNothingDue() {
-    forEachSeed(seed -> {
+    Seeds.forEach(SHAPES, seed -> {
       Random random = new Random(seed);
       RandomShapes gen = new RandomShapes(random);
       LeveledConfig config = gen.config();
@@ -182,7 +182,7 @@ class LeveledPickerPropertyTest {
 
   @Test
   void manualCompactionLoopEmptiesTheRange() {
-    forEachSeed(seed -> {
+    Seeds.forEach(SHAPES, seed -> {
       Random random = new Random(seed);
       RandomShapes gen = new RandomShapes(random);
       LeveledConfig config = gen.config();
@@ -299,23 +299,5 @@ class LeveledPickerPropertyTest {
       }
     }
     return best.level();
-  }
-
-  interface SeededCase {
-    void run(long seed);
-  }
-
-  private static void forEachSeed(SeededCase body) {
-    String fixed = System.getProperty("cairn.seed");
-    long base = fixed != null ? Long.parseLong(fixed) : new Random().nextLong();
-    int count = fixed != null ? 1 : SHAPES;
-    for (int i = 0; i < count; i++) {
-      long seed = base + i;
-      try {
-        body.run(seed);
-      } catch (AssertionError | RuntimeException e) {
-        fail("failed with -Dcairn.seed=" + seed + ": " + e.getMessage(), e);
-      }
-    }
   }
 }

@@ -38,4 +38,29 @@ public interface Worker {
       }
     };
   }
+
+  /** {@link #paced} for {@code seconds} from its first step, then done (a writer that stops). */
+  static Worker pacedFor(double opsPerSecond, double seconds, java.util.function.BiConsumer<Ops, SplittableRandom> op) {
+    return new Worker() {
+      private long firstStepNanos = -1;
+
+      @Override
+      public double rate(double elapsedSeconds) {
+        return opsPerSecond;
+      }
+
+      @Override
+      public boolean step(Ops ops, SplittableRandom random) {
+        long now = System.nanoTime();
+        if (firstStepNanos < 0) {
+          firstStepNanos = now;
+        }
+        if (now - firstStepNanos >= seconds * 1e9) {
+          return false;
+        }
+        op.accept(ops, random);
+        return true;
+      }
+    };
+  }
 }

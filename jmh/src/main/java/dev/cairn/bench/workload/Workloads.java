@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.function.BiConsumer;
 
 /**
  * The workloads the runner knows, by command-line name, each citing the experiment it
@@ -49,7 +48,7 @@ public final class Workloads {
             + " while compactions (aggressive ones, where the engine has them) drain the upper levels", true,
         (c, keys) -> {
           List<Worker> workers = new ArrayList<>();
-          workers.add(pacedUntil(c.writeRate(), c.seconds() / 3, (ops, r) -> ops.write(keys.claimSweep())));
+          workers.add(Worker.pacedFor(c.writeRate(), c.seconds() / 3, (ops, r) -> ops.write(keys.claimSweep())));
           workers.addAll(readers(c, behindSweep(keys, new HotRange(keys.records(), 0, hotCount(c, keys),
               c.hotProbability()))));
           return workers;
@@ -137,32 +136,6 @@ public final class Workloads {
       workers.add(Worker.closed((ops, r) -> ops.read(chooser.next(r))));
     }
     return workers;
-  }
-
-  /** A writer paced at {@code opsPerSecond} that stops {@code seconds} after its first step. */
-  private static Worker pacedUntil(double opsPerSecond, double seconds,
-      BiConsumer<Ops, SplittableRandom> op) {
-    return new Worker() {
-      private long firstStepNanos = -1;
-
-      @Override
-      public double rate(double elapsedSeconds) {
-        return opsPerSecond;
-      }
-
-      @Override
-      public boolean step(Ops ops, SplittableRandom random) {
-        long now = System.nanoTime();
-        if (firstStepNanos < 0) {
-          firstStepNanos = now;
-        }
-        if (now - firstStepNanos >= seconds * 1e9) {
-          return false;
-        }
-        op.accept(ops, random);
-        return true;
-      }
-    };
   }
 
   /** Adds one writer paced at {@code --write-rate} in front of {@code others}. */
