@@ -38,10 +38,14 @@ final class InterruptSafeReader implements AutoCloseable {
         try {
           while (dst.hasRemaining()) {
             long at = position + (dst.position() - start);
+            // The size is taken before the read: block compaction appends to a table while it is
+            // read, and a size taken after a short read may already include bytes appended since.
+            // Files only grow, so a read that ends at or past this size reached the end.
+            long sizeBefore = ch.size();
             int n = ch.read(dst, at);
             // A short read that reached the end of the file is the end: reading on would be a
             // read at the file's (unaligned) length, which O_DIRECT rejects (DirectReadTailTest).
-            if (n <= 0 || (dst.hasRemaining() && at + n >= ch.size())) {
+            if (n <= 0 || (dst.hasRemaining() && at + n >= sizeBefore)) {
               break;
             }
           }
