@@ -28,7 +28,7 @@ final class InterruptSafeReader implements AutoCloseable {
     this.channel = FileChannel.open(path, options);
   }
 
-  /** Reads until {@code dst} is full or end of file; returns the bytes read. */
+  /** Reads until {@code dst} is full or the end of the file; returns the bytes read. */
   int read(ByteBuffer dst, long position) throws IOException {
     int start = dst.position();
     boolean interrupted = false;
@@ -36,18 +36,13 @@ final class InterruptSafeReader implements AutoCloseable {
       while (true) {
         FileChannel ch = channel;
         try {
-          while (dst.hasRemaining()) {
-            long at = position + (dst.position() - start);
-            // The size is taken before the read: block compaction appends to a table while it is
-            // read, and a size taken after a short read may already include bytes appended since.
-            // Files only grow, so a read that ends at or past this size reached the end.
-            long sizeBefore = ch.size();
-            int n = ch.read(dst, at);
-            // A short read that reached the end of the file is the end: reading on would be a
-            // read at the file's (unaligned) length, which O_DIRECT rejects (DirectReadTailTest).
-            if (n <= 0 || (dst.hasRemaining() && at + n >= sizeBefore)) {
-              break;
-            }
+          // One read: a positional read of a regular file returns fewer bytes than asked only at
+          // the end of the file (FileChannel retries interrupted system calls itself), so a short
+          // read is the end. Reading on after asking the size would race with block compaction,
+          // which appends to a table while it is read: the file may have grown since, and a read
+          // from the old, unaligned end is one O_DIRECT rejects (DirectReadTailTest).
+          if (dst.hasRemaining()) {
+            ch.read(dst, position);
           }
           return dst.position() - start;
         } catch (ClosedChannelException e) {
