@@ -211,6 +211,9 @@ public record Stats(
    * @param frozenLevels levels whose buffer is frozen now
    * @param servedGets point reads a buffer file answered since open (the rest of the reads of
    *     a level with a buffer fell back to the level's own file)
+   * @param scannedFromBuffer level files whose range an iterator read from the buffer files a
+   *     merge made them of, instead of the file itself, since open ({@code
+   *     BufferConfig.scansThroughBuffer}; docs/compaction.md "Range queries through the buffer")
    * @param readsByLevel how the point reads of each level's buffer ended since open, L0 first
    * @param missCostMicros what a point read's block cache miss costs, as the buffer estimates it
    *     from the reads it timed (docs/compaction.md, "What a miss costs"); NaN before any
@@ -220,9 +223,9 @@ public record Stats(
   public record Buffer(boolean enabled, long bytes, int files, int runs, int removedMarkers,
       List<Long> bytesByLevel, long appendedFiles, long coldArrivalsLeftOut, long trimmedFiles, long shadowedFiles,
       long evictedFiles, long rewrittenFiles, long rewrittenBytes, long trimPasses,
-      long freezes, List<Integer> frozenLevels, long servedGets, List<BufferLevelReads> readsByLevel,
-      double missCostMicros, double boundFraction) {
-    public static final Buffer OFF = new Buffer(false, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0,
+      long freezes, List<Integer> frozenLevels, long servedGets, long scannedFromBuffer,
+      List<BufferLevelReads> readsByLevel, double missCostMicros, double boundFraction) {
+    public static final Buffer OFF = new Buffer(false, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0,
         List.of(), Double.NaN, 0);
 
     public Buffer {
@@ -322,10 +325,10 @@ public record Stats(
     if (buffer != null && buffer.enabled()) {
       sb.append(String.format("compaction buffer      %12.2f MB in %d files, %d runs, %d removed markers; frozen %s%n",
           mb(buffer.bytes()), buffer.files(), buffer.runs(), buffer.removedMarkers(), buffer.frozenLevels()));
-      sb.append(String.format("buffer traffic         %d appended, %d cold left out, %d trimmed, %d shadowed, %d evicted for space, %d rewritten (%.2f MB freed) (%d trim passes, %d freezes), %d gets served%n",
+      sb.append(String.format("buffer traffic         %d appended, %d cold left out, %d trimmed, %d shadowed, %d evicted for space, %d rewritten (%.2f MB freed) (%d trim passes, %d freezes), %d gets served, %d files scanned from the buffer%n",
           buffer.appendedFiles(), buffer.coldArrivalsLeftOut(), buffer.trimmedFiles(), buffer.shadowedFiles(), buffer.evictedFiles(),
           buffer.rewrittenFiles(), mb(buffer.rewrittenBytes()), buffer.trimPasses(),
-          buffer.freezes(), buffer.servedGets()));
+          buffer.freezes(), buffer.servedGets(), buffer.scannedFromBuffer()));
       sb.append(String.format("buffer bound           %.4f of the levels' bytes (a miss costs %s)%n", buffer.boundFraction(),
           Double.isNaN(buffer.missCostMicros()) ? "not yet measured" : String.format("%.1f us", buffer.missCostMicros())));
       for (int level = 0; level < buffer.readsByLevel().size(); level++) {

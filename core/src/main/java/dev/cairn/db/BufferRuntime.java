@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -86,6 +87,8 @@ final class BufferRuntime {
   private final AtomicLong trimPasses = new AtomicLong();
   private final AtomicLong freezes = new AtomicLong();
   private final PointReads reads = new PointReads();
+  /** The level files scans may read from the buffer files a merge made them of. */
+  private final BufferScans scans = new BufferScans();
   private final PartRewriter rewriter;
   /** What a miss costs, and the space bound it gives. Guarded by the engine mutex. */
   private final MissCostMeter missCost;
@@ -175,6 +178,7 @@ final class BufferRuntime {
       appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers(),
           config.keepColdArrivals() ? f -> true : f -> engine.blockCache().hasWarmBlock(f.number())));
     }
+    scans.recordInstall(active && config.scansThroughBuffer() ? draft.scanSources() : Map.of(), changes);
     coldArrivalsLeftOut.addAndGet(draft.coldArrivalsLeftOut());
     shadowedFiles.addAndGet(draft.collectGarbage());
     if (active) {
@@ -415,8 +419,14 @@ final class BufferRuntime {
     return new Stats.Buffer(true, extra.bytes(), extra.files(), runs, markers, extra.bytesByLevel(),
         appendedFiles.get(), coldArrivalsLeftOut.get(), trimmedFiles.get(), shadowedFiles.get(), evictedFiles.get(),
         rewriter.rewrittenFiles(), rewriter.freedBytes(), trimPasses.get(), freezes.get(),
-        List.copyOf(frozenLevels), reads.servedTotal(), reads.byLevel(v.numLevels()), missCost.cost().meanMicros(),
+        List.copyOf(frozenLevels), reads.servedTotal(), scans.scannedFromBuffer(), reads.byLevel(v.numLevels()),
+        missCost.cost().meanMicros(),
         missCost.boundFraction());
+  }
+
+  /** What iterators read from the buffer instead of level files ({@link BufferScans}). */
+  BufferScans scans() {
+    return scans;
   }
 
   /** How the point reads through each level's buffer ended (counted by {@link BufferLookup}). */

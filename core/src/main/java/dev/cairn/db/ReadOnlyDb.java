@@ -175,7 +175,8 @@ public final class ReadOnlyDb implements Cairn {
   private ReadState pin(Snapshot snapshot) {
     long at = SnapshotImpl.sequenceFor(snapshot, this, sequence);
     version.ref();
-    return new ReadState(engine.tableCache(), compactions.buffer().reads(), memtables, version, at);
+    return new ReadState(engine.tableCache(), compactions.buffer().reads(), compactions.buffer().scans(), memtables,
+        version, at);
   }
 
   @Override

@@ -29,14 +29,18 @@ final class ReadState implements AutoCloseable {
   private final TableCache tables;
   /** Counts where point reads end and the blocks they read, by level. */
   private final PointReads reads;
+  /** Level files iterators may read from the compaction buffer instead. */
+  private final BufferScans scans;
   private final List<MemTable> memtables;
   private final Version version;
   private final long sequence;
   private final AtomicBoolean released = new AtomicBoolean();
 
-  ReadState(TableCache tables, PointReads reads, List<MemTable> memtables, Version version, long sequence) {
+  ReadState(TableCache tables, PointReads reads, BufferScans scans, List<MemTable> memtables, Version version,
+      long sequence) {
     this.tables = tables;
     this.reads = reads;
+    this.scans = scans;
     this.memtables = memtables;
     this.version = version;
     this.sequence = sequence;
@@ -70,10 +74,14 @@ final class ReadState implements AutoCloseable {
       }
       for (int level = 1; level < version.numLevels(); level++) {
         List<FileMetaData> files = version.files(level);
-        if (!files.isEmpty()) {
-          children.add(new ConcatenatingIterator<>(files, FileMetaData::largest,
-              f -> TableIterators.open(tables, f, fill, IoTag.USER_READ)));
+        if (files.isEmpty()) {
+          continue;
         }
+        int at = level;
+        children.add(new ConcatenatingIterator<>(files, FileMetaData::largest,
+            scans.isEmpty() || version.bufferRuns(level).isEmpty()
+                ? f -> TableIterators.open(tables, f, fill, IoTag.USER_READ)
+                : f -> scans.open(tables, version, at, f, fill)));
       }
     } catch (RuntimeException e) {
       children.forEach(InternalIterator::close);

@@ -52,7 +52,8 @@ final class Reads {
     long at = sequence >= 0 ? sequence : versions.lastSequence();
     List<MemTable> memtables = memTables.newestFirst();
     Version v = versions.refCurrent();
-    return new ReadState(engine.tableCache(), compactions.buffer().reads(), memtables, v, at);
+    return new ReadState(engine.tableCache(), compactions.buffer().reads(), compactions.buffer().scans(), memtables,
+        v, at);
   }
 
   /** A snapshot of {@code owner} at the last published sequence. */

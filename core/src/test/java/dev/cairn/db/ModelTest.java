@@ -134,6 +134,7 @@ class ModelTest {
       if (combo.style() == Options.CompactionStyle.BUFFER) {
         assertTrue(run.bufferAppends > 0, "merges must append to the buffer, " + run.where());
         assertTrue(run.bufferServed > 0, "buffer files must answer gets, " + run.where());
+        assertTrue(run.bufferScanned > 0, "scans must read level files from the buffer, " + run.where());
       }
     } else switch (combo.style()) {
       case TABLE, BLOCK -> { } // Run.execute checks appended tables under BLOCK (both rules)
@@ -146,6 +147,7 @@ class ModelTest {
         assertTrue(run.maxBufferParts > 0, "the trim must keep hot runs of some file as parts, " + run.where());
         assertTrue(run.maxCarrying > 0, "a merge down must carry a level's buffer along, " + run.where());
         assertTrue(run.bufferServed > 0, "buffer files must answer gets, " + run.where());
+        assertTrue(run.bufferScanned > 0, "scans must read level files from the buffer, " + run.where());
       }
     }
     if (combo.scheduler() == CompactionScheduler.DLC) {
@@ -254,6 +256,8 @@ class ModelTest {
     long bufferShadowed;
     long bufferFreezes;
     long bufferServed;
+    /** Level files iterators read from the buffer files a merge made them of. */
+    long bufferScanned;
     long dlcDelayed;
     long dlcBursts;
     int maxBufferFiles;
@@ -364,7 +368,7 @@ class ModelTest {
         countBackgroundWork();
         System.out.println("model test " + where() + ": " + flushes + " flushes, " + compactions + " compactions, "
             + appendedTables + " appended tables, buffer " + bufferAppends + " appends / " + bufferTrims + " trims / "
-            + bufferFreezes + " freezes / " + bufferServed + " served gets, DLC " + dlcDelayed + " delayed / "
+            + bufferFreezes + " freezes / " + bufferServed + " served gets / " + bufferScanned + " files scanned, DLC " + dlcDelayed + " delayed / "
             + dlcBursts + " bursty runs");
         assertTrue(flushes > 0, "the run must exercise flushes, " + where());
         assertTrue(compactions > 0, "the run must exercise compactions, " + where());
@@ -534,6 +538,7 @@ class ModelTest {
       bufferShadowed += stats.buffer().shadowedFiles();
       bufferFreezes += stats.buffer().freezes();
       bufferServed += stats.buffer().servedGets();
+      bufferScanned += stats.buffer().scannedFromBuffer();
       dlcDelayed += stats.dlc().delayedL0Compactions();
       dlcBursts += stats.dlc().partRuns() + stats.dlc().fullRuns();
     }

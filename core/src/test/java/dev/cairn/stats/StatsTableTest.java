@@ -114,13 +114,13 @@ class StatsTableTest {
   void theBufferLinesFollowOnlyWithTheCompactionBuffer() {
     Stats.Buffer buffer = new Stats.Buffer(true, 3L << 20, 4, 3, 2, List.of(0L, 1L << 20, 2L << 20), 9, 4, 3, 2, 6, 2, 3L << 19, 5,
         1,
-        List.of(2), 17, List.of(new Stats.BufferLevelReads(0, 0, 0), new Stats.BufferLevelReads(0, 0, 0),
+        List.of(2), 17, 8, List.of(new Stats.BufferLevelReads(0, 0, 0), new Stats.BufferLevelReads(0, 0, 0),
             new Stats.BufferLevelReads(17, 4, 6)), 812.25, 0.1625);
     String text = sample(Stats.Dlc.OFF, Stats.Block.OFF, buffer).toString();
     // The buffer's 3 MB count among the tables on disk (13 MB of levels, 1 MB obsolete).
     assertEquals(sample(Stats.Dlc.OFF).toString().replace("(14.00 MB of tables", "(17.00 MB of tables")
         + "compaction buffer              3.00 MB in 4 files, 3 runs, 2 removed markers; frozen [2]\n"
-        + "buffer traffic         9 appended, 4 cold left out, 3 trimmed, 2 shadowed, 6 evicted for space, 2 rewritten (1.50 MB freed) (5 trim passes, 1 freezes), 17 gets served\n"
+        + "buffer traffic         9 appended, 4 cold left out, 3 trimmed, 2 shadowed, 6 evicted for space, 2 rewritten (1.50 MB freed) (5 trim passes, 1 freezes), 17 gets served, 8 files scanned from the buffer\n"
         + "buffer bound           0.1625 of the levels' bytes (a miss costs 812.3 us)\n"
         + "buffer reads L2        17 served, 4 stopped at a marker, 6 through to the level\n",
         text);

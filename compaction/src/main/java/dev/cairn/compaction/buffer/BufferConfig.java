@@ -49,10 +49,15 @@ package dev.cairn.compaction.buffer;
  *     and below this cost the bound shrinks in proportion ({@link MissCost}; docs/compaction.md,
  *     "What a miss costs"), since a cheap miss re-warms a merged level faster than the buffer
  *     repays its space and walks. 0 keeps the full bound whatever a miss costs
+ * @param scansThroughBuffer whether iterators read a level file's range from the buffer files
+ *     a merge made it of, while the buffer still holds them whole (LSbM's Algorithm 4 where it is
+ *     exact: {@link ScanSources}; docs/compaction.md, "Range queries through the buffer"); off,
+ *     iterators read the levels' files only
  */
 public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, double freezeRepeatedFraction,
     long trimUnitBytes, boolean carryBuffers, double coldRunBudget, double maxSpaceFraction,
-    int trimPassesPerBaseLevel, double partRewriteFraction, boolean keepColdArrivals, double fullBoundMissMicros) {
+    int trimPassesPerBaseLevel, double partRewriteFraction, boolean keepColdArrivals, double fullBoundMissMicros,
+    boolean scansThroughBuffer) {
   public BufferConfig {
     if (trimIntervalMillis < 1 || trimIntervalMillis > 24L * 3600 * 1000) {
       throw new IllegalArgumentException("buffer trimIntervalMillis out of range [1, 1 day]: " + trimIntervalMillis);
@@ -94,72 +99,81 @@ public record BufferConfig(long trimIntervalMillis, double trimCachedFraction, d
    * 32nd of the base level written and at least every 30 s, files whose parts keep at most half
    * of them rewritten, files that arrive with nothing warm left out, and the whole bound only
    * where a miss costs a millisecond or more (a disk seek; docs/compaction.md, "What a miss
-   * costs").
+   * costs"), and scans through the buffer.
    */
   public static BufferConfig defaults() {
-    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 0, true, 4.0, 0.20, 32, 0.5, false, 1000);
+    return new BufferConfig(30_000, 0.8, Double.POSITIVE_INFINITY, 0, true, 4.0, 0.20, 32, 0.5, false, 1000, true);
   }
 
   public BufferConfig withTrimIntervalMillis(long v) {
     return new BufferConfig(v, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
         carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
-        keepColdArrivals, fullBoundMissMicros);
+        keepColdArrivals, fullBoundMissMicros, scansThroughBuffer);
   }
 
   public BufferConfig withTrimCachedFraction(double v) {
     return new BufferConfig(trimIntervalMillis, v, freezeRepeatedFraction, trimUnitBytes,
         carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
-        keepColdArrivals, fullBoundMissMicros);
+        keepColdArrivals, fullBoundMissMicros, scansThroughBuffer);
   }
 
   public BufferConfig withFreezeRepeatedFraction(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, v, trimUnitBytes,
         carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
-        keepColdArrivals, fullBoundMissMicros);
+        keepColdArrivals, fullBoundMissMicros, scansThroughBuffer);
   }
 
   public BufferConfig withTrimUnitBytes(long v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, v,
         carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
-        keepColdArrivals, fullBoundMissMicros);
+        keepColdArrivals, fullBoundMissMicros, scansThroughBuffer);
   }
 
   public BufferConfig withCarryBuffers(boolean v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
         v, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
-        keepColdArrivals, fullBoundMissMicros);
+        keepColdArrivals, fullBoundMissMicros, scansThroughBuffer);
   }
 
   public BufferConfig withColdRunBudget(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
         carryBuffers, v, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
-        keepColdArrivals, fullBoundMissMicros);
+        keepColdArrivals, fullBoundMissMicros, scansThroughBuffer);
   }
 
   public BufferConfig withMaxSpaceFraction(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
         carryBuffers, coldRunBudget, v, trimPassesPerBaseLevel, partRewriteFraction,
-        keepColdArrivals, fullBoundMissMicros);
+        keepColdArrivals, fullBoundMissMicros, scansThroughBuffer);
   }
 
   public BufferConfig withTrimPassesPerBaseLevel(int v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, coldRunBudget, maxSpaceFraction, v, partRewriteFraction, keepColdArrivals, fullBoundMissMicros);
+        carryBuffers, coldRunBudget, maxSpaceFraction, v, partRewriteFraction, keepColdArrivals, fullBoundMissMicros,
+        scansThroughBuffer);
   }
 
   public BufferConfig withPartRewriteFraction(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, v, keepColdArrivals, fullBoundMissMicros);
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, v, keepColdArrivals, fullBoundMissMicros,
+        scansThroughBuffer);
   }
 
   public BufferConfig withKeepColdArrivals(boolean v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
-        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction, v, fullBoundMissMicros);
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction, v, fullBoundMissMicros,
+        scansThroughBuffer);
+  }
+
+  public BufferConfig withScansThroughBuffer(boolean v) {
+    return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
+        carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
+        keepColdArrivals, fullBoundMissMicros, v);
   }
 
   public BufferConfig withFullBoundMissMicros(double v) {
     return new BufferConfig(trimIntervalMillis, trimCachedFraction, freezeRepeatedFraction, trimUnitBytes,
         carryBuffers, coldRunBudget, maxSpaceFraction, trimPassesPerBaseLevel, partRewriteFraction,
-        keepColdArrivals, v);
+        keepColdArrivals, v, scansThroughBuffer);
   }
 }

@@ -65,6 +65,8 @@ public final class BufferDraft<F extends TableFile> {
   private final LongSupplier newRunId;
   /** Files {@link #applyCompaction} left out as cold arrivals. */
   private int coldArrivalsLeftOut;
+  /** What {@link #applyCompaction} proved a scan may read instead of each output. */
+  private Map<Long, List<F>> scanSources = Map.of();
   /** Touched levels: runs by id, newest first; entries by smallest user key. */
   private final Map<Integer, TreeMap<Long, TreeMap<byte[], BufferEntry<F>>>> levels = new HashMap<>();
 
@@ -253,6 +255,7 @@ public final class BufferDraft<F extends TableFile> {
       }
     }
     int appended = targets.size();
+    boolean leftOut = targets.size() < levelChanges.deleted(outputLevel).size();
     for (F f : inputs) {
       List<BufferRun<F>> carried = carry && inputLevel >= 1
           ? BufferRun.clip(base.bufferRuns(inputLevel), f.smallestUserKey(), f.largestUserKey())
@@ -264,6 +267,7 @@ public final class BufferDraft<F extends TableFile> {
           && !anyFileOver(outputLevel, f.smallestUserKey(), f.largestUserKey())
           && targets.stream().noneMatch(t -> t.overlaps(f.smallestUserKey(), f.largestUserKey()))) {
         coldArrivalsLeftOut++;
+        leftOut = true;
         continue;
       }
       append(outputLevel, entry);
@@ -271,6 +275,11 @@ public final class BufferDraft<F extends TableFile> {
     }
     for (BufferEntry.File<F> target : targets) {
       appendOldest(outputLevel, target.meta());
+    }
+    if (!leftOut) {
+      List<F> sources = new ArrayList<>(inputs);
+      targets.forEach(t -> sources.add(t.meta()));
+      scanSources = ScanSources.of(levelChanges.added(outputLevel), sources);
     }
     return appended;
   }
@@ -296,6 +305,15 @@ public final class BufferDraft<F extends TableFile> {
     target.clear();
     target.putAll(moving);
     moving.clear();
+  }
+
+  /**
+   * Per output of the merge {@link #applyCompaction} appended (by file number), the appended
+   * files a scan may read instead of it ({@link ScanSources}); empty unless that merge appended
+   * every input and target.
+   */
+  public Map<Long, List<F>> scanSources() {
+    return scanSources;
   }
 
   /** The files {@link #applyCompaction} left out as cold arrivals in this draft. */

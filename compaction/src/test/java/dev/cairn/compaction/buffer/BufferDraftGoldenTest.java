@@ -108,6 +108,12 @@ class BufferDraftGoldenTest {
         if (cold != null) {
           out.add("cold left out " + draft.coldArrivalsLeftOut());
         }
+        if (!draft.scanSources().isEmpty()) { // "scans: 6<-1,4 7<-1,5": what a scan may read instead of each output
+          StringBuilder sb = new StringBuilder("scans:");
+          draft.scanSources().forEach((output, sources) -> sb.append(' ').append(output).append("<-")
+              .append(String.join(",", sources.stream().map(f -> Long.toString(f.number())).toList())));
+          out.add(sb.toString());
+        }
         if (args.containsKey("budget")) {
           BufferHeat heat = new BufferHeat(heatByFile, filterByFile)
               .withUnseen(draft.files(maxLevel + 1), f -> heatNow.getOrDefault(f.number(), Double.POSITIVE_INFINITY));

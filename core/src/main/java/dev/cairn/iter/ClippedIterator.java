@@ -1,0 +1,75 @@
+package dev.cairn.iter;
+
+import dev.cairn.key.InternalKeyComparator;
+import java.util.NoSuchElementException;
+
+/**
+ * The entries of an iterator whose internal keys lie in [{@code lowest}, {@code highest}]
+ * (inclusive): a scan reading a level file's range from the files a merge made it of ({@code
+ * db.BufferScans}), which hold entries outside that range too. Bounds are internal keys so that a
+ * user key whose versions two adjacent files split between them is read once, each version from
+ * the range that holds it.
+ */
+public final class ClippedIterator implements InternalIterator {
+  private static final InternalKeyComparator ORDER = InternalKeyComparator.INSTANCE;
+
+  private final InternalIterator inner;
+  private final byte[] lowest;
+  private final byte[] highest;
+
+  public ClippedIterator(InternalIterator inner, byte[] lowest, byte[] highest) {
+    this.inner = inner;
+    this.lowest = lowest;
+    this.highest = highest;
+  }
+
+  @Override
+  public boolean isValid() {
+    return inner.isValid() && ORDER.compare(inner.key(), highest) <= 0;
+  }
+
+  @Override
+  public void seekToFirst() {
+    inner.seek(lowest);
+  }
+
+  @Override
+  public void seek(byte[] internalKeyTarget) {
+    inner.seek(ORDER.compare(internalKeyTarget, lowest) < 0 ? lowest : internalKeyTarget);
+  }
+
+  @Override
+  public void next() {
+    requireValid();
+    inner.next();
+  }
+
+  @Override
+  public byte[] key() {
+    requireValid();
+    return inner.key();
+  }
+
+  @Override
+  public byte[] value() {
+    requireValid();
+    return inner.value();
+  }
+
+  @Override
+  public byte[] ownedValue() {
+    requireValid();
+    return inner.ownedValue();
+  }
+
+  private void requireValid() {
+    if (!isValid()) {
+      throw new NoSuchElementException("iterator is not positioned at an entry");
+    }
+  }
+
+  @Override
+  public void close() {
+    inner.close();
+  }
+}
