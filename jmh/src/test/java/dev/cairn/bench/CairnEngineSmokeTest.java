@@ -49,10 +49,10 @@ class CairnEngineSmokeTest {
   }
 
   @Test
-  void theTwoPhaseEnginesRunTheLatestWorkloadsAndTheQuietOne(@TempDir Path out) throws Exception {
+  void theTwoPhaseEnginesRunTheLatestWorkloadsTheQuietOneAndRangeQueries(@TempDir Path out) throws Exception {
     StringBuilder stderr = new StringBuilder();
     List<String> engines = List.of("cairn-table-2pc", "cairn-dlsm");
-    List<String> workloads = List.of("latest-rangehot", "latest-rangehot-quiet");
+    List<String> workloads = List.of("latest-rangehot", "latest-rangehot-quiet", "rangehot-scan");
     int code = OutputChecks.execute(stderr, RunnerSmokeTest.concat(new String[] {"compare", "--engines",
         String.join(",", engines), "--workloads", String.join(",", workloads), "--out", out.toString()},
         RunnerSmokeTest.TINY));

@@ -73,6 +73,14 @@ public final class Engines {
         c -> c.withKeepColdArrivals(true).withTrimCachedFraction(0).withCarryBuffers(false),
         b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).idleCompactionMillis(DLSM_IDLE_MILLIS)
             .cacheFlushedBlocks(true)));
+    // Range queries through the tree only (BufferConfig.scansThroughBuffer off): the buffer's
+    // scans against the tree's (docs/compaction.md, "Range queries through the buffer").
+    BY_NAME.put("cairn-buffer-treescans", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
+        c -> c.withScansThroughBuffer(false)));
+    BY_NAME.put("cairn-dlsm-treescans", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
+        c -> c.withScansThroughBuffer(false),
+        b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).idleCompactionMillis(DLSM_IDLE_MILLIS)
+            .cacheFlushedBlocks(true)));
     // Table compaction with cairn-dlsm's aggressive compaction, for the dynamic experiment
     // (latest-rangehot-quiet) as the paper runs it: LSM and dLSM both draining once writes stop.
     BY_NAME.put("cairn-table-idle", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,

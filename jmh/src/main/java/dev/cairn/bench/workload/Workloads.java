@@ -15,6 +15,9 @@ import java.util.SplittableRandom;
 public final class Workloads {
   /** Longest scan, as in YCSB workload E and BlockDB's scan runs. */
   public static final int MAX_SCAN = 100;
+  /** Records one rangehot-scan query reads: the paper's 100 KB range of 1 KB records. */
+  static final int RANGE_QUERY_RECORDS = 100;
+
   /** Periodic's operation mix: reads, scans, the rest writes. */
   static final double PERIODIC_READ = 0.7;
   static final double PERIODIC_SCAN = 0.1;
@@ -52,6 +55,17 @@ public final class Workloads {
           workers.addAll(readers(c, behindSweep(keys, new HotRange(keys.records(), 0, hotCount(c, keys),
               c.hotProbability()))));
           return workers;
+        }));
+    add(new Workload("rangehot-scan",
+        "LSbM-tree section 6.4: paced uniform updates, range queries of " + RANGE_QUERY_RECORDS
+            + " records from starts in the 15% hot range (98% of them)",
+        true, (c, keys) -> {
+          KeyChooser start = hotRange(c, keys);
+          List<Worker> scanners = new ArrayList<>();
+          for (int i = 0; i < c.readers(); i++) {
+            scanners.add(Worker.closed((ops, r) -> ops.scan(start.next(r), RANGE_QUERY_RECORDS)));
+          }
+          return withWriter(c, uniformUpdates(keys), scanners);
         }));
     add(new Workload("readonly-rangehot", "LSbM-tree section 6.1 baseline: rangehot reads, no writes (hit-ratio ceiling)",
         true, (c, keys) -> readers(c, hotRange(c, keys))));
