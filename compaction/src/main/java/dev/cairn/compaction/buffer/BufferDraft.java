@@ -247,15 +247,18 @@ public final class BufferDraft<F extends TableFile> {
     List<F> inputs = new ArrayList<>(levelChanges.deleted(inputLevel));
     inputs.sort(Comparator.comparingLong(TableFile::largestSequence).thenComparingLong(TableFile::number));
     List<BufferEntry.File<F>> targets = new ArrayList<>();
+    List<F> sources = new ArrayList<>(); // appended, for ScanSources
+    List<F> leftOut = new ArrayList<>();
     for (F target : levelChanges.deleted(outputLevel)) {
       if (warm.test(target)) {
         targets.add(new BufferEntry.File<>(target));
+        sources.add(target);
       } else {
         coldArrivalsLeftOut++;
+        leftOut.add(target);
       }
     }
     int appended = targets.size();
-    boolean leftOut = targets.size() < levelChanges.deleted(outputLevel).size();
     for (F f : inputs) {
       List<BufferRun<F>> carried = carry && inputLevel >= 1
           ? BufferRun.clip(base.bufferRuns(inputLevel), f.smallestUserKey(), f.largestUserKey())
@@ -267,20 +270,17 @@ public final class BufferDraft<F extends TableFile> {
           && !anyFileOver(outputLevel, f.smallestUserKey(), f.largestUserKey())
           && targets.stream().noneMatch(t -> t.overlaps(f.smallestUserKey(), f.largestUserKey()))) {
         coldArrivalsLeftOut++;
-        leftOut = true;
+        leftOut.add(f);
         continue;
       }
       append(outputLevel, entry);
+      sources.add(f);
       appended++;
     }
     for (BufferEntry.File<F> target : targets) {
       appendOldest(outputLevel, target.meta());
     }
-    if (!leftOut) {
-      List<F> sources = new ArrayList<>(inputs);
-      targets.forEach(t -> sources.add(t.meta()));
-      scanSources = ScanSources.of(levelChanges.added(outputLevel), sources);
-    }
+    scanSources = ScanSources.of(levelChanges.added(outputLevel), sources, leftOut);
     return appended;
   }
 
@@ -309,8 +309,8 @@ public final class BufferDraft<F extends TableFile> {
 
   /**
    * Per output of the merge {@link #applyCompaction} appended (by file number), the appended
-   * files a scan may read instead of it ({@link ScanSources}); empty unless that merge appended
-   * every input and target.
+   * files a scan may read instead of it ({@link ScanSources}): each output that no input or target
+   * the merge left out overlaps.
    */
   public Map<Long, List<F>> scanSources() {
     return scanSources;

@@ -19,9 +19,8 @@ import java.util.Map;
  * trivial move, a cold arrival left out, data that was in the level before the buffer began). So a
  * scan may read buffer files instead of a level file only where they provably hold everything the
  * level file holds. One case gives that proof: a merge into the level that appended every one of
- * its inputs and targets. Its outputs are the merge of exactly those files, so over each output's
- * key range the appended files that overlap it (its <em>sources</em>) hold every entry the output
- * holds, and only versions the merge dropped besides: versions no reader can see (the merge keeps
+ * its inputs and targets overlapping an output. The output is the merge of exactly those files, so
+ * over its key range they (its <em>sources</em>) hold every entry the output holds, and only versions the merge dropped besides: versions no reader can see (the merge keeps
  * the newest of each snapshot stripe) and tombstones with nothing older below them (which read as
  * absent either way). A scan that merges the sources, clipped to the output's internal-key range,
  * therefore reads what the output reads.
@@ -36,15 +35,21 @@ public final class ScanSources {
   private ScanSources() {}
 
   /**
-   * The sources of each output of a merge that appended every input and target: per output (by
-   * file number, in the order given) the appended files that overlap its user-key range.
+   * The sources of the outputs of a buffered merge: per output (by file number, in the order
+   * given) the appended files that overlap its user-key range, for each output that no file the
+   * merge left out (a cold arrival) overlaps. Only the files overlapping an output went into it,
+   * so a left-out file outside its range takes nothing from its proof.
    *
    * @param outputs the files the merge added to its output level
-   * @param appended every input and target of the merge (all of them were appended)
+   * @param appended the inputs and targets the merge appended to the buffer
+   * @param leftOut the inputs and targets it did not append
    */
-  public static <F extends TableFile> Map<Long, List<F>> of(List<F> outputs, List<F> appended) {
+  public static <F extends TableFile> Map<Long, List<F>> of(List<F> outputs, List<F> appended, List<F> leftOut) {
     Map<Long, List<F>> out = new LinkedHashMap<>();
     for (F o : outputs) {
+      if (leftOut.stream().anyMatch(f -> overlaps(f, o.smallestUserKey(), o.largestUserKey()))) {
+        continue;
+      }
       List<F> sources = new ArrayList<>();
       for (F a : appended) {
         if (overlaps(a, o.smallestUserKey(), o.largestUserKey())) {

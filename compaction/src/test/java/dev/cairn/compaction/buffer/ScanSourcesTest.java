@@ -26,9 +26,18 @@ class ScanSourcesTest {
 
   @Test
   void eachOutputIsMadeOfTheAppendedFilesOverlappingIt() {
-    Map<Long, List<TestFile>> sources = ScanSources.of(List.of(OUT_A, OUT_B), List.of(INPUT, TARGET_A, TARGET_B));
+    Map<Long, List<TestFile>> sources = ScanSources.of(List.of(OUT_A, OUT_B), List.of(INPUT, TARGET_A, TARGET_B),
+        List.of());
     assertEquals(List.of(INPUT, TARGET_A), sources.get(6L));
     assertEquals(List.of(INPUT, TARGET_A, TARGET_B), sources.get(7L));
+  }
+
+  @Test
+  void anOutputThatALeftOutFileOverlapsHasNoSources() {
+    // Target 5 [f..k] was cold and left out: output 7 [e..k] was made of it too, output 6 [a..d] not.
+    Map<Long, List<TestFile>> sources = ScanSources.of(List.of(OUT_A, OUT_B), List.of(INPUT, TARGET_A),
+        List.of(TARGET_B));
+    assertEquals(Map.of(6L, List.of(INPUT, TARGET_A)), sources);
   }
 
   @Test
