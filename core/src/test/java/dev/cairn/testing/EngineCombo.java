@@ -141,11 +141,13 @@ public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler, 
    * test's first second. Cold arrivals are kept: the tests' merges feed the buffer whether or
    * not their reads warmed the inputs, and the space bound is the whole fifth whatever a miss
    * costs (here a page-cache read of a few microseconds, which would shrink it to nothing). The
-   * freeze stays off, as by default.
+   * freeze stays off, as by default. Scans read level files from the buffer where a merge proves
+   * it exact (off by default, measured: docs/compaction.md "Range queries through the buffer"),
+   * so every reliability test checks those scans too.
    */
   public static BufferConfig buffer() {
     return BufferConfig.defaults().withTrimIntervalMillis(10).withTrimCachedFraction(0.5).withTrimUnitBytes(2048)
-        .withKeepColdArrivals(true).withFullBoundMissMicros(0);
+        .withKeepColdArrivals(true).withFullBoundMissMicros(0).withScansThroughBuffer(true);
   }
 
   /**
