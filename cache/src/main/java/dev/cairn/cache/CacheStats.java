@@ -13,6 +13,9 @@ package dev.cairn.cache;
  * @param capacityBytes the configured capacity
  * @param blockCount blocks now cached
  * @param pinnedBytes off-heap bytes allocated, including evicted blocks still held by readers
+ * @param evictedWarm of {@code evictions}, blocks capacity pressure evicted that an LRU cache of
+ *     the same capacity would still hold (read or inserted less than a capacity's worth of inserts
+ *     ago): W-TinyLFU turning recent blocks away in favour of frequent ones
  */
 public record CacheStats(
     long hits,
@@ -22,7 +25,8 @@ public record CacheStats(
     long usedBytes,
     long capacityBytes,
     long blockCount,
-    long pinnedBytes) {
+    long pinnedBytes,
+    long evictedWarm) {
 
   public double hitRatio() {
     long total = hits + misses;

@@ -87,6 +87,7 @@ public final class CaffeineBlockCache implements BlockCache {
   private final LongAdder misses = new LongAdder();
   private final LongAdder inserts = new LongAdder();
   private final LongAdder evictions = new LongAdder();
+  private final LongAdder evictedWarm = new LongAdder();
   private final LongAdder usedBytes = new LongAdder();
   private final LongAdder blockCount = new LongAdder();
   /** Bytes inserted so far: the clock {@link #isWarm} measures a block's age with. */
@@ -280,6 +281,9 @@ public final class CaffeineBlockCache implements BlockCache {
     if (!closed) {
       // Capacity pressure or evictFile; clearing at close is not an eviction.
       evictions.increment();
+      if (cause == RemovalCause.SIZE && insertClock.get() - block.lastReadClock() < capacityBytes) {
+        evictedWarm.increment();
+      }
     }
     block.release();
   }
@@ -368,7 +372,8 @@ public final class CaffeineBlockCache implements BlockCache {
         usedBytes.sum(),
         capacityBytes,
         blockCount.sum(),
-        memory.allocatedBytes());
+        memory.allocatedBytes(),
+        evictedWarm.sum());
   }
 
   @Override

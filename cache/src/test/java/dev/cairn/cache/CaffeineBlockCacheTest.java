@@ -66,6 +66,37 @@ class CaffeineBlockCacheTest {
     assertNull(cache.lookup(8, 4096));
   }
 
+  /**
+   * W-TinyLFU turns newcomers away in favour of frequent blocks, so a block can leave long before
+   * an LRU cache of the same size would drop it; the cache counts those ("evicted while warm"),
+   * which is what a workload reading its newest data loses (docs/compaction.md, "Flushed blocks
+   * in the cache"). Blocks a file deletion evicts are not counted.
+   */
+  @Test
+  void evictionsOfBlocksAnLruCacheWouldStillHoldAreCounted() {
+    int blocks = 64;
+    CaffeineBlockCache cache = newCache((long) blocks * BLOCK);
+    for (int i = 0; i < blocks; i++) { // a set filling the cache ...
+      insertAndClose(cache, 1, (long) i * BLOCK, BLOCK);
+    }
+    for (int read = 0; read < 64; read++) { // ... made frequent (once full: Caffeine counts from half full)
+      for (int i = 0; i < blocks; i++) {
+        cache.lookup(1, (long) i * BLOCK).close();
+      }
+    }
+    for (int i = 0; i < blocks / 4; i++) { // newcomers, a quarter of the capacity: LRU keeps them all
+      insertAndClose(cache, 2, (long) i * BLOCK, BLOCK);
+    }
+    CacheStats stats = cache.stats();
+    assertTrue(stats.evictions() >= blocks / 4, "the full cache evicted: " + stats);
+    // TinyLFU turned the newcomers away (an LRU would have dropped the oldest frequent blocks,
+    // inserted more than a capacity ago): every eviction was of a block younger than that.
+    assertEquals(stats.evictions(), stats.evictedWarm(), "newcomers evicted while warm: " + stats);
+    long warmBefore = stats.evictedWarm();
+    cache.evictFile(1);
+    assertEquals(warmBefore, cache.stats().evictedWarm(), "a file's deletion is no capacity eviction");
+  }
+
   @Test
   void countersInTotalAndPerFile() {
     CaffeineBlockCache cache = newCache(1 << 20);
@@ -77,7 +108,7 @@ class CaffeineBlockCacheTest {
     assertNull(cache.lookup(2, 0));
 
     CacheStats stats = cache.stats();
-    assertEquals(new CacheStats(2, 3, 1, 0, 100, 1 << 20, 1, 100), stats);
+    assertEquals(new CacheStats(2, 3, 1, 0, 100, 1 << 20, 1, 100, 0), stats);
     assertEquals(0.4, stats.hitRatio(), 1e-9);
     assertEquals(new FileCacheStats(1, 2, 2, 1), cache.fileStats(1));
     assertEquals(new FileCacheStats(2, 0, 1, 0), cache.fileStats(2));
@@ -295,7 +326,7 @@ class CaffeineBlockCacheTest {
       assertNull(cache.lookup(1, 0));
       assertEquals(BLOCK, cache.stats().pinnedBytes());
     }
-    assertEquals(new CacheStats(0, 1, 0, 0, 0, 0, 0, 0), cache.stats());
+    assertEquals(new CacheStats(0, 1, 0, 0, 0, 0, 0, 0, 0), cache.stats());
     assertEquals(0, cache.cachedBlockCount(1));
     assertEquals(0, cache.capacityBytes());
   }
