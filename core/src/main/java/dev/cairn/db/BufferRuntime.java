@@ -74,7 +74,7 @@ final class BufferRuntime {
   private final FreezeRound[] rounds = new FreezeRound[Options.MAX_LEVELS];
   /** The idle rule's clock, in milliseconds; tests move it by hand ({@link #useClock}). */
   private volatile LongSupplier clockMillis = () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
-  /** Per level, when its buffer last served a read. Trim-confined. */
+  /** Per level, when its buffer last served a read. Guarded by the engine mutex (passes and level moves). */
   private final IdleBuffer[] idle = new IdleBuffer[Options.MAX_LEVELS];
   /** Per level, what the next trim pass may judge. Trim-confined. */
   private final TrimSchedule[] schedules = new TrimSchedule[Options.MAX_LEVELS];
@@ -174,6 +174,10 @@ final class BufferRuntime {
       // A two-phase round's end: the insertion part's files, unchanged, become the deletion part,
       // and its buffer (dLSM's appending part) goes with them.
       draft.moveLevel(in, out);
+      // The moved buffer keeps its own idle wait, counted against the reads its new level serves.
+      List<Stats.BufferLevelReads> served = reads.byLevel(v.numLevels());
+      idle[out] = new IdleBuffer(served.get(out).served(), idle[in].lastChangeMillis());
+      idle[in] = IdleBuffer.watching(served.get(in).served(), clockMillis.getAsLong());
     } else {
       appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers(),
           config.keepColdArrivals() ? f -> true : f -> engine.blockCache().hasWarmBlock(f.number())));
@@ -321,7 +325,7 @@ final class BufferRuntime {
     long nowMillis = clockMillis.getAsLong();
     List<Stats.BufferLevelReads> served = reads.byLevel(v.numLevels());
     for (int level = 1; level < v.numLevels(); level++) {
-      idle[level] = idle[level].atPass(served.get(level).served(), nowMillis);
+      idle[level] = idle[level].atPass(served.get(level).served(), nowMillis, v.bufferRuns(level).isEmpty());
       if (!v.bufferRuns(level).isEmpty() && idle[level].idle(nowMillis, config.trimIntervalMillis())) {
         int dropped = draft.clearLevel(level);
         if (dropped > 0) {
