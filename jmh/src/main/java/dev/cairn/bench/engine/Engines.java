@@ -73,6 +73,12 @@ public final class Engines {
         c -> c.withKeepColdArrivals(true).withTrimCachedFraction(0).withCarryBuffers(false),
         b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).idleCompactionMillis(DLSM_IDLE_MILLIS)
             .cacheFlushedBlocks(true)));
+    // cairn-dlsm with the trim paced by time alone (a pass every 30 s, the paper's), not by the
+    // bytes written: arrivals are judged only after reads had time to warm them.
+    BY_NAME.put("cairn-dlsm-trim30", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
+        c -> c.withTrimPassesPerBaseLevel(0),
+        b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).idleCompactionMillis(DLSM_IDLE_MILLIS)
+            .cacheFlushedBlocks(true)));
     // Range queries through the buffer where a merge proves it exact (BufferConfig.
     // scansThroughBuffer, off by default): the buffer's scans against the tree's
     // (docs/compaction.md, "Range queries through the buffer").
