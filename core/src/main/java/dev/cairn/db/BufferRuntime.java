@@ -34,6 +34,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.logging.Logger;
 
 /**
@@ -178,9 +179,13 @@ final class BufferRuntime {
       List<Stats.BufferLevelReads> served = reads.byLevel(v.numLevels());
       idle[out] = new IdleBuffer(served.get(out).served(), idle[in].lastChangeMillis());
       idle[in] = IdleBuffer.watching(served.get(in).served(), clockMillis.getAsLong());
+    } else if (plan.kind() == CompactionKind.TRIVIAL_MOVE && active && config.carryBuffers() && in >= 1
+        && !rounds[out].frozen()) {
+      // The moved files carry the buffer they leave (a two-phase deletion part draining into an
+      // empty level moves most of its files this way).
+      appendedFiles.addAndGet(draft.applyTrivialMove(in, out, warm()));
     } else {
-      appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers(),
-          config.keepColdArrivals() ? f -> true : f -> engine.blockCache().hasWarmBlock(f.number())));
+      appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers(), warm()));
     }
     scans.recordInstall(active && config.scansThroughBuffer() ? draft.scanSources() : Map.of(), changes);
     coldArrivalsLeftOut.addAndGet(draft.coldArrivalsLeftOut());
@@ -194,6 +199,11 @@ final class BufferRuntime {
       }
     }
     draft.writeTo(edit.bufferSink());
+  }
+
+  /** Whether an arriving file is warm enough to join the buffer ({@code BufferConfig.keepColdArrivals}). */
+  private Predicate<FileMetaData> warm() {
+    return config.keepColdArrivals() ? f -> true : f -> engine.blockCache().hasWarmBlock(f.number());
   }
 
   /**
