@@ -34,7 +34,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import java.util.function.Predicate;
 import java.util.logging.Logger;
 
 /**
@@ -75,7 +74,7 @@ final class BufferRuntime {
   private final FreezeRound[] rounds = new FreezeRound[Options.MAX_LEVELS];
   /** The idle rule's clock, in milliseconds; tests move it by hand ({@link #useClock}). */
   private volatile LongSupplier clockMillis = () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
-  /** Per level, when its buffer last served a read. Guarded by the engine mutex (passes and level moves). */
+  /** Per level, when its buffer last served a read. Trim-confined. */
   private final IdleBuffer[] idle = new IdleBuffer[Options.MAX_LEVELS];
   /** Per level, what the next trim pass may judge. Trim-confined. */
   private final TrimSchedule[] schedules = new TrimSchedule[Options.MAX_LEVELS];
@@ -175,17 +174,9 @@ final class BufferRuntime {
       // A two-phase round's end: the insertion part's files, unchanged, become the deletion part,
       // and its buffer (dLSM's appending part) goes with them.
       draft.moveLevel(in, out);
-      // The moved buffer keeps its own idle wait, counted against the reads its new level serves.
-      List<Stats.BufferLevelReads> served = reads.byLevel(v.numLevels());
-      idle[out] = new IdleBuffer(served.get(out).served(), idle[in].lastChangeMillis());
-      idle[in] = IdleBuffer.watching(served.get(in).served(), clockMillis.getAsLong());
-    } else if (plan.kind() == CompactionKind.TRIVIAL_MOVE && active && config.carryBuffers() && in >= 1
-        && !rounds[out].frozen()) {
-      // The moved files carry the buffer they leave (a two-phase deletion part draining into an
-      // empty level moves most of its files this way).
-      appendedFiles.addAndGet(draft.applyTrivialMove(in, out, warm()));
     } else {
-      appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers(), warm()));
+      appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers(),
+          config.keepColdArrivals() ? f -> true : f -> engine.blockCache().hasWarmBlock(f.number())));
     }
     scans.recordInstall(active && config.scansThroughBuffer() ? draft.scanSources() : Map.of(), changes);
     coldArrivalsLeftOut.addAndGet(draft.coldArrivalsLeftOut());
@@ -199,11 +190,6 @@ final class BufferRuntime {
       }
     }
     draft.writeTo(edit.bufferSink());
-  }
-
-  /** Whether an arriving file is warm enough to join the buffer ({@code BufferConfig.keepColdArrivals}). */
-  private Predicate<FileMetaData> warm() {
-    return config.keepColdArrivals() ? f -> true : f -> engine.blockCache().hasWarmBlock(f.number());
   }
 
   /**
@@ -335,7 +321,7 @@ final class BufferRuntime {
     long nowMillis = clockMillis.getAsLong();
     List<Stats.BufferLevelReads> served = reads.byLevel(v.numLevels());
     for (int level = 1; level < v.numLevels(); level++) {
-      idle[level] = idle[level].atPass(served.get(level).served(), nowMillis, v.bufferRuns(level).isEmpty());
+      idle[level] = idle[level].atPass(served.get(level).served(), nowMillis);
       if (!v.bufferRuns(level).isEmpty() && idle[level].idle(nowMillis, config.trimIntervalMillis())) {
         int dropped = draft.clearLevel(level);
         if (dropped > 0) {

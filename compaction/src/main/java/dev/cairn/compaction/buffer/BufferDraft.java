@@ -42,9 +42,6 @@ import java.util.function.UnaryOperator;
  *       would be the oldest entry over its range), so leaving it out only turns a walk's end into
  *       a fallback to L; an input is left out only where no buffer file of L overlaps it, so a
  *       walk over its range finds no file and stops at a marker or falls back to L.
- *   <li>{@link #applyTrivialMove}: a moved file is the output level's file; its entry carries the
- *       former level's buffer over its range, which answered as that file does, so the walk
- *       answers as the output level does (as for a carried input of {@link #append}).
  *   <li>{@link #markRemoved}: a marker in the newest run stops every walk over the range, and
  *       the read falls back to L's file, which is always right.
  *   <li>{@link #dropFile}: the file's range becomes a marker in the same run: same argument.
@@ -284,46 +281,6 @@ public final class BufferDraft<F extends TableFile> {
       appendOldest(outputLevel, target.meta());
     }
     scanSources = ScanSources.of(levelChanges.added(outputLevel), sources, leftOut);
-    return appended;
-  }
-
-  /**
-   * The buffer's part of a trivial move of files from {@code inputLevel} (>= 1) down to {@code
-   * outputLevel}: each moved file whose former level's buffer holds something over its range
-   * joins the output level's newest run as an entry carrying that buffer, clipped to its range
-   * ({@link BufferEntry.File#carried}), unless nothing it would name is warm; every other change
-   * gets its removed marker, as without an append. The moved file is the output level's file
-   * now, and the entry answers as the former level answered over its range with the file as its
-   * level file: the file's answer, the output level's. Before, a trivial move marked that buffer
-   * away and the range's cached blocks were lost (seen under two-phase levels, whose deletion
-   * parts drain into an empty last level by trivial moves: issue 18). Returns the entries
-   * appended.
-   */
-  public int applyTrivialMove(int inputLevel, int outputLevel, Predicate<? super F> warm) {
-    int appended = 0;
-    for (int level : levelChanges.changedLevels()) {
-      if (level == 0) {
-        continue;
-      }
-      for (F f : levelChanges.deleted(level)) {
-        markRemoved(level, f.smallestUserKey(), f.largestUserKey());
-      }
-      for (F f : levelChanges.added(level)) {
-        List<BufferRun<F>> carried = level == outputLevel && inputLevel >= 1
-            ? BufferRun.clip(base.bufferRuns(inputLevel), f.smallestUserKey(), f.largestUserKey())
-            : List.of();
-        BufferEntry.File<F> entry = new BufferEntry.File<>(f).withCarried(carried);
-        if (carried.isEmpty() || entry.allFiles().stream().noneMatch(warm)) {
-          if (!carried.isEmpty()) {
-            coldArrivalsLeftOut++;
-          }
-          markRemoved(level, f.smallestUserKey(), f.largestUserKey());
-        } else {
-          append(level, entry);
-          appended++;
-        }
-      }
-    }
     return appended;
   }
 

@@ -21,17 +21,6 @@ public record IdleBuffer(long servedAtLastChange, long lastChangeMillis) {
     return served != servedAtLastChange ? new IdleBuffer(served, nowMillis) : this;
   }
 
-  /**
-   * {@link #atPass(long, long)}, where {@code empty} says the level's buffer holds nothing now: the
-   * wait then starts over, so a buffer that forms later gets the whole interval to serve its
-   * first read. Counting from the last read of a buffer long gone would drop every new arrival
-   * at the next pass, before any read could reach it, and the level would never buffer again
-   * (seen under two-phase levels, whose buffers empty and form again every round: issue 18).
-   */
-  public IdleBuffer atPass(long served, long nowMillis, boolean empty) {
-    return empty ? watching(served, nowMillis) : atPass(served, nowMillis);
-  }
-
   /** Whether the buffer has served no read for at least {@code idleMillis} by {@code nowMillis}. */
   public boolean idle(long nowMillis, long idleMillis) {
     return nowMillis - lastChangeMillis >= idleMillis;

@@ -98,9 +98,6 @@ class BufferDraftGoldenTest {
         int appended = 0;
         if (Boolean.parseBoolean(args.get("move"))) {
           draft.moveLevel(Integer.parseInt(args.get("in")), Integer.parseInt(args.get("out")));
-        } else if (Boolean.parseBoolean(args.get("trivial"))) {
-          appended = draft.applyTrivialMove(Integer.parseInt(args.get("in")), Integer.parseInt(args.get("out")),
-              f -> !coldFiles.contains(f.number()));
         } else {
           appended = draft.applyCompaction(Integer.parseInt(args.get("in")), Integer.parseInt(args.get("out")),
               Boolean.parseBoolean(args.get("append")), Boolean.parseBoolean(args.get("carry")),

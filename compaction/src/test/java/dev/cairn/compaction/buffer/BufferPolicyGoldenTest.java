@@ -98,8 +98,7 @@ class BufferPolicyGoldenTest {
         for (String e : events) {
           Map<String, String> pass = DataDrivenFile.keyValues(e);
           long now = Long.parseLong(pass.get("ms"));
-          state = state.atPass(Long.parseLong(pass.get("served")), now,
-              Boolean.parseBoolean(pass.getOrDefault("empty", "false")));
+          state = state.atPass(Long.parseLong(pass.get("served")), now);
           out.add(state.idle(now, idleMs) ? "drop the level's buffer" : "keep");
         }
       }
