@@ -420,8 +420,7 @@ final class BufferRuntime {
         appendedFiles.get(), coldArrivalsLeftOut.get(), trimmedFiles.get(), shadowedFiles.get(), evictedFiles.get(),
         rewriter.rewrittenFiles(), rewriter.freedBytes(), trimPasses.get(), freezes.get(),
         List.copyOf(frozenLevels), reads.servedTotal(), scans.scannedFromBuffer(), reads.byLevel(v.numLevels()),
-        missCost.cost().meanMicros(),
-        missCost.boundFraction());
+        missCost.cost().meanMicros(), missCost.boundFraction());
   }
 
   /** What iterators read from the buffer instead of level files ({@link BufferScans}). */

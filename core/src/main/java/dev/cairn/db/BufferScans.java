@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
 /**
  * Range queries through the compaction buffer (LSbM's Algorithm 4 where it is exact, {@link
@@ -57,11 +58,22 @@ final class BufferScans {
   }
 
   /**
+   * How an iterator over {@code version} opens the files of {@code level}: {@link #open} where
+   * some may be read from the buffer, else the plain table iterator (no map lookup per file).
+   */
+  Function<FileMetaData, InternalIterator> opener(TableCache tables, Version version, int level, boolean fillCache) {
+    if (sources.isEmpty() || version.bufferRuns(level).isEmpty()) {
+      return f -> TableIterators.open(tables, f, fillCache, IoTag.USER_READ);
+    }
+    return f -> open(tables, version, level, f, fillCache);
+  }
+
+  /**
    * An iterator over {@code file}, a file of {@code level} in {@code version}: over its sources when
    * the version's buffer still holds them over its range, else over the file itself.
    */
-  InternalIterator open(TableCache tables, Version version, int level, FileMetaData file, boolean fillCache) {
-    List<FileMetaData> from = sources.isEmpty() ? null : sources.get(file.number());
+  private InternalIterator open(TableCache tables, Version version, int level, FileMetaData file, boolean fillCache) {
+    List<FileMetaData> from = sources.get(file.number());
     if (from == null || !ScanSources.servable(version.bufferRuns(level), file, from)) {
       return TableIterators.open(tables, file, fillCache, IoTag.USER_READ);
     }
@@ -78,18 +90,8 @@ final class BufferScans {
     return new ClippedIterator(new MergingIterator(children), file.smallest(), file.largest());
   }
 
-  /** Whether no level file has sources: iterators need not ask. */
-  boolean isEmpty() {
-    return sources.isEmpty();
-  }
-
   /** Level files an iterator read from their sources since open. */
   long scannedFromBuffer() {
     return fromBuffer.sum();
-  }
-
-  /** Level files with recorded sources (tests). */
-  int recorded() {
-    return sources.size();
   }
 }

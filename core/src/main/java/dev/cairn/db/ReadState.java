@@ -77,11 +77,8 @@ final class ReadState implements AutoCloseable {
         if (files.isEmpty()) {
           continue;
         }
-        int at = level;
         children.add(new ConcatenatingIterator<>(files, FileMetaData::largest,
-            scans.isEmpty() || version.bufferRuns(level).isEmpty()
-                ? f -> TableIterators.open(tables, f, fill, IoTag.USER_READ)
-                : f -> scans.open(tables, version, at, f, fill)));
+            scans.opener(tables, version, level, fill)));
       }
     } catch (RuntimeException e) {
       children.forEach(InternalIterator::close);

@@ -21,6 +21,7 @@ import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
+import dev.cairn.testing.EngineCombo;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,13 +52,7 @@ class BufferEngineTest {
   @TempDir Path dir;
 
   private static Options options(Options.CompactionStyle style) {
-    return Options.builder()
-        .memtableBytes(64 << 10)
-        .blockBytes(512)
-        .targetFileBytes(16 << 10)
-        .baseLevelBytes(64 << 10)
-        .l0CompactionTrigger(2)
-        .blockCacheBytes(4 << 20)
+    return EngineCombo.tinyTree()
         .compactionStyle(style)
         // No space bound, whatever a miss costs: the tests of the trim need older runs to stay (the
         // bound has its own tests).

@@ -11,6 +11,7 @@ import dev.cairn.Options;
 import dev.cairn.ReadOptions;
 import dev.cairn.Snapshot;
 import dev.cairn.compaction.buffer.BufferConfig;
+import dev.cairn.testing.EngineCombo;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,13 +35,7 @@ class BufferScanTest {
   @TempDir Path dir;
 
   private static Options options(boolean scansThroughBuffer) {
-    return Options.builder()
-        .memtableBytes(64 << 10)
-        .blockBytes(512)
-        .targetFileBytes(16 << 10)
-        .baseLevelBytes(64 << 10)
-        .l0CompactionTrigger(2)
-        .blockCacheBytes(4 << 20)
+    return EngineCombo.tinyTree()
         .compactionStyle(Options.CompactionStyle.BUFFER)
         // Every merge appends (no reads warm the loaded data) and nothing leaves for space or
         // by the trim, so the sources stay: the fallbacks are the model test's to cover.

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.Cairn;
 import dev.cairn.Options;
 import dev.cairn.Stats;
+import dev.cairn.testing.EngineCombo;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,13 +30,7 @@ class TwoPhaseEngineTest {
   @TempDir Path dir;
 
   private static Options.Builder small(Options.CompactionStyle style) {
-    return Options.builder()
-        .memtableBytes(64 << 10)
-        .blockBytes(512)
-        .targetFileBytes(16 << 10)
-        .baseLevelBytes(64 << 10)
-        .l0CompactionTrigger(2)
-        .blockCacheBytes(4 << 20)
+    return EngineCombo.tinyTree()
         .compactionStyle(style)
         .levelLayout(Options.LevelLayout.TWO_PHASE);
   }

@@ -125,6 +125,21 @@ public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler, 
   }
 
   /**
+   * A tree small enough that a test's few thousand writes flush, merge and reach several levels:
+   * 64 KiB memtables and base level, 16 KiB tables of 512-byte blocks, L0 merged at two files, a
+   * 4 MiB block cache (the buffer and two-phase engine tests start from it).
+   */
+  public static Options.Builder tinyTree() {
+    return Options.builder()
+        .memtableBytes(64 << 10)
+        .blockBytes(512)
+        .targetFileBytes(16 << 10)
+        .baseLevelBytes(64 << 10)
+        .l0CompactionTrigger(2)
+        .blockCacheBytes(4 << 20);
+  }
+
+  /**
    * {@link CompactionStyle#BLOCK}: block compaction forced on every level >= 1, so that every
    * compaction into an existing table appends merged blocks and a new footer to it (kills, power
    * cuts and faults then land mid-append), whatever the ratios; obsolete files deleted once 256

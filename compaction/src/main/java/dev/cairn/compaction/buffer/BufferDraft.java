@@ -247,18 +247,16 @@ public final class BufferDraft<F extends TableFile> {
     List<F> inputs = new ArrayList<>(levelChanges.deleted(inputLevel));
     inputs.sort(Comparator.comparingLong(TableFile::largestSequence).thenComparingLong(TableFile::number));
     List<BufferEntry.File<F>> targets = new ArrayList<>();
-    List<F> sources = new ArrayList<>(); // appended, for ScanSources
-    List<F> leftOut = new ArrayList<>();
+    List<F> appended = new ArrayList<>(); // inputs and targets; the outputs' scan sources
+    List<F> leftOut = new ArrayList<>(); // the cold arrivals
     for (F target : levelChanges.deleted(outputLevel)) {
       if (warm.test(target)) {
         targets.add(new BufferEntry.File<>(target));
-        sources.add(target);
+        appended.add(target);
       } else {
-        coldArrivalsLeftOut++;
         leftOut.add(target);
       }
     }
-    int appended = targets.size();
     for (F f : inputs) {
       List<BufferRun<F>> carried = carry && inputLevel >= 1
           ? BufferRun.clip(base.bufferRuns(inputLevel), f.smallestUserKey(), f.largestUserKey())
@@ -269,19 +267,18 @@ public final class BufferDraft<F extends TableFile> {
       if (entry.allFiles().stream().noneMatch(warm)
           && !anyFileOver(outputLevel, f.smallestUserKey(), f.largestUserKey())
           && targets.stream().noneMatch(t -> t.overlaps(f.smallestUserKey(), f.largestUserKey()))) {
-        coldArrivalsLeftOut++;
         leftOut.add(f);
         continue;
       }
       append(outputLevel, entry);
-      sources.add(f);
-      appended++;
+      appended.add(f);
     }
     for (BufferEntry.File<F> target : targets) {
       appendOldest(outputLevel, target.meta());
     }
-    scanSources = ScanSources.of(levelChanges.added(outputLevel), sources, leftOut);
-    return appended;
+    coldArrivalsLeftOut += leftOut.size();
+    scanSources = ScanSources.of(levelChanges.added(outputLevel), appended, leftOut);
+    return appended.size();
   }
 
   /**

@@ -19,10 +19,11 @@ import java.util.Map;
  * trivial move, a cold arrival left out, data that was in the level before the buffer began). So a
  * scan may read buffer files instead of a level file only where they provably hold everything the
  * level file holds. One case gives that proof: a merge into the level that appended every one of
- * its inputs and targets overlapping an output. The output is the merge of exactly those files, so
- * over its key range they (its <em>sources</em>) hold every entry the output holds, and only versions the merge dropped besides: versions no reader can see (the merge keeps
- * the newest of each snapshot stripe) and tombstones with nothing older below them (which read as
- * absent either way). A scan that merges the sources, clipped to the output's internal-key range,
+ * its inputs and targets overlapping an output. The output is the merge of exactly those files,
+ * so over its key range they (its <em>sources</em>) hold every entry the output holds, and besides
+ * only versions the merge dropped: versions no reader can see (the merge keeps the newest of each
+ * snapshot stripe) and tombstones with nothing older below them (which read as absent either
+ * way). A scan that merges the sources, clipped to the output's internal-key range,
  * therefore reads what the output reads.
  *
  * <p>The proof is about file contents, which never change (buffer files are never appended to),

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.ToIntFunction;
 
 /**
  * The workloads the runner knows, by command-line name, each citing the experiment it
@@ -59,14 +60,8 @@ public final class Workloads {
     add(new Workload("rangehot-scan",
         "LSbM-tree section 6.4: paced uniform updates, range queries of " + RANGE_QUERY_RECORDS
             + " records from starts in the 15% hot range (98% of them)",
-        true, (c, keys) -> {
-          KeyChooser start = hotRange(c, keys);
-          List<Worker> scanners = new ArrayList<>();
-          for (int i = 0; i < c.readers(); i++) {
-            scanners.add(Worker.closed((ops, r) -> ops.scan(start.next(r), RANGE_QUERY_RECORDS)));
-          }
-          return withWriter(c, uniformUpdates(keys), scanners);
-        }));
+        true, (c, keys) -> withWriter(c, uniformUpdates(keys),
+            scanners(c, hotRange(c, keys), r -> RANGE_QUERY_RECORDS))));
     add(new Workload("readonly-rangehot", "LSbM-tree section 6.1 baseline: rangehot reads, no writes (hit-ratio ceiling)",
         true, (c, keys) -> readers(c, hotRange(c, keys))));
     addYcsb("ycsb-a", "update heavy: 50% reads, 50% updates", 0.5, 0, 0.5, 0, 0);
@@ -79,14 +74,8 @@ public final class Workloads {
         "DLC section 6: offered load alternating high and low (500 s / 100 s times --scale); 70% gets, 10% scans, 20% writes",
         true, Workloads::periodic));
     add(new Workload("scan", "BlockDB section 5 (scan): scans of 1-100 records from scrambled Zipfian starts under paced updates",
-        true, (c, keys) -> {
-          KeyChooser start = new ScrambledZipfian(keys.records(), Zipfian.YCSB_THETA);
-          List<Worker> scanners = new ArrayList<>();
-          for (int i = 0; i < c.readers(); i++) {
-            scanners.add(Worker.closed((ops, r) -> ops.scan(start.next(r), 1 + r.nextInt(MAX_SCAN))));
-          }
-          return withWriter(c, uniformUpdates(keys), scanners);
-        }));
+        true, (c, keys) -> withWriter(c, uniformUpdates(keys),
+            scanners(c, new ScrambledZipfian(keys.records(), Zipfian.YCSB_THETA), r -> 1 + r.nextInt(MAX_SCAN)))));
   }
 
   private Workloads() {}
@@ -148,6 +137,15 @@ public final class Workloads {
     List<Worker> workers = new ArrayList<>();
     for (int i = 0; i < c.readers(); i++) {
       workers.add(Worker.closed((ops, r) -> ops.read(chooser.next(r))));
+    }
+    return workers;
+  }
+
+  /** {@code --readers} closed-loop scanners, each scan from a key {@code start} picks, of {@code length} records. */
+  private static List<Worker> scanners(RunConfig c, KeyChooser start, ToIntFunction<SplittableRandom> length) {
+    List<Worker> workers = new ArrayList<>();
+    for (int i = 0; i < c.readers(); i++) {
+      workers.add(Worker.closed((ops, r) -> ops.scan(start.next(r), length.applyAsInt(r))));
     }
     return workers;
   }
