@@ -21,9 +21,13 @@ import org.junit.jupiter.api.io.TempDir;
  * slow device, and the buffer column. Values are checked for presence and sanity, never timing.
  */
 class CompactionFiguresTest {
-  /** Every registered Cairn engine (new compaction styles are covered once registered) and RocksDB. */
-  private static final List<String> ENGINES = java.util.stream.Stream.concat(
-      Engines.names().stream().filter(Engines::isCairn), java.util.stream.Stream.of("rocksdb")).toList();
+  /**
+   * One Cairn engine per compaction style, level layout and buffer construction (the registry's
+   * other variants change a setting of one of these), and RocksDB. Running every variant cost two
+   * minutes of the test run and covered no code path these do not.
+   */
+  private static final List<String> ENGINES = List.of("cairn-table", "cairn-table+dlc", "cairn-block",
+      "cairn-table-2pc", "cairn-table-idle", "cairn-buffer", "cairn-dlsm", "cairn-dlsm-scans", "rocksdb");
   private static final List<String> WORKLOADS = List.of("load", "update");
 
   @Test
