@@ -1,5 +1,6 @@
 package dev.cairn;
 
+import dev.cairn.cache.EvictionPolicy;
 import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.dlc.DlcConfig;
@@ -104,6 +105,7 @@ public final class Options {
   private final long baseLevelBytes;
   private final long targetFileBytes;
   private final long blockCacheBytes;
+  private final EvictionPolicy blockCacheEvictionPolicy;
   private final int tableCacheFiles;
   private final boolean syncWrites;
   private final int backgroundThreads;
@@ -140,6 +142,7 @@ public final class Options {
     baseLevelBytes = b.baseLevelBytes;
     targetFileBytes = b.targetFileBytes;
     blockCacheBytes = b.blockCacheBytes;
+    blockCacheEvictionPolicy = b.blockCacheEvictionPolicy;
     tableCacheFiles = b.tableCacheFiles;
     syncWrites = b.syncWrites;
     backgroundThreads = b.backgroundThreads;
@@ -276,6 +279,16 @@ public final class Options {
   /** Off-heap block cache capacity; 0 disables the cache. Default 32 MiB. */
   public long blockCacheBytes() {
     return blockCacheBytes;
+  }
+
+  /**
+   * What the block cache evicts for room. Default {@link EvictionPolicy#TINY_LFU} (frequency
+   * decides, scans do not flush the hot set); {@link EvictionPolicy#LRU} admits every block, which
+   * suits workloads whose reads follow their newest writes (docs/compaction.md, "Flushed blocks in
+   * the cache").
+   */
+  public EvictionPolicy blockCacheEvictionPolicy() {
+    return blockCacheEvictionPolicy;
   }
 
   /** Open tables kept with their index and filter pinned. Default 500. */
@@ -421,6 +434,7 @@ public final class Options {
         + (baseLevelBytes == DERIVED ? " (derived)" : "")
         + ", targetFileBytes=" + targetFileBytes() + (targetFileBytes == DERIVED ? " (derived)" : "")
         + ", blockCacheBytes=" + blockCacheBytes
+        + ", blockCacheEvictionPolicy=" + blockCacheEvictionPolicy
         + ", tableCacheFiles=" + tableCacheFiles + ", syncWrites=" + syncWrites
         + ", backgroundThreads=" + backgroundThreads + ", compactionStyle=" + compactionStyle
         + ", levelLayout=" + levelLayout
@@ -453,6 +467,7 @@ public final class Options {
     /** {@link #DERIVED}: a quarter of the base level ({@link Options#targetFileBytes()}). */
     private long targetFileBytes = DERIVED;
     private long blockCacheBytes = 32L << 20;
+    private EvictionPolicy blockCacheEvictionPolicy = EvictionPolicy.TINY_LFU;
     private int tableCacheFiles = 500;
     private boolean syncWrites = false;
     private int backgroundThreads = 2;
@@ -491,6 +506,7 @@ public final class Options {
       baseLevelBytes = o.baseLevelBytes;
       targetFileBytes = o.targetFileBytes;
       blockCacheBytes = o.blockCacheBytes;
+      blockCacheEvictionPolicy = o.blockCacheEvictionPolicy;
       tableCacheFiles = o.tableCacheFiles;
       syncWrites = o.syncWrites;
       backgroundThreads = o.backgroundThreads;
@@ -528,6 +544,7 @@ public final class Options {
     /** Output table size; 0 (the default) derives it from the base level ({@link Options#targetFileBytes()}). */
     public Builder targetFileBytes(long v) { targetFileBytes = v; return this; }
     public Builder blockCacheBytes(long v) { blockCacheBytes = v; return this; }
+    public Builder blockCacheEvictionPolicy(EvictionPolicy v) { blockCacheEvictionPolicy = v; return this; }
     public Builder tableCacheFiles(int v) { tableCacheFiles = v; return this; }
     public Builder syncWrites(boolean v) { syncWrites = v; return this; }
     public Builder backgroundThreads(int v) { backgroundThreads = v; return this; }
@@ -581,6 +598,9 @@ public final class Options {
       }
       if (blockCompaction == null || blockCompactionExecution == null) {
         throw new IllegalArgumentException("options blockCompaction and blockCompactionExecution must not be null");
+      }
+      if (blockCacheEvictionPolicy == null) {
+        throw new IllegalArgumentException("option blockCacheEvictionPolicy must not be null");
       }
       if (buffer == null) {
         throw new IllegalArgumentException("option buffer must not be null");

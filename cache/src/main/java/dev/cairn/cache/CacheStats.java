@@ -13,9 +13,10 @@ package dev.cairn.cache;
  * @param capacityBytes the configured capacity
  * @param blockCount blocks now cached
  * @param pinnedBytes off-heap bytes allocated, including evicted blocks still held by readers
- * @param evictedWarm of {@code evictions}, blocks capacity pressure evicted that an LRU cache of
- *     the same capacity would still hold (read or inserted less than a capacity's worth of inserts
- *     ago): W-TinyLFU turning recent blocks away in favour of frequent ones
+ * @param evictedWarm of {@code evictions}, blocks capacity pressure evicted though they were read
+ *     or inserted less than a capacity's worth of inserts ago ({@link BlockCache#isWarm}). Under
+ *     W-TinyLFU these are mostly recent blocks turned away in favour of frequent ones; under LRU,
+ *     blocks pushed out by reads of others (LRU's recency counts reads, this clock only inserts)
  */
 public record CacheStats(
     long hits,

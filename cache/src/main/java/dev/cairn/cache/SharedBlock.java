@@ -22,7 +22,7 @@ final class SharedBlock {
   private final AtomicInteger refs;
 
   // Thread-safe: the owning cache's insert clock (bytes inserted so far) at the block's last
-  // read, for CaffeineBlockCache#isWarm. Written without a lock: a reader that read the clock
+  // read, for OffHeapBlockCache#isWarm. Written without a lock: a reader that read the clock
   // earlier may store it after a later one, aging the block by the inserts between the two
   // reads, a sliver of the capacity the warm test allows.
   private volatile long lastReadClock;

@@ -2,7 +2,7 @@ package dev.cairn.db;
 
 import dev.cairn.Options;
 import dev.cairn.cache.BlockCache;
-import dev.cairn.cache.CaffeineBlockCache;
+import dev.cairn.cache.OffHeapBlockCache;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IncrementalSyncFile;
 import dev.cairn.table.TableCache;
@@ -42,7 +42,7 @@ final class Engine {
     this.options = options;
     // Outputs synced as they grow when Options.bytesPerSync asks for it, whoever writes them.
     this.fs = IncrementalSyncFile.syncingOutputs(options.fileSystem(), options.bytesPerSync());
-    this.blockCache = new CaffeineBlockCache(options.blockCacheBytes());
+    this.blockCache = new OffHeapBlockCache(options.blockCacheBytes(), options.blockCacheEvictionPolicy());
     this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), blockCache);
     this.versions = new VersionSet(dir, fs, options);
     this.pendingOutputs = new PendingOutputs(mutex, versions);

@@ -1,5 +1,6 @@
 package dev.cairn.bench.engine;
 
+import dev.cairn.cache.EvictionPolicy;
 import dev.cairn.Options;
 import dev.cairn.compaction.leveled.CompactionPriority;
 import dev.cairn.bench.engine.cassandra.CassandraEngine;
@@ -63,22 +64,25 @@ public final class Engines {
     BY_NAME.put("cairn-table-2pc", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
         b -> b.levelLayout(Options.LevelLayout.TWO_PHASE)));
     // dLSM: the compaction buffer over two-phase levels, each pair's buffer moving with its
-    // insertion part at the round's end; aggressive compaction once writes stop for 5 s.
-    BY_NAME.put("cairn-dlsm", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
-        b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).idleCompactionMillis(DLSM_IDLE_MILLIS)
-            .cacheFlushedBlocks(true)));
+    // insertion part at the round's end; aggressive compaction once writes stop for 5 s; flushed
+    // blocks cached as they are written, in an LRU block cache (W-TinyLFU turns new blocks away,
+    // and the "Latest" workloads read new blocks first: docs/compaction.md, "The block cache's
+    // policy").
+    BY_NAME.put("cairn-dlsm", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, Engines::dlsm));
+    // cairn-dlsm with the engine's default block cache (W-TinyLFU), as issue 18's first two
+    // sessions measured it.
+    BY_NAME.put("cairn-dlsm-tinylfu", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
+        b -> dlsm(b).blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU)));
     // dLSM's buffer as the paper builds it: every merge input kept (cold or not), no trim, no
     // carried buffers (a deletion part's buffer goes as it drains); the space bound stays.
     BY_NAME.put("cairn-dlsm-paper", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
         c -> c.withKeepColdArrivals(true).withTrimCachedFraction(0).withCarryBuffers(false),
-        b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).idleCompactionMillis(DLSM_IDLE_MILLIS)
-            .cacheFlushedBlocks(true)));
+        Engines::dlsm));
     // cairn-dlsm with the trim paced by time alone (a pass every 30 s, the paper's), not by the
     // bytes written: arrivals are judged only after reads had time to warm them.
     BY_NAME.put("cairn-dlsm-trim30", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
         c -> c.withTrimPassesPerBaseLevel(0),
-        b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).idleCompactionMillis(DLSM_IDLE_MILLIS)
-            .cacheFlushedBlocks(true)));
+        Engines::dlsm));
     // Range queries through the buffer where a merge proves it exact (BufferConfig.
     // scansThroughBuffer, off by default): the buffer's scans against the tree's
     // (docs/compaction.md, "Range queries through the buffer").
@@ -86,8 +90,7 @@ public final class Engines {
         c -> c.withScansThroughBuffer(true)));
     BY_NAME.put("cairn-dlsm-scans", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
         c -> c.withScansThroughBuffer(true),
-        b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).idleCompactionMillis(DLSM_IDLE_MILLIS)
-            .cacheFlushedBlocks(true)));
+        Engines::dlsm));
     // Table compaction with cairn-dlsm's aggressive compaction, for the dynamic experiment
     // (latest-rangehot-quiet) as the paper runs it: LSM and dLSM both draining once writes stop.
     BY_NAME.put("cairn-table-idle", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
@@ -98,6 +101,16 @@ public final class Engines {
         b -> b.cacheFlushedBlocks(true)));
     BY_NAME.put("cairn-table-2pc-warm", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
         b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).cacheFlushedBlocks(true)));
+    // Table compaction with an LRU block cache (Options.blockCacheEvictionPolicy), alone, with
+    // flushed blocks cached, and with those over two-phase levels: what of cairn-dlsm's gain on
+    // the "Latest" workloads is the cache's, and what the layout's.
+    BY_NAME.put("cairn-table-lru", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
+        b -> b.blockCacheEvictionPolicy(EvictionPolicy.LRU)));
+    BY_NAME.put("cairn-table-warm-lru", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
+        b -> b.cacheFlushedBlocks(true).blockCacheEvictionPolicy(EvictionPolicy.LRU)));
+    BY_NAME.put("cairn-table-2pc-warm-lru", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
+        b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).cacheFlushedBlocks(true)
+            .blockCacheEvictionPolicy(EvictionPolicy.LRU)));
     BY_NAME.put("rocksdb", RocksDbEngine::new);
     BY_NAME.put("leveldb", LevelDbJniEngine::new);
     BY_NAME.put("leveldb-java", LevelDbJavaEngine::new);
@@ -114,6 +127,12 @@ public final class Engines {
   }
 
   private Engines() {}
+
+  /** cairn-dlsm's settings besides the buffer's (see its registration). */
+  private static Options.Builder dlsm(Options.Builder b) {
+    return b.levelLayout(Options.LevelLayout.TWO_PHASE).idleCompactionMillis(DLSM_IDLE_MILLIS)
+        .cacheFlushedBlocks(true).blockCacheEvictionPolicy(EvictionPolicy.LRU);
+  }
 
   public static List<String> names() {
     return List.copyOf(BY_NAME.keySet());

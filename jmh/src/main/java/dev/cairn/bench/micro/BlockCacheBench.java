@@ -1,7 +1,7 @@
 package dev.cairn.bench.micro;
 
 import dev.cairn.cache.CachedBlock;
-import dev.cairn.cache.CaffeineBlockCache;
+import dev.cairn.cache.OffHeapBlockCache;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -31,11 +31,11 @@ public class BlockCacheBench {
   @State(Scope.Benchmark)
   public static class HotCache {
     static final int BLOCKS = 4096;
-    CaffeineBlockCache cache;
+    OffHeapBlockCache cache;
 
     @Setup(Level.Trial)
     public void setUp() {
-      cache = new CaffeineBlockCache(64L << 20);
+      cache = new OffHeapBlockCache(64L << 20);
       ByteBuffer contents = randomBlock();
       for (int i = 0; i < BLOCKS; i++) {
         cache.insert(1, (long) i * BLOCK, contents).close();
@@ -52,11 +52,11 @@ public class BlockCacheBench {
   /** A full 16 MiB cache; each insert is a new key. */
   @State(Scope.Benchmark)
   public static class FullCache {
-    CaffeineBlockCache cache;
+    OffHeapBlockCache cache;
 
     @Setup(Level.Trial)
     public void setUp() {
-      cache = new CaffeineBlockCache(16L << 20);
+      cache = new OffHeapBlockCache(16L << 20);
     }
 
     @TearDown(Level.Trial)
@@ -108,7 +108,7 @@ public class BlockCacheBench {
     return ByteBuffer.wrap(bytes);
   }
 
-  static void checkNoLeak(CaffeineBlockCache cache) {
+  static void checkNoLeak(OffHeapBlockCache cache) {
     long pinned = cache.stats().pinnedBytes();
     if (pinned != 0) {
       throw new IllegalStateException("block cache leaked " + pinned + " bytes");

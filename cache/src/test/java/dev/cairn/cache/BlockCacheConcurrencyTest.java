@@ -14,14 +14,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Several threads look up, insert, hold and close blocks of a small, churning cache. Each block's
  * bytes are a function of its key, so a reader that got freed or foreign memory notices. Set
- * {@code -Dcairn.seed=N} to replay a failure.
+ * {@code -Dcairn.seed=N} to replay a failure. Each case runs under every eviction policy.
  */
-class CaffeineBlockCacheConcurrencyTest {
+class BlockCacheConcurrencyTest {
   private static final int THREADS = 4;
   private static final int FILES = 3;
   private static final int OFFSETS = 64;
@@ -42,13 +43,14 @@ class CaffeineBlockCacheConcurrencyTest {
     return Blocks.bytes(file, offset, sizeOf(file, offset));
   }
 
-  @Test
-  void readersInsertersAndEvictionsNeverLeakOrCorrupt() throws Exception {
+  @ParameterizedTest
+  @EnumSource(EvictionPolicy.class)
+  void readersInsertersAndEvictionsNeverLeakOrCorrupt(EvictionPolicy policy) throws Exception {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     try {
       NettyBlockMemory memory = new NettyBlockMemory();
       long capacity = 32 * 1024;
-      CaffeineBlockCache cache = new CaffeineBlockCache(capacity, memory);
+      OffHeapBlockCache cache = new OffHeapBlockCache(capacity, memory, policy);
       int opsPerThread = 20_000;
 
       List<Callable<Long>> workers = new ArrayList<>();
@@ -120,10 +122,11 @@ class CaffeineBlockCacheConcurrencyTest {
     return lookups;
   }
 
-  @Test
-  void racingInsertsOfOneKeyShareOneBlock() throws Exception {
+  @ParameterizedTest
+  @EnumSource(EvictionPolicy.class)
+  void racingInsertsOfOneKeyShareOneBlock(EvictionPolicy policy) throws Exception {
     NettyBlockMemory memory = new NettyBlockMemory();
-    CaffeineBlockCache cache = new CaffeineBlockCache(1 << 20, memory);
+    OffHeapBlockCache cache = new OffHeapBlockCache(1 << 20, memory, policy);
     CyclicBarrier start = new CyclicBarrier(THREADS);
     int rounds = 200;
     List<Callable<List<byte[]>>> workers = new ArrayList<>();

@@ -17,14 +17,22 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class CaffeineBlockCacheTest {
-  private static final int BLOCK = 4096;
+/**
+ * What every eviction policy's block cache must do: ownership, counters, the per-file index,
+ * capacity. {@link TinyLfuBlockCacheTest} and {@link LruBlockCacheTest} run it for each policy and
+ * add what is the policy's own.
+ */
+abstract class BlockCacheContractTest {
+  static final int BLOCK = 4096;
 
-  private final NettyBlockMemory memory = new NettyBlockMemory();
-  private final List<CaffeineBlockCache> caches = new ArrayList<>();
+  final NettyBlockMemory memory = new NettyBlockMemory();
+  private final List<OffHeapBlockCache> caches = new ArrayList<>();
 
-  private CaffeineBlockCache newCache(long capacity) {
-    CaffeineBlockCache cache = new CaffeineBlockCache(capacity, memory);
+  /** The policy under test. */
+  abstract EvictionPolicy policy();
+
+  OffHeapBlockCache newCache(long capacity) {
+    OffHeapBlockCache cache = new OffHeapBlockCache(capacity, memory, policy());
     caches.add(cache);
     return cache;
   }
@@ -32,17 +40,17 @@ class CaffeineBlockCacheTest {
   /** Leak check: every test must leave no off-heap bytes behind. */
   @AfterEach
   void noPinnedBytesAfterClose() {
-    caches.forEach(CaffeineBlockCache::close);
+    caches.forEach(OffHeapBlockCache::close);
     assertEquals(0, memory.allocatedBytes(), "off-heap bytes leaked by the test");
   }
 
-  private static void insertAndClose(BlockCache cache, long file, long offset, int size) {
+  static void insertAndClose(BlockCache cache, long file, long offset, int size) {
     cache.insert(file, offset, Blocks.buffer(Blocks.bytes(file, offset, size))).close();
   }
 
   @Test
   void insertedBlockIsFoundWithTheSameBytes() {
-    CaffeineBlockCache cache = newCache(1 << 20);
+    OffHeapBlockCache cache = newCache(1 << 20);
     byte[] data = Blocks.bytes(7, 4096, BLOCK);
     // Only the remaining bytes are copied and the source position is left alone.
     ByteBuffer source = ByteBuffer.allocate(BLOCK + 10);
@@ -66,40 +74,9 @@ class CaffeineBlockCacheTest {
     assertNull(cache.lookup(8, 4096));
   }
 
-  /**
-   * W-TinyLFU turns newcomers away in favour of frequent blocks, so a block can leave long before
-   * an LRU cache of the same size would drop it; the cache counts those ("evicted while warm"),
-   * which is what a workload reading its newest data loses (docs/compaction.md, "Flushed blocks
-   * in the cache"). Blocks a file deletion evicts are not counted.
-   */
-  @Test
-  void evictionsOfBlocksAnLruCacheWouldStillHoldAreCounted() {
-    int blocks = 64;
-    CaffeineBlockCache cache = newCache((long) blocks * BLOCK);
-    for (int i = 0; i < blocks; i++) { // a set filling the cache ...
-      insertAndClose(cache, 1, (long) i * BLOCK, BLOCK);
-    }
-    for (int read = 0; read < 64; read++) { // ... made frequent (once full: Caffeine counts from half full)
-      for (int i = 0; i < blocks; i++) {
-        cache.lookup(1, (long) i * BLOCK).close();
-      }
-    }
-    for (int i = 0; i < blocks / 4; i++) { // newcomers, a quarter of the capacity: LRU keeps them all
-      insertAndClose(cache, 2, (long) i * BLOCK, BLOCK);
-    }
-    CacheStats stats = cache.stats();
-    assertTrue(stats.evictions() >= blocks / 4, "the full cache evicted: " + stats);
-    // TinyLFU turned the newcomers away (an LRU would have dropped the oldest frequent blocks,
-    // inserted more than a capacity ago): every eviction was of a block younger than that.
-    assertEquals(stats.evictions(), stats.evictedWarm(), "newcomers evicted while warm: " + stats);
-    long warmBefore = stats.evictedWarm();
-    cache.evictFile(1);
-    assertEquals(warmBefore, cache.stats().evictedWarm(), "a file's deletion is no capacity eviction");
-  }
-
   @Test
   void countersInTotalAndPerFile() {
-    CaffeineBlockCache cache = newCache(1 << 20);
+    OffHeapBlockCache cache = newCache(1 << 20);
     assertNull(cache.lookup(1, 0));
     insertAndClose(cache, 1, 0, 100);
     cache.lookup(1, 0).close();
@@ -117,7 +94,7 @@ class CaffeineBlockCacheTest {
 
   @Test
   void insertingACachedKeyReturnsTheCachedBlock() {
-    CaffeineBlockCache cache = newCache(1 << 20);
+    OffHeapBlockCache cache = newCache(1 << 20);
     byte[] first = Blocks.bytes(1, 0, 1, 500);
     byte[] second = Blocks.bytes(1, 0, 2, 500);
     try (CachedBlock a = cache.insert(1, 0, Blocks.buffer(first));
@@ -134,7 +111,7 @@ class CaffeineBlockCacheTest {
     long seed = System.nanoTime();
     try {
       long capacity = 16L * BLOCK;
-      CaffeineBlockCache cache = newCache(capacity);
+      OffHeapBlockCache cache = newCache(capacity);
       SplittableRandom random = new SplittableRandom(seed);
       List<long[]> inserted = new ArrayList<>();
       for (int i = 0; i < 300; i++) {
@@ -144,7 +121,7 @@ class CaffeineBlockCacheTest {
         insertAndClose(cache, file, offset, size);
         inserted.add(new long[] {file, offset});
         if (random.nextInt(3) == 0) {
-          // Hits raise a key's frequency, so TinyLFU admits some newcomers and evicts old blocks.
+          // Hits raise a key's frequency (TinyLFU then admits some newcomers) or recency (LRU).
           CachedBlock hit = cache.lookup(file, offset);
           if (hit != null) {
             hit.close();
@@ -166,40 +143,9 @@ class CaffeineBlockCacheTest {
     }
   }
 
-  @Test
-  void blocksHitOftenAreStillPreferredThoughHitsAreSampled() {
-    // Caffeine hears of one hit in RECORDED_HIT_ONE_IN: the hits it hears must still raise a
-    // block's frequency above that of blocks inserted and never read, so TinyLFU admits the
-    // first over the second. Were no hit recorded, every newcomer would tie with its victim
-    // (one insert each) and be turned away.
-    int capacityBlocks = 100;
-    CaffeineBlockCache cache = newCache((long) capacityBlocks * BLOCK);
-    // Twice the capacity: Caffeine counts frequencies only once the cache is half full, and the
-    // blocks inserted before that (a frequency of zero) must be gone before the test begins.
-    for (int i = 0; i < 2 * capacityBlocks; i++) {
-      insertAndClose(cache, 1, (long) i * BLOCK, BLOCK);
-    }
-    int hitsEach = 8 * CaffeineBlockCache.RECORDED_HIT_ONE_IN;
-    int readOften = capacityBlocks / 2;
-    for (int i = 0; i < readOften; i++) {
-      insertAndClose(cache, 2, (long) i * BLOCK, BLOCK);
-      for (int h = 0; h < hitsEach; h++) {
-        CachedBlock hit = cache.lookup(2, (long) i * BLOCK);
-        if (hit != null) {
-          hit.close();
-        }
-      }
-    }
-    cache.stats(); // runs pending maintenance
-    long kept = cache.cachedBlockCount(2);
-    assertTrue(kept >= readOften * 8 / 10,
-        "of " + readOften + " blocks hit " + hitsEach + " times each only " + kept + " were kept");
-    assertEquals(capacityBlocks, cache.cachedBlockCount(1) + kept, "the cache stays full");
-  }
-
   /** Counts, per file, which inserted keys are really cached, and compares with the index. */
-  private static void assertPerFileCountsMatchContents(
-      CaffeineBlockCache cache, List<long[]> inserted) {
+  static void assertPerFileCountsMatchContents(
+      OffHeapBlockCache cache, List<long[]> inserted) {
     Map<Long, Long> expected = new HashMap<>();
     inserted.stream()
         .map(k -> new BlockKey(k[0], k[1]))
@@ -223,7 +169,7 @@ class CaffeineBlockCacheTest {
 
   @Test
   void evictFileDropsOnlyThatFile() {
-    CaffeineBlockCache cache = newCache(1 << 20);
+    OffHeapBlockCache cache = newCache(1 << 20);
     for (int i = 0; i < 10; i++) {
       insertAndClose(cache, 1, (long) i * BLOCK, BLOCK);
       insertAndClose(cache, 2, (long) i * BLOCK, BLOCK);
@@ -248,10 +194,11 @@ class CaffeineBlockCacheTest {
 
   @Test
   void heldBlockSurvivesEvictionByCapacityIntact() {
-    CaffeineBlockCache cache = newCache(4L * BLOCK);
+    OffHeapBlockCache cache = newCache(4L * BLOCK);
     byte[] data = Blocks.bytes(1, 0, BLOCK);
     try (CachedBlock held = cache.insert(1, 0, Blocks.buffer(data))) {
-      // Newcomers that are read often win TinyLFU's admission against the held block.
+      // Newcomers that are read often win TinyLFU's admission against the held block (and
+      // push it out of an LRU).
       long offset = 0;
       while (cache.cachedBlockCount(1) > 0) {
         assertTrue(offset < 1000L * BLOCK, "block 1:0 was never evicted");
@@ -277,7 +224,7 @@ class CaffeineBlockCacheTest {
 
   @Test
   void heldBlockSurvivesEvictFile() {
-    CaffeineBlockCache cache = newCache(1 << 20);
+    OffHeapBlockCache cache = newCache(1 << 20);
     byte[] data = Blocks.bytes(5, 0, BLOCK);
     CachedBlock held = cache.insert(5, 0, Blocks.buffer(data));
     CachedBlock alsoHeld = cache.lookup(5, 0);
@@ -292,7 +239,7 @@ class CaffeineBlockCacheTest {
 
   @Test
   void closeDropsEverythingAndHeldBlocksAreFreedByTheirReaders() {
-    CaffeineBlockCache cache = newCache(1 << 20);
+    OffHeapBlockCache cache = newCache(1 << 20);
     for (int i = 0; i < 5; i++) {
       insertAndClose(cache, 1, i, 1000);
     }
@@ -319,7 +266,7 @@ class CaffeineBlockCacheTest {
 
   @Test
   void capacityZeroCachesNothingAndInsertReturnsACallerOwnedBlock() {
-    CaffeineBlockCache cache = newCache(0);
+    OffHeapBlockCache cache = newCache(0);
     byte[] data = Blocks.bytes(1, 0, BLOCK);
     try (CachedBlock own = cache.insert(1, 0, Blocks.buffer(data))) {
       assertArrayEquals(data, Blocks.read(own));
@@ -333,7 +280,7 @@ class CaffeineBlockCacheTest {
 
   @Test
   void blockLargerThanCapacityIsNotCached() {
-    CaffeineBlockCache cache = newCache(BLOCK - 1);
+    OffHeapBlockCache cache = newCache(BLOCK - 1);
     insertAndClose(cache, 1, 0, BLOCK);
     insertAndClose(cache, 1, BLOCK, BLOCK - 1);
     assertNull(cache.lookup(1, 0));
@@ -343,7 +290,7 @@ class CaffeineBlockCacheTest {
 
   @Test
   void emptyBlocksAreCachedAndStillEvictable() {
-    CaffeineBlockCache cache = newCache(10);
+    OffHeapBlockCache cache = newCache(10);
     for (int i = 0; i < 100; i++) {
       insertAndClose(cache, 1, i, 0);
     }
@@ -354,7 +301,7 @@ class CaffeineBlockCacheTest {
 
   @Test
   void misuseOfACachedBlockIsCaught() {
-    CaffeineBlockCache cache = newCache(1 << 20);
+    OffHeapBlockCache cache = newCache(1 << 20);
     CachedBlock block = cache.insert(1, 0, Blocks.buffer(Blocks.bytes(1, 0, 10)));
     CachedBlock other = cache.lookup(1, 0);
     block.close();
@@ -367,42 +314,7 @@ class CaffeineBlockCacheTest {
 
   @Test
   void negativeCapacityIsRejected() {
-    assertThrows(IllegalArgumentException.class, () -> new CaffeineBlockCache(-1, memory));
+    assertThrows(IllegalArgumentException.class, () -> new OffHeapBlockCache(-1, memory, policy()));
   }
 
-  /**
-   * A block read often, then not at all while the cache took in more than its capacity, stays
-   * cached under W-TinyLFU (newcomers read once lose admission to it) but is no longer warm;
-   * blocks read since are.
-   */
-  @Test
-  void aBlockNotReadForACapacityOfInsertsIsCachedButNotWarm() {
-    CaffeineBlockCache cache = newCache(64L * BLOCK);
-    // Fill the cache first: Caffeine counts frequencies only once it is half full.
-    for (long offset = 0; offset < 64L * BLOCK; offset += BLOCK) {
-      insertAndClose(cache, 3, offset, BLOCK);
-    }
-    insertAndClose(cache, 1, 0, BLOCK);
-    for (int i = 0; i < 50; i++) {
-      cache.lookup(1, 0).close();
-    }
-    assertTrue(cache.isWarm(1, 0), "read just now");
-    for (long offset = 0; offset < 200L * BLOCK; offset += BLOCK) {
-      insertAndClose(cache, 2, offset, BLOCK);
-    }
-    assertTrue(cache.isCached(1, 0), "W-TinyLFU keeps the frequently read block");
-    assertFalse(cache.isWarm(1, 0), "200 blocks came in since its last read; capacity is 64");
-    assertEquals(0, cache.warmBlockCount(1));
-    for (int i = 0; i < 200; i++) {
-      if (cache.isCached(2, i * (long) BLOCK)) {
-        // Block i came in with 199 - i blocks after it: warm while fewer than 64 did.
-        assertEquals(199 - i < 64, cache.isWarm(2, i * (long) BLOCK), "block " + i);
-      }
-    }
-
-    cache.lookup(1, 0).close();
-    assertTrue(cache.isWarm(1, 0), "a read makes it warm again");
-    assertEquals(1, cache.warmBlockCount(1));
-    assertFalse(cache.isWarm(4, 0), "never cached");
-  }
 }

@@ -1,21 +1,16 @@
 package dev.cairn.cache;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Policy;
-import com.github.benmanes.caffeine.cache.RemovalCause;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
- * {@link BlockCache} on a Caffeine cache weighed in bytes (W-TinyLFU eviction), holding blocks in
- * off-heap memory from a {@link BlockMemory}.
+ * {@link BlockCache} weighed in bytes, holding blocks in off-heap memory from a
+ * {@link BlockMemory}, evicting by W-TinyLFU on a Caffeine cache (the default) or by LRU.
  *
  * <h2>Ownership</h2>
  *
@@ -28,11 +23,9 @@ import java.util.function.Supplier;
  *
  * <h2>Accounting</h2>
  *
- * Caffeine runs maintenance (eviction, removal notices) on an executor, by default the common
- * pool. Here it runs on the calling thread ({@code executor(Runnable::run)}), so a write's
- * evictions are accounted for when it returns. Under concurrency Caffeine may still defer
+ * The {@link BlockTable} under the cache reports every removal; with Caffeine's it may defer
  * maintenance to whichever thread next holds its eviction lock, so the capacity can be exceeded
- * briefly; {@link #stats()} runs pending maintenance first and is exact when no other thread is
+ * briefly. {@link #stats()} runs pending maintenance first and is exact when no other thread is
  * using the cache.
  *
  * <p>A block read by {@link #insertRead} keeps its file trailer after its contents, in the same
@@ -40,17 +33,11 @@ import java.util.function.Supplier;
  * copied block, while {@link CacheStats#pinnedBytes()} counts what was allocated, trailers
  * included (5 bytes a block).
  *
- * <h2>Sampled hits</h2>
+ * <h2>Eviction policy</h2>
  *
- * Caffeine records each read it is told of in a buffer that maintenance drains into its frequency
- * sketch and LRU order, a batch at a time, on the calling thread here: the read that drains a
- * full buffer takes several times as long as the others, and those reads made up Cairn's read
- * p99 (docs/performance.md, "Caffeine's maintenance and the read p99"). A hit is therefore
- * told to Caffeine one time in {@value #RECORDED_HIT_ONE_IN}, chosen at random; the others look
- * the block up quietly. Caffeine's read buffer already drops reads under contention, so its
- * frequencies were samples before; a hot block is still recorded often, and inserts are recorded
- * as before. Measured at a one-in-eight sample: hit ratio within 1% of recording every hit, read
- * p99 lower (docs/decisions/0013, with the alternatives measured).
+ * {@link EvictionPolicy#TINY_LFU} (Caffeine's W-TinyLFU, the default; one hit in eight recorded,
+ * see {@link CaffeineBlockTable}) or {@link EvictionPolicy#LRU} ({@link LruBlockTable}). The
+ * policy decides what is evicted for room; everything else here is the same for both.
  *
  * <h2>Per-file index</h2>
  *
@@ -69,15 +56,12 @@ import java.util.function.Supplier;
  * the capacity has come in since. Reads record the clock only when it moved on by more than a
  * sixteenth of the capacity, so a hot block is written rarely.
  */
-public final class CaffeineBlockCache implements BlockCache {
-  /** One hit in this many is recorded by Caffeine (a power of two); see "Sampled hits". */
-  static final int RECORDED_HIT_ONE_IN = 8;
-
+public final class OffHeapBlockCache implements BlockCache {
   // Immutable after construction.
   private final long capacityBytes;
   private final BlockMemory memory;
-  private final Cache<BlockKey, SharedBlock> cache;
-  private final Policy<BlockKey, SharedBlock> policy;
+  private final EvictionPolicy policy;
+  private final BlockTable table;
 
   // Thread-safe: per-file index and counters. An entry lives until its file is evicted.
   private final ConcurrentHashMap<Long, FileBlocks> files = new ConcurrentHashMap<>();
@@ -98,7 +82,7 @@ public final class CaffeineBlockCache implements BlockCache {
   private volatile boolean closed;
 
   /** A cache of {@code capacityBytes} in netty pooled direct memory. */
-  public CaffeineBlockCache(long capacityBytes) {
+  public OffHeapBlockCache(long capacityBytes) {
     this(capacityBytes, new NettyBlockMemory());
   }
 
@@ -106,23 +90,33 @@ public final class CaffeineBlockCache implements BlockCache {
    * A cache of {@code capacityBytes} using {@code memory}. A capacity of zero caches nothing:
    * {@link #insert} then returns a block owned by the caller alone.
    */
-  public CaffeineBlockCache(long capacityBytes, BlockMemory memory) {
+  public OffHeapBlockCache(long capacityBytes, BlockMemory memory) {
+    this(capacityBytes, memory, EvictionPolicy.TINY_LFU);
+  }
+
+  /** A cache of {@code capacityBytes} of {@code policy} in netty pooled direct memory. */
+  public OffHeapBlockCache(long capacityBytes, EvictionPolicy policy) {
+    this(capacityBytes, new NettyBlockMemory(), policy);
+  }
+
+  /**
+   * A cache of {@code capacityBytes} using {@code memory}, evicting by {@code policy}. A capacity
+   * of zero caches nothing: {@link #insert} then returns a block owned by the caller alone.
+   */
+  public OffHeapBlockCache(long capacityBytes, BlockMemory memory, EvictionPolicy policy) {
     if (capacityBytes < 0) {
       throw new IllegalArgumentException("negative cache capacity " + capacityBytes);
     }
     this.capacityBytes = capacityBytes;
     this.readMarkSlack = capacityBytes / 16;
     this.memory = memory;
-    this.cache =
-        Caffeine.newBuilder()
-            .maximumWeight(capacityBytes)
-            // Weight at least 1: Caffeine never evicts zero-weight entries, so empty blocks
-            // would otherwise stay forever.
-            .weigher((BlockKey key, SharedBlock block) -> Math.max(1, block.size()))
-            .executor(Runnable::run)
-            .removalListener(this::onRemoval)
-            .build();
-    this.policy = cache.policy();
+    this.policy = policy;
+    this.table = BlockTable.create(policy, capacityBytes, this::onRemoval);
+  }
+
+  /** What this cache evicts for room. */
+  public EvictionPolicy evictionPolicy() {
+    return policy;
   }
 
   @Override
@@ -133,7 +127,7 @@ public final class CaffeineBlockCache implements BlockCache {
     }
     FileBlocks file = fileBlocks(fileNumber);
     BlockKey key = new BlockKey(fileNumber, offset);
-    SharedBlock block = recordThisHit() ? cache.getIfPresent(key) : policy.getIfPresentQuietly(key);
+    SharedBlock block = table.get(key);
     // tryRetain fails only if an eviction freed the block after getIfPresent found it: a miss.
     if (block != null && block.tryRetain()) {
       block.markRead(insertClock.get(), readMarkSlack);
@@ -146,17 +140,12 @@ public final class CaffeineBlockCache implements BlockCache {
     return null;
   }
 
-  /** Whether this lookup tells Caffeine of its hit: one in {@link #RECORDED_HIT_ONE_IN}. */
-  private static boolean recordThisHit() {
-    return (ThreadLocalRandom.current().nextInt() & (RECORDED_HIT_ONE_IN - 1)) == 0;
-  }
-
   @Override
   public CachedBlock lookupQuietly(long fileNumber, long offset) {
     if (closed) {
       return null;
     }
-    SharedBlock block = policy.getIfPresentQuietly(new BlockKey(fileNumber, offset));
+    SharedBlock block = table.peek(new BlockKey(fileNumber, offset));
     return block != null && block.tryRetain() ? new BlockLease(block) : null;
   }
 
@@ -217,14 +206,14 @@ public final class CaffeineBlockCache implements BlockCache {
 
   /**
    * Caches the block {@code create} makes unless {@code key} is cached, and returns whichever
-   * block is cached, retained for the caller. {@code create} runs under Caffeine's lock for the
+   * block is cached, retained for the caller. {@code create} runs under the table's lock for the
    * key, at most once, and only when the key is absent, so two threads never both cache a block.
    */
   private CachedBlock cacheOrShare(BlockKey key, Supplier<SharedBlock> create) {
     while (true) {
       SharedBlock[] created = new SharedBlock[1];
       SharedBlock block =
-          cache.asMap().computeIfAbsent(key, k -> created[0] = cacheNewBlock(k, create.get()));
+          table.computeIfAbsent(key, k -> created[0] = cacheNewBlock(k, create.get()));
       if (created[0] != null) {
         // Born with the caller's reference as well as the cache's, so even if maintenance
         // evicted it at once (TinyLFU may reject a newcomer) the caller still holds it.
@@ -232,7 +221,7 @@ public final class CaffeineBlockCache implements BlockCache {
           // close() may have cleared the cache before our entry landed; drop it ourselves so it
           // is not left pinned in a closed cache. (Volatile write of closed before clearing,
           // map write before this read: one side always sees the other.)
-          cache.invalidate(key);
+          table.remove(key);
         }
         return new BlockLease(block);
       }
@@ -244,7 +233,7 @@ public final class CaffeineBlockCache implements BlockCache {
     }
   }
 
-  /** Accounts for {@code block}, about to be cached: runs under Caffeine's lock for {@code key}. */
+  /** Accounts for {@code block}, about to be cached: runs under the table's lock for {@code key}. */
   private SharedBlock cacheNewBlock(BlockKey key, SharedBlock block) {
     // An insert follows a read that missed: the block is read now.
     block.markRead(insertClock.addAndGet(block.size()), 0);
@@ -267,11 +256,8 @@ public final class CaffeineBlockCache implements BlockCache {
     return new SharedBlock(region, initialRefs);
   }
 
-  /** Caffeine's removal listener: the block has left the map; drop the cache's reference. */
-  private void onRemoval(BlockKey key, SharedBlock block, RemovalCause cause) {
-    // Keys and values are strongly held, so Caffeine never passes null here.
-    assert key != null && block != null : "strong entries have a key and a value";
-    assert cause != RemovalCause.REPLACED : "the cache never replaces a block";
+  /** The table's removal listener: the block has left the map; drop the cache's reference. */
+  private void onRemoval(BlockKey key, SharedBlock block, boolean forRoom) {
     usedBytes.add(-block.size());
     blockCount.decrement();
     FileBlocks file = files.get(key.fileNumber());
@@ -281,7 +267,7 @@ public final class CaffeineBlockCache implements BlockCache {
     if (!closed) {
       // Capacity pressure or evictFile; clearing at close is not an eviction.
       evictions.increment();
-      if (cause == RemovalCause.SIZE && insertClock.get() - block.lastReadClock() < capacityBytes) {
+      if (forRoom && insertClock.get() - block.lastReadClock() < capacityBytes) {
         evictedWarm.increment();
       }
     }
@@ -300,9 +286,9 @@ public final class CaffeineBlockCache implements BlockCache {
     if (file == null) {
       return;
     }
-    List<BlockKey> keys =
-        file.cachedOffsets().stream().map(offset -> new BlockKey(fileNumber, offset)).toList();
-    cache.invalidateAll(keys);
+    for (long offset : file.cachedOffsets()) {
+      table.remove(new BlockKey(fileNumber, offset));
+    }
     files.remove(fileNumber, file);
   }
 
@@ -363,7 +349,7 @@ public final class CaffeineBlockCache implements BlockCache {
 
   @Override
   public CacheStats stats() {
-    cache.cleanUp();
+    table.runPendingMaintenance();
     return new CacheStats(
         hits.sum(),
         misses.sum(),
@@ -385,8 +371,7 @@ public final class CaffeineBlockCache implements BlockCache {
   @Override
   public void close() {
     closed = true;
-    cache.invalidateAll();
-    cache.cleanUp();
+    table.clear();
     files.clear();
   }
 

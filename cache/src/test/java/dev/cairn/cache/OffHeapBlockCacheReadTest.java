@@ -15,13 +15,13 @@ import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** {@link CaffeineBlockCache#insertRead}: a block read straight into the cache's memory. */
-class CaffeineBlockCacheReadTest {
+/** {@link OffHeapBlockCache#insertRead}: a block read straight into the cache's memory. */
+class OffHeapBlockCacheReadTest {
   private static final int BLOCK = 4096;
   private static final int TRAILER = 5;
 
   private final NettyBlockMemory memory = new NettyBlockMemory();
-  private final CaffeineBlockCache cache = new CaffeineBlockCache(1 << 20, memory);
+  private final OffHeapBlockCache cache = new OffHeapBlockCache(1 << 20, memory);
 
   @AfterEach
   void noOffHeapBytesLeftBehind() {

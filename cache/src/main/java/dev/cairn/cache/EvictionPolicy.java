@@ -1,0 +1,16 @@
+package dev.cairn.cache;
+
+/** What a block cache evicts for room, and so which blocks it admits. */
+public enum EvictionPolicy {
+  /**
+   * Caffeine's W-TinyLFU: a new block is admitted only if it looks read more often than the block
+   * it would evict. Resists scans and keeps a stable hot set; turns away blocks that are new by
+   * construction, such as those of a workload reading its newest writes.
+   */
+  TINY_LFU,
+  /**
+   * Least recently used, sharded as LevelDB's and RocksDB's caches are: every block is admitted
+   * and the one read longest ago leaves.
+   */
+  LRU
+}
