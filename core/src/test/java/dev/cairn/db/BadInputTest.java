@@ -77,6 +77,7 @@ class BadInputTest {
         Arguments.of((Consumer<Options.Builder>) b -> b.levelSizeRatio(1), "levelSizeRatio"),
         Arguments.of((Consumer<Options.Builder>) b -> b.l0CompactionTrigger(8).l0SlowdownTrigger(4), "l0SlowdownTrigger"),
         Arguments.of((Consumer<Options.Builder>) b -> b.blockCacheBytes(-1), "blockCacheBytes"),
+        Arguments.of((Consumer<Options.Builder>) b -> b.blockCacheEvictionPolicy(null), "blockCacheEvictionPolicy"),
         Arguments.of((Consumer<Options.Builder>) b -> b.backgroundThreads(0), "backgroundThreads"),
         Arguments.of((Consumer<Options.Builder>) b -> b.compactionStyle(null), "compactionStyle"));
   }

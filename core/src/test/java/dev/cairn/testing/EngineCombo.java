@@ -1,5 +1,6 @@
 package dev.cairn.testing;
 
+import dev.cairn.cache.EvictionPolicy;
 import dev.cairn.BlockCompactionExecution;
 import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.Options;
@@ -44,7 +45,7 @@ public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler, 
     return new EngineCombo(CompactionStyle.TABLE, CompactionScheduler.IMMEDIATE, LevelLayout.TWO_PHASE);
   }
 
-  /** dLSM: the compaction buffer over two-phase levels. */
+  /** dLSM: the compaction buffer over two-phase levels, flushed blocks cached in an LRU cache. */
   public static EngineCombo dlsm() {
     return new EngineCombo(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE, LevelLayout.TWO_PHASE);
   }
@@ -115,6 +116,11 @@ public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler, 
     }
     if (scheduler == CompactionScheduler.DLC) {
       b.dlc(dlc());
+    }
+    if (style == CompactionStyle.BUFFER && layout == LevelLayout.TWO_PHASE) {
+      // dLSM as the runner's cairn-dlsm builds it: flushed blocks cached, in an LRU block cache
+      // (so the reliability tests run the LRU cache too; the other combinations keep W-TinyLFU).
+      b.cacheFlushedBlocks(true).blockCacheEvictionPolicy(EvictionPolicy.LRU);
     }
     return b;
   }

@@ -1,6 +1,7 @@
 package dev.cairn.bench.micro;
 
 import dev.cairn.cache.CachedBlock;
+import dev.cairn.cache.EvictionPolicy;
 import dev.cairn.cache.OffHeapBlockCache;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
@@ -11,6 +12,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -20,7 +22,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * The block cache's two paths with 4 KiB blocks: a hit (lookup, read a byte through
  * {@code contents()}, close) on a cache that holds every block, and a miss (lookup, insert a
  * copy, close) on a full cache, so every insert also pays for an eviction. Run with {@code -t 2}
- * to see contention.
+ * to see contention. Each under both eviction policies ({@code -p policy=LRU} for one).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -31,11 +33,13 @@ public class BlockCacheBench {
   @State(Scope.Benchmark)
   public static class HotCache {
     static final int BLOCKS = 4096;
+    @Param({"TINY_LFU", "LRU"})
+    EvictionPolicy policy;
     OffHeapBlockCache cache;
 
     @Setup(Level.Trial)
     public void setUp() {
-      cache = new OffHeapBlockCache(64L << 20);
+      cache = new OffHeapBlockCache(64L << 20, policy);
       ByteBuffer contents = randomBlock();
       for (int i = 0; i < BLOCKS; i++) {
         cache.insert(1, (long) i * BLOCK, contents).close();
@@ -52,11 +56,13 @@ public class BlockCacheBench {
   /** A full 16 MiB cache; each insert is a new key. */
   @State(Scope.Benchmark)
   public static class FullCache {
+    @Param({"TINY_LFU", "LRU"})
+    EvictionPolicy policy;
     OffHeapBlockCache cache;
 
     @Setup(Level.Trial)
     public void setUp() {
-      cache = new OffHeapBlockCache(16L << 20);
+      cache = new OffHeapBlockCache(16L << 20, policy);
     }
 
     @TearDown(Level.Trial)
