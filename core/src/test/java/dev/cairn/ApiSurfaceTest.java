@@ -70,6 +70,7 @@ class ApiSurfaceTest {
       "dev.cairn.WriteBatch$Handler",
       "dev.cairn.WriteOptions",
       "dev.cairn.cache.CacheStats",
+      "dev.cairn.cache.EvictionPolicy",
       "dev.cairn.compaction.block.BlockCompactionConfig",
       "dev.cairn.compaction.block.LevelThresholds",
       "dev.cairn.compaction.buffer.BufferConfig",

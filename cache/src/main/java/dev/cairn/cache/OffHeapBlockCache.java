@@ -2,7 +2,6 @@ package dev.cairn.cache;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -54,7 +53,9 @@ import java.util.function.Supplier;
  * what an LRU cache of the same capacity would hold: the cache keeps an insert clock (bytes
  * inserted so far) and each block the clock at its last read; a block is warm while less than
  * the capacity has come in since. Reads record the clock only when it moved on by more than a
- * sixteenth of the capacity, so a hot block is written rarely.
+ * sixteenth of the capacity, so a hot block is written rarely. Under LRU a cached block has seen
+ * less than a capacity of inserts since its last read (each insert moves it towards the end), so
+ * there the two answers nearly coincide.
  */
 public final class OffHeapBlockCache implements BlockCache {
   // Immutable after construction.
