@@ -114,7 +114,14 @@ final class LruBlockTable implements BlockTable {
       this.key = key;
       this.block = block;
       // At least 1, as Caffeine weighs: an empty block still takes a place.
-      this.weight = Math.max(1, block == null ? 0 : block.size());
+      this.weight = Math.max(1, block.size());
+    }
+
+    /** The recency list's sentinel: no block, no weight. */
+    private Node() {
+      this.key = null;
+      this.block = null;
+      this.weight = 0;
     }
   }
 
@@ -129,7 +136,7 @@ final class LruBlockTable implements BlockTable {
     private final ReentrantLock lock = new ReentrantLock();
     // Guarded by lock.
     private final HashMap<BlockKey, Node> map = new HashMap<>();
-    private final Node sentinel = new Node(null, null);
+    private final Node sentinel = new Node();
     private long usedBytes;
 
     Shard(long capacityBytes) {

@@ -61,7 +61,6 @@ public final class OffHeapBlockCache implements BlockCache {
   // Immutable after construction.
   private final long capacityBytes;
   private final BlockMemory memory;
-  private final EvictionPolicy policy;
   private final BlockTable table;
 
   // Thread-safe: per-file index and counters. An entry lives until its file is evicted.
@@ -111,14 +110,9 @@ public final class OffHeapBlockCache implements BlockCache {
     this.capacityBytes = capacityBytes;
     this.readMarkSlack = capacityBytes / 16;
     this.memory = memory;
-    this.policy = policy;
     this.table = BlockTable.create(policy, capacityBytes, this::onRemoval);
   }
 
-  /** What this cache evicts for room. */
-  public EvictionPolicy evictionPolicy() {
-    return policy;
-  }
 
   @Override
   public CachedBlock lookup(long fileNumber, long offset) {
