@@ -1,5 +1,6 @@
 package dev.cairn.bench.run;
 
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Recorder;
 
@@ -7,12 +8,27 @@ import org.HdrHistogram.Recorder;
  * What the measured phase's threads count, shared by all of them: operation counts, user bytes
  * written, and latency recorders (HdrHistogram's {@link Recorder} hands the sampler each
  * second's histogram without stopping the writers). Latencies are in nanoseconds.
+ *
+ * <p>The recorders have a fixed range, one nanosecond to {@link #MAX_LATENCY_NANOS}, not
+ * HdrHistogram's auto-resizing one: every interval starts a new histogram, and an auto-resizing
+ * one grew to each second's largest latency in steps, each under a lock the recording threads
+ * wait on (a JFR recording caught readers parked there for 12-17 ms, which the read p99 then
+ * counted: docs/results/issue21 {@code jfr-startup/}).
  */
 final class OpCounters {
+  /** The longest latency the recorders hold: one hour. Longer operations count as this. */
+  static final long MAX_LATENCY_NANOS = TimeUnit.HOURS.toNanos(1);
+  static final int LATENCY_DIGITS = 3;
+
   final LongAdder reads = new LongAdder();
   final LongAdder writes = new LongAdder();
   final LongAdder scans = new LongAdder();
   final LongAdder userBytesWritten = new LongAdder();
-  final Recorder readLatency = new Recorder(3);
-  final Recorder writeLatency = new Recorder(3);
+  final Recorder readLatency = new Recorder(1, MAX_LATENCY_NANOS, LATENCY_DIGITS);
+  final Recorder writeLatency = new Recorder(1, MAX_LATENCY_NANOS, LATENCY_DIGITS);
+
+  /** The latency since {@code startNanos} as the recorders take it: within [1, {@link #MAX_LATENCY_NANOS}]. */
+  static long latencySince(long startNanos) {
+    return Math.min(Math.max(1, System.nanoTime() - startNanos), MAX_LATENCY_NANOS);
+  }
 }

@@ -129,14 +129,18 @@ public final class Runner {
     Histogram readTotal = new Histogram(3);
     Histogram writeTotal = new Histogram(3);
     boolean periodic = workload.name().equals("periodic");
+    Histogram reads = null;
+    Histogram writes = null;
     for (long tick = start + NANOS_PER_SECOND; ; tick += NANOS_PER_SECOND) {
       long target = Math.min(tick, stopAt);
       boolean alive = threads.sleepUntil(target);
       long now = System.nanoTime();
       double interval = (now - previousTick) / 1e9;
       long[] counts = {m.counters.reads.sum(), m.counters.writes.sum(), m.counters.scans.sum()};
-      Histogram reads = m.counters.readLatency.getIntervalHistogram();
-      Histogram writes = m.counters.writeLatency.getIntervalHistogram();
+      // The last second's histograms are handed back to be reused (they are read only within
+      // this iteration), so the fixed-range recorders allocate no new ones each second.
+      reads = m.counters.readLatency.getIntervalHistogram(reads);
+      writes = m.counters.writeLatency.getIntervalHistogram(writes);
       readTotal.add(reads);
       writeTotal.add(writes);
       EngineMetrics current = engine.metrics();

@@ -25,7 +25,7 @@ final class TimedOps implements Ops {
     byte[] key = Keys.encode(id);
     long start = System.nanoTime();
     engine.get(key);
-    counters.readLatency.recordValue(Math.max(1, System.nanoTime() - start));
+    counters.readLatency.recordValue(OpCounters.latencySince(start));
     counters.reads.increment();
   }
 
@@ -35,7 +35,7 @@ final class TimedOps implements Ops {
     byte[] value = values.next(valueRandom);
     long start = System.nanoTime();
     engine.put(key, value);
-    counters.writeLatency.recordValue(Math.max(1, System.nanoTime() - start));
+    counters.writeLatency.recordValue(OpCounters.latencySince(start));
     counters.writes.increment();
     counters.userBytesWritten.add(key.length + value.length);
   }
