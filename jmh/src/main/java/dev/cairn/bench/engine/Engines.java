@@ -18,7 +18,7 @@ public final class Engines {
   /** cairn-dlsm's aggressive compaction starts after this long without a write. */
   static final long DLSM_IDLE_MILLIS = 5_000;
   /** cairn-dlsm's buffer bound, as a fraction of the levels' bytes (BufferConfig's default: 0.20). */
-  static final double DLSM_MAX_SPACE_FRACTION = 0.10;
+  private static final double DLSM_MAX_SPACE_FRACTION = 0.10;
 
   static {
     BY_NAME.put("cairn-table", CairnTableEngine::new);

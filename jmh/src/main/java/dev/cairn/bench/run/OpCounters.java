@@ -18,6 +18,7 @@ import org.HdrHistogram.Recorder;
 final class OpCounters {
   /** The longest latency the recorders hold: one hour. Longer operations count as this. */
   static final long MAX_LATENCY_NANOS = TimeUnit.HOURS.toNanos(1);
+  /** Significant digits of every latency histogram the runner keeps (the recorders and the totals). */
   static final int LATENCY_DIGITS = 3;
 
   final LongAdder reads = new LongAdder();

@@ -126,8 +126,8 @@ public final class Runner {
     EngineMetrics previous = first;
     long previousTick = start;
     long[] previousCounts = new long[3];
-    Histogram readTotal = new Histogram(3);
-    Histogram writeTotal = new Histogram(3);
+    Histogram readTotal = new Histogram(OpCounters.LATENCY_DIGITS);
+    Histogram writeTotal = new Histogram(OpCounters.LATENCY_DIGITS);
     boolean periodic = workload.name().equals("periodic");
     Histogram reads = null;
     Histogram writes = null;
@@ -218,11 +218,11 @@ public final class Runner {
     double runSeconds;
     long liveUserBytes;
     long dbBytes;
-    Histogram readTotal = new Histogram(3);
-    Histogram writeTotal = new Histogram(3);
-    final Histogram highPhaseReads = new Histogram(3);
+    Histogram readTotal = new Histogram(OpCounters.LATENCY_DIGITS);
+    Histogram writeTotal = new Histogram(OpCounters.LATENCY_DIGITS);
+    final Histogram highPhaseReads = new Histogram(OpCounters.LATENCY_DIGITS);
     /** High-phase reads after the first period (HighPhase). */
-    final Histogram laterHighPhaseReads = new Histogram(3);
+    final Histogram laterHighPhaseReads = new Histogram(OpCounters.LATENCY_DIGITS);
     EngineMetrics startMetrics;
     EngineMetrics endMetrics;
     long[] startLevelBytes = new long[0];
