@@ -7,6 +7,8 @@ import dev.cairn.compaction.dlc.LoadModel;
 import java.util.Map;
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
 import org.apache.hadoop.hbase.io.hfile.CacheStats;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One region server's load and cache picture, shared by the policies of all its stores: DLC's
@@ -35,6 +37,7 @@ import org.apache.hadoop.hbase.io.hfile.CacheStats;
  * however often it flushes.
  */
 final class ServerLoad extends ServerTicker<CairnCompactionPolicy> {
+  private static final Logger LOG = LoggerFactory.getLogger(ServerLoad.class);
   private static final Registry<ServerLoad> SERVERS = new Registry<>();
 
   private final LoadModel model;
@@ -84,7 +87,12 @@ final class ServerLoad extends ServerTicker<CairnCompactionPolicy> {
   @Override
   protected void tick() {
     LoadClass before = load;
-    load = model.tick().load();
+    LoadEstimate estimate = model.tick();
+    load = estimate.load();
+    if (load != before) {
+      LOG.debug("cairn: server load {} -> {} (client reads {} B/s)", before, load,
+          Math.round(estimate.clientBytesPerSecond()));
+    }
     if (load != LoadClass.LOW || before != LoadClass.LOW || pictureRead) {
       pictureRead = false;
       cachedBytesByFile = CacheWalk.bytesByFile(cache);

@@ -65,7 +65,8 @@ class DelayUnderLoadTest {
         + ", delayed " + cluster.policyCounter(table, "DelayedCompactions")
         + ", released at bound " + cluster.policyCounter(table, "ReleasesAtBound")
         + ", held " + cluster.policyCounter(table, "CurrentDelayMillis") + " ms"
-        + ", last decision: " + cluster.policyAttribute(table, "LastDecision");
+        + ", last decision: " + cluster.policyAttribute(table, "LastDecision")
+        + ", client reads " + cluster.policyAttribute(table, "ClientReadBytesPerSecond") + " B/s";
   }
 
   @Test
@@ -128,7 +129,7 @@ class DelayUnderLoadTest {
           flushRound(table, name, round);
         }
         Thread.sleep(1000);
-        assertTrue(cluster.storeFiles(name) >= 4, "delayed under load: " + policyState(name));
+        assertTrue(cluster.storeFiles(name) >= 4, "delayed under load: " + policyState(name) + "; " + readers.status());
         // The time bound: the ticker asks again after 10 s and the policy releases the compaction.
         MiniCluster.waitFor("the release at the time bound", WAIT,
             () -> cluster.policyCounter(name, "ReleasesAtBound") > 0 && cluster.storeFiles(name) <= 2);

@@ -45,6 +45,12 @@ final class ReadLoad implements AutoCloseable {
     return reads.get();
   }
 
+  /** The reads so far and the first reader's failure, for a failed assertion's message. */
+  String status() {
+    Throwable f = failure.get();
+    return "readers: " + reads.get() + " reads" + (f == null ? "" : ", failed: " + f);
+  }
+
   /** Stops the readers; a read that failed fails the test here. */
   @Override
   public void close() throws InterruptedException {
