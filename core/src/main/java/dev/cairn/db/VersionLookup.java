@@ -14,6 +14,15 @@ import java.util.List;
  * Point lookup through a version's tables: L0 files newest first (they may overlap), then at most
  * one file per deeper level (their files do not overlap), stopping at the first value or
  * tombstone. A level with a compaction buffer is read through it ({@link BufferLookup}).
+ *
+ * <p><b>Tables the version keeps.</b> A table's handle is taken from the table cache by the first
+ * read of it in a version and kept by the version ({@link Version#keep}) until the version is
+ * released; the reads after it use that handle and take no reference of their own. Every read of
+ * the current version shares it, so a per-read table-cache lookup and two atomic updates of a
+ * reference count that every reader thread writes (its cache line moving between cores on each
+ * read) become one volatile read per table (docs/architecture.md, "A version keeps its tables
+ * open"). A version keeps its tables only while its files fit the table cache's capacity, so the
+ * cache's bound on open tables still holds to within the versions alive at once.
  */
 final class VersionLookup {
   private VersionLookup() {}
@@ -25,17 +34,20 @@ final class VersionLookup {
   /** @param reads counts where the read ended and the blocks it read, by level */
   static LookupResult get(TableCache tables, Version v, LookupKey lookup, boolean fillCache, PointReads reads) {
     int blocksBefore = lookup.blockReads();
-    LookupResult fromL0 = getFromLevel0(tables, v, lookup, fillCache);
+    LookupResult fromL0 = getFromLevel0(tables, v, lookup, fillCache, v.totalFiles() <= tables.capacity());
     if (counted(reads, 0, lookup, blocksBefore, fromL0)) {
       return fromL0;
     }
+    boolean keep = v.totalFiles() <= tables.capacity();
     for (int level = 1; level < v.numLevels(); level++) {
-      FileMetaData f = findFile(v.files(level), lookup.userKey());
-      if (f != null) {
+      List<FileMetaData> files = v.files(level);
+      int index = findFileIndex(files, lookup.userKey());
+      if (index >= 0) {
+        FileMetaData f = files.get(index);
         List<BufferRun<FileMetaData>> buffer = v.bufferRuns(level);
         blocksBefore = lookup.blockReads();
         LookupResult r = buffer.isEmpty()
-            ? getFromTable(tables, f, lookup, fillCache)
+            ? getFromVersionTable(tables, v, level, index, keep, lookup, fillCache)
             : BufferLookup.get(tables, level, f, buffer, lookup, fillCache, reads);
         if (counted(reads, level, lookup, blocksBefore, r)) {
           return r;
@@ -46,10 +58,12 @@ final class VersionLookup {
   }
 
   /** L0's files newest first (they may overlap): the first decided answer, or NOT_PRESENT. */
-  private static LookupResult getFromLevel0(TableCache tables, Version v, LookupKey lookup, boolean fillCache) {
-    for (FileMetaData f : v.files(0)) {
-      if (covers(f, lookup.userKey())) {
-        LookupResult r = getFromTable(tables, f, lookup, fillCache);
+  private static LookupResult getFromLevel0(TableCache tables, Version v, LookupKey lookup, boolean fillCache,
+      boolean keep) {
+    List<FileMetaData> files = v.files(0);
+    for (int i = 0; i < files.size(); i++) {
+      if (covers(files.get(i), lookup.userKey())) {
+        LookupResult r = getFromVersionTable(tables, v, 0, i, keep, lookup, fillCache);
         if (r.isDecided()) {
           return r;
         }
@@ -74,8 +88,8 @@ final class VersionLookup {
     return InternalKey.compareUserKey(key, f.smallest()) >= 0 && InternalKey.compareUserKey(key, f.largest()) <= 0;
   }
 
-  /** The file of a sorted, non-overlapping level whose range holds {@code key}, or null. */
-  static FileMetaData findFile(List<FileMetaData> files, byte[] key) {
+  /** The index of the file of a sorted, non-overlapping level whose range holds {@code key}, or -1. */
+  static int findFileIndex(List<FileMetaData> files, byte[] key) {
     int lo = 0;
     int hi = files.size();
     while (lo < hi) {
@@ -87,9 +101,33 @@ final class VersionLookup {
       }
     }
     if (lo < files.size() && InternalKey.compareUserKey(key, files.get(lo).smallest()) >= 0) {
-      return files.get(lo);
+      return lo;
     }
-    return null;
+    return -1;
+  }
+
+  /**
+   * Reads the {@code index}th file of {@code level} through the handle {@code v} keeps for it,
+   * taking and offering one when it keeps none yet and {@code keep} allows (see the class
+   * comment). Requires: the caller holds a reference to {@code v}.
+   */
+  private static LookupResult getFromVersionTable(TableCache tables, Version v, int level, int index, boolean keep,
+      LookupKey lookup, boolean fillCache) {
+    if (v.kept(level, index) instanceof TableHandle kept) {
+      return kept.reader().get(lookup, fillCache);
+    }
+    FileMetaData f = v.files(level).get(index);
+    if (!keep) {
+      return getFromTable(tables, f, lookup, fillCache);
+    }
+    TableHandle h = TableIterators.acquire(tables, f);
+    if (v.keep(level, index, h)) {
+      return h.reader().get(lookup, fillCache);
+    }
+    // Another reader kept its handle first (or the version was released): this one is ours.
+    try (h) {
+      return h.reader().get(lookup, fillCache);
+    }
   }
 
   static LookupResult getFromTable(TableCache tables, FileMetaData f, byte[] key, long sequence,

@@ -178,6 +178,11 @@ public final class TableCache implements AutoCloseable {
     }
   }
 
+  /** Most tables kept open when no handle holds them. */
+  public int capacity() {
+    return capacity;
+  }
+
   /** Tables now open, including evicted ones still held by a handle. */
   public int openTables() {
     return openReaders.get();

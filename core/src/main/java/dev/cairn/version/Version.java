@@ -30,6 +30,11 @@ import java.util.function.Consumer;
  * reference is held its files stay in {@link VersionSet#liveFileNumbers()} and are not deleted.
  * The count goes 0 (new) → n → 0 → released; once released a version cannot be referenced again.
  * {@code ref}/{@code unref} are thread-safe; everything else is immutable.
+ *
+ * <p>A version also keeps, per file, what its readers open on that file's behalf and leave for
+ * the next reader ({@link #kept}, {@link #keep}): the engine keeps a table handle there, so a
+ * point read of a version the reads share takes no table-cache reference of its own. The last
+ * reference's release closes what the version kept, before its version set hears of the release.
  */
 public final class Version implements BufferedLevels<FileMetaData> {
   static final boolean PARANOID = Boolean.getBoolean("cairn.paranoid");
@@ -45,6 +50,7 @@ public final class Version implements BufferedLevels<FileMetaData> {
   private final Consumer<Version> onRelease;
 
   private final AtomicInteger refs = new AtomicInteger();
+  private final KeptPerFile kept;
 
   /**
    * @param levels per level, files already in the order of the invariants (see {@link
@@ -61,6 +67,7 @@ public final class Version implements BufferedLevels<FileMetaData> {
       copy.add(List.copyOf(files));
     }
     this.levels = Collections.unmodifiableList(copy);
+    this.kept = new KeptPerFile(this.levels);
     if (buffers.size() != Options.MAX_LEVELS) {
       throw new IllegalArgumentException(buffers.size() + " buffer levels, expected " + Options.MAX_LEVELS);
     }
@@ -267,8 +274,43 @@ public final class Version implements BufferedLevels<FileMetaData> {
     // A concurrent tryRef() may revive the count between the decrement and this CAS; then the
     // CAS fails and that reader's own unref() releases the version later.
     if (n == 0 && refs.compareAndSet(0, RELEASED)) {
-      onRelease.accept(this);
+      try {
+        kept.sealAndClose();
+      } finally {
+        onRelease.accept(this);
+      }
     }
+  }
+
+  /**
+   * What this version keeps for the {@code index}th file of {@code level} ({@link #files}'s
+   * order), or null. Valid while the caller holds a reference.
+   */
+  public AutoCloseable kept(int level, int index) {
+    return kept.get(level, index);
+  }
+
+  /**
+   * Keeps {@code resource} for the {@code index}th file of {@code level} until this version is
+   * released, if nothing is kept there yet and the version is referenced; returns whether it
+   * did. If not, the caller still owns {@code resource}. Requires: the caller holds a reference
+   * (a version nobody references may never be released, and would never close it).
+   */
+  public boolean keep(int level, int index, AutoCloseable resource) {
+    return refs.get() > 0 && kept.offer(level, index, resource);
+  }
+
+  /** Files of every level: how many resources this version may keep. */
+  public int totalFiles() {
+    return kept.size();
+  }
+
+  /**
+   * Closes what this version keeps and refuses anything offered later; for the engine's close,
+   * when the version set's own reference is never dropped. Idempotent.
+   */
+  public void closeKept() {
+    kept.sealAndClose();
   }
 
   /** Current reference count, or -1 once released (for tests and assertions). */

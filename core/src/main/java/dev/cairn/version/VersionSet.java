@@ -411,9 +411,17 @@ public final class VersionSet implements AutoCloseable {
     return key == null ? null : key.clone();
   }
 
-  /** Closes the manifest (it is synced after every edit, so nothing is lost). Idempotent. */
+  /**
+   * Closes the manifest (it is synced after every edit, so nothing is lost) and what the current
+   * version keeps open for its reads (its table handles), whose reference this set holds until
+   * the end. Idempotent. Requires: no read in flight.
+   */
   @Override
   public void close() throws IOException {
+    Version v = current;
+    if (v != null) {
+      v.closeKept();
+    }
     LogWriter writer = manifest;
     manifest = null;
     if (writer != null) {

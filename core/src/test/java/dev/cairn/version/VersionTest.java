@@ -3,6 +3,9 @@ package dev.cairn.version;
 import static dev.cairn.version.Files.table;
 import static dev.cairn.version.Files.user;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -141,5 +144,77 @@ class VersionTest {
     assertThrows(IllegalStateException.class, v::ref);
     assertThrows(IllegalStateException.class, v::unref);
     assertEquals(1, released.get());
+  }
+
+  /** A resource that counts its closes. */
+  private static final class Counted implements AutoCloseable {
+    final AtomicInteger closes = new AtomicInteger();
+
+    @Override
+    public void close() {
+      closes.incrementAndGet();
+    }
+  }
+
+  private static Version twoLevels() {
+    return build(new VersionEdit()
+        .addFile(0, table(5, "a", "z", 10, 20))
+        .addFile(1, table(3, "a", "f", 1, 5))
+        .addFile(1, table(4, "g", "m", 1, 5)));
+  }
+
+  @Test
+  void aVersionKeepsOneResourcePerFileAndClosesItOnRelease() {
+    Version v = twoLevels();
+    assertEquals(3, v.totalFiles());
+    v.ref();
+    Counted first = new Counted();
+    Counted second = new Counted();
+    assertTrue(v.keep(1, 1, first));
+    assertFalse(v.keep(1, 1, second), "a filled slot refuses a second resource");
+    assertSame(first, v.kept(1, 1));
+    assertNull(v.kept(1, 0), "each file has its own slot");
+    assertNull(v.kept(0, 0));
+    v.unref();
+    assertEquals(1, first.closes.get(), "the release closes what the version kept");
+    assertEquals(0, second.closes.get(), "a refused resource stays its offerer's");
+    assertNull(v.kept(1, 1), "a released version keeps nothing");
+  }
+
+  @Test
+  void anUnreferencedOrReleasedVersionRefusesToKeep() {
+    Version v = twoLevels();
+    Counted resource = new Counted();
+    assertFalse(v.keep(0, 0, resource), "nobody references the version: nothing would release it");
+    v.ref();
+    v.unref();
+    assertFalse(v.keep(0, 0, resource), "released");
+    assertEquals(0, resource.closes.get());
+  }
+
+  @Test
+  void closeKeptClosesOnceAndSealsTheSlots() {
+    Version v = twoLevels();
+    v.ref();
+    Counted kept = new Counted();
+    assertTrue(v.keep(0, 0, kept));
+    v.closeKept();
+    v.closeKept();
+    assertEquals(1, kept.closes.get());
+    Counted late = new Counted();
+    assertFalse(v.keep(0, 0, late), "a sealed slot refuses");
+    assertFalse(v.keep(1, 0, late), "every slot is sealed, filled or not");
+    v.unref();
+    assertEquals(1, kept.closes.get(), "the release does not close it again");
+  }
+
+  @Test
+  void aSlotOutsideTheLevelIsRefused() {
+    Version v = twoLevels();
+    v.ref();
+    assertThrows(IndexOutOfBoundsException.class, () -> v.kept(1, 2));
+    assertThrows(IndexOutOfBoundsException.class, () -> v.keep(0, 1, new Counted()));
+    assertThrows(IndexOutOfBoundsException.class, () -> v.kept(2, 0));
+    v.unref();
   }
 }
