@@ -34,11 +34,11 @@ final class VersionLookup {
   /** @param reads counts where the read ended and the blocks it read, by level */
   static LookupResult get(TableCache tables, Version v, LookupKey lookup, boolean fillCache, PointReads reads) {
     int blocksBefore = lookup.blockReads();
-    LookupResult fromL0 = getFromLevel0(tables, v, lookup, fillCache, v.totalFiles() <= tables.capacity());
+    boolean keep = v.totalFiles() <= tables.capacity();
+    LookupResult fromL0 = getFromLevel0(tables, v, lookup, fillCache, keep);
     if (counted(reads, 0, lookup, blocksBefore, fromL0)) {
       return fromL0;
     }
-    boolean keep = v.totalFiles() <= tables.capacity();
     for (int level = 1; level < v.numLevels(); level++) {
       List<FileMetaData> files = v.files(level);
       int index = findFileIndex(files, lookup.userKey());
