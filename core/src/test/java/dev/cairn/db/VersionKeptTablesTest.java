@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.Cairn;
@@ -91,7 +92,7 @@ class VersionKeptTablesTest {
       long opens = db.engine().tableCache().opens();
       readAll(db, 3);
       assertEquals(opens, db.engine().tableCache().opens(), "reading again opens nothing");
-      assertTrue(before.kept(0, 0) == first, "the same handle serves every read of the version");
+      assertSame(first, before.kept(0, 0), "the same handle serves every read of the version");
 
       // An iterator holds the old version past the compaction; its release closes the kept handles.
       CairnIterator it = db.iterator();

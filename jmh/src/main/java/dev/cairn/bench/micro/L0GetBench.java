@@ -2,14 +2,13 @@ package dev.cairn.bench.micro;
 
 import dev.cairn.Cairn;
 import dev.cairn.Options;
+import dev.cairn.bench.run.DirectorySize;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -101,8 +100,6 @@ public class L0GetBench {
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
     db.close();
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
+    DirectorySize.deleteRecursively(dir);
   }
 }
