@@ -2,12 +2,12 @@ package dev.cairn.bench.run;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import org.HdrHistogram.Recorder;
 
 /**
  * What the measured phase's threads count, shared by all of them: operation counts, user bytes
- * written, and latency recorders (HdrHistogram's {@link Recorder} hands the sampler each
- * second's histogram without stopping the writers). Latencies are in nanoseconds.
+ * written, and latencies (each worker records into its own recorder, {@link ThreadLatencies},
+ * and the sampler gathers each second's without stopping the workers). Latencies are in
+ * nanoseconds.
  *
  * <p>The recorders have a fixed range, one nanosecond to {@link #MAX_LATENCY_NANOS}, not
  * HdrHistogram's auto-resizing one: every interval starts a new histogram, and an auto-resizing
@@ -25,8 +25,8 @@ final class OpCounters {
   final LongAdder writes = new LongAdder();
   final LongAdder scans = new LongAdder();
   final LongAdder userBytesWritten = new LongAdder();
-  final Recorder readLatency = new Recorder(1, MAX_LATENCY_NANOS, LATENCY_DIGITS);
-  final Recorder writeLatency = new Recorder(1, MAX_LATENCY_NANOS, LATENCY_DIGITS);
+  final ThreadLatencies readLatency = new ThreadLatencies();
+  final ThreadLatencies writeLatency = new ThreadLatencies();
 
   /** The latency since {@code startNanos} as the recorders take it: within [1, {@link #MAX_LATENCY_NANOS}]. */
   static long latencySince(long startNanos) {

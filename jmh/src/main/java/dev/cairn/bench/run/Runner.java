@@ -129,18 +129,16 @@ public final class Runner {
     Histogram readTotal = new Histogram(OpCounters.LATENCY_DIGITS);
     Histogram writeTotal = new Histogram(OpCounters.LATENCY_DIGITS);
     boolean periodic = workload.name().equals("periodic");
-    Histogram reads = null;
-    Histogram writes = null;
     for (long tick = start + NANOS_PER_SECOND; ; tick += NANOS_PER_SECOND) {
       long target = Math.min(tick, stopAt);
       boolean alive = threads.sleepUntil(target);
       long now = System.nanoTime();
       double interval = (now - previousTick) / 1e9;
       long[] counts = {m.counters.reads.sum(), m.counters.writes.sum(), m.counters.scans.sum()};
-      // The last second's histograms are handed back to be reused (they are read only within
-      // this iteration), so the fixed-range recorders allocate no new ones each second.
-      reads = m.counters.readLatency.getIntervalHistogram(reads);
-      writes = m.counters.writeLatency.getIntervalHistogram(writes);
+      // The gathered histograms are the recorders' own, refilled next second: read only within
+      // this iteration, so the fixed-range recorders allocate no new ones each second.
+      Histogram reads = m.counters.readLatency.interval();
+      Histogram writes = m.counters.writeLatency.interval();
       readTotal.add(reads);
       writeTotal.add(writes);
       EngineMetrics current = engine.metrics();

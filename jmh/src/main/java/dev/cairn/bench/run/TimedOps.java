@@ -5,18 +5,24 @@ import dev.cairn.bench.workload.Keys;
 import dev.cairn.bench.workload.Ops;
 import dev.cairn.bench.workload.Values;
 import java.util.SplittableRandom;
+import org.HdrHistogram.SingleWriterRecorder;
 
 /** One worker thread's view of the engine: each operation is timed and counted. Not shared. */
 final class TimedOps implements Ops {
   private final BenchEngine engine;
   private final Values values;
   private final OpCounters counters;
+  /** This worker's own recorders: recording touches nothing another worker writes. */
+  private final SingleWriterRecorder readLatency;
+  private final SingleWriterRecorder writeLatency;
   private final SplittableRandom valueRandom;
 
   TimedOps(BenchEngine engine, Values values, OpCounters counters, SplittableRandom valueRandom) {
     this.engine = engine;
     this.values = values;
     this.counters = counters;
+    this.readLatency = counters.readLatency.newWriter();
+    this.writeLatency = counters.writeLatency.newWriter();
     this.valueRandom = valueRandom;
   }
 
@@ -25,7 +31,7 @@ final class TimedOps implements Ops {
     byte[] key = Keys.encode(id);
     long start = System.nanoTime();
     engine.get(key);
-    counters.readLatency.recordValue(OpCounters.latencySince(start));
+    readLatency.recordValue(OpCounters.latencySince(start));
     counters.reads.increment();
   }
 
@@ -35,7 +41,7 @@ final class TimedOps implements Ops {
     byte[] value = values.next(valueRandom);
     long start = System.nanoTime();
     engine.put(key, value);
-    counters.writeLatency.recordValue(OpCounters.latencySince(start));
+    writeLatency.recordValue(OpCounters.latencySince(start));
     counters.writes.increment();
     counters.userBytesWritten.add(key.length + value.length);
   }

@@ -2,20 +2,22 @@ package dev.cairn.bench.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.SingleWriterRecorder;
 import org.junit.jupiter.api.Test;
 
 class OpCountersTest {
   @Test
   void recordersHaveAFixedRangeUpToAnHour() {
     OpCounters counters = new OpCounters();
-    Histogram interval = counters.readLatency.getIntervalHistogram();
+    counters.readLatency.newWriter().recordValue(OpCounters.MAX_LATENCY_NANOS);
+    Histogram interval = counters.readLatency.interval();
     assertFalse(interval.isAutoResize(), "an auto-resizing histogram grows under the recorders' lock");
     assertTrue(interval.getHighestTrackableValue() >= OpCounters.MAX_LATENCY_NANOS);
+    assertEquals(1, interval.getTotalCount());
   }
 
   @Test
@@ -28,24 +30,53 @@ class OpCountersTest {
   }
 
   @Test
-  void aReusedIntervalHistogramHoldsOnlyTheNextIntervalsLatencies() {
+  void eachIntervalHoldsOnlyWhatWasRecordedSinceThePreviousOne() {
     OpCounters counters = new OpCounters();
-    counters.writeLatency.recordValue(OpCounters.MAX_LATENCY_NANOS);
-    counters.writeLatency.recordValue(5_000);
-    Histogram first = counters.writeLatency.getIntervalHistogram();
+    SingleWriterRecorder writer = counters.writeLatency.newWriter();
+    writer.recordValue(OpCounters.MAX_LATENCY_NANOS);
+    writer.recordValue(5_000);
+    Histogram first = counters.writeLatency.interval();
     assertEquals(2, first.getTotalCount());
     assertTrue(first.getMaxValue() >= OpCounters.MAX_LATENCY_NANOS * 0.999, "max " + first.getMaxValue());
 
-    counters.writeLatency.recordValue(7_000);
-    Histogram second = counters.writeLatency.getIntervalHistogram(first);
+    writer.recordValue(7_000);
+    Histogram second = counters.writeLatency.interval();
     assertEquals(1, second.getTotalCount());
     assertTrue(second.getMaxValue() >= 6_990 && second.getMaxValue() <= 7_010, "max " + second.getMaxValue());
 
-    // The histogram handed back was reset and recorded the third interval: none of the first's counts.
-    counters.writeLatency.recordValue(9_000);
-    Histogram third = counters.writeLatency.getIntervalHistogram(second);
-    assertSame(first, third, "the histogram handed back is reused");
-    assertEquals(1, third.getTotalCount());
-    assertTrue(third.getMaxValue() >= 8_990 && third.getMaxValue() <= 9_010, "max " + third.getMaxValue());
+    assertEquals(0, counters.writeLatency.interval().getTotalCount(), "nothing recorded since");
+  }
+
+  @Test
+  void anIntervalGathersEveryWorkersLatencies() throws InterruptedException {
+    ThreadLatencies latencies = new ThreadLatencies();
+    SingleWriterRecorder fast = latencies.newWriter();
+    SingleWriterRecorder slow = latencies.newWriter();
+    Thread a = new Thread(() -> {
+      for (int i = 0; i < 1_000; i++) {
+        fast.recordValue(1_000);
+      }
+    });
+    Thread b = new Thread(() -> {
+      for (int i = 0; i < 500; i++) {
+        slow.recordValue(2_000_000);
+      }
+    });
+    a.start();
+    b.start();
+    a.join();
+    b.join();
+    Histogram both = latencies.interval();
+    assertEquals(1_500, both.getTotalCount());
+    assertEquals(1_000, both.getCountAtValue(1_000));
+    assertEquals(500, both.getCountAtValue(2_000_000));
+
+    // A worker that starts later is gathered from its first interval on.
+    SingleWriterRecorder late = latencies.newWriter();
+    late.recordValue(3_000);
+    fast.recordValue(1_000);
+    Histogram next = latencies.interval();
+    assertEquals(2, next.getTotalCount());
+    assertEquals(1, next.getCountAtValue(3_000));
   }
 }
