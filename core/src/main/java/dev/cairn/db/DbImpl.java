@@ -119,8 +119,8 @@ public final class DbImpl implements Cairn {
     }
     calls.enter();
     long start = System.nanoTime();
-    try (ReadState state = pinReadState(readOptions.snapshot())) {
-      return state.get(key, readOptions.fillCache());
+    try {
+      return reads.get(key, SnapshotImpl.sequenceFor(readOptions.snapshot(), this, -1), readOptions.fillCache());
     } finally {
       engine.counters().getLatency().recordSince(start);
       calls.exit();

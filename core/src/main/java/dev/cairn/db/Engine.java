@@ -32,6 +32,8 @@ final class Engine {
   private final BlockCache blockCache;
   private final TableCache tableCache;
   private final VersionSet versions;
+  /** The current version's references point reads keep per thread stripe; scraped at each install. */
+  private final CachedVersions cachedVersions;
   private final EditInstaller installer;
   private final PendingOutputs pendingOutputs;
   private final EngineStatus status;
@@ -45,9 +47,16 @@ final class Engine {
     this.blockCache = new OffHeapBlockCache(options.blockCacheBytes(), options.blockCacheEvictionPolicy());
     this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), blockCache);
     this.versions = new VersionSet(dir, fs, options);
+    this.cachedVersions = new CachedVersions(versions);
+    versions.setVersionInstalledListener(cachedVersions::scrape);
     this.pendingOutputs = new PendingOutputs(mutex, versions);
     this.status = new EngineStatus(dir, backgroundChanged);
     this.installer = new EditInstaller(mutex, versions, status);
+  }
+
+  /** The references to the current version that point reads keep ({@link CachedVersions}). */
+  CachedVersions cachedVersions() {
+    return cachedVersions;
   }
 
   /** The database directory. */

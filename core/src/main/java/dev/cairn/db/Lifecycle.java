@@ -117,6 +117,9 @@ final class Lifecycle {
     // Calls waiting on the engine (stalled writers, flush) see `closing` and give up; the rest
     // finish. Only then may the log be closed and the caches released under them.
     calls.awaitDrained();
+    // No read runs now: drop the references reads kept, so that the version they held is the
+    // current one's alone and the obsolete-file sweep below sees every file it may delete.
+    engine.cachedVersions().close();
     engine.mutex().lock();
     try {
       // A leader appending to the log without the mutex must finish before the log is closed,
@@ -148,6 +151,7 @@ final class Lifecycle {
     engine.status().markClosing();
     compactions.stop();
     background.shutdownNow();
+    engine.cachedVersions().close();
     try {
       memTables.closeLog();
     } catch (IOException e) {

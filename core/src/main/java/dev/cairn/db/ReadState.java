@@ -47,6 +47,15 @@ final class ReadState implements AutoCloseable {
   }
 
   byte[] get(byte[] key, boolean fillCache) {
+    return get(tables, reads, memtables, version, sequence, key, fillCache);
+  }
+
+  /**
+   * The value of {@code key} at {@code sequence} in {@code memtables} (newest first) and then
+   * {@code version}, or null. Requires: {@code version} referenced for the call.
+   */
+  static byte[] get(TableCache tables, PointReads reads, List<MemTable> memtables, Version version, long sequence,
+      byte[] key, boolean fillCache) {
     for (MemTable m : memtables) {
       LookupResult r = m.get(key, sequence);
       if (r.isDecided()) {

@@ -21,6 +21,7 @@ final class Reads {
   private final ReentrantLock mutex;
   private final MemTables memTables;
   private final Compactions compactions;
+  private final CachedVersions cachedVersions;
 
   Reads(Engine engine, MemTables memTables, Compactions compactions) {
     this.engine = engine;
@@ -28,6 +29,7 @@ final class Reads {
     this.mutex = engine.mutex();
     this.memTables = memTables;
     this.compactions = compactions;
+    this.cachedVersions = engine.cachedVersions();
   }
 
   /**
@@ -54,6 +56,22 @@ final class Reads {
     Version v = versions.refCurrent();
     return new ReadState(engine.tableCache(), compactions.buffer().reads(), compactions.buffer().scans(), memtables,
         v, at);
+  }
+
+  /**
+   * The value of {@code key} at {@code sequence} (below 0: the last published sequence), or null:
+   * pinned in {@link #pin}'s order, but with the version a reference this thread's stripe keeps
+   * ({@link CachedVersions}) instead of one taken and dropped by this read, and no state object.
+   */
+  byte[] get(byte[] key, long sequence, boolean fillCache) {
+    long at = sequence >= 0 ? sequence : versions.lastSequence();
+    List<MemTable> memtables = memTables.newestFirst();
+    Version v = cachedVersions.acquire();
+    try {
+      return ReadState.get(engine.tableCache(), compactions.buffer().reads(), memtables, v, at, key, fillCache);
+    } finally {
+      cachedVersions.release(v);
+    }
   }
 
   /** A snapshot of {@code owner} at the last published sequence. */

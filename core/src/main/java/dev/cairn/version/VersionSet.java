@@ -68,6 +68,7 @@ public final class VersionSet implements AutoCloseable {
   private final Object liveLock = new Object();
   private final Set<Version> liveVersions = Collections.newSetFromMap(new IdentityHashMap<>());
   private volatile Runnable versionReleasedListener = () -> { };
+  private volatile Runnable versionInstalledListener = () -> { };
 
   public VersionSet(Path dir, FileSystem fs, Options options) {
     this.dir = Objects.requireNonNull(dir, "dir");
@@ -306,6 +307,7 @@ public final class VersionSet implements AutoCloseable {
     if (previous != null) {
       previous.unref();
     }
+    versionInstalledListener.run();
   }
 
   /** Called by a version when its last reference is dropped. */
@@ -323,6 +325,15 @@ public final class VersionSet implements AutoCloseable {
    */
   public void setVersionReleasedListener(Runnable listener) {
     this.versionReleasedListener = Objects.requireNonNull(listener);
+  }
+
+  /**
+   * Called after each install, once the new version is {@link #current()}, on the installing
+   * thread (holding the engine mutex): e.g. to drop references to the replaced version that reads
+   * keep cached.
+   */
+  public void setVersionInstalledListener(Runnable listener) {
+    this.versionInstalledListener = Objects.requireNonNull(listener);
   }
 
   /** The current version, without a reference: callers that keep it past the mutex call ref(). */
