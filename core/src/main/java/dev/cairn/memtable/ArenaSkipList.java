@@ -120,8 +120,7 @@ final class ArenaSkipList {
       INT.set(chunk, at + TOWER + 4 * level, plainNext(prev[level], level));
     }
     for (int level = 0; level < h; level++) {
-      byte[] p = chunk(prev[level]);
-      INT.setRelease(p, (prev[level] & OFFSET_MASK) + TOWER + 4 * level, node);
+      publishNext(prev[level], level, node);
     }
     if (h > current) {
       height = h; // after the links: a reader starting at the new height finds them
@@ -209,6 +208,20 @@ final class ArenaSkipList {
     int next = (int) INT.get(chunk(node), (node & OFFSET_MASK) + TOWER + 4 * level);
     VarHandle.acquireFence();
     return next;
+  }
+
+  /**
+   * Links {@code next} after {@code node} at {@code level} with release semantics: a release
+   * fence, then a plain write, the pair {@link #next}'s acquire fence reads. Not the view's
+   * {@code setRelease}: from JDK 22 on (JDK-8318966) a byte-array view supports only plain get
+   * and set and throws {@code UnsupportedOperationException} for every other mode (on Temurin
+   * 25.0.3 every put failed), and the fence works the same on 17. A link is 4-aligned (the
+   * {@code setRelease} this replaces would have thrown on 17 otherwise), so the plain write is one
+   * aligned store that no reader sees torn.
+   */
+  private void publishNext(int node, int level, int next) {
+    VarHandle.releaseFence();
+    INT.set(chunk(node), (node & OFFSET_MASK) + TOWER + 4 * level, next);
   }
 
   private int plainNext(int node, int level) {
