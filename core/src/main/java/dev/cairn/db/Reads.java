@@ -38,22 +38,29 @@ final class Reads {
    * "Pinning a read"). The order is what makes it safe, each step a volatile read:
    *
    * <ol>
-   *   <li>the sequence: every write up to it is already in a memtable (a write group publishes
-   *       its last sequence after its inserts) or, flushed, in a version;
    *   <li>the memtables: a memtable leaves this list only after the flush that wrote it has
    *       installed its version, so a memtable missing from the list read here is in every
    *       version read after it; a memtable switched out stays in the list, as immutable;
    *   <li>the version, referenced with {@link VersionSet#refCurrent()}, which retries when it
-   *       meets a version released between the read of {@code current} and the reference.
+   *       meets a version released between the read of {@code current} and the reference;
+   *   <li>the sequence, last: every write acknowledged before the read began is at or below it
+   *       and in the memtables or the version pinned. Read first, it could be older than the
+   *       version: a compaction installed between the two may have dropped entries it sees (an
+   *       entry shadowed by a newer one is kept only for the snapshots alive then, and a read's
+   *       own sequence is not one), and the read then found neither the dropped entry nor, above
+   *       its sequence, the newer one: a key present throughout read as absent
+   *       ({@code CachedVersionsTest}, readers beside {@code compactRange}; RocksDB takes its
+   *       sequence after its super version for this reason). Writes published after the pin into
+   *       a memtable switched in after it are not seen: the read is ordered before them.
    * </ol>
    *
    * A read may find a flushed memtable's entries twice, in the memtable and in its table: the
    * same entries, so it reads the same values.
    */
   ReadState pin(long sequence) {
-    long at = sequence >= 0 ? sequence : versions.lastSequence();
     List<MemTable> memtables = memTables.newestFirst();
     Version v = versions.refCurrent();
+    long at = sequence >= 0 ? sequence : versions.lastSequence();
     return new ReadState(engine.tableCache(), compactions.buffer().reads(), compactions.buffer().scans(), memtables,
         v, at);
   }
@@ -64,10 +71,10 @@ final class Reads {
    * ({@link CachedVersions}) instead of one taken and dropped by this read, and no state object.
    */
   byte[] get(byte[] key, long sequence, boolean fillCache) {
-    long at = sequence >= 0 ? sequence : versions.lastSequence();
     List<MemTable> memtables = memTables.newestFirst();
     Version v = cachedVersions.acquire();
     try {
+      long at = sequence >= 0 ? sequence : versions.lastSequence();
       return ReadState.get(engine.tableCache(), compactions.buffer().reads(), memtables, v, at, key, fillCache);
     } finally {
       cachedVersions.release(v);
