@@ -33,12 +33,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * Every reference has exactly one owner, a slot or a read, whatever the interleaving: a swap or a
  * successful compare-and-set moves ownership, a failed one leaves it with the read.
  *
- * <p><b>Why a read sees what a referenced read saw.</b> A read pins the sequence, then the
- * memtables, then the version ({@link Reads#pin}); the last step must give a version at least as
- * new as any version current when it runs. A cached version is used only if it is
- * {@link VersionSet#current()} when the read checks (a volatile read after the memtables'), the
- * same answer {@link VersionSet#refCurrent()} would give at that moment; its reference, owned by
- * the read, keeps it unreleased until the read puts it back.
+ * <p><b>Why a read sees what a referenced read saw.</b> A read pins the memtables, then the
+ * version, then the sequence ({@link Reads#pin}); the version step must give a version at least
+ * as new as any version current when it runs. A cached version is used only if it is
+ * {@link VersionSet#current()} when the read checks (a volatile read after the memtables', before
+ * the sequence's), the same answer {@link VersionSet#refCurrent()} would give at that moment; its
+ * reference, owned by the read, keeps it unreleased until the read puts it back.
  *
  * <p><b>Why old versions do not linger.</b> The version set calls {@link #scrape()} after each
  * install (under the engine mutex): every slot is emptied and the versions found unreferenced, so
