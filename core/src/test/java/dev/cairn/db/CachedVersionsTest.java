@@ -40,16 +40,9 @@ class CachedVersionsTest {
 
   @TempDir Path dir;
 
+  /** VersionKeptTablesTest's small tables and high L0 triggers, at the default table cache. */
   private static Options options() {
-    return Options.builder()
-        .memtableBytes(256 << 10)
-        .blockBytes(1024)
-        .targetFileBytes(64 << 10)
-        .l0CompactionTrigger(100)
-        .l0SlowdownTrigger(200)
-        .l0StopTrigger(300)
-        .backgroundThreads(2)
-        .build();
+    return VersionKeptTablesTest.options(Options.builder().build().tableCacheFiles());
   }
 
   private static byte[] key(int i) {
@@ -163,22 +156,18 @@ class CachedVersionsTest {
       List<Thread> threads = new ArrayList<>();
       for (int r = 0; r < readers; r++) {
         long readerSeed = seed + r;
-        threads.add(new Thread(() -> {
+        threads.add(ConcurrencyTest.thread("reader-" + r, failures, () -> {
           SplittableRandom rnd = new SplittableRandom(readerSeed);
-          try {
-            while (!done.get()) {
-              int k = rnd.nextInt(KEYS);
-              long floor = acknowledged.get(k);
-              byte[] v = db.get(key(k));
-              long seen = v == null ? 0 : ByteBuffer.wrap(v).getLong();
-              if (seen < floor) {
-                throw new AssertionError("key " + k + " read " + seen + " after " + floor + " was acknowledged");
-              }
+          while (!done.get()) {
+            int k = rnd.nextInt(KEYS);
+            long floor = acknowledged.get(k);
+            byte[] v = db.get(key(k));
+            long seen = v == null ? 0 : ByteBuffer.wrap(v).getLong();
+            if (seen < floor) {
+              throw new AssertionError("key " + k + " read " + seen + " after " + floor + " was acknowledged");
             }
-          } catch (Throwable t) {
-            failures.add(t);
           }
-        }, "reader-" + r));
+        }));
       }
       threads.forEach(Thread::start);
       for (long round = 1; round <= 40 && failures.isEmpty(); round++) {

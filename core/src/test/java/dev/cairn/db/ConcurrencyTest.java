@@ -156,7 +156,7 @@ class ConcurrencyTest {
     }
   }
 
-  private static Thread thread(String name, ConcurrentLinkedQueue<Throwable> failures, Runnable body) {
+  static Thread thread(String name, ConcurrentLinkedQueue<Throwable> failures, Runnable body) {
     return new Thread(() -> {
       try {
         body.run();

@@ -28,7 +28,7 @@ class VersionKeptTablesTest {
 
   @TempDir Path dir;
 
-  private static Options options(int tableCacheFiles) {
+  static Options options(int tableCacheFiles) {
     return Options.builder()
         .memtableBytes(256 << 10)
         .blockBytes(1024)
