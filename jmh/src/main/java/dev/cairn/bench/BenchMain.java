@@ -5,6 +5,7 @@ import dev.cairn.bench.cli.Invocation;
 import dev.cairn.bench.cli.UsageException;
 import dev.cairn.bench.engine.Engines;
 import dev.cairn.bench.report.Outputs;
+import dev.cairn.bench.report.SeriesReport;
 import dev.cairn.bench.run.ForkedRunner;
 import dev.cairn.bench.run.RunResult;
 import dev.cairn.bench.run.RunResultFile;
@@ -12,6 +13,7 @@ import dev.cairn.bench.run.Runner;
 import dev.cairn.bench.workload.Workloads;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -89,19 +91,28 @@ public final class BenchMain {
   private static int runOrCompare(Invocation inv, String[] flags, PrintStream progress) throws IOException {
     Runner runner = new Runner(inv.config(), progress);
     ForkedRunner forked = new ForkedRunner(inv.config(), progress, flags);
-    List<RunResult> results = new ArrayList<>();
-    // Workload-major order, so that one workload's engines run back to back on the same machine state.
-    for (String workload : inv.workloads()) {
-      for (String engine : inv.engines()) {
-        results.add(inv.sameJvm() ? runner.run(engine, Workloads.get(workload)) : forked.run(engine, workload));
-        // The data files after each run, so that an interrupted comparison keeps what it measured.
-        Outputs.writeData(inv.out(), results);
+    List<List<RunResult>> rounds = new ArrayList<>();
+    for (int round = 0; round < inv.rounds(); round++) {
+      Path out = inv.rounds() == 1 ? inv.out() : inv.out().resolve("round-" + (round + 1));
+      List<RunResult> results = new ArrayList<>();
+      // Workload-major order, so that one workload's engines run back to back on the same machine state.
+      for (String workload : inv.workloads()) {
+        for (String engine : inv.enginesOfRound(round)) {
+          results.add(inv.sameJvm() ? runner.run(engine, Workloads.get(workload)) : forked.run(engine, workload));
+          // The data files after each run, so that an interrupted comparison keeps what it measured.
+          Outputs.writeData(out, results);
+        }
       }
+      Outputs.writeAll(out, results);
+      progress.println("wrote " + out.resolve("report.md"));
+      rounds.add(results);
     }
-    Outputs.writeAll(inv.out(), results);
+    if (inv.rounds() > 1) {
+      Files.writeString(inv.out().resolve("series.md"), SeriesReport.render(rounds, inv.engines()));
+      progress.println("wrote " + inv.out().resolve("series.md"));
+    }
     removeIfEmpty(inv.config().dataDir());
-    progress.println("wrote " + inv.out().resolve("report.md"));
-    return results.stream().allMatch(RunResult::ok) ? EXIT_OK : EXIT_RUN_FAILED;
+    return rounds.stream().flatMap(List::stream).allMatch(RunResult::ok) ? EXIT_OK : EXIT_RUN_FAILED;
   }
 
   /** {@code child RESULT run FLAGS}: one run, its result written to RESULT for the parent to read. */
@@ -118,7 +129,7 @@ public final class BenchMain {
 
   private static void removeIfEmpty(Path dir) {
     try {
-      java.nio.file.Files.deleteIfExists(dir);
+      Files.deleteIfExists(dir);
     } catch (IOException e) {
       // Not empty (--keep-data) or not ours to remove: leave it.
     }
@@ -138,7 +149,8 @@ public final class BenchMain {
     for (Map.Entry<String, String> e : Flags.HELP.entrySet()) {
       sb.append(String.format("  %-20s %s%n", e.getKey(), e.getValue()));
     }
-    sb.append("\nOutputs in --out: timeseries.csv, summary.json, report.md, *.png (docs/benchmarks.md).\n");
+    sb.append("\nOutputs in --out: timeseries.csv, summary.json, report.md, *.png (docs/benchmarks.md);\n")
+        .append("with --repeat N, those of each round in --out/round-1 .. round-N and the medians in --out/series.md.\n");
     return sb.toString();
   }
 }

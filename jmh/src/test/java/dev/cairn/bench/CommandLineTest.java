@@ -144,6 +144,27 @@ class CommandLineTest {
   }
 
   @Test
+  void repeatRotatesTheEngineOrderEachRoundAndBelongsToCompare() {
+    Invocation once = Flags.parse("compare", new String[] {"--out", "x", "--engines", "cairn-table,cairn-block,rocksdb"});
+    assertEquals(1, once.rounds());
+    assertEquals(List.of("cairn-table", "cairn-block", "rocksdb"), once.enginesOfRound(0));
+    Invocation three = Flags.parse("compare",
+        new String[] {"--out", "x", "--engines", "cairn-table,cairn-block,rocksdb", "--repeat", "3"});
+    assertEquals(3, three.rounds());
+    assertEquals(List.of("cairn-block", "rocksdb", "cairn-table"), three.enginesOfRound(1));
+    assertEquals(List.of("rocksdb", "cairn-table", "cairn-block"), three.enginesOfRound(2));
+    assertEquals(three.enginesOfRound(0), three.enginesOfRound(3), "the rotation wraps around");
+    UsageException onRun = assertThrows(UsageException.class, () -> Flags.parse("run",
+        new String[] {"--engine", "rocksdb", "--workload", "rangehot", "--out", "x", "--repeat", "2"}));
+    assertTrue(onRun.getMessage().contains("--repeat belongs to compare"), onRun.getMessage());
+    assertThrows(UsageException.class, () -> Flags.parse("compare", new String[] {"--out", "x", "--repeat", "0"}));
+    // A forked run is one (engine, workload) of one round: it must not repeat itself.
+    List<String> child = Flags.forOneRun(new String[] {"--out", "x", "--repeat", "3", "--seconds", "5"}, "rocksdb", "load");
+    assertFalse(child.stream().anyMatch(f -> f.startsWith("--repeat")), child.toString());
+    assertTrue(child.contains("--seconds=5"), child.toString());
+  }
+
+  @Test
   void helpPrintsUsage() throws Exception {
     assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(new StringBuilder(), "help"));
     assertTrue(BenchMain.usage().contains("compare") && BenchMain.usage().contains("jmh -f 1"));

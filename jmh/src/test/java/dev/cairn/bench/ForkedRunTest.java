@@ -1,6 +1,7 @@
 package dev.cairn.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -42,5 +43,26 @@ class ForkedRunTest {
     try (var left = Files.list(out.resolve("data"))) {
       assertTrue(left.noneMatch(p -> p.getFileName().toString().startsWith("run-result-")), "a result file was left");
     }
+  }
+
+  /** Forked, as users run it: a child given --repeat would refuse it (it belongs to compare). */
+  @Test
+  void repeatedCompareWritesEachRoundInItsOwnOrderAndTheSeriesMedians(@TempDir Path out) throws Exception {
+    StringBuilder stderr = new StringBuilder();
+    int code = OutputChecks.execute(stderr, RunnerSmokeTest.concat(new String[] {"compare", "--engines",
+        "cairn-table,rocksdb", "--workloads", "load", "--repeat", "2", "--out", out.toString()}, withoutSameJvm(RunnerSmokeTest.TINY)));
+    assertEquals(BenchMain.EXIT_OK, code, "compare failed:\n" + stderr);
+    List<Map<String, Object>> first =
+        OutputChecks.assertWellFormed(out.resolve("round-1"), List.of("cairn-table", "rocksdb"), List.of("load"));
+    List<Map<String, Object>> second =
+        OutputChecks.assertWellFormed(out.resolve("round-2"), List.of("cairn-table", "rocksdb"), List.of("load"));
+    assertEquals(List.of("cairn-table", "rocksdb"), first.stream().map(e -> e.get("engine")).toList());
+    assertEquals(List.of("rocksdb", "cairn-table"), second.stream().map(e -> e.get("engine")).toList(),
+        "round 2 runs the engines in the rotated order");
+    String series = Files.readString(out.resolve("series.md"));
+    assertTrue(series.startsWith("# Series of 2 rounds"), series);
+    assertTrue(series.contains("| cairn-table | 2/2 |") && series.contains("| rocksdb | 2/2 |"), series);
+    assertTrue(series.contains("| cairn-table / rocksdb | 2 |"), series);
+    assertFalse(Files.exists(out.resolve("report.md")), "the rounds' reports are in their own folders");
   }
 }

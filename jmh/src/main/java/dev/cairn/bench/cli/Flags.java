@@ -23,7 +23,7 @@ public final class Flags {
       "--same-jvm");
   /** What a forked run of one (engine, workload) does not inherit from its parent's command line. */
   private static final List<String> NOT_FOR_ONE_RUN =
-      List.of("--engine", "--engines", "--workload", "--workloads", "--same-jvm");
+      List.of("--engine", "--engines", "--workload", "--workloads", "--same-jvm", "--repeat");
   /** The level shape the runner otherwise gives every engine; --engine-defaults leaves it to each. */
   private static final List<String> LEVEL_SHAPE_FLAGS = List.of("--l1-mb", "--level-ratio", "--file-mb");
 
@@ -33,6 +33,8 @@ public final class Flags {
     HELP.put("--workload", "workload of a run: " + String.join(", ", Workloads.names()));
     HELP.put("--workloads", "compare: comma-separated workloads (default rangehot,readonly-rangehot)");
     HELP.put("--out", "output directory (required)");
+    HELP.put("--repeat", "compare: rounds of the whole comparison (default 1); round N runs the engines in their order"
+        + " rotated by N-1 into OUT/round-N, and OUT/series.md gives each figure's median over the rounds");
     HELP.put("--records", "records loaded (default 204800 = 200 MiB of 1 KiB values)");
     HELP.put("--seconds", "measured seconds per (engine, workload) (default 100)");
     HELP.put("--cache-mb", "block cache MiB (default 30% of the data: 60 MiB at the default records)");
@@ -72,6 +74,9 @@ public final class Flags {
     boolean compare = command.equals("compare");
     rejectFlag(values, compare ? "--engine" : "--engines", compare);
     rejectFlag(values, compare ? "--workload" : "--workloads", compare);
+    if (!compare && values.containsKey("--repeat")) {
+      throw new UsageException("flag --repeat belongs to compare");
+    }
 
     List<String> engines;
     List<String> workloads;
@@ -132,7 +137,8 @@ public final class Flags {
         mib(values, "--node-page-cache-mb", 64),
         engineDefaults,
         (int) rangeLong(values, "--background-threads", 0, 0, 64));
-    return new Invocation(engines, workloads, out, config, values.containsKey("--same-jvm"));
+    int rounds = (int) rangeLong(values, "--repeat", 1, 1, 100);
+    return new Invocation(engines, workloads, out, config, values.containsKey("--same-jvm"), rounds);
   }
 
   /**

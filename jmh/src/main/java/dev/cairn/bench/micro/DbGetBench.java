@@ -3,14 +3,13 @@ package dev.cairn.bench.micro;
 import dev.cairn.Cairn;
 import dev.cairn.Options;
 import dev.cairn.Stats;
+import dev.cairn.bench.run.DirectorySize;
 import dev.cairn.compaction.buffer.BufferConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -148,10 +147,6 @@ public class DbGetBench {
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
     db.close();
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    }
+    DirectorySize.deleteRecursively(dir);
   }
 }

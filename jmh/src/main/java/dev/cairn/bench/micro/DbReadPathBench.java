@@ -4,16 +4,15 @@ import dev.cairn.bench.engine.BenchEngine;
 import dev.cairn.bench.engine.EngineMetrics;
 import dev.cairn.bench.engine.EngineSettings;
 import dev.cairn.bench.engine.Engines;
+import dev.cairn.bench.run.DirectorySize;
 import dev.cairn.bench.workload.Keys;
 import dev.cairn.bench.workload.ScrambledZipfian;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -148,8 +147,6 @@ public class DbReadPathBench {
     EngineMetrics m = db.metrics();
     System.out.printf("%n%s block cache: %d hits, %d misses%n", engine, m.blockCacheHits(), m.blockCacheMisses());
     db.close();
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
+    DirectorySize.deleteRecursively(dir);
   }
 }
