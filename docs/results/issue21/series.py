@@ -10,7 +10,8 @@ the median over the series, not by one run.
 
 Per (workload, engine): the median of the whole-run reads/s (scans/s for scan), of the whole-run
 read p99, and of the mean reads/s after SECONDS (default 20: past the load's compaction backlog and
-the fresh JVM's compilation). Ratios: median over rounds of the per-round ratio to BASELINE (the
+the fresh JVM's compilation). `compare --repeat` (SeriesReport) cuts at the first third of the
+measured seconds instead, the same 20 s for this issue's 60-s runs. Ratios: median over rounds of the per-round ratio to BASELINE (the
 engines of one round ran minutes apart on the same machine state), with the min and max round.
 """
 import csv, json, statistics, sys

@@ -60,7 +60,7 @@ final class Reads {
   ReadState pin(long sequence) {
     List<MemTable> memtables = memTables.newestFirst();
     Version v = versions.refCurrent();
-    long at = sequence >= 0 ? sequence : versions.lastSequence();
+    long at = sequenceAfterPinning(sequence);
     return new ReadState(engine.tableCache(), compactions.buffer().reads(), compactions.buffer().scans(), memtables,
         v, at);
   }
@@ -74,11 +74,19 @@ final class Reads {
     List<MemTable> memtables = memTables.newestFirst();
     Version v = cachedVersions.acquire();
     try {
-      long at = sequence >= 0 ? sequence : versions.lastSequence();
+      long at = sequenceAfterPinning(sequence);
       return ReadState.get(engine.tableCache(), compactions.buffer().reads(), memtables, v, at, key, fillCache);
     } finally {
       cachedVersions.release(v);
     }
+  }
+
+  /**
+   * A read's sequence: {@code requested}, or below 0 the last published one. Called only after the
+   * memtables and the version are pinned, the last step of {@link #pin}'s order.
+   */
+  private long sequenceAfterPinning(long requested) {
+    return requested >= 0 ? requested : versions.lastSequence();
   }
 
   /** A snapshot of {@code owner} at the last published sequence. */

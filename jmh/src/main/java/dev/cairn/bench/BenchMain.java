@@ -94,18 +94,8 @@ public final class BenchMain {
     List<List<RunResult>> rounds = new ArrayList<>();
     for (int round = 0; round < inv.rounds(); round++) {
       Path out = inv.rounds() == 1 ? inv.out() : inv.out().resolve("round-" + (round + 1));
-      List<RunResult> results = new ArrayList<>();
-      // Workload-major order, so that one workload's engines run back to back on the same machine state.
-      for (String workload : inv.workloads()) {
-        for (String engine : inv.enginesOfRound(round)) {
-          results.add(inv.sameJvm() ? runner.run(engine, Workloads.get(workload)) : forked.run(engine, workload));
-          // The data files after each run, so that an interrupted comparison keeps what it measured.
-          Outputs.writeData(out, results);
-        }
-      }
-      Outputs.writeAll(out, results);
+      rounds.add(runRound(inv, inv.enginesOfRound(round), out, runner, forked));
       progress.println("wrote " + out.resolve("report.md"));
-      rounds.add(results);
     }
     if (inv.rounds() > 1) {
       Files.writeString(inv.out().resolve("series.md"), SeriesReport.render(rounds, inv.engines()));
@@ -113,6 +103,22 @@ public final class BenchMain {
     }
     removeIfEmpty(inv.config().dataDir());
     return rounds.stream().flatMap(List::stream).allMatch(RunResult::ok) ? EXIT_OK : EXIT_RUN_FAILED;
+  }
+
+  /** Every (engine, workload) once, {@code engines} in this order, the outputs into {@code out}. */
+  private static List<RunResult> runRound(Invocation inv, List<String> engines, Path out, Runner runner,
+      ForkedRunner forked) throws IOException {
+    List<RunResult> results = new ArrayList<>();
+    // Workload-major order, so that one workload's engines run back to back on the same machine state.
+    for (String workload : inv.workloads()) {
+      for (String engine : engines) {
+        results.add(inv.sameJvm() ? runner.run(engine, Workloads.get(workload)) : forked.run(engine, workload));
+        // The data files after each run, so that an interrupted comparison keeps what it measured.
+        Outputs.writeData(out, results);
+      }
+    }
+    Outputs.writeAll(out, results);
+    return results;
   }
 
   /** {@code child RESULT run FLAGS}: one run, its result written to RESULT for the parent to read. */

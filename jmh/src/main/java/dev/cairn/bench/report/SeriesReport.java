@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
 /**
  * series.md of {@code compare --repeat N}: every figure as its median over the rounds, with the
@@ -29,6 +30,23 @@ import java.util.function.ToDoubleFunction;
  * backlog.
  */
 public final class SeriesReport {
+  /**
+   * A column of both tables: its heading, its unit (the engine table's only: a ratio has none), the
+   * figure of one run, and the decimals the engine table gives it.
+   */
+  private record Figure(String heading, String unit, ToDoubleFunction<RunResult> ofRun, int decimals) {}
+
+  /** The figures each engine's row gives (median over rounds) and each ratio's (median of per-round ratios). */
+  private static final List<Figure> FIGURES = List.of(
+      new Figure("reads/s", "", RunResult::readOpsPerSecond, 0),
+      new Figure("reads/s after", "", SeriesReport::readsAfter, 0),
+      new Figure("scans/s", "", RunResult::scanOpsPerSecond, 0),
+      new Figure("scans/s after", "", SeriesReport::scansAfter, 0),
+      new Figure("read p99", " us", RunResult::readP99Micros, 1));
+  /** The engine table's: {@link #FIGURES} and the hit ratio (a ratio of hit ratios says little). */
+  private static final List<Figure> ENGINE_FIGURES = Stream.concat(FIGURES.stream(),
+      Stream.of(new Figure("hit ratio mean", "", RunResult::hitRatioMean, 3))).toList();
+
   private SeriesReport() {}
 
   /**
@@ -46,21 +64,18 @@ public final class SeriesReport {
             .append("`\n\n"));
     for (String workload : workloads(rounds)) {
       sb.append("## ").append(workload).append("\n\n");
-      sb.append("| engine | rounds ok | reads/s | reads/s after | scans/s | scans/s after | read p99 us | hit ratio mean |\n");
-      sb.append("|---|---|---|---|---|---|---|---|\n");
+      header(sb, List.of("engine", "rounds ok"), ENGINE_FIGURES, true);
       for (String engine : engines) {
         List<RunResult> runs = runsOf(rounds, engine, workload);
         if (runs.isEmpty()) {
           continue;
         }
         List<RunResult> ok = runs.stream().filter(RunResult::ok).toList();
-        sb.append("| ").append(engine).append(" | ").append(ok.size()).append('/').append(runs.size())
-            .append(" | ").append(spread(values(ok, RunResult::readOpsPerSecond), 0))
-            .append(" | ").append(spread(values(ok, SeriesReport::readsAfter), 0))
-            .append(" | ").append(spread(values(ok, RunResult::scanOpsPerSecond), 0))
-            .append(" | ").append(spread(values(ok, SeriesReport::scansAfter), 0))
-            .append(" | ").append(spread(values(ok, RunResult::readP99Micros), 1))
-            .append(" | ").append(spread(values(ok, RunResult::hitRatioMean), 3)).append(" |\n");
+        sb.append("| ").append(engine).append(" | ").append(ok.size()).append('/').append(runs.size());
+        for (Figure f : ENGINE_FIGURES) {
+          sb.append(" | ").append(spread(values(ok, f.ofRun()), f.decimals()));
+        }
+        sb.append(" |\n");
       }
       sb.append('\n');
       ratios(sb, rounds, engines, workload);
@@ -85,8 +100,7 @@ public final class SeriesReport {
     if (pairs.isEmpty()) {
       return;
     }
-    sb.append("| ratio | rounds | reads/s | reads/s after | scans/s | scans/s after | read p99 |\n");
-    sb.append("|---|---|---|---|---|---|---|\n");
+    header(sb, List.of("ratio", "rounds"), FIGURES, false);
     for (String[] pair : pairs) {
       List<RunResult[]> both = new ArrayList<>();
       for (List<RunResult> round : rounds) {
@@ -99,14 +113,24 @@ public final class SeriesReport {
       if (both.isEmpty()) {
         continue;
       }
-      sb.append("| ").append(pair[0]).append(" / ").append(pair[1]).append(" | ").append(both.size())
-          .append(" | ").append(spread(ratios(both, RunResult::readOpsPerSecond), 2))
-          .append(" | ").append(spread(ratios(both, SeriesReport::readsAfter), 2))
-          .append(" | ").append(spread(ratios(both, RunResult::scanOpsPerSecond), 2))
-          .append(" | ").append(spread(ratios(both, SeriesReport::scansAfter), 2))
-          .append(" | ").append(spread(ratios(both, RunResult::readP99Micros), 2)).append(" |\n");
+      sb.append("| ").append(pair[0]).append(" / ").append(pair[1]).append(" | ").append(both.size());
+      for (Figure f : FIGURES) {
+        sb.append(" | ").append(spread(ratios(both, f.ofRun()), 2));
+      }
+      sb.append(" |\n");
     }
     sb.append('\n');
+  }
+
+  /** A table's heading row and rule: the {@code leading} columns, then one column a figure. */
+  private static void header(StringBuilder sb, List<String> leading, List<Figure> figures, boolean withUnits) {
+    for (String column : leading) {
+      sb.append("| ").append(column).append(' ');
+    }
+    for (Figure f : figures) {
+      sb.append("| ").append(f.heading()).append(withUnits ? f.unit() : "").append(' ');
+    }
+    sb.append("|\n").append("|---".repeat(leading.size() + figures.size())).append("|\n");
   }
 
   private static double[] ratios(List<RunResult[]> pairs, ToDoubleFunction<RunResult> metric) {

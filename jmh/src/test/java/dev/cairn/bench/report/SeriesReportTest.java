@@ -45,6 +45,10 @@ class SeriesReportTest {
         List.of(run("cairn-table", 150, 30, 150), run("rocksdb", 100, 10, 100)));
     String md = SeriesReport.render(rounds, List.of("cairn-table", "rocksdb"));
     assertTrue(md.startsWith("# Series of 3 rounds"), md);
+    assertTrue(md.contains("| engine | rounds ok | reads/s | reads/s after | scans/s | scans/s after | read p99 us"
+        + " | hit ratio mean |\n|---|---|---|---|---|---|---|---|\n"), md);
+    assertTrue(md.contains("| ratio | rounds | reads/s | reads/s after | scans/s | scans/s after | read p99 |\n"
+        + "|---|---|---|---|---|---|---|\n"), md);
     assertEquals("| cairn-table | 3/3 | 200 (150-200) | 200 (150-200) | 0 | 0 | 30.0 (10.0-40.0) | 0.500 |",
         row(md, "| cairn-table |"));
     assertEquals("| rocksdb | 3/3 | 100 (100-400) | 100 (100-400) | 0 | 0 | 20.0 (10.0-20.0) | 0.500 |",
