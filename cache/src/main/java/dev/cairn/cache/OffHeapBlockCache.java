@@ -40,11 +40,13 @@ import java.util.function.Supplier;
  *
  * <h2>Per-file index</h2>
  *
- * Each file's cached offsets are kept in a {@link FileBlocks}, maintained on insert and removal.
+ * Each file's cached blocks are listed in a {@link FileBlocks}, maintained on insert and removal.
  * {@link #evictFile} therefore costs O(blocks of that file), not O(blocks in the cache): a file is
  * deleted after every compaction, and scanning a multi-gigabyte cache (millions of keys) each time
- * would cost more than the compaction's reads. The index costs one map entry per cached block, a
- * few percent of a 4 KiB block. The same index gives {@link #cachedBlockCount} in O(1).
+ * would cost more than the compaction's reads. The list is threaded through the blocks (two links
+ * and an offset each, no allocation), because every miss joins one block to it and removes
+ * another; the same list gives {@link #cachedBlockCount} in O(1). Questions about one offset
+ * ({@link #isCached}, {@link #isWarm}) ask the map the eviction policy keeps.
  *
  * <h2>Warmth</h2>
  *
@@ -257,7 +259,7 @@ public final class OffHeapBlockCache implements BlockCache {
     blockCount.decrement();
     FileBlocks file = files.get(key.fileNumber());
     if (file != null) {
-      file.removed(key.offset(), block);
+      file.removed(block);
     }
     if (!closed) {
       // Capacity pressure or evictFile; clearing at close is not an eviction.
@@ -295,15 +297,13 @@ public final class OffHeapBlockCache implements BlockCache {
 
   @Override
   public boolean isCached(long fileNumber, long offset) {
-    FileBlocks file = files.get(fileNumber);
-    return file != null && file.isCached(offset);
+    return !closed && table.peek(new BlockKey(fileNumber, offset)) != null;
   }
 
   @Override
   public boolean isWarm(long fileNumber, long offset) {
-    FileBlocks file = files.get(fileNumber);
-    SharedBlock block = file == null ? null : file.block(offset);
-    return block != null && isWarm(block, insertClock.get());
+    SharedBlock block = closed ? null : table.peek(new BlockKey(fileNumber, offset));
+    return block != null && insertClock.get() - block.lastReadClock() < capacityBytes;
   }
 
   @Override
@@ -319,21 +319,7 @@ public final class OffHeapBlockCache implements BlockCache {
   /** The warm blocks of {@code fileNumber}, counted up to {@code atMost}. */
   private long countWarm(long fileNumber, long atMost) {
     FileBlocks file = files.get(fileNumber);
-    if (file == null) {
-      return 0;
-    }
-    long now = insertClock.get();
-    long warm = 0;
-    for (SharedBlock block : file.blocks()) {
-      if (isWarm(block, now) && ++warm >= atMost) {
-        break;
-      }
-    }
-    return warm;
-  }
-
-  private boolean isWarm(SharedBlock block, long now) {
-    return now - block.lastReadClock() < capacityBytes;
+    return file == null ? 0 : file.countWarm(insertClock.get(), capacityBytes, atMost);
   }
 
   /** Lookup counters and cached block count of one file; zeros for a file never looked up. */

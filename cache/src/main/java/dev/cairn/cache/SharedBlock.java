@@ -27,6 +27,13 @@ final class SharedBlock {
   // reads, a sliver of the capacity the warm test allows.
   private volatile long lastReadClock;
 
+  // Guarded by the monitor of listedIn (a FileBlocks): this block's place in its file's list of
+  // cached blocks, null when not listed. See FileBlocks, "The list".
+  FileBlocks listedIn;
+  long offsetInFile;
+  SharedBlock previousInFile;
+  SharedBlock nextInFile;
+
   /** Takes ownership of {@code region}; the block starts with {@code initialRefs} references. */
   SharedBlock(MemoryRegion region, int initialRefs) {
     this(region, region.size(), initialRefs);
@@ -79,6 +86,26 @@ final class SharedBlock {
     if (clock - lastReadClock > slack) {
       lastReadClock = clock;
     }
+  }
+
+  /** Joins {@code file}'s list at its head, before {@code next}. Requires: file's monitor held. */
+  void link(FileBlocks file, long offset, SharedBlock next) {
+    listedIn = file;
+    offsetInFile = offset;
+    previousInFile = null;
+    nextInFile = next;
+  }
+
+  /** Leaves the list it is in. Requires: that list's monitor held, neighbours already relinked. */
+  void unlink() {
+    listedIn = null;
+    previousInFile = null;
+    nextInFile = null;
+  }
+
+  /** Whether the block is in a file's list; for assertions, under that file's monitor. */
+  boolean isListed() {
+    return listedIn != null;
   }
 
   long lastReadClock() {
