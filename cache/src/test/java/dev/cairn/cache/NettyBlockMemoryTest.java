@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.IllegalReferenceCountException;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
@@ -64,5 +65,29 @@ class NettyBlockMemoryTest {
     region.free();
     assertThrows(IllegalReferenceCountException.class, region::free);
     assertEquals(0, memory.allocatedBytes());
+  }
+
+  @Test
+  void aBlockFreedOnAnOrdinaryThreadStaysInThatThreadsCache() throws Exception {
+    // An application thread, not one of netty's: netty's default allocator gives it no cache, so
+    // its free would go back to an arena under the arena's lock.
+    PooledByteBufAllocator cairns = NettyBlockMemory.CairnAllocator.INSTANCE;
+    long[] arenaFrees = new long[2];
+    Thread reader = new Thread(() -> {
+      memory.allocate(4101).free(); // the thread's first allocation makes its cache
+      arenaFrees[0] = arenaDeallocations(cairns);
+      memory.allocate(4101).free();
+      // Read before the thread ends: netty frees an ended thread's cache into the arenas.
+      arenaFrees[1] = arenaDeallocations(cairns);
+    });
+    reader.start();
+    reader.join();
+    assertEquals(arenaFrees[0], arenaFrees[1], "the free must stay in the thread's cache");
+    assertEquals(NettyBlockMemory.SMALL_CACHE_SIZE, cairns.metric().smallCacheSize());
+    assertEquals(NettyBlockMemory.NORMAL_CACHE_SIZE, cairns.metric().normalCacheSize());
+  }
+
+  private static long arenaDeallocations(PooledByteBufAllocator allocator) {
+    return allocator.metric().directArenas().stream().mapToLong(a -> a.numDeallocations()).sum();
   }
 }

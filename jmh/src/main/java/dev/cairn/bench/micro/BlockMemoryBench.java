@@ -3,10 +3,13 @@ package dev.cairn.bench.micro;
 import dev.cairn.cache.MemoryRegion;
 import dev.cairn.cache.NettyBlockMemory;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -25,6 +28,13 @@ import org.openjdk.jmh.annotations.TearDown;
  * <p>{@code liveBlocks} is how many blocks stay allocated while the loop runs (a FIFO ring, as a
  * cache that evicts its oldest blocks): 0 frees each block at once, 4096 keeps 16 MiB live so the
  * allocator cannot serve everything from a thread-local cache of one recently freed buffer.
+ *
+ * <p>{@link #sharedRing} is the path as a block cache with several readers walks it: run with
+ * {@code -t 2}, each thread allocates a block and puts it in a random slot of one ring shared by
+ * the threads, freeing the block it displaces, which the other thread allocated about half the
+ * time (an eviction frees whichever reader's block is oldest). {@code -p allocator=nettyDefault}
+ * runs it on netty's default allocator, which gives ordinary threads no thread cache; {@code
+ * cairn} is Cairn's own (docs/decisions/0015).
  *
  * <p>chronicle-bytes is absent: it fails on JDK 17 without a dozen --add-opens/--add-exports
  * flags (docs/decisions/0001-block-memory.md), which is exactly the reason it was not chosen.
@@ -72,6 +82,59 @@ public class BlockMemoryBench {
     if (nettyMemory.allocatedBytes() != 0) {
       throw new IllegalStateException("benchmark leaked " + nettyMemory.allocatedBytes());
     }
+  }
+
+  /** One ring of live blocks for all threads; see {@link #sharedRing}. */
+  @State(Scope.Benchmark)
+  public static class SharedRing {
+    /** 4096 blocks of 4-5 KiB: about 18 MiB live, beyond the CPU caches as a block cache is. */
+    static final int SLOTS = 4096;
+
+    @Param({"cairn", "nettyDefault"})
+    String allocator;
+
+    NettyBlockMemory memory;
+    AtomicReferenceArray<MemoryRegion> slots;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+      memory = allocator.equals("cairn")
+          ? new NettyBlockMemory()
+          : new NettyBlockMemory(PooledByteBufAllocator.DEFAULT);
+      slots = new AtomicReferenceArray<>(SLOTS);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      for (int i = 0; i < SLOTS; i++) {
+        MemoryRegion r = slots.getAndSet(i, null);
+        if (r != null) {
+          r.free();
+        }
+      }
+      if (memory.allocatedBytes() != 0) {
+        throw new IllegalStateException("benchmark leaked " + memory.allocatedBytes());
+      }
+    }
+  }
+
+  /**
+   * Allocate a block of a data block's size with its trailer (4,101-5,200 bytes, as 4 KiB blocks
+   * of 1 KiB values are), write its first and last byte, and free the block it displaces in the
+   * shared ring.
+   */
+  @Benchmark
+  public byte sharedRing(SharedRing ring) {
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    int size = 4101 + random.nextInt(1100);
+    MemoryRegion region = ring.memory.allocate(size);
+    region.buffer().put(0, (byte) 1).put(size - 1, (byte) 2);
+    byte last = region.buffer().get(size - 1); // once in the ring, another thread may free it
+    MemoryRegion displaced = ring.slots.getAndSet(random.nextInt(SharedRing.SLOTS), region);
+    if (displaced != null) {
+      displaced.free();
+    }
+    return last;
   }
 
   private int nextSlot() {
