@@ -18,20 +18,20 @@ import java.util.concurrent.atomic.LongAdder;
  * <h2>Cairn's allocator and its thread caches</h2>
  *
  * Made without an allocator, an instance uses Cairn's own, one per process ({@link
- * #CAIRN_ALLOCATOR}), not netty's {@code PooledByteBufAllocator.DEFAULT}. The difference is the
- * thread caches: netty's default (4.1.115, the version pinned here) gives a cache only to netty's
- * own threads, and the threads that read through a block cache are the application's, so every
- * block a miss allocated and every block its eviction freed took an arena lock. With two readers
- * that allocation and free (the evicted block usually the other reader's) cost about 1.3-1.8 us of
- * a 12-us miss, and readers parked on netty's subpage lock (docs/decisions/0015). Cairn's
- * allocator gives every allocating thread a small cache: at most {@value #SMALL_CACHE_SIZE} freed
- * blocks per size class up to 28 KiB and {@value #NORMAL_CACHE_SIZE} per larger class, a few
- * hundred KiB per thread for the block sizes a table uses. A block freed by another thread goes
- * back to its allocating thread's cache. Netty trims a cache every 8,192 allocations of its
- * thread, and frees it at a garbage collection after the thread has ended. These bytes are
- * netty's free memory, like free space in its arenas: {@link #allocatedBytes()} and the cache's
- * pinned bytes do not count them. The allocator's own arenas also keep Cairn's blocks out of a
- * host's netty pools (Cassandra's, HBase's).
+ * CairnAllocator#INSTANCE}), not netty's {@code PooledByteBufAllocator.DEFAULT}. The difference
+ * is the thread caches: netty's default (4.1.115, the version pinned here) gives a cache only to
+ * netty's own threads, and the threads that read through a block cache are the application's, so
+ * every block a miss allocated and every block its eviction freed took an arena lock. With two
+ * readers that allocation and free (the evicted block usually the other reader's) cost about
+ * 1.5-1.9 us of a 12-us miss, and readers parked on netty's subpage lock (docs/decisions/0015).
+ * Cairn's allocator gives every allocating thread a small cache: at most {@value
+ * #SMALL_CACHE_SIZE} freed blocks per size class up to 28 KiB and {@value #NORMAL_CACHE_SIZE} per
+ * larger class, a few hundred KiB per thread for the block sizes a table uses. A block freed by
+ * another thread goes back to its allocating thread's cache. Netty trims a cache every 8,192
+ * allocations of its thread, and frees it at a garbage collection after the thread has ended.
+ * These bytes are netty's free memory, like free space in its arenas: {@link #allocatedBytes()}
+ * and the cache's pinned bytes do not count them. The allocator's own arenas also keep Cairn's
+ * blocks out of a host's netty pools (Cassandra's, HBase's).
  */
 public final class NettyBlockMemory implements BlockMemory {
   /** Freed blocks a thread keeps per size class up to 28 KiB (netty's "small" classes). */
@@ -39,7 +39,7 @@ public final class NettyBlockMemory implements BlockMemory {
   /** Freed blocks a thread keeps per larger size class. */
   static final int NORMAL_CACHE_SIZE = 8;
 
-  /** Cairn's pooled direct allocator, made on first use; see "Cairn's allocator". */
+  /** Cairn's pooled direct allocator, made on first use (see the class comment). */
   static final class CairnAllocator {
     static final PooledByteBufAllocator INSTANCE = new PooledByteBufAllocator(
         true, // direct buffers

@@ -44,7 +44,7 @@ class FileBlocksTest {
 
     file.removed(evicted);
     assertEquals(1, file.cachedBlockCount());
-    assertArrayEquals(new long[] {0}, file.cachedOffsets(), "evictFile must still find the new block");
+    assertArrayEquals(new long[] {0}, file.cachedOffsets(), "evictFile must find the new block");
 
     file.removed(evicted); // a duplicate notice changes nothing
     assertEquals(1, file.cachedBlockCount());
