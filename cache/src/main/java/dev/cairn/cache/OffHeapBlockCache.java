@@ -257,6 +257,8 @@ public final class OffHeapBlockCache implements BlockCache {
   private void onRemoval(BlockKey key, SharedBlock block, boolean forRoom) {
     usedBytes.add(-block.size());
     blockCount.decrement();
+    // The block's own link names its file too, but is guarded by that file's monitor; read
+    // outside it, a stale null would leave the block listed. The map lookup is race-free.
     FileBlocks file = files.get(key.fileNumber());
     if (file != null) {
       file.removed(block);

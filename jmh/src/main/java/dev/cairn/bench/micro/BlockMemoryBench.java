@@ -30,11 +30,12 @@ import org.openjdk.jmh.annotations.TearDown;
  * allocator cannot serve everything from a thread-local cache of one recently freed buffer.
  *
  * <p>{@link #sharedRing} is the path as a block cache with several readers walks it: run with
- * {@code -t 2}, each thread allocates a block and puts it in a random slot of one ring shared by
- * the threads, freeing the block it displaces, which the other thread allocated about half the
- * time (an eviction frees whichever reader's block is oldest). {@code -p allocator=nettyDefault}
- * runs it on netty's default allocator, which gives ordinary threads no thread cache; {@code
- * cairn} is Cairn's own (docs/decisions/0015).
+ * {@code -t 2 -p liveBlocks=0} ({@code liveBlocks} belongs to the single-thread benchmarks and
+ * leaves the shared ring alone, so one value of it is enough). Each thread allocates a block and
+ * puts it in a random slot of one ring shared by the threads, freeing the block it displaces,
+ * which the other thread allocated about half the time (an eviction frees whichever reader's block
+ * is oldest). {@code -p allocator=nettyDefault} runs it on netty's default allocator, which gives
+ * ordinary threads no thread cache; {@code cairn} is Cairn's own (docs/decisions/0015).
  *
  * <p>chronicle-bytes is absent: it fails on JDK 17 without a dozen --add-opens/--add-exports
  * flags (docs/decisions/0001-block-memory.md), which is exactly the reason it was not chosen.
@@ -79,9 +80,7 @@ public class BlockMemoryBench {
         b.release();
       }
     }
-    if (nettyMemory.allocatedBytes() != 0) {
-      throw new IllegalStateException("benchmark leaked " + nettyMemory.allocatedBytes());
-    }
+    checkNoLeak(nettyMemory);
   }
 
   /** One ring of live blocks for all threads; see {@link #sharedRing}. */
@@ -112,9 +111,7 @@ public class BlockMemoryBench {
           r.free();
         }
       }
-      if (memory.allocatedBytes() != 0) {
-        throw new IllegalStateException("benchmark leaked " + memory.allocatedBytes());
-      }
+      checkNoLeak(memory);
     }
   }
 
@@ -135,6 +132,12 @@ public class BlockMemoryBench {
       displaced.free();
     }
     return last;
+  }
+
+  static void checkNoLeak(NettyBlockMemory memory) {
+    if (memory.allocatedBytes() != 0) {
+      throw new IllegalStateException("benchmark leaked " + memory.allocatedBytes());
+    }
   }
 
   private int nextSlot() {
