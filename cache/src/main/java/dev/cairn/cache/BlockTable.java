@@ -16,6 +16,7 @@ interface BlockTable {
     return switch (policy) {
       case TINY_LFU -> new CaffeineBlockTable(capacityBytes, listener);
       case LRU -> new LruBlockTable(capacityBytes, listener);
+      case TINY_LFU_CLOCK -> new ClockBlockTable(capacityBytes, listener);
     };
   }
 

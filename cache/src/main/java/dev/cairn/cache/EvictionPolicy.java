@@ -12,5 +12,11 @@ public enum EvictionPolicy {
    * Least recently used, sharded as LevelDB's and RocksDB's caches are: every block is admitted
    * and the one read longest ago leaves.
    */
-  LRU
+  LRU,
+  /**
+   * W-TinyLFU's admission over a CLOCK, sharded: a newcomer enters a small window, and leaves it
+   * into the main part only if it looks read more often than the block it would evict. A hit sets
+   * one bit, and an insert does its own eviction work, so no read waits for another's bookkeeping.
+   */
+  TINY_LFU_CLOCK
 }

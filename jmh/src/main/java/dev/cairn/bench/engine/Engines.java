@@ -121,6 +121,12 @@ public final class Engines {
     BY_NAME.put("cairn-table-2pc-warm-lru", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
         b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).cacheFlushedBlocks(true)
             .blockCacheEvictionPolicy(EvictionPolicy.LRU)));
+    // The block cache as TinyLFU's admission over a CLOCK (EvictionPolicy.TINY_LFU_CLOCK): a hit
+    // sets a bit, an insert does its own eviction (issue 21, docs/decisions/0016).
+    BY_NAME.put("cairn-table-clock", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
+        b -> b.blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU_CLOCK)));
+    BY_NAME.put("cairn-block-clock", () -> new CairnTableEngine(Options.CompactionStyle.BLOCK,
+        b -> b.blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU_CLOCK)));
     BY_NAME.put("rocksdb", RocksDbEngine::new);
     BY_NAME.put("leveldb", LevelDbJniEngine::new);
     BY_NAME.put("leveldb-java", LevelDbJavaEngine::new);
