@@ -282,10 +282,11 @@ public final class Options {
   }
 
   /**
-   * What the block cache evicts for room. Default {@link EvictionPolicy#TINY_LFU} (frequency
-   * decides, scans do not flush the hot set); {@link EvictionPolicy#LRU} admits every block, which
-   * suits workloads whose reads follow their newest writes (docs/compaction.md, "Flushed blocks in
-   * the cache").
+   * What the block cache evicts for room. Default {@link EvictionPolicy#TINY_LFU_CLOCK}
+   * (frequency decides admission, scans do not flush the hot set, a hit only sets a bit:
+   * docs/decisions/0016); {@link EvictionPolicy#TINY_LFU} is Caffeine's W-TinyLFU, the default
+   * before; {@link EvictionPolicy#LRU} admits every block, which suits workloads whose reads
+   * follow their newest writes (docs/compaction.md, "Flushed blocks in the cache").
    */
   public EvictionPolicy blockCacheEvictionPolicy() {
     return blockCacheEvictionPolicy;
@@ -467,7 +468,7 @@ public final class Options {
     /** {@link #DERIVED}: a quarter of the base level ({@link Options#targetFileBytes()}). */
     private long targetFileBytes = DERIVED;
     private long blockCacheBytes = 32L << 20;
-    private EvictionPolicy blockCacheEvictionPolicy = EvictionPolicy.TINY_LFU;
+    private EvictionPolicy blockCacheEvictionPolicy = EvictionPolicy.TINY_LFU_CLOCK;
     private int tableCacheFiles = 500;
     private boolean syncWrites = false;
     private int backgroundThreads = 2;

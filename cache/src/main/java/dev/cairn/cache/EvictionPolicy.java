@@ -17,6 +17,7 @@ public enum EvictionPolicy {
    * W-TinyLFU's admission over a CLOCK, sharded: a newcomer enters a small window, and leaves it
    * into the main part only if it looks read more often than the block it would evict. A hit sets
    * one bit, and an insert does its own eviction work, so no read waits for another's bookkeeping.
+   * The default (docs/decisions/0016).
    */
   TINY_LFU_CLOCK
 }

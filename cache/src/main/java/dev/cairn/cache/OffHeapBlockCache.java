@@ -9,7 +9,8 @@ import java.util.function.Supplier;
 
 /**
  * {@link BlockCache} weighed in bytes, holding blocks in off-heap memory from a
- * {@link BlockMemory}, evicting by W-TinyLFU on a Caffeine cache (the default) or by LRU.
+ * {@link BlockMemory}, evicting by TinyLFU's admission over a CLOCK (the default), by W-TinyLFU on a
+ * Caffeine cache, or by LRU.
  *
  * <h2>Ownership</h2>
  *
@@ -34,9 +35,11 @@ import java.util.function.Supplier;
  *
  * <h2>Eviction policy</h2>
  *
- * {@link EvictionPolicy#TINY_LFU} (Caffeine's W-TinyLFU, the default; one hit in eight recorded,
- * see {@link CaffeineBlockTable}) or {@link EvictionPolicy#LRU} ({@link LruBlockTable}). The
- * policy decides what is evicted for room; everything else here is the same for both.
+ * {@link EvictionPolicy#TINY_LFU_CLOCK} (the default: a hit sets a bit, an insert evicts for itself;
+ * see {@link ClockBlockTable}), {@link EvictionPolicy#TINY_LFU} (Caffeine's W-TinyLFU; one hit in
+ * eight recorded, see {@link CaffeineBlockTable}) or {@link EvictionPolicy#LRU}
+ * ({@link LruBlockTable}). The policy decides what is evicted for room; everything else here is
+ * the same for all three.
  *
  * <h2>Per-file index</h2>
  *
@@ -50,7 +53,7 @@ import java.util.function.Supplier;
  *
  * <h2>Warmth</h2>
  *
- * W-TinyLFU admits and keeps blocks by frequency, so "cached" does not mean "read lately": a
+ * TinyLFU admits and keeps blocks by frequency, so "cached" does not mean "read lately": a
  * block read often a while ago stays while newer blocks are turned away. {@link #isWarm} answers
  * what an LRU cache of the same capacity would hold: the cache keeps an insert clock (bytes
  * inserted so far) and each block the clock at its last read; a block is warm while less than
@@ -93,7 +96,7 @@ public final class OffHeapBlockCache implements BlockCache {
    * {@link #insert} then returns a block owned by the caller alone.
    */
   public OffHeapBlockCache(long capacityBytes, BlockMemory memory) {
-    this(capacityBytes, memory, EvictionPolicy.TINY_LFU);
+    this(capacityBytes, memory, EvictionPolicy.TINY_LFU_CLOCK);
   }
 
   /** A cache of {@code capacityBytes} of {@code policy} in netty pooled direct memory. */
@@ -165,7 +168,7 @@ public final class OffHeapBlockCache implements BlockCache {
   /**
    * {@inheritDoc}
    *
-   * <p>The read lands in block memory allocated here, outside Caffeine's lock (so no lock is held
+   * <p>The read lands in block memory allocated here, outside the table's lock (so no lock is held
    * across I/O); the block is then cached as {@link #insert} caches a copy.
    */
   @Override

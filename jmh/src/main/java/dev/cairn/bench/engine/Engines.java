@@ -75,8 +75,8 @@ public final class Engines {
     // and zipfian: docs/results/issue18 space1, space2, slow3).
     BY_NAME.put("cairn-dlsm", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
         Engines::dlsmBuffer, Engines::dlsm));
-    // cairn-dlsm with the engine's default block cache (W-TinyLFU), as issue 18's first two
-    // sessions measured it.
+    // cairn-dlsm with Caffeine's W-TinyLFU block cache (the engine's default then), as issue 18's
+    // first two sessions measured it.
     BY_NAME.put("cairn-dlsm-tinylfu", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
         Engines::dlsmBuffer, b -> dlsm(b).blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU)));
     // dLSM's buffer as the paper builds it: every merge input kept (cold or not), no trim, no
@@ -121,12 +121,13 @@ public final class Engines {
     BY_NAME.put("cairn-table-2pc-warm-lru", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
         b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).cacheFlushedBlocks(true)
             .blockCacheEvictionPolicy(EvictionPolicy.LRU)));
-    // The block cache as TinyLFU's admission over a CLOCK (EvictionPolicy.TINY_LFU_CLOCK): a hit
-    // sets a bit, an insert does its own eviction (issue 21, docs/decisions/0016).
-    BY_NAME.put("cairn-table-clock", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
-        b -> b.blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU_CLOCK)));
-    BY_NAME.put("cairn-block-clock", () -> new CairnTableEngine(Options.CompactionStyle.BLOCK,
-        b -> b.blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU_CLOCK)));
+    // The block cache on Caffeine's W-TinyLFU (EvictionPolicy.TINY_LFU), the default until issue
+    // 21's tenth session; the default is now TinyLFU's admission over a CLOCK (docs/decisions/0016),
+    // which that session's runs name cairn-table-clock and cairn-block-clock.
+    BY_NAME.put("cairn-table-caffeine", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
+        b -> b.blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU)));
+    BY_NAME.put("cairn-block-caffeine", () -> new CairnTableEngine(Options.CompactionStyle.BLOCK,
+        b -> b.blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU)));
     BY_NAME.put("rocksdb", RocksDbEngine::new);
     BY_NAME.put("leveldb", LevelDbJniEngine::new);
     BY_NAME.put("leveldb-java", LevelDbJavaEngine::new);
