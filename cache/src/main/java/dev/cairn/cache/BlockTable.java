@@ -40,6 +40,12 @@ interface BlockTable {
 
   void remove(BlockKey key);
 
+  /**
+   * The largest block the table can keep: a larger one, offered, would evict others for room and
+   * then leave itself, so the cache does not offer it. A sharded table's is its smallest shard's.
+   */
+  long largestBlock();
+
   /** Removes every block; each is reported as removed not for room. */
   void clear();
 

@@ -33,8 +33,10 @@ final class CaffeineBlockTable implements BlockTable {
 
   private final Cache<BlockKey, SharedBlock> cache;
   private final Policy<BlockKey, SharedBlock> policy;
+  private final long capacityBytes;
 
   CaffeineBlockTable(long capacityBytes, RemovalListener listener) {
+    this.capacityBytes = capacityBytes;
     this.cache =
         Caffeine.newBuilder()
             .maximumWeight(capacityBytes)
@@ -75,6 +77,12 @@ final class CaffeineBlockTable implements BlockTable {
   @Override
   public void remove(BlockKey key) {
     cache.invalidate(key);
+  }
+
+  /** Caffeine is not sharded: any block within the whole capacity may stay. */
+  @Override
+  public long largestBlock() {
+    return capacityBytes;
   }
 
   @Override

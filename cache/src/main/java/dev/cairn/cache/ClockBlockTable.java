@@ -76,6 +76,18 @@ final class ClockBlockTable implements BlockTable {
     return shards.length;
   }
 
+  /** The sketch's count for {@code key} in its shard (for tests). */
+  int frequency(BlockKey key) {
+    long hash = hash(key);
+    Shard shard = shard(hash);
+    shard.lock.lock();
+    try {
+      return shard.sketch.frequency(hash);
+    } finally {
+      shard.lock.unlock();
+    }
+  }
+
   private Shard shard(long hash) {
     return shardShift == 64 ? shards[0] : shards[(int) (hash >>> shardShift)];
   }
@@ -125,6 +137,15 @@ final class ClockBlockTable implements BlockTable {
     for (Shard shard : shards) {
       notify(shard.clear(), false);
     }
+  }
+
+  /**
+   * The last shard's capacity, the smallest (the first ones take the remainder). A block up to it
+   * may still not fit beside what its window holds at the time: then it leaves at once, alone.
+   */
+  @Override
+  public long largestBlock() {
+    return shards[shards.length - 1].capacity;
   }
 
   @Override
@@ -257,13 +278,21 @@ final class ClockBlockTable implements BlockTable {
 
     /**
      * The candidate leaves the window: into the main ring if there is room or it wins against
-     * the victims it needs moved out, else out of the cache. A block larger than the shard leaves
-     * once the ring is empty (its caller still holds it, as when a newcomer loses admission).
+     * the victims it needs moved out, else out of the cache (its caller still holds it). A block
+     * that would not fit beside the window with the ring empty leaves at once, taking no one
+     * with it; {@link #largestBlock} keeps blocks larger than the shard from being offered.
      */
     private void admitToMain(Entry candidate, List<Entry> evicted) {
       if (candidate.referenced) {
-        // Read in the window: that read counts, and the bit protects it through one rotation.
+        // Read in the window: that read counts now, once. Cleared so the hand's first pass does
+        // not count it again; entering behind the hand already protects it for a whole turn.
         sketch.increment(candidate.hash);
+        candidate.referenced = false;
+      }
+      if (candidate.weight > capacity - windowBytes) {
+        // Could not fit even with the ring empty: evicting for it would only empty the ring.
+        evict(candidate, evicted);
+        return;
       }
       while (windowBytes + mainBytes + candidate.weight > capacity) {
         Entry victim = advanceToVictim();

@@ -17,6 +17,8 @@ final class FrequencySketch {
   static final int MAX_COUNT = 15;
   /** Counted events per capacity entry before every counter is halved (Caffeine's ratio). */
   static final int AGING_RATIO = 10;
+  /** The most keys a sketch is sized for: 2^26 longs, 512 MiB of counters. */
+  static final int MAX_CAPACITY = 1 << 26;
 
   private static final long[] SEEDS = {
     0x9E3779B97F4A7C15L, 0xC2B2AE3D27D4EB4FL, 0x165667B19E3779F9L, 0xD6E8FEB86659FD93L
@@ -45,7 +47,8 @@ final class FrequencySketch {
    * it grew.
    */
   boolean ensureCapacity(int entries) {
-    if (entries <= capacity) {
+    if (entries <= capacity || capacity == MAX_CAPACITY) {
+      // At the cap it stays as it is: resizing to the same size would only forget everything.
       return false;
     }
     resize(entries);
@@ -53,7 +56,7 @@ final class FrequencySketch {
   }
 
   private void resize(int expectedEntries) {
-    int entries = Integer.highestOneBit(Math.max(16, Math.min(expectedEntries, 1 << 26)) - 1) << 1;
+    int entries = Integer.highestOneBit(Math.max(16, Math.min(expectedEntries, MAX_CAPACITY)) - 1) << 1;
     this.capacity = entries;
     // One long (16 counters) per expected key: four counters a key, four times spread.
     this.table = new long[entries];

@@ -91,6 +91,12 @@ final class LruBlockTable implements BlockTable {
     }
   }
 
+  /** The last shard's capacity, the smallest (the first ones take the remainder). */
+  @Override
+  public long largestBlock() {
+    return shards[shards.length - 1].capacityBytes;
+  }
+
   @Override
   public void runPendingMaintenance() {
     // Nothing is deferred: every eviction is made and reported by the insert that needed room.
@@ -176,8 +182,8 @@ final class LruBlockTable implements BlockTable {
         map.put(key, node);
         linkMostRecent(node);
         usedBytes += node.weight;
-        // Evicts from the least recent end; a block larger than the shard leaves at once, after
-        // everything else (its caller still holds it, as when TinyLFU rejects a newcomer).
+        // Evicts from the least recent end. A block larger than the shard would leave last, after
+        // everything else; the cache offers none (largestBlock()).
         while (usedBytes > capacityBytes) {
           Node victim = sentinel.newer;
           unlink(victim);

@@ -23,10 +23,12 @@ import java.util.function.Supplier;
  *
  * <h2>Accounting</h2>
  *
- * The {@link BlockTable} under the cache reports every removal; with Caffeine's it may defer
- * maintenance to whichever thread next holds its eviction lock, so the capacity can be exceeded
- * briefly. {@link #stats()} runs pending maintenance first and is exact when no other thread is
- * using the cache.
+ * The {@link BlockTable} under the cache reports every removal. The cache's byte count can
+ * exceed the capacity briefly under every policy: an insert counts its block as the table takes
+ * it, and an eviction is counted off when its notice runs, after the table's lock is released;
+ * Caffeine's may also defer its maintenance to whichever thread next holds its eviction lock.
+ * {@link #stats()} runs pending maintenance first and is exact when no other thread is using the
+ * cache.
  *
  * <p>A block read by {@link #insertRead} keeps its file trailer after its contents, in the same
  * allocation: the cache weighs and counts ({@code usedBytes}) the contents only, as it does a
@@ -65,6 +67,8 @@ import java.util.function.Supplier;
 public final class OffHeapBlockCache implements BlockCache {
   // Immutable after construction.
   private final long capacityBytes;
+  /** The table's {@link BlockTable#largestBlock}: a larger block is read but never cached. */
+  private final long largestCachedBlock;
   private final BlockMemory memory;
   private final BlockTable table;
 
@@ -116,6 +120,7 @@ public final class OffHeapBlockCache implements BlockCache {
     this.readMarkSlack = capacityBytes / 16;
     this.memory = memory;
     this.table = BlockTable.create(policy, capacityBytes, this::onRemoval);
+    this.largestCachedBlock = table.largestBlock();
   }
 
 
@@ -152,13 +157,15 @@ public final class OffHeapBlockCache implements BlockCache {
   /**
    * {@inheritDoc}
    *
-   * <p>A block larger than the whole capacity is not cached (and not counted as an insert): like
-   * a capacity of zero, the caller gets a block of its own.
+   * <p>A block larger than the policy could keep is not cached (and not counted as an insert):
+   * like a capacity of zero, the caller gets a block of its own. That is the whole capacity under
+   * {@link EvictionPolicy#TINY_LFU}; under the sharded policies, one shard's share (less the
+   * clock's window), since a block stays only in its own shard.
    */
   @Override
   public CachedBlock insert(long fileNumber, long offset, ByteBuffer contents) {
     int size = contents.remaining();
-    if (closed || size > capacityBytes) {
+    if (closed || size > largestCachedBlock) {
       // Could never be cached (or the cache is gone): give the caller a block of its own.
       return new BlockLease(copyToNewBlock(contents, 1));
     }
@@ -174,7 +181,7 @@ public final class OffHeapBlockCache implements BlockCache {
   @Override
   public CachedBlock insertRead(long fileNumber, long offset, int storedBytes, BlockSource source)
       throws IOException {
-    if (closed || storedBytes > capacityBytes) {
+    if (closed || storedBytes > largestCachedBlock) {
       return BlockCache.super.insertRead(fileNumber, offset, storedBytes, source);
     }
     MemoryRegion region = memory.allocate(storedBytes);
@@ -346,6 +353,11 @@ public final class OffHeapBlockCache implements BlockCache {
         blockCount.sum(),
         memory.allocatedBytes(),
         evictedWarm.sum());
+  }
+
+  /** The largest block this cache caches (for tests): see {@link #insert}. */
+  long largestCachedBlock() {
+    return largestCachedBlock;
   }
 
   @Override

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Several threads look up, insert, hold and close blocks of a small, churning cache. Each block's
+ * Several threads look up, insert, hold and close blocks of a churning cache. Each block's
  * bytes are a function of its key, so a reader that got freed or foreign memory notices. Set
  * {@code -Dcairn.seed=N} to replay a failure. Each case runs under every eviction policy.
  */
@@ -43,20 +43,34 @@ class BlockCacheConcurrencyTest {
     return Blocks.bytes(file, offset, sizeOf(file, offset));
   }
 
+  /** One shard under every policy: the blocks churn through a few dozen places. */
   @ParameterizedTest
   @EnumSource(EvictionPolicy.class)
   void readersInsertersAndEvictionsNeverLeakOrCorrupt(EvictionPolicy policy) throws Exception {
+    churn(policy, 32 * 1024, OFFSETS);
+  }
+
+  /**
+   * Several shards under the sharded policies (four of 1 MiB under the clock, eight of 512 KiB
+   * under LRU): evictions in one shard race inserts and hits in the others.
+   */
+  @ParameterizedTest
+  @EnumSource(EvictionPolicy.class)
+  void severalShardsNeverLeakOrCorrupt(EvictionPolicy policy) throws Exception {
+    churn(policy, 4L << 20, 128 * OFFSETS);
+  }
+
+  private void churn(EvictionPolicy policy, long capacity, int offsets) throws Exception {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     try {
       NettyBlockMemory memory = new NettyBlockMemory();
-      long capacity = 32 * 1024;
       OffHeapBlockCache cache = new OffHeapBlockCache(capacity, memory, policy);
       int opsPerThread = 20_000;
 
       List<Callable<Long>> workers = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
         SplittableRandom random = new SplittableRandom(seed + t);
-        workers.add(() -> runWorker(cache, random, opsPerThread));
+        workers.add(() -> runWorker(cache, random, opsPerThread, offsets));
       }
       long lookups = 0;
       for (Future<Long> f : pool.invokeAll(workers)) {
@@ -89,13 +103,13 @@ class BlockCacheConcurrencyTest {
   }
 
   /** Returns the number of lookups done. */
-  private static long runWorker(BlockCache cache, SplittableRandom random, int ops) {
+  private static long runWorker(BlockCache cache, SplittableRandom random, int ops, int offsets) {
     List<CachedBlock> held = new ArrayList<>();
     List<byte[]> heldContent = new ArrayList<>();
     long lookups = 0;
     for (int i = 0; i < ops; i++) {
       long file = 1 + random.nextInt(FILES);
-      long offset = random.nextInt(OFFSETS);
+      long offset = random.nextInt(offsets);
       CachedBlock block = cache.lookup(file, offset);
       lookups++;
       if (block == null) {

@@ -290,6 +290,32 @@ abstract class BlockCacheContractTest {
     assertEquals(1, cache.stats().inserts());
   }
 
+  /**
+   * A block its shard could not keep is read but never cached, and evicts nothing: offered, it
+   * would empty its shard for room and then leave itself.
+   */
+  @Test
+  void blockLargerThanItsShardCanKeepIsNotCachedAndEvictsNothing() {
+    long capacity = 4L << 20;
+    OffHeapBlockCache cache = newCache(capacity);
+    long largest = cache.largestCachedBlock();
+    assertTrue(largest > 0 && largest <= capacity, "largest cached block " + largest);
+    for (int i = 0; i < 512; i++) {
+      insertAndClose(cache, 1, (long) i * BLOCK, BLOCK);
+    }
+    CacheStats before = cache.stats();
+    for (int ask = 0; ask < 3; ask++) { // asked often, so no admission rule would turn it away
+      CachedBlock big = cache.insert(2, 0, Blocks.buffer(Blocks.bytes(2, 0, (int) largest + 1)));
+      assertArrayEquals(Blocks.bytes(2, 0, (int) largest + 1), Blocks.read(big), "the caller's block");
+      big.close();
+    }
+    assertFalse(cache.isCached(2, 0));
+    CacheStats after = cache.stats();
+    assertEquals(before.inserts(), after.inserts(), "not counted as an insert");
+    assertEquals(before.evictions(), after.evictions(), "evicted no one");
+    assertEquals(512, cache.cachedBlockCount(1));
+  }
+
   @Test
   void emptyBlocksAreCachedAndStillEvictable() {
     OffHeapBlockCache cache = newCache(10);

@@ -26,10 +26,8 @@ class ClockBlockCacheTest extends BlockCacheContractTest {
     for (int i = 0; i < blocks; i++) {
       insertAndClose(cache, 1, (long) i * BLOCK, BLOCK);
     }
-    for (int read = 0; read < 4; read++) {
-      for (int i = 0; i < blocks; i++) {
-        cache.lookup(1, (long) i * BLOCK).close();
-      }
+    for (int i = 0; i < blocks; i++) { // one read each: the hand will count it and pass on
+      cache.lookup(1, (long) i * BLOCK).close();
     }
     for (int i = 0; i < 4 * blocks; i++) {
       insertAndClose(cache, 2, (long) i * BLOCK, BLOCK);
@@ -146,7 +144,8 @@ class ClockBlockCacheTest extends BlockCacheContractTest {
     long capacity = 4L << 20;
     OffHeapBlockCache cache = newCache(capacity);
     SplittableRandom random = new SplittableRandom(21);
-    long minimumFree = capacity;
+    int warm = 10_000;
+    long mostFreeOnceWarm = 0;
     for (int i = 0; i < 20_000; i++) {
       int size = 1 + random.nextInt(3 * BLOCK);
       long offset = random.nextInt(4000) * 16384L;
@@ -157,9 +156,13 @@ class ClockBlockCacheTest extends BlockCacheContractTest {
       }
       long used = cache.stats().usedBytes();
       assertTrue(used <= capacity, "used " + used + " of " + capacity);
-      minimumFree = Math.min(minimumFree, capacity - used);
+      if (i >= warm) {
+        mostFreeOnceWarm = Math.max(mostFreeOnceWarm, capacity - used);
+      }
     }
-    assertTrue(minimumFree < 3 * BLOCK * 4L, "a shard is never left with more than a block's room: " + minimumFree);
+    // Four shards, blocks of at most 3 * BLOCK: a warm shard never has more than a block's room,
+    // at any step (a drift in the shards' byte counts would show here).
+    assertTrue(mostFreeOnceWarm < 3 * BLOCK * 4L, "free once warm: " + mostFreeOnceWarm);
     CacheStats stats = cache.stats();
     assertEquals(stats.inserts() - stats.evictions(), stats.blockCount());
   }

@@ -74,6 +74,14 @@ class LruBlockCacheTest extends BlockCacheContractTest {
     assertEquals(64, new LruBlockTable(1L << 40, ignore).shardCount());
   }
 
+  /** A block stays only in its own shard, so the largest cached is the smallest shard's share. */
+  @Test
+  void theLargestBlockCachedIsTheSmallestShardsShare() {
+    assertEquals(512 << 10, newCache(4L << 20).largestCachedBlock(), "eight shards");
+    assertEquals((1L << 20) / 2, newCache((1L << 20) + 1).largestCachedBlock(), "the last shard has no remainder");
+    assertEquals(1000, newCache(1000).largestCachedBlock(), "one shard");
+  }
+
   /** With several shards each evicts within its share, and together they fill the capacity. */
   @Test
   void shardedCacheStaysWithinCapacityAndFillsIt() {

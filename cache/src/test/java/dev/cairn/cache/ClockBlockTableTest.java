@@ -1,0 +1,93 @@
+package dev.cairn.cache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link ClockBlockTable} alone, with blocks of exact weights and the sketch's counts in view: what
+ * the cache's tests can only see through admissions.
+ */
+class ClockBlockTableTest {
+  private final List<BlockKey> removed = new ArrayList<>();
+  /** One shard (under 2 MiB) of 1,000 bytes: a window of 10. */
+  private final ClockBlockTable table = new ClockBlockTable(1000, (key, block, forRoom) -> {
+    removed.add(key);
+    block.release();
+  });
+
+  /** A block of {@code weight} bytes on the heap; the table owns its one reference. */
+  private static SharedBlock block(int weight) {
+    ByteBuffer bytes = ByteBuffer.allocateDirect(weight);
+    return new SharedBlock(new MemoryRegion() {
+      @Override
+      public ByteBuffer buffer() {
+        return bytes;
+      }
+
+      @Override
+      public int size() {
+        return weight;
+      }
+
+      @Override
+      public void free() {}
+    }, 1);
+  }
+
+  private void insert(BlockKey key, int weight) {
+    table.computeIfAbsent(key, k -> block(weight));
+  }
+
+  /**
+   * A read while in the window is counted when the block leaves it, once: the hand, reaching the
+   * block later, does not count the same read again.
+   */
+  @Test
+  void aReadInTheWindowCountsOnce() {
+    BlockKey read = new BlockKey(1, 0);
+    insert(read, 10); // fills the window exactly
+    table.get(read);
+    for (int i = 1; i <= 9; i++) { // each pushes the window's block into the ring, which has room
+      insert(new BlockKey(2, i), 100);
+    }
+    assertEquals(2, table.frequency(read), "its insert and its read");
+    // Full: the next newcomer faces the hand, which stands at the first block ringed.
+    insert(new BlockKey(2, 10), 100);
+    assertEquals(2, table.frequency(read), "the hand did not count its window read again");
+    assertEquals(List.of(new BlockKey(2, 10)), removed, "the newcomer lost to it (1 against 2)");
+    assertNotNull(table.peek(read));
+  }
+
+  /** A block that could not fit even with the ring empty leaves at once and takes no one with it. */
+  @Test
+  void aBlockLargerThanTheRingEvictsNoOne() {
+    for (int i = 0; i < 9; i++) {
+      insert(new BlockKey(1, i), 100);
+    }
+    BlockKey big = new BlockKey(2, 0);
+    for (int ask = 0; ask < 4; ask++) { // asked often enough to outcount every block ringed
+      insert(big, 1001);
+    }
+    assertNull(table.peek(big));
+    assertEquals(List.of(big, big, big, big), removed, "only the big block left, once per ask");
+    for (int i = 0; i < 9; i++) {
+      assertNotNull(table.peek(new BlockKey(1, i)), "block " + i + " kept");
+    }
+  }
+
+  /** The largest block offered: the smallest shard's capacity. */
+  @Test
+  void largestBlockIsTheSmallestShardsCapacity() {
+    assertEquals(1000, table.largestBlock());
+    BlockTable.RemovalListener ignore = (key, block, forRoom) -> {};
+    assertEquals(1L << 20, new ClockBlockTable(4L << 20, ignore).largestBlock(), "four shards");
+    // Shards of unequal shares: the first ones take the remainder.
+    assertEquals(1L << 20, new ClockBlockTable((2L << 20) + 1, ignore).largestBlock());
+  }
+}
