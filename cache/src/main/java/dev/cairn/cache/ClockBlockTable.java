@@ -53,19 +53,18 @@ final class ClockBlockTable implements BlockTable {
 
   private final ConcurrentHashMap<BlockKey, Entry> map = new ConcurrentHashMap<>();
   private final Shard[] shards;
+  /** The smallest shard's capacity: a block stays only in its own shard. */
+  private final long largestBlock;
   private final int shardShift;
   private final RemovalListener listener;
 
   ClockBlockTable(long capacityBytes, RemovalListener listener) {
-    int count = 1;
-    while (count < MAX_SHARDS && capacityBytes / (count * 2L) >= MIN_SHARD_BYTES) {
-      count *= 2;
-    }
+    int count = ShardSizes.count(capacityBytes, MAX_SHARDS, MIN_SHARD_BYTES);
     this.shards = new Shard[count];
     for (int i = 0; i < count; i++) {
-      // The first shards take the remainder, so the shards' capacities sum to the cache's.
-      shards[i] = new Shard(capacityBytes / count + (i < capacityBytes % count ? 1 : 0));
+      shards[i] = new Shard(ShardSizes.share(capacityBytes, count, i));
     }
+    this.largestBlock = ShardSizes.smallestShare(capacityBytes, count);
     // The top bits of the hash choose the shard (64 for a single shard: see shard()).
     this.shardShift = 64 - Integer.numberOfTrailingZeros(count);
     this.listener = listener;
@@ -140,12 +139,12 @@ final class ClockBlockTable implements BlockTable {
   }
 
   /**
-   * The last shard's capacity, the smallest (the first ones take the remainder). A block up to it
-   * may still not fit beside what its window holds at the time: then it leaves at once, alone.
+   * A block up to it may still not fit beside what its window holds at the time: then it leaves
+   * at once, alone.
    */
   @Override
   public long largestBlock() {
-    return shards[shards.length - 1].capacity;
+    return largestBlock;
   }
 
   @Override

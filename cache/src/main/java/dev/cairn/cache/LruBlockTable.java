@@ -20,7 +20,7 @@ import java.util.function.Function;
  * <h2>Shards</h2>
  *
  * The shard count is the largest power of two, at most {@value #MAX_SHARDS}, that leaves each
- * shard at least {@value #MIN_SHARD_BYTES} bytes (RocksDB's rule), so a small cache is one exact
+ * shard at least {@value #MIN_SHARD_BYTES} bytes (RocksDB's rule, {@link ShardSizes}), so a small cache is one exact
  * LRU and a large one spreads its lock. A shard evicts for room only among its own blocks, so the
  * cache as a whole is LRU to within one shard's share of the capacity.
  *
@@ -32,18 +32,17 @@ final class LruBlockTable implements BlockTable {
   static final long MIN_SHARD_BYTES = 512 << 10;
 
   private final Shard[] shards;
+  /** The smallest shard's capacity: a block stays only in its own shard. */
+  private final long largestBlock;
   private final RemovalListener listener;
 
   LruBlockTable(long capacityBytes, RemovalListener listener) {
-    int count = 1;
-    while (count < MAX_SHARDS && capacityBytes / (count * 2L) >= MIN_SHARD_BYTES) {
-      count *= 2;
-    }
+    int count = ShardSizes.count(capacityBytes, MAX_SHARDS, MIN_SHARD_BYTES);
     this.shards = new Shard[count];
     for (int i = 0; i < count; i++) {
-      // The first shards take the remainder, so the shards' capacities sum to the cache's.
-      shards[i] = new Shard(capacityBytes / count + (i < capacityBytes % count ? 1 : 0));
+      shards[i] = new Shard(ShardSizes.share(capacityBytes, count, i));
     }
+    this.largestBlock = ShardSizes.smallestShare(capacityBytes, count);
     this.listener = listener;
   }
 
@@ -91,10 +90,9 @@ final class LruBlockTable implements BlockTable {
     }
   }
 
-  /** The last shard's capacity, the smallest (the first ones take the remainder). */
   @Override
   public long largestBlock() {
-    return shards[shards.length - 1].capacityBytes;
+    return largestBlock;
   }
 
   @Override

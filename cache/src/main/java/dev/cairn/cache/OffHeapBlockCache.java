@@ -159,8 +159,8 @@ public final class OffHeapBlockCache implements BlockCache {
    *
    * <p>A block larger than the policy could keep is not cached (and not counted as an insert):
    * like a capacity of zero, the caller gets a block of its own. That is the whole capacity under
-   * {@link EvictionPolicy#TINY_LFU}; under the sharded policies, one shard's share (less the
-   * clock's window), since a block stays only in its own shard.
+   * {@link EvictionPolicy#TINY_LFU}; under the sharded policies, the smallest shard's share
+   * ({@link ShardSizes}), since a block stays only in its own shard.
    */
   @Override
   public CachedBlock insert(long fileNumber, long offset, ByteBuffer contents) {
