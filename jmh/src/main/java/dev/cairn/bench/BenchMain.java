@@ -24,7 +24,8 @@ import java.util.Map;
  * The benchmark jar's entry point: {@code run} and {@code compare} drive the workload runner
  * (docs/benchmarks.md), {@code jmh} hands its arguments to JMH for the microbenchmarks in
  * {@code dev.cairn.bench.micro}, {@code summarize} reports a finished run's steady state
- * ({@link dev.cairn.bench.report.SteadyState}). Exit codes: 0 success, 1 a run failed, 2 a bad command line.
+ * ({@link dev.cairn.bench.report.SteadyState}), {@code hiccups} measures the machine's own stalls
+ * ({@link dev.cairn.bench.run.MachineHiccups}). Exit codes: 0 success, 1 a run failed, 2 a bad command line.
  */
 public final class BenchMain {
   public static final int EXIT_OK = 0;
@@ -75,11 +76,15 @@ public final class BenchMain {
           out.print(dev.cairn.bench.report.SteadyState.run(rest));
           return EXIT_OK;
         }
+        case "hiccups" -> {
+          out.print(dev.cairn.bench.run.MachineHiccups.run(rest));
+          return EXIT_OK;
+        }
         case "help", "-h", "--help" -> {
           out.print(usage());
           return EXIT_OK;
         }
-        default -> throw new UsageException("unknown command '" + command + "'; valid commands: run, compare, summarize, jmh, help");
+        default -> throw new UsageException("unknown command '" + command + "'; valid commands: run, compare, summarize, hiccups, jmh, help");
       }
     } catch (UsageException e) {
       err.println("error: " + e.getMessage());
@@ -149,6 +154,7 @@ public final class BenchMain {
         .append("  java -jar cairn-bench.jar compare [--engines E1,E2,..] [--workloads W1,W2,..] --out DIR [flags]\n")
         .append("  java -jar cairn-bench.jar jmh [JMH options]   e.g. jmh -f 1 -wi 2 -i 3 -w 1s -r 1s\n")
         .append("  java -jar cairn-bench.jar summarize --out DIR --after SECONDS   (a finished run's steady state)\n")
+        .append("  java -jar cairn-bench.jar hiccups [--threads N] [--seconds S]   (this machine's own stalls: the floor under a p99)\n")
         .append("  java -jar cairn-bench.jar help\n\n")
         .append("engines:   ").append(String.join(", ", Engines.names())).append('\n')
         .append("workloads: ").append(String.join(", ", Workloads.names())).append("\n\nflags:\n");

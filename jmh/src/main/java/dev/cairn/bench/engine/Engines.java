@@ -1,6 +1,7 @@
 package dev.cairn.bench.engine;
 
 import dev.cairn.cache.EvictionPolicy;
+import dev.cairn.BlockCompactionExecution;
 import dev.cairn.Options;
 import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.leveled.CompactionPriority;
@@ -22,6 +23,9 @@ public final class Engines {
 
   static {
     BY_NAME.put("cairn-table", CairnTableEngine::new);
+    // cairn-table under a second name: the A/A control, whose ratio to cairn-table in one series
+    // is the runner's own spread between two engines that do the same work.
+    BY_NAME.put("cairn-table-same", CairnTableEngine::new);
     // "+dlc": the same engine with Delayed L0 Compaction scheduling (docs/dlc.md).
     BY_NAME.put("cairn-table+dlc", () -> new CairnTableEngine(true));
     // LevelDB's round-robin seeds instead of the default min-overlap (issue 20, docs/decisions/0005).
@@ -29,6 +33,10 @@ public final class Engines {
         UnaryOperator.identity(), CompactionPriority.ROUND_ROBIN));
     // Block compaction (BlockDB, issue 4) and the compaction buffer (LSbM, issue 5).
     BY_NAME.put("cairn-block", () -> new CairnTableEngine(Options.CompactionStyle.BLOCK, false));
+    // Block compaction merging one target at a time (BlockCompactionExecution.parallelism 1).
+    BY_NAME.put("cairn-block-p1", () -> new CairnTableEngine(Options.CompactionStyle.BLOCK,
+        b -> b.blockCompactionExecution(BlockCompactionExecution.defaults().withParallelism(1)
+            .withLazyDeletionBytes(CairnTableEngine.LAZY_DELETION_BYTES))));
     BY_NAME.put("cairn-buffer", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false));
     // The buffer as the paper has it, for A/B runs (docs/compaction.md, "Measured"): a level's
     // buffer dropped as its data merges down, the freeze on repeated data, the plain trim.
