@@ -107,7 +107,7 @@ public final class Flags {
     }
 
     long records = positiveLong(values, "--records", RunConfig.DEFAULT_RECORDS);
-    int valueBytes = (int) rangeLong(values, "--value-bytes", 1024, 1, 1 << 20);
+    int valueBytes = (int) CommandFlags.rangeLong(values, "--value-bytes", 1024, 1, 1 << 20);
     long cacheBytes = values.containsKey("--cache-mb")
         ? mib(values, "--cache-mb", 0)
         : RunConfig.defaultCacheBytes(records, valueBytes);
@@ -118,11 +118,11 @@ public final class Flags {
         mib(values, "--memtable-mb", 1),
         valueBytes,
         positiveDouble(values, "--write-rate", 1000),
-        (int) rangeLong(values, "--readers", 2, 1, 256),
+        (int) CommandFlags.rangeLong(values, "--readers", 2, 1, 256),
         values.containsKey("--direct-io"),
-        longValue(values, "--seed", 42),
+        CommandFlags.longValue(values, "--seed", 42),
         mib(values, "--l1-mb", 10),
-        (int) rangeLong(values, "--level-ratio", 10, 2, 1000),
+        (int) CommandFlags.rangeLong(values, "--level-ratio", 10, 2, 1000),
         mib(values, "--file-mb", 2),
         percent(values, "--hot-percent", 15),
         percent(values, "--hot-read-percent", 98),
@@ -136,8 +136,8 @@ public final class Flags {
         nonNegative(values, "--scan-seconds", 0),
         mib(values, "--node-page-cache-mb", 64),
         engineDefaults,
-        (int) rangeLong(values, "--background-threads", 0, 0, 64));
-    int rounds = (int) rangeLong(values, "--repeat", 1, 1, 100);
+        (int) CommandFlags.rangeLong(values, "--background-threads", 0, 0, 64));
+    int rounds = (int) CommandFlags.rangeLong(values, "--repeat", 1, 1, 100);
     return new Invocation(engines, workloads, out, config, values.containsKey("--same-jvm"), rounds);
   }
 
@@ -218,28 +218,8 @@ public final class Flags {
     return items;
   }
 
-  private static long longValue(Map<String, String> values, String flag, long dflt) {
-    String v = values.get(flag);
-    if (v == null) {
-      return dflt;
-    }
-    try {
-      return Long.parseLong(v.replace("_", ""));
-    } catch (NumberFormatException e) {
-      throw new UsageException("flag " + flag + " needs an integer, got '" + v + "'");
-    }
-  }
-
-  private static long rangeLong(Map<String, String> values, String flag, long dflt, long min, long max) {
-    long v = longValue(values, flag, dflt);
-    if (v < min || v > max) {
-      throw new UsageException("flag " + flag + " = " + v + " is out of range [" + min + ", " + max + "]");
-    }
-    return v;
-  }
-
   private static long positiveLong(Map<String, String> values, String flag, long dflt) {
-    return rangeLong(values, flag, dflt, 1, Long.MAX_VALUE);
+    return CommandFlags.rangeLong(values, flag, dflt, 1, Long.MAX_VALUE);
   }
 
   private static double doubleValue(Map<String, String> values, String flag, double dflt) {

@@ -1,5 +1,6 @@
 package dev.cairn.bench.report;
 
+import dev.cairn.bench.cli.CommandFlags;
 import dev.cairn.bench.cli.UsageException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -163,29 +164,16 @@ public final class SteadyState {
 
   /** Splits {@code --out DIR --after S} (both required). */
   public static String run(String[] args) throws IOException {
-    Path out = null;
-    Double after = null;
-    for (int i = 0; i < args.length; i++) {
-      String flag = args[i];
-      if (i + 1 >= args.length) {
-        throw new UsageException("flag " + flag + " needs a value");
-      }
-      String value = args[++i];
-      switch (flag) {
-        case "--out" -> out = Path.of(value);
-        case "--after" -> {
-          try {
-            after = Double.parseDouble(value);
-          } catch (NumberFormatException e) {
-            throw new UsageException("--after must be a number of seconds, got '" + value + "'");
-          }
-        }
-        default -> throw new UsageException("unknown flag " + flag + " for summarize (valid: --out, --after)");
-      }
-    }
-    if (out == null || after == null) {
+    Map<String, String> values = CommandFlags.parse("summarize", args, List.of("--out", "--after"));
+    if (!values.containsKey("--out") || !values.containsKey("--after")) {
       throw new UsageException("summarize needs --out DIR and --after SECONDS");
     }
-    return summarize(out, after);
+    double after;
+    try {
+      after = Double.parseDouble(values.get("--after"));
+    } catch (NumberFormatException e) {
+      throw new UsageException("--after must be a number of seconds, got '" + values.get("--after") + "'");
+    }
+    return summarize(Path.of(values.get("--out")), after);
   }
 }
