@@ -5,6 +5,7 @@ import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoTag;
 import dev.cairn.memtable.MemTable;
+import dev.cairn.util.FixedList;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionSet;
 import dev.cairn.wal.LogWriter;
@@ -52,7 +53,7 @@ final class MemTables {
    * The memtables a read sees, newest first: republished (under the mutex) whenever the active
    * or the immutable memtables change, read without it ({@link Reads#pin}).
    */
-  private volatile List<MemTable> readView = List.of();
+  private volatile List<MemTable> readView = FixedList.empty();
 
   MemTables(Engine engine) {
     this.dir = engine.dir();
@@ -237,7 +238,7 @@ final class MemTables {
     List<MemTable> memtables = new ArrayList<>(1 + immutables.size());
     memtables.add(mem);
     immutables.descendingIterator().forEachRemaining(m -> memtables.add(m.mem()));
-    readView = List.copyOf(memtables);
+    readView = FixedList.copyOf(memtables); // one list class for the read path (FixedList)
   }
 
   /** Requires: mutex held. The active memtable's approximate size. */

@@ -263,6 +263,16 @@ public final class TableReader implements AutoCloseable {
         cached.close(); // not this block (cannot happen while offsets are never reused): re-read
       }
     }
+    return readDataBlock(h, fillCache, tag, reader, readahead);
+  }
+
+  /**
+   * {@link #acquireDataBlock} on a cache miss: reads the block. Its own method so that the hit
+   * path stays small wherever the compiler inlines it, and a miss, which reads the file anyway,
+   * pays a call more when the compiler leaves this out of line (docs/results/issue21/s12-jit/).
+   */
+  private BlockRef readDataBlock(BlockHandle h, boolean fillCache, IoTag tag, LookupKey reader,
+      Readahead readahead) {
     long start = reader != null ? System.nanoTime() : 0;
     if (fillCache && cache != null && cache.capacityBytes() > 0) {
       // Read straight into the cache's memory: no heap buffer, no copy into the cache.

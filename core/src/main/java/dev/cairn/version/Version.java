@@ -5,6 +5,7 @@ import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.Options;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
+import dev.cairn.util.FixedList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -54,7 +55,8 @@ public final class Version implements BufferedLevels<FileMetaData> {
 
   /**
    * @param levels per level, files already in the order of the invariants (see {@link
-   *     VersionBuilder}); the lists are copied
+   *     VersionBuilder}); the lists are copied, into lists of one class whatever their size
+   *     ({@link FixedList}: the read path's compiled code sees no other)
    * @param buffers per level, buffer runs newest first (largest id first)
    * @param onRelease called once, on the thread that drops the last reference
    */
@@ -64,7 +66,7 @@ public final class Version implements BufferedLevels<FileMetaData> {
     }
     List<List<FileMetaData>> copy = new ArrayList<>(levels.size());
     for (List<FileMetaData> files : levels) {
-      copy.add(List.copyOf(files));
+      copy.add(FixedList.copyOf(files));
     }
     this.levels = Collections.unmodifiableList(copy);
     this.kept = new KeptPerFile(this.levels);
@@ -78,7 +80,7 @@ public final class Version implements BufferedLevels<FileMetaData> {
           throw new IllegalArgumentException("buffer runs out of newest-first order: " + tables);
         }
       }
-      bufferCopy.add(List.copyOf(tables));
+      bufferCopy.add(FixedList.copyOf(tables));
     }
     this.buffers = Collections.unmodifiableList(bufferCopy);
     this.onRelease = onRelease;

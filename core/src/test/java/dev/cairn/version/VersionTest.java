@@ -217,4 +217,25 @@ class VersionTest {
     assertThrows(IndexOutOfBoundsException.class, () -> v.kept(2, 0));
     v.unref();
   }
+
+  /**
+   * The read path's compiled code calls get and size on these lists; a list of a class it has not
+   * seen deoptimises it (FixedList's comment). So a level's list is of one class whether it holds
+   * none, one, two or more files, as is a level's buffer list.
+   */
+  @Test
+  void aLevelsListIsOfOneClassWhateverItsSize() {
+    Version empty = build();
+    Class<?> listClass = empty.files(0).getClass();
+    VersionEdit edit = new VersionEdit();
+    for (int n = 1; n <= 4; n++) {
+      edit.addFile(0, table(n, "a", "z", 10L * n, 10L * n + 5));
+      Version v = build(edit);
+      assertEquals(n, v.fileCount(0));
+      assertSame(listClass, v.files(0).getClass(), n + " files");
+      assertSame(listClass, v.files(1).getClass(), "an empty level beside " + n + " files");
+      assertSame(listClass, v.bufferRuns(0).getClass(), "the buffer's runs");
+    }
+    assertThrows(UnsupportedOperationException.class, () -> empty.files(0).add(null));
+  }
 }
