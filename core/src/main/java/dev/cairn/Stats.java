@@ -289,9 +289,10 @@ public record Stats(
     sb.append(String.format("write amplification    %12.2f%n", writeAmplification));
     sb.append(String.format("space amplification    %12.2f (%.2f MB of tables on disk, %.2f MB of them obsolete and waiting for deletion)%n",
         spaceAmplification, mb(diskTableBytes()), mb(obsoleteTableBytes)));
-    sb.append(String.format("block cache            %12.2f%% hits (%d hits, %d misses, %d inserts, %d evictions (%d while warm), %.2f of %.2f MB)%n",
+    sb.append(String.format("block cache            %12.2f%% hits (%d hits, %d misses, %d inserts, %d evictions (%d while warm), %.2f of %.2f MB%s)%n",
         cache.hitRatio() * 100, cache.hits(), cache.misses(), cache.inserts(), cache.evictions(), cache.evictedWarm(),
-        mb(cache.usedBytes()), mb(cache.capacityBytes())));
+        mb(cache.usedBytes()), mb(cache.capacityBytes()),
+        cache.windowBytes() > 0 ? String.format(", window %.2f MB", mb(cache.windowBytes())) : ""));
     sb.append(String.format("table cache            %d of %d tables open, %d opens%n",
         tableCache.open(), tableCache.capacity(), tableCache.opens()));
     sb.append(String.format("stalls                 %12.3f s (%d slowdowns, %d stops)%n",

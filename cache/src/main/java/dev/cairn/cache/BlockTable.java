@@ -46,6 +46,14 @@ interface BlockTable {
    */
   long largestBlock();
 
+  /**
+   * The capacity the policy keeps for new blocks now, before they face admission; 0 for a policy
+   * without such a window or that does not say.
+   */
+  default long windowCapacity() {
+    return 0;
+  }
+
   /** Removes every block; each is reported as removed not for room. */
   void clear();
 

@@ -17,6 +17,9 @@ package dev.cairn.cache;
  *     or inserted less than a capacity's worth of inserts ago ({@link BlockCache#isWarm}). Under
  *     W-TinyLFU these are mostly recent blocks turned away in favour of frequent ones; under LRU,
  *     blocks pushed out by reads of others (LRU's recency counts reads, this clock only inserts)
+ * @param windowBytes the share of the capacity the policy keeps for new blocks now, before they
+ *     face admission: under {@link EvictionPolicy#TINY_LFU_CLOCK} it moves with what is asked for
+ *     again after leaving; 0 for the policies that do not say (LRU has none, Caffeine keeps its own)
  */
 public record CacheStats(
     long hits,
@@ -27,7 +30,8 @@ public record CacheStats(
     long capacityBytes,
     long blockCount,
     long pinnedBytes,
-    long evictedWarm) {
+    long evictedWarm,
+    long windowBytes) {
 
   public double hitRatio() {
     long total = hits + misses;

@@ -21,9 +21,9 @@ import java.util.function.Function;
  *
  * <h2>A shard</h2>
  *
- * Each shard holds an equal part of the capacity, split into a <em>window</em> of
- * {@value #WINDOW_PERCENT}% (Caffeine's starting size; it has no climber here) and a <em>main</em>
- * part, with its own {@link FrequencySketch}. Every newcomer enters the window, a FIFO queue, and
+ * Each shard holds an equal part of the capacity, split into a <em>window</em>, at first
+ * {@value #MIN_WINDOW_PERCENT}% of it (Caffeine's starting size), and a <em>main</em> part, with
+ * its own {@link FrequencySketch}. Every newcomer enters the window, a FIFO queue, and
  * is admitted by no one: a block read twice in quick succession stays. The block the window
  * pushes out is the <em>candidate</em>; it enters the main part if there is room, else only if
  * the sketch counts it requested more often than the main part's <em>victim</em>, which leaves in
@@ -32,6 +32,20 @@ import java.util.function.Function;
  * the hand clears set bits as it passes, counting each as one request in the sketch, and the
  * first block it finds unset is the victim. So a block's sketch count grows with the rotations in
  * which it was read, and the sketch halves its counters as it ages.
+ *
+ * <h2>The window's size</h2>
+ *
+ * A fixed 1% window loses where the blocks read most are new ones, as in the Latest workloads:
+ * a block read a few times in its life is turned away while older blocks keep the counts they
+ * earned, and an LRU cache of the same size held 0.87 of the reads against this clock's 0.33
+ * (decision 0017). Caffeine sizes its window by climbing on the hit ratio of samples of ten
+ * times its capacity in requests; on a slow device a sample takes minutes. So the window moves
+ * as ARC moves its split, from misses: each shard remembers the hashes of the blocks its window's
+ * exit turned away and of those its ring gave up ({@link EvictedHashes}). A miss for a block
+ * turned away lately grows the window, one for a block the ring gave up lately shrinks it
+ * ({@link Shard#resizeWindowOnReturn} says how lately and how much), between
+ * {@value #MIN_WINDOW_PERCENT}% and {@value #MAX_WINDOW_PERCENT}% of the shard. Hits pay nothing
+ * for it; a miss, two probes of the lists and one write.
  *
  * <p>The sketch is counted on the insert path only (an insert, a window block's read when it
  * leaves the window, a main block's read when the hand passes it), so every count is taken under
@@ -49,7 +63,19 @@ import java.util.function.Function;
 final class ClockBlockTable implements BlockTable {
   static final int MAX_SHARDS = 16;
   static final long MIN_SHARD_BYTES = 1 << 20;
-  static final int WINDOW_PERCENT = 1;
+  /** The window's share of its shard at first and at least (Caffeine's starting size). */
+  static final int MIN_WINDOW_PERCENT = 1;
+  /**
+   * The most the window may grow to: the main part keeps a fifth, so that a run of returns to
+   * the window's refusals cannot push out every block that frequency admitted.
+   */
+  static final int MAX_WINDOW_PERCENT = 80;
+  /** The window moves once returns push it by this fraction of its shard (see resizeWindowOnReturn). */
+  static final int MOVE_DIVISOR = 64;
+  /** A return counts within this many times the window's blocks in inserts (resizeWindowOnReturn). */
+  static final int RETURN_HORIZON = 16;
+  /** The fewest inserts between two halvings of the eviction counts. */
+  static final int MIN_RATE_PERIOD = 64;
 
   private final ConcurrentHashMap<BlockKey, Entry> map = new ConcurrentHashMap<>();
   private final Shard[] shards;
@@ -59,10 +85,22 @@ final class ClockBlockTable implements BlockTable {
   private final RemovalListener listener;
 
   ClockBlockTable(long capacityBytes, RemovalListener listener) {
+    this(capacityBytes, MIN_WINDOW_PERCENT, MAX_WINDOW_PERCENT, listener);
+  }
+
+  /**
+   * A table whose window may move between {@code minWindowPercent} and {@code maxWindowPercent}
+   * of each shard (equal: a fixed window, for the tests that compare the two).
+   */
+  ClockBlockTable(long capacityBytes, int minWindowPercent, int maxWindowPercent, RemovalListener listener) {
+    if (minWindowPercent < 0 || minWindowPercent > maxWindowPercent || maxWindowPercent > 100) {
+      throw new IllegalArgumentException("window between " + minWindowPercent + "% and " + maxWindowPercent
+          + "% of the capacity: needs 0 <= min <= max <= 100");
+    }
     int count = ShardSizes.count(capacityBytes, MAX_SHARDS, MIN_SHARD_BYTES);
     this.shards = new Shard[count];
     for (int i = 0; i < count; i++) {
-      shards[i] = new Shard(ShardSizes.share(capacityBytes, count, i));
+      shards[i] = new Shard(ShardSizes.share(capacityBytes, count, i), minWindowPercent, maxWindowPercent);
     }
     this.largestBlock = ShardSizes.smallestShare(capacityBytes, count);
     // The top bits of the hash choose the shard (64 for a single shard: see shard()).
@@ -73,6 +111,21 @@ final class ClockBlockTable implements BlockTable {
   /** Number of shards (for tests). */
   int shardCount() {
     return shards.length;
+  }
+
+  /** The window's capacity, summed over the shards. */
+  @Override
+  public long windowCapacity() {
+    long sum = 0;
+    for (Shard shard : shards) {
+      shard.lock.lock();
+      try {
+        sum += shard.windowCapacity;
+      } finally {
+        shard.lock.unlock();
+      }
+    }
+    return sum;
   }
 
   /** The sketch's count for {@code key} in its shard (for tests). */
@@ -198,10 +251,22 @@ final class ClockBlockTable implements BlockTable {
    */
   private final class Shard {
     private final long capacity;
-    private final long windowCapacity;
+    private final long minWindow;
+    private final long maxWindow;
     private final ReentrantLock lock = new ReentrantLock();
     // Guarded by lock.
+    private long windowCapacity;
+    /** Weight of returns since the window last moved: refused ones up, ejected ones down. */
+    private long push;
+    /** Inserts so far: the clock of the ghost lists. */
+    private long inserts;
+    /** Refusals and ejections lately, halved every shard's worth of inserts. */
+    private long refusals;
+    private long ejections;
     private final FrequencySketch sketch;
+    /** Blocks the window's exit turned away, and blocks the ring gave up: the two ghost lists. */
+    private final EvictedHashes refused = new EvictedHashes();
+    private final EvictedHashes ejected = new EvictedHashes();
     /** The window's FIFO queue, circular around it: {@code next} is the oldest, {@code previous} the newest. */
     private final Entry window = new Entry();
     /** The main ring's hand: the next block to examine, null when the ring is empty. */
@@ -212,9 +277,11 @@ final class ClockBlockTable implements BlockTable {
     private int entries;
     private int mainEntries;
 
-    Shard(long capacityBytes) {
+    Shard(long capacityBytes, int minWindowPercent, int maxWindowPercent) {
       this.capacity = capacityBytes;
-      this.windowCapacity = capacityBytes * WINDOW_PERCENT / 100;
+      this.minWindow = capacityBytes * minWindowPercent / 100;
+      this.maxWindow = capacityBytes * maxWindowPercent / 100;
+      this.windowCapacity = minWindow;
       // Sized by the blocks cached, not the capacity: it grows as the shard fills.
       this.sketch = new FrequencySketch(0);
       window.next = window;
@@ -237,18 +304,68 @@ final class ClockBlockTable implements BlockTable {
         if (sketch.ensureCapacity(entries)) {
           countEveryCachedBlockOnce();
         }
+        refused.ensureCapacity(entries);
+        ejected.ensureCapacity(entries);
         sketch.increment(hash);
+        resizeWindowOnReturn(hash, entry.weight);
         linkNewest(entry);
         // The window's bound decides when a block faces admission; the shard's, when anything
-        // must leave. The newest block is in the window, so it is never empty here.
+        // must leave: the window's oldest if the window is over its share (the newest block is in
+        // the window, so it is never empty then), else the ring's victim, the ring being over its
+        // own share since the window grew.
         while (windowBytes > windowCapacity || windowBytes + mainBytes > capacity) {
-          Entry candidate = window.next;
-          unlinkFromWindow(candidate);
-          admitToMain(candidate, evicted);
+          if (windowBytes > windowCapacity || hand == null) {
+            Entry candidate = window.next;
+            unlinkFromWindow(candidate);
+            admitToMain(candidate, evicted);
+          } else {
+            Entry victim = advanceToVictim();
+            unlinkFromMain(victim);
+            eject(victim, evicted);
+          }
         }
         return entry.block;
       } finally {
         lock.unlock();
+      }
+    }
+
+    /**
+     * Judges admission by what comes back. Each block turned away at the window's exit and each
+     * block the ring gave up is remembered; a miss for one of them within {@value
+     * #RETURN_HORIZON} times as many inserts as the window holds blocks is a return. If turned-away
+     * blocks return at a higher rate (returns per eviction of their kind) than given-up ones,
+     * admission is refusing blocks worth more than those it evicts, and the window, which admits
+     * every block for a while, should be larger; if at a lower rate, smaller. So a return of the
+     * first kind pushes the window's capacity up by the block's weight times the ratio of recent
+     * ejections to recent refusals, one of the second kind down by the weight: the expected push
+     * is then the ejections times the difference of the two rates. The window moves once the push reaches
+     * a {@value #MOVE_DIVISOR}th of the shard, by the whole push, and stays between its bounds:
+     * each move turns blocks into the ring or out of it without admission (the loop in {@link
+     * #computeIfAbsent}), so moves back and forth on noise would cost the sketch its say.
+     *
+     * <p>Why rates and not ARC's counts: under TinyLFU most candidates are turned away, so
+     * turned-away blocks return more often by count even when admission is right; counts grew
+     * the window on a steady Zipfian and kept it grown after a phase of new blocks, 6 points of
+     * hit ratio below the fixed window. Measured on traces in docs/decisions/0017.
+     */
+    private void resizeWindowOnReturn(long hash, long weight) {
+      inserts++;
+      if (inserts % Math.max(MIN_RATE_PERIOD, entries) == 0) { // forget the old evictions' weight
+        refusals = (refusals + 1) / 2;
+        ejections = (ejections + 1) / 2;
+      }
+      long horizon = RETURN_HORIZON * Math.max(1, entries - mainEntries);
+      if (refused.remove(hash, inserts, horizon)) {
+        push += weight * Math.max(1, ejections) / Math.max(1, refusals);
+      } else if (ejected.remove(hash, inserts, horizon)) {
+        push -= weight;
+      } else {
+        return;
+      }
+      if (Math.abs(push) >= capacity / MOVE_DIVISOR) {
+        windowCapacity = Math.max(minWindow, Math.min(maxWindow, windowCapacity + push));
+        push = 0;
       }
     }
 
@@ -298,9 +415,11 @@ final class ClockBlockTable implements BlockTable {
         Entry victim = advanceToVictim();
         if (victim != null && sketch.frequency(candidate.hash) > sketch.frequency(victim.hash)) {
           unlinkFromMain(victim);
-          evict(victim, evicted);
+          eject(victim, evicted);
         } else {
           evict(candidate, evicted);
+          refused.add(candidate.hash, inserts);
+          refusals++;
           return;
         }
       }
@@ -322,6 +441,13 @@ final class ClockBlockTable implements BlockTable {
         hand = hand.next;
       }
       return hand;
+    }
+
+    /** Evicts a block from the ring, remembering it there. */
+    private void eject(Entry victim, List<Entry> evicted) {
+      evict(victim, evicted);
+      ejected.add(victim.hash, inserts);
+      ejections++;
     }
 
     private void evict(Entry entry, List<Entry> evicted) {

@@ -352,7 +352,8 @@ public final class OffHeapBlockCache implements BlockCache {
         capacityBytes,
         blockCount.sum(),
         memory.allocatedBytes(),
-        evictedWarm.sum());
+        evictedWarm.sum(),
+        table.windowCapacity());
   }
 
   /** The largest block this cache caches (for tests): see {@link #insert}. */

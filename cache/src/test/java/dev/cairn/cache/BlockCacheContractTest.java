@@ -85,7 +85,7 @@ abstract class BlockCacheContractTest {
     assertNull(cache.lookup(2, 0));
 
     CacheStats stats = cache.stats();
-    assertEquals(new CacheStats(2, 3, 1, 0, 100, 1 << 20, 1, 100, 0), stats);
+    assertEquals(new CacheStats(2, 3, 1, 0, 100, 1 << 20, 1, 100, 0, stats.windowBytes()), stats);
     assertEquals(0.4, stats.hitRatio(), 1e-9);
     assertEquals(new FileCacheStats(1, 2, 2, 1), cache.fileStats(1));
     assertEquals(new FileCacheStats(2, 0, 1, 0), cache.fileStats(2));
@@ -275,7 +275,7 @@ abstract class BlockCacheContractTest {
       assertNull(cache.lookup(1, 0));
       assertEquals(BLOCK, cache.stats().pinnedBytes());
     }
-    assertEquals(new CacheStats(0, 1, 0, 0, 0, 0, 0, 0, 0), cache.stats());
+    assertEquals(new CacheStats(0, 1, 0, 0, 0, 0, 0, 0, 0, 0), cache.stats());
     assertEquals(0, cache.cachedBlockCount(1));
     assertEquals(0, cache.capacityBytes());
   }

@@ -39,33 +39,30 @@ class ClockBlockCacheTest extends BlockCacheContractTest {
   }
 
   /**
-   * A block turned away is still counted, so one asked for again outcounts a victim inserted once
-   * and never read; a block read in the cache needs one more ask for each time the hand saw it read.
+   * A block turned away is still counted, so one asked for again gets in over a victim inserted
+   * once and never read; and its return tells the window it was too small: the window grows by
+   * the block (here a 64th of the cache, the least it moves), so the block stays in the window
+   * and the hand's victim leaves. How the sketch's counts decide admission with the window
+   * fixed: {@code ClockBlockTableTest}.
    */
   @Test
-  void aBlockAskedForAgainIsAdmittedOverOneNeverReadAgain() {
+  void aBlockAskedForAgainGetsInAndGrowsTheWindow() {
     int blocks = 64;
     OffHeapBlockCache cache = newCache((long) blocks * BLOCK);
     for (int i = 0; i < blocks; i++) {
       insertAndClose(cache, 1, (long) i * BLOCK, BLOCK);
     }
     assertEquals(blocks, cache.cachedBlockCount(1), "a window too small for a block takes no room");
+    long window = cache.stats().windowBytes();
+    assertTrue(window > 0 && window < BLOCK, "1% of the cache: " + window);
     insertAndClose(cache, 2, 0, BLOCK);
     assertFalse(cache.isCached(2, 0), "asked for once: ties with its victim and is turned away");
+    assertEquals(window, cache.stats().windowBytes());
     insertAndClose(cache, 2, 0, BLOCK);
-    assertTrue(cache.isCached(2, 0), "asked for twice: outcounts a victim never read");
+    assertTrue(cache.isCached(2, 0), "asked for twice: kept");
+    assertEquals(window + BLOCK, cache.stats().windowBytes(), "the window grew by the block");
     assertFalse(cache.isCached(1, 0), "the hand's first block was the victim");
     assertEquals(blocks - 1, cache.cachedBlockCount(1));
-
-    for (int i = 1; i < blocks; i++) { // every block read: the hand counts each once as it passes
-      cache.lookup(1, (long) i * BLOCK).close();
-    }
-    cache.lookup(2, 0).close();
-    insertAndClose(cache, 3, 0, BLOCK);
-    insertAndClose(cache, 3, 0, BLOCK);
-    assertFalse(cache.isCached(3, 0), "two asks tie with a victim inserted once and read once");
-    insertAndClose(cache, 3, 0, BLOCK);
-    assertTrue(cache.isCached(3, 0), "the third wins");
   }
 
   /** The hand passes blocks read since its last turn (clearing their bit) and evicts the first unread one. */

@@ -92,4 +92,40 @@ class ClockBlockTableTest {
     // Shards of unequal shares: the first ones take the remainder.
     assertEquals(1L << 20, new ClockBlockTable((2L << 20) + 1, ignore).largestBlock());
   }
+
+  /**
+   * With the window fixed (too small for a block), admission is the sketch's alone: a block
+   * turned away is still counted, so one asked for again outcounts a victim inserted once and
+   * never read; a block read in the ring needs one more ask for each time the hand saw it read.
+   */
+  @Test
+  void aBlockAskedForAgainIsAdmittedOverOneNeverReadAgain() {
+    List<BlockKey> gone = new ArrayList<>();
+    ClockBlockTable fixed = new ClockBlockTable(6400, 1, 1, (key, block, forRoom) -> {
+      gone.add(key);
+      block.release();
+    });
+    for (int i = 0; i < 64; i++) {
+      fixed.computeIfAbsent(new BlockKey(1, i), k -> block(100));
+    }
+    assertEquals(List.of(), gone, "a window too small for a block takes no room");
+    BlockKey twice = new BlockKey(2, 0);
+    fixed.computeIfAbsent(twice, k -> block(100));
+    assertNull(fixed.peek(twice), "asked for once: ties with its victim and is turned away");
+    fixed.computeIfAbsent(twice, k -> block(100));
+    assertNotNull(fixed.peek(twice), "asked for twice: outcounts a victim never read");
+    assertEquals(List.of(twice, new BlockKey(1, 0)), gone, "the hand's first block was the victim");
+    assertEquals(64, fixed.windowCapacity(), "the window did not move");
+
+    for (int i = 1; i < 64; i++) { // every block read: the hand counts each once as it passes
+      fixed.get(new BlockKey(1, i));
+    }
+    fixed.get(twice);
+    BlockKey thrice = new BlockKey(3, 0);
+    fixed.computeIfAbsent(thrice, k -> block(100));
+    fixed.computeIfAbsent(thrice, k -> block(100));
+    assertNull(fixed.peek(thrice), "two asks tie with a victim inserted once and read once");
+    fixed.computeIfAbsent(thrice, k -> block(100));
+    assertNotNull(fixed.peek(thrice), "the third wins");
+  }
 }

@@ -26,7 +26,7 @@ class StatsTableTest {
             new Stats.LevelStats(1, 2, 10L << 20, 1.0, 8L << 20, 12L << 20, 1L << 20)),
         20L << 20, 21L << 20, 5L << 20, 12L << 20, 8L << 20, 1L << 10, 38L << 20, 4L << 20,
         1.9, 1.3,
-        new CacheStats(75, 25, 30, 5, 1L << 20, 8L << 20, 256, 1L << 20, 2),
+        new CacheStats(75, 25, 30, 5, 1L << 20, 8L << 20, 256, 1L << 20, 2, 1L << 19),
         new Stats.TableFiles(500, 5, 12),
         1_500_000, 7, 1, 4, 3, 1, 0, 0, 2_000_000, 2, 1L << 20, 512L << 10, 1, 0, 123,
         new Stats.Latency(100, 10, 99, 120),
@@ -77,7 +77,7 @@ class StatsTableTest {
         device bytes written          38.00 MB (wal 21.00, flush 5.00, compaction 12.00, manifest 0.00)
         write amplification            1.90
         space amplification            1.30 (14.00 MB of tables on disk, 1.00 MB of them obsolete and waiting for deletion)
-        block cache                   75.00% hits (75 hits, 25 misses, 30 inserts, 5 evictions (2 while warm), 1.00 of 8.00 MB)
+        block cache                   75.00% hits (75 hits, 25 misses, 30 inserts, 5 evictions (2 while warm), 1.00 of 8.00 MB, window 0.50 MB)
         table cache            5 of 500 tables open, 12 opens
         stalls                        1.500 s (7 slowdowns, 1 stops)
         stalls by cause        pace 0.400 s (7), L0 stop 1.100 s (1), memtable stop 0.000 s (0)

@@ -115,7 +115,7 @@ final class HeapBlockCache implements BlockCache {
 
   @Override
   public synchronized CacheStats stats() {
-    return new CacheStats(hits, misses, inserts, evictions, used, capacity, blocks.size(), used, 0);
+    return new CacheStats(hits, misses, inserts, evictions, used, capacity, blocks.size(), used, 0, 0);
   }
 
   @Override

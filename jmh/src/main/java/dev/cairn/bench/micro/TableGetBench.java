@@ -163,7 +163,7 @@ public class TableGetBench {
 
     @Override
     public CacheStats stats() {
-      return new CacheStats(0, 0, 0, 0, 0, Long.MAX_VALUE, blocks.size(), 0, 0);
+      return new CacheStats(0, 0, 0, 0, 0, Long.MAX_VALUE, blocks.size(), 0, 0, 0);
     }
 
     @Override

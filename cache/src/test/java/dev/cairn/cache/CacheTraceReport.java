@@ -1,0 +1,78 @@
+package dev.cairn.cache;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Hit ratios of the clock with its window fixed at {@value ClockBlockTable#MIN_WINDOW_PERCENT}%,
+ * the clock as it ships (the window moving), and LRU, on {@link CacheTraces}' shapes; and the
+ * clock's window after a phase of new blocks then a steady skew. The figures behind decision 0017.
+ * One thread, deterministic. Run from the repository's root after {@code mvn install}:
+ *
+ * <pre>
+ * mvn -q -o -pl cache dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
+ * java -cp cache/target/classes:cache/target/test-classes:$(cat /tmp/cp.txt) dev.cairn.cache.CacheTraceReport 16 128
+ * </pre>
+ *
+ * The arguments are cache sizes in MiB; each trace runs twenty rotations of the cache's blocks to
+ * warm, then a hundred measured.
+ */
+public final class CacheTraceReport {
+  private CacheTraceReport() {}
+
+  public static void main(String[] args) {
+    for (String arg : args.length == 0 ? new String[] {"16"} : args) {
+      report(Long.parseLong(arg) << 20);
+    }
+  }
+
+  private static void report(long capacity) {
+    int blocks = (int) (capacity / CacheTraces.BLOCK);
+    System.out.printf("%n%d MiB (%d blocks of %d bytes)%n", capacity >> 20, blocks, CacheTraces.BLOCK);
+    System.out.println("| trace | fixed 1% window | window moving | its window at the end | LRU |");
+    System.out.println("|---|---|---|---|---|");
+    for (Map.Entry<String, Supplier<LongSupplier>> trace : traces(blocks).entrySet()) {
+      double fixed = run(fixed(capacity), trace.getValue().get(), blocks);
+      ClockBlockTable moving = new ClockBlockTable(capacity, CacheTraces.releasing());
+      double adaptive = run(moving, trace.getValue().get(), blocks);
+      double lru = run(new LruBlockTable(capacity, CacheTraces.releasing()), trace.getValue().get(), blocks);
+      System.out.printf("| %s | %.4f | %.4f | %.1f%% | %.4f |%n", trace.getKey(), fixed, adaptive,
+          100.0 * moving.windowCapacity() / capacity, lru);
+    }
+    ClockBlockTable moving = new ClockBlockTable(capacity, CacheTraces.releasing());
+    double latest = run(moving, CacheTraces.latest(1, blocks / 2, 20, 0.98), blocks);
+    double grown = (double) moving.windowCapacity() / capacity;
+    double after = run(moving, scanned(blocks), blocks);
+    System.out.printf("phase change: latest %.4f, window %.1f%%; then zipfian+scans %.4f, window %.1f%% (fixed window: %.4f)%n",
+        latest, 100 * grown, after, 100.0 * moving.windowCapacity() / capacity, run(fixed(capacity), scanned(blocks), blocks));
+  }
+
+  private static ClockBlockTable fixed(long capacity) {
+    int percent = ClockBlockTable.MIN_WINDOW_PERCENT;
+    return new ClockBlockTable(capacity, percent, percent, CacheTraces.releasing());
+  }
+
+  private static double run(BlockTable table, LongSupplier trace, int blocks) {
+    return CacheTraces.hitRatio(table, trace, blocks * 20, blocks * 100);
+  }
+
+  private static LongSupplier scanned(int blocks) {
+    return CacheTraces.withScans(2, CacheTraces.zipfian(1, blocks * 10, 0.99), 0.2, 100);
+  }
+
+  private static Map<String, Supplier<LongSupplier>> traces(int blocks) {
+    Map<String, Supplier<LongSupplier>> traces = new LinkedHashMap<>();
+    traces.put("latest: half the cache hot, a new block every 20 reads",
+        () -> CacheTraces.latest(1, blocks / 2, 20, 0.98));
+    traces.put("latest, faster: 60% hot, a new block every 3 reads",
+        () -> CacheTraces.latest(1, blocks * 6 / 10, 3, 0.98));
+    traces.put("zipfian 0.99 over 10x the cache", () -> CacheTraces.zipfian(1, blocks * 10, 0.99));
+    traces.put("the same with 20% of reads in one-off scans of 100", () -> scanned(blocks));
+    traces.put("zipfian 0.99 over 3x the cache", () -> CacheTraces.zipfian(1, blocks * 3, 0.99));
+    traces.put("half a loop over 1.2x the cache, half zipfian", () -> CacheTraces.loopAndZipfian(5, blocks));
+    traces.put("zipfian whose popular blocks change every 5 rotations", () -> CacheTraces.shiftingZipfian(blocks));
+    return traces;
+  }
+}

@@ -1,0 +1,154 @@
+package dev.cairn.cache;
+
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
+
+/**
+ * Synthetic block-access traces replayed against a {@link BlockTable} alone, one thread, blocks
+ * of {@value #BLOCK} bytes: the hit ratio a policy gets on a trace's shape, without an engine
+ * around it. Deterministic for a seed.
+ */
+final class CacheTraces {
+  static final int BLOCK = 4096;
+
+  private CacheTraces() {}
+
+  /** The hit ratio of {@code accesses} block numbers drawn from {@code trace}, after {@code warmup}. */
+  static double hitRatio(BlockTable table, LongSupplier trace, int warmup, int accesses) {
+    long hits = 0;
+    for (int i = 0; i < warmup + accesses; i++) {
+      BlockKey key = new BlockKey(1, trace.getAsLong() * BLOCK);
+      SharedBlock cached = table.get(key);
+      if (cached != null) {
+        if (i >= warmup) {
+          hits++;
+        }
+      } else {
+        table.computeIfAbsent(key, k -> block());
+      }
+    }
+    return (double) hits / accesses;
+  }
+
+  /** A table's removal listener that drops the table's reference. */
+  static BlockTable.RemovalListener releasing() {
+    return (key, block, forRoom) -> block.release();
+  }
+
+  private static SharedBlock block() {
+    return new SharedBlock(new MemoryRegion() {
+      @Override
+      public ByteBuffer buffer() {
+        return ByteBuffer.allocate(0);
+      }
+
+      @Override
+      public int size() {
+        return BLOCK;
+      }
+
+      @Override
+      public void free() {}
+    }, 1);
+  }
+
+  /**
+   * The Latest workloads' shape: a new block every {@code newEvery} accesses (data just written,
+   * or rewritten at a new address by a compaction); {@code hotShare} of the accesses go uniformly
+   * to the newest {@code hot} blocks, the rest uniformly to every block so far.
+   */
+  static LongSupplier latest(long seed, int hot, int newEvery, double hotShare) {
+    SplittableRandom random = new SplittableRandom(seed);
+    return new LongSupplier() {
+      long newest = hot;
+      long served;
+
+      @Override
+      public long getAsLong() {
+        if (++served % newEvery == 0) {
+          newest++;
+        }
+        return random.nextDouble() < hotShare ? newest - 1 - random.nextInt(hot) : random.nextLong(newest);
+      }
+    };
+  }
+
+  /** Zipfian (skew {@code theta}) over {@code n} blocks, the popular ones scattered. */
+  static LongSupplier zipfian(long seed, int n, double theta) {
+    SplittableRandom random = new SplittableRandom(seed);
+    double[] cumulative = new double[n];
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+      sum += 1 / Math.pow(i + 1, theta);
+      cumulative[i] = sum;
+    }
+    double total = sum;
+    return () -> {
+      double u = random.nextDouble() * total;
+      int lo = 0;
+      int hi = n - 1;
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (cumulative[mid] < u) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      return (lo * 0x9E3779B97F4A7C15L >>> 1) % n; // the rank's block, scattered
+    };
+  }
+
+  /**
+   * {@code base} with scans mixed in: a {@code scanShare} of the accesses walk runs of {@code
+   * scanLength} blocks never read before or after (a range read, a compaction's input).
+   */
+  static LongSupplier withScans(long seed, LongSupplier base, double scanShare, int scanLength) {
+    SplittableRandom random = new SplittableRandom(seed);
+    return new LongSupplier() {
+      long next = 1L << 40;
+      int left;
+
+      @Override
+      public long getAsLong() {
+        if (left == 0 && random.nextDouble() < scanShare / scanLength) {
+          left = scanLength;
+        }
+        if (left > 0) {
+          left--;
+          return next++;
+        }
+        return base.getAsLong();
+      }
+    };
+  }
+
+  /** Half the accesses loop over 1.2 times the cache's blocks in order (LRU's worst case), half zipfian. */
+  static LongSupplier loopAndZipfian(long seed, int cacheBlocks) {
+    SplittableRandom random = new SplittableRandom(seed);
+    LongSupplier zipfian = zipfian(1, cacheBlocks * 10, 0.99);
+    long loop = cacheBlocks * 12L / 10;
+    return new LongSupplier() {
+      long next;
+
+      @Override
+      public long getAsLong() {
+        return random.nextDouble() < 0.5 ? (1L << 41) + next++ % loop : zipfian.getAsLong();
+      }
+    };
+  }
+
+  /** Zipfian 0.99 over ten times the cache, whose blocks are all new every five rotations of the cache. */
+  static LongSupplier shiftingZipfian(int cacheBlocks) {
+    LongSupplier zipfian = zipfian(1, cacheBlocks * 10, 0.99);
+    return new LongSupplier() {
+      long served;
+
+      @Override
+      public long getAsLong() {
+        return zipfian.getAsLong() + ((served++ / (cacheBlocks * 5L)) << 32);
+      }
+    };
+  }
+}
