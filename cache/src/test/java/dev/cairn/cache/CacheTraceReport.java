@@ -45,8 +45,9 @@ public final class CacheTraceReport {
     double latest = run(moving, CacheTraces.latest(1, blocks / 2, 20, 0.98), blocks);
     double grown = (double) moving.windowCapacity() / capacity;
     double after = run(moving, scanned(blocks), blocks);
-    System.out.printf("phase change: latest %.4f, window %.1f%%; then zipfian+scans %.4f, window %.1f%% (fixed window: %.4f)%n",
-        latest, 100 * grown, after, 100.0 * moving.windowCapacity() / capacity, run(fixed(capacity), scanned(blocks), blocks));
+    double fixedAfter = run(fixed(capacity), scanned(blocks), blocks);
+    System.out.printf("phase change: latest %.4f, window %.1f%%; then zipfian+scans %.4f, window %.1f%%"
+        + " (fixed window: %.4f)%n", latest, 100 * grown, after, 100.0 * moving.windowCapacity() / capacity, fixedAfter);
   }
 
   private static ClockBlockTable fixed(long capacity) {
@@ -72,7 +73,8 @@ public final class CacheTraceReport {
     traces.put("the same with 20% of reads in one-off scans of 100", () -> scanned(blocks));
     traces.put("zipfian 0.99 over 3x the cache", () -> CacheTraces.zipfian(1, blocks * 3, 0.99));
     traces.put("half a loop over 1.2x the cache, half zipfian", () -> CacheTraces.loopAndZipfian(5, blocks));
-    traces.put("zipfian whose popular blocks change every 5 rotations", () -> CacheTraces.shiftingZipfian(blocks));
+    traces.put("zipfian whose popular blocks change every 5 rotations",
+        () -> CacheTraces.shiftingZipfian(blocks));
     return traces;
   }
 }

@@ -121,10 +121,10 @@ final class VersionLookup {
 
   /**
    * {@link #getFromVersionTable} when {@code v} keeps no handle for the file yet: once per file
-   * and version. Its own method so that the compiler leaves it out of line: inlined, the table
-   * cache's acquire and the close with suppressed exceptions took the inlining budget of the
-   * read path's compiled unit, and the calls of a block seek fell past its cutoff
-   * (docs/results/issue21/s12-jit/).
+   * and version. Its own method so that the compiler leaves it out of line (it does:
+   * docs/results/issue21/s13-jit/): inlined, the table cache's acquire and the close with
+   * suppressed exceptions took the inlining budget of the read path's compiled unit, and the
+   * calls of a block seek fell past its cutoff (s12-jit/).
    */
   private static LookupResult getOpeningTable(TableCache tables, Version v, int level, int index, boolean keep,
       LookupKey lookup, boolean fillCache) {
