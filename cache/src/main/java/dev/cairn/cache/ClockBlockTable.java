@@ -43,7 +43,7 @@ import java.util.function.Function;
  * as ARC moves its split, from misses: each shard remembers the hashes of the blocks its window's
  * exit turned away and of those its ring gave up ({@link EvictedHashes}). A miss for a block
  * turned away lately grows the window, one for a block the ring gave up lately shrinks it
- * ({@link Shard#resizeWindowOnReturn} says how lately and how much), between
+ * ({@link WindowSizer} says how lately and how much), between
  * {@value #MIN_WINDOW_PERCENT}% and {@value #MAX_WINDOW_PERCENT}% of the shard. Hits pay nothing
  * for it; a miss, two probes of the lists and one write.
  *
@@ -70,12 +70,6 @@ final class ClockBlockTable implements BlockTable {
    * the window's refusals cannot push out every block that frequency admitted.
    */
   static final int MAX_WINDOW_PERCENT = 80;
-  /** The window moves once returns push it by this fraction of its shard (see resizeWindowOnReturn). */
-  static final int MOVE_DIVISOR = 64;
-  /** A return counts within this many times the window's blocks in inserts (resizeWindowOnReturn). */
-  static final int RETURN_HORIZON = 16;
-  /** The fewest inserts between two halvings of the eviction counts. */
-  static final int MIN_RATE_PERIOD = 64;
 
   private final ConcurrentHashMap<BlockKey, Entry> map = new ConcurrentHashMap<>();
   private final Shard[] shards;
@@ -120,7 +114,7 @@ final class ClockBlockTable implements BlockTable {
     for (Shard shard : shards) {
       shard.lock.lock();
       try {
-        sum += shard.windowCapacity;
+        sum += shard.sizer.capacity();
       } finally {
         shard.lock.unlock();
       }
@@ -244,29 +238,18 @@ final class ClockBlockTable implements BlockTable {
   /**
    * A window queue and a main ring under one lock. Invariants, whenever the lock is free:
    * {@code windowBytes} and {@code mainBytes} are the sums of the weights queued and ringed, the
-   * window holds at most {@code windowCapacity} and the two together at most {@code capacity} (so
-   * a window too small for a block takes nothing from the ring);
+   * window holds at most its capacity ({@link WindowSizer#capacity}, which moves only during an
+   * insert, before that insert's evictions restore this) and the two together at most {@code
+   * capacity} (so a window too small for a block takes nothing from the ring);
    * every entry queued or ringed is the map's entry for its key, and no other entry of this shard
    * is in the map.
    */
   private final class Shard {
     private final long capacity;
-    private final long minWindow;
-    private final long maxWindow;
     private final ReentrantLock lock = new ReentrantLock();
     // Guarded by lock.
-    private long windowCapacity;
-    /** Weight of returns since the window last moved: refused ones up, ejected ones down. */
-    private long push;
-    /** Inserts so far: the clock of the ghost lists. */
-    private long inserts;
-    /** Refusals and ejections lately, halved every shard's worth of inserts. */
-    private long refusals;
-    private long ejections;
+    private final WindowSizer sizer;
     private final FrequencySketch sketch;
-    /** Blocks the window's exit turned away, and blocks the ring gave up: the two ghost lists. */
-    private final EvictedHashes refused = new EvictedHashes();
-    private final EvictedHashes ejected = new EvictedHashes();
     /** The window's FIFO queue, circular around it: {@code next} is the oldest, {@code previous} the newest. */
     private final Entry window = new Entry();
     /** The main ring's hand: the next block to examine, null when the ring is empty. */
@@ -279,9 +262,8 @@ final class ClockBlockTable implements BlockTable {
 
     Shard(long capacityBytes, int minWindowPercent, int maxWindowPercent) {
       this.capacity = capacityBytes;
-      this.minWindow = capacityBytes * minWindowPercent / 100;
-      this.maxWindow = capacityBytes * maxWindowPercent / 100;
-      this.windowCapacity = minWindow;
+      this.sizer = new WindowSizer(capacityBytes, capacityBytes * minWindowPercent / 100,
+          capacityBytes * maxWindowPercent / 100);
       // Sized by the blocks cached, not the capacity: it grows as the shard fills.
       this.sketch = new FrequencySketch(0);
       window.next = window;
@@ -304,11 +286,10 @@ final class ClockBlockTable implements BlockTable {
         if (sketch.ensureCapacity(entries)) {
           countEveryCachedBlockOnce();
         }
-        refused.ensureCapacity(entries);
-        ejected.ensureCapacity(entries);
         sketch.increment(hash);
-        resizeWindowOnReturn(hash, entry.weight);
+        sizer.onInsert(hash, entry.weight, entries, entries - mainEntries);
         linkNewest(entry);
+        long windowCapacity = sizer.capacity();
         // The window's bound decides when a block faces admission; the shard's, when anything
         // must leave: the window's oldest if the window is over its share (the newest block is in
         // the window, so it is never empty then), else the ring's victim, the ring being over its
@@ -327,46 +308,6 @@ final class ClockBlockTable implements BlockTable {
         return entry.block;
       } finally {
         lock.unlock();
-      }
-    }
-
-    /**
-     * Judges admission by what comes back. Each block turned away at the window's exit and each
-     * block the ring gave up is remembered; a miss for one of them within {@value
-     * #RETURN_HORIZON} times as many inserts as the window holds blocks is a return. If turned-away
-     * blocks return at a higher rate (returns per eviction of their kind) than given-up ones,
-     * admission is refusing blocks worth more than those it evicts, and the window, which admits
-     * every block for a while, should be larger; if at a lower rate, smaller. So a return of the
-     * first kind pushes the window's capacity up by the block's weight times the ratio of recent
-     * ejections to recent refusals, one of the second kind down by the weight: the expected push
-     * is then the ejections times the difference of the two rates. The window moves once the
-     * push reaches a {@value #MOVE_DIVISOR}th of the shard, by the whole push, and stays between
-     * its bounds: each move turns blocks into the ring or out of it without admission (the loop
-     * in {@link #computeIfAbsent}), so moves back and forth on noise would cost the sketch its say.
-     *
-     * <p>Why rates and not ARC's counts: under TinyLFU most candidates are turned away, so
-     * turned-away blocks return more often by count even when admission is right. On traces
-     * (docs/decisions/0017) counts grew the window on a steady Zipfian, costing up to 3.5 points
-     * of hit ratio, and after a phase of new blocks kept it at its largest, 7 to 8 points below
-     * the fixed window's.
-     */
-    private void resizeWindowOnReturn(long hash, long weight) {
-      inserts++;
-      if (inserts % Math.max(MIN_RATE_PERIOD, entries) == 0) { // forget the old evictions' weight
-        refusals = (refusals + 1) / 2;
-        ejections = (ejections + 1) / 2;
-      }
-      long horizon = RETURN_HORIZON * Math.max(1, entries - mainEntries);
-      if (refused.remove(hash, inserts, horizon)) {
-        push += weight * Math.max(1, ejections) / Math.max(1, refusals);
-      } else if (ejected.remove(hash, inserts, horizon)) {
-        push -= weight;
-      } else {
-        return;
-      }
-      if (Math.abs(push) >= capacity / MOVE_DIVISOR) {
-        windowCapacity = Math.max(minWindow, Math.min(maxWindow, windowCapacity + push));
-        push = 0;
       }
     }
 
@@ -419,8 +360,7 @@ final class ClockBlockTable implements BlockTable {
           eject(victim, evicted);
         } else {
           evict(candidate, evicted);
-          refused.add(candidate.hash, inserts);
-          refusals++;
+          sizer.refused(candidate.hash);
           return;
         }
       }
@@ -444,11 +384,10 @@ final class ClockBlockTable implements BlockTable {
       return hand;
     }
 
-    /** Evicts a block from the ring, remembering it there. */
+    /** Evicts a block from the ring for room, telling the window's sizer. */
     private void eject(Entry victim, List<Entry> evicted) {
       evict(victim, evicted);
-      ejected.add(victim.hash, inserts);
-      ejections++;
+      sizer.ejected(victim.hash);
     }
 
     private void evict(Entry entry, List<Entry> evicted) {

@@ -31,7 +31,8 @@ final class EvictedHashes {
       for (int i = 0; i < oldSlots.length; i++) {
         if (oldSlots[i] != 0) {
           int slot = slot(oldSlots[i]);
-          if (stamps[slot] < oldStamps[i]) { // two old slots meet in one: the later stays
+          // Two old slots may meet in one: the later eviction stays.
+          if (slots[slot] == 0 || stamps[slot] < oldStamps[i]) {
             slots[slot] = oldSlots[i];
             stamps[slot] = oldStamps[i];
           }

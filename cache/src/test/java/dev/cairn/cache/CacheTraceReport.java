@@ -1,5 +1,10 @@
 package dev.cairn.cache;
 
+import static dev.cairn.cache.CacheTraces.fixedWindowClock;
+import static dev.cairn.cache.CacheTraces.hitRatioOverRotations;
+import static dev.cairn.cache.CacheTraces.releasing;
+import static dev.cairn.cache.CacheTraces.scannedZipfian;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -34,33 +39,22 @@ public final class CacheTraceReport {
     System.out.println("| trace | fixed 1% window | window moving | its window at the end | LRU |");
     System.out.println("|---|---|---|---|---|");
     for (Map.Entry<String, Supplier<LongSupplier>> trace : traces(blocks).entrySet()) {
-      double fixed = run(fixed(capacity), trace.getValue().get(), blocks);
-      ClockBlockTable moving = new ClockBlockTable(capacity, CacheTraces.releasing());
-      double adaptive = run(moving, trace.getValue().get(), blocks);
-      double lru = run(new LruBlockTable(capacity, CacheTraces.releasing()), trace.getValue().get(), blocks);
+      double fixed = hitRatioOverRotations(fixedWindowClock(capacity), trace.getValue().get(), blocks);
+      ClockBlockTable moving = new ClockBlockTable(capacity, releasing());
+      double adaptive = hitRatioOverRotations(moving, trace.getValue().get(), blocks);
+      LruBlockTable lruTable = new LruBlockTable(capacity, releasing());
+      double lru = hitRatioOverRotations(lruTable, trace.getValue().get(), blocks);
       System.out.printf("| %s | %.4f | %.4f | %.1f%% | %.4f |%n", trace.getKey(), fixed, adaptive,
           100.0 * moving.windowCapacity() / capacity, lru);
     }
-    ClockBlockTable moving = new ClockBlockTable(capacity, CacheTraces.releasing());
-    double latest = run(moving, CacheTraces.latest(1, blocks / 2, 20, 0.98), blocks);
+    ClockBlockTable moving = new ClockBlockTable(capacity, releasing());
+    double latest = hitRatioOverRotations(moving, CacheTraces.latest(1, blocks / 2, 20, 0.98), blocks);
     double grown = (double) moving.windowCapacity() / capacity;
-    double after = run(moving, scanned(blocks), blocks);
-    double fixedAfter = run(fixed(capacity), scanned(blocks), blocks);
+    double after = hitRatioOverRotations(moving, scannedZipfian(blocks), blocks);
+    double fixedAfter = hitRatioOverRotations(fixedWindowClock(capacity), scannedZipfian(blocks), blocks);
+    double shrunk = (double) moving.windowCapacity() / capacity;
     System.out.printf("phase change: latest %.4f, window %.1f%%; then zipfian+scans %.4f, window %.1f%%"
-        + " (fixed window: %.4f)%n", latest, 100 * grown, after, 100.0 * moving.windowCapacity() / capacity, fixedAfter);
-  }
-
-  private static ClockBlockTable fixed(long capacity) {
-    int percent = ClockBlockTable.MIN_WINDOW_PERCENT;
-    return new ClockBlockTable(capacity, percent, percent, CacheTraces.releasing());
-  }
-
-  private static double run(BlockTable table, LongSupplier trace, int blocks) {
-    return CacheTraces.hitRatio(table, trace, blocks * 20, blocks * 100);
-  }
-
-  private static LongSupplier scanned(int blocks) {
-    return CacheTraces.withScans(2, CacheTraces.zipfian(1, blocks * 10, 0.99), 0.2, 100);
+        + " (fixed window: %.4f)%n", latest, 100 * grown, after, 100 * shrunk, fixedAfter);
   }
 
   private static Map<String, Supplier<LongSupplier>> traces(int blocks) {
@@ -70,7 +64,7 @@ public final class CacheTraceReport {
     traces.put("latest, faster: 60% hot, a new block every 3 reads",
         () -> CacheTraces.latest(1, blocks * 6 / 10, 3, 0.98));
     traces.put("zipfian 0.99 over 10x the cache", () -> CacheTraces.zipfian(1, blocks * 10, 0.99));
-    traces.put("the same with 20% of reads in one-off scans of 100", () -> scanned(blocks));
+    traces.put("the same with 20% of reads in one-off scans of 100", () -> scannedZipfian(blocks));
     traces.put("zipfian 0.99 over 3x the cache", () -> CacheTraces.zipfian(1, blocks * 3, 0.99));
     traces.put("half a loop over 1.2x the cache, half zipfian", () -> CacheTraces.loopAndZipfian(5, blocks));
     traces.put("zipfian whose popular blocks change every 5 rotations",

@@ -31,6 +31,29 @@ final class CacheTraces {
     return (double) hits / accesses;
   }
 
+  /** Rotations of the cache's blocks a trace warms for, and is then measured over. */
+  static final int WARMUP_ROTATIONS = 20;
+  static final int MEASURED_ROTATIONS = 100;
+
+  /**
+   * The hit ratio of {@code trace} on {@code table}, a cache of {@code cacheBlocks}, over {@value
+   * #MEASURED_ROTATIONS} rotations of its blocks after {@value #WARMUP_ROTATIONS}.
+   */
+  static double hitRatioOverRotations(BlockTable table, LongSupplier trace, int cacheBlocks) {
+    return hitRatio(table, trace, cacheBlocks * WARMUP_ROTATIONS, cacheBlocks * MEASURED_ROTATIONS);
+  }
+
+  /** The clock with its window fixed at its least: the policy before docs/decisions/0017. */
+  static ClockBlockTable fixedWindowClock(long capacityBytes) {
+    int percent = ClockBlockTable.MIN_WINDOW_PERCENT;
+    return new ClockBlockTable(capacityBytes, percent, percent, releasing());
+  }
+
+  /** Zipfian 0.99 over ten times the cache, a fifth of the accesses in one-off scans of 100. */
+  static LongSupplier scannedZipfian(int cacheBlocks) {
+    return withScans(2, zipfian(1, cacheBlocks * 10, 0.99), 0.2, 100);
+  }
+
   /** A table's removal listener that drops the table's reference. */
   static BlockTable.RemovalListener releasing() {
     return (key, block, forRoom) -> block.release();

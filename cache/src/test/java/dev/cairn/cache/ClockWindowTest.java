@@ -16,20 +16,17 @@ class ClockWindowTest {
   /** 16 MiB: 16 shards of 256 blocks. */
   private static final long CAPACITY = 16L << 20;
   private static final int BLOCKS = (int) (CAPACITY / CacheTraces.BLOCK);
-  private static final int WARMUP = BLOCKS * 20;
-  private static final int ACCESSES = BLOCKS * 100;
 
   private static ClockBlockTable adaptive() {
     return new ClockBlockTable(CAPACITY, CacheTraces.releasing());
   }
 
   private static ClockBlockTable fixed() {
-    int percent = ClockBlockTable.MIN_WINDOW_PERCENT;
-    return new ClockBlockTable(CAPACITY, percent, percent, CacheTraces.releasing());
+    return CacheTraces.fixedWindowClock(CAPACITY);
   }
 
   private static double hitRatio(BlockTable table, LongSupplier trace) {
-    return CacheTraces.hitRatio(table, trace, WARMUP, ACCESSES);
+    return CacheTraces.hitRatioOverRotations(table, trace, BLOCKS);
   }
 
   private static double windowShare(ClockBlockTable table) {
@@ -69,7 +66,7 @@ class ClockWindowTest {
   }
 
   private static LongSupplier scannedZipfian() {
-    return CacheTraces.withScans(2, CacheTraces.zipfian(1, BLOCKS * 10, 0.99), 0.2, 100);
+    return CacheTraces.scannedZipfian(BLOCKS);
   }
 
   /**
