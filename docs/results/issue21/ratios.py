@@ -1,34 +1,61 @@
 #!/usr/bin/env python3
-"""Per-round reads/s ratios of a `compare --repeat` series, with the A/A control.
+"""Per-round reads/s ratios of a `compare --repeat` series, with the A/A control, per workload.
 
 usage: ratios.py SERIES_DIR...   (each holds round-N/summary.json)
 
-Prints each round's reads/s per engine, then for cairn-table-same/cairn-table (the A/A pair:
-the runner's own spread), cairn-block/cairn-table and cairn-block/cairn-table-same the median,
-geometric mean and range of the per-round ratios; and cairn-block over the geometric mean of the
-two identical table engines, which halves the luck of either one.
+Prints, per workload, each round's reads/s (scans/s for scan) per engine, then for
+cairn-table-same/cairn-table (the A/A pair: the runner's own spread), cairn-block/cairn-table,
+cairn-block/cairn-table-same and, where RocksDB ran, cairn-table/rocksdb the median, geometric
+mean and range of the per-round ratios; and cairn-block over the geometric mean of the two
+identical table engines, which halves the luck of either one.
 """
-import json,sys,statistics,math
+import json, math, os, statistics, sys
+
+
+def rate(entry):
+    return entry["scan_ops_per_s"] if entry["workload"] == "scan" else entry["read_ops_per_s"]
+
+
 def load(d):
-    out=[]
-    r=1
-    import os
+    """[{workload: {engine: ops/s}}] per round."""
+    rounds = []
+    r = 1
     while os.path.exists(f"{d}/round-{r}/summary.json"):
-        s=json.load(open(f"{d}/round-{r}/summary.json"))
-        out.append({e["engine"]:e["read_ops_per_s"] for e in s})
-        r+=1
-    return out
+        by_workload = {}
+        for e in json.load(open(f"{d}/round-{r}/summary.json")):
+            if e.get("status", "ok") == "ok":
+                by_workload.setdefault(e["workload"], {})[e["engine"]] = rate(e)
+        rounds.append(by_workload)
+        r += 1
+    return rounds
+
+
+def geomean(v):
+    return math.exp(statistics.mean(math.log(x) for x in v))
+
+
+def ratio(rounds, a, b):
+    v = [rd[a] / rd[b] for rd in rounds if a in rd and b in rd]
+    if v:
+        print(f"    {a}/{b}: median {statistics.median(v):.3f} geomean {geomean(v):.3f}"
+              f" range {min(v):.2f}-{max(v):.2f} n={len(v)}")
+
+
 for d in sys.argv[1:]:
-    rounds=load(d)
+    rounds = load(d)
     print(d)
-    for rd in rounds: print("  ", {k:round(v) for k,v in rd.items()})
-    def ratio(a,b):
-        v=[rd[a]/rd[b] for rd in rounds if a in rd and b in rd]
-        if not v: return
-        g=math.exp(statistics.mean(math.log(x) for x in v))
-        print(f"  {a}/{b}: median {statistics.median(v):.3f} geomean {g:.3f} range {min(v):.2f}-{max(v):.2f} n={len(v)}")
-    ratio("cairn-table-same","cairn-table")
-    ratio("cairn-block","cairn-table")
-    ratio("cairn-block","cairn-table-same")
-    v=[rd["cairn-block"]/math.sqrt(rd["cairn-table"]*rd["cairn-table-same"]) for rd in rounds if "cairn-table-same" in rd]
-    if v: print(f"  block/geomean(table,same): median {statistics.median(v):.3f} geomean {math.exp(statistics.mean(map(math.log,v))):.3f} {[round(x,3) for x in v]}")
+    workloads = sorted({w for rd in rounds for w in rd})
+    for w in workloads:
+        per = [rd[w] for rd in rounds if w in rd]
+        print(f"  {w}")
+        for rd in per:
+            print("    ", {k: round(v) for k, v in rd.items()})
+        ratio(per, "cairn-table-same", "cairn-table")
+        ratio(per, "cairn-block", "cairn-table")
+        ratio(per, "cairn-block", "cairn-table-same")
+        ratio(per, "cairn-table", "rocksdb")
+        v = [rd["cairn-block"] / math.sqrt(rd["cairn-table"] * rd["cairn-table-same"])
+             for rd in per if {"cairn-block", "cairn-table", "cairn-table-same"} <= rd.keys()]
+        if v:
+            print(f"    block/geomean(table,same): median {statistics.median(v):.3f}"
+                  f" geomean {geomean(v):.3f} {[round(x, 3) for x in v]}")
