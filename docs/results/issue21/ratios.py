@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Per-round reads/s ratios of a `compare --repeat` series, with the A/A control, per workload.
 
-usage: ratios.py SERIES_DIR...   (each holds round-N/summary.json)
+usage: ratios.py [--pool] SERIES_DIR...   (each holds round-N/summary.json)
 
 Prints, per workload, each round's reads/s (scans/s for scan) per engine, then for
 cairn-table-same/cairn-table (the A/A pair: the runner's own spread), cairn-block/cairn-table,
 cairn-block/cairn-table-same and, where RocksDB ran, cairn-table/rocksdb the median, geometric
 mean and range of the per-round ratios; and cairn-block over the geometric mean of the two
-identical table engines, which halves the luck of either one.
+identical table engines, which halves the luck of either one. With --pool, the rounds of all the
+series given are taken as one series (they must share the code and the mode).
 """
 import json, math, os, statistics, sys
 
@@ -41,9 +42,12 @@ def ratio(rounds, a, b):
               f" range {min(v):.2f}-{max(v):.2f} n={len(v)}")
 
 
-for d in sys.argv[1:]:
-    rounds = load(d)
-    print(d)
+args = sys.argv[1:]
+pool = "--pool" in args
+dirs = [a for a in args if a != "--pool"]
+series = [(" + ".join(dirs), [rd for d in dirs for rd in load(d)])] if pool else [(d, load(d)) for d in dirs]
+for name, rounds in series:
+    print(name)
     workloads = sorted({w for rd in rounds for w in rd})
     for w in workloads:
         per = [rd[w] for rd in rounds if w in rd]
