@@ -7,10 +7,18 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * Read-ahead for one iterator over one table whose file bypasses the page cache (O_DIRECT), where
- * no kernel reads ahead: when the iterator walks blocks that lie back to back in the file, a
- * block-cache miss reads a span of the following blocks at once into a buffer, and later misses
- * are served from it. Without it a scan costs one device read per 4 KiB block.
+ * Read-ahead for one iterator over one table: when the iterator walks blocks that lie back to
+ * back in the file, a block-cache miss reads a span of the following blocks at once into a
+ * buffer, and later misses are served from it.
+ *
+ * <p>Where it applies: every iterator over a file that bypasses the page cache (O_DIRECT), where
+ * no kernel reads ahead and a scan would otherwise cost one device read per 4 KiB block; and a
+ * compaction's iterators over page-cache files too, where the kernel reads ahead but each block
+ * would still cost a system call and a copy through the JDK's temporary direct buffer: one read
+ * per 256 KiB took a third off a merge's time and CPU (docs/results/issue21/s15-compaction/,
+ * {@code CompactionBench}), as RocksDB's {@code compaction_readahead_size} does for its
+ * compactions. A user's iterator over a page-cache file reads block by block as before: most
+ * scans read a few blocks, and spans for them have not been measured.
  *
  * <p>The policy is RocksDB's implicit auto read-ahead for iterators: a user iterator starts on its
  * third block in a row that begins where the previous one ended, with 8 KiB, and doubles the span
@@ -31,6 +39,8 @@ final class Readahead implements AutoCloseable {
   static final int USER_BLOCKS_BEFORE = 2;
   /** Blocks a compaction's iterator reads one by one before reading ahead. */
   static final int COMPACTION_BLOCKS_BEFORE = 1;
+  /** Where spans of a page-cache file start: any multiple serves; a page keeps reads page-sized. */
+  static final int PAGE_CACHE_SPAN_ALIGNMENT = 4096;
 
   private final ReadaheadBuffers buffers;
   private final int alignment;
@@ -60,8 +70,8 @@ final class Readahead implements AutoCloseable {
   }
 
   /**
-   * Read-ahead for an iterator over {@code file}, or null when its reads go through the page
-   * cache (the kernel reads ahead) or no buffers are available.
+   * Read-ahead for an iterator over {@code file}, or null when it is a user's iterator whose
+   * reads go through the page cache (the kernel reads ahead) or no buffers are available.
    *
    * @param dataEnd where the table's data blocks end (its footer's offset): no span reads past it
    * @param userRead whether a user's iterator (start small, grow) or a compaction's (full span)
@@ -69,6 +79,9 @@ final class Readahead implements AutoCloseable {
   static Readahead forFile(ReadableFile file, ReadaheadBuffers buffers, long dataEnd,
       boolean userRead) {
     int alignment = file.directReadAlignment();
+    if (alignment <= 0 && !userRead) {
+      alignment = PAGE_CACHE_SPAN_ALIGNMENT;
+    }
     if (buffers == null || alignment <= 0 || alignment > ReadaheadBuffers.BUFFER_BYTES) {
       return null;
     }

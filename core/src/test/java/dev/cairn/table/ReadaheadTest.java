@@ -26,9 +26,10 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * Read-ahead of table iterators on files that bypass the page cache: when it starts, how its
+ * Read-ahead of table iterators: on files that bypass the page cache, when it starts, how its
  * spans grow, that it never changes what an iterator returns, that damage inside a span is still
- * reported with the block's offset, and that page-cache files and point reads are left alone.
+ * reported with the block's offset, and that point reads are left alone; on page-cache files,
+ * that a compaction reads in spans and a user's scan block by block.
  */
 class ReadaheadTest {
   private static final int ALIGNMENT = 4096;
@@ -94,13 +95,32 @@ class ReadaheadTest {
   }
 
   @Test
-  void aPageCacheFileIsReadBlockByBlock() throws IOException {
+  void aUserScanOfAPageCacheFileIsReadBlockByBlock() throws IOException {
     RecordingFile file = table(0); // the kernel reads ahead for it
     try (TableReader r = open(file, new ReadaheadBuffers())) {
       file.reads.clear();
       assertScanned(r, IoTag.USER_READ);
       assertEquals(r.dataBlockCount(), file.reads.size());
     }
+  }
+
+  @Test
+  void aCompactionReadsAPageCacheFileInSpansToo() throws IOException {
+    RecordingFile file = table(0);
+    ReadaheadBuffers buffers = new ReadaheadBuffers();
+    try (TableReader r = open(file, buffers)) {
+      file.reads.clear();
+      assertScanned(r, COMPACTION);
+      List<Integer> lengths = file.lengths();
+      assertEquals(r.dataBlockBytes(0), (long) lengths.get(0), "the first block alone");
+      assertEquals(ReadaheadBuffers.BUFFER_BYTES, (int) lengths.get(1));
+      assertTrue(lengths.size() < r.dataBlockCount() / 30,
+          lengths.size() + " reads for " + r.dataBlockCount() + " blocks");
+      for (long[] read : file.reads.subList(1, file.reads.size())) {
+        assertEquals(0, read[0] % 4096, "spans start on a page: " + read[0]);
+      }
+    }
+    assertEquals(1, buffers.idleCount(), "the iterator gave its buffer back when it closed");
   }
 
   @Test
