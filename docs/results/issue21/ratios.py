@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Per-round reads/s ratios of a `compare --repeat` series, with the A/A control, per workload.
 
-usage: ratios.py [--pool] SERIES_DIR...   (each holds round-N/summary.json)
+usage: ratios.py [--pool] SERIES_DIR...   (each holds round-N/summary.json, or one summary.json)
 
 Prints, per workload, each round's reads/s (scans/s for scan) per engine, then for
 cairn-table-same/cairn-table (the A/A pair: the runner's own spread), cairn-block/cairn-table,
@@ -18,16 +18,21 @@ def rate(entry):
 
 
 def load(d):
-    """[{workload: {engine: ops/s}}] per round."""
-    rounds = []
+    """[{workload: {engine: ops/s}}] per round; a compare without --repeat is one round."""
+    files = []
     r = 1
     while os.path.exists(f"{d}/round-{r}/summary.json"):
+        files.append(f"{d}/round-{r}/summary.json")
+        r += 1
+    if not files and os.path.exists(f"{d}/summary.json"):
+        files.append(f"{d}/summary.json")
+    rounds = []
+    for f in files:
         by_workload = {}
-        for e in json.load(open(f"{d}/round-{r}/summary.json")):
+        for e in json.load(open(f)):
             if e.get("status", "ok") == "ok":
                 by_workload.setdefault(e["workload"], {})[e["engine"]] = rate(e)
         rounds.append(by_workload)
-        r += 1
     return rounds
 
 
