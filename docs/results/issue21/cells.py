@@ -5,15 +5,7 @@ usage: cells.py DIR...   (each holds summary.json, or round-N/summary.json of a 
 """
 import json, os, sys
 
-
-def summaries(d):
-    if os.path.exists(f"{d}/summary.json"):
-        return [("", f"{d}/summary.json")]
-    out, r = [], 1
-    while os.path.exists(f"{d}/round-{r}/summary.json"):
-        out.append((f"round-{r} ", f"{d}/round-{r}/summary.json"))
-        r += 1
-    return out
+from ratios import summary_files
 
 
 def num(s, k):
@@ -22,7 +14,7 @@ def num(s, k):
 
 
 for d in sys.argv[1:]:
-    for label, path in summaries(d):
+    for label, path in summary_files(d):
         for s in json.load(open(path)):
             print("%s%s%-9s %-17s reads %8.0f scans %6.0f writes %7.0f p99 %6.1f us hit %.3f load %.1f s compaction %5d MB"
                   % (os.path.basename(os.path.normpath(d)) + " ", label, s["workload"], s["engine"],

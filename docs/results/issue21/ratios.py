@@ -17,17 +17,22 @@ def rate(entry):
     return entry["scan_ops_per_s"] if entry["workload"] == "scan" else entry["read_ops_per_s"]
 
 
-def load(d):
-    """[{workload: {engine: ops/s}}] per round; a compare without --repeat is one round."""
+def summary_files(d):
+    """(label, path) of each round's summary.json: round-N/ of a --repeat series, else d's own."""
     files = []
     r = 1
     while os.path.exists(f"{d}/round-{r}/summary.json"):
-        files.append(f"{d}/round-{r}/summary.json")
+        files.append((f"round-{r} ", f"{d}/round-{r}/summary.json"))
         r += 1
     if not files and os.path.exists(f"{d}/summary.json"):
-        files.append(f"{d}/summary.json")
+        files.append(("", f"{d}/summary.json"))
+    return files
+
+
+def load(d):
+    """[{workload: {engine: ops/s}}] per round; a compare without --repeat is one round."""
     rounds = []
-    for f in files:
+    for _, f in summary_files(d):
         by_workload = {}
         for e in json.load(open(f)):
             if e.get("status", "ok") == "ok":
@@ -47,24 +52,28 @@ def ratio(rounds, a, b):
               f" range {min(v):.2f}-{max(v):.2f} n={len(v)}")
 
 
-args = sys.argv[1:]
-pool = "--pool" in args
-dirs = [a for a in args if a != "--pool"]
-series = [(" + ".join(dirs), [rd for d in dirs for rd in load(d)])] if pool else [(d, load(d)) for d in dirs]
-for name, rounds in series:
-    print(name)
-    workloads = sorted({w for rd in rounds for w in rd})
-    for w in workloads:
-        per = [rd[w] for rd in rounds if w in rd]
-        print(f"  {w}")
-        for rd in per:
-            print("    ", {k: round(v) for k, v in rd.items()})
-        ratio(per, "cairn-table-same", "cairn-table")
-        ratio(per, "cairn-block", "cairn-table")
-        ratio(per, "cairn-block", "cairn-table-same")
-        ratio(per, "cairn-table", "rocksdb")
-        v = [rd["cairn-block"] / math.sqrt(rd["cairn-table"] * rd["cairn-table-same"])
-             for rd in per if {"cairn-block", "cairn-table", "cairn-table-same"} <= rd.keys()]
-        if v:
-            print(f"    block/geomean(table,same): median {statistics.median(v):.3f}"
-                  f" geomean {geomean(v):.3f} {[round(x, 3) for x in v]}")
+def main(args):
+    pool = "--pool" in args
+    dirs = [a for a in args if a != "--pool"]
+    series = [(" + ".join(dirs), [rd for d in dirs for rd in load(d)])] if pool else [(d, load(d)) for d in dirs]
+    for name, rounds in series:
+        print(name)
+        workloads = sorted({w for rd in rounds for w in rd})
+        for w in workloads:
+            per = [rd[w] for rd in rounds if w in rd]
+            print(f"  {w}")
+            for rd in per:
+                print("    ", {k: round(v) for k, v in rd.items()})
+            ratio(per, "cairn-table-same", "cairn-table")
+            ratio(per, "cairn-block", "cairn-table")
+            ratio(per, "cairn-block", "cairn-table-same")
+            ratio(per, "cairn-table", "rocksdb")
+            v = [rd["cairn-block"] / math.sqrt(rd["cairn-table"] * rd["cairn-table-same"])
+                 for rd in per if {"cairn-block", "cairn-table", "cairn-table-same"} <= rd.keys()]
+            if v:
+                print(f"    block/geomean(table,same): median {statistics.median(v):.3f}"
+                      f" geomean {geomean(v):.3f} {[round(x, 3) for x in v]}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

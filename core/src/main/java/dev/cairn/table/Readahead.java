@@ -78,10 +78,9 @@ final class Readahead implements AutoCloseable {
    */
   static Readahead forFile(ReadableFile file, ReadaheadBuffers buffers, long dataEnd,
       boolean userRead) {
-    int alignment = file.directReadAlignment();
-    if (alignment <= 0 && !userRead) {
-      alignment = PAGE_CACHE_SPAN_ALIGNMENT;
-    }
+    int directAlignment = file.directReadAlignment();
+    // On the page cache only a compaction reads ahead (the class comment says why).
+    int alignment = directAlignment > 0 ? directAlignment : userRead ? 0 : PAGE_CACHE_SPAN_ALIGNMENT;
     if (buffers == null || alignment <= 0 || alignment > ReadaheadBuffers.BUFFER_BYTES) {
       return null;
     }

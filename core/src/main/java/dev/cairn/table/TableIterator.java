@@ -8,8 +8,9 @@ import dev.cairn.table.block.BlockIterator;
 /**
  * Iterates a table: the pinned index in key order, and within it one data block at a time.
  * Only the current block is pinned; it is released when the iterator moves to another block or
- * closes. Blocks may lie anywhere in the file (appends); the index order is the key order. On a
- * file that bypasses the page cache a {@link Readahead} serves misses of blocks read in file order.
+ * closes. Blocks may lie anywhere in the file (appends); the index order is the key order. A
+ * {@link Readahead}, if it has one (any iterator on a file that bypasses the page cache, a
+ * compaction's on any file), serves misses of blocks read in file order.
  */
 final class TableIterator implements InternalIterator {
   private final TableReader reader;

@@ -77,8 +77,8 @@ public final class TableReader implements AutoCloseable {
 
   /**
    * {@link #open(ReadableFile, String, long, long, BlockCache)} whose iterators read ahead with
-   * buffers from {@code readaheadBuffers} when the file bypasses the page cache ({@link
-   * Readahead}); null for no read-ahead.
+   * buffers from {@code readaheadBuffers}: every iterator when the file bypasses the page cache,
+   * compactions' on any file ({@link Readahead}); null for no read-ahead.
    */
   public static TableReader open(ReadableFile file, String fileName, long fileNumber,
       long footerOffset, BlockCache cache, ReadaheadBuffers readaheadBuffers) throws IOException {

@@ -117,7 +117,7 @@ class ReadaheadTest {
       assertTrue(lengths.size() < r.dataBlockCount() / 30,
           lengths.size() + " reads for " + r.dataBlockCount() + " blocks");
       for (long[] read : file.reads.subList(1, file.reads.size())) {
-        assertEquals(0, read[0] % 4096, "spans start on a page: " + read[0]);
+        assertEquals(0, read[0] % Readahead.PAGE_CACHE_SPAN_ALIGNMENT, "spans start on a page: " + read[0]);
       }
     }
     assertEquals(1, buffers.idleCount(), "the iterator gave its buffer back when it closed");

@@ -71,13 +71,25 @@ public class CompactionBench {
   @Param({"32768"})
   public int recordsPerFile;
 
+  /** Runner keys are drawn from this range: with 131,072 drawn, a repeat is rare. */
+  private static final long KEY_RANGE = 1_000_000_000_000L;
+
+  /** What the benchmark needs of an engine: load, flush one L0 table, merge, count, close. */
+  private interface Subject extends AutoCloseable {
+    void put(byte[] key, byte[] value) throws RocksDBException;
+
+    void flush() throws RocksDBException;
+
+    void compactAll() throws RocksDBException;
+
+    long compactionBytesWritten();
+
+    @Override
+    void close();
+  }
+
   private Path dir;
-  private Cairn cairn;
-  private RocksDB rocks;
-  private org.rocksdb.Options rocksOptions;
-  private Statistics rocksStatistics;
-  private LRUCache rocksCache;
-  private BloomFilter rocksBloom;
+  private Subject db;
   private long seed = 1;
   /** The process's CPU time when the measured merge starts. */
   private long cpuBefore;
@@ -85,30 +97,19 @@ public class CompactionBench {
   @Setup(Level.Iteration)
   public void build() throws IOException, RocksDBException {
     dir = Files.createTempDirectory("cairn-compaction-bench");
+    db = switch (engine) {
+      case "cairn-table" -> new CairnSubject(dir);
+      case "rocksdb" -> new RocksSubject(dir);
+      default -> throw new IllegalArgumentException("unknown engine " + engine + " (cairn-table, rocksdb)");
+    };
     SplittableRandom random = new SplittableRandom(seed++);
     byte[] value = new byte[VALUE_BYTES];
-    if (engine.equals("rocksdb")) {
-      openRocks();
-      try (FlushOptions wait = new FlushOptions().setWaitForFlush(true)) {
-        for (int f = 0; f < files; f++) {
-          for (int i = 0; i < recordsPerFile; i++) {
-            random.nextBytes(value);
-            rocks.put(Keys.encode(random.nextLong(1_000_000_000_000L)), value);
-          }
-          rocks.flush(wait);
-        }
+    for (int f = 0; f < files; f++) {
+      for (int i = 0; i < recordsPerFile; i++) {
+        random.nextBytes(value);
+        db.put(Keys.encode(random.nextLong(KEY_RANGE)), value);
       }
-    } else if (engine.equals("cairn-table")) {
-      openCairn();
-      for (int f = 0; f < files; f++) {
-        for (int i = 0; i < recordsPerFile; i++) {
-          random.nextBytes(value);
-          cairn.put(Keys.encode(random.nextLong(1_000_000_000_000L)), value);
-        }
-        cairn.flush();
-      }
-    } else {
-      throw new IllegalArgumentException("unknown engine " + engine + " (cairn-table, rocksdb)");
+      db.flush();
     }
     writeBackEverything();
     cpuBefore = processCpuNanos();
@@ -135,68 +136,116 @@ public class CompactionBench {
     }
   }
 
-  private void openCairn() {
-    long memtable = 64L << 20; // above one file's records: only the explicit flushes cut tables
-    cairn = Cairn.open(dir, Options.builder()
-        .memtableBytes(memtable)
-        .blockBytes(4096)
-        .bloomBitsPerKey(10)
-        .blockCacheBytes(32L << 20)
-        // Held off: no L0 compaction starts before the measured one.
-        .l0CompactionTrigger(1000).l0SlowdownTrigger(1000).l0StopTrigger(1000)
-        // Cairn's defaults at a 32 MiB memtable (docs/decisions/0008, 0009), set explicitly
-        // because the derived ones follow the raised L0 trigger.
-        .baseLevelBytes(128L << 20)
-        .targetFileBytes(32L << 20)
-        .fileSystem(new LocalFileSystem(false))
-        .build());
-  }
-
-  private void openRocks() throws RocksDBException {
-    rocksStatistics = new Statistics();
-    rocksCache = new LRUCache(32L << 20);
-    rocksBloom = new BloomFilter(10, false);
-    rocksOptions = new org.rocksdb.Options()
-        .setCreateIfMissing(true)
-        .setStatistics(rocksStatistics)
-        .setTableFormatConfig(new BlockBasedTableConfig()
-            .setBlockSize(4096).setBlockCache(rocksCache).setFilterPolicy(rocksBloom))
-        .setCompressionType(CompressionType.NO_COMPRESSION)
-        .setBottommostCompressionType(CompressionType.NO_COMPRESSION)
-        .setWriteBufferSize(64L << 20)
-        .setDisableAutoCompactions(true);
-    rocks = RocksDB.open(rocksOptions, dir.toString());
-  }
-
-  /** The measured merge; returns the bytes it wrote. */
+  /** The measured merge. */
   @Benchmark
-  public long compact() throws RocksDBException {
-    if (rocks != null) {
-      rocks.compactRange();
-      return rocksStatistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES);
-    }
-    cairn.compactRange(null, null);
-    return cairn.stats().compactionBytesWritten();
+  public void compact() throws RocksDBException {
+    db.compactAll();
   }
 
   @TearDown(Level.Iteration)
   public void close() throws IOException {
     long cpu = processCpuNanos() - cpuBefore;
-    long written;
-    if (rocks != null) {
-      written = rocksStatistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES);
-      rocks.close();
-      rocksOptions.close();
-      rocksStatistics.close();
-      rocksCache.close();
-      rocksBloom.close();
-      rocks = null;
-    } else {
-      written = cairn.stats().compactionBytesWritten();
-      cairn.close();
-      cairn = null;
-    }
+    long written = db.compactionBytesWritten();
+    db.close();
+    db = null;
     System.out.printf(" [%s wrote %.1f MiB, %.0f ms of CPU] ", engine, written / (double) (1 << 20), cpu / 1e6);
     DirectorySize.deleteRecursively(dir);
+  }
+
+  private static final class CairnSubject implements Subject {
+    private final Cairn cairn;
+
+    CairnSubject(Path dir) {
+      cairn = Cairn.open(dir, Options.builder()
+          .memtableBytes(64L << 20) // above one file's records: only the explicit flushes cut tables
+          .blockBytes(4096)
+          .bloomBitsPerKey(10)
+          .blockCacheBytes(32L << 20)
+          // Held off: no L0 compaction starts before the measured one.
+          .l0CompactionTrigger(1000).l0SlowdownTrigger(1000).l0StopTrigger(1000)
+          // Cairn's defaults at a 32 MiB memtable (docs/decisions/0008, 0009), set explicitly
+          // because the derived ones follow the raised L0 trigger.
+          .baseLevelBytes(128L << 20)
+          .targetFileBytes(32L << 20)
+          .fileSystem(new LocalFileSystem(false))
+          .build());
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value) {
+      cairn.put(key, value);
+    }
+
+    @Override
+    public void flush() {
+      cairn.flush();
+    }
+
+    @Override
+    public void compactAll() {
+      cairn.compactRange(null, null);
+    }
+
+    @Override
+    public long compactionBytesWritten() {
+      return cairn.stats().compactionBytesWritten();
+    }
+
+    @Override
+    public void close() {
+      cairn.close();
+    }
+  }
+
+  private static final class RocksSubject implements Subject {
+    private final Statistics statistics = new Statistics();
+    private final LRUCache cache = new LRUCache(32L << 20);
+    private final BloomFilter bloom = new BloomFilter(10, false);
+    private final FlushOptions waitForFlush = new FlushOptions().setWaitForFlush(true);
+    private final org.rocksdb.Options options;
+    private final RocksDB rocks;
+
+    RocksSubject(Path dir) throws RocksDBException {
+      options = new org.rocksdb.Options()
+          .setCreateIfMissing(true)
+          .setStatistics(statistics)
+          .setTableFormatConfig(new BlockBasedTableConfig()
+              .setBlockSize(4096).setBlockCache(cache).setFilterPolicy(bloom))
+          .setCompressionType(CompressionType.NO_COMPRESSION)
+          .setBottommostCompressionType(CompressionType.NO_COMPRESSION)
+          .setWriteBufferSize(64L << 20)
+          .setDisableAutoCompactions(true);
+      rocks = RocksDB.open(options, dir.toString());
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value) throws RocksDBException {
+      rocks.put(key, value);
+    }
+
+    @Override
+    public void flush() throws RocksDBException {
+      rocks.flush(waitForFlush);
+    }
+
+    @Override
+    public void compactAll() throws RocksDBException {
+      rocks.compactRange();
+    }
+
+    @Override
+    public long compactionBytesWritten() {
+      return statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES);
+    }
+
+    @Override
+    public void close() {
+      rocks.close();
+      options.close();
+      waitForFlush.close();
+      statistics.close();
+      cache.close();
+      bloom.close();
+    }
   }
 }
