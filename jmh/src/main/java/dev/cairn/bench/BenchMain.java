@@ -3,6 +3,7 @@ package dev.cairn.bench;
 import dev.cairn.bench.cli.Flags;
 import dev.cairn.bench.cli.Invocation;
 import dev.cairn.bench.cli.UsageException;
+import dev.cairn.bench.device.ReadIopsCap;
 import dev.cairn.bench.engine.Engines;
 import dev.cairn.bench.report.Outputs;
 import dev.cairn.bench.report.SeriesReport;
@@ -94,6 +95,9 @@ public final class BenchMain {
   }
 
   private static int runOrCompare(Invocation inv, String[] flags, PrintStream progress) throws IOException {
+    if (inv.config().deviceCapped()) {
+      refuseUnlessCapPossible(inv.config());
+    }
     Runner runner = new Runner(inv.config(), progress);
     ForkedRunner forked = new ForkedRunner(inv.config(), progress, flags);
     List<List<RunResult>> rounds = new ArrayList<>();
@@ -124,6 +128,15 @@ public final class BenchMain {
     }
     Outputs.writeAll(out, results);
     return results;
+  }
+
+  /** Makes and removes one capped group, so that a machine without one refuses before any run. */
+  private static void refuseUnlessCapPossible(RunConfig config) {
+    try (ReadIopsCap probe = ReadIopsCap.create(config.dataDir(), config.deviceReadIops(), "cairn-probe")) {
+      removeIfEmpty(config.dataDir());
+    } catch (IOException e) {
+      throw new UsageException(e.getMessage());
+    }
   }
 
   /** {@code child RESULT run FLAGS}: one run, its result written to RESULT for the parent to read. */

@@ -42,6 +42,10 @@ import java.util.Map;
  *     targetFileBytes} are not applied
  * @param backgroundThreads Cairn's {@code backgroundThreads} and RocksDB's {@code
  *     max_background_jobs} ({@code --background-threads}); 0 keeps each engine's default
+ * @param deviceReadIops reads per second the data's device serves each run's process ({@code
+ *     --device-read-iops}, a block-I/O control group: {@link dev.cairn.bench.device.ReadIopsCap});
+ *     0 = uncapped. A capped run reads its tables directly where the engine can ({@link
+ *     #directIo} is then true) and drops the page cache before each measured phase
  */
 public record RunConfig(
     long records,
@@ -68,13 +72,28 @@ public record RunConfig(
     double scanSeconds,
     long nodePageCacheBytes,
     boolean engineDefaults,
-    int backgroundThreads) {
+    int backgroundThreads,
+    int deviceReadIops) {
 
   public static final long MIB = 1L << 20;
   public static final long DEFAULT_RECORDS = 204_800;
   public static final double DEFAULT_SECONDS = 100;
   /** The paper's cache-to-data ratio: 60 MB of cache for 200 MB of data. */
   public static final double CACHE_FRACTION_OF_DATA = 0.3;
+
+  public RunConfig {
+    if (deviceReadIops < 0) {
+      throw new IllegalArgumentException("deviceReadIops must not be negative, got " + deviceReadIops);
+    }
+    if (deviceReadIops > 0 && !directIo) {
+      throw new IllegalArgumentException("a run on the capped device reads its tables directly (directIo)");
+    }
+  }
+
+  /** Whether each run's process sits on the capped slow device ({@code --device-read-iops}). */
+  public boolean deviceCapped() {
+    return deviceReadIops > 0;
+  }
 
   /** The settings every engine is asked to honour. */
   public EngineSettings engineSettings() {
@@ -129,6 +148,7 @@ public record RunConfig(
     m.put("node_page_cache_bytes", nodePageCacheBytes);
     m.put("engine_defaults", engineDefaults);
     m.put("background_threads", backgroundThreads);
+    m.put("device_read_iops", deviceReadIops);
     m.put("lsbm_6_1_scale", "1/" + Math.round(lsbmScaleDenominator()));
     return m;
   }

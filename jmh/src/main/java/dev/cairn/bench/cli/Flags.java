@@ -58,7 +58,11 @@ public final class Flags {
     HELP.put("--low-ops", "periodic: offered ops/s in low phases (default 300)");
     HELP.put("--data-dir", "where databases are created (default OUT/data)");
     HELP.put("--keep-data", "keep the databases after each run");
-    HELP.put("--seek-delay-ms", "simulated slow device: ms added to each non-sequential table read (default 0 = off; Cairn only)");
+    HELP.put("--device-read-iops", "a real slow device for every engine: each run's process (and any node it starts) in a"
+        + " block-I/O control group capped at N reads/s from the data's device; turns on --direct-io and drops the page"
+        + " cache before each measured phase (default 0 = off; needs root and a blkio or io controller)");
+    HELP.put("--seek-delay-ms", "simulated slow device for Cairn-only experiments: ms added to each non-sequential table"
+        + " read (default 0 = off; other engines report it unhonoured)");
     HELP.put("--mixed-seconds", "after the measured phase: seconds of 50% uniform reads / 50% uniform updates (default 0 = off)");
     HELP.put("--scan-seconds", "after that: seconds of scans of 1-100 records from uniform starts (default 0 = off)");
     HELP.put("--same-jvm", "run every (engine, workload) in this JVM instead of a fresh JVM each (the default, so that"
@@ -106,6 +110,11 @@ public final class Flags {
       }
     }
 
+    int deviceReadIops = (int) CommandFlags.rangeLong(values, "--device-read-iops", 0, 0, 10_000_000);
+    if (deviceReadIops > 0 && values.containsKey("--same-jvm")) {
+      throw new UsageException("--device-read-iops caps each run's own process, and --same-jvm runs every engine in"
+          + " this one: drop --same-jvm");
+    }
     long records = positiveLong(values, "--records", RunConfig.DEFAULT_RECORDS);
     int valueBytes = (int) CommandFlags.rangeLong(values, "--value-bytes", 1024, 1, 1 << 20);
     long cacheBytes = values.containsKey("--cache-mb")
@@ -119,7 +128,7 @@ public final class Flags {
         valueBytes,
         positiveDouble(values, "--write-rate", 1000),
         (int) CommandFlags.rangeLong(values, "--readers", 2, 1, 256),
-        values.containsKey("--direct-io"),
+        values.containsKey("--direct-io") || deviceReadIops > 0,
         CommandFlags.longValue(values, "--seed", 42),
         mib(values, "--l1-mb", 10),
         (int) CommandFlags.rangeLong(values, "--level-ratio", 10, 2, 1000),
@@ -136,7 +145,8 @@ public final class Flags {
         nonNegative(values, "--scan-seconds", 0),
         mib(values, "--node-page-cache-mb", 64),
         engineDefaults,
-        (int) CommandFlags.rangeLong(values, "--background-threads", 0, 0, 64));
+        (int) CommandFlags.rangeLong(values, "--background-threads", 0, 0, 64),
+        deviceReadIops);
     int rounds = (int) CommandFlags.rangeLong(values, "--repeat", 1, 1, 100);
     return new Invocation(engines, workloads, out, config, values.containsKey("--same-jvm"), rounds);
   }

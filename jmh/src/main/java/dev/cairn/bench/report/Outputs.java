@@ -110,6 +110,8 @@ public final class Outputs {
       e.put("buffer_bytes_max", r.bufferBytesMax());
       e.put("simulated_seeks", r.simulatedSeeks());
       e.put("mixed_simulated_seeks", r.followUp().mixedSimulatedSeeks());
+      e.put("block_cache_misses", r.blockCacheMisses());
+      e.put("device_reads", r.deviceReads());
       entries.add(e);
     }
     return entries;

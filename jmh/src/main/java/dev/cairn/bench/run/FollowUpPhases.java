@@ -1,6 +1,7 @@
 package dev.cairn.bench.run;
 
 import dev.cairn.bench.RunConfig;
+import dev.cairn.bench.device.PageCache;
 import dev.cairn.bench.engine.BenchEngine;
 import dev.cairn.bench.engine.EngineMetrics;
 import dev.cairn.bench.workload.FollowUpWorkloads;
@@ -55,6 +56,13 @@ final class FollowUpPhases {
 
   private Totals phase(String name, List<Worker> workers, double seconds, long salt, BenchEngine engine,
       Values values) {
+    if (config.deviceCapped()) {
+      try {
+        PageCache.drop(); // each measured phase starts from the device, as the main phase does
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
     OpCounters counters = new OpCounters();
     EngineMetrics before = engine.metrics();
     long seeksBefore = engine.simulatedSeeks();

@@ -2,6 +2,7 @@ package dev.cairn.bench.run;
 
 import dev.cairn.bench.BenchMain;
 import dev.cairn.bench.RunConfig;
+import dev.cairn.bench.device.ReadIopsCap;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -25,6 +26,10 @@ import java.util.List;
  * class path) running {@code BenchMain child RESULT run FLAGS}; its progress lines are copied to
  * ours, and its {@link RunResult} comes back through {@link RunResultFile}. A child that dies
  * without writing one (killed, out of memory) yields a failed result that says how it ended.
+ *
+ * <p>On the capped slow device ({@code --device-read-iops}) each child runs in a block-I/O group
+ * of its own ({@link ReadIopsCap}), joined before its JVM starts and removed after it ends, so
+ * that the cap and the reads it counts are that run's alone.
  */
 public final class ForkedRunner {
   /** JVM flags a child must not inherit: a second debugger on the parent's port would not start. */
@@ -46,10 +51,16 @@ public final class ForkedRunner {
 
   public RunResult run(String engine, String workload) {
     Path result = null;
+    ReadIopsCap cap = null;
     try {
       Files.createDirectories(config.dataDir());
       result = Files.createTempFile(config.dataDir(), "run-result-", ".bin");
-      Process child = new ProcessBuilder(command(result, engine, workload)).redirectErrorStream(true).start();
+      List<String> command = command(result, engine, workload);
+      if (config.deviceCapped()) {
+        cap = ReadIopsCap.create(config.dataDir(), config.deviceReadIops(), "cairn-run");
+        command = cap.wrap(command);
+      }
+      Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
       child.getOutputStream().close();
       try (BufferedReader lines = new BufferedReader(
           new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
@@ -77,6 +88,9 @@ public final class ForkedRunner {
       Thread.currentThread().interrupt();
       return failed(engine, workload, "interrupted");
     } finally {
+      if (cap != null) {
+        cap.close();
+      }
       if (result != null) {
         try {
           Files.deleteIfExists(result);

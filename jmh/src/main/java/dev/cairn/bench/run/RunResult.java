@@ -22,6 +22,11 @@ import java.util.Map;
  * @param bufferBytesMean mean of the per-second compaction-buffer bytes (NaN without a buffer)
  * @param bufferBytesMax largest per-second compaction-buffer bytes
  * @param simulatedSeeks seeks charged by the simulated slow device over the measured phase
+ * @param blockCacheMisses data-block cache misses of user reads over the measured phase (NaN when
+ *     the engine cannot tell)
+ * @param deviceReads reads the capped device served the run's process (and any node it started)
+ *     over the measured phase, counted by the kernel's block-I/O group alike for every engine,
+ *     compactions' reads included ({@code --device-read-iops}; NaN uncapped)
  */
 public record RunResult(
     String engine,
@@ -58,7 +63,9 @@ public record RunResult(
     FollowUp followUp,
     double bufferBytesMean,
     double bufferBytesMax,
-    double simulatedSeeks) {
+    double simulatedSeeks,
+    double blockCacheMisses,
+    double deviceReads) {
 
   public boolean ok() {
     return error == null;
@@ -68,6 +75,6 @@ public record RunResult(
   public static RunResult failed(String engine, String workload, String error, Map<String, Object> config) {
     double n = Double.NaN;
     return new RunResult(engine, workload, error, List.of(), n, n, n, n, n, n, n, n, n, n, n, n, n, n, 0, n, n, n, n,
-        List.of(), config, n, n, n, n, n, List.of(), FollowUp.NONE, n, n, n);
+        List.of(), config, n, n, n, n, n, List.of(), FollowUp.NONE, n, n, n, n, n);
   }
 }

@@ -1,6 +1,8 @@
 package dev.cairn.bench.run;
 
 import dev.cairn.bench.RunConfig;
+import dev.cairn.bench.device.PageCache;
+import dev.cairn.bench.device.ReadIopsCap;
 import dev.cairn.bench.engine.BenchEngine;
 import dev.cairn.bench.engine.EngineMetrics;
 import dev.cairn.bench.engine.EngineSettings;
@@ -117,6 +119,11 @@ public final class Runner {
     long stopAt = start + (long) (config.seconds() * NANOS_PER_SECOND);
     WorkerThreads threads = new WorkerThreads(workers, engine, values, m.counters, config.seed(), start, stopAt,
         "bench-" + workload.name());
+    ReadIopsCap.OwnGroupReads device = null;
+    if (config.deviceCapped()) {
+      PageCache.drop();
+      device = ReadIopsCap.ofThisProcess(config.dataDir());
+    }
     EngineMetrics first = engine.metrics();
     m.startMetrics = first;
     m.startLevelBytes = engine.bytesWrittenByLevel();
@@ -182,6 +189,7 @@ public final class Runner {
     m.endMetrics = engine.metrics();
     m.endLevelBytes = engine.bytesWrittenByLevel();
     m.seeks = engine.simulatedSeeks();
+    m.deviceReads = device == null ? Double.NaN : device.served();
     m.dbBytes = DirectorySize.of(dir);
     threads.rethrowFailure();
   }
@@ -227,6 +235,7 @@ public final class Runner {
     long[] endLevelBytes = new long[0];
     long startSeeks = EngineMetrics.UNAVAILABLE;
     long seeks = EngineMetrics.UNAVAILABLE;
+    double deviceReads = Double.NaN;
     FollowUp followUp = FollowUp.NONE;
 
     Measurement(String engine, String workload) {
@@ -274,7 +283,10 @@ public final class Runner {
           DerivedFigures.spaceAmplificationPeak(samples, dbBytes, liveUserBytes),
           DerivedFigures.writeAmplificationByLevel(startLevelBytes, endLevelBytes, user),
           followUp, DerivedFigures.bufferBytesMean(samples), DerivedFigures.bufferBytesMax(samples),
-          delta(seeks, startSeeks));
+          delta(seeks, startSeeks),
+          startMetrics != null && endMetrics != null
+              ? delta(endMetrics.blockCacheMisses(), startMetrics.blockCacheMisses()) : Double.NaN,
+          deviceReads);
     }
   }
 }

@@ -24,7 +24,7 @@ class SeriesReportTest {
     }
     double n = Double.NaN;
     return new RunResult(engine, "zipfian", null, samples, readsPerSecond, 1000, 0, 0.5, 0.5, 0.5, 1, p99, 1, n, n, n,
-        n, n, 0, 0, n, n, 30, List.of(), Map.of("seconds", 30), n, n, n, n, n, List.of(), FollowUp.NONE, n, n, n);
+        n, n, 0, 0, n, n, 30, List.of(), Map.of("seconds", 30), n, n, n, n, n, List.of(), FollowUp.NONE, n, n, n, n, n);
   }
 
   private static RunResult failed(String engine) {

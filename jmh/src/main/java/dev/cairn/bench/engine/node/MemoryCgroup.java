@@ -1,35 +1,30 @@
 package dev.cairn.bench.engine.node;
 
+import dev.cairn.bench.device.Cgroup;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A cgroup v1 memory group of its own for a child node (a Cassandra node, an HBase server), so
  * that the node's page cache is bounded and a block-cache (chunk-cache) miss costs device I/O
  * rather than an OS page-cache hit.
  *
- * <p>The group is made under this process's own memory cgroup (from {@code /proc/self/cgroup}),
- * so the node stays inside whatever limits and accounting the runner runs under; if that directory
- * is not under the mount, under the mount's root. The mount is {@code /sys/fs/cgroup/memory}
- * unless {@value #ROOT_PROPERTY} names another. The child joins the group before it executes Java
- * ({@link #wrap}), so every page it ever charges is charged here. {@link #close} removes the group
- * once it has no process left.
+ * <p>The group is a {@link Cgroup} under this process's own memory cgroup; the mount is {@code
+ * /sys/fs/cgroup/memory} unless {@value #ROOT_PROPERTY} names another. The child joins the group
+ * before it executes Java ({@link #wrap}), so every page it ever charges is charged here.
  */
 public final class MemoryCgroup implements AutoCloseable {
   /** The memory cgroup mount; the name predates the HBase engines, which read it too. */
   public static final String ROOT_PROPERTY = "cairn.cassandra.cgroupRoot";
-  private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
-  private final Path dir;
+  private final Cgroup group;
 
-  private MemoryCgroup(Path dir) {
-    this.dir = dir;
+  private MemoryCgroup(Cgroup group) {
+    this.group = group;
   }
 
   /**
@@ -42,55 +37,22 @@ public final class MemoryCgroup implements AutoCloseable {
     if (!Files.isRegularFile(mount.resolve("memory.limit_in_bytes"))) {
       throw new IOException("no cgroup v1 memory controller at " + mount);
     }
-    Path parent = ownGroup(mount);
-    Path dir = parent.resolve(name + "-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet());
-    try {
-      Files.createDirectory(dir);
-    } catch (IOException e) {
-      throw new IOException("cannot create memory cgroup " + dir + ": " + e, e);
+    MemoryCgroup memory = new MemoryCgroup(Cgroup.create(mount, "memory", name));
+    if (!Files.isWritable(memory.directory().resolve("memory.limit_in_bytes"))) {
+      memory.close();
+      throw new IOException("memory cgroup " + memory.directory() + " is not writable");
     }
-    MemoryCgroup group = new MemoryCgroup(dir);
-    if (!Files.isWritable(dir.resolve("memory.limit_in_bytes")) || !Files.isWritable(dir.resolve("cgroup.procs"))) {
-      group.close();
-      throw new IOException("memory cgroup " + dir + " is not writable");
-    }
-    group.disableOomKiller();
-    return group;
-  }
-
-  /** This process's memory cgroup under {@code mount}, or the mount itself. */
-  private static Path ownGroup(Path mount) {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"), StandardCharsets.UTF_8)) {
-        String[] f = line.split(":", 3);
-        if (f.length == 3 && List.of(f[1].split(",")).contains("memory")) {
-          Path own = mount.resolve(f[2].replaceFirst("^/+", ""));
-          if (Files.isDirectory(own) && Files.isWritable(own)) {
-            return own;
-          }
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // fall back to the mount's root
-    }
-    return mount;
+    memory.disableOomKiller();
+    return memory;
   }
 
   public Path directory() {
-    return dir;
+    return group.directory();
   }
 
-  /**
-   * The command that puts itself into this group and then executes {@code command}: a shell
-   * writes its pid to {@code cgroup.procs} and {@code exec}s the command, which keeps the pid.
-   */
+  /** The command that joins this group and then executes {@code command} ({@link Cgroup#wrap}). */
   public List<String> wrap(List<String> command) {
-    List<String> wrapped = new java.util.ArrayList<>();
-    wrapped.add("/bin/sh");
-    wrapped.add("-c");
-    wrapped.add("echo $$ > '" + dir.resolve("cgroup.procs") + "' && exec \"$0\" \"$@\"");
-    wrapped.addAll(command);
-    return wrapped;
+    return group.wrap(command);
   }
 
   /**
@@ -123,7 +85,7 @@ public final class MemoryCgroup implements AutoCloseable {
   /** {@code memory.stat}: {@code cache} (page cache, mapped files included), {@code rss} (anonymous) ... */
   public Map<String, Long> stat() throws IOException {
     Map<String, Long> m = new HashMap<>();
-    for (String line : Files.readAllLines(dir.resolve("memory.stat"), StandardCharsets.UTF_8)) {
+    for (String line : group.readLines("memory.stat")) {
       String[] f = line.trim().split("\\s+");
       if (f.length == 2) {
         try {
@@ -153,7 +115,7 @@ public final class MemoryCgroup implements AutoCloseable {
 
   private long oomControl(String field) {
     try {
-      for (String line : Files.readAllLines(dir.resolve("memory.oom_control"), StandardCharsets.UTF_8)) {
+      for (String line : group.readLines("memory.oom_control")) {
         if (line.startsWith(field)) {
           return Long.parseLong(line.substring(field.length()).trim());
         }
@@ -165,33 +127,16 @@ public final class MemoryCgroup implements AutoCloseable {
   }
 
   private long readLong(String file) throws IOException {
-    return Long.parseLong(Files.readString(dir.resolve(file), StandardCharsets.US_ASCII).trim());
+    return Long.parseLong(group.read(file).trim());
   }
 
   private void write(String file, String value) throws IOException {
-    Files.writeString(dir.resolve(file), value, StandardCharsets.US_ASCII);
+    group.write(file, value);
   }
 
-  /** Removes the group; waits up to 10 s for its processes to be gone. Idempotent. */
+  /** Removes the group once its processes are gone ({@link Cgroup#close}). Idempotent. */
   @Override
   public void close() {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (Files.isDirectory(dir)) {
-      try {
-        Files.delete(dir); // rmdir: the kernel refuses while a process is in the group
-        return;
-      } catch (IOException e) {
-        if (System.nanoTime() > deadline) {
-          System.err.println("could not remove memory cgroup " + dir + ": " + e);
-          return;
-        }
-        try {
-          Thread.sleep(100);
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-    }
+    group.close();
   }
 }
