@@ -136,7 +136,20 @@ public final class Engines {
         b -> b.blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU)));
     BY_NAME.put("cairn-block-caffeine", () -> new CairnTableEngine(Options.CompactionStyle.BLOCK,
         b -> b.blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU)));
+    // The dLSM configuration with one mechanism off at a time, so that each figure names the
+    // mechanism that earns it: the engine's default cache (TinyLFU admission over a CLOCK) in
+    // place of the LRU, flushed blocks not cached, leveled in place of two-phase levels, and no
+    // compaction buffer (which is cairn-table-2pc-warm-lru under a name that says what it ablates).
+    BY_NAME.put("cairn-dlsm-no-lru", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
+        Engines::dlsmBuffer, b -> dlsm(b).blockCacheEvictionPolicy(Options.defaults().blockCacheEvictionPolicy())));
+    BY_NAME.put("cairn-dlsm-no-warm", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
+        Engines::dlsmBuffer, b -> dlsm(b).cacheFlushedBlocks(false)));
+    BY_NAME.put("cairn-dlsm-no-2pc", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
+        Engines::dlsmBuffer, b -> dlsm(b).levelLayout(Options.LevelLayout.LEVELED)));
+    BY_NAME.put("cairn-dlsm-no-buffer", () -> new CairnTableEngine(Options.CompactionStyle.TABLE, Engines::dlsm));
     BY_NAME.put("rocksdb", RocksDbEngine::new);
+    // RocksDB with its cache-keeping options on (RocksDbEngine.Tuning.BEST, docs/benchmarks.md).
+    BY_NAME.put("rocksdb-best", () -> new RocksDbEngine(RocksDbEngine.Tuning.BEST));
     BY_NAME.put("leveldb", LevelDbJniEngine::new);
     BY_NAME.put("leveldb-java", LevelDbJavaEngine::new);
     // Apache Cassandra 5.0.9, a node per run in a child JVM (docs/benchmarks.md, "Cassandra engines"):

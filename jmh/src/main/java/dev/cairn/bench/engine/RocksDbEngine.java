@@ -2,8 +2,12 @@ package dev.cairn.bench.engine;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Properties;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.ConfigOptions;
+import org.rocksdb.DBOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.LRUCache;
@@ -35,31 +39,73 @@ import org.rocksdb.TickerType;
  *       and direct. The perf context's {@code block_read_count} does not: under direct reads a
  *       scan's readahead buffer serves blocks without counting them (measured: 258 of 3,254).
  * </ul>
+ *
+ * <p>{@link Tuning#BEST} ({@code rocksdb-best}) is RocksDB as a user who wants its cache kept
+ * would set it (shared/notes/peers.md): compaction output and flushed blocks inserted into the
+ * cache ({@code prepopulate_block_cache=kFlushAndCompaction}, 11.1+), cache entries of obsolete
+ * files erased ({@code uncache_aggressiveness=300}, 9.4+), index and filter blocks in the cache at
+ * high priority with level 0's pinned, so that they count against the same budget. RocksJava has
+ * no setter for the first two, so the column family's options come from RocksDB's own option
+ * string ({@link #bestColumnFamilyOptions}); an option string builds only LRU caches, so the cache
+ * is an LRU with a high-priority pool, not HyperClockCache. With prepopulation, flushes and
+ * compactions add blocks too, so the {@code BLOCK_CACHE_DATA_ADD} ticker no longer counts user
+ * misses alone: this tuning counts a miss as a data block the reading thread read from its file
+ * (the perf context's block reads less index, filter and dictionary reads). That count is exact
+ * for gets; under direct reads a scan's readahead serves some blocks uncounted, as said above.
  */
 public final class RocksDbEngine implements BenchEngine {
   static {
     RocksDB.loadLibrary();
   }
 
+  /** RocksDB at its defaults (but the common settings), or with its cache-keeping options on. */
+  public enum Tuning { DEFAULTS, BEST }
+
+  /** {@code uncache_aggressiveness} of {@link Tuning#BEST}: RocksDB's own suggested starting value. */
+  static final int UNCACHE_AGGRESSIVENESS = 300;
+
+  private final Tuning tuning;
   private Statistics statistics;
   private LRUCache cache;
   private BloomFilter bloom;
+  private DBOptions dbOptions;
+  private ColumnFamilyOptions columnFamilyOptions;
   private Options options;
   private RocksDB db;
   private RocksDbUserReadHits userReadHits;
   private List<String> unhonoured = List.of();
 
+  public RocksDbEngine() {
+    this(Tuning.DEFAULTS);
+  }
+
+  public RocksDbEngine(Tuning tuning) {
+    this.tuning = tuning;
+  }
+
   @Override
   public void open(Path dir, EngineSettings s) {
     unhonoured = s.seekDelayUnhonoured("rocksdb").stream().toList();
     statistics = new Statistics();
+    options = tuning == Tuning.BEST ? bestOptions(s) : defaultOptions(s);
+    try {
+      db = RocksDB.open(options, dir.toString());
+      userReadHits = new RocksDbUserReadHits(db);
+    } catch (RocksDBException e) {
+      close();
+      throw new IllegalStateException("rocksdb open of " + dir + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** RocksDB's defaults with the common settings, through RocksJava's setters. */
+  private Options defaultOptions(EngineSettings s) {
     cache = new LRUCache(s.blockCacheBytes());
     bloom = new BloomFilter(s.bloomBitsPerKey(), false);
     BlockBasedTableConfig table = new BlockBasedTableConfig()
         .setBlockSize(s.blockBytes())
         .setBlockCache(cache)
         .setFilterPolicy(bloom);
-    options = new Options()
+    Options options = new Options()
         .setCreateIfMissing(true)
         .setStatistics(statistics)
         .setTableFormatConfig(table)
@@ -79,13 +125,50 @@ public final class RocksDbEngine implements BenchEngine {
           .setMaxBytesForLevelMultiplier(s.levelSizeRatio())
           .setTargetFileSizeBase(s.targetFileBytes());
     }
-    try {
-      db = RocksDB.open(options, dir.toString());
-      userReadHits = new RocksDbUserReadHits(db);
-    } catch (RocksDBException e) {
-      close();
-      throw new IllegalStateException("rocksdb open of " + dir + " failed: " + e.getMessage(), e);
+    return options;
+  }
+
+  /** {@link Tuning#BEST}: the database options through setters, the column family's from a string. */
+  private Options bestOptions(EngineSettings s) {
+    dbOptions = new DBOptions()
+        .setCreateIfMissing(true)
+        .setStatistics(statistics)
+        .setUseDirectReads(s.directReads());
+    if (s.backgroundThreads() > 0) {
+      dbOptions.setMaxBackgroundJobs(s.backgroundThreads());
     }
+    try (ConfigOptions config = new ConfigOptions()) {
+      columnFamilyOptions = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(config, bestColumnFamilyOptions(s));
+    }
+    if (columnFamilyOptions == null) {
+      dbOptions.close();
+      throw new IllegalStateException("rocksdb refused rocksdb-best's option string: " + bestColumnFamilyOptions(s));
+    }
+    return new Options(dbOptions, columnFamilyOptions);
+  }
+
+  /** The column family's options of {@link Tuning#BEST} as RocksDB's option strings. */
+  static Properties bestColumnFamilyOptions(EngineSettings s) {
+    Properties p = new Properties();
+    p.setProperty("write_buffer_size", Long.toString(s.memtableBytes()));
+    p.setProperty("compression", "kNoCompression");
+    p.setProperty("bottommost_compression", "kNoCompression");
+    p.setProperty("uncache_aggressiveness", Integer.toString(UNCACHE_AGGRESSIVENESS));
+    if (!s.engineDefaults()) {
+      p.setProperty("level_compaction_dynamic_level_bytes", "false");
+      p.setProperty("max_bytes_for_level_base", Long.toString(s.baseLevelBytes()));
+      p.setProperty("max_bytes_for_level_multiplier", Integer.toString(s.levelSizeRatio()));
+      p.setProperty("target_file_size_base", Long.toString(s.targetFileBytes()));
+    }
+    p.setProperty("block_based_table_factory", "{"
+        + "block_size=" + s.blockBytes()
+        + ";filter_policy=bloomfilter:" + s.bloomBitsPerKey() + ":false"
+        + ";block_cache={capacity=" + s.blockCacheBytes() + ";high_pri_pool_ratio=0.5}"
+        + ";cache_index_and_filter_blocks=true"
+        + ";cache_index_and_filter_blocks_with_high_priority=true"
+        + ";pin_l0_filter_and_index_blocks_in_cache=true"
+        + ";prepopulate_block_cache=kFlushAndCompaction}");
+    return p;
   }
 
   @Override
@@ -159,7 +242,7 @@ public final class RocksDbEngine implements BenchEngine {
     long compaction = statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES);
     return new EngineMetrics(
         userReadHits.dataHits(),
-        statistics.getTickerCount(TickerType.BLOCK_CACHE_DATA_ADD),
+        tuning == Tuning.BEST ? userReadHits.dataReads() : statistics.getTickerCount(TickerType.BLOCK_CACHE_DATA_ADD),
         statistics.getTickerCount(TickerType.WAL_FILE_BYTES)
             + statistics.getTickerCount(TickerType.FLUSH_WRITE_BYTES) + compaction,
         compaction,
@@ -201,7 +284,7 @@ public final class RocksDbEngine implements BenchEngine {
       db = null;
     }
     userReadHits = null;
-    for (AutoCloseable c : new AutoCloseable[] {options, bloom, cache, statistics}) {
+    for (AutoCloseable c : new AutoCloseable[] {options, columnFamilyOptions, dbOptions, bloom, cache, statistics}) {
       if (c != null) {
         try {
           c.close();
@@ -211,6 +294,8 @@ public final class RocksDbEngine implements BenchEngine {
       }
     }
     options = null;
+    columnFamilyOptions = null;
+    dbOptions = null;
     bloom = null;
     cache = null;
     statistics = null;

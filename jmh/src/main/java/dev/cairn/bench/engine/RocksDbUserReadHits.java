@@ -23,6 +23,7 @@ import org.rocksdb.RocksDB;
  */
 final class RocksDbUserReadHits {
   private final LongAdder dataHits = new LongAdder();
+  private final LongAdder dataReads = new LongAdder();
   private final ThreadLocal<PerfContext> contexts;
 
   RocksDbUserReadHits(RocksDB db) {
@@ -43,6 +44,13 @@ final class RocksDbUserReadHits {
   void afterRead() {
     PerfContext c = contexts.get();
     dataHits.add(c.getBlockCacheHitCount() - c.getBlockCacheIndexHitCount() - c.getBlockCacheFilterHitCount());
+    dataReads.add(c.getBlockReadCount() - c.getIndexBlockReadCount() - c.getFilterBlockReadCount()
+        - c.getCompressionDictBlockReadCount());
+  }
+
+  /** Data blocks the counted reads read from their files (cache misses that went to the file). */
+  long dataReads() {
+    return dataReads.sum();
   }
 
   /** Data-block cache hits of all reads counted so far. */

@@ -39,6 +39,7 @@ public final class HBaseEngine implements BenchEngine {
     DEFAULT("hbase-default"),
     CACHE_ON_WRITE("hbase-cache-on-write"),
     PREFETCH("hbase-prefetch"),
+    BEST("hbase-best"),
     DLC("hbase-dlc"),
     BUFFER("hbase-buffer");
 

@@ -34,6 +34,10 @@ final class HBaseSettings {
   static final String ENGINE_KEY = "hbase.hstore.engine.class";
   static final String CAIRN_BUFFER_ENGINE = "dev.cairn.hbase.CairnBufferStoreEngine";
   static final String CACHE_COMPACTED_ON_WRITE = "hbase.rs.cachecompactedblocksonwrite";
+  static final String CACHE_COMPACTED_ON_WRITE_THRESHOLD = "hbase.rs.cachecompactedblocksonwrite.threshold";
+  static final String CACHE_ON_WRITE = "hbase.rs.cacheblocksonwrite";
+  static final String INDEX_CACHE_ON_WRITE = "hfile.block.index.cacheonwrite";
+  static final String BLOOM_CACHE_ON_WRITE = "hfile.block.bloom.cacheonwrite";
   static final String PREFETCH_ON_OPEN = "hbase.rs.prefetchblocksonopen";
   static final String IO_HIGH_LIMIT = "cairn.compaction.io.high.limit.mb";
   static final String IO_LOW_LIMIT = "cairn.compaction.io.low.limit.mb";
@@ -65,7 +69,8 @@ final class HBaseSettings {
 
   /**
    * The table's {@code CONFIGURATION}: empty for {@code hbase-default} (the default store engine
-   * with {@code ExploringCompactionPolicy}), one HBase key for each of HBase's own remedies, and
+   * with {@code ExploringCompactionPolicy}), one HBase key for each of HBase's own remedies, all of
+   * them at once for {@code hbase-best}, and
    * Cairn's policy (with its load limits for periodic) for {@code hbase-dlc}, Cairn's store
    * engine (HBase's policy, a compaction buffer) for {@code hbase-buffer}; plus {@code
    * -Dcairn.hbase.configuration.<variant>=key=value,...}.
@@ -76,6 +81,17 @@ final class HBaseSettings {
       case DEFAULT -> { }
       case CACHE_ON_WRITE -> c.put(CACHE_COMPACTED_ON_WRITE, "true");
       case PREFETCH -> c.put(PREFETCH_ON_OPEN, "true");
+      case BEST -> {
+        // Every cache-keeping remedy HBase has (shared/notes/peers.md): flushed and compacted
+        // blocks cached as written, index and Bloom blocks too, prefetch on open; compaction
+        // output larger than the whole cache is not cached, since it could only evict itself.
+        c.put(CACHE_ON_WRITE, "true");
+        c.put(INDEX_CACHE_ON_WRITE, "true");
+        c.put(BLOOM_CACHE_ON_WRITE, "true");
+        c.put(CACHE_COMPACTED_ON_WRITE, "true");
+        c.put(CACHE_COMPACTED_ON_WRITE_THRESHOLD, Long.toString(s.blockCacheBytes()));
+        c.put(PREFETCH_ON_OPEN, "true");
+      }
       case BUFFER -> c.put(ENGINE_KEY, CAIRN_BUFFER_ENGINE);
       case DLC -> {
         c.put(POLICY_KEY, CAIRN_POLICY);
