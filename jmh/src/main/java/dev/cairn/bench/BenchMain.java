@@ -5,7 +5,9 @@ import dev.cairn.bench.cli.Invocation;
 import dev.cairn.bench.cli.UsageException;
 import dev.cairn.bench.device.ReadIopsCap;
 import dev.cairn.bench.engine.Engines;
+import dev.cairn.bench.report.Json;
 import dev.cairn.bench.report.Outputs;
+import dev.cairn.bench.report.RunFigures;
 import dev.cairn.bench.report.SeriesReport;
 import dev.cairn.bench.run.ForkedRunner;
 import dev.cairn.bench.run.RunResult;
@@ -73,6 +75,9 @@ public final class BenchMain {
           org.openjdk.jmh.Main.main(rest);
           return EXIT_OK;
         }
+        case "series" -> {
+          return series(rest, out);
+        }
         case "summarize" -> {
           out.print(dev.cairn.bench.report.SteadyState.run(rest));
           return EXIT_OK;
@@ -85,7 +90,7 @@ public final class BenchMain {
           out.print(usage());
           return EXIT_OK;
         }
-        default -> throw new UsageException("unknown command '" + command + "'; valid commands: run, compare, summarize, hiccups, jmh, help");
+        default -> throw new UsageException("unknown command '" + command + "'; valid commands: run, compare, series, summarize, hiccups, jmh, help");
       }
     } catch (UsageException e) {
       err.println("error: " + e.getMessage());
@@ -107,8 +112,9 @@ public final class BenchMain {
       progress.println("wrote " + out.resolve("report.md"));
     }
     if (inv.rounds() > 1) {
-      Files.writeString(inv.out().resolve("series.md"), SeriesReport.render(rounds, inv.engines()));
-      progress.println("wrote " + inv.out().resolve("series.md"));
+      List<List<RunFigures>> figures =
+          rounds.stream().map(round -> round.stream().map(RunFigures::of).toList()).toList();
+      writeSeries(inv.out(), figures, inv.engines(), inv.config().asMap(), progress);
     }
     removeIfEmpty(inv.config().dataDir());
     return rounds.stream().flatMap(List::stream).allMatch(RunResult::ok) ? EXIT_OK : EXIT_RUN_FAILED;
@@ -128,6 +134,35 @@ public final class BenchMain {
     }
     Outputs.writeAll(out, results);
     return results;
+  }
+
+  /** series.md and series.json of a series' rounds into {@code out}. */
+  private static void writeSeries(Path out, List<List<RunFigures>> rounds, List<String> engines,
+      Map<String, Object> config, PrintStream progress) throws IOException {
+    Files.writeString(out.resolve("series.md"), SeriesReport.render(rounds, engines, config));
+    Files.writeString(out.resolve("series.json"), Json.write(SeriesReport.json(rounds, engines, config)));
+    progress.println("wrote " + out.resolve("series.md") + " and series.json");
+  }
+
+  /**
+   * {@code series --out DIR}: series.md and series.json rendered again from the kept records of
+   * DIR/round-1 .. round-N (each round's summary.json and timeseries.csv), the engines in round 1's order.
+   */
+  private static int series(String[] args, PrintStream progress) throws IOException {
+    if (args.length != 2 || !args[0].equals("--out")) {
+      throw new UsageException("series takes --out DIR (a compare --repeat output with round-1 .. round-N)");
+    }
+    Path out = Path.of(args[1]);
+    List<List<RunFigures>> rounds = new ArrayList<>();
+    for (int n = 1; Files.isDirectory(out.resolve("round-" + n)); n++) {
+      rounds.add(RunFigures.fromRecords(out.resolve("round-" + n)));
+    }
+    if (rounds.isEmpty()) {
+      throw new UsageException(out + " holds no round-1 directory");
+    }
+    List<String> engines = rounds.get(0).stream().map(RunFigures::engine).distinct().toList();
+    writeSeries(out, rounds, engines, RunFigures.configOfRecords(out.resolve("round-1")), progress);
+    return EXIT_OK;
   }
 
   /** Makes and removes one capped group, so that a machine without one refuses before any run. */
@@ -166,6 +201,7 @@ public final class BenchMain {
         .append("  java -jar cairn-bench.jar run --engine ENGINE --workload WORKLOAD --out DIR [flags]\n")
         .append("  java -jar cairn-bench.jar compare [--engines E1,E2,..] [--workloads W1,W2,..] --out DIR [flags]\n")
         .append("  java -jar cairn-bench.jar jmh [JMH options]   e.g. jmh -f 1 -wi 2 -i 3 -w 1s -r 1s\n")
+        .append("  java -jar cairn-bench.jar series --out DIR   (series.md and series.json again from a series' kept records)\n")
         .append("  java -jar cairn-bench.jar summarize --out DIR --after SECONDS   (a finished run's steady state)\n")
         .append("  java -jar cairn-bench.jar hiccups [--threads N] [--seconds S]   (this machine's own stalls: the floor under a p99)\n")
         .append("  java -jar cairn-bench.jar help\n\n")

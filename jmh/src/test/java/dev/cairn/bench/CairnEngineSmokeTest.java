@@ -3,6 +3,7 @@ package dev.cairn.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.bench.report.JsonParser;
 import dev.cairn.bench.workload.Workloads;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ class CairnEngineSmokeTest {
     // Status first: a failed run has no timeseries rows, and its error says why.
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> summary =
-        (List<Map<String, Object>>) MiniJson.parse(Files.readString(out.resolve("summary.json")));
+        (List<Map<String, Object>>) JsonParser.parse(Files.readString(out.resolve("summary.json")));
     for (Map<String, Object> e : summary) {
       assertEquals("ok", e.get("status"), "cairn-table run failed: " + e.get("workload") + ": " + e.get("error"));
     }

@@ -149,19 +149,36 @@ class CommandLineTest {
     assertEquals(1, once.rounds());
     assertEquals(List.of("cairn-table", "cairn-block", "rocksdb"), once.enginesOfRound(0));
     Invocation three = Flags.parse("compare",
-        new String[] {"--out", "x", "--engines", "cairn-table,cairn-block,rocksdb", "--repeat", "3"});
+        new String[] {"--out", "x", "--engines", "cairn-table,cairn-table-same,rocksdb", "--repeat", "3"});
     assertEquals(3, three.rounds());
-    assertEquals(List.of("cairn-block", "rocksdb", "cairn-table"), three.enginesOfRound(1));
-    assertEquals(List.of("rocksdb", "cairn-table", "cairn-block"), three.enginesOfRound(2));
+    assertEquals(List.of("cairn-table-same", "rocksdb", "cairn-table"), three.enginesOfRound(1));
+    assertEquals(List.of("rocksdb", "cairn-table", "cairn-table-same"), three.enginesOfRound(2));
     assertEquals(three.enginesOfRound(0), three.enginesOfRound(3), "the rotation wraps around");
     UsageException onRun = assertThrows(UsageException.class, () -> Flags.parse("run",
         new String[] {"--engine", "rocksdb", "--workload", "rangehot", "--out", "x", "--repeat", "2"}));
     assertTrue(onRun.getMessage().contains("--repeat belongs to compare"), onRun.getMessage());
     assertThrows(UsageException.class, () -> Flags.parse("compare", new String[] {"--out", "x", "--repeat", "0"}));
+    // A series without an A/A control could not tell its ratios from noise.
+    UsageException noControl = assertThrows(UsageException.class, () -> Flags.parse("compare",
+        new String[] {"--out", "x", "--engines", "cairn-table,cairn-block,rocksdb", "--repeat", "3"}));
+    assertTrue(noControl.getMessage().contains("A/A control"), noControl.getMessage());
     // A forked run is one (engine, workload) of one round: it must not repeat itself.
     List<String> child = Flags.forOneRun(new String[] {"--out", "x", "--repeat", "3", "--seconds", "5"}, "rocksdb", "load");
     assertFalse(child.stream().anyMatch(f -> f.startsWith("--repeat")), child.toString());
     assertTrue(child.contains("--seconds=5"), child.toString());
+  }
+
+  @Test
+  void aCappedDeviceReadsDirectlyAndRunsEachEngineInItsOwnProcess() {
+    Invocation capped = Flags.parse("compare", new String[] {"--out", "x", "--device-read-iops", "400"});
+    assertEquals(400, capped.config().deviceReadIops());
+    assertTrue(capped.config().directIo(), "on the capped device every engine that can reads directly");
+    assertEquals(400, capped.config().asMap().get("device_read_iops"));
+    UsageException sameJvm = assertThrows(UsageException.class, () -> Flags.parse("compare",
+        new String[] {"--out", "x", "--device-read-iops", "400", "--same-jvm"}));
+    assertTrue(sameJvm.getMessage().contains("--same-jvm"), sameJvm.getMessage());
+    assertThrows(UsageException.class, () -> Flags.parse("compare", new String[] {"--out", "x", "--device-read-iops", "-1"}));
+    assertFalse(Flags.parse("compare", new String[] {"--out", "x"}).config().deviceCapped());
   }
 
   @Test

@@ -50,19 +50,25 @@ class ForkedRunTest {
   void repeatedCompareWritesEachRoundInItsOwnOrderAndTheSeriesMedians(@TempDir Path out) throws Exception {
     StringBuilder stderr = new StringBuilder();
     int code = OutputChecks.execute(stderr, RunnerSmokeTest.concat(new String[] {"compare", "--engines",
-        "cairn-table,rocksdb", "--workloads", "load", "--repeat", "2", "--out", out.toString()}, withoutSameJvm(RunnerSmokeTest.TINY)));
+        "cairn-table,cairn-table-same,rocksdb", "--workloads", "load", "--repeat", "2", "--out", out.toString()},
+        withoutSameJvm(RunnerSmokeTest.TINY)));
     assertEquals(BenchMain.EXIT_OK, code, "compare failed:\n" + stderr);
-    List<Map<String, Object>> first =
-        OutputChecks.assertWellFormed(out.resolve("round-1"), List.of("cairn-table", "rocksdb"), List.of("load"));
-    List<Map<String, Object>> second =
-        OutputChecks.assertWellFormed(out.resolve("round-2"), List.of("cairn-table", "rocksdb"), List.of("load"));
-    assertEquals(List.of("cairn-table", "rocksdb"), first.stream().map(e -> e.get("engine")).toList());
-    assertEquals(List.of("rocksdb", "cairn-table"), second.stream().map(e -> e.get("engine")).toList(),
+    List<String> engines = List.of("cairn-table", "cairn-table-same", "rocksdb");
+    List<Map<String, Object>> first = OutputChecks.assertWellFormed(out.resolve("round-1"), engines, List.of("load"));
+    List<Map<String, Object>> second = OutputChecks.assertWellFormed(out.resolve("round-2"), engines, List.of("load"));
+    assertEquals(engines, first.stream().map(e -> e.get("engine")).toList());
+    assertEquals(List.of("cairn-table-same", "rocksdb", "cairn-table"), second.stream().map(e -> e.get("engine")).toList(),
         "round 2 runs the engines in the rotated order");
     String series = Files.readString(out.resolve("series.md"));
     assertTrue(series.startsWith("# Series of 2 rounds"), series);
     assertTrue(series.contains("| cairn-table | 2/2 |") && series.contains("| rocksdb | 2/2 |"), series);
+    assertTrue(series.contains("| A/A band: cairn-table-same / cairn-table | 2 |"), series);
     assertTrue(series.contains("| cairn-table / rocksdb | 2 |"), series);
+    assertTrue(Files.exists(out.resolve("series.json")), "the series as data, for the generated summaries");
+    // The same series rendered again from the kept records alone.
+    String again = series;
+    assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(stderr, "series", "--out", out.toString()));
+    assertEquals(again, Files.readString(out.resolve("series.md")));
     assertFalse(Files.exists(out.resolve("report.md")), "the rounds' reports are in their own folders");
   }
 }

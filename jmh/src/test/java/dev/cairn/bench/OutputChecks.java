@@ -3,6 +3,7 @@ package dev.cairn.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.bench.report.JsonParser;
 import dev.cairn.bench.report.Outputs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -56,7 +57,7 @@ final class OutputChecks {
       pairsWithRows.add(cells[1] + "/" + cells[2]);
     }
 
-    Object parsed = MiniJson.parse(Files.readString(out.resolve("summary.json")));
+    Object parsed = JsonParser.parse(Files.readString(out.resolve("summary.json")));
     assertTrue(parsed instanceof List, "summary.json is not an array");
     List<Map<String, Object>> entries = (List<Map<String, Object>>) parsed;
     assertEquals(engines.size() * workloads.size(), entries.size(), "summary entries");

@@ -148,6 +148,10 @@ public final class Flags {
         (int) CommandFlags.rangeLong(values, "--background-threads", 0, 0, 64),
         deviceReadIops);
     int rounds = (int) CommandFlags.rangeLong(values, "--repeat", 1, 1, 100);
+    if (rounds > 1 && engines.stream().noneMatch(e -> Engines.controlOf(e).filter(engines::contains).isPresent())) {
+      throw new UsageException("a series (--repeat " + rounds + ") needs an A/A control to tell its ratios from noise:"
+          + " list cairn-table and cairn-table-same among --engines");
+    }
     return new Invocation(engines, workloads, out, config, values.containsKey("--same-jvm"), rounds);
   }
 

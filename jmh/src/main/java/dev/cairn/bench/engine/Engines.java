@@ -16,6 +16,8 @@ import java.util.function.UnaryOperator;
 /** The engines the runner knows, by command-line name. Adding an engine is one line here. */
 public final class Engines {
   private static final Map<String, Supplier<BenchEngine>> BY_NAME = new LinkedHashMap<>();
+  /** A/A controls: an engine registered a second time under another name, to the name it repeats. */
+  private static final Map<String, String> CONTROLS = Map.of("cairn-table-same", "cairn-table");
   /** cairn-dlsm's aggressive compaction starts after this long without a write. */
   static final long DLSM_IDLE_MILLIS = 5_000;
   /** cairn-dlsm's buffer bound, as a fraction of the levels' bytes (BufferConfig's default: 0.20). */
@@ -192,6 +194,14 @@ public final class Engines {
       throw new IllegalArgumentException("unknown engine '" + name + "'; valid: " + String.join(", ", names()));
     }
     return factory.get();
+  }
+
+  /**
+   * The engine that {@code name} repeats under another name when {@code name} is an A/A control
+   * (their ratio in a series is the runner's own noise: docs/benchmarks.md, "Series"), else empty.
+   */
+  public static java.util.Optional<String> controlOf(String name) {
+    return java.util.Optional.ofNullable(CONTROLS.get(name));
   }
 
   /** Whether {@code name} is one of Cairn's own engines (for the report's Cairn/peer ratios). */

@@ -1,128 +1,304 @@
 package dev.cairn.bench.report;
 
 import dev.cairn.bench.engine.Engines;
-import dev.cairn.bench.run.RunResult;
-import dev.cairn.bench.run.Sample;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.ToDoubleFunction;
-import java.util.stream.Stream;
 
 /**
- * series.md of {@code compare --repeat N}: every figure as its median over the rounds, with the
- * smallest and largest round beside it. One whole run on this machine's two shared cores can go at
- * two-thirds of the next one's speed on every path (docs/results/issue21, "Seventh session"), so a
- * comparison one run cannot decide is decided by the median of a series.
+ * series.md and series.json of {@code compare --repeat N} (or of {@code series --out DIR}, from the
+ * rounds' kept records): every figure as its median [smallest-largest] over the rounds, and every
+ * ratio judged against the series' own noise.
+ *
+ * <p>The noise is the A/A control: an engine and its control twin ({@link Engines#controlOf}),
+ * the same engine under two names, run in every round. Their per-round ratios span the band a ratio
+ * can wander for no reason but the machine and the order the engines ran in (about +/-20% a round
+ * on this project's two shared cores). A ratio whose band over the rounds overlaps the A/A band is
+ * "same" (no difference); one wholly above or below it is "better" or "worse" for the engine on top,
+ * as its figure reads ({@link Figure#higherIsBetter}). Without a control in the series no ratio is
+ * decided ("undecided").
  *
  * <p>A ratio is the median of the per-round ratios, not the ratio of the medians: the two engines
- * of one round ran minutes apart on the same machine state, so their ratio carries less of the
- * machine's drift than two medians taken from different rounds. Failed runs are left out of the
- * medians and counted in the "rounds ok" column; a ratio uses the rounds in which both ran.
- *
- * <p>"After" figures are the mean of the per-second samples after the first third of the measured
- * seconds (20 s of a 60-s run): past a fresh JVM's compilation and most of the load's compaction
- * backlog.
+ * of one round ran minutes apart on the same machine state. Failed runs are left out and counted in
+ * the "rounds ok" column; a ratio uses the rounds in which both ran. Each figure of the whole run
+ * sits beside its steady window ("after 1/3": the samples after the first third of the run).
  */
 public final class SeriesReport {
-  /**
-   * A column of both tables: its heading, its unit (the engine table's only: a ratio has none), the
-   * figure of one run, and the decimals the engine table gives it.
-   */
-  private record Figure(String heading, String unit, ToDoubleFunction<RunResult> ofRun, int decimals) {}
+  /** A ratio's band against the A/A band, for the engine on top. */
+  public enum Verdict {
+    BETTER("better"), WORSE("worse"), SAME("same"), UNDECIDED("undecided");
 
-  /** The figures each engine's row gives (median over rounds) and each ratio's (median of per-round ratios). */
-  private static final List<Figure> FIGURES = List.of(
-      new Figure("reads/s", "", RunResult::readOpsPerSecond, 0),
-      new Figure("reads/s after", "", SeriesReport::readsAfter, 0),
-      new Figure("scans/s", "", RunResult::scanOpsPerSecond, 0),
-      new Figure("scans/s after", "", SeriesReport::scansAfter, 0),
-      new Figure("read p99", " us", RunResult::readP99Micros, 1));
-  /** The engine table's: {@link #FIGURES} and the hit ratio (a ratio of hit ratios says little). */
-  private static final List<Figure> ENGINE_FIGURES = Stream.concat(FIGURES.stream(),
-      Stream.of(new Figure("hit ratio mean", "", RunResult::hitRatioMean, 3))).toList();
+    private final String word;
+
+    Verdict(String word) {
+      this.word = word;
+    }
+
+    public String word() {
+      return word;
+    }
+  }
+
+  /** Values over the rounds: their median, smallest and largest, and how many there were. */
+  public record Band(double median, double min, double max, int count) {
+    static Optional<Band> of(double[] values) {
+      double[] v = Arrays.stream(values).filter(Double::isFinite).sorted().toArray();
+      if (v.length == 0) {
+        return Optional.empty();
+      }
+      int n = v.length;
+      double median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+      return Optional.of(new Band(median, v[0], v[n - 1], n));
+    }
+
+    boolean overlaps(Band other) {
+      return min <= other.max && other.min <= max;
+    }
+
+    String render(int decimals) {
+      String m = MarkdownReport.f(median, decimals);
+      return min == max ? m : m + " [" + MarkdownReport.f(min, decimals) + "-" + MarkdownReport.f(max, decimals) + "]";
+    }
+  }
+
+  /** {@code top / bottom} per figure over the rounds where both ran, each with its verdict. */
+  public record Ratio(String top, String bottom, int rounds, Map<Figure, Band> bands, Map<Figure, Verdict> verdicts) {}
+
+  /** One workload of a series: each engine's figures, the A/A band and the ratios. */
+  public record WorkloadSeries(String workload, List<Figure> figures, Map<String, Map<Figure, Band>> engines,
+      Map<String, String> roundsOk, Optional<Ratio> control, List<Ratio> ratios) {}
 
   private SeriesReport() {}
 
   /**
-   * @param rounds each round's results, in the order they ran
-   * @param engines the engines as listed on the command line (the report's row order)
+   * @param rounds each round's runs, in the order the rounds ran
+   * @param engines the engines as listed on the command line (the row order)
    */
-  public static String render(List<List<RunResult>> rounds, List<String> engines) {
-    StringBuilder sb = new StringBuilder("# Series of ").append(rounds.size()).append(" rounds\n\n");
-    sb.append("Each round ran the whole comparison with the engine order rotated by one (`round-1/` to `round-")
-        .append(rounds.size()).append("/`, each with its own report.md). Figures: median over the rounds")
-        .append(" (smallest-largest round). A ratio is the median of the per-round ratios. \"After\": the mean of")
-        .append(" the per-second samples after the first third of the measured seconds.\n\n");
-    firstConfig(rounds).ifPresent(config ->
-        sb.append("Configuration: `").append(Json.write(config).replace("\n", " ").replaceAll(" +", " ").trim())
-            .append("`\n\n"));
+  public static List<WorkloadSeries> analyse(List<List<RunFigures>> rounds, List<String> engines) {
+    List<WorkloadSeries> out = new ArrayList<>();
     for (String workload : workloads(rounds)) {
-      sb.append("## ").append(workload).append("\n\n");
-      header(sb, List.of("engine", "rounds ok"), ENGINE_FIGURES, true);
+      List<Figure> figures = Arrays.stream(Figure.values())
+          .filter(f -> rounds.stream().flatMap(List::stream)
+              .anyMatch(r -> r.workload().equals(workload) && r.ok() && Double.isFinite(r.get(f))))
+          .toList();
+      Map<String, Map<Figure, Band>> perEngine = new LinkedHashMap<>();
+      Map<String, String> roundsOk = new LinkedHashMap<>();
       for (String engine : engines) {
-        List<RunResult> runs = runsOf(rounds, engine, workload);
+        List<RunFigures> runs = runsOf(rounds, engine, workload);
         if (runs.isEmpty()) {
           continue;
         }
-        List<RunResult> ok = runs.stream().filter(RunResult::ok).toList();
-        sb.append("| ").append(engine).append(" | ").append(ok.size()).append('/').append(runs.size());
-        for (Figure f : ENGINE_FIGURES) {
-          sb.append(" | ").append(spread(values(ok, f.ofRun()), f.decimals()));
+        List<RunFigures> ok = runs.stream().filter(RunFigures::ok).toList();
+        roundsOk.put(engine, ok.size() + "/" + runs.size());
+        Map<Figure, Band> bands = new EnumMap<>(Figure.class);
+        for (Figure f : figures) {
+          Band.of(ok.stream().mapToDouble(r -> r.get(f)).toArray()).ifPresent(b -> bands.put(f, b));
+        }
+        perEngine.put(engine, bands);
+      }
+      Optional<Ratio> control = controlPair(engines)
+          .map(pair -> ratio(rounds, workload, pair[0], pair[1], figures, Optional.empty()));
+      List<Ratio> ratios = new ArrayList<>();
+      for (String[] pair : pairs(engines)) {
+        Ratio r = ratio(rounds, workload, pair[0], pair[1], figures, control);
+        if (r.rounds() > 0) {
+          ratios.add(r);
+        }
+      }
+      out.add(new WorkloadSeries(workload, figures, perEngine, roundsOk, control.filter(c -> c.rounds() > 0), ratios));
+    }
+    return out;
+  }
+
+  public static String render(List<List<RunFigures>> rounds, List<String> engines, Map<String, Object> config) {
+    StringBuilder sb = new StringBuilder("# Series of ").append(rounds.size()).append(" rounds\n\n");
+    sb.append("Each round ran the whole comparison with the engine order rotated by one (`round-1/` to `round-")
+        .append(rounds.size()).append("/`, each with its own report.md). Each figure: median [smallest-largest]")
+        .append(" over the rounds; a ratio is the median of the per-round ratios. \"after 1/3\": the mean of the")
+        .append(" per-second samples after the first third of the measured seconds, beside the whole run's figure.")
+        .append(" A ratio's verdict, for the engine on top: \"same\" when its band overlaps the A/A control's band")
+        .append(" (no difference), \"better\" or \"worse\" when it lies wholly beyond it.\n\n");
+    if (config != null) {
+      sb.append("Configuration: `").append(Json.write(config).replace("\n", " ").replaceAll(" +", " ").trim())
+          .append("`\n\n");
+    }
+    if (controlPair(engines).isEmpty()) {
+      sb.append("**No A/A control in this series** (an engine and its control twin, such as cairn-table and")
+          .append(" cairn-table-same): no ratio can be told from noise, so every verdict is \"undecided\".\n\n");
+    }
+    for (WorkloadSeries w : analyse(rounds, engines)) {
+      sb.append("## ").append(w.workload()).append("\n\n");
+      List<Figure> figures = w.figures();
+      header(sb, List.of("engine", "rounds ok"), figures, true);
+      for (Map.Entry<String, Map<Figure, Band>> e : w.engines().entrySet()) {
+        sb.append("| ").append(e.getKey()).append(" | ").append(w.roundsOk().get(e.getKey()));
+        for (Figure f : figures) {
+          Band b = e.getValue().get(f);
+          sb.append(" | ").append(b == null ? "n/a" : b.render(f.decimals()));
         }
         sb.append(" |\n");
       }
       sb.append('\n');
-      ratios(sb, rounds, engines, workload);
+      List<Figure> ratioFigures = figures.stream().filter(Figure::inRatios).toList();
+      if (w.control().isEmpty() && w.ratios().isEmpty()) {
+        continue;
+      }
+      header(sb, List.of("ratio", "rounds"), ratioFigures, false);
+      w.control().ifPresent(c -> ratioRow(sb, "A/A band: " + c.top() + " / " + c.bottom(), c, ratioFigures, false));
+      for (Ratio r : w.ratios()) {
+        ratioRow(sb, r.top() + " / " + r.bottom(), r, ratioFigures, true);
+      }
+      sb.append('\n');
     }
     return sb.toString();
   }
 
-  /** Each Cairn engine over each peer, and each later Cairn engine over the first one listed. */
-  private static void ratios(StringBuilder sb, List<List<RunResult>> rounds, List<String> engines, String workload) {
-    List<String> cairns = engines.stream().filter(Engines::isCairn).toList();
+  /** series.json: the same analysis as data, for the summaries rendered from kept records. */
+  public static Map<String, Object> json(List<List<RunFigures>> rounds, List<String> engines,
+      Map<String, Object> config) {
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("rounds", rounds.size());
+    root.put("engines", engines);
+    root.put("config", config);
+    Map<String, Object> workloads = new LinkedHashMap<>();
+    for (WorkloadSeries w : analyse(rounds, engines)) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      Map<String, Object> perEngine = new LinkedHashMap<>();
+      w.engines().forEach((engine, bands) -> {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("rounds_ok", w.roundsOk().get(engine));
+        bands.forEach((f, b) -> e.put(f.key(), band(b, null)));
+        perEngine.put(engine, e);
+      });
+      m.put("engines", perEngine);
+      w.control().ifPresent(c -> m.put("control", ratioJson(c)));
+      m.put("ratios", w.ratios().stream().map(SeriesReport::ratioJson).toList());
+      workloads.put(w.workload(), m);
+    }
+    root.put("workloads", workloads);
+    return root;
+  }
+
+  private static Map<String, Object> ratioJson(Ratio r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("top", r.top());
+    m.put("bottom", r.bottom());
+    m.put("rounds", r.rounds());
+    r.bands().forEach((f, b) -> m.put(f.key(), band(b, r.verdicts().get(f))));
+    return m;
+  }
+
+  private static Map<String, Object> band(Band b, Verdict verdict) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("median", b.median());
+    m.put("min", b.min());
+    m.put("max", b.max());
+    m.put("n", b.count());
+    if (verdict != null) {
+      m.put("verdict", verdict.word());
+    }
+    return m;
+  }
+
+  private static void ratioRow(StringBuilder sb, String label, Ratio r, List<Figure> figures, boolean verdicts) {
+    sb.append("| ").append(label).append(" | ").append(r.rounds());
+    for (Figure f : figures) {
+      Band b = r.bands().get(f);
+      sb.append(" | ");
+      if (b == null) {
+        sb.append("n/a");
+        continue;
+      }
+      sb.append(b.render(2));
+      if (verdicts) {
+        sb.append(' ').append(r.verdicts().get(f).word());
+      }
+    }
+    sb.append(" |\n");
+  }
+
+  /**
+   * The ratio of {@code top} over {@code bottom} in every round where both ran, judged against
+   * {@code control}'s bands (undecided without one).
+   */
+  static Ratio ratio(List<List<RunFigures>> rounds, String workload, String top, String bottom, List<Figure> figures,
+      Optional<Ratio> control) {
+    List<RunFigures[]> both = new ArrayList<>();
+    for (List<RunFigures> round : rounds) {
+      Optional<RunFigures> a = find(round, top, workload);
+      Optional<RunFigures> b = find(round, bottom, workload);
+      if (a.isPresent() && b.isPresent() && a.get().ok() && b.get().ok()) {
+        both.add(new RunFigures[] {a.get(), b.get()});
+      }
+    }
+    Map<Figure, Band> bands = new EnumMap<>(Figure.class);
+    Map<Figure, Verdict> verdicts = new EnumMap<>(Figure.class);
+    for (Figure f : figures) {
+      if (!f.inRatios()) {
+        continue;
+      }
+      Band.of(both.stream().mapToDouble(p -> p[0].get(f) / p[1].get(f)).toArray()).ifPresent(b -> {
+        bands.put(f, b);
+        verdicts.put(f, verdict(b, f, control.map(c -> c.bands().get(f))));
+      });
+    }
+    return new Ratio(top, bottom, both.size(), bands, verdicts);
+  }
+
+  /** "same" when {@code ratio} overlaps the A/A band, else better or worse as {@code f} reads. */
+  static Verdict verdict(Band ratio, Figure f, Optional<Band> controlBand) {
+    if (controlBand.isEmpty()) {
+      return Verdict.UNDECIDED;
+    }
+    Band aa = controlBand.get();
+    if (ratio.overlaps(aa)) {
+      return Verdict.SAME;
+    }
+    boolean higher = ratio.min() > aa.max();
+    return higher == f.higherIsBetter() ? Verdict.BETTER : Verdict.WORSE;
+  }
+
+  /** The series' A/A control: {control twin, its engine}, the first listed. */
+  static Optional<String[]> controlPair(List<String> engines) {
+    for (String e : engines) {
+      Optional<String> twin = Engines.controlOf(e);
+      if (twin.isPresent() && engines.contains(twin.get())) {
+        return Optional.of(new String[] {e, twin.get()});
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The ratios a series reports: each Cairn engine over each peer; each later Cairn engine over the
+   * first; each later peer over the first (what a peer's tuning buys). Control twins only in the
+   * A/A band.
+   */
+  static List<String[]> pairs(List<String> engines) {
+    List<String> measured = engines.stream().filter(e -> Engines.controlOf(e).isEmpty()).toList();
+    List<String> cairns = measured.stream().filter(Engines::isCairn).toList();
+    List<String> peers = measured.stream().filter(e -> !Engines.isCairn(e)).toList();
     List<String[]> pairs = new ArrayList<>();
     for (String c : cairns) {
-      for (String p : engines) {
-        if (!Engines.isCairn(p)) {
-          pairs.add(new String[] {c, p});
-        }
+      for (String p : peers) {
+        pairs.add(new String[] {c, p});
       }
     }
     for (String c : cairns.subList(Math.min(1, cairns.size()), cairns.size())) {
       pairs.add(new String[] {c, cairns.get(0)});
     }
-    if (pairs.isEmpty()) {
-      return;
+    for (String p : peers.subList(Math.min(1, peers.size()), peers.size())) {
+      pairs.add(new String[] {p, peers.get(0)});
     }
-    header(sb, List.of("ratio", "rounds"), FIGURES, false);
-    for (String[] pair : pairs) {
-      List<RunResult[]> both = new ArrayList<>();
-      for (List<RunResult> round : rounds) {
-        Optional<RunResult> a = find(round, pair[0], workload);
-        Optional<RunResult> b = find(round, pair[1], workload);
-        if (a.isPresent() && b.isPresent() && a.get().ok() && b.get().ok()) {
-          both.add(new RunResult[] {a.get(), b.get()});
-        }
-      }
-      if (both.isEmpty()) {
-        continue;
-      }
-      sb.append("| ").append(pair[0]).append(" / ").append(pair[1]).append(" | ").append(both.size());
-      for (Figure f : FIGURES) {
-        sb.append(" | ").append(spread(ratios(both, f.ofRun()), 2));
-      }
-      sb.append(" |\n");
-    }
-    sb.append('\n');
+    return pairs;
   }
 
-  /** A table's heading row and rule: the {@code leading} columns, then one column a figure. */
   private static void header(StringBuilder sb, List<String> leading, List<Figure> figures, boolean withUnits) {
     for (String column : leading) {
       sb.append("| ").append(column).append(' ');
@@ -133,69 +309,21 @@ public final class SeriesReport {
     sb.append("|\n").append("|---".repeat(leading.size() + figures.size())).append("|\n");
   }
 
-  private static double[] ratios(List<RunResult[]> pairs, ToDoubleFunction<RunResult> metric) {
-    return pairs.stream().mapToDouble(p -> metric.applyAsDouble(p[0]) / metric.applyAsDouble(p[1]))
-        .filter(Double::isFinite).toArray();
-  }
-
-  static double readsAfter(RunResult r) {
-    return meanAfterFirstThird(r, Sample::readsPerSecond);
-  }
-
-  static double scansAfter(RunResult r) {
-    return meanAfterFirstThird(r, Sample::scansPerSecond);
-  }
-
-  private static double meanAfterFirstThird(RunResult r, ToDoubleFunction<Sample> metric) {
-    double last = r.samples().stream().mapToDouble(Sample::elapsedSeconds).max().orElse(0);
-    return r.samples().stream().filter(s -> s.elapsedSeconds() > last / 3).mapToDouble(metric)
-        .filter(Double::isFinite).average().orElse(Double.NaN);
-  }
-
-  private static double[] values(List<RunResult> runs, ToDoubleFunction<RunResult> metric) {
-    return runs.stream().mapToDouble(metric).filter(Double::isFinite).toArray();
-  }
-
-  /** "median (min-max)"; the value alone when every round gave the same; "n/a" for none. */
-  static String spread(double[] values, int decimals) {
-    if (values.length == 0) {
-      return "n/a";
-    }
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    String median = MarkdownReport.f(median(sorted), decimals);
-    if (sorted[0] == sorted[sorted.length - 1]) {
-      return median;
-    }
-    return median + " (" + MarkdownReport.f(sorted[0], decimals) + "-"
-        + MarkdownReport.f(sorted[sorted.length - 1], decimals) + ")";
-  }
-
-  /** The middle value of sorted values; the mean of the middle two for an even count. */
-  static double median(double[] sorted) {
-    int n = sorted.length;
-    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  }
-
-  private static List<RunResult> runsOf(List<List<RunResult>> rounds, String engine, String workload) {
-    List<RunResult> runs = new ArrayList<>();
-    for (List<RunResult> round : rounds) {
+  private static List<RunFigures> runsOf(List<List<RunFigures>> rounds, String engine, String workload) {
+    List<RunFigures> runs = new ArrayList<>();
+    for (List<RunFigures> round : rounds) {
       find(round, engine, workload).ifPresent(runs::add);
     }
     return runs;
   }
 
-  private static Optional<RunResult> find(List<RunResult> round, String engine, String workload) {
+  private static Optional<RunFigures> find(List<RunFigures> round, String engine, String workload) {
     return round.stream().filter(r -> r.engine().equals(engine) && r.workload().equals(workload)).findFirst();
   }
 
-  private static Set<String> workloads(List<List<RunResult>> rounds) {
+  private static Set<String> workloads(List<List<RunFigures>> rounds) {
     Set<String> names = new LinkedHashSet<>();
     rounds.forEach(round -> round.forEach(r -> names.add(r.workload())));
     return names;
-  }
-
-  private static Optional<Map<String, Object>> firstConfig(List<List<RunResult>> rounds) {
-    return rounds.stream().flatMap(List::stream).map(RunResult::config).filter(c -> c != null).findFirst();
   }
 }

@@ -3,17 +3,29 @@ package dev.cairn.bench.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.bench.report.SeriesReport.Band;
+import dev.cairn.bench.report.SeriesReport.Verdict;
 import dev.cairn.bench.run.FollowUp;
 import dev.cairn.bench.run.RunResult;
 import dev.cairn.bench.run.Sample;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** series.md: medians over rounds, ratios as the median of per-round ratios, failed runs left out. */
+/**
+ * series.md and series.json: medians [min-max] over rounds, ratios as the median of per-round
+ * ratios, each judged against the A/A control's band, failed runs left out, and the same series
+ * rendered again from the kept records.
+ */
 class SeriesReportTest {
-  /** A finished run with the given reads/s and p99, and one sample before and two after the first third. */
+  private static final List<String> ENGINES = List.of("cairn-table", "cairn-table-same", "cairn-dlsm", "rocksdb");
+
+  /** A finished run with the given reads/s and p99, one sample before and two after the first third. */
   private static RunResult run(String engine, double readsPerSecond, double p99, double lateReads) {
     List<Sample> samples = new ArrayList<>();
     double[] reads = {1, lateReads, lateReads};
@@ -23,12 +35,14 @@ class SeriesReportTest {
           Double.NaN));
     }
     double n = Double.NaN;
-    return new RunResult(engine, "zipfian", null, samples, readsPerSecond, 1000, 0, 0.5, 0.5, 0.5, 1, p99, 1, n, n, n,
-        n, n, 0, 0, n, n, 30, List.of(), Map.of("seconds", 30), n, n, n, n, n, List.of(), FollowUp.NONE, n, n, n, n, n);
+    // 30 s at readsPerSecond: misses are a tenth of the reads.
+    return new RunResult(engine, "zipfian", null, samples, readsPerSecond, 1000, 0, 0.5, 0.5, 0.5, 1, p99, 1, 4.0, n,
+        n, n, n, 0, 0, n, n, 30, List.of(), Map.of("seconds", 30), n, n, n, n, 1.5, List.of(), FollowUp.NONE, n, n,
+        n, readsPerSecond * 30 / 10, n);
   }
 
-  private static RunResult failed(String engine) {
-    return RunResult.failed(engine, "zipfian", "killed", Map.of());
+  private static List<RunFigures> round(RunResult... runs) {
+    return java.util.Arrays.stream(runs).map(RunFigures::of).toList();
   }
 
   private static String row(String markdown, String start) {
@@ -36,51 +50,89 @@ class SeriesReportTest {
         .orElseThrow(() -> new AssertionError("no row starting '" + start + "' in:\n" + markdown));
   }
 
-  @Test
-  void ratioIsTheMedianOfPerRoundRatiosNotTheRatioOfMedians() {
-    // Per-round ratios 2.0, 0.5, 1.5 -> median 1.5; the medians' ratio would be 200/100 = 2.0.
-    List<List<RunResult>> rounds = List.of(
-        List.of(run("cairn-table", 200, 10, 200), run("rocksdb", 100, 20, 100)),
-        List.of(run("rocksdb", 400, 20, 400), run("cairn-table", 200, 40, 200)),
-        List.of(run("cairn-table", 150, 30, 150), run("rocksdb", 100, 10, 100)));
-    String md = SeriesReport.render(rounds, List.of("cairn-table", "rocksdb"));
-    assertTrue(md.startsWith("# Series of 3 rounds"), md);
-    assertTrue(md.contains("| engine | rounds ok | reads/s | reads/s after | scans/s | scans/s after | read p99 us"
-        + " | hit ratio mean |\n|---|---|---|---|---|---|---|---|\n"), md);
-    assertTrue(md.contains("| ratio | rounds | reads/s | reads/s after | scans/s | scans/s after | read p99 |\n"
-        + "|---|---|---|---|---|---|---|\n"), md);
-    assertEquals("| cairn-table | 3/3 | 200 (150-200) | 200 (150-200) | 0 | 0 | 30.0 (10.0-40.0) | 0.500 |",
-        row(md, "| cairn-table |"));
-    assertEquals("| rocksdb | 3/3 | 100 (100-400) | 100 (100-400) | 0 | 0 | 20.0 (10.0-20.0) | 0.500 |",
-        row(md, "| rocksdb |"));
-    // p99 ratios per round: 0.5, 2.0, 3.0 -> median 2.0; scans are 0/0 in every round: n/a.
-    assertEquals("| cairn-table / rocksdb | 3 | 1.50 (0.50-2.00) | 1.50 (0.50-2.00) | n/a | n/a | 2.00 (0.50-3.00) |",
-        row(md, "| cairn-table / rocksdb |"));
+  /** Three rounds: the A/A pair within 10%, cairn-dlsm 2-3x rocksdb, rocksdb inside cairn-table's noise. */
+  private static List<List<RunFigures>> series() {
+    return List.of(
+        round(run("cairn-table", 100, 10, 100), run("cairn-table-same", 110, 10, 110), run("cairn-dlsm", 300, 5, 300),
+            run("rocksdb", 100, 20, 100)),
+        round(run("rocksdb", 120, 20, 120), run("cairn-table", 100, 10, 100), run("cairn-table-same", 95, 10, 95),
+            run("cairn-dlsm", 250, 5, 250)),
+        round(run("cairn-dlsm", 200, 5, 200), run("rocksdb", 100, 20, 100), run("cairn-table", 100, 10, 100),
+            run("cairn-table-same", 100, 10, 100)));
   }
 
   @Test
-  void failedRunsAreCountedAndLeftOutOfMediansAndRatios() {
-    List<List<RunResult>> rounds = List.of(
-        List.of(run("cairn-table", 300, 10, 300), run("cairn-block", 330, 10, 330), run("rocksdb", 100, 10, 100)),
-        List.of(run("cairn-block", 0, 10, 0), failed("rocksdb"), run("cairn-table", 100, 10, 100)));
-    String md = SeriesReport.render(rounds, List.of("cairn-table", "cairn-block", "rocksdb"));
-    assertEquals("| rocksdb | 1/2 | 100 | 100 | 0 | 0 | 10.0 | 0.500 |", row(md, "| rocksdb |"));
-    assertTrue(row(md, "| cairn-table / rocksdb |").startsWith("| cairn-table / rocksdb | 1 | 3.00 |"), md);
-    // A later Cairn engine is compared with the first Cairn engine listed, over both rounds.
-    assertTrue(row(md, "| cairn-block / cairn-table |").startsWith("| cairn-block / cairn-table | 2 | 0.55 (0.00-1.10) |"),
+  void eachRatioIsJudgedAgainstTheAaBand() {
+    String md = SeriesReport.render(series(), ENGINES, Map.of("records", 1));
+    assertTrue(md.startsWith("# Series of 3 rounds"), md);
+    // The A/A band: 1.10, 0.95, 1.00.
+    assertTrue(row(md, "| A/A band: cairn-table-same / cairn-table | 3 | 1.00 [0.95-1.10] |").length() > 0, md);
+    // cairn-dlsm over rocksdb: 3.00, 2.08, 2.00, wholly above the band: better; its p99 0.25 is lower: better.
+    assertTrue(row(md, "| cairn-dlsm / rocksdb |").startsWith("| cairn-dlsm / rocksdb | 3 | 2.08 [2.00-3.00] better |"),
+        md);
+    assertTrue(row(md, "| cairn-dlsm / rocksdb |").contains("| 0.25 better |"), md);
+    // cairn-table over rocksdb: 1.00, 0.83, 1.00 overlaps [0.95, 1.10]: no difference.
+    assertTrue(row(md, "| cairn-table / rocksdb |").startsWith("| cairn-table / rocksdb | 3 | 1.00 [0.83-1.00] same |"),
+        md);
+    // Its p99 is half rocksdb's in every round, wholly below the band's 1.00: better.
+    assertTrue(row(md, "| cairn-table / rocksdb |").contains("| 0.50 better |"), md);
+    // The control twin is in the engine table but in no ratio of its own.
+    assertTrue(md.contains("| cairn-table-same | 3/3 |"), md);
+    assertTrue(md.lines().noneMatch(l -> l.startsWith("| cairn-table-same / rocksdb")), md);
+  }
+
+  @Test
+  void aWorseRatioIsNamedWorse() {
+    Band aa = new Band(1.0, 0.9, 1.1, 3);
+    assertEquals(Verdict.WORSE, SeriesReport.verdict(new Band(0.6, 0.5, 0.7, 3), Figure.READS, Optional.of(aa)));
+    assertEquals(Verdict.WORSE, SeriesReport.verdict(new Band(1.6, 1.5, 1.7, 3), Figure.READ_P99, Optional.of(aa)));
+    assertEquals(Verdict.BETTER, SeriesReport.verdict(new Band(0.6, 0.5, 0.7, 3), Figure.PEAK_SPACE, Optional.of(aa)));
+    assertEquals(Verdict.SAME, SeriesReport.verdict(new Band(1.2, 1.1, 1.3, 3), Figure.READS, Optional.of(aa)));
+    assertEquals(Verdict.UNDECIDED, SeriesReport.verdict(new Band(3, 3, 3, 3), Figure.READS, Optional.empty()));
+  }
+
+  @Test
+  void withoutAControlEveryVerdictIsUndecidedAndTheReportSaysWhy() {
+    List<List<RunFigures>> rounds = List.of(round(run("cairn-table", 300, 10, 300), run("rocksdb", 100, 10, 100)));
+    String md = SeriesReport.render(rounds, List.of("cairn-table", "rocksdb"), null);
+    assertTrue(md.contains("**No A/A control in this series**"), md);
+    assertTrue(row(md, "| cairn-table / rocksdb |").startsWith("| cairn-table / rocksdb | 1 | 3.00 undecided |"), md);
+  }
+
+  @Test
+  void failedRunsAreCountedAndLeftOut() {
+    List<List<RunFigures>> rounds = new ArrayList<>(series());
+    rounds.set(1, round(RunResult.failed("rocksdb", "zipfian", "killed", Map.of()), run("cairn-table", 100, 10, 100),
+        run("cairn-table-same", 95, 10, 95), run("cairn-dlsm", 250, 5, 250)));
+    String md = SeriesReport.render(rounds, ENGINES, null);
+    assertTrue(row(md, "| rocksdb |").startsWith("| rocksdb | 2/3 | 100 |"), md);
+    assertTrue(row(md, "| cairn-dlsm / rocksdb |").startsWith("| cairn-dlsm / rocksdb | 2 | 2.50 [2.00-3.00] better |"),
         md);
   }
 
   @Test
-  void afterFiguresLeaveOutTheFirstThirdOfTheRun() {
-    RunResult r = run("cairn-table", 999, 1, 70);
-    assertEquals(70.0, SeriesReport.readsAfter(r), 1e-9, "the sample at 10 s of 30 is not past the first third");
+  void theSteadyWindowLeavesOutTheFirstThirdAndSitsBesideTheWholeRun() {
+    RunFigures r = RunFigures.of(run("cairn-table", 999, 1, 70));
+    assertEquals(999, r.get(Figure.READS), 1e-9);
+    assertEquals(70.0, r.get(Figure.READS_AFTER), 1e-9, "the sample at 10 s of 30 is not past the first third");
+    assertEquals(0.1, r.get(Figure.MISSES_PER_READ), 1e-9);
   }
 
   @Test
-  void medianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
-    assertEquals(2.5, SeriesReport.median(new double[] {1, 2, 3, 4}), 1e-12);
-    assertEquals("2.5 (1.0-4.0)", SeriesReport.spread(new double[] {4, 1, 3, 2}, 1));
-    assertEquals("n/a", SeriesReport.spread(new double[0], 1));
+  void theSeriesRendersAgainFromTheKeptRecords(@TempDir Path out) throws Exception {
+    List<List<RunResult>> results = List.of(
+        List.of(run("cairn-table", 100, 10, 100), run("cairn-table-same", 110, 10, 110), run("rocksdb", 50, 20, 50)),
+        List.of(run("rocksdb", 60, 20, 60), run("cairn-table", 100, 10, 100), run("cairn-table-same", 95, 10, 95)));
+    List<List<RunFigures>> direct = new ArrayList<>();
+    List<List<RunFigures>> kept = new ArrayList<>();
+    for (int i = 0; i < results.size(); i++) {
+      Path dir = out.resolve("round-" + (i + 1));
+      Files.createDirectories(dir);
+      Outputs.writeData(dir, results.get(i));
+      direct.add(results.get(i).stream().map(RunFigures::of).toList());
+      kept.add(RunFigures.fromRecords(dir));
+    }
+    List<String> engines = List.of("cairn-table", "cairn-table-same", "rocksdb");
+    assertEquals(SeriesReport.render(direct, engines, null), SeriesReport.render(kept, engines, null));
   }
 }

@@ -1,4 +1,4 @@
-package dev.cairn.bench;
+package dev.cairn.bench.report;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -6,19 +6,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A strict little JSON parser for the tests: objects become maps, arrays lists, numbers doubles.
- * Anything malformed throws IllegalArgumentException naming the offset.
+ * A strict little JSON parser for the runner's own records (summary.json, series.json) and the
+ * tests: objects become maps, arrays lists, numbers doubles, null null. Anything malformed throws
+ * IllegalArgumentException naming the offset.
  */
-final class MiniJson {
+public final class JsonParser {
   private final String s;
   private int pos;
 
-  private MiniJson(String s) {
+  private JsonParser(String s) {
     this.s = s;
   }
 
-  static Object parse(String text) {
-    MiniJson p = new MiniJson(text);
+  public static Object parse(String text) {
+    JsonParser p = new JsonParser(text);
     Object v = p.value();
     p.ws();
     if (p.pos != text.length()) {

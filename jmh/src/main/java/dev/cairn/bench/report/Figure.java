@@ -1,0 +1,63 @@
+package dev.cairn.bench.report;
+
+/**
+ * A figure a series reports per engine and, except the hit ratio, as a ratio between engines:
+ * its heading, its unit, its decimals, its key in series.json, and which way is better (what a
+ * ratio's "higher" or "lower" means for the engine on top).
+ */
+public enum Figure {
+  READS("reads/s", "", 0, true, "reads_per_s"),
+  /** The steady window: the mean of the per-second samples after the first third of the run. */
+  READS_AFTER("reads/s after 1/3", "", 0, true, "reads_per_s_after_first_third"),
+  SCANS("scans/s", "", 0, true, "scans_per_s"),
+  SCANS_AFTER("scans/s after 1/3", "", 0, true, "scans_per_s_after_first_third"),
+  READ_P99("read p99", " us", 1, false, "read_p99_us"),
+  HIT_RATIO("hit ratio", "", 3, true, "hit_ratio_mean"),
+  /** Block-cache misses of user reads per read or scan, as the engine counts them. */
+  MISSES_PER_READ("misses/read", "", 3, false, "misses_per_read"),
+  /** Reads the capped device served (compactions' included) per user read or scan, as the kernel counts them. */
+  DEVICE_READS_PER_READ("device reads/read", "", 3, false, "device_reads_per_read"),
+  WRITE_AMPLIFICATION("write amp.", "", 2, false, "write_amplification"),
+  /** The largest per-second database size over the live user bytes. */
+  PEAK_SPACE("peak space", "x", 2, false, "space_amplification_peak");
+
+  private final String heading;
+  private final String unit;
+  private final int decimals;
+  private final boolean higherIsBetter;
+  private final String key;
+
+  Figure(String heading, String unit, int decimals, boolean higherIsBetter, String key) {
+    this.heading = heading;
+    this.unit = unit;
+    this.decimals = decimals;
+    this.higherIsBetter = higherIsBetter;
+    this.key = key;
+  }
+
+  public String heading() {
+    return heading;
+  }
+
+  public String unit() {
+    return unit;
+  }
+
+  public int decimals() {
+    return decimals;
+  }
+
+  public boolean higherIsBetter() {
+    return higherIsBetter;
+  }
+
+  /** The figure's name in series.json. */
+  public String key() {
+    return key;
+  }
+
+  /** Whether a ratio of this figure between engines says something (a ratio of hit ratios says little). */
+  public boolean inRatios() {
+    return this != HIT_RATIO;
+  }
+}
