@@ -5,9 +5,11 @@ import dev.cairn.bench.cli.Invocation;
 import dev.cairn.bench.cli.UsageException;
 import dev.cairn.bench.device.ReadIopsCap;
 import dev.cairn.bench.engine.Engines;
+import dev.cairn.bench.report.GeneratedDocs;
 import dev.cairn.bench.report.Json;
 import dev.cairn.bench.report.Outputs;
 import dev.cairn.bench.report.RunFigures;
+import dev.cairn.bench.report.SeriesRecords;
 import dev.cairn.bench.report.SeriesReport;
 import dev.cairn.bench.run.ForkedRunner;
 import dev.cairn.bench.run.RunResult;
@@ -78,6 +80,14 @@ public final class BenchMain {
         case "series" -> {
           return series(rest, out);
         }
+        case "docs" -> {
+          if (rest.length != 2 || !rest[0].equals("--root")) {
+            throw new UsageException("docs takes --root REPO (the repository whose README.md and docs/ to render)");
+          }
+          List<String> changed = GeneratedDocs.writeAll(Path.of(rest[1]));
+          out.println(changed.isEmpty() ? "generated blocks already match their records" : "rewrote " + changed);
+          return EXIT_OK;
+        }
         case "summarize" -> {
           out.print(dev.cairn.bench.report.SteadyState.run(rest));
           return EXIT_OK;
@@ -90,7 +100,7 @@ public final class BenchMain {
           out.print(usage());
           return EXIT_OK;
         }
-        default -> throw new UsageException("unknown command '" + command + "'; valid commands: run, compare, series, summarize, hiccups, jmh, help");
+        default -> throw new UsageException("unknown command '" + command + "'; valid commands: run, compare, series, docs, summarize, hiccups, jmh, help");
       }
     } catch (UsageException e) {
       err.println("error: " + e.getMessage());
@@ -153,15 +163,11 @@ public final class BenchMain {
       throw new UsageException("series takes --out DIR (a compare --repeat output with round-1 .. round-N)");
     }
     Path out = Path.of(args[1]);
-    List<List<RunFigures>> rounds = new ArrayList<>();
-    for (int n = 1; Files.isDirectory(out.resolve("round-" + n)); n++) {
-      rounds.add(RunFigures.fromRecords(out.resolve("round-" + n)));
+    if (!Files.isDirectory(out.resolve("round-1"))) {
+      throw new UsageException(out + " holds no round-1 directory: not the output of compare --repeat");
     }
-    if (rounds.isEmpty()) {
-      throw new UsageException(out + " holds no round-1 directory");
-    }
-    List<String> engines = rounds.get(0).stream().map(RunFigures::engine).distinct().toList();
-    writeSeries(out, rounds, engines, RunFigures.configOfRecords(out.resolve("round-1")), progress);
+    SeriesRecords series = SeriesRecords.load(out);
+    writeSeries(out, series.rounds(), series.engines(), series.config(), progress);
     return EXIT_OK;
   }
 
@@ -202,6 +208,7 @@ public final class BenchMain {
         .append("  java -jar cairn-bench.jar compare [--engines E1,E2,..] [--workloads W1,W2,..] --out DIR [flags]\n")
         .append("  java -jar cairn-bench.jar jmh [JMH options]   e.g. jmh -f 1 -wi 2 -i 3 -w 1s -r 1s\n")
         .append("  java -jar cairn-bench.jar series --out DIR   (series.md and series.json again from a series' kept records)\n")
+        .append("  java -jar cairn-bench.jar docs --root REPO   (the README's and docs/choosing.md's figures from docs/results)\n")
         .append("  java -jar cairn-bench.jar summarize --out DIR --after SECONDS   (a finished run's steady state)\n")
         .append("  java -jar cairn-bench.jar hiccups [--threads N] [--seconds S]   (this machine's own stalls: the floor under a p99)\n")
         .append("  java -jar cairn-bench.jar help\n\n")

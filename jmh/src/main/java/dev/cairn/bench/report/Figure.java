@@ -19,7 +19,7 @@ public enum Figure {
   DEVICE_READS_PER_READ("device reads/read", "", 3, false, "device_reads_per_read"),
   WRITE_AMPLIFICATION("write amp.", "", 2, false, "write_amplification"),
   /** The largest per-second database size over the live user bytes. */
-  PEAK_SPACE("peak space", "x", 2, false, "space_amplification_peak");
+  PEAK_SPACE("peak space", "", 2, false, "space_amplification_peak");
 
   private final String heading;
   private final String unit;

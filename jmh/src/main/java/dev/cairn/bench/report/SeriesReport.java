@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * series.md and series.json of {@code compare --repeat N} (or of {@code series --out DIR}, from the
@@ -83,9 +84,11 @@ public final class SeriesReport {
   public static List<WorkloadSeries> analyse(List<List<RunFigures>> rounds, List<String> engines) {
     List<WorkloadSeries> out = new ArrayList<>();
     for (String workload : workloads(rounds)) {
+      // A figure no run of the workload has (NaN) or that is 0 in every run (scans/s of a workload
+      // without scans) gets no column.
       List<Figure> figures = Arrays.stream(Figure.values())
           .filter(f -> rounds.stream().flatMap(List::stream)
-              .anyMatch(r -> r.workload().equals(workload) && r.ok() && Double.isFinite(r.get(f))))
+              .anyMatch(r -> r.workload().equals(workload) && r.ok() && Double.isFinite(r.get(f)) && r.get(f) != 0))
           .toList();
       Map<String, Map<Figure, Band>> perEngine = new LinkedHashMap<>();
       Map<String, String> roundsOk = new LinkedHashMap<>();
@@ -128,12 +131,21 @@ public final class SeriesReport {
       sb.append("Configuration: `").append(Json.write(config).replace("\n", " ").replaceAll(" +", " ").trim())
           .append("`\n\n");
     }
+    return sb.append(tables(rounds, engines, "## ")).toString();
+  }
+
+  /**
+   * The tables of a series, each workload under a heading at {@code headingLevel} ("## "): the
+   * engines' figures, then the A/A band and every ratio with its verdict, losses included.
+   */
+  public static String tables(List<List<RunFigures>> rounds, List<String> engines, String headingLevel) {
+    StringBuilder sb = new StringBuilder();
     if (controlPair(engines).isEmpty()) {
       sb.append("**No A/A control in this series** (an engine and its control twin, such as cairn-table and")
           .append(" cairn-table-same): no ratio can be told from noise, so every verdict is \"undecided\".\n\n");
     }
     for (WorkloadSeries w : analyse(rounds, engines)) {
-      sb.append("## ").append(w.workload()).append("\n\n");
+      sb.append(headingLevel).append(w.workload()).append("\n\n");
       List<Figure> figures = w.figures();
       header(sb, List.of("engine", "rounds ok"), figures, true);
       for (Map.Entry<String, Map<Figure, Band>> e : w.engines().entrySet()) {
@@ -157,6 +169,44 @@ public final class SeriesReport {
       sb.append('\n');
     }
     return sb.toString();
+  }
+
+  /**
+   * One table of every ratio of a series, workload by workload, with its verdict against the A/A
+   * band, losses as plainly as wins: the form the README quotes. Columns: {@code figures} that some
+   * ratio has, reads standing for scans in a workload that only scans.
+   */
+  public static String ratioTable(List<List<RunFigures>> rounds, List<String> engines, List<Figure> figures) {
+    List<WorkloadSeries> series = analyse(rounds, engines);
+    List<Figure> columns = figures.stream().filter(f -> series.stream().anyMatch(w -> Stream.concat(
+        w.control().stream(), w.ratios().stream()).anyMatch(r -> r.bands().containsKey(opsFigure(w, f))))).toList();
+    StringBuilder sb = new StringBuilder();
+    sb.append("| workload | ratio | rounds ");
+    for (Figure f : columns) {
+      sb.append("| ").append(f == Figure.READS ? "reads (scans)/s" : f == Figure.READS_AFTER ? "after 1/3" : f.heading())
+          .append(' ');
+    }
+    sb.append("|\n").append("|---".repeat(3 + columns.size())).append("|\n");
+    for (WorkloadSeries w : series) {
+      List<Figure> own = columns.stream().map(f -> opsFigure(w, f)).toList();
+      w.control().ifPresent(c -> {
+        sb.append("| ").append(w.workload()).append(' ');
+        ratioRow(sb, "A/A band: " + c.top() + " / " + c.bottom(), c, own, false);
+      });
+      for (Ratio r : w.ratios()) {
+        sb.append("| ").append(w.workload()).append(' ');
+        ratioRow(sb, r.top() + " / " + r.bottom(), r, own, true);
+      }
+    }
+    return sb.toString();
+  }
+
+  /** {@code f}, or its scan counterpart in a workload whose runs read nothing but scans. */
+  private static Figure opsFigure(WorkloadSeries w, Figure f) {
+    if (w.figures().contains(Figure.READS)) {
+      return f;
+    }
+    return f == Figure.READS ? Figure.SCANS : f == Figure.READS_AFTER ? Figure.SCANS_AFTER : f;
   }
 
   /** series.json: the same analysis as data, for the summaries rendered from kept records. */
