@@ -23,12 +23,51 @@ import java.util.List;
  */
 public final class ReadIopsCap implements AutoCloseable {
   static final Path V1_MOUNT = Path.of("/sys/fs/cgroup/blkio");
-  private static final String V1_LIMIT = "blkio.throttle.read_iops_device";
-  private static final String V1_STAT = "blkio.throttle.io_serviced";
   private static final List<Path> V2_MOUNTS = List.of(Path.of("/sys/fs/cgroup/unified"), Path.of("/sys/fs/cgroup"));
 
-  /** The two interfaces of the kernel's block-I/O controller. */
-  enum Version { V1, V2 }
+  /** The two interfaces of the kernel's block-I/O controller: where the cap is set and read. */
+  enum Version {
+    V1("blkio", "blkio.throttle.read_iops_device", "blkio.throttle.io_serviced"),
+    V2("", "io.max", "io.stat");
+
+    /** The controller's name in {@code /proc/self/cgroup} ("" for the v2 hierarchy's line). */
+    final String controller;
+    final String limitFile;
+    final String statFile;
+
+    Version(String controller, String limitFile, String statFile) {
+      this.controller = controller;
+      this.limitFile = limitFile;
+      this.statFile = statFile;
+    }
+
+    Path mount() throws IOException {
+      return this == V1 ? V1_MOUNT : v2Mount();
+    }
+
+    String limit(BlockDevice device, int readsPerSecond) {
+      return device.id() + (this == V1 ? " " : " riops=") + readsPerSecond;
+    }
+
+    /**
+     * The reads served in one line of the stat file split at blanks, or -1 if the line has none:
+     * v1 "MAJ:MIN Read N", v2 "MAJ:MIN rbytes=.. wbytes=.. rios=N ...".
+     */
+    long reads(String[] f, BlockDevice device) {
+      if (f.length < 2 || !f[0].equals(device.id())) {
+        return -1;
+      }
+      if (this == V1) {
+        return f.length == 3 && f[1].equals("Read") ? Long.parseLong(f[2]) : -1;
+      }
+      for (String field : f) {
+        if (field.startsWith("rios=")) {
+          return Long.parseLong(field.substring("rios=".length()));
+        }
+      }
+      return -1;
+    }
+  }
 
   private final Cgroup group;
   private final Version version;
@@ -55,14 +94,10 @@ public final class ReadIopsCap implements AutoCloseable {
     Files.createDirectories(dataDir);
     BlockDevice device = BlockDevice.holding(dataDir);
     Version version = availableVersion();
-    Cgroup group = version == Version.V1
-        ? Cgroup.create(V1_MOUNT, "blkio", name)
-        : Cgroup.create(v2Mount(), "", name);
+    Cgroup group = Cgroup.create(version.mount(), version.controller, name);
     ReadIopsCap cap = new ReadIopsCap(group, version, device, readsPerSecond);
     try {
-      group.write(version == Version.V1 ? V1_LIMIT : "io.max", version == Version.V1
-          ? device.id() + " " + readsPerSecond
-          : device.id() + " riops=" + readsPerSecond);
+      group.write(version.limitFile, version.limit(device, readsPerSecond));
     } catch (IOException e) {
       cap.close();
       throw new IOException("cannot cap reads of device " + device.id() + " in " + group.directory() + ": " + e, e);
@@ -76,7 +111,7 @@ public final class ReadIopsCap implements AutoCloseable {
    * @throws IOException saying what was looked for when it offers neither
    */
   static Version availableVersion() throws IOException {
-    if (Files.isRegularFile(V1_MOUNT.resolve(V1_LIMIT))) {
+    if (Files.isRegularFile(V1_MOUNT.resolve(Version.V1.limitFile))) {
       return Version.V1;
     }
     for (Path mount : V2_MOUNTS) {
@@ -87,7 +122,7 @@ public final class ReadIopsCap implements AutoCloseable {
       }
     }
     throw new IOException("--device-read-iops needs the kernel's block-I/O controller: there is no cgroup v1 "
-        + V1_MOUNT.resolve(V1_LIMIT) + " and no cgroup v2 mount at " + V2_MOUNTS
+        + V1_MOUNT.resolve(Version.V1.limitFile) + " and no cgroup v2 mount at " + V2_MOUNTS
         + " whose cgroup.controllers lists io");
   }
 
@@ -101,7 +136,7 @@ public final class ReadIopsCap implements AutoCloseable {
   }
 
   /** The command that joins this group and then executes {@code command}. */
-  public java.util.List<String> wrap(java.util.List<String> command) {
+  public List<String> wrap(List<String> command) {
     return group.wrap(command);
   }
 
@@ -115,21 +150,10 @@ public final class ReadIopsCap implements AutoCloseable {
    * process did not make: a child reading its own group).
    */
   static long readsServed(Path dir, Version version, BlockDevice device) throws IOException {
-    String file = version == Version.V1 ? V1_STAT : "io.stat";
-    for (String line : Files.readAllLines(dir.resolve(file), StandardCharsets.US_ASCII)) {
-      String[] f = line.trim().split("\\s+");
-      if (f.length < 2 || !f[0].equals(device.id())) {
-        continue;
-      }
-      if (version == Version.V1 && f.length == 3 && f[1].equals("Read")) {
-        return Long.parseLong(f[2]);
-      }
-      if (version == Version.V2) {
-        for (String field : f) {
-          if (field.startsWith("rios=")) {
-            return Long.parseLong(field.substring("rios=".length()));
-          }
-        }
+    for (String line : Files.readAllLines(dir.resolve(version.statFile), StandardCharsets.US_ASCII)) {
+      long reads = version.reads(line.trim().split("\\s+"), device);
+      if (reads >= 0) {
+        return reads;
       }
     }
     return 0; // the device has served this group nothing yet
@@ -143,8 +167,8 @@ public final class ReadIopsCap implements AutoCloseable {
    */
   public static OwnGroupReads ofThisProcess(Path dataDir) throws IOException {
     Version version = availableVersion();
-    Path mount = version == Version.V1 ? V1_MOUNT : v2Mount();
-    Path own = Cgroup.ownGroup(mount, version == Version.V1 ? "blkio" : "");
+    Path mount = version.mount();
+    Path own = Cgroup.ownGroup(mount, version.controller);
     if (own.equals(mount)) {
       throw new IOException("this process runs in no block-I/O group of its own under " + mount
           + ": a capped run is started by the runner inside one");

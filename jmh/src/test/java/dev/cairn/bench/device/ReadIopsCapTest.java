@@ -63,6 +63,19 @@ class ReadIopsCapTest {
     assertEquals("259:1", BlockDevice.parse("259:1").id());
   }
 
+  @Test
+  void bothInterfacesSetTheCapAndReadTheServedReadsOfTheirDevice() {
+    BlockDevice vda = new BlockDevice(254, 0);
+    assertEquals("254:0 400", ReadIopsCap.Version.V1.limit(vda, 400));
+    assertEquals("254:0 riops=400", ReadIopsCap.Version.V2.limit(vda, 400));
+    assertEquals(600, ReadIopsCap.Version.V1.reads("254:0 Read 600".split(" "), vda));
+    assertEquals(-1, ReadIopsCap.Version.V1.reads("254:0 Write 9".split(" "), vda));
+    assertEquals(-1, ReadIopsCap.Version.V1.reads("8:0 Read 600".split(" "), vda), "another device's line");
+    assertEquals(7, ReadIopsCap.Version.V2.reads(
+        "254:0 rbytes=28672 wbytes=0 rios=7 wios=0 dbytes=0 dios=0".split(" "), vda));
+    assertEquals(-1, ReadIopsCap.Version.V2.reads("8:0 rbytes=1 rios=1".split(" "), vda));
+  }
+
   private static boolean controllerPresent() {
     try {
       ReadIopsCap.availableVersion();
