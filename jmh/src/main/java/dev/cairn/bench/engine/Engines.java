@@ -17,7 +17,8 @@ import java.util.function.UnaryOperator;
 public final class Engines {
   private static final Map<String, Supplier<BenchEngine>> BY_NAME = new LinkedHashMap<>();
   /** A/A controls: an engine registered a second time under another name, to the name it repeats. */
-  private static final Map<String, String> CONTROLS = Map.of("cairn-table-same", "cairn-table");
+  private static final Map<String, String> CONTROLS = Map.of("cairn-table-same", "cairn-table",
+      "cassandra-ucs-same", "cassandra-ucs", "hbase-default-same", "hbase-default");
   /** cairn-dlsm's aggressive compaction starts after this long without a write. */
   static final long DLSM_IDLE_MILLIS = 5_000;
   /** cairn-dlsm's buffer bound, as a fraction of the levels' bytes (BufferConfig's default: 0.20). */
@@ -164,6 +165,10 @@ public final class Engines {
     for (HBaseEngine.Variant v : HBaseEngine.Variant.values()) {
       BY_NAME.put(v.engineName(), () -> new HBaseEngine(v));
     }
+    // The hosts' A/A controls, for a series of the plugins against their hosts: a series takes
+    // its noise band from a control pair of its own kind of process.
+    BY_NAME.put("cassandra-ucs-same", () -> new CassandraEngine(CassandraEngine.Strategy.UCS));
+    BY_NAME.put("hbase-default-same", () -> new HBaseEngine(HBaseEngine.Variant.DEFAULT));
   }
 
   private Engines() {}

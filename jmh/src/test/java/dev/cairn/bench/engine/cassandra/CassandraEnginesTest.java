@@ -27,6 +27,8 @@ class CassandraEnginesTest {
       assertFalse(Engines.isCairn(n), n + " is a peer in the report's ratios");
     }
     assertEquals(CassandraEngine.Strategy.CAIRN, ((CassandraEngine) Engines.create("cassandra-cairn")).strategy());
+    assertEquals(java.util.Optional.of("cassandra-ucs"), Engines.controlOf("cassandra-ucs-same"));
+    assertEquals(CassandraEngine.Strategy.UCS, ((CassandraEngine) Engines.create("cassandra-ucs-same")).strategy());
   }
 
   @Test

@@ -31,6 +31,9 @@ class HBaseEnginesTest {
       assertFalse(Engines.isCairn(n), n + " is a peer in the report's ratios");
     }
     assertEquals(HBaseEngine.Variant.DLC, ((HBaseEngine) Engines.create("hbase-dlc")).variant());
+    // The host's A/A control: the default store under a second name.
+    assertEquals(java.util.Optional.of("hbase-default"), Engines.controlOf("hbase-default-same"));
+    assertEquals(HBaseEngine.Variant.DEFAULT, ((HBaseEngine) Engines.create("hbase-default-same")).variant());
   }
 
   @Test
@@ -41,6 +44,11 @@ class HBaseEnginesTest {
         HBaseSettings.tableConfiguration(HBaseEngine.Variant.CACHE_ON_WRITE, s));
     assertEquals(Map.of("hbase.rs.prefetchblocksonopen", "true"),
         HBaseSettings.tableConfiguration(HBaseEngine.Variant.PREFETCH, s));
+    // hbase-best: every cache-keeping remedy at once, compacted output cached up to the cache's size.
+    assertEquals(Map.of("hbase.rs.cacheblocksonwrite", "true", "hfile.block.index.cacheonwrite", "true",
+        "hfile.block.bloom.cacheonwrite", "true", "hbase.rs.cachecompactedblocksonwrite", "true",
+        "hbase.rs.cachecompactedblocksonwrite.threshold", Long.toString(60 * MIB),
+        "hbase.rs.prefetchblocksonopen", "true"), HBaseSettings.tableConfiguration(HBaseEngine.Variant.BEST, s));
     // Outside periodic the plugin keeps its load limits' defaults, as cairn-table+dlc keeps DLC's.
     assertEquals(Map.of("hbase.hstore.defaultengine.compactionpolicy.class", "dev.cairn.hbase.CairnCompactionPolicy"),
         HBaseSettings.tableConfiguration(HBaseEngine.Variant.DLC, s));
