@@ -20,20 +20,23 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * naming the series folder (relative to docs/results) and the form: {@code tables} (every
- * workload's engine figures and ratios, as series.md has them) or {@code ratios} (one table of
+ * workload's engine figures and ratios, as series.md has them), {@code ratios} (one table of
  * every ratio with its verdict: reads/s, the steady window, read p99, misses and device reads per
- * read, write amplification and peak space). {@link #regenerate} renders every block anew from the
+ * read, write amplification and peak space) or {@code shapes} (several folders, comma-separated:
+ * each ratio of the first beside the same ratio in the others, the held-out shapes). {@link #regenerate} renders every block anew from the
  * rounds' summary.json and timeseries.csv ({@link SeriesRecords}); {@code GeneratedDocsTest}
  * fails when a document's text and its records disagree, and {@code java -jar cairn-bench.jar docs
  * --root REPO} writes them.
  */
 public final class GeneratedDocs {
   static final Pattern BLOCK = Pattern.compile(
-      "<!-- generated from (\\S+) as (tables|ratios) -->\\n(.*?)<!-- end generated -->", Pattern.DOTALL);
+      "<!-- generated from (\\S+) as (tables|ratios|shapes) -->\\n(.*?)<!-- end generated -->", Pattern.DOTALL);
   /** The documents, relative to the repository's root, that carry generated blocks. */
   public static final List<String> DOCUMENTS = List.of("README.md", "docs/choosing.md");
   private static final List<Figure> RATIO_FIGURES = List.of(Figure.READS, Figure.READS_AFTER, Figure.READ_P99,
       Figure.MISSES_PER_READ, Figure.DEVICE_READS_PER_READ, Figure.WRITE_AMPLIFICATION, Figure.PEAK_SPACE);
+
+  private static final List<Figure> SHAPE_FIGURES = List.of(Figure.READS, Figure.READS_AFTER, Figure.PEAK_SPACE);
 
   private GeneratedDocs() {}
 
@@ -43,7 +46,7 @@ public final class GeneratedDocs {
     StringBuilder out = new StringBuilder();
     int last = 0;
     while (m.find()) {
-      out.append(doc, last, m.start(3)).append(render(results.resolve(m.group(1)), m.group(2)));
+      out.append(doc, last, m.start(3)).append(render(results, m.group(1), m.group(2)));
       last = m.end(3);
     }
     return out.append(doc.substring(last)).toString();
@@ -54,16 +57,23 @@ public final class GeneratedDocs {
     List<String> names = new ArrayList<>();
     Matcher m = BLOCK.matcher(doc);
     while (m.find()) {
-      names.add(m.group(1));
+      names.addAll(List.of(m.group(1).split(",")));
     }
     return names;
   }
 
-  static String render(Path seriesDir, String form) throws IOException {
-    SeriesRecords s = SeriesRecords.load(seriesDir);
-    String text = form.equals("tables")
-        ? SeriesReport.tables(s.rounds(), s.engines(), "#### ")
-        : SeriesReport.ratioTable(s.rounds(), s.engines(), RATIO_FIGURES);
+  static String render(Path results, String folders, String form) throws IOException {
+    List<String> names = List.of(folders.split(","));
+    List<SeriesRecords> series = new ArrayList<>();
+    for (String name : names) {
+      series.add(SeriesRecords.load(results.resolve(name)));
+    }
+    SeriesRecords s = series.get(0);
+    String text = switch (form) {
+      case "tables" -> SeriesReport.tables(s.rounds(), s.engines(), "#### ");
+      case "ratios" -> SeriesReport.ratioTable(s.rounds(), s.engines(), RATIO_FIGURES);
+      default -> SeriesReport.shapesTable(names, series, SHAPE_FIGURES);
+    };
     return text.endsWith("\n\n") ? text.substring(0, text.length() - 1) : text;
   }
 

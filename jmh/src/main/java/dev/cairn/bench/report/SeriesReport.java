@@ -201,6 +201,46 @@ public final class SeriesReport {
     return sb.toString();
   }
 
+  /**
+   * A setting chosen on one shape, reported on another in the same table: every ratio of the
+   * first series beside the same ratio in each other series (another record count, cache and
+   * memtable), each figure of {@code figures} once per series. A ratio a series lacks is "n/a".
+   *
+   * @param labels a short name for each series' shape, in the order of {@code series}
+   */
+  public static String shapesTable(List<String> labels, List<SeriesRecords> series, List<Figure> figures) {
+    List<List<WorkloadSeries>> analysed = series.stream().map(s -> analyse(s.rounds(), s.engines())).toList();
+    StringBuilder sb = new StringBuilder("| workload | ratio ");
+    for (Figure f : figures) {
+      for (String label : labels) {
+        sb.append("| ").append(f.heading()).append(", ").append(label).append(' ');
+      }
+    }
+    sb.append("|\n").append("|---".repeat(2 + figures.size() * labels.size())).append("|\n");
+    for (WorkloadSeries first : analysed.get(0)) {
+      List<String[]> rows = new ArrayList<>();
+      first.control().ifPresent(c -> rows.add(new String[] {c.top(), c.bottom()}));
+      first.ratios().forEach(r -> rows.add(new String[] {r.top(), r.bottom()}));
+      for (String[] pair : rows) {
+        boolean control = first.control().filter(c -> c.top().equals(pair[0])).isPresent();
+        sb.append("| ").append(first.workload()).append(" | ").append(control ? "A/A band: " : "")
+            .append(pair[0]).append(" / ").append(pair[1]);
+        for (Figure f : figures) {
+          for (List<WorkloadSeries> shape : analysed) {
+            Optional<Ratio> r = shape.stream().filter(w -> w.workload().equals(first.workload())).findFirst()
+                .flatMap(w -> Stream.concat(w.control().stream(), w.ratios().stream())
+                    .filter(x -> x.top().equals(pair[0]) && x.bottom().equals(pair[1])).findFirst());
+            Band b = r.map(x -> x.bands().get(f)).orElse(null);
+            sb.append(" | ").append(b == null ? "n/a" : b.render(2)
+                + (control ? "" : " " + r.get().verdicts().get(f).word()));
+          }
+        }
+        sb.append(" |\n");
+      }
+    }
+    return sb.toString();
+  }
+
   /** {@code f}, or its scan counterpart in a workload whose runs read nothing but scans. */
   private static Figure opsFigure(WorkloadSeries w, Figure f) {
     if (w.figures().contains(Figure.READS)) {

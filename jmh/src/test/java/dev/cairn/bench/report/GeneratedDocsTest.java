@@ -67,6 +67,18 @@ class GeneratedDocsTest {
     assertTrue(fresh.contains("| A/A band: cairn-table-same / cairn-table | 2 |"), fresh);
   }
 
+  @Test
+  void theShapesFormPutsEachRatioBesideItselfOnTheHeldOutShape(@TempDir Path results) throws Exception {
+    writeSeries(results.resolve("chosen"), 300);
+    writeSeries(results.resolve("held-out"), 90);
+    String doc = "<!-- generated from chosen,held-out as shapes -->\n<!-- end generated -->\n";
+    String fresh = GeneratedDocs.regenerate(doc, results);
+    assertTrue(fresh.contains("| workload | ratio | reads/s, chosen | reads/s, held-out |"), fresh);
+    assertTrue(fresh.contains("| zipfian | cairn-dlsm / rocksdb | 3.00 better | 0.90 worse |"), fresh);
+    assertTrue(fresh.contains("| zipfian | A/A band: cairn-table-same / cairn-table | 1.00 | 1.00 |"), fresh);
+    assertEquals(List.of("chosen", "held-out"), GeneratedDocs.seriesNamed(fresh));
+  }
+
   /** Two rounds: the A/A pair equal, rocksdb at 100 reads/s, cairn-dlsm at {@code dlsmReads}. */
   private static void writeSeries(Path dir, double dlsmReads) throws Exception {
     for (int round = 1; round <= 2; round++) {
