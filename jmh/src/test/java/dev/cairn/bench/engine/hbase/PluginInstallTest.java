@@ -81,7 +81,11 @@ class PluginInstallTest {
       assertEquals(Boolean.FALSE, server.jmx().attribute(bean, "DryRun"), "the policy decides (no dry run)");
 
       // Switch back: the regions reopen on HBase's own policy, and the plugin lets go of the store.
-      client.setTableConfiguration(POLICY_KEY, null);
+      try {
+        client.setTableConfiguration(POLICY_KEY, null);
+      } catch (RuntimeException e) {
+        throw new AssertionError("switching back failed; server log:\n" + server.logTail(), e);
+      }
       waitFor(server, "the plugin's bean to go", () -> server.jmx().beans(BEANS).isEmpty());
       assertTrue(!client.describeTable().contains(POLICY), client.describeTable());
       for (int i = 0; i < rows; i += 7) {
