@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Keeps a series' compact records under docs/results: series.md and series.json, and of each
-# round its report.md, summary.json and timeseries.csv (no plots, no databases), about 100 KB a
-# round. The kept rounds are what `java -jar jmh/target/cairn-bench.jar series --out DEST` and the
+# round its report.md, summary.json and timeseries.csv gzipped (no plots, no databases), about
+# 60 KB a round. The kept rounds are what `java -jar jmh/target/cairn-bench.jar series --out DEST` and the
 # generated summaries (`docs --root .`) read.
 #
 #   scripts/keep-series.sh OUT docs/results/issue55/slow1
@@ -18,6 +18,7 @@ cp "$src/series.md" "$src/series.json" "$dest/"
 for round in "$src"/round-*; do
   name=$(basename "$round")
   mkdir -p "$dest/$name"
-  cp "$round/report.md" "$round/summary.json" "$round/timeseries.csv" "$dest/$name/"
+  cp "$round/report.md" "$round/summary.json" "$dest/$name/"
+  gzip -9 -n -c "$round/timeseries.csv" > "$dest/$name/timeseries.csv.gz"
 done
 du -sh "$dest"

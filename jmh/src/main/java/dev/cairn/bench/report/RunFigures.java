@@ -41,12 +41,15 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
         r.writeAmplification(), r.spaceAmplificationPeak()));
   }
 
-  /** The runs of one round's output directory: its summary.json, with timeseries.csv for the steady window. */
+  /**
+   * The runs of one round's output directory: its summary.json, with timeseries.csv (or, as the
+   * records kept under docs/results hold it, timeseries.csv.gz) for the steady window.
+   */
   @SuppressWarnings("unchecked")
   public static List<RunFigures> fromRecords(Path dir) throws IOException {
     List<Map<String, Object>> entries =
         (List<Map<String, Object>>) JsonParser.parse(Files.readString(dir.resolve("summary.json")));
-    List<String[]> rows = timeseries(dir.resolve("timeseries.csv"));
+    List<String[]> rows = timeseries(dir);
     List<RunFigures> runs = new ArrayList<>();
     for (Map<String, Object> e : entries) {
       String engine = (String) e.get("engine");
@@ -106,11 +109,19 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
         .filter(Double::isFinite).average().orElse(Double.NaN);
   }
 
-  private static List<String[]> timeseries(Path csv) throws IOException {
-    if (!Files.exists(csv)) {
+  private static List<String[]> timeseries(Path dir) throws IOException {
+    Path csv = dir.resolve("timeseries.csv");
+    Path gz = dir.resolve("timeseries.csv.gz");
+    List<String> lines;
+    if (Files.exists(csv)) {
+      lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
+    } else if (Files.exists(gz)) {
+      try (var in = new java.util.zip.GZIPInputStream(Files.newInputStream(gz))) {
+        lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+      }
+    } else {
       return List.of();
     }
-    List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
     return lines.stream().skip(1).map(l -> l.split(",", -1)).filter(f -> f.length == Outputs.CSV_COLUMNS.size()).toList();
   }
 
