@@ -132,8 +132,8 @@ class SeriesReportTest {
       if (i == 1) {
         // Kept under docs/results, a round's time series is gzipped (scripts/keep-series.sh).
         Path csv = dir.resolve("timeseries.csv");
-        try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(dir.resolve("timeseries.csv.gz")))) {
-          out.write(Files.readAllBytes(csv));
+        try (var gz = new java.util.zip.GZIPOutputStream(Files.newOutputStream(dir.resolve("timeseries.csv.gz")))) {
+          gz.write(Files.readAllBytes(csv));
         }
         Files.delete(csv);
       }
