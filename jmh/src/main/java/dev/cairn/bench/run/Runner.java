@@ -115,15 +115,16 @@ public final class Runner {
   private void measure(BenchEngine engine, Workload workload, KeySpace keys, Values values, Path dir,
       Measurement m) throws IOException {
     List<Worker> workers = workload.workers().apply(config, keys);
-    long start = System.nanoTime();
-    long stopAt = start + (long) (config.seconds() * NANOS_PER_SECOND);
-    WorkerThreads threads = new WorkerThreads(workers, engine, values, m.counters, config.seed(), start, stopAt,
-        "bench-" + workload.name());
+    // Before the clock starts: writing dirty pages back can take seconds, which are not the run's.
     ReadIopsCap.OwnGroupReads device = null;
     if (config.deviceCapped()) {
       PageCache.drop();
       device = ReadIopsCap.ofThisProcess(config.dataDir());
     }
+    long start = System.nanoTime();
+    long stopAt = start + (long) (config.seconds() * NANOS_PER_SECOND);
+    WorkerThreads threads = new WorkerThreads(workers, engine, values, m.counters, config.seed(), start, stopAt,
+        "bench-" + workload.name());
     EngineMetrics first = engine.metrics();
     m.startMetrics = first;
     m.startLevelBytes = engine.bytesWrittenByLevel();
