@@ -25,7 +25,7 @@ import org.rocksdb.TickerType;
  * property ({@link RocksDbLevelStats}).
  *
  * <p>Block cache hits and misses are those of user reads (gets and scans) only, as Cairn's
- * engines count them. RocksDB 9.7.3's {@code BLOCK_CACHE_DATA_HIT/MISS} tickers also count the
+ * engines count them. RocksDB's {@code BLOCK_CACHE_DATA_HIT/MISS} tickers (9.7.3 and 11.8.1) also count the
  * cache lookups of compactions (measured: with no user read, a {@code compactRange} over 20 MiB of
  * 4 KiB blocks added ~6,600 data misses, and after 4,000 overwrites with a warm cache ~1,900 hits
  * and ~5,900 misses), so the hit ratio they give dips after every compaction for a reason no
