@@ -39,8 +39,10 @@ class ReadIopsCapTest {
       double seconds = runLoop(cap.wrap(javaCommand(file)));
       // The throttle lets a short burst through before it paces, so allow the first second's worth.
       assertTrue(seconds > (READS - CAP) / (double) CAP, READS + " direct reads at " + CAP + "/s took " + seconds + " s");
+      // Every direct read is counted; the JVM's own start adds reads of its class files when the
+      // page cache does not hold them (after a drop, say), so there is no upper bound to check.
       long served = cap.readsServed();
-      assertTrue(served >= READS && served <= READS + 20, "the group counted " + served + " reads of " + READS);
+      assertTrue(served >= READS, "the group counted " + served + " reads of " + READS);
     }
     // The same loop outside any cap: the device itself is far faster, so the cap is what held it.
     double uncapped = runLoop(javaCommand(file));
