@@ -43,10 +43,11 @@ class ReadIopsCapTest {
       // page cache does not hold them (after a drop, say), so there is no upper bound to check.
       long served = cap.readsServed();
       assertTrue(served >= READS, "the group counted " + served + " reads of " + READS);
+      // The same loop outside any cap: the device itself is far faster, so the cap is what held it.
+      double uncapped = runLoop(javaCommand(file));
+      assertTrue(uncapped < seconds / 3, "uncapped, " + READS + " direct reads took " + uncapped + " s against "
+          + seconds + " s capped");
     }
-    // The same loop outside any cap: the device itself is far faster, so the cap is what held it.
-    double uncapped = runLoop(javaCommand(file));
-    assertTrue(uncapped < 1.0, "uncapped, " + READS + " direct reads took " + uncapped + " s");
   }
 
   @Test
