@@ -8,7 +8,9 @@ import dev.cairn.bench.workload.FollowUpWorkloads;
 import dev.cairn.bench.workload.KeySpace;
 import dev.cairn.bench.workload.Values;
 import dev.cairn.bench.workload.Worker;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
@@ -59,8 +61,8 @@ final class FollowUpPhases {
     if (config.deviceCapped()) {
       try {
         PageCache.drop(); // each measured phase starts from the device, as the main phase does
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
     }
     OpCounters counters = new OpCounters();

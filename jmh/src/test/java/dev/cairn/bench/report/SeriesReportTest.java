@@ -3,8 +3,8 @@ package dev.cairn.bench.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.bench.report.SeriesReport.Band;
-import dev.cairn.bench.report.SeriesReport.Verdict;
+import dev.cairn.bench.report.SeriesAnalysis.Band;
+import dev.cairn.bench.report.SeriesAnalysis.Verdict;
 import dev.cairn.bench.run.FollowUp;
 import dev.cairn.bench.run.RunResult;
 import dev.cairn.bench.run.Sample;
@@ -84,11 +84,11 @@ class SeriesReportTest {
   @Test
   void aWorseRatioIsNamedWorse() {
     Band aa = new Band(1.0, 0.9, 1.1, 3);
-    assertEquals(Verdict.WORSE, SeriesReport.verdict(new Band(0.6, 0.5, 0.7, 3), Figure.READS, Optional.of(aa)));
-    assertEquals(Verdict.WORSE, SeriesReport.verdict(new Band(1.6, 1.5, 1.7, 3), Figure.READ_P99, Optional.of(aa)));
-    assertEquals(Verdict.BETTER, SeriesReport.verdict(new Band(0.6, 0.5, 0.7, 3), Figure.PEAK_SPACE, Optional.of(aa)));
-    assertEquals(Verdict.SAME, SeriesReport.verdict(new Band(1.2, 1.1, 1.3, 3), Figure.READS, Optional.of(aa)));
-    assertEquals(Verdict.UNDECIDED, SeriesReport.verdict(new Band(3, 3, 3, 3), Figure.READS, Optional.empty()));
+    assertEquals(Verdict.WORSE, SeriesAnalysis.verdict(new Band(0.6, 0.5, 0.7, 3), Figure.READS, Optional.of(aa)));
+    assertEquals(Verdict.WORSE, SeriesAnalysis.verdict(new Band(1.6, 1.5, 1.7, 3), Figure.READ_P99, Optional.of(aa)));
+    assertEquals(Verdict.BETTER, SeriesAnalysis.verdict(new Band(0.6, 0.5, 0.7, 3), Figure.PEAK_SPACE, Optional.of(aa)));
+    assertEquals(Verdict.SAME, SeriesAnalysis.verdict(new Band(1.2, 1.1, 1.3, 3), Figure.READS, Optional.of(aa)));
+    assertEquals(Verdict.UNDECIDED, SeriesAnalysis.verdict(new Band(3, 3, 3, 3), Figure.READS, Optional.empty()));
   }
 
   @Test
