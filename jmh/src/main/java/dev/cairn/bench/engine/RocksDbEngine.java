@@ -46,8 +46,12 @@ import org.rocksdb.TickerType;
  * files erased ({@code uncache_aggressiveness=300}, 9.4+), index and filter blocks in the cache at
  * high priority with level 0's pinned, so that they count against the same budget. RocksJava has
  * no setter for the first two, so the column family's options come from RocksDB's own option
- * string ({@link #bestColumnFamilyOptions}); an option string builds only LRU caches, so the cache
- * is an LRU with a high-priority pool, not HyperClockCache. With prepopulation, flushes and
+ * string ({@link #bestColumnFamilyOptions}). RocksJava's {@code HyperClockCache} reaches a column
+ * family only inside a {@code BlockBasedTableConfig}, which replaces the string's table options and
+ * has no setter for prepopulation; the string's own {@code hyper_clock_cache://}
+ * form builds an AutoHyperClockCache of the default 32 MiB whatever capacity follows it (RocksJava
+ * 11.8.1, read back from the LOG), so the cache is an LRU of the run's size with a high-priority
+ * pool, not HyperClockCache. With prepopulation, flushes and
  * compactions add blocks too, so the {@code BLOCK_CACHE_DATA_ADD} ticker no longer counts user
  * misses alone: this tuning counts a miss as a data block the reading thread read from its file
  * (the perf context's block reads less index, filter and dictionary reads). That count is exact
