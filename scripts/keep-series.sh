@@ -18,7 +18,9 @@ cp "$src/series.md" "$src/series.json" "$dest/"
 for round in "$src"/round-*; do
   name=$(basename "$round")
   mkdir -p "$dest/$name"
-  cp "$round/report.md" "$round/summary.json" "$dest/$name/"
+  # The plots stay in OUT: the kept report names none of them.
+  grep -v '^!\[.*\.png)$' "$round/report.md" > "$dest/$name/report.md"
+  cp "$round/summary.json" "$dest/$name/"
   gzip -9 -n -c "$round/timeseries.csv" > "$dest/$name/timeseries.csv.gz"
 done
 du -sh "$dest"
