@@ -11,7 +11,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Installs the running engine's version edits (flushes, compactions, the buffer's trim and part
  * rewrites) one at a time, writing and syncing the manifest with the engine mutex released, as
  * LevelDB's {@code LogAndApply} does: readers pinning a version, writers taking a sequence and
- * the picker claiming work do not wait behind an fsync they did not ask for (issue 20).
+ * the picker claiming work do not wait behind an fsync they did not ask for.
  *
  * <p>Why it is safe. An installer holds the <em>manifest</em> from the moment it builds its edit
  * until the version is installed: the next one waits (on {@link #idle}) before it even builds,

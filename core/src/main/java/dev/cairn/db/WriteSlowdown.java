@@ -7,7 +7,7 @@ package dev.cairn.db;
  * smoothly long before they stop; a group sleeps only once the bytes written since the slowdown
  * began are a millisecond or more ahead of that rate, so most groups pass at once and a few
  * sleep about a millisecond (LevelDB slept every group, which held a load at one write per
- * millisecond whatever compaction could take: issue 20, docs/results/issue20).
+ * millisecond whatever compaction could take; measured in docs/results/issue20).
  *
  * <p>Each group is charged the bytes of the group before it, as RocksDB does ({@code
  * DelayWrite(last_batch_group_size_)}): the leader decides before it gathers its own group.

@@ -2,7 +2,7 @@ package dev.cairn.fs;
 
 /**
  * Why a byte was read or written. Every I/O is tagged so that write amplification and read
- * traffic can be broken down (issue 2, "Filesystem layer and accounting"). The persistent id is
+ * traffic can be broken down (docs/benchmarks.md, "Output contract", and the engine's stats). The persistent id is
  * used in stats output and never reused.
  */
 public enum IoPurpose {

@@ -19,7 +19,7 @@ import java.util.List;
  *
  * <p>Every point read and iterator seek binary-searches a table's index, and a 64 MiB table has
  * some 16,000 separators, each its own array: a search touched about 14 of them scattered over
- * the heap, 15% of a read's CPU when half the reads miss the block cache (issue 21). So {@link
+ * the heap, 15% of a read's CPU when half the reads miss the block cache. So {@link
  * #seek} searches a {@code long[]} first: for each separator, the 8 bytes of its user key that
  * follow the prefix all of the table's separators share ({@link #keyPrefixAt}), which orders
  * separators as their user keys do, only not strictly. Whole keys are compared only among the

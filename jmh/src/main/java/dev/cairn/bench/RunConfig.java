@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * Everything a run is configured with; written whole into summary.json's {@code config}. The
- * defaults are LSbM-tree section 6.1 at 1/100 of its sizes with the write rate kept (issue 3):
+ * defaults are LSbM-tree section 6.1 at 1/100 of its sizes with the write rate kept:
  * 200 MiB of unique data as 204,800 records of 1 KiB, a 15% (30 MiB) hot range, a block cache of
  * 30% of the data (60 MiB, which holds the hot range), 1 MiB memtable, L1 10 MiB, ratio 10,
  * 1,000 updates/s. Time runs 100x faster too: 100 s here stand for the paper's 10,000 s.

@@ -6,7 +6,7 @@ package dev.cairn.compaction.buffer;
  * of about 1 MB/s into a 1 GB level 1: a pass per 32nd of level 1 written, a unit per 512th of
  * it. Fixed in seconds and bytes, the same settings trim a tree a hundred times smaller (or
  * written a hundred times faster) a hundred times too rarely: measured, the hit ratio stepped
- * down every 30 s (issue 17). Expressed against the base level, they follow the tree's churn at
+ * down every 30 s (docs/compaction.md, "Trim pacing"). Expressed against the base level, they follow the tree's churn at
  * any size and write rate.
  *
  * @param bytesPerPass user bytes written that make a pass due; 0 when passes are paced by time
@@ -47,7 +47,7 @@ public record TrimPacing(long bytesPerPass, long maxIntervalMillis, long unitByt
    * backlog draining after the writes stop (a load ending, a read-only phase) appends files that
    * hold a few warm blocks each, and waiting the whole interval for the pass that cuts them to
    * those blocks (and rewrites the parts) keeps the buffer at its space bound for that long
-   * (issue 17, `slow-a9/`: read-only RangeHot at 1.18x table compaction's peak space).
+   * (measured on read-only RangeHot: 1.18x table compaction's peak space).
    */
   public boolean due(long bytesWritten, long bufferGrowth, long millis) {
     if (millis >= maxIntervalMillis) {

@@ -2,7 +2,7 @@ package dev.cairn.bench.engine;
 
 /**
  * The settings every engine is asked to honour, so that engines are compared with the same
- * memory budget and tree shape (issue 3, "Engines").
+ * memory budget and tree shape (docs/benchmarks.md).
  *
  * @param blockCacheBytes block cache capacity
  * @param memtableBytes write buffer (memtable) size, which is also the size of an L0 table

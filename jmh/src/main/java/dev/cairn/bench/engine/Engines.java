@@ -31,10 +31,10 @@ public final class Engines {
     BY_NAME.put("cairn-table-same", CairnTableEngine::new);
     // "+dlc": the same engine with Delayed L0 Compaction scheduling (docs/dlc.md).
     BY_NAME.put("cairn-table+dlc", () -> new CairnTableEngine(true));
-    // LevelDB's round-robin seeds instead of the default min-overlap (issue 20, docs/decisions/0005).
+    // LevelDB's round-robin seeds instead of the default min-overlap (docs/decisions/0005).
     BY_NAME.put("cairn-table-rr", () -> new CairnTableEngine(Options.CompactionStyle.TABLE, false,
         UnaryOperator.identity(), CompactionPriority.ROUND_ROBIN));
-    // Block compaction (BlockDB, issue 4) and the compaction buffer (LSbM, issue 5).
+    // Block compaction (BlockDB) and the compaction buffer (LSbM).
     BY_NAME.put("cairn-block", () -> new CairnTableEngine(Options.CompactionStyle.BLOCK, false));
     // Block compaction merging one target at a time (BlockCompactionExecution.parallelism 1).
     BY_NAME.put("cairn-block-p1", () -> new CairnTableEngine(Options.CompactionStyle.BLOCK,
@@ -45,8 +45,8 @@ public final class Engines {
     // buffer dropped as its data merges down, the freeze on repeated data, the plain trim.
     BY_NAME.put("cairn-buffer-paper", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
         c -> c.withCarryBuffers(false).withFreezeRepeatedFraction(0.1).withColdRunBudget(0)));
-    // The buffer's space against its hit ratio (issue 17, docs/results/issue17/budget): a bound of
-    // 10% (the default before budget2), 15% or 30% of the levels' bytes instead of 20%, each
+    // The buffer's space against its hit ratio (docs/compaction.md, "The space bound"): a bound of
+    // 10%, 15% or 30% of the levels' bytes instead of 20%, each
     // scaled by the miss's cost as the default is, and none at all; and the buffer without part
     // compaction.
     BY_NAME.put("cairn-buffer-s10", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
@@ -73,7 +73,7 @@ public final class Engines {
     // miss's cost: docs/compaction.md, "What a miss costs").
     BY_NAME.put("cairn-buffer-full-bound", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
         c -> c.withFullBoundMissMicros(0)));
-    // dLSM's two-phase compaction (issue 18, docs/compaction.md "Two-phase compaction"): table
+    // dLSM's two-phase compaction (docs/compaction.md "Two-phase compaction"): table
     // compaction with L1-L4 laid out as two insertion / deletion pairs; the paper's LSM baseline.
     BY_NAME.put("cairn-table-2pc", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
         b -> b.levelLayout(Options.LevelLayout.TWO_PHASE)));
@@ -82,12 +82,10 @@ public final class Engines {
     // blocks cached as they are written, in an LRU block cache (W-TinyLFU turns new blocks away,
     // and the "Latest" workloads read new blocks first: docs/compaction.md, "The block cache's
     // policy"); the buffer bounded at a tenth of the levels' bytes, not LSbM's fifth (over
-    // two-phase levels a tenth keeps the hit ratio and meets issue 18's peak-space aim on rangehot
-    // and zipfian: docs/results/issue18 space1, space2, slow3).
+    // two-phase levels a tenth kept the hit ratio at a lower peak space on rangehot and zipfian).
     BY_NAME.put("cairn-dlsm", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
         Engines::dlsmBuffer, Engines::dlsm));
-    // cairn-dlsm with Caffeine's W-TinyLFU block cache (the engine's default then), as issue 18's
-    // first two sessions measured it.
+    // cairn-dlsm with Caffeine's W-TinyLFU block cache in place of the LRU.
     BY_NAME.put("cairn-dlsm-tinylfu", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
         Engines::dlsmBuffer, b -> dlsm(b).blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU)));
     // dLSM's buffer as the paper builds it: every merge input kept (cold or not), no trim, no
@@ -95,9 +93,8 @@ public final class Engines {
     BY_NAME.put("cairn-dlsm-paper", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
         c -> dlsmBuffer(c).withKeepColdArrivals(true).withTrimCachedFraction(0).withCarryBuffers(false),
         Engines::dlsm));
-    // cairn-dlsm with the buffer bounded at BufferConfig's default fifth of the levels' bytes, as
-    // cairn-dlsm was until issue 18's fourth session (slow2; its "cairn-dlsm-s10" is today's
-    // cairn-dlsm): the hit ratio that fifth buys over a tenth, against the peak space.
+    // cairn-dlsm with the buffer bounded at BufferConfig's default fifth of the levels' bytes, not a
+    // tenth: the hit ratio that fifth buys over a tenth, against the peak space.
     BY_NAME.put("cairn-dlsm-s20", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, Engines::dlsm));
     // cairn-dlsm with the trim paced by time alone (a pass every 30 s, the paper's), not by the
     // bytes written: arrivals are judged only after reads had time to warm them.
@@ -132,9 +129,9 @@ public final class Engines {
     BY_NAME.put("cairn-table-2pc-warm-lru", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
         b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).cacheFlushedBlocks(true)
             .blockCacheEvictionPolicy(EvictionPolicy.LRU)));
-    // The block cache on Caffeine's W-TinyLFU (EvictionPolicy.TINY_LFU), the default until issue
-    // 21's tenth session; the default is now TinyLFU's admission over a CLOCK (docs/decisions/0016),
-    // which that session's runs name cairn-table-clock and cairn-block-clock.
+    // The block cache on Caffeine's W-TinyLFU (EvictionPolicy.TINY_LFU) in place of the default,
+    // TinyLFU's admission over a CLOCK (docs/decisions/0016; records name that default
+    // cairn-table-clock and cairn-block-clock where they compare the two).
     BY_NAME.put("cairn-table-caffeine", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
         b -> b.blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU)));
     BY_NAME.put("cairn-block-caffeine", () -> new CairnTableEngine(Options.CompactionStyle.BLOCK,

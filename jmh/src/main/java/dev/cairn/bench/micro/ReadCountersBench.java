@@ -16,9 +16,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The counters every point read updates besides the read itself, as two reading threads update
- * them: {@code shared} is what a read did before issue 21's fourth session (one atomic in-flight
- * count, incremented and decremented, and one {@code ConcurrentHistogram} for the get latency);
- * {@code striped} is the engine's {@code InFlightCalls} and {@code LatencyRecorder} now (a stripe
+ * them: {@code shared} is the simple design (one atomic in-flight count, incremented and
+ * decremented, and one {@code ConcurrentHistogram} for the get latency); {@code striped} is the
+ * engine's {@code InFlightCalls} and {@code LatencyRecorder} (a stripe
  * per thread; {@link dev.cairn.db.ReadCounters} reaches them from outside their package). The
  * difference is what sharing the counters' cache lines cost each read.
  */

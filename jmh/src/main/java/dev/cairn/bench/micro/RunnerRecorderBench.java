@@ -16,9 +16,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What the workload runner pays to time one operation, as two worker threads record: {@code
- * shared} is one HdrHistogram {@link Recorder} for every worker (the runner before issue 21's
- * seventh session), {@code perThread} a {@link SingleWriterRecorder} for each (its
- * {@code ThreadLatencies} now). Both have the runner's fixed range and precision. The difference
+ * shared} is one HdrHistogram {@link Recorder} for every worker, {@code perThread} a {@link SingleWriterRecorder} for each (what the
+ * runner's {@code ThreadLatencies} does). Both have the runner's fixed range and precision. The difference
  * is what every engine's reads paid in the runner for the workers sharing the recorder's lines.
  */
 @State(Scope.Benchmark)

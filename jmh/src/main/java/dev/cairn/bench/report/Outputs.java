@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Writes the output contract of issue 3 into {@code --out}: timeseries.csv, summary.json,
+ * Writes the runner's output contract (docs/benchmarks.md, "Output contract") into {@code --out}: timeseries.csv, summary.json,
  * report.md and the PNG plots. Column and field names are a contract other tools read; add at
  * the end, never rename.
  */

@@ -26,7 +26,7 @@ import java.util.Map;
 public final class MachineHiccups {
   /**
    * The smallest gap counted: about the lowest read p99 the runner has reported on this machine
-   * (16-60 us across issue 21's runs), so a gap this size moves a read into the tail.
+   * (16-60 us across the out-of-the-box runs), so a gap this size moves a read into the tail.
    */
   static final long GAP_NANOS = 20_000;
   /** The gap at and above which a hiccup alone puts a read beyond a typical p99. */
