@@ -11,6 +11,8 @@ public enum Figure {
   READS_AFTER("reads/s after 1/3", "", 0, true, "reads_per_s_after_first_third"),
   SCANS("scans/s", "", 0, true, "scans_per_s"),
   SCANS_AFTER("scans/s after 1/3", "", 0, true, "scans_per_s_after_first_third"),
+  /** Writes per second, a figure only of workloads that neither read nor scan (a load's rate). */
+  WRITES("writes/s", "", 0, true, "writes_per_s"),
   READ_P99("read p99", " us", 1, false, "read_p99_us"),
   HIT_RATIO("hit ratio", "", 3, true, "hit_ratio_mean"),
   /** Block-cache misses of user reads per read or scan, as the engine counts them. */
@@ -54,6 +56,14 @@ public enum Figure {
   /** The figure's name in series.json. */
   public String key() {
     return key;
+  }
+
+  /**
+   * Whether this figure is a workload's own only when it neither reads nor scans: beside reads,
+   * writes/s is the paced writer's rate, the same for every engine.
+   */
+  public boolean onlyWithoutReads() {
+    return this == WRITES;
   }
 
   /** Whether a ratio of this figure between engines says something (a ratio of hit ratios says little). */

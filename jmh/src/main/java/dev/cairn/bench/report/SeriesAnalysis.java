@@ -72,11 +72,13 @@ public final class SeriesAnalysis {
     List<WorkloadSeries> out = new ArrayList<>();
     for (String workload : workloads(rounds)) {
       // A figure no run of the workload has (NaN) or that is 0 in every run (scans/s of a workload
-      // without scans) gets no column.
-      List<Figure> figures = Arrays.stream(Figure.values())
+      // without scans) gets no column; nor do writes/s where the workload reads or scans.
+      List<Figure> present = Arrays.stream(Figure.values())
           .filter(f -> rounds.stream().flatMap(List::stream)
               .anyMatch(r -> r.workload().equals(workload) && r.ok() && Double.isFinite(r.get(f)) && r.get(f) != 0))
           .toList();
+      boolean reads = present.contains(Figure.READS) || present.contains(Figure.SCANS);
+      List<Figure> figures = present.stream().filter(f -> !(reads && f.onlyWithoutReads())).toList();
       Map<String, Map<Figure, Band>> perEngine = new LinkedHashMap<>();
       Map<String, String> roundsOk = new LinkedHashMap<>();
       for (String engine : engines) {

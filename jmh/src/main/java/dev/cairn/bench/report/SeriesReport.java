@@ -95,9 +95,11 @@ public final class SeriesReport {
         w.control().stream(), w.ratios().stream()).anyMatch(r -> r.bands().containsKey(opsFigure(w, f))))).toList();
     StringBuilder sb = new StringBuilder();
     sb.append("| workload | ratio | rounds ");
+    boolean writeOnly = series.stream().anyMatch(w -> w.figures().contains(Figure.WRITES));
     for (Figure f : columns) {
-      sb.append("| ").append(f == Figure.READS ? "reads (scans)/s" : f == Figure.READS_AFTER ? "after 1/3" : f.heading())
-          .append(' ');
+      String heading = f == Figure.READS ? (writeOnly ? "reads (scans, writes)/s" : "reads (scans)/s")
+          : f == Figure.READS_AFTER ? "after 1/3" : f.heading();
+      sb.append("| ").append(heading).append(' ');
     }
     sb.append("|\n").append("|---".repeat(3 + columns.size())).append("|\n");
     for (WorkloadSeries w : series) {
@@ -154,12 +156,18 @@ public final class SeriesReport {
     return sb.toString();
   }
 
-  /** {@code f}, or its scan counterpart in a workload whose runs read nothing but scans. */
+  /**
+   * {@code f}, or its counterpart in a workload that does not read: scans in one that only scans,
+   * writes in one that only writes (a load, which has no steady window).
+   */
   private static Figure opsFigure(WorkloadSeries w, Figure f) {
-    if (w.figures().contains(Figure.READS)) {
+    if (w.figures().contains(Figure.READS) || (f != Figure.READS && f != Figure.READS_AFTER)) {
       return f;
     }
-    return f == Figure.READS ? Figure.SCANS : f == Figure.READS_AFTER ? Figure.SCANS_AFTER : f;
+    if (w.figures().contains(Figure.SCANS)) {
+      return f == Figure.READS ? Figure.SCANS : Figure.SCANS_AFTER;
+    }
+    return f == Figure.READS ? Figure.WRITES : f;
   }
 
   /** series.json: the same analysis as data, for the summaries rendered from kept records. */
