@@ -7,15 +7,19 @@ import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.leveled.CompactionPriority;
 import dev.cairn.bench.engine.cassandra.CassandraEngine;
 import dev.cairn.bench.engine.hbase.HBaseEngine;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /** The engines the runner knows, by command-line name. Adding an engine is one line here. */
 public final class Engines {
   private static final Map<String, Supplier<BenchEngine>> BY_NAME = new LinkedHashMap<>();
+  /** The host engines that run Cairn's plugin (see {@link #runsCairn}). */
+  private static final Set<String> CAIRN_IN_A_HOST = new HashSet<>();
   /** A/A controls: an engine registered a second time under another name, to the name it repeats. */
   private static final Map<String, String> CONTROLS = Map.of("cairn-table-same", "cairn-table",
       "cassandra-ucs-same", "cassandra-ucs", "hbase-default-same", "hbase-default");
@@ -156,11 +160,17 @@ public final class Engines {
     // LCS, UCS and Cairn's compaction strategy, the same node and table otherwise.
     for (CassandraEngine.Strategy s : CassandraEngine.Strategy.values()) {
       BY_NAME.put(s.engineName(), () -> new CassandraEngine(s));
+      if (s.runsCairn()) {
+        CAIRN_IN_A_HOST.add(s.engineName());
+      }
     }
     // Apache HBase 2.6.1, a standalone server per run in a child JVM (docs/benchmarks.md, "HBase
     // engines"): the default store, HBase's two cold-cache remedies, and Cairn's compaction policy.
     for (HBaseEngine.Variant v : HBaseEngine.Variant.values()) {
       BY_NAME.put(v.engineName(), () -> new HBaseEngine(v));
+      if (v.runsCairn()) {
+        CAIRN_IN_A_HOST.add(v.engineName());
+      }
     }
     // The hosts' A/A controls, for a series of the plugins against their hosts: a series takes
     // its noise band from a control pair of its own kind of process.
@@ -206,8 +216,20 @@ public final class Engines {
     return java.util.Optional.ofNullable(CONTROLS.get(name));
   }
 
-  /** Whether {@code name} is one of Cairn's own engines (for the report's Cairn/peer ratios). */
+  /**
+   * Whether {@code name} is one of Cairn's own engines, its process Cairn's (a single run's report
+   * takes its Cairn/peer ratios from this, and only these honour {@code --seek-delay-ms}).
+   */
   public static boolean isCairn(String name) {
     return name.startsWith("cairn-");
+  }
+
+  /**
+   * Whether {@code name} runs Cairn's code: its own engines, and a host with Cairn's plugin
+   * ({@code hbase-dlc}, {@code hbase-buffer}, {@code cassandra-cairn}). A series sets these over
+   * every other engine, so that a plugin is judged against its host at its defaults and at its best.
+   */
+  public static boolean runsCairn(String name) {
+    return isCairn(name) || CAIRN_IN_A_HOST.contains(name);
   }
 }

@@ -162,14 +162,14 @@ public final class SeriesAnalysis {
   }
 
   /**
-   * The ratios a series reports: each Cairn engine over each peer; each later Cairn engine over the
-   * first; each later peer over the first (what a peer's tuning buys). Control twins only in the
-   * A/A band.
+   * The ratios a series reports: each Cairn engine (a host with Cairn's plugin among them:
+   * {@link Engines#runsCairn}) over each peer; each later Cairn engine over the first; each later
+   * peer over the first (what a peer's tuning buys). Control twins only in the A/A band.
    */
   static List<String[]> pairs(List<String> engines) {
     List<String> measured = engines.stream().filter(e -> Engines.controlOf(e).isEmpty()).toList();
-    List<String> cairns = measured.stream().filter(Engines::isCairn).toList();
-    List<String> peers = measured.stream().filter(e -> !Engines.isCairn(e)).toList();
+    List<String> cairns = measured.stream().filter(Engines::runsCairn).toList();
+    List<String> peers = measured.stream().filter(e -> !Engines.runsCairn(e)).toList();
     List<String[]> pairs = new ArrayList<>();
     for (String c : cairns) {
       for (String p : peers) {

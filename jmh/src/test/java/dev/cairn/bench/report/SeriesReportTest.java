@@ -112,6 +112,17 @@ class SeriesReportTest {
   }
 
   @Test
+  void aPluginIsSetOverItsHostAtItsDefaultsAndAtItsBest() {
+    List<String> pairs = SeriesAnalysis.pairs(List.of("hbase-default", "hbase-default-same", "hbase-best", "hbase-dlc",
+        "hbase-buffer")).stream().map(p -> p[0] + " / " + p[1]).toList();
+    assertEquals(List.of("hbase-dlc / hbase-default", "hbase-dlc / hbase-best", "hbase-buffer / hbase-default",
+        "hbase-buffer / hbase-best", "hbase-buffer / hbase-dlc", "hbase-best / hbase-default"), pairs);
+    assertEquals(List.of("cassandra-cairn / cassandra-ucs"),
+        SeriesAnalysis.pairs(List.of("cassandra-ucs", "cassandra-ucs-same", "cassandra-cairn")).stream()
+            .map(p -> p[0] + " / " + p[1]).toList());
+  }
+
+  @Test
   void aWorseRatioIsNamedWorse() {
     Band aa = new Band(1.0, 0.9, 1.1, 3);
     assertEquals(Verdict.WORSE, SeriesAnalysis.verdict(new Band(0.6, 0.5, 0.7, 3), Figure.READS, Optional.of(aa)));

@@ -85,6 +85,11 @@ public final class CassandraEngine implements BenchEngine {
       return engineName;
     }
 
+    /** Whether the strategy is Cairn's plugin. */
+    public boolean runsCairn() {
+      return this == CAIRN;
+    }
+
     /** The lower-case suffix of {@code -Dcairn.cassandra.options.<suffix>}. */
     String optionsSuffix() {
       return name().toLowerCase(Locale.ROOT);

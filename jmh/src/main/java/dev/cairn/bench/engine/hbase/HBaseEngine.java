@@ -53,6 +53,11 @@ public final class HBaseEngine implements BenchEngine {
       return engineName;
     }
 
+    /** Whether the variant runs Cairn's plugin (its compaction policy or its buffered store engine). */
+    public boolean runsCairn() {
+      return this == DLC || this == BUFFER;
+    }
+
     /** The suffix of {@code -Dcairn.hbase.configuration.<suffix>}: the engine name after {@code hbase-}. */
     String propertySuffix() {
       return engineName.substring("hbase-".length());

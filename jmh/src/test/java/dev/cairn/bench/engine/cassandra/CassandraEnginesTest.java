@@ -24,7 +24,8 @@ class CassandraEnginesTest {
     List<String> names = Engines.names();
     for (String n : List.of("cassandra-lcs", "cassandra-ucs", "cassandra-cairn")) {
       assertTrue(names.contains(n), n + " in " + names);
-      assertFalse(Engines.isCairn(n), n + " is a peer in the report's ratios");
+      assertFalse(Engines.isCairn(n), n + " is a peer in a single run's ratios");
+      assertEquals(n.equals("cassandra-cairn"), Engines.runsCairn(n), n + " runs Cairn's plugin: Cairn's side in a series");
     }
     assertEquals(CassandraEngine.Strategy.CAIRN, ((CassandraEngine) Engines.create("cassandra-cairn")).strategy());
     assertEquals(java.util.Optional.of("cassandra-ucs"), Engines.controlOf("cassandra-ucs-same"));

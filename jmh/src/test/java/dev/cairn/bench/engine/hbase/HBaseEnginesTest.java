@@ -24,12 +24,14 @@ class HBaseEnginesTest {
   }
 
   @Test
-  void theRunnerListsTheFourEnginesAsPeers() {
+  void theRunnerListsTheFourEnginesAndWhichRunsCairn() {
     List<String> names = Engines.names();
     for (String n : List.of("hbase-default", "hbase-cache-on-write", "hbase-prefetch", "hbase-dlc")) {
       assertTrue(names.contains(n), n + " in " + names);
-      assertFalse(Engines.isCairn(n), n + " is a peer in the report's ratios");
+      assertFalse(Engines.isCairn(n), n + " is a peer in a single run's ratios");
+      assertEquals(n.equals("hbase-dlc"), Engines.runsCairn(n), n + " runs Cairn's plugin: Cairn's side in a series");
     }
+    assertTrue(Engines.runsCairn("hbase-buffer"));
     assertEquals(HBaseEngine.Variant.DLC, ((HBaseEngine) Engines.create("hbase-dlc")).variant());
     // The host's A/A control: the default store under a second name.
     assertEquals(java.util.Optional.of("hbase-default"), Engines.controlOf("hbase-default-same"));
