@@ -154,6 +154,9 @@ public final class Engines {
     BY_NAME.put("rocksdb", RocksDbEngine::new);
     // RocksDB with its cache-keeping options on (RocksDbEngine.Tuning.BEST, docs/benchmarks.md).
     BY_NAME.put("rocksdb-best", () -> new RocksDbEngine(RocksDbEngine.Tuning.BEST));
+    // RocksDB at its defaults without the runner's counting (RocksDbEngine.Tuning.UNCOUNTED): beside
+    // rocksdb, what the Statistics object and the per-read perf context cost its reads.
+    BY_NAME.put("rocksdb-uncounted", () -> new RocksDbEngine(RocksDbEngine.Tuning.UNCOUNTED));
     BY_NAME.put("leveldb", LevelDbJniEngine::new);
     BY_NAME.put("leveldb-java", LevelDbJavaEngine::new);
     // Apache Cassandra 5.0.9, a node per run in a child JVM (docs/benchmarks.md, "Cassandra engines"):

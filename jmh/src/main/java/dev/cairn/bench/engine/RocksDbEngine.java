@@ -62,8 +62,14 @@ public final class RocksDbEngine implements BenchEngine {
     RocksDB.loadLibrary();
   }
 
-  /** RocksDB at its defaults (but the common settings), or with its cache-keeping options on. */
-  public enum Tuning { DEFAULTS, BEST }
+  /**
+   * RocksDB at its defaults (but the common settings), or with its cache-keeping options on; or
+   * at its defaults without the runner's counting ({@code rocksdb-uncounted}): no
+   * {@code Statistics} object (whose default level times every get) and no per-read perf context,
+   * so that a series can tell what the counting costs RocksDB's reads. That engine reports no
+   * hits, misses, bytes written or stalls.
+   */
+  public enum Tuning { DEFAULTS, BEST, UNCOUNTED }
 
   /** {@code uncache_aggressiveness} of {@link Tuning#BEST}: RocksDB's own suggested starting value. */
   static final int UNCACHE_AGGRESSIVENESS = 300;
@@ -90,11 +96,11 @@ public final class RocksDbEngine implements BenchEngine {
   @Override
   public void open(Path dir, EngineSettings s) {
     unhonoured = s.seekDelayUnhonoured("rocksdb").stream().toList();
-    statistics = new Statistics();
+    statistics = tuning == Tuning.UNCOUNTED ? null : new Statistics();
     options = tuning == Tuning.BEST ? bestOptions(s) : defaultOptions(s);
     try {
       db = RocksDB.open(options, dir.toString());
-      userReadHits = new RocksDbUserReadHits(db);
+      userReadHits = tuning == Tuning.UNCOUNTED ? null : new RocksDbUserReadHits(db);
     } catch (RocksDBException e) {
       close();
       throw new IllegalStateException("rocksdb open of " + dir + " failed: " + e.getMessage(), e);
@@ -111,12 +117,14 @@ public final class RocksDbEngine implements BenchEngine {
         .setFilterPolicy(bloom);
     Options options = new Options()
         .setCreateIfMissing(true)
-        .setStatistics(statistics)
         .setTableFormatConfig(table)
         .setCompressionType(CompressionType.NO_COMPRESSION)
         .setBottommostCompressionType(CompressionType.NO_COMPRESSION)
         .setWriteBufferSize(s.memtableBytes())
         .setUseDirectReads(s.directReads());
+    if (statistics != null) {
+      options.setStatistics(statistics);
+    }
     if (s.backgroundThreads() > 0) {
       options.setMaxBackgroundJobs(s.backgroundThreads());
     }
@@ -186,28 +194,46 @@ public final class RocksDbEngine implements BenchEngine {
 
   @Override
   public byte[] get(byte[] key) {
+    if (userReadHits == null) {
+      return uncountedGet(key);
+    }
     userReadHits.beforeRead();
     try {
-      return db.get(key);
-    } catch (RocksDBException e) {
-      throw new IllegalStateException("rocksdb get failed: " + e.getMessage(), e);
+      return uncountedGet(key);
     } finally {
       userReadHits.afterRead();
     }
   }
 
+  private byte[] uncountedGet(byte[] key) {
+    try {
+      return db.get(key);
+    } catch (RocksDBException e) {
+      throw new IllegalStateException("rocksdb get failed: " + e.getMessage(), e);
+    }
+  }
+
   @Override
   public int scan(byte[] from, int limit) {
-    int n = 0;
+    if (userReadHits == null) {
+      return uncountedScan(from, limit);
+    }
     userReadHits.beforeRead();
+    try {
+      return uncountedScan(from, limit);
+    } finally {
+      userReadHits.afterRead();
+    }
+  }
+
+  private int uncountedScan(byte[] from, int limit) {
+    int n = 0;
     try (RocksIterator it = db.newIterator()) {
       for (it.seek(from); it.isValid() && n < limit; it.next()) {
         it.key();
         it.value();
         n++;
       }
-    } finally {
-      userReadHits.afterRead();
     }
     return n;
   }
@@ -243,6 +269,10 @@ public final class RocksDbEngine implements BenchEngine {
 
   @Override
   public EngineMetrics metrics() {
+    if (statistics == null) {
+      long none = EngineMetrics.UNAVAILABLE;
+      return new EngineMetrics(none, none, none, none, none);
+    }
     long compaction = statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES);
     return new EngineMetrics(
         userReadHits.dataHits(),

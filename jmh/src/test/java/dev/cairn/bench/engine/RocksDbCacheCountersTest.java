@@ -128,6 +128,26 @@ class RocksDbCacheCountersTest {
     }
   }
 
+  @Test
+  void theUncountedEngineReadsAsTheCountedOneAndReportsNoCounters(@TempDir Path dir) {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    try (RocksDbEngine engine = (RocksDbEngine) Engines.create("rocksdb-uncounted")) {
+      engine.open(dir, settings(false));
+      load(engine, random);
+      for (int id = 0; id < RECORDS; id += 97) {
+        assertEquals(VALUE_BYTES, engine.get(Keys.encode(id)).length, "key " + id + ", seed " + seed);
+      }
+      assertEquals(100, engine.scan(Keys.encode(RECORDS - 200), 100));
+      EngineMetrics m = engine.metrics();
+      for (long counter : new long[] {m.blockCacheHits(), m.blockCacheMisses(), m.deviceBytesWritten(),
+          m.compactionBytesWritten(), m.stallMicros()}) {
+        assertEquals(EngineMetrics.UNAVAILABLE, counter, "the uncounted engine counted: " + m);
+      }
+      assertTrue(Double.isNaN(m.hitRatioSince(m)));
+    }
+  }
+
   private static void load(RocksDbEngine engine, Random random) {
     List<Integer> ids = new ArrayList<>();
     for (int id = 0; id < RECORDS; id++) {
