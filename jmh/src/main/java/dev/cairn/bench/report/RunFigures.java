@@ -37,7 +37,8 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
         meanAfterFirstThird(r.samples(), Sample::elapsedSeconds, Sample::readsPerSecond),
         r.scanOpsPerSecond(),
         meanAfterFirstThird(r.samples(), Sample::elapsedSeconds, Sample::scansPerSecond),
-        r.writeOpsPerSecond(), r.readP99Micros(), r.hitRatioMean(), r.blockCacheMisses() / ops, r.deviceReads() / ops,
+        r.writeOpsPerSecond(), r.readP99Micros(), r.highPhaseReadP99Micros(), r.hitRatioMean(),
+        r.blockCacheMisses() / ops, r.deviceReads() / ops,
         r.writeAmplification(), r.spaceAmplificationPeak()));
   }
 
@@ -62,7 +63,8 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
       runs.add(new RunFigures(engine, workload, "ok".equals(e.get("status")), figures(reads,
           meanAfterFirstThird(own, r -> cell(r, ELAPSED), r -> cell(r, READS_PER_S)), scans,
           meanAfterFirstThird(own, r -> cell(r, ELAPSED), r -> cell(r, SCANS_PER_S)),
-          number(e, "write_ops_per_s"), number(e, "read_p99_us"), number(e, "hit_ratio_mean"), number(e, "block_cache_misses") / ops,
+          number(e, "write_ops_per_s"), number(e, "read_p99_us"), number(e, "high_phase_read_p99_us"),
+          number(e, "hit_ratio_mean"), number(e, "block_cache_misses") / ops,
           number(e, "device_reads") / ops, number(e, "write_amplification"),
           number(e, "space_amplification_peak"))));
     }
@@ -86,8 +88,8 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
   }
 
   private static Map<Figure, Double> figures(double reads, double readsAfter, double scans, double scansAfter,
-      double writes, double p99, double hitRatio, double missesPerRead, double deviceReadsPerRead, double writeAmplification,
-      double peakSpace) {
+      double writes, double p99, double highPhaseP99, double hitRatio, double missesPerRead, double deviceReadsPerRead,
+      double writeAmplification, double peakSpace) {
     Map<Figure, Double> m = new EnumMap<>(Figure.class);
     m.put(Figure.READS, reads);
     m.put(Figure.READS_AFTER, readsAfter);
@@ -95,6 +97,7 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
     m.put(Figure.SCANS_AFTER, scansAfter);
     m.put(Figure.WRITES, writes);
     m.put(Figure.READ_P99, p99);
+    m.put(Figure.HIGH_PHASE_READ_P99, highPhaseP99);
     m.put(Figure.HIT_RATIO, hitRatio);
     m.put(Figure.MISSES_PER_READ, missesPerRead);
     m.put(Figure.DEVICE_READS_PER_READ, deviceReadsPerRead);
