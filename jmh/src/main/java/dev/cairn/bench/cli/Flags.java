@@ -33,8 +33,8 @@ public final class Flags {
     HELP.put("--workload", "workload of a run: " + String.join(", ", Workloads.names()));
     HELP.put("--workloads", "compare: comma-separated workloads (default rangehot,readonly-rangehot)");
     HELP.put("--out", "output directory (required)");
-    HELP.put("--repeat", "compare: rounds of the whole comparison (default 1); round N runs the engines in their order"
-        + " rotated by N-1 into OUT/round-N, and OUT/series.md gives each figure's median over the rounds");
+    HELP.put("--repeat", "compare: rounds of the whole comparison (default 1); round N runs the engines in a balanced"
+        + " order (round 1 in the listed one) into OUT/round-N, and OUT/series.md gives each figure's median over the rounds");
     HELP.put("--records", "records loaded (default 204800 = 200 MiB of 1 KiB values)");
     HELP.put("--seconds", "measured seconds per (engine, workload) (default 100)");
     HELP.put("--cache-mb", "block cache MiB (default 30% of the data: 60 MiB at the default records)");

@@ -2,8 +2,6 @@ package dev.cairn.bench.cli;
 
 import dev.cairn.bench.RunConfig;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -11,19 +9,17 @@ import java.util.List;
  *
  * @param sameJvm run every (engine, workload) in the runner's own JVM instead of a fresh one each
  * @param rounds how many times {@code compare} runs the whole comparison ({@code --repeat}), each
- *     round with the engine order rotated by one
+ *     round in its own engine order ({@link RoundOrder})
  */
 public record Invocation(List<String> engines, List<String> workloads, Path out, RunConfig config,
     boolean sameJvm, int rounds) {
 
   /**
-   * Round {@code round}'s engine order (0-based): the listed order rotated left by {@code round},
-   * so that over as many rounds as engines each engine runs once in every position (first after
-   * the load of a fresh page cache, last after the others' compactions).
+   * Round {@code round}'s engine order (0-based; round 0 is the listed order): over a full cycle
+   * of rounds each engine runs in every position, and right after every other engine, equally
+   * often ({@link RoundOrder}).
    */
   public List<String> enginesOfRound(int round) {
-    List<String> order = new ArrayList<>(engines);
-    Collections.rotate(order, -(round % engines.size()));
-    return List.copyOf(order);
+    return RoundOrder.of(engines.size(), round).stream().map(engines::get).toList();
   }
 }

@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * A series read back from the records it kept: {@code DIR/round-1 .. round-N}, each with the
  * round's summary.json and timeseries.csv. The engines are in round 1's order, which is the
- * command line's (round N runs them rotated by N-1).
+ * command line's (later rounds run them in other orders).
  */
 public record SeriesRecords(List<List<RunFigures>> rounds, List<String> engines, Map<String, Object> config) {
 

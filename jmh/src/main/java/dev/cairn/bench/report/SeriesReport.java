@@ -34,8 +34,9 @@ public final class SeriesReport {
 
   public static String render(List<List<RunFigures>> rounds, List<String> engines, Map<String, Object> config) {
     StringBuilder sb = new StringBuilder("# Series of ").append(rounds.size()).append(" rounds\n\n");
-    sb.append("Each round ran the whole comparison with the engine order rotated by one (`round-1/` to `round-")
-        .append(rounds.size()).append("/`, each with its own report.md). Each figure: median [smallest-largest]")
+    sb.append("Each round ran the whole comparison in its own engine order (`round-1/` to `round-")
+        .append(rounds.size()).append("/`, each with its own report.md; the orders are at the end). Each figure:")
+        .append(" median [smallest-largest]")
         .append(" over the rounds; a ratio is the median of the per-round ratios. \"after 1/3\": the mean of the")
         .append(" per-second samples after the first third of the measured seconds, beside the whole run's figure.")
         .append(" A ratio's verdict, for the engine on top: \"same\" when its band overlaps the A/A control's band")
@@ -44,7 +45,13 @@ public final class SeriesReport {
       sb.append("Configuration: `").append(Json.write(config).replace("\n", " ").replaceAll(" +", " ").trim())
           .append("`\n\n");
     }
-    return sb.append(tables(rounds, engines, "## ")).toString();
+    sb.append(tables(rounds, engines, "## "));
+    sb.append("## Engine order by round\n\n");
+    for (int i = 0; i < rounds.size(); i++) {
+      sb.append("- round ").append(i + 1).append(": ")
+          .append(String.join(", ", rounds.get(i).stream().map(RunFigures::engine).distinct().toList())).append('\n');
+    }
+    return sb.toString();
   }
 
   /**

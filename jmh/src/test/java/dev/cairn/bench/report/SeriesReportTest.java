@@ -65,6 +65,10 @@ class SeriesReportTest {
   void eachRatioIsJudgedAgainstTheAaBand() {
     String md = SeriesReport.render(series(), ENGINES, Map.of("records", 1));
     assertTrue(md.startsWith("# Series of 3 rounds"), md);
+    // Each round's engine order, as the round ran it, closes the report.
+    assertTrue(md.endsWith("## Engine order by round\n\n- round 1: cairn-table, cairn-table-same, cairn-dlsm, rocksdb\n"
+        + "- round 2: rocksdb, cairn-table, cairn-table-same, cairn-dlsm\n"
+        + "- round 3: cairn-dlsm, rocksdb, cairn-table, cairn-table-same\n"), md);
     // The A/A band: 1.10, 0.95, 1.00.
     assertTrue(row(md, "| A/A band: cairn-table-same / cairn-table | 3 | 1.00 [0.95-1.10] |").length() > 0, md);
     // cairn-dlsm over rocksdb: 3.00, 2.08, 2.00, wholly above the band: better; its p99 0.25 is lower: better.
