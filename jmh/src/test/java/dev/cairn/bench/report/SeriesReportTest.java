@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,17 +92,26 @@ class SeriesReportTest {
         Figure.WRITE_AMPLIFICATION, 2.0));
   }
 
-  @Test
-  void aWorkloadThatOnlyWritesIsJudgedOnItsWritesAndOnlyIt() {
+  /**
+   * {@link #series()} with a second workload's runs of cairn-table, cairn-table-same and rocksdb
+   * added to each round, their figure {@code figures[round][engine]} made into a run by {@code run}.
+   */
+  private static List<List<RunFigures>> seriesWith(double[][] figures, BiFunction<String, Double, RunFigures> run) {
     List<List<RunFigures>> rounds = new ArrayList<>();
     List<List<RunFigures>> reads = series();
-    double[][] writes = {{50_000, 52_000, 100_000}, {48_000, 50_000, 90_000}, {50_000, 50_000, 110_000}};
     for (int i = 0; i < reads.size(); i++) {
       List<RunFigures> round = new ArrayList<>(reads.get(i));
-      round.addAll(List.of(load("cairn-table", writes[i][0]), load("cairn-table-same", writes[i][1]),
-          load("rocksdb", writes[i][2])));
+      round.addAll(List.of(run.apply("cairn-table", figures[i][0]), run.apply("cairn-table-same", figures[i][1]),
+          run.apply("rocksdb", figures[i][2])));
       rounds.add(round);
     }
+    return rounds;
+  }
+
+  @Test
+  void aWorkloadThatOnlyWritesIsJudgedOnItsWritesAndOnlyIt() {
+    double[][] writes = {{50_000, 52_000, 100_000}, {48_000, 50_000, 90_000}, {50_000, 50_000, 110_000}};
+    List<List<RunFigures>> rounds = seriesWith(writes, SeriesReportTest::load);
     List<String> engines = List.of("cairn-table", "cairn-table-same", "rocksdb");
     String table = SeriesReport.ratioTable(rounds, engines, List.of(Figure.READS, Figure.WRITE_AMPLIFICATION));
     assertTrue(table.startsWith("| workload | ratio | rounds | reads (scans, writes)/s | write amp. |"), table);
@@ -115,23 +125,16 @@ class SeriesReportTest {
     assertTrue(md.substring(md.indexOf("## load")).contains("| writes/s |"), md);
   }
 
-  /** A periodic run as its figures: reads/s, the whole run's p99 and the high phases' p99. */
-  private static RunFigures periodic(String engine, double readsPerSecond, double highPhaseP99) {
-    return new RunFigures(engine, "periodic", true, Map.of(Figure.READS, readsPerSecond, Figure.READ_P99, 100.0,
+  /** A periodic run as its figures: reads/s and the whole run's p99 alike for all, the high phases' p99. */
+  private static RunFigures periodic(String engine, double highPhaseP99) {
+    return new RunFigures(engine, "periodic", true, Map.of(Figure.READS, 100.0, Figure.READ_P99, 100.0,
         Figure.HIGH_PHASE_READ_P99, highPhaseP99));
   }
 
   @Test
   void periodicIsAlsoJudgedOnItsHighPhasesP99AndNoOtherWorkloadIs() {
-    List<List<RunFigures>> rounds = new ArrayList<>();
-    List<List<RunFigures>> reads = series();
     double[][] highP99 = {{1000, 1050, 600}, {1000, 980, 650}, {1000, 1000, 500}};
-    for (int i = 0; i < reads.size(); i++) {
-      List<RunFigures> round = new ArrayList<>(reads.get(i));
-      round.addAll(List.of(periodic("cairn-table", 100, highP99[i][0]), periodic("cairn-table-same", 100, highP99[i][1]),
-          periodic("rocksdb", 100, highP99[i][2])));
-      rounds.add(round);
-    }
+    List<List<RunFigures>> rounds = seriesWith(highP99, SeriesReportTest::periodic);
     List<String> engines = List.of("cairn-table", "cairn-table-same", "rocksdb");
     String table = SeriesReport.ratioTable(rounds, engines,
         List.of(Figure.READS, Figure.READ_P99, Figure.HIGH_PHASE_READ_P99));
