@@ -49,6 +49,15 @@ public final class SeriesAnalysis {
       return min <= other.max && other.min <= max;
     }
 
+    /**
+     * This A/A band with its reciprocals: the range of ratios two runs of one engine were seen to
+     * differ by, whichever twin is on top. Which of the pair is called the control is arbitrary, so
+     * a twin found 0.80x its engine says 1.25x is as likely noise as 0.80x.
+     */
+    public Band noiseRange() {
+      return new Band(median, Math.min(min, 1 / max), Math.max(max, 1 / min), count);
+    }
+
     public String render(int decimals) {
       String m = MarkdownReport.f(median, decimals);
       return min == max ? m : m + " [" + MarkdownReport.f(min, decimals) + "-" + MarkdownReport.f(max, decimals) + "]";
@@ -137,12 +146,15 @@ public final class SeriesAnalysis {
     return new Ratio(top, bottom, both.size(), bands, verdicts);
   }
 
-  /** "same" when {@code ratio} overlaps the A/A band, else better or worse as {@code f} reads. */
+  /**
+   * "same" when {@code ratio} overlaps the A/A band's noise range ({@link Band#noiseRange}), else
+   * better or worse as {@code f} reads.
+   */
   static Verdict verdict(Band ratio, Figure f, Optional<Band> controlBand) {
     if (controlBand.isEmpty()) {
       return Verdict.UNDECIDED;
     }
-    Band aa = controlBand.get();
+    Band aa = controlBand.get().noiseRange();
     if (ratio.overlaps(aa)) {
       return Verdict.SAME;
     }

@@ -19,8 +19,10 @@ import java.util.stream.Stream;
  * <p>The noise is the A/A control: an engine and its control twin ({@link Engines#controlOf}),
  * the same engine under two names, run in every round. Their per-round ratios span the band a ratio
  * can wander for no reason but the machine and the order the engines ran in (about +/-20% a round
- * on this project's two shared cores). A ratio whose band over the rounds overlaps the A/A band is
- * "same" (no difference); one wholly above or below it is "better" or "worse" for the engine on top,
+ * on this project's two shared cores). Which twin is on top is arbitrary, so the noise is the A/A
+ * band together with its reciprocals (a band of 0.80-0.95 judges as 0.80-1.25). A ratio whose band
+ * over the rounds overlaps that range is "same" (no difference); one wholly above or below it is
+ * "better" or "worse" for the engine on top,
  * as its figure reads ({@link Figure#higherIsBetter}). Without a control in the series no ratio is
  * decided ("undecided").
  *
@@ -40,7 +42,8 @@ public final class SeriesReport {
         .append(" over the rounds; a ratio is the median of the per-round ratios. \"after 1/3\": the mean of the")
         .append(" per-second samples after the first third of the measured seconds, beside the whole run's figure.")
         .append(" A ratio's verdict, for the engine on top: \"same\" when its band overlaps the A/A control's band")
-        .append(" (no difference), \"better\" or \"worse\" when it lies wholly beyond it.\n\n");
+        .append(" taken both ways up (the band and its reciprocals: which twin is on top is arbitrary), that is no")
+        .append(" difference; \"better\" or \"worse\" when it lies wholly beyond it.\n\n");
     if (config != null) {
       sb.append("Configuration: `").append(Json.write(config).replace("\n", " ").replaceAll(" +", " ").trim())
           .append("`\n\n");

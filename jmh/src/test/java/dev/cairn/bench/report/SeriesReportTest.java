@@ -171,6 +171,18 @@ class SeriesReportTest {
   }
 
   @Test
+  void theAABandCountsBothWaysUpSinceWhichTwinIsOnTopIsArbitrary() {
+    // The twin ran 0.74-0.89x its engine: as much noise as 1.12-1.35x the other way up.
+    Band aa = new Band(0.79, 0.74, 0.89, 3);
+    assertEquals(Verdict.SAME, SeriesAnalysis.verdict(new Band(1.20, 1.03, 1.23, 3), Figure.READS, Optional.of(aa)));
+    assertEquals(Verdict.BETTER, SeriesAnalysis.verdict(new Band(1.40, 1.36, 1.50, 3), Figure.READS, Optional.of(aa)));
+    assertEquals(Verdict.WORSE, SeriesAnalysis.verdict(new Band(0.70, 0.60, 0.73, 3), Figure.READS, Optional.of(aa)));
+    Band range = aa.noiseRange();
+    assertEquals(0.74, range.min(), 1e-9);
+    assertEquals(1 / 0.74, range.max(), 1e-9);
+  }
+
+  @Test
   void withoutAControlEveryVerdictIsUndecidedAndTheReportSaysWhy() {
     List<List<RunFigures>> rounds = List.of(round(run("cairn-table", 300, 10, 300), run("rocksdb", 100, 10, 100)));
     String md = SeriesReport.render(rounds, List.of("cairn-table", "rocksdb"), null);
