@@ -90,24 +90,12 @@ class FaultInjectionTest {
       @Override void trigger(Cairn db, AcknowledgedWrites ref) { db.flush(); }
     },
     COMPACTION_TABLE_WRITE {
-      @Override void prepare(Cairn db, AcknowledgedWrites ref) { fillTables(db, ref); }
+      @Override void prepare(Cairn db, AcknowledgedWrites ref) { leaveOneFreshL0File(db, ref); }
       @Override void arm(FaultInjectingFileSystem fs) { fs.failAppends(TABLE); }
       @Override void trigger(Cairn db, AcknowledgedWrites ref) { db.compactRange(null, null); }
     },
     COMPACTION_TABLE_SYNC {
-      /**
-       * Background compactions may have moved everything down before the fault is armed, and a
-       * manual compaction with nothing left to merge writes no table (seen once in CI). So:
-       * compact everything first, then leave one fresh L0 file, which must merge.
-       */
-      @Override void prepare(Cairn db, AcknowledgedWrites ref) {
-        fillTables(db, ref);
-        db.compactRange(null, null);
-        for (int i = 0; i < 200; i++) {
-          ref.writeRandom(db, KEYS, false);
-        }
-        db.flush();
-      }
+      @Override void prepare(Cairn db, AcknowledgedWrites ref) { leaveOneFreshL0File(db, ref); }
       @Override void arm(FaultInjectingFileSystem fs) { fs.failSyncs(TABLE); }
       @Override void trigger(Cairn db, AcknowledgedWrites ref) { db.compactRange(null, null); }
     },
@@ -263,6 +251,21 @@ class FaultInjectionTest {
       }
       db.flush();
     }
+  }
+
+  /**
+   * Leaves a compaction that must write a table. Background compactions may move everything down
+   * before the fault is armed (more often when the machine is busy), and a manual compaction with
+   * nothing left to merge writes no table, so: compact everything first, then leave one fresh L0
+   * file, which must merge.
+   */
+  static void leaveOneFreshL0File(Cairn db, AcknowledgedWrites ref) {
+    fillTables(db, ref);
+    db.compactRange(null, null);
+    for (int i = 0; i < 200; i++) {
+      ref.writeRandom(db, KEYS, false);
+    }
+    db.flush();
   }
 
   /**
