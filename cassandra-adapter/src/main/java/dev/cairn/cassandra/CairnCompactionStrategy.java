@@ -1,6 +1,7 @@
 package dev.cairn.cassandra;
 
 import dev.cairn.compaction.CompactionKind;
+import dev.cairn.compaction.CompactionPicker;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.RunningCompactions;
 import dev.cairn.compaction.dlc.DlcScheduler;
@@ -71,7 +72,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
   private final CairnOptions options;
   private final boolean supported;
   private final LeveledConfig leveled;
-  private final LeveledCompactionPicker picker;
+  private final CompactionPicker picker;
   private final DlcScheduler dlc;
   private final ColdFirstChooser coldFirst;
   private final TableLoad load;

@@ -1,6 +1,5 @@
 package dev.cairn.compaction;
 
-import dev.cairn.compaction.leveled.LevelScore;
 import dev.cairn.compaction.model.LsmShape;
 import java.util.List;
 import java.util.Optional;
@@ -53,4 +52,14 @@ public interface CompactionPicker {
    */
   Optional<CompactionPlan> planManual(
       LsmShape shape, int level, byte[] fromUserKey, byte[] toUserKey, RunningCompactions running);
+
+  /**
+   * Every plan startable now alongside {@code running}, most preferred first; {@link #pick}'s
+   * answer is the first. For a decorator that chooses among the due compactions by something the
+   * picker does not see, such as how hot each plan's files are. A picker that ranks no
+   * alternatives lists its one pick.
+   */
+  default List<CompactionPlan> candidates(LsmShape shape, RunningCompactions running) {
+    return pick(shape, running).stream().toList();
+  }
 }

@@ -2,13 +2,13 @@ package dev.cairn.db;
 
 import dev.cairn.Stats;
 import dev.cairn.compaction.CompactionKind;
+import dev.cairn.compaction.CompactionPicker;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.compaction.dlc.DlcScheduler;
 import dev.cairn.compaction.dlc.LoadCounters;
 import dev.cairn.compaction.dlc.LoadEstimate;
 import dev.cairn.compaction.dlc.LoadModel;
-import dev.cairn.compaction.leveled.LeveledCompactionPicker;
 import dev.cairn.compaction.model.FileDescriptor;
 import dev.cairn.compaction.model.LsmShape;
 import java.util.HashSet;
@@ -46,7 +46,7 @@ final class DlcRuntime implements SchedulerRuntime {
   // Guarded by the engine mutex.
   private final Set<Long> burstyOutputs = new HashSet<>();
 
-  DlcRuntime(Engine engine, DlcConfig config, LeveledCompactionPicker picker) {
+  DlcRuntime(Engine engine, DlcConfig config, CompactionPicker picker) {
     this.engine = engine;
     this.model = new LoadModel(config, engine.options().blockBytes(), System::nanoTime, this::sample);
     this.scheduler = new DlcScheduler(config, picker);

@@ -38,8 +38,7 @@ final class StyleRegistry {
   static SchedulerRuntime scheduler(Engine engine, CompactionPicker picker) {
     return switch (engine.options().compactionScheduler()) {
       case IMMEDIATE -> new ImmediateScheduler(engine, picker);
-      // Options refuse DLC with any layout but LEVELED: DLC's bursts are leveled plans.
-      case DLC -> new DlcRuntime(engine, engine.options().dlc(), (LeveledCompactionPicker) picker);
+      case DLC -> new DlcRuntime(engine, engine.options().dlc(), picker);
     };
   }
 }

@@ -1,10 +1,10 @@
 package dev.cairn.compaction.dlc;
 
 import dev.cairn.compaction.CompactionKind;
+import dev.cairn.compaction.CompactionPicker;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.OutputLimits;
 import dev.cairn.compaction.RunningCompactions;
-import dev.cairn.compaction.leveled.LeveledCompactionPicker;
 import dev.cairn.compaction.model.FileDescriptor;
 import dev.cairn.compaction.model.LsmShape;
 import java.util.ArrayList;
@@ -79,7 +79,7 @@ public final class DlcScheduler {
       long delayedL0Compactions, long partRuns, long fullRuns, long releasesAtBound) {}
 
   private final DlcConfig config;
-  private final LeveledCompactionPicker picker;
+  private final CompactionPicker picker;
   private final DlcClock clock;
 
   private int partRunsSinceFull;
@@ -92,12 +92,12 @@ public final class DlcScheduler {
   /** The L0 file ids last seen held back; a delay is counted once per new L0 shape. */
   private Set<Long> lastHeldL0 = Set.of();
 
-  public DlcScheduler(DlcConfig config, LeveledCompactionPicker picker) {
+  public DlcScheduler(DlcConfig config, CompactionPicker picker) {
     this(config, picker, System::nanoTime);
   }
 
   /** @param clock times the delay for {@code maxDelayMillis}; tests pass a simulated one */
-  public DlcScheduler(DlcConfig config, LeveledCompactionPicker picker, DlcClock clock) {
+  public DlcScheduler(DlcConfig config, CompactionPicker picker, DlcClock clock) {
     this.config = Objects.requireNonNull(config, "config");
     this.picker = Objects.requireNonNull(picker, "picker");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -143,7 +143,7 @@ public final class DlcScheduler {
         return bursty.get();
       }
     }
-    boolean l0Due = l0.size() >= picker.config().l0CompactionTrigger();
+    boolean l0Due = l0Due(shape);
     if (l0Due) {
       noteHeld(l0);
       Optional<Decision> release = releaseAtBound(shape, claims, l0);
@@ -186,7 +186,7 @@ public final class DlcScheduler {
       // L1 is busy below: a part run, if due, still relieves L0.
     }
     boolean delayPartMerge = config.delayPolicy() == DlcConfig.DelayPolicy.DELAY_PART
-        && fresh.size() >= 2 && l0.size() >= picker.config().l0CompactionTrigger();
+        && fresh.size() >= 2 && l0Due(shape);
     if (partDue || delayPartMerge) {
       partRunsSinceFull++;
       partRuns++;
@@ -195,6 +195,11 @@ public final class DlcScheduler {
           Locale.ROOT, "%s: %d fresh L0 files, %d bytes", why, fresh.size(), bytes(fresh)))));
     }
     return Optional.empty();
+  }
+
+  /** Whether L0 has reached the picker's trigger: its L0 score is due. */
+  private boolean l0Due(LsmShape shape) {
+    return picker.scores(shape).get(0).isDue();
   }
 
   /** All of L0 into L1 if the delay has reached its bound and L0 and L1 are free for it. */

@@ -1,10 +1,10 @@
 package dev.cairn.compaction.hot;
 
+import dev.cairn.compaction.CompactionPicker;
 import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.LevelScore;
 import dev.cairn.compaction.RunningCompactions;
 import dev.cairn.compaction.dlc.DlcClock;
-import dev.cairn.compaction.leveled.LevelScore;
-import dev.cairn.compaction.leveled.LeveledCompactionPicker;
 import dev.cairn.compaction.model.FileDescriptor;
 import dev.cairn.compaction.model.LsmShape;
 import java.util.ArrayList;
@@ -27,7 +27,7 @@ import java.util.Set;
  * <p>The rules, level by level in the picker's order of urgency:
  *
  * <ol>
- *   <li>The level's candidates ({@link LeveledCompactionPicker#candidates}) are ranked by heat
+ *   <li>The level's candidates ({@link CompactionPicker#candidates}) are ranked by heat
  *       per byte read: the read rate of inputs and targets (whose cached blocks the compaction
  *       drops) over the bytes it reads. Ties keep the picker's round-robin order.
  *   <li>If the coldest plan has no hot file ({@link ReadHeat#isHot}), it runs. If it is not the
@@ -68,7 +68,7 @@ public final class ColdFirstChooser {
   /** Totals since the chooser was made. */
   public record Counters(long hotPlansSpared, long postponements, long hotRunsAtBound) {}
 
-  private final LeveledCompactionPicker picker;
+  private final CompactionPicker picker;
   private final HotSparingConfig config;
   private final DlcClock clock;
   private final Map<Integer, Long> postponedSinceNanos = new HashMap<>();
@@ -77,7 +77,7 @@ public final class ColdFirstChooser {
   private long postponements;
   private long hotRunsAtBound;
 
-  public ColdFirstChooser(LeveledCompactionPicker picker, HotSparingConfig config, DlcClock clock) {
+  public ColdFirstChooser(CompactionPicker picker, HotSparingConfig config, DlcClock clock) {
     this.picker = Objects.requireNonNull(picker, "picker");
     this.config = Objects.requireNonNull(config, "config");
     this.clock = Objects.requireNonNull(clock, "clock");

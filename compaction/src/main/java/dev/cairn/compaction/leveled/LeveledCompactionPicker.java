@@ -2,6 +2,7 @@ package dev.cairn.compaction.leveled;
 
 import dev.cairn.compaction.CompactionPicker;
 import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.LevelScore;
 import dev.cairn.compaction.RunningCompactions;
 import dev.cairn.compaction.model.FileDescriptor;
 import dev.cairn.compaction.model.LsmShape;
@@ -95,6 +96,7 @@ public final class LeveledCompactionPicker implements CompactionPicker {
    * the first. For callers that choose among the due compactions by something the picker does
    * not see, such as how hot each plan's files are (see {@code dev.cairn.compaction.hot}).
    */
+  @Override
   public List<CompactionPlan> candidates(LsmShape shape, RunningCompactions running) {
     return plans(shape, running, false, false);
   }

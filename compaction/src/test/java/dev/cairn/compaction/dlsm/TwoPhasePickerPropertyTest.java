@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.compaction.CompactionKind;
 import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.LevelScore;
 import dev.cairn.compaction.RunningCompactions;
-import dev.cairn.compaction.leveled.LevelScore;
 import dev.cairn.compaction.leveled.LeveledConfig;
 import dev.cairn.compaction.leveled.LeveledPlanBuilder;
 import dev.cairn.compaction.model.FileDescriptor;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.compaction.CompactionKind;
 import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.LevelScore;
 import dev.cairn.compaction.RunningCompactions;
 import dev.cairn.compaction.model.FileDescriptor;
 import dev.cairn.compaction.model.KeyRange;

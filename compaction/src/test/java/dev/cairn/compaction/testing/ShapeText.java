@@ -2,7 +2,7 @@ package dev.cairn.compaction.testing;
 
 import dev.cairn.compaction.ByteSizes;
 import dev.cairn.compaction.CompactionPlan;
-import dev.cairn.compaction.leveled.LevelScore;
+import dev.cairn.compaction.LevelScore;
 import dev.cairn.compaction.leveled.LeveledConfig;
 import dev.cairn.compaction.model.FileDescriptor;
 import dev.cairn.compaction.model.LevelShape;

@@ -1,6 +1,5 @@
-package dev.cairn.compaction.leveled;
+package dev.cairn.compaction;
 
-import dev.cairn.compaction.ByteSizes;
 import java.util.Comparator;
 import java.util.Locale;
 
