@@ -16,6 +16,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -156,6 +158,27 @@ class EngineRobustnessTest {
     }
   }
 
+  /**
+   * Waits until {@code thread} is parked inside a method of {@code owner} (or fails at the
+   * deadline, or when the thread ends first): proof that it blocked there, which a sleep cannot
+   * give.
+   */
+  private static void awaitWaitingIn(Thread thread, Class<?> owner, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      Thread.State state = thread.getState();
+      boolean parked = state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
+      if (parked && Arrays.stream(thread.getStackTrace()).anyMatch(f -> f.getClassName().equals(owner.getName()))) {
+        return;
+      }
+      assertTrue(thread.isAlive(), thread.getName() + " ended without waiting in " + owner.getSimpleName());
+      assertTrue(System.nanoTime() < deadline,
+          thread.getName() + " never waited in " + owner.getSimpleName() + ": " + state);
+      Thread.onSpinWait();
+      Thread.sleep(1);
+    }
+  }
+
   @Test
   void closeWaitsForAGroupCommitInFlight() throws Exception {
     WalHook fs = new WalHook();
@@ -176,12 +199,14 @@ class EngineRobustnessTest {
     try {
       Future<?> writer = ex.submit(() -> db.put(b("big"), new byte[4000]));
       assertTrue(inAppend.await(10, TimeUnit.SECONDS));
-      Future<?> closer = ex.submit(db::close);
-      Thread.sleep(200);
-      assertFalse(closer.isDone(), "close must wait while a leader is appending to the log");
+      Thread closer = new Thread(db::close, "closer");
+      closer.start();
+      awaitWaitingIn(closer, InFlightCalls.class, Duration.ofSeconds(10));
+      assertTrue(closer.isAlive(), "close must wait while a leader is appending to the log");
       release.countDown();
       writer.get(10, TimeUnit.SECONDS);
-      closer.get(10, TimeUnit.SECONDS);
+      closer.join(TimeUnit.SECONDS.toMillis(10));
+      assertFalse(closer.isAlive(), "close finished once the append did");
     } finally {
       release.countDown();
       ex.shutdownNow();

@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
@@ -57,6 +58,10 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
   private ServerLoad serverLoad;
   private ObjectName beanName;
   private volatile String lastDecision = "none yet";
+  /** Selections the policy decided (HBase's with a load picture); see {@link #lastDecision}. */
+  private final AtomicLong decisions = new AtomicLong();
+  /** The ticker's requests for a held-back compaction that HBase has returned from. */
+  private final AtomicLong delayedCompactionRequests = new AtomicLong();
   /** When the ticker last asked this store for its delayed compaction (guarded by this). */
   private long lastAskNanos;
 
@@ -123,6 +128,7 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
       decision = policy.decide(loadClass, request);
     }
     lastDecision = decision.action() + ": " + decision.reason();
+    decisions.incrementAndGet();
     if (decision.action() != TieredDlcPolicy.Action.AS_STORE) {
       LOG.debug("cairn: {} in {}", lastDecision, store);
     }
@@ -199,6 +205,8 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
             CompactionLifeCycleTracker.DUMMY);
       } catch (IOException | RuntimeException e) {
         LOG.warn("cairn: could not ask {} for its delayed compaction", store, e);
+      } finally {
+        delayedCompactionRequests.incrementAndGet();
       }
     }
   }
@@ -280,6 +288,16 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
     @Override
     public String getLastDecision() {
       return lastDecision;
+    }
+
+    @Override
+    public long getDecisions() {
+      return decisions.get();
+    }
+
+    @Override
+    public long getDelayedCompactionRequests() {
+      return delayedCompactionRequests.get();
     }
 
     @Override

@@ -42,6 +42,19 @@ public interface CairnPolicyMetricsMBean {
   /** The last decision and its reason. */
   String getLastDecision();
 
+  /**
+   * Selections the policy has decided (each HBase selection once the server has a load picture);
+   * {@link #getLastDecision} is the latest.
+   */
+  long getDecisions();
+
+  /**
+   * Requests for a held-back compaction the load ticker has made to HBase (when the load turns
+   * low, and once per delay bound while it stays held). HBase may ignore one: the compaction
+   * switch, the table's compaction flag.
+   */
+  long getDelayedCompactionRequests();
+
   /** Whether the policy only decides and counts while HBase's own selection runs. */
   boolean isDryRun();
 }

@@ -69,6 +69,22 @@ class DelayUnderLoadTest {
         + ", client reads " + cluster.policyAttribute(table, "ClientReadBytesPerSecond") + " B/s";
   }
 
+  /**
+   * Flush rounds {@code first..last}, then waits until the policy has decided a selection since
+   * the last round began: a flush queues its compaction request before it returns and HBase
+   * selects on its compaction thread, so without the wait an assertion could run before the
+   * policy has seen the last flush at all.
+   */
+  private static void flushRoundsAndAwaitDecision(Table table, String name, int first, int last) throws Exception {
+    for (int round = first; round < last; round++) {
+      flushRound(table, name, round);
+    }
+    long before = cluster.policyCounter(name, "Decisions");
+    flushRound(table, name, last);
+    MiniCluster.waitFor("the policy's decision after the last flush", WAIT,
+        () -> cluster.policyCounter(name, "Decisions") > before);
+  }
+
   @Test
   void delaysFreshFlushCompactionsUnderReadLoadAndCompactsWhenItEnds() throws Exception {
     String name = "hot";
@@ -125,10 +141,9 @@ class DelayUnderLoadTest {
     try (Table table = loaded(name, Map.of(CairnOptions.MAX_DELAY_SECONDS, "10", CairnOptions.PART_FILES, "50"))) {
       try (ReadLoad readers = new ReadLoad(cluster.connection(), name, ROWS, 3)) {
         MiniCluster.waitFor("a high load", WAIT, () -> load(name).equals("HIGH"));
-        for (int round = 1; round <= 4; round++) {
-          flushRound(table, name, round);
-        }
-        Thread.sleep(1000);
+        flushRoundsAndAwaitDecision(table, name, 1, 4);
+        assertTrue(cluster.policyCounter(name, "CurrentDelayMillis") > 0,
+            "delayed under load: " + policyState(name) + "; " + readers.status());
         assertTrue(cluster.storeFiles(name) >= 4, "delayed under load: " + policyState(name) + "; " + readers.status());
         // The time bound: the ticker asks again after 10 s and the policy releases the compaction.
         MiniCluster.waitFor("the release at the time bound", WAIT,
@@ -146,14 +161,19 @@ class DelayUnderLoadTest {
         assertEquals(released, cluster.policyCounter(name, "ReleasesAtBound"), "it ran as HBase selected it");
 
         // The compaction switch off: delayed compactions stay delayed after the load ends.
-        for (int round = 8; round <= 10; round++) {
-          flushRound(table, name, round);
-        }
-        Thread.sleep(500);
+        flushRoundsAndAwaitDecision(table, name, 8, 10);
+        assertTrue(cluster.policyCounter(name, "CurrentDelayMillis") > 0, "delayed again: " + policyState(name));
         cluster.admin().compactionSwitch(false, List.of());
       }
+      long decisionsSwitchedOff = cluster.policyCounter(name, "Decisions");
+      long requestsSwitchedOff = cluster.policyCounter(name, "DelayedCompactionRequests");
       MiniCluster.waitFor("a low load", WAIT, () -> load(name).equals("LOW"));
-      Thread.sleep(4000);
+      // The ticker asks HBase for the held-back compaction once the load is low; HBase returns
+      // from the request having selected nothing, as the switch is off.
+      MiniCluster.waitFor("the ticker's request at low load", WAIT,
+          () -> cluster.policyCounter(name, "DelayedCompactionRequests") > requestsSwitchedOff);
+      assertEquals(decisionsSwitchedOff, cluster.policyCounter(name, "Decisions"),
+          "HBase asked the policy for a selection with the switch off: " + policyState(name));
       assertTrue(cluster.storeFiles(name) >= 4, "no compaction with the switch off: " + policyState(name));
       cluster.admin().compactionSwitch(true, List.of());
       MiniCluster.waitFor("the compaction once the switch is on", WAIT, () -> cluster.storeFiles(name) <= 2);
