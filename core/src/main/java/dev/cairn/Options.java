@@ -1,10 +1,8 @@
 package dev.cairn;
 
 import dev.cairn.cache.EvictionPolicy;
-import dev.cairn.compaction.block.BlockCompactionConfig;
-import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.dlc.DlcConfig;
-import dev.cairn.compaction.leveled.CompactionPriority;
+import dev.cairn.config.CompactionSettings;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.LocalFileSystem;
 
@@ -27,53 +25,6 @@ public final class Options {
   public static final long MIN_DERIVED_TARGET_FILE_BYTES = 2L << 20;
   /** The largest derived table size, RocksDB's default. */
   public static final long MAX_DERIVED_TARGET_FILE_BYTES = 64L << 20;
-
-  /** Compaction styles (docs/compaction.md). */
-  public enum CompactionStyle {
-    /** LevelDB-style leveled compaction that rewrites whole tables. */
-    TABLE,
-    /**
-     * BlockDB block compaction: leveled, but a target table whose few blocks receive incoming
-     * keys gets those blocks merged and appended at its tail (docs/compaction.md). Settings:
-     * {@link Builder#blockCompaction}.
-     */
-    BLOCK,
-    /**
-     * Leveled compaction with the LSbM compaction buffer (docs/compaction.md): a merged file is
-     * kept, without copying, in a buffer of the level below while its blocks stay cached, so
-     * that compactions do not invalidate the block cache. Tuned by {@link Options#buffer()}.
-     */
-    BUFFER
-  }
-
-  /** How the levels below L0 are laid out and compacted into one another. */
-  public enum LevelLayout {
-    /** LevelDB's: each level one sorted run, merged into the next as it outgrows its size. Default. */
-    LEVELED,
-    /**
-     * dLSM's two-phase compaction (docs/compaction.md, "Two-phase compaction"): the two upper
-     * levels below L0 are each split into an insertion part, which the level above merges into,
-     * and a deletion part, which moves down in key order and otherwise keeps its files (and their
-     * cached blocks) until then; when it is empty the insertion part becomes it. Takes L1 to L4
-     * (two engine levels per split level); L5 and L6 stay leveled. With {@link CompactionStyle#TABLE}
-     * or {@link CompactionStyle#BUFFER} (dLSM: a level's buffer moves with its insertion part at
-     * the round's end) and {@link CompactionScheduler#IMMEDIATE} only.
-     */
-    TWO_PHASE
-  }
-
-  /** When compactions run (any compaction style). */
-  public enum CompactionScheduler {
-    /** As soon as the picker finds one due (LevelDB, RocksDB). Default. */
-    IMMEDIATE,
-    /**
-     * Delayed L0 Compaction (docs/dlc.md): hold L0 compactions back while a load model sees the
-     * clients keeping the device busy, resume them when it is quiet, run bursty compactions when
-     * L0 grows under sustained load, and rate-limit compaction I/O to what the clients leave.
-     * Tuned by {@link Options#dlc()}.
-     */
-    DLC
-  }
 
   /** What recovery does with a damaged write-ahead log (see docs/operations.md). */
   public enum WalRecoveryMode {
@@ -109,21 +60,12 @@ public final class Options {
   private final int tableCacheFiles;
   private final boolean syncWrites;
   private final int backgroundThreads;
-  private final CompactionStyle compactionStyle;
-  private final LevelLayout levelLayout;
-  /** As given to the builder; null: the style's default ({@link #compactionPriority()}). */
-  private final CompactionPriority compactionPriority;
   private final WalRecoveryMode walRecoveryMode;
-  private final CompactionScheduler compactionScheduler;
-  private final DlcConfig dlc;
-  private final BufferConfig buffer;
+  private final CompactionSettings compaction;
   private final long obsoleteFileBatchBytes;
-  private final long idleCompactionMillis;
   private final boolean cacheFlushedBlocks;
   private final long bytesPerSync;
   private final boolean alignCompactionOutputs;
-  private final BlockCompactionConfig blockCompaction;
-  private final BlockCompactionExecution blockCompactionExecution;
   private final FileSystem fileSystem;
 
   private Options(Builder b, FileSystem fileSystem) {
@@ -146,20 +88,12 @@ public final class Options {
     tableCacheFiles = b.tableCacheFiles;
     syncWrites = b.syncWrites;
     backgroundThreads = b.backgroundThreads;
-    compactionStyle = b.compactionStyle;
-    levelLayout = b.levelLayout;
-    compactionPriority = b.compactionPriority;
     walRecoveryMode = b.walRecoveryMode;
-    compactionScheduler = b.compactionScheduler;
-    dlc = b.dlc;
-    buffer = b.buffer;
+    compaction = b.compaction;
     obsoleteFileBatchBytes = b.obsoleteFileBatchBytes;
-    idleCompactionMillis = b.idleCompactionMillis;
     cacheFlushedBlocks = b.cacheFlushedBlocks;
     bytesPerSync = b.bytesPerSync;
     alignCompactionOutputs = b.alignCompactionOutputs;
-    blockCompaction = b.blockCompaction;
-    blockCompactionExecution = b.blockCompactionExecution;
     this.fileSystem = fileSystem;
   }
 
@@ -307,50 +241,25 @@ public final class Options {
     return backgroundThreads;
   }
 
-  /** Default {@link CompactionStyle#TABLE}. */
-  public CompactionStyle compactionStyle() {
-    return compactionStyle;
-  }
 
-  /** Default {@link LevelLayout#LEVELED}. */
-  public LevelLayout levelLayout() {
-    return levelLayout;
-  }
 
-  /**
-   * Which file of a due level below L0 a compaction starts from (a two-phase deletion part moves
-   * down in key order whatever this says). Default {@link
-   * CompactionPriority#MIN_OVERLAP} (RocksDB's default: the least data below rewritten per byte
-   * moved down; docs/decisions/0005), except for {@link CompactionStyle#BUFFER}, whose rounds
-   * follow LevelDB's {@link CompactionPriority#ROUND_ROBIN} sweep (and refuse another).
-   */
-  public CompactionPriority compactionPriority() {
-    if (compactionPriority != null) {
-      return compactionPriority;
-    }
-    return compactionStyle == CompactionStyle.BUFFER ? CompactionPriority.ROUND_ROBIN : CompactionPriority.MIN_OVERLAP;
-  }
 
   /** Default {@link WalRecoveryMode#TOLERATE_CORRUPTED_TAIL}. */
   public WalRecoveryMode walRecoveryMode() {
     return walRecoveryMode;
   }
 
-  /** Default {@link CompactionScheduler#IMMEDIATE}. */
-  public CompactionScheduler compactionScheduler() {
-    return compactionScheduler;
+  /**
+   * How compactions run: the level layout, what a merge does, and when plans run ({@link
+   * CompactionSettings}, whose types admit only the combinations the engine runs). Default
+   * {@link CompactionSettings#defaults()}: leveled, whole tables rewritten at the min-overlap
+   * priority, plans run as soon as they are due.
+   */
+  public CompactionSettings compaction() {
+    return compaction;
   }
 
-  /**
-   * dLSM's aggressive compaction (section VI): once no write has arrived for this long, compact
-   * every level above the deepest one holding data down at full speed, whatever the sizes, until
-   * the first write returns, so that reads and scans consult fewer tables (and a compaction
-   * buffer drains). Any style and layout, with {@link CompactionScheduler#IMMEDIATE}. Default 0:
-   * off.
-   */
-  public long idleCompactionMillis() {
-    return idleCompactionMillis;
-  }
+
 
   /**
    * Whether a flush inserts each data block it writes into the block cache (RocksDB's {@code
@@ -363,20 +272,7 @@ public final class Options {
     return cacheFlushedBlocks;
   }
 
-  /**
-   * DLC's parameters, used when {@link #compactionScheduler()} is {@link CompactionScheduler#DLC}.
-   * Default {@link DlcConfig#defaults()} (derived from this project's measured device; docs/dlc.md
-   * says how to set them). With DLC, its bursty thresholds must sit below the stall triggers:
-   * {@code partTriggerFreshFiles < fullTriggerL0Files < l0SlowdownTrigger}.
-   */
-  public DlcConfig dlc() {
-    return dlc;
-  }
 
-  /** Compaction-buffer settings, used with {@link CompactionStyle#BUFFER}. Default {@link BufferConfig#defaults()}. */
-  public BufferConfig buffer() {
-    return buffer;
-  }
 
   /**
    * Obsolete files are deleted in batches once their total size passes this many bytes (and at
@@ -409,15 +305,7 @@ public final class Options {
     return alignCompactionOutputs;
   }
 
-  /** The policy of {@link CompactionStyle#BLOCK}; ignored by other styles. */
-  public BlockCompactionConfig blockCompaction() {
-    return blockCompaction;
-  }
 
-  /** How {@link CompactionStyle#BLOCK} is executed; ignored by other styles. */
-  public BlockCompactionExecution blockCompactionExecution() {
-    return blockCompactionExecution;
-  }
 
   /** The filesystem layer. Default the local filesystem. */
   public FileSystem fileSystem() {
@@ -437,13 +325,9 @@ public final class Options {
         + ", blockCacheBytes=" + blockCacheBytes
         + ", blockCacheEvictionPolicy=" + blockCacheEvictionPolicy
         + ", tableCacheFiles=" + tableCacheFiles + ", syncWrites=" + syncWrites
-        + ", backgroundThreads=" + backgroundThreads + ", compactionStyle=" + compactionStyle
-        + ", levelLayout=" + levelLayout
-        + ", compactionPriority=" + compactionPriority()
-        + ", walRecoveryMode=" + walRecoveryMode + ", compactionScheduler=" + compactionScheduler
-        + ", dlc=" + dlc + ", buffer=" + buffer + ", blockCompaction=" + blockCompaction
-        + ", blockCompactionExecution=" + blockCompactionExecution
-        + ", obsoleteFileBatchBytes=" + obsoleteFileBatchBytes + ", idleCompactionMillis=" + idleCompactionMillis
+        + ", backgroundThreads=" + backgroundThreads + ", compaction=" + compaction
+        + ", walRecoveryMode=" + walRecoveryMode
+        + ", obsoleteFileBatchBytes=" + obsoleteFileBatchBytes
         + ", cacheFlushedBlocks=" + cacheFlushedBlocks
         + ", bytesPerSync=" + bytesPerSync
         + ", alignCompactionOutputs=" + alignCompactionOutputs + "}";
@@ -472,21 +356,12 @@ public final class Options {
     private int tableCacheFiles = 500;
     private boolean syncWrites = false;
     private int backgroundThreads = 2;
-    private CompactionStyle compactionStyle = CompactionStyle.TABLE;
-    private LevelLayout levelLayout = LevelLayout.LEVELED;
-    /** Null: the style's default ({@link Options#compactionPriority()}). */
-    private CompactionPriority compactionPriority;
     private WalRecoveryMode walRecoveryMode = WalRecoveryMode.TOLERATE_CORRUPTED_TAIL;
-    private CompactionScheduler compactionScheduler = CompactionScheduler.IMMEDIATE;
-    private DlcConfig dlc = DlcConfig.defaults();
-    private BufferConfig buffer = BufferConfig.defaults();
+    private CompactionSettings compaction = CompactionSettings.defaults();
     private long obsoleteFileBatchBytes = 0;
-    private long idleCompactionMillis = 0;
     private boolean cacheFlushedBlocks = false;
     private long bytesPerSync = 0;
     private boolean alignCompactionOutputs = true;
-    private BlockCompactionConfig blockCompaction = BlockCompactionConfig.defaults();
-    private BlockCompactionExecution blockCompactionExecution = BlockCompactionExecution.defaults();
     private FileSystem fileSystem;
 
     private Builder() {}
@@ -511,17 +386,9 @@ public final class Options {
       tableCacheFiles = o.tableCacheFiles;
       syncWrites = o.syncWrites;
       backgroundThreads = o.backgroundThreads;
-      compactionStyle = o.compactionStyle;
-      levelLayout = o.levelLayout;
-      compactionPriority = o.compactionPriority;
       walRecoveryMode = o.walRecoveryMode;
-      compactionScheduler = o.compactionScheduler;
-      dlc = o.dlc;
-      buffer = o.buffer;
-      blockCompaction = o.blockCompaction;
-      blockCompactionExecution = o.blockCompactionExecution;
+      compaction = o.compaction;
       obsoleteFileBatchBytes = o.obsoleteFileBatchBytes;
-      idleCompactionMillis = o.idleCompactionMillis;
       cacheFlushedBlocks = o.cacheFlushedBlocks;
       bytesPerSync = o.bytesPerSync;
       alignCompactionOutputs = o.alignCompactionOutputs;
@@ -549,22 +416,14 @@ public final class Options {
     public Builder tableCacheFiles(int v) { tableCacheFiles = v; return this; }
     public Builder syncWrites(boolean v) { syncWrites = v; return this; }
     public Builder backgroundThreads(int v) { backgroundThreads = v; return this; }
-    public Builder compactionStyle(CompactionStyle v) { compactionStyle = v; return this; }
-    public Builder levelLayout(LevelLayout v) { levelLayout = v; return this; }
-    public Builder compactionPriority(CompactionPriority v) { compactionPriority = v; return this; }
     public Builder walRecoveryMode(WalRecoveryMode v) { walRecoveryMode = v; return this; }
-    public Builder compactionScheduler(CompactionScheduler v) { compactionScheduler = v; return this; }
-    /** {@link Options#idleCompactionMillis()}; 0 (the default) turns aggressive compaction off. */
-    public Builder idleCompactionMillis(long v) { idleCompactionMillis = v; return this; }
+    /** {@link Options#compaction()}. */
+    public Builder compaction(CompactionSettings v) { compaction = v; return this; }
     public Builder cacheFlushedBlocks(boolean v) { cacheFlushedBlocks = v; return this; }
-    public Builder dlc(DlcConfig v) { dlc = v; return this; }
-    public Builder buffer(BufferConfig v) { buffer = v; return this; }
     public Builder obsoleteFileBatchBytes(long v) { obsoleteFileBatchBytes = v; return this; }
     public Builder bytesPerSync(long v) { bytesPerSync = v; return this; }
     public Builder alignCompactionOutputs(boolean v) { alignCompactionOutputs = v; return this; }
     public Builder fileSystem(FileSystem v) { fileSystem = v; return this; }
-    public Builder blockCompaction(BlockCompactionConfig v) { blockCompaction = v; return this; }
-    public Builder blockCompactionExecution(BlockCompactionExecution v) { blockCompactionExecution = v; return this; }
 
     /** Validates every value and returns the options; throws naming the first invalid one. */
     public Options build() {
@@ -588,46 +447,22 @@ public final class Options {
       range("tableCacheFiles", tableCacheFiles, 16, 1_000_000);
       range("backgroundThreads", backgroundThreads, 1, 64);
       range("obsoleteFileBatchBytes", obsoleteFileBatchBytes, 0, Long.MAX_VALUE);
-      range("idleCompactionMillis", idleCompactionMillis, 0, 86_400_000L);
       range("bytesPerSync", bytesPerSync, 0, Long.MAX_VALUE);
-      if (compactionStyle == null) {
-        throw new IllegalArgumentException("option compactionStyle must not be null");
-      }
-      if (compactionStyle == CompactionStyle.BUFFER && compactionPriority == CompactionPriority.MIN_OVERLAP) {
-        throw new IllegalArgumentException("option compactionPriority = MIN_OVERLAP does not fit compactionStyle = BUFFER:"
-            + " the buffer's rounds follow the round-robin sweep of each level (docs/compaction.md)");
-      }
-      if (blockCompaction == null || blockCompactionExecution == null) {
-        throw new IllegalArgumentException("options blockCompaction and blockCompactionExecution must not be null");
-      }
       if (blockCacheEvictionPolicy == null) {
         throw new IllegalArgumentException("option blockCacheEvictionPolicy must not be null");
-      }
-      if (buffer == null) {
-        throw new IllegalArgumentException("option buffer must not be null");
       }
       if (walRecoveryMode == null) {
         throw new IllegalArgumentException("option walRecoveryMode must not be null");
       }
-      if (compactionScheduler == null || dlc == null) {
-        throw new IllegalArgumentException("options compactionScheduler and dlc must not be null");
+      if (compaction == null) {
+        throw new IllegalArgumentException("option compaction must not be null");
       }
-      if (levelLayout == null) {
-        throw new IllegalArgumentException("option levelLayout must not be null");
-      }
-      if (levelLayout == LevelLayout.TWO_PHASE
-          && (compactionStyle == CompactionStyle.BLOCK || compactionScheduler != CompactionScheduler.IMMEDIATE)) {
-        throw new IllegalArgumentException("option levelLayout = TWO_PHASE runs with compactionStyle = TABLE or BUFFER"
-            + " and compactionScheduler = IMMEDIATE only, not " + compactionStyle + " and " + compactionScheduler);
-      }
-      if (idleCompactionMillis > 0 && compactionScheduler != CompactionScheduler.IMMEDIATE) {
-        throw new IllegalArgumentException("option idleCompactionMillis runs with compactionScheduler = IMMEDIATE only,"
-            + " not " + compactionScheduler + " (DLC paces compactions to the clients' load itself)");
-      }
-      if (compactionScheduler == CompactionScheduler.DLC) {
+      if (compaction instanceof CompactionSettings.Leveled leveled
+          && leveled.scheduler() instanceof CompactionSettings.Dlc dlc) {
         // Bursty compaction must act before the stall triggers do: stalls are the last resort.
-        range("dlc.fullTriggerL0Files", dlc.fullTriggerL0Files(), 2, l0SlowdownTrigger - 1);
-        range("dlc.partTriggerFreshFiles", dlc.partTriggerFreshFiles(), 2, dlc.fullTriggerL0Files() - 1);
+        DlcConfig c = dlc.config();
+        range("dlc.fullTriggerL0Files", c.fullTriggerL0Files(), 2, l0SlowdownTrigger - 1);
+        range("dlc.partTriggerFreshFiles", c.partTriggerFreshFiles(), 2, c.fullTriggerL0Files() - 1);
       }
       // Each build without an explicit filesystem gets its own LocalFileSystem, so that a
       // database's I/O counters are its own.

@@ -35,9 +35,9 @@ import java.util.List;
  * @param compactions compactions completed (trivial moves included)
  * @param trivialMoves compactions that only moved a file down
  * @param levelMoves two-phase rounds ended: a level's insertion part moved, whole and unchanged,
- *     to its deletion part ({@link Options.LevelLayout#TWO_PHASE}; 0 otherwise)
+ *     to its deletion part ({@link dev.cairn.config.CompactionSettings.TwoPhase}; 0 otherwise)
  * @param idleDrains times aggressive compaction began draining the upper levels because writes
- *     had stopped ({@link Options#idleCompactionMillis()})
+ *     had stopped ({@link dev.cairn.config.CompactionSettings#idleDrainMillis()})
  * @param compactionMicros wall time spent in compactions
  * @param runningCompactions compactions running now (flushes not included)
  * @param obsoleteTableBytes obsolete tables' bytes still on disk, waiting for a deletion batch
@@ -51,11 +51,11 @@ import java.util.List;
  * @param scan latency of {@link Cairn#scan} calls
  * @param dlc the Delayed L0 Compaction scheduler's state ({@link Dlc#OFF} with the immediate
  *     scheduler)
- * @param block block compaction's counters ({@link Block#OFF} unless the compaction style is
- *     {@link Options.CompactionStyle#BLOCK})
- * @param buffer the LSbM compaction buffer's state ({@link Buffer#OFF} unless the compaction
- *     style is {@link Options.CompactionStyle#BUFFER} or a buffer an earlier BUFFER open left is
- *     still draining)
+ * @param block block compaction's counters ({@link Block#OFF} unless compactions execute as
+ *     {@link dev.cairn.config.CompactionSettings.Block})
+ * @param buffer the LSbM compaction buffer's state ({@link Buffer#OFF} unless compactions
+ *     execute as {@link dev.cairn.config.CompactionSettings.Buffer} or a buffer an earlier BUFFER
+ *     open left is still draining)
  * @param pointReadsByLevel where point reads ended and the data blocks they read from the device,
  *     by level, L0 first (empty when not counted)
  * @param pointReadMissMicros the mean time of those block reads since open, read and verified: what
@@ -140,7 +140,7 @@ public record Stats(
   }
 
   /**
-   * Block compaction ({@code CompactionStyle.BLOCK}) figures.
+   * Block compaction ({@code CompactionSettings.Block}) figures.
    *
    * @param appendedTables target tables compacted by appending (block compaction)
    * @param rewrittenTables target tables the selective rule sent to table compaction

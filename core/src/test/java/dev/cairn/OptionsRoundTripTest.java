@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import dev.cairn.config.CompactionSettings;
 import dev.cairn.fs.LocalFileSystem;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
@@ -85,6 +86,10 @@ class OptionsRoundTripTest {
     }
     if (type.isRecord()) {
       return differentRecord(type, current);
+    }
+    if (type == CompactionSettings.class) {
+      CompactionSettings other = CompactionSettings.twoPhase(CompactionSettings.Buffer.defaults());
+      return other.equals(current) ? CompactionSettings.defaults() : other;
     }
     if (type == dev.cairn.fs.FileSystem.class) {
       return new LocalFileSystem();

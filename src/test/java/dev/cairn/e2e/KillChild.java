@@ -2,8 +2,8 @@ package dev.cairn.e2e;
 
 import dev.cairn.Cairn;
 import dev.cairn.Options;
-import dev.cairn.Options.CompactionScheduler;
-import dev.cairn.Options.CompactionStyle;
+import dev.cairn.testing.EngineCombo.CompactionScheduler;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
 import dev.cairn.WriteOptions;
 import dev.cairn.testing.EngineCombo;
 import java.io.PrintStream;

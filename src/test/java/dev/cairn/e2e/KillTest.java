@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.Cairn;
-import dev.cairn.Options.CompactionScheduler;
-import dev.cairn.Options.CompactionStyle;
+import dev.cairn.testing.EngineCombo.CompactionScheduler;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
 import dev.cairn.testing.EngineCombo;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,13 +1,14 @@
 package dev.cairn.db;
 
 import dev.cairn.compaction.CompactionPlan;
-import dev.cairn.BlockCompactionExecution;
 import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.block.LevelThresholds;
 import dev.cairn.compaction.block.SelectiveCompactionRule;
 import dev.cairn.compaction.block.SelectivePlan;
 import dev.cairn.compaction.block.TargetChoice;
 import dev.cairn.compaction.block.TargetStats;
+import dev.cairn.config.BlockCompactionExecution;
+import dev.cairn.config.CompactionSettings;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.ReadableFile;
@@ -73,7 +74,8 @@ final class BlockCompactionJob implements CompactionExecution {
   private final List<Long> outputNumbers = Collections.synchronizedList(new ArrayList<>());
   private final List<FileMetaData> appendedBefore = Collections.synchronizedList(new ArrayList<>());
 
-  BlockCompactionJob(Engine engine, TableOptions tableOptions, CompactionPlan plan, ShapeAdapter shape,
+  BlockCompactionJob(Engine engine, CompactionSettings.Block settings, TableOptions tableOptions,
+      CompactionPlan plan, ShapeAdapter shape,
       BlockCompactionCounters counters, CompactionPacer pacer) {
     this.engine = engine;
     this.tableOptions = tableOptions;
@@ -81,8 +83,8 @@ final class BlockCompactionJob implements CompactionExecution {
     this.plan = plan;
     this.inputs = shape.metas(plan.inputs());
     this.targets = shape.metas(plan.targets());
-    this.config = engine.options().blockCompaction();
-    this.execution = engine.options().blockCompactionExecution();
+    this.config = settings.policy();
+    this.execution = settings.io();
     this.counters = counters;
     this.tag = IoTag.compaction(plan.outputLevel());
   }

@@ -2,6 +2,7 @@ package dev.cairn.db;
 
 import dev.cairn.Stats;
 import dev.cairn.compaction.block.BlockMerge;
+import dev.cairn.config.CompactionSettings;
 
 /**
  * BlockDB's block compaction (docs/compaction.md, "Block compaction"): a merge with targets runs
@@ -11,15 +12,17 @@ import dev.cairn.compaction.block.BlockMerge;
  */
 final class BlockStyle extends TableStyle {
   private final BlockCompactionCounters counters = new BlockCompactionCounters();
+  private final CompactionSettings.Block settings;
 
-  BlockStyle(Engine engine) {
+  BlockStyle(Engine engine, CompactionSettings.Block settings) {
     super(engine);
+    this.settings = settings;
   }
 
   @Override
   public CompactionExecution execution(Compactions.Claimed claimed, CompactionPacer pacer) {
-    if (BlockMerge.runsAsBlockMerge(claimed.plan(), engine.options().blockCompaction())) {
-      return new BlockCompactionJob(engine, tableOptions(), claimed.plan(), claimed.shape(), counters, pacer);
+    if (BlockMerge.runsAsBlockMerge(claimed.plan(), settings.policy())) {
+      return new BlockCompactionJob(engine, settings, tableOptions(), claimed.plan(), claimed.shape(), counters, pacer);
     }
     return super.execution(claimed, pacer);
   }
@@ -28,7 +31,7 @@ final class BlockStyle extends TableStyle {
   @Override
   public long obsoleteFileBatchBytes() {
     long set = super.obsoleteFileBatchBytes();
-    return set > 0 ? set : engine.options().blockCompactionExecution().lazyDeletionBytes();
+    return set > 0 ? set : settings.io().lazyDeletionBytes();
   }
 
   @Override

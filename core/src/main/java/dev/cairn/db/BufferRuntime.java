@@ -37,7 +37,7 @@ import java.util.function.LongSupplier;
 import java.util.logging.Logger;
 
 /**
- * The LSbM compaction buffer of a database with {@link Options.CompactionStyle#BUFFER}
+ * The LSbM compaction buffer of a database with {@link dev.cairn.config.CompactionSettings.Buffer}
  * (docs/compaction.md, "Compaction buffer"): the buffered merge, which adds the buffer's part to
  * every compaction's edit before it installs (Algorithm 1) and holds the buffer within its space
  * bound there, the freeze on repeated data, and the trim of cold files (Algorithm 2), paced to

@@ -46,7 +46,7 @@ final class Compactions {
     this.maxConcurrent = Math.max(1, o.backgroundThreads() - 1);
     this.style = StyleRegistry.style(engine);
     this.scheduler = StyleRegistry.scheduler(engine, picker);
-    this.buffer = new BufferRuntime(engine, o.buffer(), style.buffersMerges());
+    this.buffer = new BufferRuntime(engine, StyleRegistry.bufferConfig(o), style.buffersMerges());
   }
 
   /** Starts the scheduler's and the buffer's background tasks (after recovery). */

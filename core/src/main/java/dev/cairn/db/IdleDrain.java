@@ -8,7 +8,7 @@ import java.util.function.LongSupplier;
 
 /**
  * dLSM's aggressive compaction (section VI): once no write has arrived for {@link
- * dev.cairn.Options#idleCompactionMillis()}, the scheduler asks the picker to drain (compact every
+ * dev.cairn.config.CompactionSettings#idleDrainMillis()}, the scheduler asks the picker to drain (compact every
  * level above the deepest one holding data down, whatever the sizes, {@link
  * dev.cairn.compaction.CompactionPicker#pickDraining}) at full speed; the first write seen ends it.
  * A tick a quarter of the idle time apart (at most a second) compares the bytes written with the

@@ -10,16 +10,17 @@ import java.util.Optional;
 
 /**
  * Compactions start as soon as the picker finds one due, and run unpaced (LevelDB); once writes
- * have stopped for {@link dev.cairn.Options#idleCompactionMillis()}, the picker drains the upper
+ * have stopped for {@link dev.cairn.config.CompactionSettings#idleDrainMillis()}, the picker drains the upper
  * levels instead ({@link IdleDrain}).
  */
 final class ImmediateScheduler implements SchedulerRuntime {
   private final CompactionPicker picker;
   private final IdleDrain idle;
 
-  ImmediateScheduler(Engine engine, CompactionPicker picker) {
+  /** @param idleDrainMillis {@link dev.cairn.config.CompactionSettings#idleDrainMillis()}; 0: off */
+  ImmediateScheduler(Engine engine, CompactionPicker picker, long idleDrainMillis) {
     this.picker = picker;
-    this.idle = new IdleDrain(engine, engine.options().idleCompactionMillis(), System::nanoTime);
+    this.idle = new IdleDrain(engine, idleDrainMillis, System::nanoTime);
   }
 
   @Override

@@ -10,7 +10,8 @@ import java.util.Optional;
  * When compactions run and how fast: the scheduler chooses the next plan for a shape (the
  * immediate scheduler asks the leveled picker, DLC may hold L0 compactions back or start a
  * bursty one) and hands every compaction job the pacer for its I/O, whatever the style.
- * {@link StyleRegistry} maps {@link dev.cairn.Options.CompactionScheduler} to an implementation.
+ * {@link StyleRegistry} maps the scheduler of {@link dev.cairn.config.CompactionSettings} to an
+ * implementation.
  */
 interface SchedulerRuntime {
   /** Starts the scheduler's own threads, if any (after recovery). */

@@ -2,26 +2,38 @@ package dev.cairn.db;
 
 import dev.cairn.Options;
 import dev.cairn.compaction.CompactionPicker;
+import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.dlsm.TwoPhaseCompactionPicker;
 import dev.cairn.compaction.dlsm.TwoPhaseLayout;
+import dev.cairn.compaction.leveled.CompactionPriority;
 import dev.cairn.compaction.leveled.LeveledCompactionPicker;
 import dev.cairn.compaction.leveled.LeveledConfig;
+import dev.cairn.config.CompactionSettings;
+import dev.cairn.config.CompactionSettings.Block;
+import dev.cairn.config.CompactionSettings.Buffer;
+import dev.cairn.config.CompactionSettings.Dlc;
+import dev.cairn.config.CompactionSettings.Leveled;
+import dev.cairn.config.CompactionSettings.Table;
+import dev.cairn.config.CompactionSettings.TwoPhase;
 
 /**
- * The one place that maps the options' compaction style, level layout and scheduler to their
- * runtimes and picker. Adding
- * a style is one class implementing {@link StyleRuntime} and one case here (plus its value in
- * {@link Options.CompactionStyle}); nothing else in the engine names a style or a scheduler.
+ * The one place that maps the options' {@link CompactionSettings} to the runtimes and the picker.
+ * Adding a style is one class implementing {@link StyleRuntime}, one record in {@link
+ * CompactionSettings} and one branch here; nothing else in the engine names a style or a
+ * scheduler.
  */
 final class StyleRegistry {
   private StyleRegistry() {}
 
   static StyleRuntime style(Engine engine) {
-    return switch (engine.options().compactionStyle()) {
-      case TABLE -> new TableStyle(engine);
-      case BLOCK -> new BlockStyle(engine);
-      case BUFFER -> new BufferStyle(engine);
-    };
+    CompactionSettings.Execution execution = engine.options().compaction().execution();
+    if (execution instanceof Block block) {
+      return new BlockStyle(engine, block);
+    }
+    if (execution instanceof Buffer) {
+      return new BufferStyle(engine);
+    }
+    return new TableStyle(engine); // Table, PlainMerge
   }
 
   /** The picker for the options' level layout; its sizes come from the options. */
@@ -29,16 +41,36 @@ final class StyleRegistry {
     // The grandparent and expansion factors are the picker's own (LevelDB's).
     LeveledConfig leveled = LeveledConfig.of(Options.MAX_LEVELS, o.l0CompactionTrigger(), o.baseLevelBytes(),
         o.levelSizeRatio(), o.targetFileBytes());
-    return switch (o.levelLayout()) {
-      case LEVELED -> new LeveledCompactionPicker(leveled, o.compactionPriority());
-      case TWO_PHASE -> new TwoPhaseCompactionPicker(new TwoPhaseLayout(leveled, TwoPhaseLayout.DEFAULT_PAIRS));
-    };
+    if (o.compaction() instanceof TwoPhase) {
+      return new TwoPhaseCompactionPicker(new TwoPhaseLayout(leveled, TwoPhaseLayout.DEFAULT_PAIRS));
+    }
+    return new LeveledCompactionPicker(leveled, priority(((Leveled) o.compaction()).execution()));
+  }
+
+  /** The priority a leveled execution starts its compactions by; the buffer's rounds sweep round-robin. */
+  static CompactionPriority priority(CompactionSettings.LeveledExecution execution) {
+    if (execution instanceof Table table) {
+      return table.priority();
+    }
+    if (execution instanceof Block block) {
+      return block.priority();
+    }
+    return CompactionPriority.ROUND_ROBIN;
   }
 
   static SchedulerRuntime scheduler(Engine engine, CompactionPicker picker) {
-    return switch (engine.options().compactionScheduler()) {
-      case IMMEDIATE -> new ImmediateScheduler(engine, picker);
-      case DLC -> new DlcRuntime(engine, engine.options().dlc(), picker);
-    };
+    CompactionSettings settings = engine.options().compaction();
+    if (settings instanceof Leveled leveled && leveled.scheduler() instanceof Dlc dlc) {
+      return new DlcRuntime(engine, dlc.config(), picker);
+    }
+    return new ImmediateScheduler(engine, picker, settings.idleDrainMillis());
+  }
+
+  /**
+   * The buffer's settings: the options' under {@link Buffer}, else the defaults, which a buffer
+   * an earlier BUFFER open left drains by.
+   */
+  static BufferConfig bufferConfig(Options o) {
+    return o.compaction().execution() instanceof Buffer buffer ? buffer.config() : BufferConfig.defaults();
   }
 }

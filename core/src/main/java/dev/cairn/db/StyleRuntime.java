@@ -7,9 +7,9 @@ import dev.cairn.table.TableOptions;
  * A compaction style as the engine runs it: what one claimed plan does to the files, how the
  * tables it writes are built, whether merges feed the compaction buffer, how obsolete files are
  * batched, and its own statistics. The plans themselves come from the scheduler
- * ({@link SchedulerRuntime}); a style only executes them. {@link StyleRegistry} maps
- * {@link dev.cairn.Options.CompactionStyle} to an implementation; adding a style is one class
- * and one line there (docs/architecture.md, "Adding a compaction style").
+ * ({@link SchedulerRuntime}); a style only executes them. {@link StyleRegistry} maps the
+ * execution of {@link dev.cairn.config.CompactionSettings} to an implementation
+ * (docs/architecture.md, "Adding a compaction style").
  */
 interface StyleRuntime {
   /** How this style executes {@code claimed}, paced by {@code pacer}. */

@@ -45,7 +45,7 @@ final class Demo {
 
   private static void runIn(Path dir, DemoConfig config, PrintStream out) {
     Options options = Options.builder().backgroundThreads(config.backgroundThreads())
-        .compactionStyle(config.style()).build();
+        .compaction(config.compaction()).build();
     long t0 = System.nanoTime();
     try (Cairn db = Cairn.open(dir, options)) {
       load(db, config, out);

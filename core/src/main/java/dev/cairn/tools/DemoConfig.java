@@ -1,20 +1,22 @@
 package dev.cairn.tools;
 
 import dev.cairn.Options;
+import dev.cairn.config.CompactionSettings;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /**
  * Flags of {@code cairn demo}.
  *
  * @param dir the database directory, or null for a temporary one the demo removes
  */
-record DemoConfig(Path dir, int records, int valueBytes, int backgroundThreads, Options.CompactionStyle style) {
+record DemoConfig(Path dir, int records, int valueBytes, int backgroundThreads, CompactionSettings compaction) {
   static DemoConfig parse(String[] args) {
     Path dir = null;
     int records = 200_000;
     int valueBytes = 256;
     int backgroundThreads = Options.defaults().backgroundThreads();
-    Options.CompactionStyle style = Options.defaults().compactionStyle();
+    CompactionSettings compaction = Options.defaults().compaction();
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
       if (i + 1 >= args.length) {
@@ -26,7 +28,7 @@ record DemoConfig(Path dir, int records, int valueBytes, int backgroundThreads, 
         case "--records" -> records = CairnTool.parseInt(value, "--records");
         case "--value-bytes" -> valueBytes = CairnTool.parseInt(value, "--value-bytes");
         case "--background-threads" -> backgroundThreads = CairnTool.parseInt(value, "--background-threads");
-        case "--compaction-style" -> style = parseStyle(value);
+        case "--compaction-style" -> compaction = parseStyle(value);
         default -> throw new CairnTool.UsageException("unknown flag '" + flag
             + "' (valid: --dir, --records, --value-bytes, --background-threads, --compaction-style)");
       }
@@ -34,15 +36,17 @@ record DemoConfig(Path dir, int records, int valueBytes, int backgroundThreads, 
     if (records <= 0 || valueBytes <= 0) {
       throw new CairnTool.UsageException("--records and --value-bytes must be positive");
     }
-    return new DemoConfig(dir, records, valueBytes, backgroundThreads, style);
+    return new DemoConfig(dir, records, valueBytes, backgroundThreads, compaction);
   }
 
-  private static Options.CompactionStyle parseStyle(String value) {
-    try {
-      return Options.CompactionStyle.valueOf(value.toUpperCase(java.util.Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new CairnTool.UsageException("--compaction-style must be one of "
-          + java.util.Arrays.toString(Options.CompactionStyle.values()) + ", not '" + value + "'");
-    }
+  /** A leveled tree whose merges run as the named style, at its defaults. */
+  private static CompactionSettings parseStyle(String value) {
+    return switch (value.toUpperCase(Locale.ROOT)) {
+      case "TABLE" -> CompactionSettings.leveled(CompactionSettings.Table.defaults());
+      case "BLOCK" -> CompactionSettings.leveled(CompactionSettings.Block.defaults());
+      case "BUFFER" -> CompactionSettings.leveled(CompactionSettings.Buffer.defaults());
+      default -> throw new CairnTool.UsageException(
+          "--compaction-style must be one of [TABLE, BLOCK, BUFFER], not '" + value + "'");
+    };
   }
 }

@@ -79,7 +79,7 @@ class BadInputTest {
         Arguments.of((Consumer<Options.Builder>) b -> b.blockCacheBytes(-1), "blockCacheBytes"),
         Arguments.of((Consumer<Options.Builder>) b -> b.blockCacheEvictionPolicy(null), "blockCacheEvictionPolicy"),
         Arguments.of((Consumer<Options.Builder>) b -> b.backgroundThreads(0), "backgroundThreads"),
-        Arguments.of((Consumer<Options.Builder>) b -> b.compactionStyle(null), "compactionStyle"));
+        Arguments.of((Consumer<Options.Builder>) b -> b.compaction(null), "compaction"));
   }
 
   @ParameterizedTest(name = "{1}")

@@ -10,9 +10,10 @@ import dev.cairn.CairnIterator;
 import dev.cairn.Options;
 import dev.cairn.ReadOptions;
 import dev.cairn.Stats;
-import dev.cairn.BlockCompactionExecution;
 import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.block.LevelThresholds;
+import dev.cairn.config.BlockCompactionExecution;
+import dev.cairn.config.CompactionSettings;
 import dev.cairn.fs.FaultInjectingFileSystem;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.ForwardingFileSystem;
@@ -42,11 +43,15 @@ import org.junit.jupiter.api.io.TempDir;
 class BlockCompactionTest {
   @TempDir Path dir;
 
+  /** Block compaction by {@code policy}, obsolete files deleted at once. */
+  static CompactionSettings.Block forcedBlocks(BlockCompactionConfig policy) {
+    return CompactionSettings.Block.defaults().withPolicy(policy)
+        .withIo(BlockCompactionExecution.defaults().withLazyDeletionBytes(0));
+  }
+
   static Options options(FaultInjectingFileSystem fs) {
     Options.Builder b = Options.builder()
-        .compactionStyle(Options.CompactionStyle.BLOCK)
-        .blockCompaction(BlockCompactionConfig.defaults().withForceBlock(true))
-        .blockCompactionExecution(BlockCompactionExecution.defaults().withLazyDeletionBytes(0))
+        .compaction(CompactionSettings.leveled(forcedBlocks(BlockCompactionConfig.defaults().withForceBlock(true))))
         .memtableBytes(64 << 10)
         .blockBytes(512)
         .targetFileBytes(64 << 10)
@@ -146,7 +151,7 @@ class BlockCompactionTest {
   @Test
   void blockCompactionWritesLessThanTableCompactionForSparseUpdates() {
     Options block = options(null);
-    Options table = block.toBuilder().compactionStyle(Options.CompactionStyle.TABLE).build();
+    Options table = block.toBuilder().compaction(CompactionSettings.defaults()).build();
     long blockBytes = sparseUpdateCompactionBytes(block, dir.resolve("block"));
     long tableBytes = sparseUpdateCompactionBytes(table, dir.resolve("table"));
     System.out.printf("sparse updates: compaction bytes written, table %d, block %d (%.2fx)%n",
@@ -219,7 +224,7 @@ class BlockCompactionTest {
     BlockCompactionConfig d = BlockCompactionConfig.defaults();
     LevelThresholds roomy = new LevelThresholds(0.5, 0.1, 16, d.last().filterReserve());
     Options o = options(null).toBuilder()
-        .blockCompaction(new BlockCompactionConfig(roomy, roomy, true))
+        .compaction(CompactionSettings.leveled(forcedBlocks(new BlockCompactionConfig(roomy, roomy, true))))
         .build();
     Random rnd = new Random(42);
     try (Cairn db = Cairn.open(dir, o)) {
@@ -274,7 +279,7 @@ class BlockCompactionTest {
           positives, probes);
       assertTrue(maxExtent >= 5, "tables must have taken many appends: " + maxExtent);
       // The estimate bounds the expected rate; allow sampling noise on top.
-      assertTrue(fpRate <= o.blockCompactionExecution().maxFilterFalsePositiveRate() * 1.5,
+      assertTrue(fpRate <= BlockCompactionExecution.defaults().maxFilterFalsePositiveRate() * 1.5,
           "false-positive rate " + fpRate + " above the target");
     }
   }

@@ -10,6 +10,7 @@ import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.Cairn;
 import dev.cairn.CairnIterator;
 import dev.cairn.Options;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
 import dev.cairn.ReadOptions;
 import dev.cairn.Stats;
 import dev.cairn.fs.FileNames;
@@ -51,20 +52,26 @@ import org.junit.jupiter.api.io.TempDir;
 class BufferEngineTest {
   @TempDir Path dir;
 
-  private static Options options(Options.CompactionStyle style) {
-    return EngineCombo.tinyTree()
-        .compactionStyle(style)
-        // No space bound, whatever a miss costs: the tests of the trim need older runs to stay (the
-        // bound has its own tests).
-        // Cold arrivals kept: the tests load without reads and need the merges to append (the
-        // rule that leaves them out has its own test).
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0)
-            .withMaxSpaceFraction(1000).withFullBoundMissMicros(0).withTrimUnitBytes(256 << 10).withKeepColdArrivals(true))
-        .build();
+  /**
+   * The buffer's settings here: no space bound, whatever a miss costs (the tests of the trim need
+   * older runs to stay; the bound has its own tests); cold arrivals kept (the tests load without
+   * reads and need the merges to append; the rule that leaves them out has its own test).
+   */
+  private static final BufferConfig TEST_BUFFER = BufferConfig.defaults().withTrimIntervalMillis(3_600_000)
+      .withTrimPassesPerBaseLevel(0).withMaxSpaceFraction(1000).withFullBoundMissMicros(0)
+      .withTrimUnitBytes(256 << 10).withKeepColdArrivals(true);
+
+  private static Options options(CompactionStyle style) {
+    return EngineCombo.tinyTree().compaction(style.leveled(TEST_BUFFER)).build();
+  }
+
+  /** {@link #buffered()}'s options with {@code buffer} as the buffer's settings. */
+  private static Options.Builder bufferedWith(BufferConfig buffer) {
+    return buffered().toBuilder().compaction(CompactionStyle.BUFFER.leveled(buffer));
   }
 
   private static Options buffered() {
-    return options(Options.CompactionStyle.BUFFER);
+    return options(CompactionStyle.BUFFER);
   }
 
   private static byte[] b(String s) {
@@ -139,7 +146,7 @@ class BufferEngineTest {
   @Test
   void mergesOfFilesNoReadWarmedLeaveNothingInTheBufferAndWarmOnesAreAppended() {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
-    Options leaveColdOut = buffered().toBuilder().buffer(buffered().buffer().withKeepColdArrivals(false)).build();
+    Options leaveColdOut = bufferedWith(TEST_BUFFER.withKeepColdArrivals(false)).build();
     TreeMap<String, byte[]> model = new TreeMap<>();
     SplittableRandom r = new SplittableRandom(seed);
     // A small key space, so that later rounds overwrite keys: a file left out wrongly would let
@@ -311,8 +318,7 @@ class BufferEngineTest {
   void repeatedKeysFreezeTheLevelAndReadsStayRight() {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     TreeMap<String, byte[]> model = new TreeMap<>();
-    Options papersFreeze = buffered().toBuilder()
-        .buffer(buffered().buffer().withFreezeRepeatedFraction(0.1)) // off by default
+    Options papersFreeze = bufferedWith(TEST_BUFFER.withFreezeRepeatedFraction(0.1)) // off by default
         .build();
     try (DbImpl db = (DbImpl) Cairn.open(dir, papersFreeze)) {
       // 300 keys, overwritten over and over: every merge into L1 drops most of what it reads.
@@ -335,7 +341,7 @@ class BufferEngineTest {
     try (Cairn db = Cairn.open(dir, buffered())) {
       load(db, model, r, 3, 1_000_000);
     }
-    try (DbImpl db = (DbImpl) Cairn.open(dir, options(Options.CompactionStyle.TABLE))) {
+    try (DbImpl db = (DbImpl) Cairn.open(dir, options(CompactionStyle.TABLE))) {
       int before = bufferFiles(db.engine().versions().current()).size();
       assertTrue(before > 0, "the buffer was persisted, seed " + seed);
       for (String k : List.copyOf(model.keySet())) { // the old buffer holds only stale values now
@@ -364,10 +370,10 @@ class BufferEngineTest {
         .blockBytes(512)
         .bloomBitsPerKey(0) // no filter may answer "not here" for m before the walk does
         .targetFileBytes(16 << 10) // the smallest: one value per file
-        .compactionStyle(Options.CompactionStyle.BUFFER)
         // never freeze: the delete's merge must append its input
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0).withFreezeRepeatedFraction(1)
-            .withTrimUnitBytes(256 << 10).withMaxSpaceFraction(1000).withFullBoundMissMicros(0))
+        .compaction(CompactionStyle.BUFFER.leveled(BufferConfig.defaults().withTrimIntervalMillis(3_600_000)
+            .withTrimPassesPerBaseLevel(0).withFreezeRepeatedFraction(1)
+            .withTrimUnitBytes(256 << 10).withMaxSpaceFraction(1000).withFullBoundMissMicros(0)))
         .build();
     byte[] big = b("v1" + "-".repeat(20 << 10));
     try (Cairn db = Cairn.open(dir, tiny)) {
@@ -405,7 +411,7 @@ class BufferEngineTest {
 
   /** @param filters whether the tables are built with Bloom filters */
   private void levelsWithAnL0FileOverEverything(TreeMap<String, byte[]> model, long seed, boolean filters) {
-    Options options = options(Options.CompactionStyle.TABLE);
+    Options options = options(CompactionStyle.TABLE);
     if (!filters) {
       options = options.toBuilder().bloomBitsPerKey(0).build();
     }
@@ -535,7 +541,7 @@ class BufferEngineTest {
   @ValueSource(doubles = {0.05, 0.0})
   void theBufferStaysWithinItsSpaceBoundAtEveryInstall(double fraction) {
     TreeMap<String, byte[]> model = new TreeMap<>();
-    Options options = buffered().toBuilder().buffer(buffered().buffer().withMaxSpaceFraction(fraction)).build();
+    Options options = bufferedWith(TEST_BUFFER.withMaxSpaceFraction(fraction)).build();
     SplittableRandom r = new SplittableRandom(17);
     long appended = 0;
     try (Cairn db = Cairn.open(dir, options)) {
@@ -568,7 +574,7 @@ class BufferEngineTest {
     double max = 0.5;
     BufferConfig config = BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0)
         .withMaxSpaceFraction(max).withFullBoundMissMicros(seeksAreSlow ? 100 : 60_000_000);
-    Options.Builder b = options(Options.CompactionStyle.BUFFER).toBuilder().buffer(config);
+    Options.Builder b = options(CompactionStyle.BUFFER).toBuilder().compaction(CompactionStyle.BUFFER.leveled(config));
     if (seeksAreSlow) {
       b.fileSystem(SeekDelayFileSystem.onTables(new LocalFileSystem(), Duration.ofMillis(1)));
     }
@@ -607,7 +613,7 @@ class BufferEngineTest {
    */
   @Test
   void arrivalsAfterTheWritesStopMakeAPassDue() throws Exception {
-    Options options = buffered().toBuilder().buffer(buffered().buffer().withTrimPassesPerBaseLevel(32)).build();
+    Options options = bufferedWith(TEST_BUFFER.withTrimPassesPerBaseLevel(32)).build();
     TreeMap<String, byte[]> model = new TreeMap<>();
     SplittableRandom r = new SplittableRandom(31);
     try (Cairn db = Cairn.open(dir, options)) {
@@ -645,9 +651,9 @@ class BufferEngineTest {
    */
   @Test
   void aTrimPassAppliesTheBoundWhenNoWriteInstallsAnything() {
-    BufferConfig config = buffered().buffer().withMaxSpaceFraction(0.5).withFullBoundMissMicros(60_000_000);
+    BufferConfig config = TEST_BUFFER.withMaxSpaceFraction(0.5).withFullBoundMissMicros(60_000_000);
     TreeMap<String, byte[]> model = new TreeMap<>();
-    try (DbImpl db = (DbImpl) Cairn.open(dir, buffered().toBuilder().buffer(config).build())) {
+    try (DbImpl db = (DbImpl) Cairn.open(dir, bufferedWith(config).build())) {
       load(db, model, new SplittableRandom(29), 3, 20_000);
       Stats.Buffer before = db.stats().buffer();
       assertTrue(before.bytes() > 0 && Double.isNaN(before.missCostMicros()), "no read yet, the whole bound: " + before);
@@ -678,7 +684,7 @@ class BufferEngineTest {
       throws Exception {
     TreeMap<String, byte[]> model = new TreeMap<>();
     levelsWithAnL0FileOverEverything(model, 5, filters);
-    Options options = buffered().toBuilder().buffer(buffered().buffer().withColdRunBudget(budget)).build();
+    Options options = bufferedWith(TEST_BUFFER.withColdRunBudget(budget)).build();
     try (DbImpl db = (DbImpl) Cairn.open(dir, options)) {
       StandIns in = StandIns.of(db.engine().versions().current());
       int bufferLevel = in.level();
@@ -730,8 +736,8 @@ class BufferEngineTest {
     levelsWithAnL0FileOverEverything(model, 7);
     Options units = Options.builder().memtableBytes(64 << 10).blockBytes(512).targetFileBytes(16 << 10)
         .baseLevelBytes(64 << 10).l0CompactionTrigger(2).blockCacheBytes(4 << 20)
-        .compactionStyle(Options.CompactionStyle.BUFFER)
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0).withTrimUnitBytes(1024))
+        .compaction(CompactionStyle.BUFFER.leveled(
+            BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0).withTrimUnitBytes(1024)))
         .build();
     FileMetaData target;
     int level = 1;
@@ -793,8 +799,7 @@ class BufferEngineTest {
   void aBufferFileWhosePartsKeepLittleOfItIsRewrittenAsThoseParts() throws Exception {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     TreeMap<String, byte[]> model = new TreeMap<>();
-    Options units = buffered().toBuilder()
-        .buffer(buffered().buffer().withTrimUnitBytes(1024).withPartRewriteFraction(0.5))
+    Options units = bufferedWith(TEST_BUFFER.withTrimUnitBytes(1024).withPartRewriteFraction(0.5))
         .build();
     String buffers;
     long rewrittenNumber;

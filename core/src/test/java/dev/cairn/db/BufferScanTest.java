@@ -11,6 +11,7 @@ import dev.cairn.Options;
 import dev.cairn.ReadOptions;
 import dev.cairn.Snapshot;
 import dev.cairn.compaction.buffer.BufferConfig;
+import dev.cairn.config.CompactionSettings;
 import dev.cairn.testing.EngineCombo;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -36,12 +37,12 @@ class BufferScanTest {
 
   private static Options options(boolean scansThroughBuffer) {
     return EngineCombo.tinyTree()
-        .compactionStyle(Options.CompactionStyle.BUFFER)
         // Every merge appends (no reads warm the loaded data) and nothing leaves for space or
         // by the trim, so the sources stay: the fallbacks are the model test's to cover.
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0)
-            .withMaxSpaceFraction(1000).withFullBoundMissMicros(0).withKeepColdArrivals(true)
-            .withScansThroughBuffer(scansThroughBuffer))
+        .compaction(CompactionSettings.leveled(new CompactionSettings.Buffer(
+            BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0)
+                .withMaxSpaceFraction(1000).withFullBoundMissMicros(0).withKeepColdArrivals(true)
+                .withScansThroughBuffer(scansThroughBuffer))))
         .build();
   }
 

@@ -8,8 +8,8 @@ import dev.cairn.Cairn;
 import dev.cairn.CairnIterator;
 import dev.cairn.DatabaseClosedException;
 import dev.cairn.Options;
-import dev.cairn.Options.CompactionScheduler;
-import dev.cairn.Options.CompactionStyle;
+import dev.cairn.testing.EngineCombo.CompactionScheduler;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
 import dev.cairn.Snapshot;
 import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
@@ -90,7 +90,7 @@ class CloseInFlightTest {
   /** One open, a burst of work on every path, and a close once {@code writesBeforeClose} are acknowledged. */
   private void closeDuringWork(Options options, long seed, AtomicLongArray acknowledged, int writesBeforeClose)
       throws Exception {
-    String where = "seed " + seed + ", " + options.compactionStyle() + "/" + options.compactionScheduler();
+    String where = "seed " + seed + ", " + options.compaction();
     ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
     CountDownLatch enoughWritten = new CountDownLatch(writesBeforeClose);
     Cairn db = Cairn.open(dir, options);

@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.Cairn;
-import dev.cairn.Options;
 import dev.cairn.CairnIterator;
+import dev.cairn.Options;
 import dev.cairn.Snapshot;
 import dev.cairn.WriteBatch;
+import dev.cairn.testing.EngineCombo.CompactionScheduler;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
 import dev.cairn.testing.EngineCombo;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -18,9 +20,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,7 +49,7 @@ class ConcurrencyTest {
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void writersReadersSnapshotsAndIteratorsAgreeWithTheCompactionBuffer() throws Exception {
-    run(ModelTest.options(EngineCombo.of(Options.CompactionStyle.BUFFER, Options.CompactionScheduler.IMMEDIATE)));
+    run(ModelTest.options(EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE)));
   }
 
   private void run(Options options) throws Exception {

@@ -11,8 +11,8 @@ import dev.cairn.CorruptionException;
 import dev.cairn.MissingFilesException;
 import dev.cairn.CairnIterator;
 import dev.cairn.Options;
-import dev.cairn.Options.CompactionScheduler;
-import dev.cairn.Options.CompactionStyle;
+import dev.cairn.testing.EngineCombo.CompactionScheduler;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
 import dev.cairn.Options.WalRecoveryMode;
 import dev.cairn.WriteOptions;
 import dev.cairn.fs.FileNames;
@@ -97,13 +97,10 @@ class CorruptionTest {
 
   private Options options(WalRecoveryMode mode) {
     // A memtable that holds a round of writes: the second round leaves one L0 table (see buildTables).
-    Options.Builder b = combo.apply(Options.builder().memtableBytes(256 << 10).targetFileBytes(32 << 10).blockBytes(1024)
-        .blockCacheBytes(1 << 20).walRecoveryMode(mode));
-    if (combo.style() == CompactionStyle.BUFFER) {
-      // The first round's L0 table must stay in L1's buffer: no space bound, no idle drop.
-      b.buffer(EngineCombo.buffer().withMaxSpaceFraction(1000).withTrimIntervalMillis(3_600_000));
-    }
-    return b.build();
+    // Under BUFFER the first round's L0 table must stay in L1's buffer: no space bound, no idle drop.
+    return combo.apply(Options.builder().memtableBytes(256 << 10).targetFileBytes(32 << 10).blockBytes(1024)
+        .blockCacheBytes(1 << 20).walRecoveryMode(mode),
+        EngineCombo.buffer().withMaxSpaceFraction(1000).withTrimIntervalMillis(3_600_000)).build();
   }
 
   /**

@@ -11,6 +11,7 @@ import dev.cairn.Stats;
 import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.compaction.dlc.LoadClass;
 import dev.cairn.compaction.dlc.LoadCounters;
+import dev.cairn.config.CompactionSettings;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
@@ -42,8 +43,7 @@ class DlcEngineTest {
         .l0SlowdownTrigger(10)
         .l0StopTrigger(14)
         .backgroundThreads(3)
-        .compactionScheduler(Options.CompactionScheduler.DLC)
-        .dlc(DlcConfig.builder()
+        .compaction(CompactionSettings.leveled(CompactionSettings.Table.defaults(), DlcConfig.builder()
             .intervalMillis(3_600_000)
             .ioHighLimitBytesPerSecond(40_000_000)
             .ioLowLimitBytesPerSecond(20_000_000)
@@ -51,7 +51,7 @@ class DlcEngineTest {
             .partTriggerFreshFiles(partTrigger)
             .fullTriggerL0Files(fullTrigger)
             .partRunsBeforeFull(2)
-            .build())
+            .build()))
         .build();
   }
 
@@ -169,18 +169,22 @@ class DlcEngineTest {
     }
   }
 
+  private static CompactionSettings dlc(DlcConfig config) {
+    return CompactionSettings.leveled(CompactionSettings.Table.defaults(), config);
+  }
+
   @Test
   void dlcBurstyThresholdsMustSitBelowTheStallTriggers() {
-    Options.Builder b = Options.builder().l0SlowdownTrigger(8).l0StopTrigger(12)
-        .compactionScheduler(Options.CompactionScheduler.DLC);
+    Options.Builder b = Options.builder().l0SlowdownTrigger(8).l0StopTrigger(12);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> b.dlc(DlcConfig.builder().fullTriggerL0Files(8).build()).build());
+        () -> b.compaction(dlc(DlcConfig.builder().fullTriggerL0Files(8).build())).build());
     assertEquals("option dlc.fullTriggerL0Files = 8 is out of range [2, 7]", e.getMessage());
     e = assertThrows(IllegalArgumentException.class,
-        () -> b.dlc(DlcConfig.builder().partTriggerFreshFiles(7).fullTriggerL0Files(7).build()).build());
+        () -> b.compaction(dlc(DlcConfig.builder().partTriggerFreshFiles(7).fullTriggerL0Files(7).build())).build());
     assertEquals("option dlc.partTriggerFreshFiles = 7 is out of range [2, 6]", e.getMessage());
-    // The defaults fit the default triggers; with the immediate scheduler DLC's values are unused.
-    assertEquals(DlcConfig.defaults(), b.dlc(DlcConfig.defaults()).build().dlc());
+    // The defaults fit the default triggers.
+    CompactionSettings defaults = dlc(DlcConfig.defaults());
+    assertEquals(defaults, b.compaction(defaults).build().compaction());
     Options.builder().l0SlowdownTrigger(4).l0StopTrigger(6).build();
   }
 }

@@ -10,14 +10,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.Cairn;
 import dev.cairn.CairnIterator;
 import dev.cairn.Options;
-import dev.cairn.Options.CompactionScheduler;
-import dev.cairn.Options.CompactionStyle;
+import dev.cairn.testing.EngineCombo.LevelLayout;
+import dev.cairn.testing.EngineCombo.CompactionScheduler;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
 import dev.cairn.ReadOptions;
 import dev.cairn.Snapshot;
 import dev.cairn.Stats;
 import dev.cairn.WriteBatch;
 import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.compaction.model.BufferRun;
+import dev.cairn.config.CompactionSettings;
 import dev.cairn.fs.LocalFileSystem;
 import dev.cairn.testing.EngineCombo;
 import dev.cairn.version.Version;
@@ -72,7 +74,7 @@ class ModelTest {
    */
   static Options options(EngineCombo combo) {
     Options.Builder b = combo.apply(smallOptions().toBuilder());
-    if (combo.style() == Options.CompactionStyle.BUFFER) {
+    if (combo.style() == CompactionStyle.BUFFER) {
       b.bloomBitsPerKey(0).targetFileBytes(16 << 10);
     }
     return b.build();
@@ -98,7 +100,7 @@ class ModelTest {
     if (Boolean.getBoolean("cairn.long")) {
       return 400_000;
     }
-    if (combo.layout() == Options.LevelLayout.TWO_PHASE) {
+    if (combo.layout() == LevelLayout.TWO_PHASE) {
       return 30_000;
     }
     return switch (combo.style()) {
@@ -123,15 +125,15 @@ class ModelTest {
   @MethodSource("combos")
   void randomOperationsMatchTheModel(EngineCombo combo) {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
-    boolean twoPhase = combo.layout() == Options.LevelLayout.TWO_PHASE;
-    Supplier<Options> options = combo.style() == Options.CompactionStyle.BUFFER && !twoPhase
-        ? () -> options(combo).toBuilder().buffer(EngineCombo.buffer().withFreezeRepeatedFraction(0.1)).build()
+    boolean twoPhase = combo.layout() == LevelLayout.TWO_PHASE;
+    Supplier<Options> options = combo.style() == CompactionStyle.BUFFER && !twoPhase
+        ? () -> combo.apply(options(combo).toBuilder(), EngineCombo.buffer().withFreezeRepeatedFraction(0.1)).build()
         : () -> options(combo);
     Run run = new Run(seed, options);
     run.execute(ops(combo));
     if (twoPhase) {
       assertTrue(run.levelMoves > 0, "a two-phase round must end (an insertion part moved whole), " + run.where());
-      if (combo.style() == Options.CompactionStyle.BUFFER) {
+      if (combo.style() == CompactionStyle.BUFFER) {
         assertTrue(run.bufferAppends > 0, "merges must append to the buffer, " + run.where());
         assertTrue(run.bufferServed > 0, "buffer files must answer gets, " + run.where());
         assertTrue(run.bufferScanned > 0, "scans must read level files from the buffer, " + run.where());
@@ -167,8 +169,9 @@ class ModelTest {
     EngineCombo combo = EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE);
     // Passes paced by writes, a buffer left alone for a second before it counts as idle, no
     // space bound: markers must live long enough to be seen (the main run covers those rules).
-    Run run = new Run(seed, () -> combo.apply(smallOptions().toBuilder()).targetFileBytes(16 << 10)
-        .buffer(EngineCombo.buffer().withTrimIntervalMillis(1000).withTrimPassesPerBaseLevel(64).withMaxSpaceFraction(1000))
+    Run run = new Run(seed, () -> combo.apply(smallOptions().toBuilder(),
+            EngineCombo.buffer().withTrimIntervalMillis(1000).withTrimPassesPerBaseLevel(64).withMaxSpaceFraction(1000))
+        .targetFileBytes(16 << 10)
         .build());
     // 30,000 steps: since the trim judges the newest run too, a level's buffer empties sooner and
     // markers live shorter; at 15,000 steps one local run of seven saw none.
@@ -187,8 +190,8 @@ class ModelTest {
   void randomOperationsMatchTheModelLeavingColdArrivalsOut() {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     EngineCombo combo = EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE);
-    Run run = new Run(seed, () -> options(combo).toBuilder()
-        .buffer(EngineCombo.buffer().withKeepColdArrivals(false)).build());
+    Run run = new Run(seed, () -> combo.apply(options(combo).toBuilder(),
+        EngineCombo.buffer().withKeepColdArrivals(false)).build());
     // 30,000 steps: with the overlap check on inputs removed, one run in three caught the stale
     // read at 15,000 steps.
     run.execute(Boolean.getBoolean("cairn.long") ? 400_000 : 30_000);
@@ -226,8 +229,11 @@ class ModelTest {
   void randomOperationsMatchTheModelWithSelectiveBlockCompaction(EngineCombo combo) {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
     int ops = Boolean.getBoolean("cairn.long") ? 400_000 : 8_000;
+    CompactionSettings.Leveled forced = (CompactionSettings.Leveled) combo.settings();
+    CompactionSettings.Block selective = ((CompactionSettings.Block) forced.execution())
+        .withPolicy(EngineCombo.blockCompaction().withForceBlock(false));
     new Run(seed, () -> combo.apply(smallOptions().toBuilder())
-        .blockCompaction(EngineCombo.blockCompaction().withForceBlock(false)).build()).execute(ops);
+        .compaction(new CompactionSettings.Leveled(selective, forced.scheduler())).build()).execute(ops);
   }
 
   static List<EngineCombo> blockCombos() {
@@ -314,8 +320,7 @@ class ModelTest {
 
     String where() {
       Options o = options.get();
-      return "seed " + seed + ", step " + step + ", scheduler " + o.compactionScheduler() + ", style "
-          + o.compactionStyle();
+      return "seed " + seed + ", step " + step + ", compaction " + o.compaction();
     }
 
     void execute(int ops) {
@@ -372,7 +377,7 @@ class ModelTest {
             + dlcBursts + " bursty runs");
         assertTrue(flushes > 0, "the run must exercise flushes, " + where());
         assertTrue(compactions > 0, "the run must exercise compactions, " + where());
-        if (options.get().compactionStyle() == Options.CompactionStyle.BLOCK) {
+        if (options.get().compaction().execution() instanceof CompactionSettings.Block) {
           assertTrue(appendedTables > 0, "the run must exercise block compaction, " + where());
         }
       } catch (AssertionError e) {

@@ -6,16 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.Cairn;
 import dev.cairn.Options;
 import dev.cairn.Stats;
-import dev.cairn.BlockCompactionExecution;
 import dev.cairn.compaction.block.BlockCompactionConfig;
+import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.dlc.DlcConfig;
+import dev.cairn.config.CompactionSettings;
 import dev.cairn.fs.IoPurpose;
 import dev.cairn.fs.IoStats;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * DLC's throttle paces every compaction of every style: by the time the database closes, every
@@ -26,17 +28,16 @@ import org.junit.jupiter.api.io.TempDir;
 class PacingEveryStyleTest {
   @TempDir Path dir;
 
-  private static Options options(Options.CompactionStyle style) {
+  private static Options options(CompactionStyle style) {
+    CompactionSettings.LeveledExecution execution = style == CompactionStyle.BLOCK
+        ? BlockCompactionTest.forcedBlocks(BlockCompactionConfig.defaults().withForceBlock(true))
+        : style.execution(BufferConfig.defaults());
     return Options.builder()
-        .compactionStyle(style)
-        .compactionScheduler(Options.CompactionScheduler.DLC)
-        .dlc(DlcConfig.builder()
+        .compaction(CompactionSettings.leveled(execution, DlcConfig.builder()
             .intervalMillis(3_600_000) // the monitor never ticks: the initial rate stays
             .ioHighLimitBytesPerSecond(800_000_000)
             .ioLowLimitBytesPerSecond(400_000_000)
-            .build())
-        .blockCompaction(BlockCompactionConfig.defaults().withForceBlock(true))
-        .blockCompactionExecution(BlockCompactionExecution.defaults().withLazyDeletionBytes(0))
+            .build()))
         .memtableBytes(64 << 10)
         .blockBytes(512)
         .targetFileBytes(64 << 10)
@@ -50,8 +51,8 @@ class PacingEveryStyleTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Options.CompactionStyle.class)
-  void everyCompactionByteIsCharged(Options.CompactionStyle style) {
+  @EnumSource(CompactionStyle.class)
+  void everyCompactionByteIsCharged(CompactionStyle style) {
     Options options = options(style);
     CompactionThrottle throttle;
     Stats stats;
@@ -73,7 +74,7 @@ class PacingEveryStyleTest {
     IoStats io = options.fileSystem().ioStats();
     long moved = io.bytesRead(IoPurpose.COMPACTION) + io.bytesWritten(IoPurpose.COMPACTION);
     assertTrue(moved > 0, "the workload compacts");
-    if (style == Options.CompactionStyle.BLOCK) {
+    if (style == CompactionStyle.BLOCK) {
       assertTrue(stats.block().appendedTables() > 0, "block merges ran: " + stats.block());
     }
     assertEquals(moved, throttle.chargedBytes(), style + ": compaction bytes moved vs charged to the throttle");

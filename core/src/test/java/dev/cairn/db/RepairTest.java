@@ -10,7 +10,7 @@ import dev.cairn.Cairn;
 import dev.cairn.CairnIterator;
 import dev.cairn.MissingFilesException;
 import dev.cairn.Options;
-import dev.cairn.Options.CompactionStyle;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
 import dev.cairn.RepairReport;
 import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.model.BufferEntry;
@@ -46,9 +46,9 @@ class RepairTest {
   private final Map<String, List<byte[]>> history = new HashMap<>();
 
   private static Options options(CompactionStyle style) {
-    return Options.builder().compactionStyle(style).memtableBytes(256 << 10).targetFileBytes(32 << 10)
-        .blockBytes(1024).blockCacheBytes(1 << 20).buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0)
-            .withMaxSpaceFraction(1000).withFullBoundMissMicros(0).withKeepColdArrivals(true)) // the load reads nothing; repair needs buffer files
+    return Options.builder().memtableBytes(256 << 10).targetFileBytes(32 << 10).blockBytes(1024).blockCacheBytes(1 << 20)
+        .compaction(style.leveled(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0)
+            .withMaxSpaceFraction(1000).withFullBoundMissMicros(0).withKeepColdArrivals(true))) // the load reads nothing; repair needs buffer files
         .build();
   }
 

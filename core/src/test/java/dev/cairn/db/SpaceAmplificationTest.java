@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.Cairn;
 import dev.cairn.Options;
-import dev.cairn.Options.CompactionStyle;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
 import dev.cairn.Stats;
 import dev.cairn.compaction.buffer.BufferConfig;
 import java.io.IOException;
@@ -29,11 +29,11 @@ class SpaceAmplificationTest {
   @ParameterizedTest
   @EnumSource(CompactionStyle.class)
   void theFigureCountsEveryTableByteOnDisk(CompactionStyle style) throws Exception {
-    Options options = Options.builder().compactionStyle(style).memtableBytes(64 << 10).targetFileBytes(32 << 10)
+    Options options = Options.builder().memtableBytes(64 << 10).targetFileBytes(32 << 10)
         .baseLevelBytes(128 << 10).blockBytes(1024).blockCacheBytes(4 << 20)
         // Cold arrivals kept: the load reads nothing, and the buffer must hold files to be counted.
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0)
-            .withMaxSpaceFraction(1000).withFullBoundMissMicros(0).withKeepColdArrivals(true)).build();
+        .compaction(style.leveled(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0)
+            .withMaxSpaceFraction(1000).withFullBoundMissMicros(0).withKeepColdArrivals(true))).build();
     try (Cairn db = Cairn.open(dir, options)) {
       Random random = new Random(11);
       for (int round = 0; round < 4; round++) {

@@ -2,37 +2,42 @@ package dev.cairn.db;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.Cairn;
 import dev.cairn.Options;
 import dev.cairn.Stats;
+import dev.cairn.config.CompactionSettings;
 import dev.cairn.testing.EngineCombo;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * dLSM's two-phase levels and aggressive compaction in the engine: rounds end by level moves and
  * every value stays readable across them and a reopen; with writes stopped, aggressive compaction
- * drains every level above the deepest into it; the options refuse what the layout does not run
- * with.
+ * drains every level above the deepest into it.
  */
 class TwoPhaseEngineTest {
   @TempDir Path dir;
 
-  private static Options.Builder small(Options.CompactionStyle style) {
-    return EngineCombo.tinyTree()
-        .compactionStyle(style)
-        .levelLayout(Options.LevelLayout.TWO_PHASE);
+  private static Options.Builder small(CompactionStyle style) {
+    return small(style, 0);
+  }
+
+  private static Options.Builder small(CompactionStyle style, long idleDrainMillis) {
+    CompactionSettings.TwoPhaseExecution execution = style == CompactionStyle.BUFFER
+        ? CompactionSettings.Buffer.defaults()
+        : new CompactionSettings.PlainMerge();
+    return EngineCombo.tinyTree().compaction(new CompactionSettings.TwoPhase(execution, idleDrainMillis));
   }
 
   private static byte[] key(int i) {
@@ -44,8 +49,8 @@ class TwoPhaseEngineTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Options.CompactionStyle.class, names = {"TABLE", "BUFFER"})
-  void roundsEndByLevelMovesAndEveryValueSurvivesThemAndAReopen(Options.CompactionStyle style) {
+  @EnumSource(value = CompactionStyle.class, names = {"TABLE", "BUFFER"})
+  void roundsEndByLevelMovesAndEveryValueSurvivesThemAndAReopen(CompactionStyle style) {
     int keys = 3000;
     int[] version = new int[keys];
     SplittableRandom random = new SplittableRandom(7);
@@ -71,7 +76,7 @@ class TwoPhaseEngineTest {
   void withWritesStoppedAggressiveCompactionDrainsEveryUpperLevelIntoTheDeepest() throws Exception {
     int keys = 3000;
     int[] version = new int[keys];
-    try (Cairn db = Cairn.open(dir, small(Options.CompactionStyle.BUFFER).idleCompactionMillis(200).build())) {
+    try (Cairn db = Cairn.open(dir, small(CompactionStyle.BUFFER, 200).build())) {
       for (int round = 0; round < 4; round++) {
         for (int i = 0; i < keys; i++) {
           db.put(key(i), value(i, ++version[i]));
@@ -87,19 +92,6 @@ class TwoPhaseEngineTest {
       assertTrue(stats.idleDrains() >= 1, "the drain began once writes stopped");
       checkAll(db, version);
     }
-  }
-
-  @Test
-  void optionsRefuseWhatTwoPhaseLevelsDoNotRunWith() {
-    IllegalArgumentException block = assertThrows(IllegalArgumentException.class,
-        () -> small(Options.CompactionStyle.BLOCK).build());
-    assertTrue(block.getMessage().contains("TWO_PHASE"), block.getMessage());
-    IllegalArgumentException dlc = assertThrows(IllegalArgumentException.class,
-        () -> small(Options.CompactionStyle.TABLE).compactionScheduler(Options.CompactionScheduler.DLC).build());
-    assertTrue(dlc.getMessage().contains("IMMEDIATE"), dlc.getMessage());
-    IllegalArgumentException idle = assertThrows(IllegalArgumentException.class,
-        () -> Options.builder().idleCompactionMillis(100).compactionScheduler(Options.CompactionScheduler.DLC).build());
-    assertTrue(idle.getMessage().contains("idleCompactionMillis"), idle.getMessage());
   }
 
   private static List<Integer> levelsWithFiles(Stats stats) {

@@ -1,14 +1,13 @@
 package dev.cairn.testing;
 
-import dev.cairn.cache.EvictionPolicy;
-import dev.cairn.BlockCompactionExecution;
-import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.Options;
-import dev.cairn.Options.CompactionScheduler;
-import dev.cairn.Options.CompactionStyle;
-import dev.cairn.Options.LevelLayout;
+import dev.cairn.cache.EvictionPolicy;
 import dev.cairn.compaction.block.BlockCompactionConfig;
+import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.dlc.DlcConfig;
+import dev.cairn.compaction.leveled.CompactionPriority;
+import dev.cairn.config.BlockCompactionExecution;
+import dev.cairn.config.CompactionSettings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -29,9 +28,37 @@ import java.util.stream.Collectors;
  */
 public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler, LevelLayout layout) {
 
+  /** What a merge does ({@link CompactionSettings.Execution}). */
+  public enum CompactionStyle {
+    TABLE, BLOCK, BUFFER;
+
+    /** This style at its defaults; BUFFER with {@code buffer}. */
+    public CompactionSettings.LeveledExecution execution(BufferConfig buffer) {
+      return switch (this) {
+        case TABLE -> CompactionSettings.Table.defaults();
+        case BLOCK -> CompactionSettings.Block.defaults();
+        case BUFFER -> new CompactionSettings.Buffer(buffer);
+      };
+    }
+
+    /** This style over leveled levels, plans run at once, at its defaults; BUFFER with {@code buffer}. */
+    public CompactionSettings leveled(BufferConfig buffer) {
+      return CompactionSettings.leveled(execution(buffer));
+    }
+  }
+
+  /** When plans run ({@link CompactionSettings.Scheduler}). */
+  public enum CompactionScheduler { IMMEDIATE, DLC }
+
+  /** How the levels below L0 are laid out ({@link CompactionSettings.Leveled}, {@link CompactionSettings.TwoPhase}). */
+  public enum LevelLayout { LEVELED, TWO_PHASE }
+
   public EngineCombo {
     if (style == null || scheduler == null || layout == null) {
       throw new IllegalArgumentException("style, scheduler and layout must not be null");
+    }
+    if (layout == LevelLayout.TWO_PHASE && (style == CompactionStyle.BLOCK || scheduler == CompactionScheduler.DLC)) {
+      throw new IllegalArgumentException("two-phase levels run TABLE or BUFFER, IMMEDIATE only: " + style + "/" + scheduler);
     }
   }
 
@@ -101,22 +128,36 @@ public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler, 
         parts.length == 3 ? LevelLayout.valueOf(parts[2].trim().toUpperCase()) : LevelLayout.LEVELED);
   }
 
-  /**
-   * Sets the style, the scheduler, the layout and their tuning on {@code b} (and nothing else), returning it.
-   * Apply it last, or at least after {@code Options.toBuilder()}: that copy leaves out the block
-   * compaction settings.
-   */
+  /** The combination's compaction settings, each part tuned as this class's methods say. */
+  public CompactionSettings settings() {
+    return settings(buffer());
+  }
+
+  /** The same with {@code buffer} as the buffer's settings (used only by BUFFER). */
+  public CompactionSettings settings(BufferConfig buffer) {
+    if (layout == LevelLayout.TWO_PHASE) {
+      return CompactionSettings.twoPhase(
+          style == CompactionStyle.BUFFER ? new CompactionSettings.Buffer(buffer) : new CompactionSettings.PlainMerge());
+    }
+    CompactionSettings.LeveledExecution execution = switch (style) {
+      case TABLE -> CompactionSettings.Table.defaults();
+      case BLOCK -> new CompactionSettings.Block(CompactionPriority.MIN_OVERLAP, blockCompaction(),
+          BlockCompactionExecution.defaults().withLazyDeletionBytes(256 << 10));
+      case BUFFER -> new CompactionSettings.Buffer(buffer);
+    };
+    return scheduler == CompactionScheduler.DLC
+        ? CompactionSettings.leveled(execution, dlc())
+        : CompactionSettings.leveled(execution);
+  }
+
+  /** Sets the compaction settings (and, for dLSM, its cache) on {@code b} and nothing else, returning it. */
   public Options.Builder apply(Options.Builder b) {
-    b.compactionStyle(style).compactionScheduler(scheduler).levelLayout(layout);
-    switch (style) {
-      case BLOCK -> b.blockCompaction(blockCompaction())
-          .blockCompactionExecution(BlockCompactionExecution.defaults().withLazyDeletionBytes(256 << 10));
-      case BUFFER -> b.buffer(buffer());
-      case TABLE -> { }
-    }
-    if (scheduler == CompactionScheduler.DLC) {
-      b.dlc(dlc());
-    }
+    return apply(b, buffer());
+  }
+
+  /** The same with {@code buffer} as the buffer's settings (used only by BUFFER). */
+  public Options.Builder apply(Options.Builder b, BufferConfig buffer) {
+    b.compaction(settings(buffer));
     if (style == CompactionStyle.BUFFER && layout == LevelLayout.TWO_PHASE) {
       // dLSM as the runner's cairn-dlsm builds it: flushed blocks cached, in an LRU block cache
       // (so the reliability tests run the LRU cache too; the other combinations keep W-TinyLFU).

@@ -1,6 +1,6 @@
 package dev.cairn.e2e.stress;
 
-import dev.cairn.Options.LevelLayout;
+import dev.cairn.testing.EngineCombo.LevelLayout;
 import dev.cairn.testing.EngineCombo;
 import java.io.IOException;
 import java.nio.file.Path;

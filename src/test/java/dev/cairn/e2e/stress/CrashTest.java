@@ -2,8 +2,8 @@ package dev.cairn.e2e.stress;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.Options.CompactionScheduler;
-import dev.cairn.Options.CompactionStyle;
+import dev.cairn.testing.EngineCombo.CompactionScheduler;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
 import dev.cairn.testing.EngineCombo;
 import java.nio.file.Files;
 import java.nio.file.Path;

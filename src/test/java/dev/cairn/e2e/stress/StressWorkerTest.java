@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.Options;
+import dev.cairn.testing.EngineCombo.CompactionScheduler;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +28,7 @@ class StressWorkerTest {
   @Test
   void concurrentWorkersPassTheirOwnChecksAndAcknowledgeInOrder() throws Exception {
     long seed = Long.getLong("cairn.seed", System.nanoTime());
-    Options options = EngineSettings.random(dev.cairn.testing.EngineCombo.of(Options.CompactionStyle.TABLE, Options.CompactionScheduler.IMMEDIATE), new java.util.Random(seed)).toOptions();
+    Options options = EngineSettings.random(dev.cairn.testing.EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.IMMEDIATE), new java.util.Random(seed)).toOptions();
     ByteArrayOutputStream acks = new ByteArrayOutputStream();
     AckChannel channel = new AckChannel(acks);
     ExecutorService pool = Executors.newFixedThreadPool(WORKLOAD.threads());

@@ -1,7 +1,7 @@
 package dev.cairn.compaction.block;
 
 /**
- * The policy of block compaction ({@code Options.CompactionStyle.BLOCK}; docs/compaction.md):
+ * The policy of block compaction ({@code CompactionSettings.Block}; docs/compaction.md):
  * which targets the selective rule appends to. How the engine executes it (parallel sub-tasks,
  * lazy deletion, filter rebuilds) is core's {@code BlockCompactionExecution}.
  *

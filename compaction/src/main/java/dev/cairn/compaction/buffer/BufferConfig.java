@@ -1,7 +1,7 @@
 package dev.cairn.compaction.buffer;
 
 /**
- * Settings of the LSbM compaction buffer ({@code Options.CompactionStyle.BUFFER}; see
+ * Settings of the LSbM compaction buffer ({@code CompactionSettings.Buffer}; see
  * docs/compaction.md, "Compaction buffer"). Defaults are the LSbM paper's.
  *
  * @param trimIntervalMillis the longest time between two trim passes (the paper trims every 30

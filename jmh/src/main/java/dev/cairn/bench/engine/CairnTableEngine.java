@@ -1,13 +1,10 @@
 package dev.cairn.bench.engine;
 
-import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.Cairn;
 import dev.cairn.CairnIterator;
 import dev.cairn.Options;
 import dev.cairn.Stats;
-import dev.cairn.BlockCompactionExecution;
 import dev.cairn.compaction.dlc.DlcConfig;
-import dev.cairn.compaction.leveled.CompactionPriority;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoPurpose;
 import dev.cairn.fs.IoStats;
@@ -16,7 +13,6 @@ import dev.cairn.fs.SeekDelayFileSystem;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.UnaryOperator;
 
 /**
  * Cairn with table (LevelDB-style leveled) compaction, through its public API only. Device and
@@ -40,13 +36,7 @@ public final class CairnTableEngine implements BenchEngine {
   /** Eq. 3's share of gets in periodic's mix (70% gets; its scans run through iterators). */
   static final double PERIODIC_GET_FRACTION = 0.7;
 
-  private final Options.CompactionStyle style;
-  private final boolean dlc;
-  /** The BUFFER style's settings beyond the runner's scale: a variant engine changes them. */
-  private final UnaryOperator<BufferConfig> bufferVariant;
-  private final CompactionPriority priority;
-  /** Applied to the options last: a variant engine's own settings, e.g. another level layout. */
-  private final UnaryOperator<Options.Builder> optionsVariant;
+  private final CairnRecipe recipe;
   private Cairn db;
   /** Where the final statistics table goes: beside the database, which the runner deletes. */
   private Path statsFile;
@@ -59,57 +49,12 @@ public final class CairnTableEngine implements BenchEngine {
 
   /** @param dlc schedule compactions with Delayed L0 Compaction ({@code cairn-table+dlc}) */
   public CairnTableEngine(boolean dlc) {
-    this(Options.CompactionStyle.TABLE, dlc);
+    this(CairnRecipe.of(CairnRecipe.Style.TABLE).dlc(dlc));
   }
 
-  /**
-   * Cairn with another compaction style, e.g. {@code cairn-block} is
-   * {@code new CairnTableEngine(Options.CompactionStyle.BLOCK, false)} (one line in {@link Engines}).
-   */
-  public CairnTableEngine(Options.CompactionStyle style, boolean dlc) {
-    this(style, dlc, UnaryOperator.identity());
-  }
-
-  /**
-   * @param bufferVariant changes the buffer's settings after the runner's scale is applied, e.g.
-   *     {@code c -> c.withCarryBuffers(false)} for {@code cairn-buffer-nocarry}
-   */
-  public CairnTableEngine(Options.CompactionStyle style, boolean dlc, UnaryOperator<BufferConfig> bufferVariant) {
-    this(style, dlc, bufferVariant, null);
-  }
-
-  /** @param priority the compaction priority, or null for the engine's default (the style's) */
-  public CairnTableEngine(Options.CompactionStyle style, boolean dlc, UnaryOperator<BufferConfig> bufferVariant,
-      CompactionPriority priority) {
-    this(style, dlc, bufferVariant, priority, UnaryOperator.identity());
-  }
-
-  /**
-   * @param optionsVariant sets what the variant changes, after everything else, e.g. {@code b ->
-   *     b.levelLayout(Options.LevelLayout.TWO_PHASE)} for {@code cairn-table-2pc}
-   */
-  public CairnTableEngine(Options.CompactionStyle style, UnaryOperator<Options.Builder> optionsVariant) {
-    this(style, false, UnaryOperator.identity(), null, optionsVariant);
-  }
-
-  /** A variant of both the buffer's settings and the options. */
-  public CairnTableEngine(Options.CompactionStyle style, UnaryOperator<BufferConfig> bufferVariant,
-      UnaryOperator<Options.Builder> optionsVariant) {
-    this(style, false, bufferVariant, null, optionsVariant);
-  }
-
-  private CairnTableEngine(Options.CompactionStyle style, boolean dlc, UnaryOperator<BufferConfig> bufferVariant,
-      CompactionPriority priority, UnaryOperator<Options.Builder> optionsVariant) {
-    this.style = style;
-    this.dlc = dlc;
-    this.bufferVariant = bufferVariant;
-    this.priority = priority;
-    this.optionsVariant = optionsVariant;
-  }
-
-  /** The compaction style; the block and buffer engines differ only here. */
-  Options.CompactionStyle compactionStyle() {
-    return style;
+  /** Cairn as {@code recipe} sets it, e.g. {@code cairn-block} is {@code CairnRecipe.of(Style.BLOCK)}. */
+  public CairnTableEngine(CairnRecipe recipe) {
+    this.recipe = recipe;
   }
 
   @Override
@@ -121,22 +66,17 @@ public final class CairnTableEngine implements BenchEngine {
         .blockBytes(s.blockBytes())
         .bloomBitsPerKey(s.bloomBitsPerKey())
         .blockCacheBytes(s.blockCacheBytes())
-        .compactionStyle(compactionStyle())
-        .compactionPriority(priority)
         .fileSystem(fileSystem(s))
-        .compactionScheduler(dlc ? Options.CompactionScheduler.DLC : Options.CompactionScheduler.IMMEDIATE)
-        .dlc(dlcConfig(s))
         // The buffer's own defaults: its trim pace and unit follow the base level (TrimPacing),
         // which puts the paper's 30 s and 2 MB at the runner's scale with no setting of ours.
-        .buffer(bufferVariant.apply(BufferConfig.defaults()))
-        .blockCompactionExecution(BlockCompactionExecution.defaults().withLazyDeletionBytes(LAZY_DELETION_BYTES));
+        .compaction(recipe.settings(dlcConfig(s)));
     if (s.backgroundThreads() > 0) {
       builder.backgroundThreads(s.backgroundThreads());
     }
     if (!s.engineDefaults()) { // the runner's level shape; with --engine-defaults, Cairn's own
       builder.baseLevelBytes(s.baseLevelBytes()).levelSizeRatio(s.levelSizeRatio()).targetFileBytes(s.targetFileBytes());
     }
-    Options options = optionsVariant.apply(builder).build();
+    Options options = recipe.options().apply(builder).build();
     io = options.fileSystem().ioStats();
     statsFile = dir.resolveSibling(dir.getFileName() + "-stats.txt");
     db = Cairn.open(dir, options);

@@ -1,9 +1,11 @@
 package dev.cairn.bench.engine;
 
+import static dev.cairn.bench.engine.CairnRecipe.Style.BLOCK;
+import static dev.cairn.bench.engine.CairnRecipe.Style.BUFFER;
+import static dev.cairn.bench.engine.CairnRecipe.Style.TABLE;
+
 import dev.cairn.cache.EvictionPolicy;
-import dev.cairn.BlockCompactionExecution;
 import dev.cairn.Options;
-import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.leveled.CompactionPriority;
 import dev.cairn.bench.engine.cassandra.CassandraEngine;
 import dev.cairn.bench.engine.hbase.HBaseEngine;
@@ -13,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
 
 /** The engines the runner knows, by command-line name. Adding an engine is one line here. */
 public final class Engines {
@@ -36,121 +37,114 @@ public final class Engines {
     // "+dlc": the same engine with Delayed L0 Compaction scheduling (docs/dlc.md).
     BY_NAME.put("cairn-table+dlc", () -> new CairnTableEngine(true));
     // LevelDB's round-robin seeds instead of the default min-overlap (docs/decisions/0005).
-    BY_NAME.put("cairn-table-rr", () -> new CairnTableEngine(Options.CompactionStyle.TABLE, false,
-        UnaryOperator.identity(), CompactionPriority.ROUND_ROBIN));
+    BY_NAME.put("cairn-table-rr", () -> new CairnTableEngine(
+        CairnRecipe.of(TABLE).priority(CompactionPriority.ROUND_ROBIN)));
     // Block compaction (BlockDB) and the compaction buffer (LSbM).
-    BY_NAME.put("cairn-block", () -> new CairnTableEngine(Options.CompactionStyle.BLOCK, false));
+    BY_NAME.put("cairn-block", () -> new CairnTableEngine(CairnRecipe.of(BLOCK)));
     // Block compaction merging one target at a time (BlockCompactionExecution.parallelism 1).
-    BY_NAME.put("cairn-block-p1", () -> new CairnTableEngine(Options.CompactionStyle.BLOCK,
-        b -> b.blockCompactionExecution(BlockCompactionExecution.defaults().withParallelism(1)
-            .withLazyDeletionBytes(CairnTableEngine.LAZY_DELETION_BYTES))));
-    BY_NAME.put("cairn-buffer", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false));
+    BY_NAME.put("cairn-block-p1", () -> new CairnTableEngine(
+        CairnRecipe.of(BLOCK).blockIo(io -> io.withParallelism(1))));
+    BY_NAME.put("cairn-buffer", () -> new CairnTableEngine(CairnRecipe.of(BUFFER)));
     // The buffer as the paper has it, for A/B runs (docs/compaction.md, "Measured"): a level's
     // buffer dropped as its data merges down, the freeze on repeated data, the plain trim.
-    BY_NAME.put("cairn-buffer-paper", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
-        c -> c.withCarryBuffers(false).withFreezeRepeatedFraction(0.1).withColdRunBudget(0)));
+    BY_NAME.put("cairn-buffer-paper", () -> new CairnTableEngine(CairnRecipe.of(BUFFER).buffer(
+        c -> c.withCarryBuffers(false).withFreezeRepeatedFraction(0.1).withColdRunBudget(0))));
     // The buffer's space against its hit ratio (docs/compaction.md, "The space bound"): a bound of
     // 10%, 15% or 30% of the levels' bytes instead of 20%, each
     // scaled by the miss's cost as the default is, and none at all; and the buffer without part
     // compaction.
-    BY_NAME.put("cairn-buffer-s10", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
-        c -> c.withMaxSpaceFraction(0.10)));
-    BY_NAME.put("cairn-buffer-s15", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
-        c -> c.withMaxSpaceFraction(0.15)));
-    BY_NAME.put("cairn-buffer-s30", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
-        c -> c.withMaxSpaceFraction(0.30)));
-    BY_NAME.put("cairn-buffer-s1000", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
-        c -> c.withMaxSpaceFraction(1000).withFullBoundMissMicros(0)));
+    BY_NAME.put("cairn-buffer-s10", () -> new CairnTableEngine(CairnRecipe.of(BUFFER).buffer(
+        c -> c.withMaxSpaceFraction(0.10))));
+    BY_NAME.put("cairn-buffer-s15", () -> new CairnTableEngine(CairnRecipe.of(BUFFER).buffer(
+        c -> c.withMaxSpaceFraction(0.15))));
+    BY_NAME.put("cairn-buffer-s30", () -> new CairnTableEngine(CairnRecipe.of(BUFFER).buffer(
+        c -> c.withMaxSpaceFraction(0.30))));
+    BY_NAME.put("cairn-buffer-s1000", () -> new CairnTableEngine(CairnRecipe.of(BUFFER).buffer(
+        c -> c.withMaxSpaceFraction(1000).withFullBoundMissMicros(0))));
     // Part compaction of files whose parts keep up to 80% of them (default: half), at the default
     // bound and at 15%.
-    BY_NAME.put("cairn-buffer-r80", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
-        c -> c.withPartRewriteFraction(0.8)));
-    BY_NAME.put("cairn-buffer-s15-r80", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
-        c -> c.withMaxSpaceFraction(0.15).withPartRewriteFraction(0.8)));
-    BY_NAME.put("cairn-buffer-no-rewrite", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
-        c -> c.withPartRewriteFraction(0)));
+    BY_NAME.put("cairn-buffer-r80", () -> new CairnTableEngine(CairnRecipe.of(BUFFER).buffer(
+        c -> c.withPartRewriteFraction(0.8))));
+    BY_NAME.put("cairn-buffer-s15-r80", () -> new CairnTableEngine(CairnRecipe.of(BUFFER).buffer(
+        c -> c.withMaxSpaceFraction(0.15).withPartRewriteFraction(0.8))));
+    BY_NAME.put("cairn-buffer-no-rewrite", () -> new CairnTableEngine(CairnRecipe.of(BUFFER).buffer(
+        c -> c.withPartRewriteFraction(0))));
     // Every merge input and target appended, warm or not (the default before cold arrivals were
     // left out: docs/compaction.md, "Cold arrivals").
-    BY_NAME.put("cairn-buffer-keep-cold", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
-        c -> c.withKeepColdArrivals(true)));
+    BY_NAME.put("cairn-buffer-keep-cold", () -> new CairnTableEngine(CairnRecipe.of(BUFFER).buffer(
+        c -> c.withKeepColdArrivals(true))));
     // The whole space bound whatever a miss costs (the default before the bound followed the
     // miss's cost: docs/compaction.md, "What a miss costs").
-    BY_NAME.put("cairn-buffer-full-bound", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
-        c -> c.withFullBoundMissMicros(0)));
+    BY_NAME.put("cairn-buffer-full-bound", () -> new CairnTableEngine(CairnRecipe.of(BUFFER).buffer(
+        c -> c.withFullBoundMissMicros(0))));
     // dLSM's two-phase compaction (docs/compaction.md "Two-phase compaction"): table
     // compaction with L1-L4 laid out as two insertion / deletion pairs; the paper's LSM baseline.
-    BY_NAME.put("cairn-table-2pc", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
-        b -> b.levelLayout(Options.LevelLayout.TWO_PHASE)));
+    BY_NAME.put("cairn-table-2pc", () -> new CairnTableEngine(CairnRecipe.of(TABLE).twoPhase(true)));
     // dLSM: the compaction buffer over two-phase levels, each pair's buffer moving with its
     // insertion part at the round's end; aggressive compaction once writes stop for 5 s; flushed
     // blocks cached as they are written, in an LRU block cache (W-TinyLFU turns new blocks away,
     // and the "Latest" workloads read new blocks first: docs/compaction.md, "The block cache's
     // policy"); the buffer bounded at a tenth of the levels' bytes, not LSbM's fifth (over
     // two-phase levels a tenth kept the hit ratio at a lower peak space on rangehot and zipfian).
-    BY_NAME.put("cairn-dlsm", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
-        Engines::dlsmBuffer, Engines::dlsm));
+    BY_NAME.put("cairn-dlsm", () -> new CairnTableEngine(dlsm()));
     // cairn-dlsm with Caffeine's W-TinyLFU block cache in place of the LRU.
-    BY_NAME.put("cairn-dlsm-tinylfu", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
-        Engines::dlsmBuffer, b -> dlsm(b).blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU)));
+    BY_NAME.put("cairn-dlsm-tinylfu", () -> new CairnTableEngine(
+        dlsm().options(b -> b.blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU))));
     // dLSM's buffer as the paper builds it: every merge input kept (cold or not), no trim, no
     // carried buffers (a deletion part's buffer goes as it drains); the space bound stays.
-    BY_NAME.put("cairn-dlsm-paper", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
-        c -> dlsmBuffer(c).withKeepColdArrivals(true).withTrimCachedFraction(0).withCarryBuffers(false),
-        Engines::dlsm));
+    BY_NAME.put("cairn-dlsm-paper", () -> new CairnTableEngine(
+        dlsm().buffer(c -> c.withKeepColdArrivals(true).withTrimCachedFraction(0).withCarryBuffers(false))));
     // cairn-dlsm with the buffer bounded at BufferConfig's default fifth of the levels' bytes, not a
     // tenth: the hit ratio that fifth buys over a tenth, against the peak space.
-    BY_NAME.put("cairn-dlsm-s20", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, Engines::dlsm));
+    BY_NAME.put("cairn-dlsm-s20", () -> new CairnTableEngine(dlsmLayout(CairnRecipe.of(BUFFER))));
     // cairn-dlsm with the trim paced by time alone (a pass every 30 s, the paper's), not by the
     // bytes written: arrivals are judged only after reads had time to warm them.
-    BY_NAME.put("cairn-dlsm-trim30", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
-        c -> dlsmBuffer(c).withTrimPassesPerBaseLevel(0),
-        Engines::dlsm));
+    BY_NAME.put("cairn-dlsm-trim30", () -> new CairnTableEngine(
+        dlsm().buffer(c -> c.withTrimPassesPerBaseLevel(0))));
     // Range queries through the buffer where a merge proves it exact (BufferConfig.
     // scansThroughBuffer, off by default): the buffer's scans against the tree's
     // (docs/compaction.md, "Range queries through the buffer").
-    BY_NAME.put("cairn-buffer-scans", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER, false,
-        c -> c.withScansThroughBuffer(true)));
-    BY_NAME.put("cairn-dlsm-scans", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
-        c -> dlsmBuffer(c).withScansThroughBuffer(true),
-        Engines::dlsm));
+    BY_NAME.put("cairn-buffer-scans", () -> new CairnTableEngine(CairnRecipe.of(BUFFER).buffer(
+        c -> c.withScansThroughBuffer(true))));
+    BY_NAME.put("cairn-dlsm-scans", () -> new CairnTableEngine(
+        dlsm().buffer(c -> c.withScansThroughBuffer(true))));
     // Table compaction with cairn-dlsm's aggressive compaction, for the dynamic experiment
     // (latest-rangehot-quiet) as the paper runs it: LSM and dLSM both draining once writes stop.
-    BY_NAME.put("cairn-table-idle", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
-        b -> b.idleCompactionMillis(DLSM_IDLE_MILLIS)));
+    BY_NAME.put("cairn-table-idle", () -> new CairnTableEngine(
+        CairnRecipe.of(TABLE).idleDrainMillis(DLSM_IDLE_MILLIS)));
     // Flushed blocks cached as they are written (Options.cacheFlushedBlocks, which cairn-dlsm
     // sets): what that alone does for table compaction, leveled and two-phase.
-    BY_NAME.put("cairn-table-warm", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
-        b -> b.cacheFlushedBlocks(true)));
-    BY_NAME.put("cairn-table-2pc-warm", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
-        b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).cacheFlushedBlocks(true)));
+    BY_NAME.put("cairn-table-warm", () -> new CairnTableEngine(
+        CairnRecipe.of(TABLE).options(b -> b.cacheFlushedBlocks(true))));
+    BY_NAME.put("cairn-table-2pc-warm", () -> new CairnTableEngine(
+        CairnRecipe.of(TABLE).twoPhase(true).options(b -> b.cacheFlushedBlocks(true))));
     // Table compaction with an LRU block cache (Options.blockCacheEvictionPolicy), alone, with
     // flushed blocks cached, and with those over two-phase levels: what of cairn-dlsm's gain on
     // the "Latest" workloads is the cache's, and what the layout's.
-    BY_NAME.put("cairn-table-lru", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
-        b -> b.blockCacheEvictionPolicy(EvictionPolicy.LRU)));
-    BY_NAME.put("cairn-table-warm-lru", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
-        b -> b.cacheFlushedBlocks(true).blockCacheEvictionPolicy(EvictionPolicy.LRU)));
-    BY_NAME.put("cairn-table-2pc-warm-lru", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
-        b -> b.levelLayout(Options.LevelLayout.TWO_PHASE).cacheFlushedBlocks(true)
-            .blockCacheEvictionPolicy(EvictionPolicy.LRU)));
+    BY_NAME.put("cairn-table-lru", () -> new CairnTableEngine(
+        CairnRecipe.of(TABLE).options(b -> b.blockCacheEvictionPolicy(EvictionPolicy.LRU))));
+    BY_NAME.put("cairn-table-warm-lru", () -> new CairnTableEngine(
+        CairnRecipe.of(TABLE).options(b -> b.cacheFlushedBlocks(true).blockCacheEvictionPolicy(EvictionPolicy.LRU))));
+    BY_NAME.put("cairn-table-2pc-warm-lru", () -> new CairnTableEngine(
+        CairnRecipe.of(TABLE).twoPhase(true)
+            .options(b -> b.cacheFlushedBlocks(true).blockCacheEvictionPolicy(EvictionPolicy.LRU))));
     // The block cache on Caffeine's W-TinyLFU (EvictionPolicy.TINY_LFU) in place of the default,
     // TinyLFU's admission over a CLOCK (docs/decisions/0016; records name that default
     // cairn-table-clock and cairn-block-clock where they compare the two).
-    BY_NAME.put("cairn-table-caffeine", () -> new CairnTableEngine(Options.CompactionStyle.TABLE,
-        b -> b.blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU)));
-    BY_NAME.put("cairn-block-caffeine", () -> new CairnTableEngine(Options.CompactionStyle.BLOCK,
-        b -> b.blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU)));
+    BY_NAME.put("cairn-table-caffeine", () -> new CairnTableEngine(
+        CairnRecipe.of(TABLE).options(b -> b.blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU))));
+    BY_NAME.put("cairn-block-caffeine", () -> new CairnTableEngine(
+        CairnRecipe.of(BLOCK).options(b -> b.blockCacheEvictionPolicy(EvictionPolicy.TINY_LFU))));
     // The dLSM configuration with one mechanism off at a time, so that each figure names the
     // mechanism that earns it: the engine's default cache (TinyLFU admission over a CLOCK) in
     // place of the LRU, flushed blocks not cached, leveled in place of two-phase levels, and no
     // compaction buffer (which is cairn-table-2pc-warm-lru under a name that says what it ablates).
-    BY_NAME.put("cairn-dlsm-no-lru", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
-        Engines::dlsmBuffer, b -> dlsm(b).blockCacheEvictionPolicy(Options.defaults().blockCacheEvictionPolicy())));
-    BY_NAME.put("cairn-dlsm-no-warm", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
-        Engines::dlsmBuffer, b -> dlsm(b).cacheFlushedBlocks(false)));
-    BY_NAME.put("cairn-dlsm-no-2pc", () -> new CairnTableEngine(Options.CompactionStyle.BUFFER,
-        Engines::dlsmBuffer, b -> dlsm(b).levelLayout(Options.LevelLayout.LEVELED)));
-    BY_NAME.put("cairn-dlsm-no-buffer", () -> new CairnTableEngine(Options.CompactionStyle.TABLE, Engines::dlsm));
+    BY_NAME.put("cairn-dlsm-no-lru", () -> new CairnTableEngine(
+        dlsm().options(b -> b.blockCacheEvictionPolicy(Options.defaults().blockCacheEvictionPolicy()))));
+    BY_NAME.put("cairn-dlsm-no-warm", () -> new CairnTableEngine(
+        dlsm().options(b -> b.cacheFlushedBlocks(false))));
+    BY_NAME.put("cairn-dlsm-no-2pc", () -> new CairnTableEngine(dlsm().twoPhase(false)));
+    BY_NAME.put("cairn-dlsm-no-buffer", () -> new CairnTableEngine(dlsmLayout(CairnRecipe.of(TABLE))));
     BY_NAME.put("rocksdb", RocksDbEngine::new);
     // RocksDB with its cache-keeping options on (RocksDbEngine.Tuning.BEST, docs/benchmarks.md).
     BY_NAME.put("rocksdb-best", () -> new RocksDbEngine(RocksDbEngine.Tuning.BEST));
@@ -183,15 +177,18 @@ public final class Engines {
 
   private Engines() {}
 
-  /** cairn-dlsm's settings besides the buffer's (see its registration). */
-  private static Options.Builder dlsm(Options.Builder b) {
-    return b.levelLayout(Options.LevelLayout.TWO_PHASE).idleCompactionMillis(DLSM_IDLE_MILLIS)
-        .cacheFlushedBlocks(true).blockCacheEvictionPolicy(EvictionPolicy.LRU);
+  /** cairn-dlsm (see its registration). */
+  private static CairnRecipe dlsm() {
+    return dlsmLayout(CairnRecipe.of(BUFFER)).buffer(c -> c.withMaxSpaceFraction(DLSM_MAX_SPACE_FRACTION));
   }
 
-  /** cairn-dlsm's buffer: BufferConfig's defaults bounded at a tenth of the levels' bytes. */
-  private static BufferConfig dlsmBuffer(BufferConfig c) {
-    return c.withMaxSpaceFraction(DLSM_MAX_SPACE_FRACTION);
+  /**
+   * cairn-dlsm's settings besides the buffer's bound: two-phase levels, aggressive compaction once
+   * writes stop, flushed blocks cached in an LRU block cache.
+   */
+  private static CairnRecipe dlsmLayout(CairnRecipe r) {
+    return r.twoPhase(true).idleDrainMillis(DLSM_IDLE_MILLIS)
+        .options(b -> b.cacheFlushedBlocks(true).blockCacheEvictionPolicy(EvictionPolicy.LRU));
   }
 
   public static List<String> names() {

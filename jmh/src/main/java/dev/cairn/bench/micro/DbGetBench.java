@@ -5,6 +5,7 @@ import dev.cairn.Options;
 import dev.cairn.Stats;
 import dev.cairn.bench.run.DirectorySize;
 import dev.cairn.compaction.buffer.BufferConfig;
+import dev.cairn.config.CompactionSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,8 +49,9 @@ public class DbGetBench {
   private static final int ROUNDS = 12;
   private static final int VALUE_BYTES = 200;
 
+  /** TABLE or BUFFER: whole tables rewritten, or the compaction buffer. */
   @Param({"TABLE", "BUFFER"})
-  public Options.CompactionStyle style;
+  public String style;
 
   private Path dir;
   private Cairn db;
@@ -65,11 +67,13 @@ public class DbGetBench {
         .targetFileBytes(256 << 10)
         .baseLevelBytes(2 << 20)
         .blockCacheBytes(256L << 20)
-        .compactionStyle(style)
-        .buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000).withTrimPassesPerBaseLevel(0)
-            // The churn reads nothing: keep its merges in the buffer to walk, and the whole bound
-            // whatever the page cache's misses cost (the buffer's shape is what is measured).
-            .withKeepColdArrivals(true).withFullBoundMissMicros(0))
+        .compaction(CompactionSettings.leveled(style.equals("BUFFER")
+            ? new CompactionSettings.Buffer(BufferConfig.defaults().withTrimIntervalMillis(3_600_000)
+                .withTrimPassesPerBaseLevel(0)
+                // The churn reads nothing: keep its merges in the buffer to walk, and the whole bound
+                // whatever the page cache's misses cost (the buffer's shape is what is measured).
+                .withKeepColdArrivals(true).withFullBoundMissMicros(0))
+            : CompactionSettings.Table.defaults()))
         .build());
     SplittableRandom r = new SplittableRandom(7);
     byte[] value = new byte[VALUE_BYTES];

@@ -1,14 +1,14 @@
-package dev.cairn;
+package dev.cairn.config;
 
 /**
- * How the engine executes block compaction ({@link Options.CompactionStyle#BLOCK}); what it
- * decides is {@link dev.cairn.compaction.block.BlockCompactionConfig}. See docs/compaction.md,
- * "Block compaction".
+ * How the engine executes block compaction ({@link CompactionSettings.Block}); what it decides is
+ * {@link dev.cairn.compaction.block.BlockCompactionConfig}. See docs/compaction.md, "Block
+ * compaction".
  *
  * @param parallelism worker threads merging the targets of one compaction in parallel (>= 1)
  * @param lazyDeletionBytes obsolete files are deleted once they add up to this many bytes
  *     (BlockDB's lazy deletion; the paper uses 200 MB), unless {@link
- *     Options#obsoleteFileBatchBytes()} is set
+ *     dev.cairn.Options#obsoleteFileBatchBytes()} is set
  * @param maxFilterFalsePositiveRate appended keys are ORed into a table's filter while its
  *     estimated false-positive rate stays at or below this; beyond it the filter is rebuilt
  */
