@@ -45,9 +45,9 @@ import java.util.logging.Logger;
  * live in the {@link Version}; this class keeps only soft state (freeze rounds, trim schedules,
  * idle watches, the last pass's heat, counters), rebuilt empty on open.
  *
- * <p>Every database has one: with another compaction style it neither appends nor trims, but
- * still adds the removed markers that keep a buffer left by an earlier BUFFER open correct,
- * so that buffer drains as the tree compacts (shadowed files are dropped).
+ * <p>{@link BufferStyle} runs one that appends and trims; {@link BufferLeftover} one that neither
+ * appends nor trims but adds the removed markers that keep a buffer an earlier BUFFER open left
+ * correct, so that buffer drains as the tree compacts (shadowed files are dropped).
  */
 final class BufferRuntime {
   private static final Logger LOG = Logger.getLogger(BufferRuntime.class.getName());
@@ -86,15 +86,24 @@ final class BufferRuntime {
   private final AtomicLong evictedFiles = new AtomicLong();
   private final AtomicLong trimPasses = new AtomicLong();
   private final AtomicLong freezes = new AtomicLong();
-  private final PointReads reads = new PointReads();
-  /** The level files scans may read from the buffer files a merge made them of. */
-  private final BufferScans scans = new BufferScans();
+  /** The read path's per-level counters: the walks the buffer's lookups count, the miss's cost. */
+  private final PointReads reads;
+  /** The level files scans may read from the buffer files a merge made them of (the read path's). */
+  private final BufferScans scans;
   private final PartRewriter rewriter;
   /** What a miss costs, and the space bound it gives. Guarded by the engine mutex. */
   private final MissCostMeter missCost;
 
-  BufferRuntime(Engine engine, BufferConfig config, boolean active) {
+  /**
+   * @param active merges append and the trim runs ({@link BufferStyle}); otherwise only the markers
+   *     that keep a buffer an earlier open left correct ({@link BufferLeftover})
+   * @param reads the read path's counters ({@link Reads}), which the miss-cost estimate reads
+   * @param scans what iterators read from the buffer instead of level files, filled at installs
+   */
+  BufferRuntime(Engine engine, BufferConfig config, boolean active, PointReads reads, BufferScans scans) {
     this.engine = engine;
+    this.reads = reads;
+    this.scans = scans;
     this.config = config;
     this.active = active;
     this.pacing = TrimPacing.of(config, engine.options().baseLevelBytes(), engine.options().blockBytes());
@@ -421,16 +430,6 @@ final class BufferRuntime {
         rewriter.rewrittenFiles(), rewriter.freedBytes(), trimPasses.get(), freezes.get(),
         List.copyOf(frozenLevels), reads.servedTotal(), scans.scannedFromBuffer(), reads.byLevel(v.numLevels()),
         missCost.cost().meanMicros(), missCost.boundFraction());
-  }
-
-  /** What iterators read from the buffer instead of level files ({@link BufferScans}). */
-  BufferScans scans() {
-    return scans;
-  }
-
-  /** How the point reads through each level's buffer ended (counted by {@link BufferLookup}). */
-  PointReads reads() {
-    return reads;
   }
 
   /** Tests: the idle rule reads time from {@code clock}, watching every level afresh from now. */

@@ -26,17 +26,16 @@ final class Compactions {
   private final int maxConcurrent;
   private final StyleRuntime style;
   private final SchedulerRuntime scheduler;
-  /**
-   * The LSbM compaction buffer. Present in every style: a database written with BUFFER and
-   * reopened with another style keeps its buffer correct (markers) while it drains.
-   */
-  private final BufferRuntime buffer;
 
   // Guarded by the engine mutex.
   private final List<CompactionPlan> runningPlans = new ArrayList<>();
   private int manualWaiting;
 
-  Compactions(Engine engine) {
+  /**
+   * @param reads the read path's per-level counters, which a compaction buffer counts into
+   * @param scans the level files iterators may read from buffer files, which a buffer fills
+   */
+  Compactions(Engine engine, PointReads reads, BufferScans scans) {
     this.engine = engine;
     Options o = engine.options();
     this.picker = StyleRegistry.picker(o);
@@ -44,26 +43,20 @@ final class Compactions {
     // several compactions may run at once. One thread stays free for flushes, so that a long
     // compaction never blocks the memtable.
     this.maxConcurrent = Math.max(1, o.backgroundThreads() - 1);
-    this.style = StyleRegistry.style(engine);
+    this.style = StyleRegistry.style(engine, reads, scans);
     this.scheduler = StyleRegistry.scheduler(engine, picker);
-    this.buffer = new BufferRuntime(engine, StyleRegistry.bufferConfig(o), style.buffersMerges());
   }
 
-  /** Starts the scheduler's and the buffer's background tasks (after recovery). */
+  /** Starts the scheduler's and the style's background tasks (after recovery). */
   void start() {
     scheduler.start();
-    buffer.start();
+    style.start();
   }
 
   /** Stops them, waiting for a tick or trim pass in progress. */
   void stop() {
     scheduler.stop();
-    buffer.stop();
-  }
-
-  /** The compaction buffer (appending and trimming only if the style buffers merges). */
-  BufferRuntime buffer() {
-    return buffer;
+    style.stop();
   }
 
   StyleRuntime style() {
@@ -131,8 +124,8 @@ final class Compactions {
         VersionEdit built = edit;
         engine.installer().install(() -> {
           // Against the version the edit replaces (the installer holds the manifest from here):
-          // the buffer's part goes into the same edit, atomic with the compaction.
-          buffer.beforeInstall(claimed.plan(), built);
+          // the style's part (the buffer's) goes into the same edit, atomic with the compaction.
+          style.beforeInstall(claimed.plan(), built);
           return built;
         });
         execution.afterInstall();

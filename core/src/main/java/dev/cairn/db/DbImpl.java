@@ -43,7 +43,7 @@ public final class DbImpl implements Cairn {
     this.calls = lifecycle.calls();
     this.writes = lifecycle.writes();
     this.compactions = lifecycle.compactions();
-    this.reads = new Reads(engine, lifecycle.memTables(), compactions);
+    this.reads = new Reads(engine, lifecycle.memTables(), compactions, lifecycle.pointReads(), lifecycle.scans());
   }
 
   /** See {@link Cairn#open}. */
@@ -249,11 +249,6 @@ public final class DbImpl implements Cairn {
   @Override
   public void close() {
     lifecycle.close();
-  }
-
-  /** The LSbM compaction buffer (appending and trimming only with the BUFFER style). */
-  BufferRuntime buffer() {
-    return compactions.buffer();
   }
 
   /** The engine context (tests). */

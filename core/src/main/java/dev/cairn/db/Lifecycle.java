@@ -22,6 +22,10 @@ final class Lifecycle {
   private final AutoCloseable dbLock;
   /** Public calls running now; close() waits for them (see InFlightCalls). */
   private final InFlightCalls calls;
+  /** Where point reads ended, by level: the read path counts, the buffer's space bound reads. */
+  private final PointReads pointReads;
+  /** The level files iterators may read from buffer files: a buffer fills it, the read path reads. */
+  private final BufferScans scans;
   private final Compactions compactions;
   private final MemTables memTables;
   private final WriteQueue writes;
@@ -32,7 +36,9 @@ final class Lifecycle {
     this.dbLock = dbLock;
     this.calls = new InFlightCalls("database " + dir);
     this.engine = new Engine(dir, options);
-    this.compactions = new Compactions(engine);
+    this.pointReads = new PointReads();
+    this.scans = new BufferScans();
+    this.compactions = new Compactions(engine, pointReads, scans);
     this.memTables = new MemTables(engine);
     this.writes = new WriteQueue(engine, memTables);
     this.background = new BackgroundWork(engine, memTables, compactions);
@@ -85,6 +91,14 @@ final class Lifecycle {
 
   InFlightCalls calls() {
     return calls;
+  }
+
+  PointReads pointReads() {
+    return pointReads;
+  }
+
+  BufferScans scans() {
+    return scans;
   }
 
   Compactions compactions() {

@@ -43,6 +43,10 @@ public final class ReadOnlyDb implements Cairn {
   private final Engine engine;
   private final Compactions compactions;
   private final InFlightCalls calls;
+  /** Where this view's point reads ended, by level. */
+  private final PointReads pointReads;
+  /** Empty: a view installs nothing, so no merge records scan sources. */
+  private final BufferScans scans;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final ManifestMark openedAt;
   // Set once by recover(), before the view is published.
@@ -52,7 +56,9 @@ public final class ReadOnlyDb implements Cairn {
 
   private ReadOnlyDb(Path dir, Options options, ManifestMark openedAt) {
     this.engine = new Engine(dir, options);
-    this.compactions = new Compactions(engine);
+    this.pointReads = new PointReads();
+    this.scans = new BufferScans();
+    this.compactions = new Compactions(engine, pointReads, scans);
     this.calls = new InFlightCalls("read-only view of " + dir);
     this.openedAt = openedAt;
   }
@@ -175,8 +181,7 @@ public final class ReadOnlyDb implements Cairn {
   private ReadState pin(Snapshot snapshot) {
     long at = SnapshotImpl.sequenceFor(snapshot, this, sequence);
     version.ref();
-    return new ReadState(engine.tableCache(), compactions.buffer().reads(), compactions.buffer().scans(), memtables,
-        version, at);
+    return new ReadState(engine.tableCache(), pointReads, scans, memtables, version, at);
   }
 
   @Override
@@ -215,7 +220,7 @@ public final class ReadOnlyDb implements Cairn {
     engine.mutex().lock();
     try {
       long bytes = memtables.stream().mapToLong(MemTable::approximateBytes).sum();
-      return StatsBuilder.build(engine, compactions, version, bytes, memtables.size());
+      return StatsBuilder.build(engine, compactions, pointReads, version, bytes, memtables.size());
     } finally {
       engine.mutex().unlock();
       calls.exit();

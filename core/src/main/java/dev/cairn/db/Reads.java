@@ -22,8 +22,14 @@ final class Reads {
   private final MemTables memTables;
   private final Compactions compactions;
   private final CachedVersions cachedVersions;
+  /** Where point reads ended, by level, and what their device reads cost. */
+  private final PointReads pointReads;
+  /** The level files iterators may read from buffer files. */
+  private final BufferScans scans;
 
-  Reads(Engine engine, MemTables memTables, Compactions compactions) {
+  Reads(Engine engine, MemTables memTables, Compactions compactions, PointReads pointReads, BufferScans scans) {
+    this.pointReads = pointReads;
+    this.scans = scans;
     this.engine = engine;
     this.versions = engine.versions();
     this.mutex = engine.mutex();
@@ -61,8 +67,7 @@ final class Reads {
     List<MemTable> memtables = memTables.newestFirst();
     Version v = versions.refCurrent();
     long at = sequenceAfterPinning(sequence);
-    return new ReadState(engine.tableCache(), compactions.buffer().reads(), compactions.buffer().scans(), memtables,
-        v, at);
+    return new ReadState(engine.tableCache(), pointReads, scans, memtables, v, at);
   }
 
   /**
@@ -75,7 +80,7 @@ final class Reads {
     Version v = cachedVersions.acquire();
     try {
       long at = sequenceAfterPinning(sequence);
-      return ReadState.get(engine.tableCache(), compactions.buffer().reads(), memtables, v, at, key, fillCache);
+      return ReadState.get(engine.tableCache(), pointReads, memtables, v, at, key, fillCache);
     } finally {
       cachedVersions.release(v);
     }
@@ -102,7 +107,7 @@ final class Reads {
   Stats stats() {
     mutex.lock();
     try {
-      return StatsBuilder.build(engine, compactions, versions.current(), memTables.activeBytes(),
+      return StatsBuilder.build(engine, compactions, pointReads, versions.current(), memTables.activeBytes(),
           memTables.immutableCount());
     } finally {
       mutex.unlock();

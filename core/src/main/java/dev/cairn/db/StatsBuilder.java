@@ -12,7 +12,8 @@ final class StatsBuilder {
   private StatsBuilder() {}
 
   /** Requires: mutex held (reads the current version and memtable sizes). */
-  static Stats build(Engine engine, Compactions compactions, Version v, long memtableBytes, int immutables) {
+  static Stats build(Engine engine, Compactions compactions, PointReads reads, Version v, long memtableBytes,
+      int immutables) {
     IoStats io = engine.fs().ioStats();
     double[] scores = compactions.scores();
     List<Stats.LevelStats> levels = new ArrayList<>();
@@ -25,7 +26,7 @@ final class StatsBuilder {
     }
     long user = engine.counters().userBytesWritten().sum();
     long device = io.totalBytesWritten();
-    Stats.Buffer buffer = compactions.buffer().stats(v);
+    Stats.Buffer buffer = compactions.style().bufferStats(v);
     long waitingDeletion = engine.counters().obsoleteTableBytes().get();
     // Every table byte on disk: the levels' (dead bytes included), the buffer's own files, and
     // obsolete tables that lazy deletion keeps until its batch fills.
@@ -78,8 +79,8 @@ final class StatsBuilder {
         compactions.scheduler().stats(v.fileCount(0), v.levelBytes(0)),
         compactions.style().blockStats(),
         buffer,
-        compactions.buffer().reads().levelReads(v.numLevels()),
-        compactions.buffer().reads().meanBlockReadMicros(),
+        reads.levelReads(v.numLevels()),
+        reads.meanBlockReadMicros(),
         engine.installer().manifestWrites(),
         engine.installer().manifestWriteNanos() / 1000,
         stalls);

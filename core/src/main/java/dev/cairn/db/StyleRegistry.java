@@ -2,7 +2,6 @@ package dev.cairn.db;
 
 import dev.cairn.Options;
 import dev.cairn.compaction.CompactionPicker;
-import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.dlsm.TwoPhaseCompactionPicker;
 import dev.cairn.compaction.dlsm.TwoPhaseLayout;
 import dev.cairn.compaction.leveled.CompactionPriority;
@@ -25,15 +24,22 @@ import dev.cairn.config.CompactionSettings.TwoPhase;
 final class StyleRegistry {
   private StyleRegistry() {}
 
-  static StyleRuntime style(Engine engine) {
+  /**
+   * The style of the options' execution. A style without a buffer is wrapped so that a buffer an
+   * earlier open left drains correctly ({@link BufferLeftover}).
+   *
+   * @param reads the read path's per-level counters (the buffer counts into them)
+   * @param scans the level files iterators may read from buffer files (the buffer fills it)
+   */
+  static StyleRuntime style(Engine engine, PointReads reads, BufferScans scans) {
     CompactionSettings.Execution execution = engine.options().compaction().execution();
-    if (execution instanceof Block block) {
-      return new BlockStyle(engine, block);
+    if (execution instanceof Buffer buffer) {
+      return new BufferStyle(engine, buffer.config(), reads, scans);
     }
-    if (execution instanceof Buffer) {
-      return new BufferStyle(engine);
-    }
-    return new TableStyle(engine); // Table, PlainMerge
+    StyleRuntime style = execution instanceof Block block
+        ? new BlockStyle(engine, block)
+        : new TableStyle(engine); // Table, PlainMerge
+    return new BufferLeftover(style, engine, reads, scans);
   }
 
   /** The picker for the options' level layout; its sizes come from the options. */
@@ -64,13 +70,5 @@ final class StyleRegistry {
       return new DlcRuntime(engine, dlc.config(), picker);
     }
     return new ImmediateScheduler(engine, picker, settings.idleDrainMillis());
-  }
-
-  /**
-   * The buffer's settings: the options' under {@link Buffer}, else the defaults, which a buffer
-   * an earlier BUFFER open left drains by.
-   */
-  static BufferConfig bufferConfig(Options o) {
-    return o.compaction().execution() instanceof Buffer buffer ? buffer.config() : BufferConfig.defaults();
   }
 }

@@ -25,11 +25,6 @@ class TableStyle implements StyleRuntime {
   }
 
   @Override
-  public boolean buffersMerges() {
-    return false;
-  }
-
-  @Override
   public long obsoleteFileBatchBytes() {
     return engine.options().obsoleteFileBatchBytes();
   }

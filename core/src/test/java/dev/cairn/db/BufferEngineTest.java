@@ -65,6 +65,11 @@ class BufferEngineTest {
     return EngineCombo.tinyTree().compaction(style.leveled(TEST_BUFFER)).build();
   }
 
+  /** The compaction buffer of {@code db}, opened with a BUFFER execution. */
+  private static BufferRuntime buffer(DbImpl db) {
+    return ((BufferStyle) db.compactions().style()).runtime();
+  }
+
   /** {@link #buffered()}'s options with {@code buffer} as the buffer's settings. */
   private static Options.Builder bufferedWith(BufferConfig buffer) {
     return buffered().toBuilder().compaction(CompactionStyle.BUFFER.leveled(buffer));
@@ -225,14 +230,14 @@ class BufferEngineTest {
     TreeMap<String, byte[]> model = new TreeMap<>();
     AtomicLong clock = new AtomicLong(1_000_000);
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
-      db.buffer().useClock(clock::get);
+      buffer(db).useClock(clock::get);
       load(db, model, new SplittableRandom(seed), 4, 1_000_000);
       assertFalse(bufferFiles(db.engine().versions().current()).isEmpty(), "the load leaves a buffer, seed " + seed);
       clock.addAndGet(3_600_000 - 1);
-      db.buffer().trimOnce();
+      buffer(db).trimOnce();
       assertFalse(bufferFiles(db.engine().versions().current()).isEmpty(), "idle for less than the interval: kept");
       clock.addAndGet(1);
-      db.buffer().trimOnce();
+      buffer(db).trimOnce();
       assertEquals(List.of(), bufferFiles(db.engine().versions().current()), "idle for the interval: emptied, seed " + seed);
       assertEquals(0, db.stats().buffer().bytes());
       checkReads(db, model, "after the idle drop, seed " + seed);
@@ -258,8 +263,8 @@ class BufferEngineTest {
       }
       assertFalse(trimmable.isEmpty(), "some level has a buffer run with files, seed " + seed + "\n" + before);
       CairnIterator pinning = db.iterator(ReadOptions.DEFAULT); // pins `before`
-      assertEquals(0, db.buffer().trimOnce(), "the first pass after open lets every table warm up");
-      assertEquals(trimmableEntries, db.buffer().trimOnce());
+      assertEquals(0, buffer(db).trimOnce(), "the first pass after open lets every table warm up");
+      assertEquals(trimmableEntries, buffer(db).trimOnce());
       Version after = db.engine().versions().current();
       for (int level = 1; level < after.numLevels(); level++) {
         after.bufferRuns(level).forEach(t -> assertTrue(t.files().isEmpty(), "trimmed: " + t));
@@ -299,12 +304,12 @@ class BufferEngineTest {
         d.append(bufferLevel, cold);
       });
       installBuffer(db, d -> d.append(bufferLevel, newer)); // overlaps both: the newest table
-      assertEquals(0, db.buffer().trimOnce(), "the first pass lets every table warm up");
+      assertEquals(0, buffer(db).trimOnce(), "the first pass lets every table warm up");
       for (String k : model.subMap(new String(hot.smallestUserKey(), StandardCharsets.UTF_8), true,
           new String(hot.largestUserKey(), StandardCharsets.UTF_8), true).keySet()) {
         assertArrayEquals(model.get(k), db.get(b(k))); // walks to `hot` (or `newer`) and caches it
       }
-      assertTrue(db.buffer().trimOnce() > 0, "the cold file goes");
+      assertTrue(buffer(db).trimOnce() > 0, "the cold file goes");
       Set<Long> kept = bufferFileNumbers(db);
       assertTrue(kept.contains(hot.number()), "the file reads warmed stays: " + renderBuffers(db.engine().versions().current()));
       assertFalse(kept.contains(cold.number()), "the file no read touched goes: " + renderBuffers(db.engine().versions().current()));
@@ -515,17 +520,17 @@ class BufferEngineTest {
       FileMetaData late = in.second();
       FileMetaData overlapping = in.l0();
       installBuffer(db, d -> d.append(bufferLevel, early));
-      assertEquals(0, db.buffer().trimOnce(), "the first pass lets every table warm up");
+      assertEquals(0, buffer(db).trimOnce(), "the first pass lets every table warm up");
       installBuffer(db, d -> {
         d.append(bufferLevel, late); // joins early's table, the newest
         d.append(bufferLevel, overlapping); // overlaps late: a new newest table
       });
       assertEquals(2, db.engine().versions().current().bufferRuns(bufferLevel).size(), renderBuffers(db.engine().versions().current()));
-      assertEquals(1, db.buffer().trimOnce(), "only the file present at the previous pass is judged");
+      assertEquals(1, buffer(db).trimOnce(), "only the file present at the previous pass is judged");
       Set<Long> kept = bufferFileNumbers(db);
       assertFalse(kept.contains(early.number()), "cold and old enough: trimmed");
       assertTrue(kept.contains(late.number()), "appended since the previous pass, into a table no longer newest: still warming");
-      assertEquals(2, db.buffer().trimOnce(), "a pass later it is judged, and so is the newest run's file");
+      assertEquals(2, buffer(db).trimOnce(), "a pass later it is judged, and so is the newest run's file");
       assertFalse(bufferFileNumbers(db).contains(late.number()));
       assertFalse(bufferFileNumbers(db).contains(overlapping.number()), "the newest run is judged like the others");
     }
@@ -659,7 +664,7 @@ class BufferEngineTest {
       assertTrue(before.bytes() > 0 && Double.isNaN(before.missCostMicros()), "no read yet, the whole bound: " + before);
       checkReads(db, model, "before the pass"); // every key: far more than a window of misses
       assertEquals(before.bytes(), db.stats().buffer().bytes(), "reads install nothing");
-      db.buffer().trimOnce();
+      buffer(db).trimOnce();
       Stats stats = db.stats();
       Stats.Buffer after = stats.buffer();
       assertTrue(after.missCostMicros() > 0, "the pass sampled the timed misses: " + after);
@@ -693,7 +698,7 @@ class BufferEngineTest {
       installBuffer(db, d -> d.append(bufferLevel, older));
       installBuffer(db, d -> d.append(bufferLevel, newer));
       installBuffer(db, d -> d.append(bufferLevel, in.second())); // newest: the two above are trimmable
-      assertEquals(0, db.buffer().trimOnce(), "the first pass lets every table warm up");
+      assertEquals(0, buffer(db).trimOnce(), "the first pass lets every table warm up");
       // Read the keys of `older` that `newer` does not hold: the walks pass `newer` (its filter or
       // index says no) and cache `older`'s blocks; `newer`'s blocks stay cold.
       int warmed = 0;
@@ -705,7 +710,7 @@ class BufferEngineTest {
         }
       }
       assertTrue(warmed > 0, "some key of the older file is not in the newer one");
-      db.buffer().trimOnce();
+      buffer(db).trimOnce();
       List<BufferEntry.File> files = new ArrayList<>();
       db.engine().versions().current().bufferRuns(bufferLevel).forEach(t -> t.entries().forEach(e -> {
         if (e instanceof BufferEntry.File<FileMetaData> f) {
@@ -750,7 +755,7 @@ class BufferEngineTest {
       int bufferLevel = level;
       target = v.files(level).get(0);
       installBuffer(db, d -> d.append(bufferLevel, target));
-      assertEquals(0, db.buffer().trimOnce(), "the first pass lets every table warm up");
+      assertEquals(0, buffer(db).trimOnce(), "the first pass lets every table warm up");
       // Warm the first half of the target's keys: a read there walks the buffer to the target.
       List<String> targetKeys = new ArrayList<>(model.subMap(
           new String(target.smallestUserKey(), StandardCharsets.UTF_8), true,
@@ -759,7 +764,7 @@ class BufferEngineTest {
       for (String k : warm) {
         assertArrayEquals(model.get(k), db.get(b(k)));
       }
-      assertTrue(db.buffer().trimOnce() > 0, "the cold runs of the target are removed");
+      assertTrue(buffer(db).trimOnce() > 0, "the cold runs of the target are removed");
       before = db.engine().versions().current().bufferRuns(level);
       BufferRun<FileMetaData> targetTable = before.get(before.size() - 1);
       List<BufferEntry.File> parts = new ArrayList<>();
@@ -823,16 +828,16 @@ class BufferEngineTest {
       }
       assertTrue(x != null, "the load leaves a whole file only the buffer holds, seed " + seed + "\n" + renderBuffers(v));
       FileMetaData old = x;
-      assertEquals(0, db.buffer().trimOnce(), "the first pass lets every table warm up");
+      assertEquals(0, buffer(db).trimOnce(), "the first pass lets every table warm up");
       List<String> keys = new ArrayList<>(model.subMap(new String(old.smallestUserKey(), StandardCharsets.UTF_8), true,
           new String(old.largestUserKey(), StandardCharsets.UTF_8), true).keySet());
       for (String k : keys.subList(0, keys.size() / 5)) {
         assertArrayEquals(model.get(k), db.get(b(k)));
       }
-      db.buffer().trimOnce();
+      buffer(db).trimOnce();
       Map<Long, FileMetaData> before = new HashMap<>();
       allBufferFiles(db.engine().versions().current()).forEach(f -> before.put(f.number(), f));
-      assertTrue(db.buffer().rewritePartsOnce() > 0, "the file is rewritten, seed " + seed + "\n"
+      assertTrue(buffer(db).rewritePartsOnce() > 0, "the file is rewritten, seed " + seed + "\n"
           + renderBuffers(db.engine().versions().current()));
       assertFalse(onDisk(old), "the old file is collected");
       Map<Long, FileMetaData> after = new HashMap<>();

@@ -4,14 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import dev.cairn.Options;
-import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.dlsm.TwoPhaseCompactionPicker;
 import dev.cairn.compaction.leveled.CompactionPriority;
 import dev.cairn.compaction.leveled.LeveledCompactionPicker;
 import dev.cairn.config.CompactionSettings;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** Settings in, picker and buffer settings out: what the registry maps each compaction setting to. */
+/** Settings in, picker and style out: what the registry maps each compaction setting to. */
 class StyleRegistryTest {
 
   private static Options with(CompactionSettings s) {
@@ -41,10 +43,23 @@ class StyleRegistryTest {
   }
 
   @Test
-  void theBufferRunsByItsOwnSettingsAndALeftOverBufferByTheDefaults() {
-    BufferConfig mine = BufferConfig.defaults().withMaxSpaceFraction(0.1);
-    assertEquals(mine, StyleRegistry.bufferConfig(with(
-        CompactionSettings.twoPhase(new CompactionSettings.Buffer(mine)))));
-    assertEquals(BufferConfig.defaults(), StyleRegistry.bufferConfig(Options.defaults()));
+  void onlyTheBufferExecutionKeepsABufferAndEveryOtherStyleDrainsOneLeftBehind(@TempDir Path dir) {
+    for (CompactionSettings s : List.of(CompactionSettings.defaults(),
+        CompactionSettings.leveled(CompactionSettings.Block.defaults()),
+        CompactionSettings.twoPhase(new CompactionSettings.PlainMerge()))) {
+      StyleRuntime style = StyleRegistry.style(engine(dir, s), new PointReads(), new BufferScans());
+      assertInstanceOf(BufferLeftover.class, style, s.toString());
+    }
+    for (CompactionSettings s : List.of(CompactionSettings.leveled(CompactionSettings.Buffer.defaults()),
+        CompactionSettings.twoPhase(CompactionSettings.Buffer.defaults()))) {
+      StyleRuntime style = StyleRegistry.style(engine(dir, s), new PointReads(), new BufferScans());
+      assertInstanceOf(BufferStyle.class, style, s.toString());
+    }
   }
+
+  /** An engine context over {@code dir} with {@code s}; no block cache, so nothing to release. */
+  private static Engine engine(Path dir, CompactionSettings s) {
+    return new Engine(dir, Options.builder().blockCacheBytes(0).compaction(s).build());
+  }
+
 }
