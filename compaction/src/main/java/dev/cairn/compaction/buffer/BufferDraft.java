@@ -2,7 +2,6 @@ package dev.cairn.compaction.buffer;
 
 import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.compaction.model.BufferRun;
-import dev.cairn.compaction.model.KeyRanges;
 import dev.cairn.compaction.model.TableFile;
 import dev.cairn.compaction.model.UserKeyOrder;
 import java.util.ArrayList;
@@ -67,8 +66,10 @@ public final class BufferDraft<F extends TableFile> {
   private int coldArrivalsLeftOut;
   /** What {@link #applyCompaction} proved a scan may read instead of each output. */
   private Map<Long, List<F>> scanSources = Map.of();
-  /** Touched levels: runs by id, newest first; entries by smallest user key. */
-  private final Map<Integer, TreeMap<Long, TreeMap<byte[], BufferEntry<F>>>> levels = new HashMap<>();
+  /** The runs of the levels this draft touched. */
+  private final DraftRuns<F> draftRuns;
+  /** The extra space those runs hold and the evictions that bound it. */
+  private final SpaceBound<F> spaceBound;
 
   /** A draft for an edit that changes no level (a trim). */
   public BufferDraft(BufferedLevels<F> base, LongSupplier newRunId) {
@@ -83,26 +84,12 @@ public final class BufferDraft<F extends TableFile> {
     this.base = base;
     this.levelChanges = levelChanges;
     this.newRunId = newRunId;
+    this.draftRuns = new DraftRuns<>(base);
+    this.spaceBound = new SpaceBound<>(draftRuns, this::levelFilesAfterEdit);
   }
 
   private TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> level(int level) {
-    return levels.computeIfAbsent(level, l -> copy(base.bufferRuns(l)));
-  }
-
-  private static <F extends TableFile> TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> copy(List<BufferRun<F>> runs) {
-    TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> out = new TreeMap<>(Comparator.reverseOrder());
-    for (BufferRun<F> t : runs) {
-      out.put(t.id(), entries(t.entries()));
-    }
-    return out;
-  }
-
-  private static <F extends TableFile> TreeMap<byte[], BufferEntry<F>> entries(List<BufferEntry<F>> list) {
-    TreeMap<byte[], BufferEntry<F>> m = new TreeMap<>(UserKeyOrder.COMPARATOR);
-    for (BufferEntry<F> e : list) {
-      m.put(e.smallestUserKey(), e);
-    }
-    return m;
+    return draftRuns.level(level);
   }
 
   /**
@@ -118,7 +105,7 @@ public final class BufferDraft<F extends TableFile> {
   public void append(int level, BufferEntry.File<F> entry) {
     TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> runs = level(level);
     TreeMap<byte[], BufferEntry<F>> newest = runs.isEmpty() ? null : runs.firstEntry().getValue();
-    if (newest == null || !overlapsAny(newest, entry.smallestUserKey(), entry.largestUserKey())) {
+    if (newest == null || !DraftRuns.overlapsAny(newest, entry.smallestUserKey(), entry.largestUserKey())) {
       if (newest == null) {
         newest = new TreeMap<>(UserKeyOrder.COMPARATOR);
         runs.put(newRunId.getAsLong(), newest);
@@ -146,7 +133,7 @@ public final class BufferDraft<F extends TableFile> {
     TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> runs = level(level);
     BufferEntry<F> entry = new BufferEntry.File<>(file);
     TreeMap<byte[], BufferEntry<F>> oldest = runs.isEmpty() ? null : runs.lastEntry().getValue();
-    if (oldest != null && !overlapsAny(oldest, entry.smallestUserKey(), entry.largestUserKey())) {
+    if (oldest != null && !DraftRuns.overlapsAny(oldest, entry.smallestUserKey(), entry.largestUserKey())) {
       oldest.put(entry.smallestUserKey(), entry);
       return;
     }
@@ -163,24 +150,24 @@ public final class BufferDraft<F extends TableFile> {
    * buffer file of the level overlaps the range (there is nothing stale to hide).
    */
   public void markRemoved(int level, byte[] smallest, byte[] largest) {
-    if (base.bufferRuns(level).isEmpty() && !levels.containsKey(level)) {
+    if (base.bufferRuns(level).isEmpty() && !draftRuns.touched(level)) {
       return;
     }
     TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> runs = level(level);
-    if (!anyFileOver(level, smallest, largest)) {
+    if (!draftRuns.anyFileOver(level, smallest, largest)) {
       return;
     }
     TreeMap<byte[], BufferEntry<F>> newest = runs.firstEntry().getValue();
     byte[] lo = smallest;
     byte[] hi = largest;
-    List<BufferEntry<F>> overlapping = overlapping(newest, lo, hi);
+    List<BufferEntry<F>> overlapping = DraftRuns.overlapping(newest, lo, hi);
     if (overlapping.stream().anyMatch(e -> e instanceof BufferEntry.File)) {
       newest = new TreeMap<>(UserKeyOrder.COMPARATOR);
       runs.put(newRunId.getAsLong(), newest);
     } else {
       for (BufferEntry<F> m : overlapping) {
-        lo = min(lo, m.smallestUserKey());
-        hi = max(hi, m.largestUserKey());
+        lo = UserKeyOrder.min(lo, m.smallestUserKey());
+        hi = UserKeyOrder.max(hi, m.largestUserKey());
         newest.remove(m.smallestUserKey());
       }
     }
@@ -265,7 +252,7 @@ public final class BufferDraft<F extends TableFile> {
       // Kept targets are appended after the inputs (so that they land below them): not in the
       // runs yet, they are asked apart.
       if (entry.allFiles().stream().noneMatch(warm)
-          && !anyFileOver(outputLevel, f.smallestUserKey(), f.largestUserKey())
+          && !draftRuns.anyFileOver(outputLevel, f.smallestUserKey(), f.largestUserKey())
           && targets.stream().noneMatch(t -> t.overlaps(f.smallestUserKey(), f.largestUserKey()))) {
         leftOut.add(f);
         continue;
@@ -316,29 +303,6 @@ public final class BufferDraft<F extends TableFile> {
   /** The files {@link #applyCompaction} left out as cold arrivals in this draft. */
   public int coldArrivalsLeftOut() {
     return coldArrivalsLeftOut;
-  }
-
-  /**
-   * Whether a file entry of {@code level}'s buffer in this draft (any run) overlaps [{@code lo},
-   * {@code hi}]: where none does, a change of the level there needs no marker ({@link
-   * #markRemoved}) and a cold input may be left out ({@link #applyCompaction}). Walks the draft's
-   * runs, or the base's for a level the draft has not touched, without copying either.
-   */
-  private boolean anyFileOver(int level, byte[] lo, byte[] hi) {
-    if (levels.containsKey(level)) {
-      for (TreeMap<byte[], BufferEntry<F>> run : levels.get(level).values()) {
-        if (overlapping(run, lo, hi).stream().anyMatch(e -> e instanceof BufferEntry.File)) {
-          return true;
-        }
-      }
-      return false;
-    }
-    for (BufferRun<F> run : base.bufferRuns(level)) {
-      if (run.entries().stream().anyMatch(e -> e instanceof BufferEntry.File && e.overlaps(lo, hi))) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Replaces buffer file {@code fileNumber} of run {@code runId} (every part of it) by markers of its parts. */
@@ -400,19 +364,7 @@ public final class BufferDraft<F extends TableFile> {
    * ({@link PartCompaction#apply} repoints parts at a rewritten file).
    */
   public void replaceEntries(int numLevels, UnaryOperator<BufferEntry<F>> change) {
-    for (int l = 0; l < numLevels; l++) {
-      for (TreeMap<byte[], BufferEntry<F>> run : level(l).values()) {
-        for (BufferEntry<F> e : List.copyOf(run.values())) {
-          BufferEntry<F> changed = change.apply(e);
-          if (changed != e) {
-            run.remove(e.smallestUserKey());
-            if (changed != null) {
-              run.put(changed.smallestUserKey(), changed);
-            }
-          }
-        }
-      }
-    }
+    draftRuns.replaceEntries(numLevels, change);
   }
 
   /**
@@ -423,45 +375,7 @@ public final class BufferDraft<F extends TableFile> {
    * files dropped or turned into markers.
    */
   public int collectGarbage() {
-    int dropped = 0;
-    for (Map.Entry<Integer, TreeMap<Long, TreeMap<byte[], BufferEntry<F>>>> level : levels.entrySet()) {
-      TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> runs = level.getValue();
-      List<F> levelFiles = levelFilesAfterEdit(level.getKey());
-      KeyRanges shadow = new KeyRanges(); // the plain markers of newer runs
-      for (TreeMap<byte[], BufferEntry<F>> t : runs.values()) {
-        for (BufferEntry<F> e : List.copyOf(t.values())) {
-          if (e instanceof BufferEntry.File && unreachable(e, levelFiles, shadow)) {
-            if (shadow.covers(e.smallestUserKey(), e.largestUserKey())) {
-              t.remove(e.smallestUserKey());
-            } else { // files of one run never overlap: the marker overlaps nothing there
-              t.put(e.smallestUserKey(), new BufferEntry.Removed<>(e.smallestUserKey(), e.largestUserKey()));
-            }
-            dropped++;
-          }
-        }
-        for (BufferEntry<F> e : t.values()) {
-          if (e instanceof BufferEntry.Removed<F> m && m.hidesAll()) { // a filter marker lets keys through
-            shadow.add(e.smallestUserKey(), e.largestUserKey());
-          }
-        }
-      }
-      List<BufferEntry<F>> olderFiles = new ArrayList<>();
-      for (TreeMap<byte[], BufferEntry<F>> t : runs.descendingMap().values()) { // oldest first
-        for (BufferEntry<F> e : List.copyOf(t.values())) {
-          if (e instanceof BufferEntry.Removed
-              && olderFiles.stream().noneMatch(f -> f.overlaps(e.smallestUserKey(), e.largestUserKey()))) {
-            t.remove(e.smallestUserKey());
-          }
-        }
-        for (BufferEntry<F> e : t.values()) {
-          if (e instanceof BufferEntry.File) {
-            olderFiles.add(e);
-          }
-        }
-      }
-      runs.values().removeIf(TreeMap::isEmpty);
-    }
-    return dropped;
+    return draftRuns.collectGarbage(this::levelFilesAfterEdit);
   }
 
   /**
@@ -470,26 +384,14 @@ public final class BufferDraft<F extends TableFile> {
    * included. Levels 0..{@code numLevels - 1}.
    */
   public long extraBytes(int numLevels) {
-    Set<Long> inLevels = fileNumbersInLevels(numLevels);
-    Set<Long> counted = new HashSet<>();
-    long bytes = 0;
-    for (int level = 0; level < numLevels; level++) {
-      for (BufferRun<F> run : currentRuns(level)) {
-        for (F f : run.allFiles()) {
-          if (!inLevels.contains(f.number()) && counted.add(f.number())) {
-            bytes += f.totalBytes();
-          }
-        }
-      }
-    }
-    return bytes;
+    return spaceBound.extraBytes(numLevels);
   }
 
   /**
    * {@link #fitSpace(long, int, BufferHeat)} with no heat known: the oldest runs go first.
    */
   public int fitSpace(long budgetBytes, int numLevels) {
-    return fitSpace(budgetBytes, numLevels, BufferHeat.NONE);
+    return spaceBound.fitSpace(budgetBytes, numLevels);
   }
 
   /**
@@ -504,81 +406,7 @@ public final class BufferDraft<F extends TableFile> {
    * evicted. Call {@link #collectGarbage} after.
    */
   public int fitSpace(long budgetBytes, int numLevels, BufferHeat heat) {
-    if (budgetBytes < 0) {
-      throw new IllegalArgumentException("negative buffer space budget: " + budgetBytes);
-    }
-    int evicted = 0;
-    Set<Long> inLevels = fileNumbersInLevels(numLevels);
-    while (extraBytes(numLevels) > budgetBytes) {
-      Victim<F> v = coolestHoldingExtra(numLevels, inLevels, heat);
-      if (v == null) {
-        break; // unreachable while extra > 0; a guard against a loop
-      }
-      BufferEntry<F> marker = v.oldestRun || heat.filter(v.entry.meta()) == null
-          ? new BufferEntry.Removed<>(v.entry.smallestUserKey(), v.entry.largestUserKey())
-          : new BufferEntry.Removed<>(v.entry.smallestUserKey(), v.entry.largestUserKey(), heat.filter(v.entry.meta()));
-      v.run.put(v.entry.smallestUserKey(), marker);
-      evicted++;
-    }
-    return evicted;
-  }
-
-  private record Victim<F extends TableFile>(TreeMap<byte[], BufferEntry<F>> run, BufferEntry.File<F> entry,
-      boolean oldestRun, double heat) {}
-
-  private Victim<F> coolestHoldingExtra(int numLevels, Set<Long> inLevels, BufferHeat heat) {
-    Victim<F> best = null;
-    for (int level = 0; level < numLevels; level++) {
-      if (currentRuns(level).isEmpty()) {
-        continue;
-      }
-      TreeMap<Long, TreeMap<byte[], BufferEntry<F>>> runs = level(level);
-      boolean oldest = true;
-      for (TreeMap<byte[], BufferEntry<F>> run : runs.descendingMap().values()) { // oldest first
-        for (BufferEntry<F> e : run.values()) {
-          if (e instanceof BufferEntry.File<F> f && holdsExtra(f, inLevels)) {
-            double h = f.allFiles().stream().mapToDouble(heat::heat).max().orElse(0);
-            if (best == null || h < best.heat) { // strictly cooler: ties keep the older run, smaller key
-              best = new Victim<>(run, f, oldest, h);
-            }
-          }
-        }
-        oldest = false;
-      }
-    }
-    return best;
-  }
-
-  private static <F extends TableFile> boolean holdsExtra(BufferEntry.File<F> f, Set<Long> inLevels) {
-    return f.allFiles().stream().anyMatch(g -> !inLevels.contains(g.number()));
-  }
-
-  private Set<Long> fileNumbersInLevels(int numLevels) {
-    Set<Long> out = new HashSet<>();
-    for (int level = 0; level < numLevels; level++) {
-      levelFilesAfterEdit(level).forEach(f -> out.add(f.number()));
-    }
-    return out;
-  }
-
-  /** The level's runs in this draft, without copying a level the draft has not touched. */
-  private List<BufferRun<F>> currentRuns(int level) {
-    return levels.containsKey(level) ? runs(level) : base.bufferRuns(level);
-  }
-
-  /**
-   * Whether no walk can end at buffer file {@code e}: the part of its range under each level file
-   * lies inside a merged marker range of newer runs (the rest of its range is outside every
-   * level file, where the level, and so the walk, answers "not here").
-   */
-  private static <F extends TableFile> boolean unreachable(BufferEntry<F> e, List<F> levelFiles, KeyRanges shadow) {
-    for (F g : levelFiles) {
-      if (e.overlaps(g.smallestUserKey(), g.largestUserKey())
-          && !shadow.covers(max(e.smallestUserKey(), g.smallestUserKey()), min(e.largestUserKey(), g.largestUserKey()))) {
-        return false;
-      }
-    }
-    return true;
+    return spaceBound.fitSpace(budgetBytes, numLevels, heat);
   }
 
   /**
@@ -602,66 +430,16 @@ public final class BufferDraft<F extends TableFile> {
 
   /** Writes the difference between the base and this draft into {@code edit}. */
   public void writeTo(BufferEditSink<F> edit) {
-    levels.forEach((level, runs) -> {
-      Map<Long, TreeMap<byte[], BufferEntry<F>>> before = copy(base.bufferRuns(level));
-      for (Map.Entry<Long, TreeMap<byte[], BufferEntry<F>>> t : before.entrySet()) {
-        TreeMap<byte[], BufferEntry<F>> after = runs.getOrDefault(t.getKey(), new TreeMap<>(UserKeyOrder.COMPARATOR));
-        for (BufferEntry<F> e : t.getValue().values()) {
-          if (!e.equals(after.get(e.smallestUserKey()))) {
-            edit.removeFromBuffer(level, t.getKey(), e);
-          }
-        }
-      }
-      for (Map.Entry<Long, TreeMap<byte[], BufferEntry<F>>> t : runs.entrySet()) {
-        TreeMap<byte[], BufferEntry<F>> old = before.getOrDefault(t.getKey(), new TreeMap<>(UserKeyOrder.COMPARATOR));
-        for (BufferEntry<F> e : t.getValue().values()) {
-          if (!e.equals(old.get(e.smallestUserKey()))) {
-            edit.addToBuffer(level, t.getKey(), e);
-          }
-        }
-      }
-    });
+    draftRuns.writeDiffTo(edit);
   }
 
   /** Every file the draft's buffers hold, carried files included, each once. */
   public Set<F> files(int numLevels) {
-    Set<F> out = new HashSet<>();
-    for (int level = 0; level < numLevels; level++) {
-      for (BufferRun<F> t : runs(level)) {
-        out.addAll(t.allFiles());
-      }
-    }
-    return out;
+    return draftRuns.files(numLevels);
   }
 
   /** The draft's runs of {@code level}, newest first (for tests and decisions). */
   public List<BufferRun<F>> runs(int level) {
-    List<BufferRun<F>> out = new ArrayList<>();
-    level(level).forEach((id, entries) -> out.add(new BufferRun<>(id, new ArrayList<>(entries.values()))));
-    return out;
-  }
-
-  private static <F extends TableFile> boolean overlapsAny(TreeMap<byte[], BufferEntry<F>> run, byte[] lo, byte[] hi) {
-    return !overlapping(run, lo, hi).isEmpty();
-  }
-
-  private static <F extends TableFile> List<BufferEntry<F>> overlapping(TreeMap<byte[], BufferEntry<F>> run, byte[] lo, byte[] hi) {
-    List<BufferEntry<F>> out = new ArrayList<>();
-    Map.Entry<byte[], BufferEntry<F>> below = run.floorEntry(lo);
-    if (below != null && below.getValue().overlaps(lo, hi)) {
-      out.add(below.getValue());
-    }
-    for (BufferEntry<F> e : run.subMap(lo, false, hi, true).values()) {
-      out.add(e);
-    }
-    return out;
-  }
-
-  private static byte[] min(byte[] a, byte[] b) {
-    return UserKeyOrder.compare(a, b) <= 0 ? a : b;
-  }
-
-  private static byte[] max(byte[] a, byte[] b) {
-    return UserKeyOrder.compare(a, b) >= 0 ? a : b;
+    return draftRuns.runs(level);
   }
 }
