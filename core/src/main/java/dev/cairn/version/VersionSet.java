@@ -1,12 +1,10 @@
 package dev.cairn.version;
 
 import dev.cairn.compaction.model.BufferRun;
-import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.CorruptionException;
 import dev.cairn.Options;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
-import dev.cairn.fs.IoTag;
 import dev.cairn.key.InternalKey;
 import dev.cairn.wal.LogWriter;
 import java.io.IOException;
@@ -44,17 +42,16 @@ public final class VersionSet implements AutoCloseable {
   private final AtomicLong nextFileNumber = new AtomicLong(2);
   private volatile long lastSequence;
   private volatile long logNumber;
-  private volatile long manifestFileNumber;
   private volatile Version current;
 
   // Guarded by the engine mutex.
   private final byte[][] compactPointers = new byte[Options.MAX_LEVELS][];
   /**
-   * The manifest being appended to; null until one is started (or after a failed write). Between
-   * {@link #prepare} and {@link #install(PendingEdit)} it belongs to the pending edit's writer,
-   * which writes it without the mutex; nothing else touches it then.
+   * The manifest being appended to; none is open until one is started (or after a failed write).
+   * Between {@link #prepare} and {@link #install(PendingEdit)} it belongs to the pending edit's
+   * writer, which writes it without the mutex; nothing else touches it then.
    */
-  private LogWriter manifest;
+  private final ManifestWriter manifest;
   /** The edit prepared and not yet installed or failed; at most one. */
   private volatile PendingEdit pending;
 
@@ -74,6 +71,7 @@ public final class VersionSet implements AutoCloseable {
     this.dir = Objects.requireNonNull(dir, "dir");
     this.fs = Objects.requireNonNull(fs, "fs");
     Objects.requireNonNull(options, "options");
+    this.manifest = new ManifestWriter(dir, fs);
     install(Version.empty(this::released));
   }
 
@@ -98,7 +96,7 @@ public final class VersionSet implements AutoCloseable {
         .setLogNumber(0)
         .setNextFileNumber(nextFileNumber.get())
         .setLastSequence(0);
-    switchManifest(number, first);
+    manifest.switchManifest(number, first, current);
   }
 
   /**
@@ -114,9 +112,9 @@ public final class VersionSet implements AutoCloseable {
     long number = CurrentFile.read(fs, dir);
     ManifestReplay replay = ManifestReplay.replay(fs, dir.resolve(FileNames.manifest(number)));
     Version recovered = replay.builder().build(this::released);
-    closeManifest();
+    manifest.closeManifest(current);
     install(recovered);
-    manifestFileNumber = number;
+    manifest.recovered(number);
     logNumber = replay.logNumber();
     lastSequence = replay.lastSequence();
     nextFileNumber.set(replay.nextFileNumber());
@@ -142,48 +140,7 @@ public final class VersionSet implements AutoCloseable {
    * engine mutex.
    */
   public void startNewManifest() throws IOException {
-    long number = newFileNumber();
-    VersionEdit snapshot = new VersionEdit()
-        .setFormatVersion(VersionEditCodec.CURRENT_FORMAT_VERSION)
-        .setLogNumber(logNumber)
-        .setNextFileNumber(nextFileNumber.get())
-        .setLastSequence(lastSequence);
-    for (int level = 0; level < Options.MAX_LEVELS; level++) {
-      if (compactPointers[level] != null) {
-        snapshot.setCompactPointer(level, compactPointers[level]);
-      }
-    }
-    Version v = current;
-    for (int level = 0; level < v.numLevels(); level++) {
-      for (FileMetaData f : v.files(level)) {
-        snapshot.addFile(level, f);
-      }
-      for (BufferRun<FileMetaData> t : v.bufferRuns(level)) {
-        for (BufferEntry<FileMetaData> e : t.entries()) {
-          snapshot.addToBuffer(level, t.id(), e);
-        }
-      }
-    }
-    switchManifest(number, snapshot);
-  }
-
-  /** Writes manifest {@code number} holding {@code first}, syncs it, and points CURRENT at it. */
-  private void switchManifest(long number, VersionEdit first) throws IOException {
-    LogWriter writer = new LogWriter(fs.create(dir.resolve(FileNames.manifest(number)), IoTag.MANIFEST));
-    try {
-      writer.addRecord(VersionEditCodec.encode(first));
-      writer.sync();
-      CurrentFile.replace(fs, dir, number);
-    } catch (IOException | RuntimeException e) {
-      closeQuietly(writer, e);
-      throw e;
-    }
-    // Once renamed, CURRENT may name the new manifest even if the directory sync below fails:
-    // adopt it first, so that the engine never deletes the manifest CURRENT names.
-    closeManifest();
-    manifest = writer;
-    manifestFileNumber = number;
-    fs.syncDirectory(dir);
+    manifest.startNewManifest(this);
   }
 
   /**
@@ -241,7 +198,7 @@ public final class VersionSet implements AutoCloseable {
     VersionBuilder builder = new VersionBuilder(current);
     builder.apply(edit, IllegalArgumentException::new);
     Version next = builder.build(this::released);
-    if (manifest == null) {
+    if (!manifest.isOpen()) {
       startNewManifest();
     }
     if (!edit.hasLogNumber()) {
@@ -264,17 +221,15 @@ public final class VersionSet implements AutoCloseable {
   public void write(PendingEdit p) throws IOException {
     requirePending(p);
     try {
-      manifest.addRecord(p.record);
-      manifest.sync();
+      manifest.append(p.record);
       p.written = true;
     } catch (IOException | RuntimeException e) {
       for (VersionEdit.NewFile n : p.edit.newFiles()) {
         possiblyLive.add(n.file().number());
       }
-      LogWriter abandoned = manifest;
-      manifest = null;
+      LogWriter abandoned = manifest.abandon();
       pending = null;
-      closeQuietly(abandoned, e);
+      ManifestWriter.closeQuietly(abandoned, e);
       throw e;
     }
   }
@@ -413,7 +368,7 @@ public final class VersionSet implements AutoCloseable {
 
   /** The manifest CURRENT names (0 before create/recover). */
   public long manifestFileNumber() {
-    return manifestFileNumber;
+    return manifest.fileNumber();
   }
 
   /** Where the next compaction of {@code level} starts, or null. Requires: the engine mutex. */
@@ -429,26 +384,6 @@ public final class VersionSet implements AutoCloseable {
    */
   @Override
   public void close() throws IOException {
-    Version v = current;
-    if (v != null) {
-      v.closeKept();
-    }
-    LogWriter writer = manifest;
-    manifest = null;
-    if (writer != null) {
-      writer.close();
-    }
-  }
-
-  private void closeManifest() throws IOException {
-    close();
-  }
-
-  private static void closeQuietly(LogWriter writer, Throwable primary) {
-    try {
-      writer.close();
-    } catch (IOException | RuntimeException e) {
-      primary.addSuppressed(e);
-    }
+    manifest.closeManifest(current);
   }
 }
