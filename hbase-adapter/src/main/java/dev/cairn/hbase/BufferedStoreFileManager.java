@@ -31,10 +31,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The store's files, with a compaction buffer (docs/adapters/hbase.md, "The compaction buffer").
- * Beside the live files HBase compacts, counts and splits, it keeps <i>generations</i>: a live
- * compaction output and the earlier files that went into it (its <i>leaves</i>: the inputs of
- * the compactions that led to it, with no intermediate output), together with the rows those
- * compactions changed ({@link ChangedRows}).
+ * Beside the live files HBase compacts, counts and splits, it keeps <i>generations</i> ({@link
+ * StoreGenerations}): a live compaction output and the earlier files that went into it (its
+ * <i>leaves</i>: the inputs of the compactions that led to it, with no intermediate output),
+ * together with the rows those compactions changed ({@link ChangedRows}).
  *
  * <p><b>The invariant.</b> For every row outside a generation's changed rows, the leaves hold
  * exactly the cells its output holds. A compaction only drops cells; where it drops none of a
@@ -66,13 +66,13 @@ final class BufferedStoreFileManager implements StoreFileManager {
       .thenComparing(f -> f.getPath().getName());
 
   /** Everything the manager holds, replaced whole on each change. */
-  private record State(List<HStoreFile> live, List<HStoreFile> compacted, Map<HStoreFile, BufferGeneration> byOutput,
+  private record State(List<HStoreFile> live, List<HStoreFile> compacted, StoreGenerations generations,
       List<HStoreFile> compactedView) {
-    static State of(List<HStoreFile> live, List<HStoreFile> compacted, Map<HStoreFile, BufferGeneration> byOutput) {
+    static State of(List<HStoreFile> live, List<HStoreFile> compacted, StoreGenerations generations) {
       List<HStoreFile> view = new ArrayList<>(compacted);
-      byOutput.values().forEach(g -> view.addAll(g.leaves));
+      generations.all().forEach(g -> view.addAll(g.leaves));
       view.sort(SEQ_ID_ORDER);
-      return new State(List.copyOf(live), List.copyOf(compacted), Map.copyOf(byOutput), List.copyOf(view));
+      return new State(List.copyOf(live), List.copyOf(compacted), generations, List.copyOf(view));
     }
   }
 
@@ -81,7 +81,7 @@ final class BufferedStoreFileManager implements StoreFileManager {
   private final int minFilesToCompact;
   private final CairnBufferStoreEngine engine;
   private final BufferStats stats;
-  private volatile State state = State.of(List.of(), List.of(), Map.of());
+  private volatile State state = State.of(List.of(), List.of(), StoreGenerations.NONE);
   /** Read every generation's output, never its leaves (a switch for tests and operators). */
   private volatile boolean outputsOnly;
   private long nextGenerationId = 1;
@@ -110,7 +110,7 @@ final class BufferedStoreFileManager implements StoreFileManager {
   public Collection<HStoreFile> getFilesForScan(byte[] startRow, boolean includeStartRow, byte[] stopRow,
       boolean includeStopRow, boolean onlyLatestVersion) {
     State s = state;
-    if (s.byOutput.isEmpty() || outputsOnly) {
+    if (s.generations.isEmpty() || outputsOnly) {
       return s.live;
     }
     byte[] lo = startRow == null || startRow.length == 0 ? null : startRow;
@@ -127,7 +127,7 @@ final class BufferedStoreFileManager implements StoreFileManager {
     long rowHash = oneRow ? RowFilter.hash(lo, 0, lo.length) : 0;
     List<HStoreFile> files = new ArrayList<>(s.live.size() + 4);
     for (HStoreFile f : s.live) {
-      BufferGeneration g = s.byOutput.get(f);
+      BufferGeneration g = s.generations.ofOutput(f);
       if (g == null) {
         files.add(f);
         continue;
@@ -255,7 +255,7 @@ final class BufferedStoreFileManager implements StoreFileManager {
 
   @Override
   public void loadFiles(List<HStoreFile> storeFiles) {
-    state = State.of(sorted(storeFiles), List.of(), Map.of());
+    state = State.of(sorted(storeFiles), List.of(), StoreGenerations.NONE);
   }
 
   @Override
@@ -263,7 +263,7 @@ final class BufferedStoreFileManager implements StoreFileManager {
     State s = state;
     List<HStoreFile> live = new ArrayList<>(s.live);
     live.addAll(files);
-    state = State.of(sorted(live), s.compacted, s.byOutput);
+    state = State.of(sorted(live), s.compacted, s.generations);
   }
 
   /**
@@ -281,7 +281,7 @@ final class BufferedStoreFileManager implements StoreFileManager {
     s.live.stream().filter(f -> !inputs.contains(f)).forEach(live::add);
     live.addAll(results);
     live = sorted(live);
-    Map<HStoreFile, BufferGeneration> byOutput = new HashMap<>(s.byOutput);
+    Map<HStoreFile, BufferGeneration> byOutput = s.generations.byOutput();
     List<BufferGeneration> absorbed = new ArrayList<>();
     for (HStoreFile f : compactedFiles) {
       BufferGeneration g = byOutput.remove(f);
@@ -303,7 +303,7 @@ final class BufferedStoreFileManager implements StoreFileManager {
         stats.endedByUnbufferedCompaction();
       }
     }
-    state = State.of(live, compacted, byOutput);
+    state = State.of(live, compacted, new StoreGenerations(byOutput));
   }
 
   /** The generation this commit makes, or null when it is not buffered (the reason goes to the stats). */
@@ -361,13 +361,13 @@ final class BufferedStoreFileManager implements StoreFileManager {
     State s = state;
     Set<HStoreFile> gone = new HashSet<>(removed);
     List<HStoreFile> compacted = s.compacted.stream().filter(f -> !gone.contains(f)).collect(Collectors.toList());
-    state = State.of(s.live, compacted, s.byOutput);
+    state = State.of(s.live, compacted, s.generations);
   }
 
   @Override
   public ImmutableCollection<HStoreFile> clearFiles() {
     State s = state;
-    state = State.of(List.of(), s.compacted, s.byOutput);
+    state = State.of(List.of(), s.compacted, s.generations);
     return ImmutableList.copyOf(s.live);
   }
 
@@ -376,10 +376,10 @@ final class BufferedStoreFileManager implements StoreFileManager {
   public Collection<HStoreFile> clearCompactedFiles() {
     State s = state;
     List<HStoreFile> all = new ArrayList<>(s.compacted);
-    for (BufferGeneration g : s.byOutput.values()) {
+    for (BufferGeneration g : s.generations.all()) {
       markCompacted(g.leaves, all);
     }
-    state = State.of(s.live, List.of(), Map.of());
+    state = State.of(s.live, List.of(), StoreGenerations.NONE);
     return all;
   }
 
@@ -387,14 +387,7 @@ final class BufferedStoreFileManager implements StoreFileManager {
 
   /** The generations as the trim sees them, their read counts reset for the next interval. */
   List<GenerationTrim.Generation> trimView(Map<String, Long> cachedBytesByFile, long nowNanos) {
-    List<GenerationTrim.Generation> out = new ArrayList<>();
-    for (BufferGeneration g : state.byOutput.values()) {
-      BufferGeneration.Figures f = g.figures(cachedBytesByFile);
-      out.add(new GenerationTrim.Generation(g.id, f.leafBytes(), f.leafCachedBytes(), f.outputBytes(),
-          f.outputCachedBytes(), g.leafReads.sumThenReset(), g.outputReads.sumThenReset(),
-          Math.max(0, (nowNanos - g.bornNanos) / 1_000_000)));
-    }
-    return out;
+    return state.generations.trimView(cachedBytesByFile, nowNanos);
   }
 
   long liveBytes() {
@@ -411,39 +404,30 @@ final class BufferedStoreFileManager implements StoreFileManager {
     if (retirements.isEmpty()) {
       return 0;
     }
-    int retired = 0;
     engine.writeLock();
     try {
       State s = state;
-      Map<HStoreFile, BufferGeneration> byOutput = new HashMap<>(s.byOutput);
       List<HStoreFile> compacted = new ArrayList<>(s.compacted);
-      for (GenerationTrim.Retirement r : retirements) {
-        BufferGeneration g = byOutput.values().stream().filter(x -> x.id == r.id()).findFirst().orElse(null);
-        if (g != null) {
-          byOutput.remove(g.output);
-          markCompacted(g.leaves, compacted);
-          stats.retired(r.reason());
-          retired++;
-        }
-      }
-      state = State.of(s.live, compacted, byOutput);
+      StoreGenerations left = s.generations.retire(retirements, compacted, stats);
+      state = State.of(s.live, compacted, left);
+      return s.generations.size() - left.size();
     } finally {
       engine.writeUnlock();
     }
-    return retired;
   }
 
   /** The generation {@code id} if still held, else null. */
   BufferGeneration generation(long id) {
-    return state.byOutput.values().stream().filter(g -> g.id == id).findFirst().orElse(null);
+    return state.generations.withId(id);
   }
 
   /** The generations now (for metrics and tests). */
   Collection<BufferGeneration> generations() {
-    return state.byOutput.values();
+    return state.generations.all();
   }
 
-  private static void markCompacted(Collection<HStoreFile> files, List<HStoreFile> compacted) {
+  /** Marks {@code files} compacted away, as HBase's own manager does, and adds them to {@code compacted}. */
+  static void markCompacted(Collection<HStoreFile> files, List<HStoreFile> compacted) {
     for (HStoreFile f : files) {
       f.markCompactedAway();
       compacted.add(f);
