@@ -1,5 +1,6 @@
 package dev.cairn.db;
 
+import dev.cairn.util.ThreadStripes;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionSet;
 import java.util.concurrent.atomic.AtomicReferenceArray;

@@ -2,10 +2,10 @@ package dev.cairn.db;
 
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.fs.IoTag;
+import dev.cairn.iter.CompactionFilterIterator;
 import dev.cairn.iter.ConcatenatingIterator;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.iter.MergingIterator;
-import dev.cairn.read.CompactionFilterIterator;
 import dev.cairn.table.TableOptions;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.VersionEdit;

@@ -1,6 +1,7 @@
 package dev.cairn.db;
 
 import dev.cairn.DatabaseClosedException;
+import dev.cairn.util.ThreadStripes;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**

@@ -1,6 +1,7 @@
 package dev.cairn.db;
 
 import dev.cairn.Stats;
+import dev.cairn.util.ThreadStripes;
 import org.HdrHistogram.AtomicHistogram;
 import org.HdrHistogram.Histogram;
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.DatabaseClosedException;
+import dev.cairn.util.ThreadStripes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

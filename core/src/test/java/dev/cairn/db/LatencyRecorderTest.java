@@ -3,6 +3,7 @@ package dev.cairn.db;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cairn.Stats;
+import dev.cairn.util.ThreadStripes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.iter.DbIterator;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.LookupResult;
 import dev.cairn.key.ValueType;
-import dev.cairn.read.DbIterator;
 import dev.cairn.util.Coding;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.cairn.read;
+package dev.cairn.iter;
 
 import static dev.cairn.iter.TestKeys.bytes;
 import static dev.cairn.iter.TestKeys.del;
@@ -8,9 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.iter.InternalIterator;
-import dev.cairn.iter.ListIterator;
-import dev.cairn.iter.Seeded;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.LookupResult;

@@ -1,6 +1,5 @@
-package dev.cairn.read;
+package dev.cairn.iter;
 
-import dev.cairn.iter.InternalIterator;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.ValueType;
 import java.util.ArrayList;

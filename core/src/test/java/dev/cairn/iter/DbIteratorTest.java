@@ -1,4 +1,4 @@
-package dev.cairn.read;
+package dev.cairn.iter;
 
 import static dev.cairn.iter.TestKeys.bytes;
 import static dev.cairn.iter.TestKeys.del;
@@ -14,11 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.CairnIterator;
 import dev.cairn.CorruptionException;
 import dev.cairn.DatabaseClosedException;
-import dev.cairn.iter.FailingIterator;
-import dev.cairn.iter.InternalIterator;
-import dev.cairn.iter.ListIterator;
-import dev.cairn.iter.MergingIterator;
-import dev.cairn.iter.Seeded;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.UserKeys;

@@ -1,9 +1,7 @@
-package dev.cairn.read;
+package dev.cairn.iter;
 
 
 import dev.cairn.compaction.testing.DataDrivenFile;
-import dev.cairn.iter.ListIterator;
-import dev.cairn.iter.TestKeys;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.ValueType;
 import java.util.ArrayList;
@@ -25,7 +23,7 @@ class CompactionFilterGoldenTest {
   @TestFactory
   Stream<DynamicTest> goldenCases() {
     return DataDrivenFile.dynamicTests(
-        DataDrivenFile.sourcePath("core", "dev/cairn/read/compaction_filter.txt"), CompactionFilterGoldenTest::run);
+        DataDrivenFile.sourcePath("core", "dev/cairn/iter/compaction_filter.txt"), CompactionFilterGoldenTest::run);
   }
 
   private static String run(DataDrivenFile.Case c) {

@@ -1,8 +1,7 @@
-package dev.cairn.read;
+package dev.cairn.iter;
 
 import dev.cairn.CairnIterator;
 import dev.cairn.DatabaseClosedException;
-import dev.cairn.iter.InternalIterator;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.UserKeys;
 import dev.cairn.key.ValueType;
