@@ -11,7 +11,7 @@ import dev.cairn.compaction.buffer.BufferedMerge;
 import dev.cairn.compaction.buffer.ColdRunBudget;
 import dev.cairn.compaction.buffer.FreezeRound;
 import dev.cairn.compaction.buffer.IdleBuffer;
-import dev.cairn.compaction.buffer.LevelChanges;
+import dev.cairn.compaction.model.LevelChanges;
 import dev.cairn.compaction.buffer.TrimPacing;
 import dev.cairn.compaction.buffer.TrimPlanner;
 import dev.cairn.compaction.buffer.TrimSchedule;

@@ -1,6 +1,6 @@
 package dev.cairn.db;
 
-import dev.cairn.compaction.buffer.LevelChanges;
+import dev.cairn.compaction.model.LevelChanges;
 import dev.cairn.compaction.buffer.ScanSources;
 import dev.cairn.fs.IoTag;
 import dev.cairn.iter.ClippedIterator;

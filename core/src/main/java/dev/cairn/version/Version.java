@@ -1,6 +1,6 @@
 package dev.cairn.version;
 
-import dev.cairn.compaction.buffer.BufferedLevels;
+import dev.cairn.compaction.model.BufferedLevels;
 import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.Options;
 import dev.cairn.key.InternalKey;

@@ -1,7 +1,7 @@
 package dev.cairn.version;
 
-import dev.cairn.compaction.buffer.BufferEditSink;
-import dev.cairn.compaction.buffer.LevelChanges;
+import dev.cairn.compaction.model.BufferEditSink;
+import dev.cairn.compaction.model.LevelChanges;
 import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.Options;
 import dev.cairn.key.InternalKey;

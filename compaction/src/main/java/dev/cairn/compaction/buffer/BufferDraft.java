@@ -1,7 +1,10 @@
 package dev.cairn.compaction.buffer;
 
+import dev.cairn.compaction.model.BufferEditSink;
 import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.compaction.model.BufferRun;
+import dev.cairn.compaction.model.BufferedLevels;
+import dev.cairn.compaction.model.LevelChanges;
 import dev.cairn.compaction.model.TableFile;
 import dev.cairn.compaction.model.UserKeyOrder;
 import java.util.ArrayList;

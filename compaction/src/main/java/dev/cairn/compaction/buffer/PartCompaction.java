@@ -2,6 +2,7 @@ package dev.cairn.compaction.buffer;
 
 import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.compaction.model.BufferRun;
+import dev.cairn.compaction.model.BufferedLevels;
 import dev.cairn.compaction.model.TableFile;
 import dev.cairn.compaction.model.UserKeyOrder;
 import java.util.ArrayList;

@@ -1,10 +1,12 @@
 package dev.cairn.compaction.buffer;
 
 
+import dev.cairn.compaction.model.BufferEntry;
+import dev.cairn.compaction.model.BufferedLevels;
+import dev.cairn.compaction.model.KeyFilter;
+import dev.cairn.compaction.model.LevelChanges;
 import dev.cairn.compaction.testing.BufferText;
 import dev.cairn.compaction.testing.BufferText.TestFile;
-import dev.cairn.compaction.model.BufferEntry;
-import dev.cairn.compaction.model.KeyFilter;
 import dev.cairn.compaction.testing.DataDrivenFile;
 import java.util.ArrayList;
 import java.util.HashMap;

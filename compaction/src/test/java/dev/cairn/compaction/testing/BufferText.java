@@ -1,6 +1,6 @@
 package dev.cairn.compaction.testing;
 
-import dev.cairn.compaction.buffer.BufferedLevels;
+import dev.cairn.compaction.model.BufferedLevels;
 import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.compaction.model.TableFile;

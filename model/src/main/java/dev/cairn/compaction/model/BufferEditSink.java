@@ -1,7 +1,5 @@
-package dev.cairn.compaction.buffer;
+package dev.cairn.compaction.model;
 
-import dev.cairn.compaction.model.BufferEntry;
-import dev.cairn.compaction.model.TableFile;
 
 /**
  * Where a buffer draft writes its result: the entries to remove from and add to each level's

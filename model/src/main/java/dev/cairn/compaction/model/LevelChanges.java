@@ -1,6 +1,5 @@
-package dev.cairn.compaction.buffer;
+package dev.cairn.compaction.model;
 
-import dev.cairn.compaction.model.TableFile;
 import java.util.List;
 import java.util.Set;
 

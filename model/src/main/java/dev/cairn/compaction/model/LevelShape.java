@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * One level of an LSM shape: its sorted runs. (A level's compaction buffer is not part of the
- * shape: the buffer's decisions read it from {@code dev.cairn.compaction.buffer.BufferedLevels}.)
+ * shape: the buffer's decisions read it from {@code dev.cairn.compaction.model.BufferedLevels}.)
  *
  * <p>Invariants, checked on construction:
  * <ul>

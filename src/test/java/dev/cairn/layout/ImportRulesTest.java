@@ -1,0 +1,103 @@
+package dev.cairn.layout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The modules import one another as docs/architecture.md ("Modules") says they may: every import
+ * of a Cairn class in a module's main sources names a package that module may use. A new import
+ * across the layers fails here, naming the file and the line, until the table in the docs and
+ * {@link #ALLOWED} change together on purpose.
+ */
+class ImportRulesTest {
+  private static final Pattern CAIRN_IMPORT = Pattern.compile("^import (?:static )?(dev\\.cairn\\.[\\w.]+);");
+
+  /** Per module, the package prefixes of Cairn's that its main sources may import. */
+  private static final Map<String, List<String>> ALLOWED = Map.ofEntries(
+      Map.entry("model", List.of("dev.cairn.compaction.model.")),
+      Map.entry("fs", List.of("dev.cairn.fs.")),
+      Map.entry("child-jvm", List.of("dev.cairn.childjvm.")),
+      Map.entry("cache", List.of("dev.cairn.cache.")),
+      Map.entry("compaction", List.of("dev.cairn.compaction.")),
+      Map.entry("core", List.of("dev.cairn.")),
+      Map.entry("tools", List.of("dev.cairn.")),
+      Map.entry("hbase-adapter", List.of("dev.cairn.hbase.", "dev.cairn.compaction.")),
+      Map.entry("cassandra-adapter", List.of("dev.cairn.cassandra.", "dev.cairn.compaction.")),
+      Map.entry("jmh", List.of("dev.cairn.")));
+
+  /** Packages of other modules that core's main sources must not import even though they start with dev.cairn. */
+  private static final List<String> NOT_IN_CORE = List.of("dev.cairn.tools.", "dev.cairn.bench.", "dev.cairn.hbase.",
+      "dev.cairn.cassandra.", "dev.cairn.childjvm.");
+
+  /** The engine's storage layer takes the vocabulary from compaction's model, never a policy. */
+  private static final List<String> STORAGE_PACKAGES = List.of("key", "table", "version", "wal", "memtable", "iter", "util");
+
+  private static Path root() {
+    Path here = Path.of("").toAbsolutePath();
+    return Files.exists(here.resolve("model")) ? here : here.getParent();
+  }
+
+  @Test
+  void everyModuleImportsOnlyWhatItsLayerMay() throws IOException {
+    List<String> violations = new ArrayList<>();
+    for (Map.Entry<String, List<String>> module : ALLOWED.entrySet()) {
+      Path sources = root().resolve(module.getKey()).resolve("src/main/java");
+      assertTrue(Files.isDirectory(sources), "no sources at " + sources);
+      for (Path file : javaFiles(sources)) {
+        String relative = root().relativize(file).toString();
+        boolean storage = module.getKey().equals("core") && STORAGE_PACKAGES.stream()
+            .anyMatch(p -> relative.contains("/dev/cairn/" + p + "/"));
+        forEachCairnImport(file, (line, imported) -> {
+          boolean allowed = module.getValue().stream().anyMatch(imported::startsWith);
+          if (module.getKey().equals("core") && NOT_IN_CORE.stream().anyMatch(imported::startsWith)) {
+            allowed = false;
+          }
+          if (storage && imported.startsWith("dev.cairn.compaction.")
+              && !imported.startsWith("dev.cairn.compaction.model.")) {
+            allowed = false;
+          }
+          if (!allowed) {
+            violations.add(relative + ":" + line + " imports " + imported);
+          }
+        });
+      }
+    }
+    assertEquals(List.of(), violations, "imports across the layers of docs/architecture.md, \"Modules\"");
+  }
+
+  private interface ImportVisitor {
+    void visit(int line, String imported);
+  }
+
+  private static void forEachCairnImport(Path file, ImportVisitor visitor) {
+    try {
+      List<String> lines = Files.readAllLines(file);
+      for (int i = 0; i < lines.size(); i++) {
+        Matcher m = CAIRN_IMPORT.matcher(lines.get(i));
+        if (m.find()) {
+          visitor.visit(i + 1, m.group(1));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static List<Path> javaFiles(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(p -> p.toString().endsWith(".java")).sorted().toList();
+    }
+  }
+}
