@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.Cairn;
+import dev.cairn.testing.EngineCombo;
 import dev.cairn.testing.EngineCombo.CompactionScheduler;
 import dev.cairn.testing.EngineCombo.CompactionStyle;
-import dev.cairn.testing.EngineCombo;
+import dev.cairn.testkit.LongTests;
+import dev.cairn.testkit.Seeds;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -67,9 +69,9 @@ class KillTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("combos")
   void noAcknowledgedWriteIsLostWhenTheProcessIsKilled(EngineCombo combo) throws Exception {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     Random rnd = new Random(seed);
-    int cycles = Boolean.getBoolean("cairn.long") ? 40 : 5;
+    int cycles = LongTests.enabled() ? 40 : 5;
     // The simplest combination's kills may come early; the others' machinery (appends, trims,
     // DLC's load model) needs a tree a few levels deep first.
     boolean plain = combo.equals(EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.IMMEDIATE));

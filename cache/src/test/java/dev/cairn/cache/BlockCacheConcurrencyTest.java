@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.testkit.Seeds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -61,7 +62,7 @@ class BlockCacheConcurrencyTest {
   }
 
   private void churn(EvictionPolicy policy, long capacity, int offsets) throws Exception {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     try {
       NettyBlockMemory memory = new NettyBlockMemory();
       OffHeapBlockCache cache = new OffHeapBlockCache(capacity, memory, policy);

@@ -1,5 +1,6 @@
 package dev.cairn.db;
 
+import dev.cairn.testkit.Seeds;
 import dev.cairn.compaction.buffer.BufferDraft;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -150,7 +151,7 @@ class BufferEngineTest {
 
   @Test
   void mergesOfFilesNoReadWarmedLeaveNothingInTheBufferAndWarmOnesAreAppended() {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     Options leaveColdOut = bufferedWith(TEST_BUFFER.withKeepColdArrivals(false)).build();
     TreeMap<String, byte[]> model = new TreeMap<>();
     SplittableRandom r = new SplittableRandom(seed);
@@ -184,7 +185,7 @@ class BufferEngineTest {
 
   @Test
   void mergedFilesJoinTheBufferServeReadsAndSurviveAReopen() {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     TreeMap<String, byte[]> model = new TreeMap<>();
     String buffers;
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
@@ -226,7 +227,7 @@ class BufferEngineTest {
    */
   @Test
   void aBufferNoReadUsesForAWholeIntervalIsDroppedNewestRunIncluded() {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     TreeMap<String, byte[]> model = new TreeMap<>();
     AtomicLong clock = new AtomicLong(1_000_000);
     try (DbImpl db = (DbImpl) Cairn.open(dir, buffered())) {
@@ -246,7 +247,7 @@ class BufferEngineTest {
 
   @Test
   void withoutReadsTheTrimDropsEveryBufferFileNewestRunIncludedAndItsDataOnceUnreferenced() {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     TreeMap<String, byte[]> model = new TreeMap<>();
     try (Cairn db = Cairn.open(dir, buffered())) {
       load(db, model, new SplittableRandom(seed), 4, 1_000_000);
@@ -321,7 +322,7 @@ class BufferEngineTest {
 
   @Test
   void repeatedKeysFreezeTheLevelAndReadsStayRight() {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     TreeMap<String, byte[]> model = new TreeMap<>();
     Options papersFreeze = bufferedWith(TEST_BUFFER.withFreezeRepeatedFraction(0.1)) // off by default
         .build();
@@ -340,7 +341,7 @@ class BufferEngineTest {
 
   @Test
   void aBufferedDatabaseReopenedWithTheTableStyleStaysRightWhileItsBufferDrains() {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     TreeMap<String, byte[]> model = new TreeMap<>();
     SplittableRandom r = new SplittableRandom(seed);
     try (Cairn db = Cairn.open(dir, buffered())) {
@@ -806,7 +807,7 @@ class BufferEngineTest {
    */
   @Test
   void aBufferFileWhosePartsKeepLittleOfItIsRewrittenAsThoseParts() throws Exception {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     TreeMap<String, byte[]> model = new TreeMap<>();
     Options units = bufferedWith(TEST_BUFFER.withTrimUnitBytes(1024).withPartRewriteFraction(0.5))
         .build();

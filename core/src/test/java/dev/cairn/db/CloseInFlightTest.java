@@ -8,12 +8,14 @@ import dev.cairn.Cairn;
 import dev.cairn.CairnIterator;
 import dev.cairn.DatabaseClosedException;
 import dev.cairn.Options;
-import dev.cairn.testing.EngineCombo.CompactionScheduler;
-import dev.cairn.testing.EngineCombo.CompactionStyle;
 import dev.cairn.Snapshot;
 import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
 import dev.cairn.testing.EngineCombo;
+import dev.cairn.testing.EngineCombo.CompactionScheduler;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
+import dev.cairn.testkit.LongTests;
+import dev.cairn.testkit.Seeds;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,8 +65,8 @@ class CloseInFlightTest {
   @MethodSource("combos")
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   void closeWithWorkInFlightLosesNoAcknowledgedWrite(EngineCombo combo) throws Exception {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
-    int rounds = Boolean.getBoolean("cairn.long") ? 40 : 4;
+    long seed = Seeds.seed();
+    int rounds = LongTests.enabled() ? 40 : 4;
     Options options = combo.options(ModelTest.smallOptions());
     AtomicLongArray acknowledged = new AtomicLongArray(WRITERS * KEYS_PER_WRITER);
     SplittableRandom rnd = new SplittableRandom(seed);

@@ -9,9 +9,11 @@ import dev.cairn.CairnIterator;
 import dev.cairn.Options;
 import dev.cairn.Snapshot;
 import dev.cairn.WriteBatch;
+import dev.cairn.testing.EngineCombo;
 import dev.cairn.testing.EngineCombo.CompactionScheduler;
 import dev.cairn.testing.EngineCombo.CompactionStyle;
-import dev.cairn.testing.EngineCombo;
+import dev.cairn.testkit.LongTests;
+import dev.cairn.testkit.Seeds;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -53,8 +55,8 @@ class ConcurrencyTest {
   }
 
   private void run(Options options) throws Exception {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
-    int rounds = Boolean.getBoolean("cairn.long") ? 200 : 30;
+    long seed = Seeds.seed();
+    int rounds = LongTests.enabled() ? 200 : 30;
     AtomicLongArray lastWritten = new AtomicLongArray(WRITERS * KEYS_PER_WRITER);
     ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
     AtomicBoolean writersDone = new AtomicBoolean();

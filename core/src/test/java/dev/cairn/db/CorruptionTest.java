@@ -7,18 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.cairn.Cairn;
+import dev.cairn.CairnIterator;
 import dev.cairn.CorruptionException;
 import dev.cairn.MissingFilesException;
-import dev.cairn.CairnIterator;
 import dev.cairn.Options;
-import dev.cairn.testing.EngineCombo.CompactionScheduler;
-import dev.cairn.testing.EngineCombo.CompactionStyle;
 import dev.cairn.Options.WalRecoveryMode;
 import dev.cairn.WriteOptions;
-import dev.cairn.fs.FileNames;
-import dev.cairn.testing.EngineCombo;
 import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.compaction.model.BufferRun;
+import dev.cairn.fs.FileNames;
+import dev.cairn.testing.EngineCombo;
+import dev.cairn.testing.EngineCombo.CompactionScheduler;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
+import dev.cairn.testkit.Seeds;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import java.io.IOException;
@@ -47,7 +48,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The write-ahead log has its own test, {@link WalCorruptionTest}.
  */
 class CorruptionTest {
-  private static final long SEED = Long.getLong("cairn.seed", System.nanoTime());
+  private static final long SEED = Seeds.seed();
   private static final int KEYS = 1500;
   private static long damagesInjected;
   private static long corruptionsReported;

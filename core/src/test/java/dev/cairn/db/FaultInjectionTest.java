@@ -7,13 +7,14 @@ import dev.cairn.BackgroundErrorException;
 import dev.cairn.Cairn;
 import dev.cairn.CairnException;
 import dev.cairn.Options;
-import dev.cairn.testing.EngineCombo.CompactionScheduler;
-import dev.cairn.testing.EngineCombo.CompactionStyle;
 import dev.cairn.WriteOptions;
 import dev.cairn.fs.FaultInjectingFileSystem;
 import dev.cairn.fs.FaultInjectingFileSystem.Fault;
 import dev.cairn.fs.FileNames;
 import dev.cairn.testing.EngineCombo;
+import dev.cairn.testing.EngineCombo.CompactionScheduler;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
+import dev.cairn.testkit.Seeds;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -38,7 +39,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * compaction style and scheduler ({@link EngineCombo}).
  */
 class FaultInjectionTest {
-  private static final long SEED = Long.getLong("cairn.seed", System.nanoTime());
+  private static final long SEED = Seeds.seed();
   private static final Map<Fault, Long> INJECTED = new EnumMap<>(Fault.class);
   private static long verifiedReads;
 

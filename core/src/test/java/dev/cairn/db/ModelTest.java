@@ -1,5 +1,7 @@
 package dev.cairn.db;
 
+import dev.cairn.testkit.Seeds;
+import dev.cairn.testkit.LongTests;
 import dev.cairn.version.FileMetaData;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -97,7 +99,7 @@ class ModelTest {
 
   /** Steps per run: tens of seconds for the whole class in CI. */
   private static int ops(EngineCombo combo) {
-    if (Boolean.getBoolean("cairn.long")) {
+    if (LongTests.enabled()) {
       return 400_000;
     }
     if (combo.layout() == LevelLayout.TWO_PHASE) {
@@ -124,7 +126,7 @@ class ModelTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("combos")
   void randomOperationsMatchTheModel(EngineCombo combo) {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     boolean twoPhase = combo.layout() == LevelLayout.TWO_PHASE;
     Supplier<Options> options = combo.style() == CompactionStyle.BUFFER && !twoPhase
         ? () -> combo.apply(options(combo).toBuilder(), EngineCombo.buffer().withFreezeRepeatedFraction(0.1)).build()
@@ -165,7 +167,7 @@ class ModelTest {
    */
   @Test
   void randomOperationsMatchTheModelWithFilterMarkers() {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     EngineCombo combo = EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE);
     // Passes paced by writes, a buffer left alone for a second before it counts as idle, no
     // space bound: markers must live long enough to be seen (the main run covers those rules).
@@ -175,7 +177,7 @@ class ModelTest {
         .build());
     // 30,000 steps: since the trim judges the newest run too, a level's buffer empties sooner and
     // markers live shorter; at 15,000 steps one local run of seven saw none.
-    run.execute(Boolean.getBoolean("cairn.long") ? 400_000 : 30_000);
+    run.execute(LongTests.enabled() ? 400_000 : 30_000);
     assertTrue(run.maxFilterMarkers > 0, "the trim must leave filter markers for cold parts, " + run.where());
     assertTrue(run.bufferServed > 0, "buffer files must answer gets, " + run.where());
   }
@@ -188,13 +190,13 @@ class ModelTest {
    */
   @Test
   void randomOperationsMatchTheModelLeavingColdArrivalsOut() {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     EngineCombo combo = EngineCombo.of(CompactionStyle.BUFFER, CompactionScheduler.IMMEDIATE);
     Run run = new Run(seed, () -> combo.apply(options(combo).toBuilder(),
         EngineCombo.buffer().withKeepColdArrivals(false)).build());
     // 30,000 steps: with the overlap check on inputs removed, one run in three caught the stale
     // read at 15,000 steps.
-    run.execute(Boolean.getBoolean("cairn.long") ? 400_000 : 30_000);
+    run.execute(LongTests.enabled() ? 400_000 : 30_000);
     assertTrue(run.bufferColdLeftOut > 0, "merges must leave cold files out, " + run.where());
     assertTrue(run.bufferAppends > 0, "merges must still append warm files, " + run.where());
     assertTrue(run.bufferServed > 0, "buffer files must answer gets, " + run.where());
@@ -208,8 +210,8 @@ class ModelTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("directReadCombos")
   void randomOperationsMatchTheModelReadingDirectly(EngineCombo combo) {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
-    int ops = Boolean.getBoolean("cairn.long") ? 400_000 : 8_000;
+    long seed = Seeds.seed();
+    int ops = LongTests.enabled() ? 400_000 : 8_000;
     new Run(seed, () -> options(combo).toBuilder().fileSystem(new LocalFileSystem(true)).build())
         .execute(ops);
   }
@@ -227,8 +229,8 @@ class ModelTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("blockCombos")
   void randomOperationsMatchTheModelWithSelectiveBlockCompaction(EngineCombo combo) {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
-    int ops = Boolean.getBoolean("cairn.long") ? 400_000 : 8_000;
+    long seed = Seeds.seed();
+    int ops = LongTests.enabled() ? 400_000 : 8_000;
     CompactionSettings.Leveled forced = (CompactionSettings.Leveled) combo.settings();
     CompactionSettings.Block selective = ((CompactionSettings.Block) forced.execution())
         .withPolicy(EngineCombo.blockCompaction().withForceBlock(false));
@@ -237,7 +239,7 @@ class ModelTest {
   }
 
   static List<EngineCombo> blockCombos() {
-    return Boolean.getBoolean("cairn.long")
+    return LongTests.enabled()
         ? List.of(EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.IMMEDIATE),
             EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.DLC))
         : List.of(EngineCombo.of(CompactionStyle.BLOCK, CompactionScheduler.IMMEDIATE));

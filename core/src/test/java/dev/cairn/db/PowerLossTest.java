@@ -7,12 +7,14 @@ import dev.cairn.Cairn;
 import dev.cairn.CairnException;
 import dev.cairn.CairnIterator;
 import dev.cairn.Options;
-import dev.cairn.testing.EngineCombo.CompactionScheduler;
-import dev.cairn.testing.EngineCombo.CompactionStyle;
 import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
 import dev.cairn.fs.FaultInjectingFileSystem;
 import dev.cairn.testing.EngineCombo;
+import dev.cairn.testing.EngineCombo.CompactionScheduler;
+import dev.cairn.testing.EngineCombo.CompactionStyle;
+import dev.cairn.testkit.LongTests;
+import dev.cairn.testkit.Seeds;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -89,8 +91,8 @@ class PowerLossTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("combos")
   void everySyncedWriteSurvivesRandomPowerLosses(EngineCombo combo) throws Exception {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
-    int cycles = Integer.getInteger("cairn.powerloss.cycles", Boolean.getBoolean("cairn.long") ? 300 : 12);
+    long seed = Seeds.seed();
+    int cycles = Integer.getInteger("cairn.powerloss.cycles", LongTests.enabled() ? 300 : 12);
     Random random = new Random(seed);
     FaultInjectingFileSystem fs = new FaultInjectingFileSystem();
     Options options = combo.apply(Options.builder().fileSystem(fs).memtableBytes(64 << 10).targetFileBytes(32 << 10)

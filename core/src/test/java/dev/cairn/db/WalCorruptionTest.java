@@ -11,6 +11,7 @@ import dev.cairn.CorruptionException;
 import dev.cairn.Options;
 import dev.cairn.Options.WalRecoveryMode;
 import dev.cairn.WriteOptions;
+import dev.cairn.testkit.Seeds;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,7 +35,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * keeps is exactly the reference's records, and is durable (a strict reopen sees the same).
  */
 class WalCorruptionTest {
-  private static final long SEED = Long.getLong("cairn.seed", System.nanoTime());
+  private static final long SEED = Seeds.seed();
   private static long damagesInjected;
   private static long corruptionsReported;
   private static long readsVerified;

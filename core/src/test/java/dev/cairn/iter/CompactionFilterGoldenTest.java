@@ -1,9 +1,9 @@
 package dev.cairn.iter;
 
 
-import dev.cairn.compaction.testing.DataDrivenFile;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.ValueType;
+import dev.cairn.testkit.DataDrivenFile;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -12,6 +12,7 @@ import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.LookupResult;
 import dev.cairn.key.ValueType;
+import dev.cairn.testkit.Seeds;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -98,7 +99,7 @@ class CompactionFilterIteratorTest {
 
   @Test
   void randomInputsReadTheSameAtEverySnapshot() throws Exception {
-    Seeded.run("compaction filter preserves every snapshot's view", random -> {
+    Seeds.run("compaction filter preserves every snapshot's view", random -> {
       for (int round = 0; round < 200; round++) {
         int keySpace = 1 + random.nextInt(8);
         int entries = random.nextInt(80);

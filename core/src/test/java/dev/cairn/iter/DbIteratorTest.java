@@ -19,6 +19,7 @@ import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.UserKeys;
 import dev.cairn.key.ValueType;
 import dev.cairn.memtable.MemTable;
+import dev.cairn.testkit.Seeds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -140,7 +141,7 @@ class DbIteratorTest {
 
   @Test
   void randomHistoriesMatchTreeMapModel() throws Exception {
-    Seeded.run("DbIterator vs TreeMap model", random -> {
+    Seeds.run("DbIterator vs TreeMap model", random -> {
       for (int round = 0; round < 40; round++) {
         int keySpace = 1 + random.nextInt(50);
         int writes = random.nextInt(400);

@@ -14,6 +14,7 @@ import dev.cairn.CorruptionException;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.ValueType;
+import dev.cairn.testkit.Seeds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -78,7 +79,7 @@ class MergingIteratorTest {
 
   @Test
   void randomChildrenMatchSortedUnion() throws Exception {
-    Seeded.run("merging vs sorted union", random -> {
+    Seeds.run("merging vs sorted union", random -> {
       for (int round = 0; round < 50; round++) {
         int childCount = random.nextInt(8);
         TreeMap<byte[], byte[]> union = new TreeMap<>(InternalKeyComparator.INSTANCE);

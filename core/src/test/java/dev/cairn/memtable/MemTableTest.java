@@ -9,11 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.WriteBatch;
 import dev.cairn.iter.InternalIterator;
-import dev.cairn.iter.Seeded;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.LookupResult;
 import dev.cairn.key.ValueType;
+import dev.cairn.testkit.Seeds;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -95,7 +95,7 @@ class MemTableTest {
 
   @Test
   void randomOperationsMatchReference() throws Exception {
-    Seeded.run("memtable vs reference", random -> {
+    Seeds.run("memtable vs reference", random -> {
       MemTable m = new MemTable();
       List<Op> ops = new ArrayList<>();
       int keySpace = 1 + random.nextInt(60);

@@ -1,5 +1,6 @@
 package dev.cairn.table;
 
+import dev.cairn.testkit.Seeds;
 import dev.cairn.fs.InMemoryFile;
 import static dev.cairn.table.TableTestSupport.build;
 import static dev.cairn.table.TableTestSupport.expected;
@@ -28,7 +29,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class TableRoundTripTest {
-  private static final long SEED = Long.getLong("cairn.seed", System.nanoTime());
+  private static final long SEED = Seeds.seed();
 
   @ParameterizedTest
   @ValueSource(ints = {0, 10})

@@ -8,6 +8,7 @@ import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.compaction.leveled.CompactionPriority;
 import dev.cairn.config.BlockCompactionExecution;
 import dev.cairn.config.CompactionSettings;
+import dev.cairn.testkit.LongTests;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -114,7 +115,7 @@ public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler, 
           ? all()
           : Arrays.stream(chosen.split(",")).map(String::trim).map(EngineCombo::parse).toList();
     }
-    return Boolean.getBoolean("cairn.long") ? all() : List.of(ci);
+    return LongTests.enabled() ? all() : List.of(ci);
   }
 
   /** {@code STYLE/SCHEDULER} or {@code STYLE/SCHEDULER/LAYOUT}, as {@link #toString()} writes it. */

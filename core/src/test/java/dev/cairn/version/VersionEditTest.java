@@ -1,5 +1,6 @@
 package dev.cairn.version;
 
+import dev.cairn.testkit.Seeds;
 import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.compaction.model.BufferEntry;
 import static dev.cairn.version.Files.key;
@@ -126,7 +127,7 @@ class VersionEditTest {
 
   @Test
   void garbageAndTruncationNeverThrowAnythingElse() {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     Random random = new Random(seed);
     byte[] valid = VersionEditCodec.encode(new VersionEdit().setLogNumber(5).setNextFileNumber(13).setLastSequence(99)
         .setCompactPointer(1, key("k", 1)).deleteFile(1, 7).addFile(2, table(11, "a", "z", 1, 2))

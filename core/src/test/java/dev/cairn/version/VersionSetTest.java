@@ -12,10 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.CorruptionException;
 import dev.cairn.Options;
+import dev.cairn.fs.FaultInjectingFileSystem;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.IoTag;
-import dev.cairn.fs.FaultInjectingFileSystem;
 import dev.cairn.fs.LocalFileSystem;
+import dev.cairn.testkit.Seeds;
 import dev.cairn.util.ByteSink;
 import dev.cairn.wal.LogWriter;
 import java.io.IOException;
@@ -100,7 +101,7 @@ class VersionSetTest {
   /** A seeded random history of flushes, compactions and moves survives recovery unchanged. */
   @Test
   void manyEditsThenRecoverGiveTheSameShape() throws IOException {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     java.util.Random random = new java.util.Random(seed);
     try {
       VersionSet vs = created();

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.CorruptionException;
 import dev.cairn.Options.WalRecoveryMode;
+import dev.cairn.testkit.Seeds;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -265,7 +266,7 @@ class LogDamageTest {
   /** Garbage and random damage: the reader never throws, replay throws only corruption. */
   @Test
   void garbageNeverProducesANonCorruptionException() throws IOException {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     Random random = new Random(seed);
     try {
       for (int round = 0; round < 300; round++) {

@@ -10,6 +10,7 @@ import dev.cairn.fs.IoTag;
 import dev.cairn.fs.LocalFileSystem;
 import dev.cairn.fs.ReadableFile;
 import dev.cairn.fs.WritableFile;
+import dev.cairn.testkit.Seeds;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -98,7 +99,7 @@ class LogRoundTripTest {
 
   @Test
   void randomizedRoundTrip() throws IOException {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     Random random = new Random(seed);
     try {
       for (int round = 0; round < 20; round++) {

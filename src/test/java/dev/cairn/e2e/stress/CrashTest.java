@@ -2,9 +2,11 @@ package dev.cairn.e2e.stress;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.testing.EngineCombo;
 import dev.cairn.testing.EngineCombo.CompactionScheduler;
 import dev.cairn.testing.EngineCombo.CompactionStyle;
-import dev.cairn.testing.EngineCombo;
+import dev.cairn.testkit.LongTests;
+import dev.cairn.testkit.Seeds;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,7 +46,7 @@ class CrashTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("combos")
   void acknowledgedWritesSurviveSigkillAndRecoveryIsAPrefixOfIssuedWrites(EngineCombo combo) throws Exception {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     double minutes = Double.parseDouble(System.getProperty("cairn.crash.minutes", "0"));
     Path dir = Files.createDirectories(workDir.resolve(combo.toString().replace('/', '-').toLowerCase()));
     CrashRun.Summary summary;
@@ -53,7 +55,7 @@ class CrashTest {
       // Longer-lived children and ten times the keys, so the tree grows more levels deep.
       summary = new CrashRun(dir, combo, new StressWorkload(seed, 6, 10_000, 10), 8000).run(Integer.MAX_VALUE, deadline);
     } else {
-      int cycles = Integer.getInteger("cairn.crash.cycles", Boolean.getBoolean("cairn.long") ? 100 : 24);
+      int cycles = Integer.getInteger("cairn.crash.cycles", LongTests.enabled() ? 100 : 24);
       summary = new CrashRun(dir, combo, new StressWorkload(seed, 4, 1000, 10), 1000).run(cycles, Long.MAX_VALUE);
     }
     System.out.println(summary);

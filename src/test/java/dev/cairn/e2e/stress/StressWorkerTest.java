@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.Options;
 import dev.cairn.testing.EngineCombo.CompactionScheduler;
 import dev.cairn.testing.EngineCombo.CompactionStyle;
+import dev.cairn.testkit.Seeds;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +28,7 @@ class StressWorkerTest {
 
   @Test
   void concurrentWorkersPassTheirOwnChecksAndAcknowledgeInOrder() throws Exception {
-    long seed = Long.getLong("cairn.seed", System.nanoTime());
+    long seed = Seeds.seed();
     Options options = EngineSettings.random(dev.cairn.testing.EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.IMMEDIATE), new java.util.Random(seed)).toOptions();
     ByteArrayOutputStream acks = new ByteArrayOutputStream();
     AckChannel channel = new AckChannel(acks);

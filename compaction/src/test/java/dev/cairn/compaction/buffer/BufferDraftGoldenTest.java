@@ -7,7 +7,7 @@ import dev.cairn.compaction.model.KeyFilter;
 import dev.cairn.compaction.model.LevelChanges;
 import dev.cairn.compaction.testing.BufferText;
 import dev.cairn.compaction.testing.BufferText.TestFile;
-import dev.cairn.compaction.testing.DataDrivenFile;
+import dev.cairn.testkit.DataDrivenFile;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,7 +1,7 @@
 package dev.cairn.compaction.buffer;
 
 
-import dev.cairn.compaction.testing.DataDrivenFile;
+import dev.cairn.testkit.DataDrivenFile;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

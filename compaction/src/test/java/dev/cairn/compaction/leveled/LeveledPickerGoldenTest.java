@@ -3,8 +3,8 @@ package dev.cairn.compaction.leveled;
 
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.RunningCompactions;
-import dev.cairn.compaction.testing.DataDrivenFile;
 import dev.cairn.compaction.testing.ShapeText;
+import dev.cairn.testkit.DataDrivenFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

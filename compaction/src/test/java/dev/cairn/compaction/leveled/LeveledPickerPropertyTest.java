@@ -15,7 +15,8 @@ import dev.cairn.compaction.model.LsmShape;
 import dev.cairn.compaction.model.UserKeyOrder;
 import dev.cairn.compaction.testing.PlanApplier;
 import dev.cairn.compaction.testing.RandomShapes;
-import dev.cairn.compaction.testing.Seeds;
+import dev.cairn.testkit.LongTests;
+import dev.cairn.testkit.Seeds;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * runs ten times as many shapes.
  */
 class LeveledPickerPropertyTest {
-  private static final int SHAPES = Boolean.getBoolean("cairn.long") ? 5000 : 500;
+  private static final int SHAPES = LongTests.enabled() ? 5000 : 500;
 
   @Test
   void everyPlanFollowsTheRules() {

@@ -2,7 +2,7 @@ package dev.cairn.compaction.tiered;
 
 import dev.cairn.compaction.ByteSizes;
 import dev.cairn.compaction.dlc.LoadClass;
-import dev.cairn.compaction.testing.DataDrivenFile;
+import dev.cairn.testkit.DataDrivenFile;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.cairn.compaction.testing;
+package dev.cairn.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
