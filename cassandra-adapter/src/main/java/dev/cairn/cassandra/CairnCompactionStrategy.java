@@ -1,5 +1,6 @@
 package dev.cairn.cassandra;
 
+import dev.cairn.cassandra.hot.ColdFirstChooser;
 import dev.cairn.compaction.CompactionKind;
 import dev.cairn.compaction.CompactionPicker;
 import dev.cairn.compaction.CompactionPlan;
@@ -8,7 +9,6 @@ import dev.cairn.compaction.dlc.DlcScheduler;
 import dev.cairn.compaction.dlc.LoadClass;
 import dev.cairn.compaction.dlc.LoadEstimate;
 import dev.cairn.compaction.dlc.SharedCacheMisses;
-import dev.cairn.compaction.hot.ColdFirstChooser;
 import dev.cairn.compaction.leveled.LeveledBacklog;
 import dev.cairn.compaction.leveled.LeveledCompactionPicker;
 import dev.cairn.compaction.leveled.LeveledConfig;

@@ -1,7 +1,7 @@
 package dev.cairn.cassandra;
 
+import dev.cairn.cassandra.hot.HotSparingConfig;
 import dev.cairn.compaction.dlc.DlcConfig;
-import dev.cairn.compaction.hot.HotSparingConfig;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package dev.cairn.cassandra;
 
-import dev.cairn.compaction.hot.ReadHeat;
+import dev.cairn.cassandra.hot.ReadHeat;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -20,7 +20,7 @@ import java.util.List;
  *       Among overlapping ones the older keeps its level.
  *   <li>Keys are {@link TokenKeys}; sizes are bytes on disk; nothing is cached in the model's
  *       sense ({@code cachedFraction} 0): Cassandra does not expose residency per SSTable, and
- *       the read rates ({@link dev.cairn.compaction.hot.ReadHeat}) stand in for it.
+ *       the read rates ({@link dev.cairn.cassandra.hot.ReadHeat}) stand in for it.
  *   <li>The model has LCS's nine levels; a deeper level, which LCS never writes, would be read
  *       as the deepest.
  * </ul>

@@ -1,8 +1,8 @@
 package dev.cairn.hbase;
 
-import dev.cairn.compaction.buffer.ChangedRows;
-import dev.cairn.compaction.buffer.GenerationRows;
-import dev.cairn.compaction.buffer.RowFilter;
+import dev.cairn.hbase.buffer.ChangedRows;
+import dev.cairn.hbase.buffer.GenerationRows;
+import dev.cairn.hbase.buffer.RowFilter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -5,7 +5,7 @@ import static dev.cairn.hbase.OptionValues.decimal;
 import static dev.cairn.hbase.OptionValues.integer;
 import static dev.cairn.hbase.OptionValues.range;
 
-import dev.cairn.compaction.buffer.GenerationTrim;
+import dev.cairn.hbase.buffer.GenerationTrim;
 import java.util.List;
 import java.util.function.Function;
 

@@ -1,6 +1,6 @@
 package dev.cairn.hbase;
 
-import dev.cairn.compaction.buffer.GenerationTrim;
+import dev.cairn.hbase.buffer.GenerationTrim;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;

@@ -1,8 +1,8 @@
 package dev.cairn.hbase;
 
-import dev.cairn.compaction.buffer.ChangedRows;
-import dev.cairn.compaction.buffer.RowFilter;
-import dev.cairn.compaction.buffer.GenerationTrim;
+import dev.cairn.hbase.buffer.ChangedRows;
+import dev.cairn.hbase.buffer.GenerationTrim;
+import dev.cairn.hbase.buffer.RowFilter;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.cairn.hbase;
 
 import dev.cairn.compaction.dlc.LoadClass;
-import dev.cairn.compaction.tiered.StoreFile;
-import dev.cairn.compaction.tiered.StoreRequest;
-import dev.cairn.compaction.tiered.TieredDlcPolicy;
+import dev.cairn.hbase.tiered.StoreFile;
+import dev.cairn.hbase.tiered.StoreRequest;
+import dev.cairn.hbase.tiered.TieredDlcPolicy;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -5,7 +5,7 @@ import static dev.cairn.hbase.OptionValues.integer;
 import static dev.cairn.hbase.OptionValues.range;
 
 import dev.cairn.compaction.dlc.DlcConfig;
-import dev.cairn.compaction.tiered.TieredDlcConfig;
+import dev.cairn.hbase.tiered.TieredDlcConfig;
 import java.util.List;
 import java.util.function.Function;
 

@@ -1,6 +1,6 @@
 package dev.cairn.hbase;
 
-import dev.cairn.compaction.buffer.GenerationTrim;
+import dev.cairn.hbase.buffer.GenerationTrim;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

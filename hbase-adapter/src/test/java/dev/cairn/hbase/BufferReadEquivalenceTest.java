@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.compaction.buffer.ChangedRows;
-import dev.cairn.compaction.buffer.GenerationTrim;
+import dev.cairn.hbase.buffer.ChangedRows;
+import dev.cairn.hbase.buffer.GenerationTrim;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.compaction.tiered.TieredDlcConfig;
+import dev.cairn.hbase.tiered.TieredDlcConfig;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;

@@ -3,7 +3,7 @@ package dev.cairn.hbase;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.compaction.buffer.GenerationTrim;
+import dev.cairn.hbase.buffer.GenerationTrim;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

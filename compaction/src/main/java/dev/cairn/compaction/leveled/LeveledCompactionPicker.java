@@ -94,7 +94,7 @@ public final class LeveledCompactionPicker implements CompactionPicker {
    * due levels from the most urgent, and within a level one plan per seed, round-robin from the
    * level's compaction pointer (a plan two seeds lead to is listed once). {@link #pick} returns
    * the first. For callers that choose among the due compactions by something the picker does
-   * not see, such as how hot each plan's files are (see {@code dev.cairn.compaction.hot}).
+   * not see, such as how hot each plan's files are (see {@code dev.cairn.cassandra.hot}).
    */
   @Override
   public List<CompactionPlan> candidates(LsmShape shape, RunningCompactions running) {

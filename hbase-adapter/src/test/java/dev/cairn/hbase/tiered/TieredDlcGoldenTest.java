@@ -1,4 +1,4 @@
-package dev.cairn.compaction.tiered;
+package dev.cairn.hbase.tiered;
 
 import dev.cairn.compaction.ByteSizes;
 import dev.cairn.compaction.dlc.LoadClass;
@@ -35,7 +35,7 @@ class TieredDlcGoldenTest {
   @TestFactory
   Stream<DynamicTest> goldenFiles() {
     return DataDrivenFile.dynamicTests(
-        DataDrivenFile.sourcePath("compaction", "tiered"), TieredDlcGoldenTest::runCase);
+        DataDrivenFile.sourcePath("hbase-adapter", "tiered"), TieredDlcGoldenTest::runCase);
   }
 
   static String runCase(DataDrivenFile.Case c) {

@@ -1,4 +1,4 @@
-package dev.cairn.compaction.tiered;
+package dev.cairn.hbase.tiered;
 
 /**
  * The knobs of {@link TieredDlcPolicy}.

@@ -1,4 +1,4 @@
-package dev.cairn.compaction.hot;
+package dev.cairn.cassandra.hot;
 
 /**
  * The knobs of cache-aware input choice ({@link ColdFirstChooser}).

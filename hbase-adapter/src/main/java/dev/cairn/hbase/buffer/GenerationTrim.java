@@ -1,4 +1,4 @@
-package dev.cairn.compaction.buffer;
+package dev.cairn.hbase.buffer;
 
 import java.util.ArrayList;
 import java.util.Comparator;

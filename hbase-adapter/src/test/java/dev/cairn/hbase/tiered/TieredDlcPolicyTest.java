@@ -1,4 +1,4 @@
-package dev.cairn.compaction.tiered;
+package dev.cairn.hbase.tiered;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

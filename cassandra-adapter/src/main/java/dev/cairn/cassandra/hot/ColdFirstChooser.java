@@ -1,4 +1,4 @@
-package dev.cairn.compaction.hot;
+package dev.cairn.cassandra.hot;
 
 import dev.cairn.compaction.CompactionPicker;
 import dev.cairn.compaction.CompactionPlan;

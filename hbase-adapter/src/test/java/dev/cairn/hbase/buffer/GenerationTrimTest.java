@@ -1,13 +1,13 @@
-package dev.cairn.compaction.buffer;
+package dev.cairn.hbase.buffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.compaction.buffer.GenerationTrim.Generation;
-import dev.cairn.compaction.buffer.GenerationTrim.Reason;
-import dev.cairn.compaction.buffer.GenerationTrim.Retirement;
+import dev.cairn.hbase.buffer.GenerationTrim.Generation;
+import dev.cairn.hbase.buffer.GenerationTrim.Reason;
+import dev.cairn.hbase.buffer.GenerationTrim.Retirement;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

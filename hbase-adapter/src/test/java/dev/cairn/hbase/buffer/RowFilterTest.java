@@ -1,4 +1,4 @@
-package dev.cairn.compaction.buffer;
+package dev.cairn.hbase.buffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package dev.cairn.compaction.buffer;
+package dev.cairn.hbase.buffer;
 
 import dev.cairn.compaction.model.UserKeyOrder;
 import java.util.Iterator;

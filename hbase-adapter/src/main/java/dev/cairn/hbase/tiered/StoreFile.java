@@ -1,4 +1,4 @@
-package dev.cairn.compaction.tiered;
+package dev.cairn.hbase.tiered;
 
 /**
  * One file of a tiered store as a compaction policy sees it.

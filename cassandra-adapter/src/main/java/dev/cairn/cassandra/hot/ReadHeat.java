@@ -1,4 +1,4 @@
-package dev.cairn.compaction.hot;
+package dev.cairn.cassandra.hot;
 
 import dev.cairn.compaction.model.FileDescriptor;
 import dev.cairn.compaction.model.LsmShape;

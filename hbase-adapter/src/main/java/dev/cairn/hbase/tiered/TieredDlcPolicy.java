@@ -1,4 +1,4 @@
-package dev.cairn.compaction.tiered;
+package dev.cairn.hbase.tiered;
 
 import dev.cairn.compaction.ByteSizes;
 import dev.cairn.compaction.dlc.DlcClock;

@@ -1,4 +1,4 @@
-package dev.cairn.compaction.hot;
+package dev.cairn.cassandra.hot;
 
 import dev.cairn.compaction.RunningCompactions;
 import dev.cairn.compaction.leveled.LeveledBacklog;
@@ -33,7 +33,7 @@ class ColdFirstGoldenTest {
   @TestFactory
   Stream<DynamicTest> goldenFiles() {
     return DataDrivenFile.dynamicTests(
-        DataDrivenFile.sourcePath("compaction", "hot"), ColdFirstGoldenTest::runCase);
+        DataDrivenFile.sourcePath("cassandra-adapter", "hot"), ColdFirstGoldenTest::runCase);
   }
 
   static String runCase(DataDrivenFile.Case c) {
