@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * The modules import one another as docs/architecture.md ("Modules") says they may: every import
  * of a Cairn class in a module's main sources names a package that module may use. A new import
  * across the layers fails here, naming the file and the line, until the table in the docs and
- * {@link #ALLOWED} change together on purpose.
+ * {@link #ALLOWED} change together on purpose; so does a package whose sources two modules share.
  */
 class ImportRulesTest {
   private static final Pattern CAIRN_IMPORT = Pattern.compile("^import (?:static )?(dev\\.cairn\\.[\\w.]+);");
@@ -76,6 +76,22 @@ class ImportRulesTest {
       }
     }
     assertEquals(List.of(), violations, "imports across the layers of docs/architecture.md, \"Modules\"");
+  }
+
+  /** A package's main sources live in one module: a package split across two jars cannot become a JPMS module. */
+  @Test
+  void noPackageIsSplitAcrossModules() throws IOException {
+    Map<String, java.util.Set<String>> modulesByPackage = new java.util.TreeMap<>();
+    for (String module : ALLOWED.keySet()) {
+      Path sources = root().resolve(module).resolve("src/main/java");
+      for (Path file : javaFiles(sources)) {
+        String pkg = sources.relativize(file.getParent()).toString().replace('/', '.');
+        modulesByPackage.computeIfAbsent(pkg, k -> new java.util.TreeSet<>()).add(module);
+      }
+    }
+    List<String> split = modulesByPackage.entrySet().stream().filter(e -> e.getValue().size() > 1)
+        .map(e -> e.getKey() + " in " + e.getValue()).toList();
+    assertEquals(List.of(), split, "packages whose main sources are in more than one module");
   }
 
   private interface ImportVisitor {

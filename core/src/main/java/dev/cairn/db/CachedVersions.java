@@ -47,7 +47,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * use when scraped is left empty; its read then fails to put its version back and drops it.
  * {@link #close()} scrapes and keeps slots from filling again.
  */
-final class CachedVersions {
+public final class CachedVersions {
   /** References per stripe in {@link #slots}: 128 bytes apart, so no two stripes share a cache line. */
   private static final int SPACING = 32;
   /** A slot's content while a read of its stripe uses what the slot held. */
@@ -58,7 +58,7 @@ final class CachedVersions {
   private final AtomicReferenceArray<Object> slots;
   private volatile boolean closed;
 
-  CachedVersions(VersionSet versions) {
+  public CachedVersions(VersionSet versions) {
     this(versions, ThreadStripes.count());
   }
 
@@ -76,7 +76,7 @@ final class CachedVersions {
    * The current version, referenced for the caller; pair with {@link #release} on the same
    * thread. Safe without the engine mutex.
    */
-  Version acquire() {
+  public Version acquire() {
     Object cached = slots.getAndSet(slot(), IN_USE);
     if (cached instanceof Version v) {
       if (v == versions.current()) {
@@ -88,7 +88,7 @@ final class CachedVersions {
   }
 
   /** Ends a read of {@code v} taken by {@link #acquire()} on this thread: keeps it for the next, or drops it. */
-  void release(Version v) {
+  public void release(Version v) {
     if (closed || !slots.compareAndSet(slot(), IN_USE, v)) {
       v.unref();
     }
@@ -108,7 +108,7 @@ final class CachedVersions {
   }
 
   /** Drops every cached reference and keeps none after this. Requires: no read in flight. */
-  void close() {
+  public void close() {
     closed = true;
     scrape();
   }

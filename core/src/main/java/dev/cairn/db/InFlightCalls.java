@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * when that stripe is read. A call that enters after its stripe was read finds the flag (set
  * before the sum began) and backs out on that same stripe.
  */
-final class InFlightCalls {
+public final class InFlightCalls {
   /** Longs per stripe: 128 bytes apart, so no two stripes share a cache line or its pair. */
   private static final int SPACING = 16;
 
@@ -34,12 +34,12 @@ final class InFlightCalls {
   private final String what;
   private volatile boolean closed;
 
-  InFlightCalls(String what) {
+  public InFlightCalls(String what) {
     this.what = what;
   }
 
   /** Starts a call; pair with {@link #exit()} in a finally block, on the same thread. */
-  void enter() {
+  public void enter() {
     int slot = ThreadStripes.of(stripes) * SPACING;
     calls.incrementAndGet(slot);
     if (closed) {
@@ -49,7 +49,7 @@ final class InFlightCalls {
   }
 
   /** Ends a call {@link #enter()} started on this thread. */
-  void exit() {
+  public void exit() {
     exitAt(ThreadStripes.of(stripes) * SPACING);
   }
 

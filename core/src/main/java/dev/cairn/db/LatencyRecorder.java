@@ -15,14 +15,14 @@ import org.HdrHistogram.Histogram;
  * Memory: about 27 KB a stripe (microseconds up to an hour at two significant digits), so 108-432
  * KB for each of the engine's three recorders.
  */
-final class LatencyRecorder {
+public final class LatencyRecorder {
   /** One hour in microseconds; longer operations are clamped. */
   static final long MAX_MICROS = 3_600_000_000L;
   static final int SIGNIFICANT_DIGITS = 2;
 
   private final AtomicHistogram[] stripes = new AtomicHistogram[ThreadStripes.count()];
 
-  LatencyRecorder() {
+  public LatencyRecorder() {
     for (int i = 0; i < stripes.length; i++) {
       stripes[i] = new AtomicHistogram(MAX_MICROS, SIGNIFICANT_DIGITS);
     }
@@ -33,7 +33,7 @@ final class LatencyRecorder {
   }
 
   /** Records one operation of {@code micros}, clamped to [0, one hour]. */
-  void record(long micros) {
+  public void record(long micros) {
     stripes[ThreadStripes.of(stripes.length)].recordValue(Math.min(Math.max(micros, 0), MAX_MICROS));
   }
 

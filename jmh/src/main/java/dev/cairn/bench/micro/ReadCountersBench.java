@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * them: {@code shared} is the simple design (one atomic in-flight count, incremented and
  * decremented, and one {@code ConcurrentHistogram} for the get latency); {@code striped} is the
  * engine's {@code InFlightCalls} and {@code LatencyRecorder} (a stripe
- * per thread; {@link dev.cairn.db.ReadCounters} reaches them from outside their package). The
+ * per thread; {@link ReadCounters} holds them). The
  * difference is what sharing the counters' cache lines cost each read.
  */
 @State(Scope.Benchmark)
@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ReadCountersBench {
   private final AtomicInteger sharedCalls = new AtomicInteger();
   private final ConcurrentHistogram sharedLatency = new ConcurrentHistogram(3_600_000_000L, 2);
-  private final dev.cairn.db.ReadCounters striped = new dev.cairn.db.ReadCounters();
+  private final ReadCounters striped = new ReadCounters();
 
   @Benchmark
   public int shared() {

@@ -1,7 +1,6 @@
 package dev.cairn.bench.micro;
 
 import dev.cairn.bench.run.DirectorySize;
-import dev.cairn.db.VersionPins;
 import dev.cairn.version.Version;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,25 +1,28 @@
-package dev.cairn.db;
+package dev.cairn.bench.micro;
 
 import dev.cairn.Cairn;
 import dev.cairn.Options;
+import dev.cairn.db.CachedVersions;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionSet;
+import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * For {@code VersionPinBench}: the two ways a point read can hold the current version, on an open
- * engine's version set (package-private in the engine; this class shares its package on the
- * class path).
+ * For {@code VersionPinBench}: the two ways a point read can hold the current version, on the
+ * version set of a database made and closed in {@code dir} (nothing installs while it is pinned,
+ * as in an idle database).
  */
 public final class VersionPins implements AutoCloseable {
-  private final DbImpl db;
   private final VersionSet versions;
   private final CachedVersions cached;
 
-  public VersionPins(Path dir) {
-    this.db = (DbImpl) Cairn.open(dir, Options.builder().build());
-    this.versions = db.engine().versions();
-    this.cached = db.engine().cachedVersions();
+  public VersionPins(Path dir) throws IOException {
+    Options options = Options.defaults();
+    Cairn.open(dir, options).close();
+    this.versions = new VersionSet(dir, options.fileSystem(), options);
+    versions.recover();
+    this.cached = new CachedVersions(versions);
   }
 
   /** A reference of the read's own (every get before the cached versions); drop it with {@link #dropReferenced}. */
@@ -41,7 +44,8 @@ public final class VersionPins implements AutoCloseable {
   }
 
   @Override
-  public void close() {
-    db.close();
+  public void close() throws IOException {
+    cached.close();
+    versions.close();
   }
 }

@@ -1,9 +1,9 @@
-package dev.cairn.db;
+package dev.cairn.bench.micro;
 
-/**
- * For {@code ReadCountersBench}: the in-flight count and latency recorder a point read updates,
- * which are package-private in the engine (this class shares their package on the class path).
- */
+import dev.cairn.db.InFlightCalls;
+import dev.cairn.db.LatencyRecorder;
+
+/** For {@code ReadCountersBench}: the in-flight count and latency recorder a point read updates. */
 public final class ReadCounters {
   private final InFlightCalls calls = new InFlightCalls("benchmark");
   private final LatencyRecorder latency = new LatencyRecorder();
