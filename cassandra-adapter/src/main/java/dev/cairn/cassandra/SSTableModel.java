@@ -1,7 +1,7 @@
 package dev.cairn.cassandra;
 
 import dev.cairn.compaction.CompactionPlan;
-import dev.cairn.compaction.model.LsmShape;
+import dev.cairn.model.LsmShape;
 import java.util.List;
 import java.util.Map;
 import org.apache.cassandra.io.sstable.format.SSTableReader;

@@ -1,9 +1,9 @@
 package dev.cairn.cassandra;
 
-import dev.cairn.compaction.model.FileDescriptor;
-import dev.cairn.compaction.model.KeyRange;
-import dev.cairn.compaction.model.LevelShape;
-import dev.cairn.compaction.model.LsmShape;
+import dev.cairn.model.FileDescriptor;
+import dev.cairn.model.KeyRange;
+import dev.cairn.model.LevelShape;
+import dev.cairn.model.LsmShape;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

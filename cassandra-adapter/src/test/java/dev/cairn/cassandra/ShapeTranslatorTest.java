@@ -2,8 +2,8 @@ package dev.cairn.cassandra;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.cairn.compaction.model.FileDescriptor;
-import dev.cairn.compaction.model.LsmShape;
+import dev.cairn.model.FileDescriptor;
+import dev.cairn.model.LsmShape;
 import java.nio.ByteBuffer;
 import java.util.Collections;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.cairn.cassandra;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.cairn.compaction.model.UserKeyOrder;
+import dev.cairn.model.UserKeyOrder;
 import java.nio.ByteBuffer;
 import java.util.Random;
 import org.apache.cassandra.db.BufferDecoratedKey;

@@ -1,6 +1,6 @@
 package dev.cairn.compaction;
 
-import dev.cairn.compaction.model.LsmShape;
+import dev.cairn.model.LsmShape;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

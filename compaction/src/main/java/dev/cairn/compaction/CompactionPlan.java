@@ -1,7 +1,7 @@
 package dev.cairn.compaction;
 
-import dev.cairn.compaction.model.FileDescriptor;
-import dev.cairn.compaction.model.KeyRange;
+import dev.cairn.model.FileDescriptor;
+import dev.cairn.model.KeyRange;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;

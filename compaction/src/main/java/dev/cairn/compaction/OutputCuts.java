@@ -1,7 +1,7 @@
 package dev.cairn.compaction;
 
-import dev.cairn.compaction.model.FileDescriptor;
-import dev.cairn.compaction.model.UserKeyOrder;
+import dev.cairn.model.FileDescriptor;
+import dev.cairn.model.UserKeyOrder;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;

@@ -1,9 +1,9 @@
 package dev.cairn.compaction;
 
-import dev.cairn.compaction.model.FileDescriptor;
-import dev.cairn.compaction.model.KeyRange;
-import dev.cairn.compaction.model.LsmShape;
-import dev.cairn.compaction.model.UserKeyOrder;
+import dev.cairn.model.FileDescriptor;
+import dev.cairn.model.KeyRange;
+import dev.cairn.model.LsmShape;
+import dev.cairn.model.UserKeyOrder;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.cairn.compaction.leveled.LeveledConfig;
-import dev.cairn.compaction.model.FileDescriptor;
+import dev.cairn.model.FileDescriptor;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;

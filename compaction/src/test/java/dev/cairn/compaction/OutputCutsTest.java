@@ -3,7 +3,7 @@ package dev.cairn.compaction;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.cairn.compaction.model.FileDescriptor;
+import dev.cairn.model.FileDescriptor;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

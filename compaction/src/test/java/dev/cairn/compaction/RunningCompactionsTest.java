@@ -3,8 +3,8 @@ package dev.cairn.compaction;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.compaction.model.FileDescriptor;
-import dev.cairn.compaction.model.LsmShape;
+import dev.cairn.model.FileDescriptor;
+import dev.cairn.model.LsmShape;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;

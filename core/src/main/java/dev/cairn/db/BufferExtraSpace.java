@@ -1,6 +1,6 @@
 package dev.cairn.db;
 
-import dev.cairn.compaction.model.BufferRun;
+import dev.cairn.model.BufferRun;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package dev.cairn.db;
 
-import dev.cairn.compaction.model.LevelChanges;
 import dev.cairn.compaction.buffer.ScanSources;
 import dev.cairn.fs.IoTag;
 import dev.cairn.iter.ClippedIterator;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.iter.MergingIterator;
+import dev.cairn.model.LevelChanges;
 import dev.cairn.table.TableCache;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;

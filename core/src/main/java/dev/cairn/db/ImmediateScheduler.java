@@ -4,7 +4,7 @@ import dev.cairn.Stats;
 import dev.cairn.compaction.CompactionPicker;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.RunningCompactions;
-import dev.cairn.compaction.model.LsmShape;
+import dev.cairn.model.LsmShape;
 import java.util.List;
 import java.util.Optional;
 

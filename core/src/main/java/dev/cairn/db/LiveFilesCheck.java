@@ -1,9 +1,9 @@
 package dev.cairn.db;
 
 import dev.cairn.MissingFilesException;
-import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
+import dev.cairn.model.BufferRun;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import java.io.IOException;

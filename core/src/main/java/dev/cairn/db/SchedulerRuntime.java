@@ -2,7 +2,7 @@ package dev.cairn.db;
 
 import dev.cairn.Stats;
 import dev.cairn.compaction.CompactionPlan;
-import dev.cairn.compaction.model.LsmShape;
+import dev.cairn.model.LsmShape;
 import java.util.List;
 import java.util.Optional;
 

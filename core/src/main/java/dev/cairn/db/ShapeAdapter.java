@@ -1,8 +1,8 @@
 package dev.cairn.db;
 
 import dev.cairn.cache.BlockCache;
-import dev.cairn.compaction.model.FileDescriptor;
-import dev.cairn.compaction.model.LsmShape;
+import dev.cairn.model.FileDescriptor;
+import dev.cairn.model.LsmShape;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package dev.cairn.db;
 
-import dev.cairn.key.LookupResult;
 import dev.cairn.key.InternalKey;
+import dev.cairn.key.LookupResult;
+import dev.cairn.model.BufferRun;
 import dev.cairn.table.LookupKey;
 import dev.cairn.table.TableCache;
 import dev.cairn.table.TableHandle;
-import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import java.util.List;

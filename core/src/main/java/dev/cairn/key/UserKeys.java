@@ -1,6 +1,6 @@
 package dev.cairn.key;
 
-import dev.cairn.compaction.model.UserKeyOrder;
+import dev.cairn.model.UserKeyOrder;
 import java.util.Arrays;
 import java.util.Comparator;
 

@@ -1,6 +1,6 @@
 package dev.cairn.version;
 
-import dev.cairn.compaction.model.LevelChanges;
+import dev.cairn.model.LevelChanges;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

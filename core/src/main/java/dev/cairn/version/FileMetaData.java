@@ -1,8 +1,8 @@
 package dev.cairn.version;
 
-import dev.cairn.compaction.model.TableFile;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
+import dev.cairn.model.TableFile;
 import java.util.Arrays;
 
 /**

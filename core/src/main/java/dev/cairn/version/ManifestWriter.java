@@ -1,11 +1,11 @@
 package dev.cairn.version;
 
 import dev.cairn.Options;
-import dev.cairn.compaction.model.BufferEntry;
-import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoTag;
+import dev.cairn.model.BufferEntry;
+import dev.cairn.model.BufferRun;
 import dev.cairn.wal.LogWriter;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,10 +1,10 @@
 package dev.cairn.version;
 
-import dev.cairn.compaction.model.BufferedLevels;
-import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.Options;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
+import dev.cairn.model.BufferRun;
+import dev.cairn.model.BufferedLevels;
 import dev.cairn.util.FixedList;
 import java.util.ArrayList;
 import java.util.Arrays;

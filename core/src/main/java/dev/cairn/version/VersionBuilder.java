@@ -1,10 +1,10 @@
 package dev.cairn.version;
 
-import dev.cairn.compaction.model.BufferRun;
-import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.Options;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.UserKeys;
+import dev.cairn.model.BufferEntry;
+import dev.cairn.model.BufferRun;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;

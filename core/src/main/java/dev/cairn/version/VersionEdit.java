@@ -1,11 +1,11 @@
 package dev.cairn.version;
 
-import dev.cairn.compaction.model.BufferEditSink;
-import dev.cairn.compaction.model.LevelChanges;
-import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.Options;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.UserKeys;
+import dev.cairn.model.BufferEditSink;
+import dev.cairn.model.BufferEntry;
+import dev.cairn.model.LevelChanges;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;

@@ -1,11 +1,11 @@
 package dev.cairn.version;
 
-import dev.cairn.compaction.model.BufferRun;
-import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.CorruptionException;
 import dev.cairn.Options;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.UserKeys;
+import dev.cairn.model.BufferEntry;
+import dev.cairn.model.BufferRun;
 import dev.cairn.util.ByteSink;
 import dev.cairn.util.ByteSource;
 import dev.cairn.version.VersionEdit.BufferAdd;

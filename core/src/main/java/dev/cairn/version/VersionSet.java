@@ -1,11 +1,11 @@
 package dev.cairn.version;
 
-import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.CorruptionException;
 import dev.cairn.Options;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.key.InternalKey;
+import dev.cairn.model.BufferRun;
 import dev.cairn.wal.LogWriter;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,16 +1,16 @@
 package dev.cairn.fuzz;
 
-import dev.cairn.fs.InMemoryFile;
 import dev.cairn.WriteBatch;
+import dev.cairn.fs.InMemoryFile;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.ValueType;
+import dev.cairn.model.BufferEntry;
 import dev.cairn.table.Footer;
 import dev.cairn.table.TableBuilder;
 import dev.cairn.table.TableOptions;
 import dev.cairn.table.block.BlockBuilder;
 import dev.cairn.version.FileMetaData;
-import dev.cairn.compaction.model.BufferEntry;
 import dev.cairn.version.VersionEdit;
 import dev.cairn.version.VersionEditCodec;
 import dev.cairn.wal.LogWriter;

@@ -1,7 +1,7 @@
 package dev.cairn.version;
 
-import dev.cairn.compaction.model.BufferRun;
-import dev.cairn.compaction.model.BufferEntry;
+import dev.cairn.model.BufferRun;
+import dev.cairn.model.BufferEntry;
 import static dev.cairn.version.Files.table;
 import static dev.cairn.version.Files.user;
 import static org.junit.jupiter.api.Assertions.assertEquals;

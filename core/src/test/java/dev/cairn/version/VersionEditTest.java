@@ -1,8 +1,8 @@
 package dev.cairn.version;
 
 import dev.cairn.testkit.Seeds;
-import dev.cairn.compaction.model.BufferRun;
-import dev.cairn.compaction.model.BufferEntry;
+import dev.cairn.model.BufferRun;
+import dev.cairn.model.BufferEntry;
 import static dev.cairn.version.Files.key;
 import static dev.cairn.version.Files.table;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;

@@ -1,7 +1,7 @@
 package dev.cairn.cassandra.hot;
 
-import dev.cairn.compaction.model.FileDescriptor;
-import dev.cairn.compaction.model.LsmShape;
+import dev.cairn.model.FileDescriptor;
+import dev.cairn.model.LsmShape;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.cairn.compaction.buffer;
 
-import dev.cairn.compaction.model.KeyFilter;
-import dev.cairn.compaction.model.TableFile;
+import dev.cairn.model.KeyFilter;
+import dev.cairn.model.TableFile;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;

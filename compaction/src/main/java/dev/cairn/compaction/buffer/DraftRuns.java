@@ -1,12 +1,12 @@
 package dev.cairn.compaction.buffer;
 
-import dev.cairn.compaction.model.BufferEditSink;
-import dev.cairn.compaction.model.BufferEntry;
-import dev.cairn.compaction.model.BufferRun;
-import dev.cairn.compaction.model.BufferedLevels;
-import dev.cairn.compaction.model.KeyRanges;
-import dev.cairn.compaction.model.TableFile;
-import dev.cairn.compaction.model.UserKeyOrder;
+import dev.cairn.model.BufferEditSink;
+import dev.cairn.model.BufferEntry;
+import dev.cairn.model.BufferRun;
+import dev.cairn.model.BufferedLevels;
+import dev.cairn.model.KeyRanges;
+import dev.cairn.model.TableFile;
+import dev.cairn.model.UserKeyOrder;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

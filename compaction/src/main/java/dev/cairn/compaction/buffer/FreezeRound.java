@@ -1,6 +1,6 @@
 package dev.cairn.compaction.buffer;
 
-import dev.cairn.compaction.model.UserKeyOrder;
+import dev.cairn.model.UserKeyOrder;
 
 /**
  * One level's state in LSbM's freeze on repeated data (section 4.1): the bytes merged into the

@@ -1,9 +1,9 @@
 package dev.cairn.compaction.buffer;
 
-import dev.cairn.compaction.model.BufferEntry;
-import dev.cairn.compaction.model.BufferRun;
-import dev.cairn.compaction.model.TableFile;
-import dev.cairn.compaction.model.UserKeyOrder;
+import dev.cairn.model.BufferEntry;
+import dev.cairn.model.BufferRun;
+import dev.cairn.model.TableFile;
+import dev.cairn.model.UserKeyOrder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.cairn.compaction.buffer;
 
-import dev.cairn.compaction.model.BufferEntry;
-import dev.cairn.compaction.model.BufferRun;
-import dev.cairn.compaction.model.TableFile;
+import dev.cairn.model.BufferEntry;
+import dev.cairn.model.BufferRun;
+import dev.cairn.model.TableFile;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

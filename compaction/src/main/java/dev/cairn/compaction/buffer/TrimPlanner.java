@@ -1,12 +1,12 @@
 package dev.cairn.compaction.buffer;
 
-import dev.cairn.compaction.model.BufferEntry;
-import dev.cairn.compaction.model.BufferRun;
-import dev.cairn.compaction.model.BufferedLevels;
-import dev.cairn.compaction.model.KeyFilter;
-import dev.cairn.compaction.model.KeyRanges;
-import dev.cairn.compaction.model.TableFile;
-import dev.cairn.compaction.model.UserKeyOrder;
+import dev.cairn.model.BufferEntry;
+import dev.cairn.model.BufferRun;
+import dev.cairn.model.BufferedLevels;
+import dev.cairn.model.KeyFilter;
+import dev.cairn.model.KeyRanges;
+import dev.cairn.model.TableFile;
+import dev.cairn.model.UserKeyOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

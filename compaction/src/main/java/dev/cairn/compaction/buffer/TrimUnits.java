@@ -1,9 +1,9 @@
 package dev.cairn.compaction.buffer;
 
-import dev.cairn.compaction.model.BufferEntry;
-import dev.cairn.compaction.model.KeyFilter;
-import dev.cairn.compaction.model.TableFile;
-import dev.cairn.compaction.model.UserKeyOrder;
+import dev.cairn.model.BufferEntry;
+import dev.cairn.model.KeyFilter;
+import dev.cairn.model.TableFile;
+import dev.cairn.model.UserKeyOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.cairn.compaction.leveled;
 
-import dev.cairn.compaction.model.LsmShape;
+import dev.cairn.model.LsmShape;
 
 /**
  * How many compactions the leveled rules have due, for a host's progress report (Cassandra's

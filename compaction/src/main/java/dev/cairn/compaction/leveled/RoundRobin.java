@@ -1,7 +1,7 @@
 package dev.cairn.compaction.leveled;
 
-import dev.cairn.compaction.model.FileDescriptor;
-import dev.cairn.compaction.model.UserKeyOrder;
+import dev.cairn.model.FileDescriptor;
+import dev.cairn.model.UserKeyOrder;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.cairn.compaction.buffer;
 
 
-import dev.cairn.compaction.model.BufferEntry;
-import dev.cairn.compaction.model.BufferedLevels;
-import dev.cairn.compaction.model.KeyFilter;
-import dev.cairn.compaction.model.LevelChanges;
 import dev.cairn.compaction.testing.BufferText;
 import dev.cairn.compaction.testing.BufferText.TestFile;
+import dev.cairn.model.BufferEntry;
+import dev.cairn.model.BufferedLevels;
+import dev.cairn.model.KeyFilter;
+import dev.cairn.model.LevelChanges;
 import dev.cairn.testkit.DataDrivenFile;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -224,7 +224,7 @@ class BufferDraftGoldenTest {
   private static List<String> renderDraft(BufferDraft<TestFile> draft, int maxLevel) {
     return BufferText.render(new BufferedLevels<>() {
       @Override public List<TestFile> files(int level) { return List.of(); }
-      @Override public List<dev.cairn.compaction.model.BufferRun<TestFile>> bufferRuns(int level) {
+      @Override public List<dev.cairn.model.BufferRun<TestFile>> bufferRuns(int level) {
         return draft.runs(level);
       }
     }, maxLevel);

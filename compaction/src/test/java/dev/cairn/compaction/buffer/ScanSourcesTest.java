@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.compaction.model.BufferEntry;
-import dev.cairn.compaction.model.BufferRun;
 import dev.cairn.compaction.testing.BufferText.TestFile;
+import dev.cairn.model.BufferEntry;
+import dev.cairn.model.BufferRun;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

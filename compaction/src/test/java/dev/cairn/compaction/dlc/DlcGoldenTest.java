@@ -95,9 +95,9 @@ class DlcGoldenTest {
         }
       }
     }
-    List<dev.cairn.compaction.model.FileDescriptor> inputs = new ArrayList<>();
+    List<dev.cairn.model.FileDescriptor> inputs = new ArrayList<>();
     s.shape().files(level).stream().filter(f -> busy.contains(f.id())).forEach(inputs::add);
-    List<dev.cairn.compaction.model.FileDescriptor> targets = new ArrayList<>();
+    List<dev.cairn.model.FileDescriptor> targets = new ArrayList<>();
     s.shape().files(level + 1).stream().filter(f -> busy.contains(f.id())).forEach(targets::add);
     return new CompactionPlan(dev.cairn.compaction.CompactionKind.TABLE_MERGE, level, level + 1, inputs,
         targets, List.of(), null, false, new dev.cairn.compaction.OutputLimits(1 << 20, 1 << 20), "running");

@@ -1,10 +1,10 @@
 package dev.cairn.compaction.testing;
 
-import dev.cairn.compaction.model.BufferedLevels;
-import dev.cairn.compaction.model.BufferEntry;
-import dev.cairn.compaction.model.BufferRun;
-import dev.cairn.compaction.model.TableFile;
-import dev.cairn.compaction.model.UserKeyOrder;
+import dev.cairn.model.BufferEntry;
+import dev.cairn.model.BufferRun;
+import dev.cairn.model.BufferedLevels;
+import dev.cairn.model.TableFile;
+import dev.cairn.model.UserKeyOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,10 +1,10 @@
 package dev.cairn.compaction.testing;
 
 import dev.cairn.compaction.CompactionPlan;
-import dev.cairn.compaction.model.FileDescriptor;
-import dev.cairn.compaction.model.KeyRange;
-import dev.cairn.compaction.model.LevelShape;
-import dev.cairn.compaction.model.LsmShape;
+import dev.cairn.model.FileDescriptor;
+import dev.cairn.model.KeyRange;
+import dev.cairn.model.LevelShape;
+import dev.cairn.model.LsmShape;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

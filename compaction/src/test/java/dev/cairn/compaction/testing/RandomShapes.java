@@ -2,10 +2,10 @@ package dev.cairn.compaction.testing;
 
 import dev.cairn.compaction.ByteSizes;
 import dev.cairn.compaction.leveled.LeveledConfig;
-import dev.cairn.compaction.model.FileDescriptor;
-import dev.cairn.compaction.model.LevelShape;
-import dev.cairn.compaction.model.LsmShape;
-import dev.cairn.compaction.model.UserKeyOrder;
+import dev.cairn.model.FileDescriptor;
+import dev.cairn.model.LevelShape;
+import dev.cairn.model.LsmShape;
+import dev.cairn.model.UserKeyOrder;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.cairn.hbase.buffer;
 
-import dev.cairn.compaction.model.UserKeyOrder;
+import dev.cairn.model.UserKeyOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.cairn.hbase.buffer;
 
-import dev.cairn.compaction.model.UserKeyOrder;
+import dev.cairn.model.UserKeyOrder;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;

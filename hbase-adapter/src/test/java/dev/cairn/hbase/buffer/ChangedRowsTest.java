@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cairn.compaction.model.UserKeyOrder;
+import dev.cairn.model.UserKeyOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.TreeSet;

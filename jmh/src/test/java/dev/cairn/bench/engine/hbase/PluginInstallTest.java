@@ -57,7 +57,7 @@ class PluginInstallTest {
       assertTrue(jar.getEntry("dev/cairn/hbase/tiered/TieredDlcPolicy.class") != null,
           "the policy's planning is in the jar");
       assertTrue(jar.getEntry("dev/cairn/compaction/dlc/LoadModel.class") != null
-          && jar.getEntry("dev/cairn/compaction/model/KeyRange.class") != null,
+          && jar.getEntry("dev/cairn/model/KeyRange.class") != null,
           "the shared planning and its vocabulary are in the jar");
     }
     assertEquals(List.of(), foreign, "nothing HBase or its libraries already have");

@@ -1,4 +1,4 @@
-package dev.cairn.compaction.model;
+package dev.cairn.model;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * One level of an LSM shape: its sorted runs. (A level's compaction buffer is not part of the
- * shape: the buffer's decisions read it from {@code dev.cairn.compaction.model.BufferedLevels}.)
+ * shape: the buffer's decisions read it from {@code dev.cairn.model.BufferedLevels}.)
  *
  * <p>Invariants, checked on construction:
  * <ul>

@@ -1,4 +1,4 @@
-package dev.cairn.compaction.model;
+package dev.cairn.model;
 
 import java.util.Arrays;
 import java.util.Collection;

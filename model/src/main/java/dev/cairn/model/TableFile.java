@@ -1,4 +1,4 @@
-package dev.cairn.compaction.model;
+package dev.cairn.model;
 
 /**
  * What the compaction buffer's model needs of a table file: its number, its user-key range, its

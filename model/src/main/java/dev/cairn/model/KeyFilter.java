@@ -1,4 +1,4 @@
-package dev.cairn.compaction.model;
+package dev.cairn.model;
 
 /**
  * A set membership test over user keys with no false negatives: a table file's Bloom filter, kept

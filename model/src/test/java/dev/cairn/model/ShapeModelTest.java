@@ -1,4 +1,4 @@
-package dev.cairn.compaction.model;
+package dev.cairn.model;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
