@@ -8,8 +8,9 @@ import dev.cairn.version.VersionEdit;
 
 /**
  * A compaction style as the engine runs it: what one claimed plan does to the files, how the
- * tables it writes are built, whether merges feed the compaction buffer, how obsolete files are
- * batched, and its own statistics. The plans themselves come from the scheduler
+ * tables it writes are built, what it adds to a compaction's edit at install (the compaction
+ * buffer's appends and markers), its own background tasks, how obsolete files are batched, and
+ * its own statistics. The plans themselves come from the scheduler
  * ({@link SchedulerRuntime}); a style only executes them. {@link StyleRegistry} maps the
  * execution of {@link dev.cairn.config.CompactionSettings} to an implementation
  * (docs/architecture.md, "Adding a compaction style").

@@ -174,7 +174,6 @@ class EngineRobustnessTest {
       assertTrue(thread.isAlive(), thread.getName() + " ended without waiting in " + owner.getSimpleName());
       assertTrue(System.nanoTime() < deadline,
           thread.getName() + " never waited in " + owner.getSimpleName() + ": " + state);
-      Thread.onSpinWait();
       Thread.sleep(1);
     }
   }

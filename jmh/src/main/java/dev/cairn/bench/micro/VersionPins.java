@@ -21,6 +21,7 @@ public final class VersionPins implements AutoCloseable {
     Options options = Options.defaults();
     Cairn.open(dir, options).close();
     this.versions = new VersionSet(dir, options.fileSystem(), options);
+    // recover() asks for the engine mutex; no other thread sees this version set.
     versions.recover();
     this.cached = new CachedVersions(versions);
   }
