@@ -31,20 +31,17 @@ final class Compactions {
   private final List<CompactionPlan> runningPlans = new ArrayList<>();
   private int manualWaiting;
 
-  /**
-   * @param reads the read path's per-level counters, which a compaction buffer counts into
-   * @param scans the level files iterators may read from buffer files, which a buffer fills
-   */
-  Compactions(Engine engine, PointReads reads, BufferScans scans) {
+  /** The parts come from the options through {@link StyleRegistry#compactions}. */
+  Compactions(Engine engine, CompactionPicker picker, StyleRuntime style, SchedulerRuntime scheduler) {
     this.engine = engine;
     Options o = engine.options();
-    this.picker = StyleRegistry.picker(o);
+    this.picker = picker;
     // The picker keeps the files and key ranges of running plans clear (docs/compaction.md), so
     // several compactions may run at once. One thread stays free for flushes, so that a long
     // compaction never blocks the memtable.
     this.maxConcurrent = Math.max(1, o.backgroundThreads() - 1);
-    this.style = StyleRegistry.style(engine, reads, scans);
-    this.scheduler = StyleRegistry.scheduler(engine, picker);
+    this.style = style;
+    this.scheduler = scheduler;
   }
 
   /** Starts the scheduler's and the style's background tasks (after recovery). */

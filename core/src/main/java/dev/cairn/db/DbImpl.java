@@ -43,7 +43,7 @@ public final class DbImpl implements Cairn {
     this.calls = lifecycle.calls();
     this.writes = lifecycle.writes();
     this.compactions = lifecycle.compactions();
-    this.reads = new Reads(engine, lifecycle.memTables(), compactions, lifecycle.pointReads(), lifecycle.scans());
+    this.reads = new Reads(engine, lifecycle.memTables(), lifecycle.pointReads(), lifecycle.scans());
   }
 
   /** See {@link Cairn#open}. */
@@ -207,7 +207,7 @@ public final class DbImpl implements Cairn {
   public Stats stats() {
     calls.enter();
     try {
-      return reads.stats();
+      return lifecycle.stats();
     } finally {
       calls.exit();
     }

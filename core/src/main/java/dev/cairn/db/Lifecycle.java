@@ -2,6 +2,7 @@ package dev.cairn.db;
 
 import dev.cairn.CairnIOException;
 import dev.cairn.Options;
+import dev.cairn.Stats;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.version.VersionEdit;
 import java.io.IOException;
@@ -38,7 +39,7 @@ final class Lifecycle {
     this.engine = new Engine(dir, options);
     this.pointReads = new PointReads();
     this.scans = new BufferScans();
-    this.compactions = new Compactions(engine, pointReads, scans);
+    this.compactions = StyleRegistry.compactions(engine, pointReads, scans);
     this.memTables = new MemTables(engine);
     this.writes = new WriteQueue(engine, memTables);
     this.background = new BackgroundWork(engine, memTables, compactions);
@@ -111,6 +112,17 @@ final class Lifecycle {
 
   WriteQueue writes() {
     return writes;
+  }
+
+  /** The engine's figures now (see {@link Stats}). */
+  Stats stats() {
+    engine.mutex().lock();
+    try {
+      return StatsBuilder.build(engine, compactions, pointReads, engine.versions().current(),
+          memTables.activeBytes(), memTables.immutableCount());
+    } finally {
+      engine.mutex().unlock();
+    }
   }
 
   /** See {@link dev.cairn.Cairn#close()}. */

@@ -58,7 +58,7 @@ public final class ReadOnlyDb implements Cairn {
     this.engine = new Engine(dir, options);
     this.pointReads = new PointReads();
     this.scans = new BufferScans();
-    this.compactions = new Compactions(engine, pointReads, scans);
+    this.compactions = StyleRegistry.compactions(engine, pointReads, scans);
     this.calls = new InFlightCalls("read-only view of " + dir);
     this.openedAt = openedAt;
   }

@@ -2,7 +2,6 @@ package dev.cairn.db;
 
 import dev.cairn.Cairn;
 import dev.cairn.Snapshot;
-import dev.cairn.Stats;
 import dev.cairn.memtable.MemTable;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionSet;
@@ -20,21 +19,19 @@ final class Reads {
   private final VersionSet versions;
   private final ReentrantLock mutex;
   private final MemTables memTables;
-  private final Compactions compactions;
   private final CachedVersions cachedVersions;
   /** Where point reads ended, by level, and what their device reads cost. */
   private final PointReads pointReads;
   /** The level files iterators may read from buffer files. */
   private final BufferScans scans;
 
-  Reads(Engine engine, MemTables memTables, Compactions compactions, PointReads pointReads, BufferScans scans) {
+  Reads(Engine engine, MemTables memTables, PointReads pointReads, BufferScans scans) {
     this.pointReads = pointReads;
     this.scans = scans;
     this.engine = engine;
     this.versions = engine.versions();
     this.mutex = engine.mutex();
     this.memTables = memTables;
-    this.compactions = compactions;
     this.cachedVersions = engine.cachedVersions();
   }
 
@@ -99,16 +96,6 @@ final class Reads {
     mutex.lock();
     try {
       return new SnapshotImpl(owner, engine.snapshots(), versions.lastSequence());
-    } finally {
-      mutex.unlock();
-    }
-  }
-
-  Stats stats() {
-    mutex.lock();
-    try {
-      return StatsBuilder.build(engine, compactions, pointReads, versions.current(), memTables.activeBytes(),
-          memTables.immutableCount());
     } finally {
       mutex.unlock();
     }

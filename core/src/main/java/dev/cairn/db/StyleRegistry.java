@@ -25,6 +25,17 @@ final class StyleRegistry {
   private StyleRegistry() {}
 
   /**
+   * The compactions the options ask for: their picker, style and scheduler.
+   *
+   * @param reads the read path's per-level counters (a buffer counts into them)
+   * @param scans the level files iterators may read from buffer files (a buffer fills it)
+   */
+  static Compactions compactions(Engine engine, PointReads reads, BufferScans scans) {
+    CompactionPicker picker = picker(engine.options());
+    return new Compactions(engine, picker, style(engine, reads, scans), scheduler(engine, picker));
+  }
+
+  /**
    * The style of the options' execution. A style without a buffer is wrapped so that a buffer an
    * earlier open left drains correctly ({@link BufferLeftover}).
    *
