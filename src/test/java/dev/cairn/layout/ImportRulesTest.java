@@ -45,6 +45,18 @@ class ImportRulesTest {
   /** The engine's storage layer takes the vocabulary (dev.cairn.model), never a policy. */
   private static final List<String> STORAGE_PACKAGES = List.of("key", "table", "version", "wal", "memtable", "iter", "util");
 
+  /**
+   * The engine's layers inside core (docs/architecture.md, "The engine's packages"): per package
+   * under dev.cairn.db, the engine packages it may import. The facade package, dev.cairn.db itself,
+   * is the composition root and may import them all; nothing below it imports it.
+   */
+  private static final Map<String, List<String>> ENGINE_LAYERS = Map.of(
+      "base", List.of(),
+      "write", List.of("base"),
+      "read", List.of("base", "write"),
+      "compact", List.of("base"),
+      "buffer", List.of("base", "read", "compact"));
+
   private static Path root() {
     Path here = Path.of("").toAbsolutePath();
     return Files.exists(here.resolve("model")) ? here : here.getParent();
@@ -75,6 +87,36 @@ class ImportRulesTest {
       }
     }
     assertEquals(List.of(), violations, "imports across the layers of docs/architecture.md, \"Modules\"");
+  }
+
+  @Test
+  void engineLayersImportOnlyTheLayersBelow() throws IOException {
+    Path sources = root().resolve("core/src/main/java");
+    Path engine = sources.resolve("dev/cairn/db");
+    List<String> violations = new ArrayList<>();
+    for (Path file : javaFiles(sources)) {
+      Path pkg = sources.relativize(file.getParent());
+      String relative = root().relativize(file).toString();
+      String layer = file.getParent().startsWith(engine) && !file.getParent().equals(engine)
+          ? engine.relativize(file.getParent()).getName(0).toString() : null;
+      boolean facade = file.getParent().equals(engine);
+      boolean api = pkg.toString().equals("dev/cairn");
+      assertTrue(layer == null || ENGINE_LAYERS.containsKey(layer), "an engine package with no layer: " + pkg);
+      forEachCairnImport(file, (line, imported) -> {
+        if (!imported.startsWith("dev.cairn.db.") || facade) {
+          return;
+        }
+        String target = imported.substring("dev.cairn.db.".length());
+        String targetLayer = Character.isUpperCase(target.charAt(0)) ? "" : target.substring(0, target.indexOf('.'));
+        boolean allowed = layer != null
+            ? ENGINE_LAYERS.get(layer).contains(targetLayer)
+            : api && targetLayer.isEmpty(); // the API opens the engine through its facade, and nothing else does
+        if (!allowed) {
+          violations.add(relative + ":" + line + " imports " + imported);
+        }
+      });
+    }
+    assertEquals(List.of(), violations, "imports against the engine's layers, docs/architecture.md");
   }
 
   /** A package's main sources live in one module: a package split across two jars cannot become a JPMS module. */

@@ -1,5 +1,13 @@
 package dev.cairn.db;
 
+import dev.cairn.db.base.BackgroundRequests;
+import dev.cairn.db.base.Engine;
+import dev.cairn.db.base.EngineCounters;
+import dev.cairn.db.base.EngineStatus;
+import dev.cairn.db.base.ObsoleteFiles;
+import dev.cairn.db.compact.Compactions;
+import dev.cairn.db.write.FlushJob;
+import dev.cairn.db.write.MemTables;
 import dev.cairn.version.VersionEdit;
 import dev.cairn.version.VersionSet;
 import java.io.IOException;

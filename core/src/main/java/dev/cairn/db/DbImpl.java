@@ -10,6 +10,12 @@ import dev.cairn.Stats;
 import dev.cairn.VerifyProgress;
 import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
+import dev.cairn.db.base.Engine;
+import dev.cairn.db.compact.Compactions;
+import dev.cairn.db.read.ReadState;
+import dev.cairn.db.read.Reads;
+import dev.cairn.db.read.SnapshotImpl;
+import dev.cairn.db.write.WriteQueue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -252,7 +258,7 @@ public final class DbImpl implements Cairn {
   }
 
   /** The engine context (tests). */
-  Engine engine() {
+  public Engine engine() {
     return engine;
   }
 

@@ -4,6 +4,7 @@ import dev.cairn.CairnException;
 import dev.cairn.CairnIOException;
 import dev.cairn.Options;
 import dev.cairn.RepairReport;
+import dev.cairn.db.base.Engine;
 import dev.cairn.fs.FileNames;
 import dev.cairn.model.BufferEntry;
 import dev.cairn.model.BufferRun;

@@ -1,6 +1,10 @@
 package dev.cairn.db;
 
 import dev.cairn.Stats;
+import dev.cairn.db.base.Engine;
+import dev.cairn.db.base.EngineCounters;
+import dev.cairn.db.compact.Compactions;
+import dev.cairn.db.read.PointReads;
 import dev.cairn.fs.IoPurpose;
 import dev.cairn.fs.IoStats;
 import dev.cairn.version.Version;

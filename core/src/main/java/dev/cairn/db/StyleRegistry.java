@@ -14,6 +14,18 @@ import dev.cairn.config.CompactionSettings.Dlc;
 import dev.cairn.config.CompactionSettings.Leveled;
 import dev.cairn.config.CompactionSettings.Table;
 import dev.cairn.config.CompactionSettings.TwoPhase;
+import dev.cairn.db.base.Engine;
+import dev.cairn.db.buffer.BufferLeftover;
+import dev.cairn.db.buffer.BufferStyle;
+import dev.cairn.db.compact.BlockStyle;
+import dev.cairn.db.compact.Compactions;
+import dev.cairn.db.compact.DlcRuntime;
+import dev.cairn.db.compact.ImmediateScheduler;
+import dev.cairn.db.compact.SchedulerRuntime;
+import dev.cairn.db.compact.StyleRuntime;
+import dev.cairn.db.compact.TableStyle;
+import dev.cairn.db.read.BufferScans;
+import dev.cairn.db.read.PointReads;
 
 /**
  * The one place that maps the options' {@link CompactionSettings} to the runtimes and the picker.

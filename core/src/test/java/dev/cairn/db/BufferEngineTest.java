@@ -1,7 +1,10 @@
 package dev.cairn.db;
 
-import dev.cairn.testkit.Seeds;
 import dev.cairn.compaction.buffer.BufferDraft;
+import dev.cairn.db.buffer.BufferRuntime;
+import dev.cairn.db.buffer.BufferStyle;
+import dev.cairn.db.read.VersionLookup;
+import dev.cairn.testkit.Seeds;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.Cairn;
 import dev.cairn.Options;
+import dev.cairn.db.base.CachedVersions;
 import dev.cairn.fs.FileNames;
 import dev.cairn.util.ThreadStripes;
 import dev.cairn.version.FileMetaData;

@@ -12,6 +12,7 @@ import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.compaction.dlc.LoadClass;
 import dev.cairn.compaction.dlc.LoadCounters;
 import dev.cairn.config.CompactionSettings;
+import dev.cairn.db.compact.DlcRuntime;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.SplittableRandom;

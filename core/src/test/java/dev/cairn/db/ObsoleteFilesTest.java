@@ -2,6 +2,7 @@ package dev.cairn.db;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.cairn.db.base.ObsoleteFiles;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.LocalFileSystem;
 import java.io.IOException;

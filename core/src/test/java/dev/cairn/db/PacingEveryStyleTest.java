@@ -10,6 +10,7 @@ import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.config.CompactionSettings;
+import dev.cairn.db.compact.CompactionThrottle;
 import dev.cairn.fs.IoPurpose;
 import dev.cairn.fs.IoStats;
 import dev.cairn.testing.EngineCombo.CompactionStyle;

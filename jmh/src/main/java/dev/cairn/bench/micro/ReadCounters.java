@@ -1,7 +1,7 @@
 package dev.cairn.bench.micro;
 
 import dev.cairn.db.InFlightCalls;
-import dev.cairn.db.LatencyRecorder;
+import dev.cairn.db.base.LatencyRecorder;
 
 /** For {@code ReadCountersBench}: the in-flight count and latency recorder a point read updates. */
 public final class ReadCounters {

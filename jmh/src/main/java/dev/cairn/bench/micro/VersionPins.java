@@ -2,7 +2,7 @@ package dev.cairn.bench.micro;
 
 import dev.cairn.Cairn;
 import dev.cairn.Options;
-import dev.cairn.db.CachedVersions;
+import dev.cairn.db.base.CachedVersions;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionSet;
 import java.io.IOException;

@@ -1,0 +1,128 @@
+package dev.cairn.db.base;
+
+import dev.cairn.Options;
+import dev.cairn.cache.BlockCache;
+import dev.cairn.cache.OffHeapBlockCache;
+import dev.cairn.fs.FileSystem;
+import dev.cairn.fs.IncrementalSyncFile;
+import dev.cairn.table.TableCache;
+import dev.cairn.version.VersionSet;
+import java.nio.file.Path;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The engine context: the collaborators every part of the engine shares, built once at open and
+ * never replaced. The parts take this (or only the objects of it they need) instead of reaching
+ * into one another's fields.
+ *
+ * <p>Locking. One {@link #mutex()} guards the engine's mutable state; each class that owns some of
+ * that state marks its fields "guarded by the engine mutex", and its methods that need the lock
+ * say "Requires: mutex held". {@link #backgroundChanged()} is signalled whenever background work
+ * finishes or the engine's state changes (docs/architecture.md, "Threads and locking").
+ */
+public final class Engine {
+  private final Path dir;
+  private final Options options;
+  private final FileSystem fs;
+  private final EngineCounters counters = new EngineCounters();
+  private final ReentrantLock mutex = new ReentrantLock();
+  private final Condition backgroundChanged = mutex.newCondition();
+  private final SnapshotList snapshots = new SnapshotList();
+  private final BlockCache blockCache;
+  private final TableCache tableCache;
+  private final VersionSet versions;
+  /** The current version's references point reads keep per thread stripe; scraped at each install. */
+  private final CachedVersions cachedVersions;
+  private final EditInstaller installer;
+  private final PendingOutputs pendingOutputs;
+  private final EngineStatus status;
+  private final BackgroundRequests background = new BackgroundRequests();
+
+  public Engine(Path dir, Options options) {
+    this.dir = dir;
+    this.options = options;
+    // Outputs synced as they grow when Options.bytesPerSync asks for it, whoever writes them.
+    this.fs = IncrementalSyncFile.syncingOutputs(options.fileSystem(), options.bytesPerSync());
+    this.blockCache = new OffHeapBlockCache(options.blockCacheBytes(), options.blockCacheEvictionPolicy());
+    this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), blockCache);
+    this.versions = new VersionSet(dir, fs, options);
+    this.cachedVersions = new CachedVersions(versions);
+    versions.setVersionInstalledListener(cachedVersions::scrape);
+    this.pendingOutputs = new PendingOutputs(mutex, versions);
+    this.status = new EngineStatus(dir, backgroundChanged);
+    this.installer = new EditInstaller(mutex, versions, status);
+  }
+
+  /** The references to the current version that point reads keep ({@link CachedVersions}). */
+  public CachedVersions cachedVersions() {
+    return cachedVersions;
+  }
+
+  /** The database directory. */
+  public Path dir() {
+    return dir;
+  }
+
+  public Options options() {
+    return options;
+  }
+
+  /** The filesystem every file goes through ({@link Options#fileSystem()}). */
+  public FileSystem fs() {
+    return fs;
+  }
+
+  /** The engine's own counters and latencies. Thread-safe. */
+  public EngineCounters counters() {
+    return counters;
+  }
+
+  /** Guards the engine's mutable state (the fields marked "guarded by the engine mutex"). */
+  public ReentrantLock mutex() {
+    return mutex;
+  }
+
+  /** Signalled whenever background work finishes or the engine's state changes. */
+  public Condition backgroundChanged() {
+    return backgroundChanged;
+  }
+
+  /** Installs the running engine's version edits, the manifest synced without the mutex. */
+  public EditInstaller installer() {
+    return installer;
+  }
+
+  /** The sequences of open snapshots. Thread-safe. */
+  public SnapshotList snapshots() {
+    return snapshots;
+  }
+
+  public BlockCache blockCache() {
+    return blockCache;
+  }
+
+  public TableCache tableCache() {
+    return tableCache;
+  }
+
+  /** The manifest and the current version ({@link VersionSet}'s own rules say what needs the mutex). */
+  public VersionSet versions() {
+    return versions;
+  }
+
+  /** Table numbers being written, which obsolete-file collection must keep. */
+  public PendingOutputs pendingOutputs() {
+    return pendingOutputs;
+  }
+
+  /** Whether the engine is closing, and the latched background error. */
+  public EngineStatus status() {
+    return status;
+  }
+
+  /** How to ask for background work (flushes, compactions, obsolete-file collection). */
+  public BackgroundRequests background() {
+    return background;
+  }
+}

@@ -1,0 +1,78 @@
+package dev.cairn.db.base;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** The engine's own counters (I/O bytes live in {@link dev.cairn.fs.IoStats}). Thread-safe. */
+public final class EngineCounters {
+  private final LongAdder userBytesWritten = new LongAdder();
+  private final LongAdder flushes = new LongAdder();
+  private final LongAdder compactions = new LongAdder();
+  private final LongAdder trivialMoves = new LongAdder();
+  private final LongAdder levelMoves = new LongAdder();
+  private final LongAdder compactionNanos = new LongAdder();
+  private final LatencyRecorder getLatency = new LatencyRecorder();
+  private final LatencyRecorder putLatency = new LatencyRecorder();
+  private final LatencyRecorder scanLatency = new LatencyRecorder();
+  /** Bytes of obsolete tables kept on disk for a later deletion batch (lazy deletion). */
+  private final java.util.concurrent.atomic.AtomicLong obsoleteTableBytes = new java.util.concurrent.atomic.AtomicLong();
+
+  /** Why a writer waited: the pace L0's slowdown trigger sets, L0 at its stop trigger, or no memtable free. */
+  public enum StallCause { SLOWDOWN, L0_STOP, MEMTABLE_STOP }
+
+  /** Per cause, the time writers waited and how often; the totals in {@link dev.cairn.Stats} are their sums. */
+  private final LongAdder[] stallNanosByCause = {new LongAdder(), new LongAdder(), new LongAdder()};
+  private final LongAdder[] stallsByCause = {new LongAdder(), new LongAdder(), new LongAdder()};
+
+  public void recordStall(long startNanos, StallCause cause) {
+    stallNanosByCause[cause.ordinal()].add(System.nanoTime() - startNanos);
+    stallsByCause[cause.ordinal()].increment();
+  }
+
+  public long stallNanos(StallCause cause) {
+    return stallNanosByCause[cause.ordinal()].sum();
+  }
+
+  public long stalls(StallCause cause) {
+    return stallsByCause[cause.ordinal()].sum();
+  }
+
+  public java.util.concurrent.atomic.AtomicLong obsoleteTableBytes() {
+    return obsoleteTableBytes;
+  }
+
+  public LongAdder userBytesWritten() {
+    return userBytesWritten;
+  }
+
+  public LongAdder flushes() {
+    return flushes;
+  }
+
+  public LongAdder compactions() {
+    return compactions;
+  }
+
+  public LongAdder trivialMoves() {
+    return trivialMoves;
+  }
+
+  public LongAdder levelMoves() {
+    return levelMoves;
+  }
+
+  public LongAdder compactionNanos() {
+    return compactionNanos;
+  }
+
+  public LatencyRecorder getLatency() {
+    return getLatency;
+  }
+
+  public LatencyRecorder putLatency() {
+    return putLatency;
+  }
+
+  public LatencyRecorder scanLatency() {
+    return scanLatency;
+  }
+}

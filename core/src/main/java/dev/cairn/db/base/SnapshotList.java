@@ -1,0 +1,45 @@
+package dev.cairn.db.base;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The sequence numbers of open snapshots, as a multiset. Compactions ask for them to keep, for
+ * every snapshot, the newest entry it can see. Thread-safe.
+ */
+public final class SnapshotList {
+  private final ConcurrentSkipListMap<Long, AtomicInteger> counts = new ConcurrentSkipListMap<>();
+  private final AtomicInteger size = new AtomicInteger();
+
+  public void add(long sequence) {
+    counts.compute(sequence, (k, v) -> {
+      if (v == null) {
+        return new AtomicInteger(1);
+      }
+      v.incrementAndGet();
+      return v;
+    });
+    size.incrementAndGet();
+  }
+
+  public void remove(long sequence) {
+    counts.computeIfPresent(sequence, (k, v) -> v.decrementAndGet() == 0 ? null : v);
+    size.decrementAndGet();
+  }
+
+  /** Distinct open snapshot sequences, ascending. */
+  public long[] sequencesAscending() {
+    return counts.keySet().stream().mapToLong(Long::longValue).toArray();
+  }
+
+  /** The oldest open snapshot, or {@code fallback} when none is open. */
+  public long oldest(long fallback) {
+    Map.Entry<Long, AtomicInteger> first = counts.firstEntry();
+    return first == null ? fallback : first.getKey();
+  }
+
+  public int size() {
+    return size.get();
+  }
+}

@@ -1,0 +1,66 @@
+package dev.cairn.db.base;
+
+import dev.cairn.CairnIOException;
+import dev.cairn.fs.FileNames;
+import dev.cairn.fs.IoTag;
+import dev.cairn.iter.InternalIterator;
+import dev.cairn.table.TableCache;
+import dev.cairn.table.TableHandle;
+import dev.cairn.version.FileMetaData;
+import java.io.IOException;
+
+/** Iterators over one table that keep the table open (pinned in the table cache) until closed. */
+public final class TableIterators {
+  private TableIterators() {}
+
+  /** Pins a table in the table cache, opening it if needed; I/O failures become unchecked. */
+  public static TableHandle acquire(TableCache tables, FileMetaData file) {
+    try {
+      return tables.acquire(file.number(), file.footerOffset());
+    } catch (IOException e) {
+      throw new CairnIOException("opening table " + FileNames.table(file.number()), e);
+    }
+  }
+
+  public static InternalIterator open(TableCache tables, FileMetaData file, boolean fillCache, IoTag tag) {
+    TableHandle handle = acquire(tables, file);
+    try {
+      return new Pinned(handle.reader().iterator(fillCache, tag), handle);
+    } catch (RuntimeException e) {
+      handle.close();
+      throw e;
+    }
+  }
+
+  private static final class Pinned implements InternalIterator {
+    private final InternalIterator inner;
+    private final TableHandle handle;
+    private boolean closed;
+
+    Pinned(InternalIterator inner, TableHandle handle) {
+      this.inner = inner;
+      this.handle = handle;
+    }
+
+    @Override public boolean isValid() { return inner.isValid(); }
+    @Override public void seekToFirst() { inner.seekToFirst(); }
+    @Override public void seek(byte[] target) { inner.seek(target); }
+    @Override public void next() { inner.next(); }
+    @Override public byte[] key() { return inner.key(); }
+    @Override public byte[] value() { return inner.value(); }
+
+    @Override public byte[] ownedValue() { return inner.ownedValue(); }
+
+    @Override
+    public void close() {
+      if (!closed) {
+        closed = true;
+        try {
+          inner.close();
+        } finally {
+          handle.close();
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,228 @@
+package dev.cairn.db.compact;
+
+import dev.cairn.Options;
+import dev.cairn.compaction.CompactionKind;
+import dev.cairn.compaction.CompactionPicker;
+import dev.cairn.compaction.CompactionPlan;
+import dev.cairn.compaction.LevelScore;
+import dev.cairn.compaction.RunningCompactions;
+import dev.cairn.db.base.Engine;
+import dev.cairn.version.FileMetaData;
+import dev.cairn.version.Version;
+import dev.cairn.version.VersionEdit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Runs the scheduler's plans: claims a plan (its files and the key ranges it reads and writes)
+ * so that concurrent compactions never conflict, has the compaction style execute it, and
+ * installs the result. The decision of what to compact lives in the compaction module; the
+ * scheduler ({@link SchedulerRuntime}) says when, the style ({@link StyleRuntime}) how; this
+ * class only claims, installs and releases, the same way for every style and scheduler.
+ */
+public final class Compactions {
+  private final Engine engine;
+  private final CompactionPicker picker;
+  private final int maxConcurrent;
+  private final StyleRuntime style;
+  private final SchedulerRuntime scheduler;
+
+  // Guarded by the engine mutex.
+  private final List<CompactionPlan> runningPlans = new ArrayList<>();
+  private int manualWaiting;
+
+  /** The parts come from the options through {@link StyleRegistry#compactions}. */
+  public Compactions(Engine engine, CompactionPicker picker, StyleRuntime style, SchedulerRuntime scheduler) {
+    this.engine = engine;
+    Options o = engine.options();
+    this.picker = picker;
+    // The picker keeps the files and key ranges of running plans clear (docs/compaction.md), so
+    // several compactions may run at once. One thread stays free for flushes, so that a long
+    // compaction never blocks the memtable.
+    this.maxConcurrent = Math.max(1, o.backgroundThreads() - 1);
+    this.style = style;
+    this.scheduler = scheduler;
+  }
+
+  /** Starts the scheduler's and the style's background tasks (after recovery). */
+  public void start() {
+    scheduler.start();
+    style.start();
+  }
+
+  /** Stops them, waiting for a tick or trim pass in progress. */
+  public void stop() {
+    scheduler.stop();
+    style.stop();
+  }
+
+  public StyleRuntime style() {
+    return style;
+  }
+
+  public SchedulerRuntime scheduler() {
+    return scheduler;
+  }
+
+  /** A claimed plan together with the shape it was planned on. */
+  public record Claimed(CompactionPlan plan, ShapeAdapter shape) {}
+
+  /** Requires: mutex held. The picker's score per level (above 1: wants compaction). */
+  public double[] scores() {
+    return picker.scores(currentShape().shape()).stream().mapToDouble(LevelScore::score).toArray();
+  }
+
+  /** Requires: mutex held. */
+  public int running() {
+    return runningPlans.size();
+  }
+
+  /**
+   * Requires: mutex held. Returns a plan whose files are now claimed, or null when nothing needs
+   * compacting, all threads are busy, or a manual compaction is waiting for its turn.
+   */
+  public Claimed claimNext() {
+    if (runningPlans.size() >= maxConcurrent || manualWaiting > 0) {
+      return null;
+    }
+    ShapeAdapter shape = currentShape();
+    Optional<CompactionPlan> plan = scheduler.next(shape.shape(), List.copyOf(runningPlans));
+    if (plan.isEmpty()) {
+      return null;
+    }
+    claim(plan.get());
+    return new Claimed(plan.get(), shape);
+  }
+
+  private void claim(CompactionPlan plan) {
+    runningPlans.add(plan);
+  }
+
+  ShapeAdapter currentShape() {
+    return ShapeAdapter.of(engine.versions().current(), engine.versions()::compactPointer, engine.blockCache(),
+        engine.options().blockBytes());
+  }
+
+  /** Runs a claimed plan (on a background thread or the caller's) and installs its result. */
+  public void runClaimed(Claimed claimed) {
+    long start = System.nanoTime();
+    CompactionExecution execution = null;
+    VersionEdit edit = null;
+    Throwable failure = null;
+    try {
+      execution = style.execution(claimed, scheduler.pacer());
+      edit = execution.run();
+    } catch (Throwable t) {
+      failure = t;
+    }
+    engine.mutex().lock();
+    try {
+      if (failure == null) {
+        VersionEdit built = edit;
+        engine.installer().install(() -> {
+          // Against the version the edit replaces (the installer holds the manifest from here):
+          // the style's part (the buffer's) goes into the same edit, atomic with the compaction.
+          style.beforeInstall(claimed.plan(), built);
+          return built;
+        });
+        execution.afterInstall();
+        scheduler.installed(claimed.plan(), execution.outputNumbers());
+        engine.counters().compactions().increment();
+        if (claimed.plan().isTrivialMove()) {
+          engine.counters().trivialMoves().increment();
+        } else if (claimed.plan().kind() == CompactionKind.LEVEL_MOVE) {
+          engine.counters().levelMoves().increment();
+        }
+        engine.counters().compactionNanos().add(System.nanoTime() - start);
+      } else if (!engine.status().isClosing()) {
+        engine.status().latch(failure);
+      }
+    } catch (Throwable t) {
+      engine.status().latch(t);
+    } finally {
+      // Release the claim whatever happened, and the mutex last: a claim left behind would make
+      // close() wait forever, and a mutex left held would stop the whole engine.
+      try {
+        if (execution != null) {
+          engine.pendingOutputs().release(execution.outputNumbers());
+        }
+        runningPlans.remove(claimed.plan());
+        engine.background().collectObsoleteFiles(false);
+        engine.background().maybeScheduleBackgroundWork();
+      } catch (Throwable t) {
+        engine.status().latch(t);
+      } finally {
+        engine.backgroundChanged().signalAll();
+        engine.mutex().unlock();
+      }
+    }
+  }
+
+  /**
+   * Compacts every file overlapping {@code [from, to]} down to the deepest level that holds such
+   * a file (at least L1), one bounded step at a time, on the caller's thread.
+   */
+  public void compactRangeManually(byte[] from, byte[] to) {
+    int deepest = deepestLevelOverlapping(from, to);
+    for (int level = 0; level < Math.max(1, deepest); level++) {
+      while (true) {
+        Claimed claimed = claimManual(level, from, to);
+        if (claimed == null) {
+          break;
+        }
+        runClaimed(claimed);
+        engine.mutex().lock();
+        try {
+          engine.status().throwIfUnusable();
+        } finally {
+          engine.mutex().unlock();
+        }
+      }
+    }
+  }
+
+  private int deepestLevelOverlapping(byte[] from, byte[] to) {
+    engine.mutex().lock();
+    try {
+      Version v = engine.versions().current();
+      int deepest = 0;
+      for (int level = 0; level < v.numLevels(); level++) {
+        if (!v.overlappingFiles(level, from, to).isEmpty()) {
+          deepest = level;
+        }
+      }
+      return deepest;
+    } finally {
+      engine.mutex().unlock();
+    }
+  }
+
+  /** Waits until the range's files at {@code level} are free, then claims a manual step. */
+  private Claimed claimManual(int level, byte[] from, byte[] to) {
+    engine.mutex().lock();
+    manualWaiting++;
+    try {
+      while (true) {
+        engine.status().throwIfUnusable();
+        List<FileMetaData> overlapping = engine.versions().current().overlappingFiles(level, from, to);
+        if (overlapping.isEmpty()) {
+          return null;
+        }
+        if (runningPlans.size() < maxConcurrent || runningPlans.isEmpty()) {
+          ShapeAdapter shape = currentShape();
+          Optional<CompactionPlan> plan = picker.planManual(shape.shape(), level, from, to,
+              RunningCompactions.of(runningPlans));
+          if (plan.isPresent()) {
+            claim(plan.get());
+            return new Claimed(plan.get(), shape);
+          }
+        }
+        engine.backgroundChanged().awaitUninterruptibly();
+      }
+    } finally {
+      manualWaiting--;
+      engine.mutex().unlock();
+    }
+  }
+}

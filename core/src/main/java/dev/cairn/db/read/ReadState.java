@@ -1,0 +1,130 @@
+package dev.cairn.db.read;
+
+import dev.cairn.CairnIterator;
+import dev.cairn.ReadOptions;
+import dev.cairn.VerifyProgress;
+import dev.cairn.db.base.TableIterators;
+import dev.cairn.fs.IoTag;
+import dev.cairn.iter.ConcatenatingIterator;
+import dev.cairn.iter.DbIterator;
+import dev.cairn.iter.InternalIterator;
+import dev.cairn.iter.MergingIterator;
+import dev.cairn.key.LookupResult;
+import dev.cairn.memtable.MemTable;
+import dev.cairn.table.LookupKey;
+import dev.cairn.table.TableCache;
+import dev.cairn.table.TableHandle;
+import dev.cairn.version.FileMetaData;
+import dev.cairn.version.Version;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * What one read sees: the memtables (newest first) and a referenced version, at one sequence.
+ * Closing it (or the iterator made from it) releases the version, which lets obsolete files go.
+ */
+public final class ReadState implements AutoCloseable {
+  private final TableCache tables;
+  /** Counts where point reads end and the blocks they read, by level. */
+  private final PointReads reads;
+  /** Level files iterators may read from the compaction buffer instead. */
+  private final BufferScans scans;
+  private final List<MemTable> memtables;
+  private final Version version;
+  private final long sequence;
+  private final AtomicBoolean released = new AtomicBoolean();
+
+  public ReadState(TableCache tables, PointReads reads, BufferScans scans, List<MemTable> memtables, Version version,
+      long sequence) {
+    this.tables = tables;
+    this.reads = reads;
+    this.scans = scans;
+    this.memtables = memtables;
+    this.version = version;
+    this.sequence = sequence;
+  }
+
+  public byte[] get(byte[] key, boolean fillCache) {
+    return get(tables, reads, memtables, version, sequence, key, fillCache);
+  }
+
+  /**
+   * The value of {@code key} at {@code sequence} in {@code memtables} (newest first) and then
+   * {@code version}, or null. Requires: {@code version} referenced for the call.
+   */
+  public static byte[] get(TableCache tables, PointReads reads, List<MemTable> memtables, Version version, long sequence,
+      byte[] key, boolean fillCache) {
+    for (MemTable m : memtables) {
+      LookupResult r = m.get(key, sequence);
+      if (r.isDecided()) {
+        return r.value();
+      }
+    }
+    LookupKey lookup = new LookupKey(key, sequence);
+    byte[] value = VersionLookup.get(tables, version, lookup, fillCache, reads).value();
+    if (lookup.blockReads() > 0) {
+      reads.blockReadTime(lookup.blockReadNanos());
+    }
+    return value;
+  }
+
+  /** Hands this state's references to the returned iterator. */
+  public CairnIterator iterator(ReadOptions options) {
+    List<InternalIterator> children = new ArrayList<>();
+    try {
+      for (MemTable m : memtables) {
+        children.add(m.iterator());
+      }
+      boolean fill = options.fillCache();
+      for (FileMetaData f : version.files(0)) {
+        children.add(TableIterators.open(tables, f, fill, IoTag.USER_READ));
+      }
+      for (int level = 1; level < version.numLevels(); level++) {
+        List<FileMetaData> files = version.files(level);
+        if (files.isEmpty()) {
+          continue;
+        }
+        children.add(new ConcatenatingIterator<>(files, FileMetaData::largest,
+            scans.opener(tables, version, level, fill)));
+      }
+    } catch (RuntimeException e) {
+      children.forEach(InternalIterator::close);
+      close();
+      throw e;
+    }
+    return new DbIterator(new MergingIterator(children), sequence, options.lowerBound(),
+        options.upperBound(), this::close);
+  }
+
+  /**
+   * Verifies the checksum of every block of every table of the pinned version, the compaction
+   * buffers' included (each file once), telling {@code progress} after each.
+   */
+  public int verifyTables(VerifyProgress progress) {
+    Map<Long, FileMetaData> files = new LinkedHashMap<>();
+    for (int level = 0; level < version.numLevels(); level++) {
+      version.files(level).forEach(f -> files.putIfAbsent(f.number(), f));
+      version.bufferRuns(level).forEach(t -> t.allFiles().forEach(f -> files.putIfAbsent(f.number(), f)));
+    }
+    int done = 0;
+    long bytes = 0;
+    for (FileMetaData f : files.values()) {
+      try (TableHandle h = TableIterators.acquire(tables, f)) {
+        h.reader().verifyChecksums();
+      }
+      bytes += f.totalBytes();
+      progress.tableVerified(++done, files.size(), bytes);
+    }
+    return files.size();
+  }
+
+  @Override
+  public void close() {
+    if (released.compareAndSet(false, true)) {
+      version.unref();
+    }
+  }
+}
