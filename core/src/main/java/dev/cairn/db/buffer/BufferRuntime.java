@@ -28,7 +28,6 @@ import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -40,6 +39,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.logging.Logger;
+import java.util.stream.IntStream;
 
 /**
  * The LSbM compaction buffer of a database with {@link dev.cairn.config.CompactionSettings.Buffer}
@@ -84,13 +84,7 @@ public final class BufferRuntime {
   /** Per level, what the next trim pass may judge. Trim-confined. */
   private final TrimSchedule[] schedules = new TrimSchedule[Options.MAX_LEVELS];
 
-  private final AtomicLong appendedFiles = new AtomicLong();
-  private final AtomicLong coldArrivalsLeftOut = new AtomicLong();
-  private final AtomicLong trimmedFiles = new AtomicLong();
-  private final AtomicLong shadowedFiles = new AtomicLong();
-  private final AtomicLong evictedFiles = new AtomicLong();
-  private final AtomicLong trimPasses = new AtomicLong();
-  private final AtomicLong freezes = new AtomicLong();
+  private final BufferCounters counters = new BufferCounters();
   /** The read path's per-level counters: the walks the buffer's lookups count, the miss's cost. */
   private final PointReads reads;
   /** The level files scans may read from the buffer files a merge made them of (the read path's). */
@@ -173,7 +167,7 @@ public final class BufferRuntime {
       rounds[out] = before.afterMerge(bytes(changes.deleted(in)), levelBytesAfter(v, out, changes),
           config.freezeRepeatedFraction());
       if (rounds[out].frozen() && !before.frozen()) {
-        freezes.incrementAndGet();
+        counters.freezes.incrementAndGet();
       }
     }
     boolean append = BufferedMerge.appends(plan, active, rounds[out]);
@@ -189,12 +183,12 @@ public final class BufferRuntime {
       // and its buffer (dLSM's appending part) goes with them.
       draft.moveLevel(in, out);
     } else {
-      appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers(),
+      counters.appendedFiles.addAndGet(draft.applyCompaction(in, out, append, config.carryBuffers(),
           config.keepColdArrivals() ? f -> true : f -> engine.blockCache().hasWarmBlock(f.number())));
     }
     scans.recordInstall(active && config.scansThroughBuffer() ? draft.scanSources() : Map.of(), changes);
-    coldArrivalsLeftOut.addAndGet(draft.coldArrivalsLeftOut());
-    shadowedFiles.addAndGet(draft.collectGarbage());
+    counters.coldArrivalsLeftOut.addAndGet(draft.coldArrivalsLeftOut());
+    counters.shadowedFiles.addAndGet(draft.collectGarbage());
     if (active) {
       // The space bound holds at every install, not only at trim passes: a merge that would
       // take the buffer over it evicts the files the last pass found coolest, in the same edit.
@@ -221,8 +215,8 @@ public final class BufferRuntime {
     }
     int evicted = draft.fitSpace(budget, v.numLevels(), heat.withUnseen(draft.files(v.numLevels()), this::warmFraction));
     if (evicted > 0) {
-      evictedFiles.addAndGet(evicted);
-      shadowedFiles.addAndGet(draft.collectGarbage());
+      counters.evictedFiles.addAndGet(evicted);
+      counters.shadowedFiles.addAndGet(draft.collectGarbage());
     }
     return evicted;
   }
@@ -302,7 +296,7 @@ public final class BufferRuntime {
       if (!install(engine, () -> applyPlanned(planned, removed))) {
         return 0;
       }
-      trimmedFiles.addAndGet(removed[0]);
+      counters.trimmedFiles.addAndGet(removed[0]);
       engine.background().collectObsoleteFiles(false);
       return removed[0];
     } finally {
@@ -320,7 +314,7 @@ public final class BufferRuntime {
     if (engine.status().isClosing() || engine.status().hasBackgroundError()) {
       return null; // the engine refuses changes now; reopening recovers the buffer as it was
     }
-    trimPasses.incrementAndGet();
+    counters.trimPasses.incrementAndGet();
     Version v = engine.versions().current();
     BufferDraft<FileMetaData> draft = new BufferDraft<>(v, engine.versions()::newFileNumber);
     int applied = 0;
@@ -347,7 +341,7 @@ public final class BufferRuntime {
     // The bound moves with what a miss costs, and no install may come to apply it (a load
     // that has stopped writing): the pass holds the buffer to it too, once what the splits
     // and drops above left unreachable is collected (it would count as space to free).
-    shadowedFiles.addAndGet(draft.collectGarbage());
+    counters.shadowedFiles.addAndGet(draft.collectGarbage());
     if (fitSpace(draft, v, levelsBytesAfter(v, LevelChanges.none())) > 0) {
       applied++;
     }
@@ -417,24 +411,8 @@ public final class BufferRuntime {
     if (!active && !v.hasBuffer()) {
       return Stats.Buffer.OFF;
     }
-    BufferExtraSpace extra = BufferExtraSpace.of(v);
-    int runs = 0;
-    int markers = 0;
-    List<Integer> frozenLevels = new ArrayList<>();
-    for (int level = 0; level < v.numLevels(); level++) {
-      for (BufferRun<FileMetaData> run : v.bufferRuns(level)) {
-        runs++;
-        markers += run.removedMarkers();
-      }
-      if (rounds[level].frozen()) {
-        frozenLevels.add(level);
-      }
-    }
-    return new Stats.Buffer(true, extra.bytes(), extra.files(), runs, markers, extra.bytesByLevel(),
-        appendedFiles.get(), coldArrivalsLeftOut.get(), trimmedFiles.get(), shadowedFiles.get(), evictedFiles.get(),
-        rewriter.rewrittenFiles(), rewriter.freedBytes(), trimPasses.get(), freezes.get(),
-        List.copyOf(frozenLevels), reads.servedTotal(), scans.scannedFromBuffer(), reads.byLevel(v.numLevels()),
-        missCost.cost().meanMicros(), missCost.boundFraction());
+    List<Integer> frozenLevels = IntStream.range(0, v.numLevels()).filter(l -> rounds[l].frozen()).boxed().toList();
+    return counters.figures(v, frozenLevels, rewriter, reads, scans, missCost);
   }
 
   /** Tests: the idle rule reads time from {@code clock}, watching every level afresh from now. */
