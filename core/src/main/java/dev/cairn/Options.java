@@ -41,60 +41,14 @@ public final class Options {
     SKIP_ANY_CORRUPTED
   }
 
-  private final boolean createIfMissing;
-  private final boolean errorIfExists;
-  private final long memtableBytes;
-  private final int maxImmutableMemtables;
-  private final int blockBytes;
-  private final int blockRestartInterval;
-  private final int bloomBitsPerKey;
-  private final int l0CompactionTrigger;
-  private final int l0SlowdownTrigger;
-  private final int l0StopTrigger;
-  private final long delayedWriteBytesPerSecond;
-  private final int levelSizeRatio;
-  private final long baseLevelBytes;
-  private final long targetFileBytes;
-  private final long blockCacheBytes;
-  private final EvictionPolicy blockCacheEvictionPolicy;
-  private final int tableCacheFiles;
-  private final boolean syncWrites;
-  private final int backgroundThreads;
-  private final WalRecoveryMode walRecoveryMode;
-  private final CompactionSettings compaction;
-  private final long obsoleteFileBatchBytes;
-  private final boolean cacheFlushedBlocks;
-  private final long bytesPerSync;
-  private final boolean alignCompactionOutputs;
-  private final FileSystem fileSystem;
+  /**
+   * The values, in a copy of the builder that built them that nothing else holds: an option is
+   * written once, in the builder, and read from here.
+   */
+  private final Builder values;
 
-  private Options(Builder b, FileSystem fileSystem) {
-    createIfMissing = b.createIfMissing;
-    errorIfExists = b.errorIfExists;
-    memtableBytes = b.memtableBytes;
-    maxImmutableMemtables = b.maxImmutableMemtables;
-    blockBytes = b.blockBytes;
-    blockRestartInterval = b.blockRestartInterval;
-    bloomBitsPerKey = b.bloomBitsPerKey;
-    l0CompactionTrigger = b.l0CompactionTrigger;
-    l0SlowdownTrigger = b.l0SlowdownTrigger;
-    l0StopTrigger = b.l0StopTrigger;
-    delayedWriteBytesPerSecond = b.delayedWriteBytesPerSecond;
-    levelSizeRatio = b.levelSizeRatio;
-    baseLevelBytes = b.baseLevelBytes;
-    targetFileBytes = b.targetFileBytes;
-    blockCacheBytes = b.blockCacheBytes;
-    blockCacheEvictionPolicy = b.blockCacheEvictionPolicy;
-    tableCacheFiles = b.tableCacheFiles;
-    syncWrites = b.syncWrites;
-    backgroundThreads = b.backgroundThreads;
-    walRecoveryMode = b.walRecoveryMode;
-    compaction = b.compaction;
-    obsoleteFileBatchBytes = b.obsoleteFileBatchBytes;
-    cacheFlushedBlocks = b.cacheFlushedBlocks;
-    bytesPerSync = b.bytesPerSync;
-    alignCompactionOutputs = b.alignCompactionOutputs;
-    this.fileSystem = fileSystem;
+  private Options(Builder values) {
+    this.values = values;
   }
 
   public static Builder builder() {
@@ -105,19 +59,19 @@ public final class Options {
     return builder().build();
   }
 
-  /** A builder holding this instance's values. */
+  /** A builder holding this instance's  */
   public Builder toBuilder() {
-    return new Builder(this);
+    return values.copy();
   }
 
   /** Create the database if the directory holds none. Default true. */
   public boolean createIfMissing() {
-    return createIfMissing;
+    return values.createIfMissing;
   }
 
   /** Fail the open if a database already exists. Default false. */
   public boolean errorIfExists() {
-    return errorIfExists;
+    return values.errorIfExists;
   }
 
   /**
@@ -127,32 +81,32 @@ public final class Options {
    * 96 MiB at most by default.
    */
   public long memtableBytes() {
-    return memtableBytes;
+    return values.memtableBytes;
   }
 
   /** Immutable memtables waiting for flush before writes stop. Default 2. */
   public int maxImmutableMemtables() {
-    return maxImmutableMemtables;
+    return values.maxImmutableMemtables;
   }
 
   /** Target uncompressed data block size. Default 4 KiB. */
   public int blockBytes() {
-    return blockBytes;
+    return values.blockBytes;
   }
 
   /** Keys between restart points in a data block. Default 16. */
   public int blockRestartInterval() {
-    return blockRestartInterval;
+    return values.blockRestartInterval;
   }
 
   /** Bloom filter bits per key; 0 disables filters. Default 10 (about 1% false positives). */
   public int bloomBitsPerKey() {
-    return bloomBitsPerKey;
+    return values.bloomBitsPerKey;
   }
 
   /** L0 files that trigger an L0 compaction. Default 4 (LevelDB's and RocksDB's). */
   public int l0CompactionTrigger() {
-    return l0CompactionTrigger;
+    return values.l0CompactionTrigger;
   }
 
   /**
@@ -160,12 +114,12 @@ public final class Options {
    * RocksDB's (LevelDB's 8 cost a third of the load's puts/s in stalls: docs/decisions/0006).
    */
   public int l0SlowdownTrigger() {
-    return l0SlowdownTrigger;
+    return values.l0SlowdownTrigger;
   }
 
   /** L0 files at which writes stop until compaction catches up. Default 36, RocksDB's. */
   public int l0StopTrigger() {
-    return l0StopTrigger;
+    return values.l0StopTrigger;
   }
 
   /**
@@ -175,12 +129,12 @@ public final class Options {
    * delayed_write_rate}).
    */
   public long delayedWriteBytesPerSecond() {
-    return delayedWriteBytesPerSecond;
+    return values.delayedWriteBytesPerSecond;
   }
 
   /** Size ratio between adjacent levels. Default 10. */
   public int levelSizeRatio() {
-    return levelSizeRatio;
+    return values.levelSizeRatio;
   }
 
   /**
@@ -191,8 +145,8 @@ public final class Options {
    * L0 -> L1 compaction and overflows while L1 -> L2 catches up (docs/decisions/0008).
    */
   public long baseLevelBytes() {
-    return baseLevelBytes != DERIVED ? baseLevelBytes
-        : Math.max(MIN_DERIVED_BASE_LEVEL_BYTES, memtableBytes * l0CompactionTrigger);
+    return values.baseLevelBytes != DERIVED ? values.baseLevelBytes
+        : Math.max(MIN_DERIVED_BASE_LEVEL_BYTES, values.memtableBytes * values.l0CompactionTrigger);
   }
 
   /**
@@ -203,8 +157,8 @@ public final class Options {
    * on a virtual disk costs milliseconds whatever its size (docs/decisions/0009).
    */
   public long targetFileBytes() {
-    if (targetFileBytes != DERIVED) {
-      return targetFileBytes;
+    if (values.targetFileBytes != DERIVED) {
+      return values.targetFileBytes;
     }
     long quarter = baseLevelBytes() / 4;
     return Math.min(MAX_DERIVED_TARGET_FILE_BYTES, Math.max(MIN_DERIVED_TARGET_FILE_BYTES, quarter));
@@ -212,7 +166,7 @@ public final class Options {
 
   /** Off-heap block cache capacity; 0 disables the cache. Default 32 MiB. */
   public long blockCacheBytes() {
-    return blockCacheBytes;
+    return values.blockCacheBytes;
   }
 
   /**
@@ -223,22 +177,22 @@ public final class Options {
    * follow their newest writes (docs/compaction.md, "Flushed blocks in the cache").
    */
   public EvictionPolicy blockCacheEvictionPolicy() {
-    return blockCacheEvictionPolicy;
+    return values.blockCacheEvictionPolicy;
   }
 
   /** Open tables kept with their index and filter pinned. Default 500. */
   public int tableCacheFiles() {
-    return tableCacheFiles;
+    return values.tableCacheFiles;
   }
 
   /** Whether writes without explicit {@link WriteOptions} sync the WAL. Default false. */
   public boolean syncWrites() {
-    return syncWrites;
+    return values.syncWrites;
   }
 
   /** Threads for flushes and compactions. Default 2. */
   public int backgroundThreads() {
-    return backgroundThreads;
+    return values.backgroundThreads;
   }
 
 
@@ -246,7 +200,7 @@ public final class Options {
 
   /** Default {@link WalRecoveryMode#TOLERATE_CORRUPTED_TAIL}. */
   public WalRecoveryMode walRecoveryMode() {
-    return walRecoveryMode;
+    return values.walRecoveryMode;
   }
 
   /**
@@ -256,7 +210,7 @@ public final class Options {
    * priority, plans run as soon as they are due.
    */
   public CompactionSettings compaction() {
-    return compaction;
+    return values.compaction;
   }
 
 
@@ -269,7 +223,7 @@ public final class Options {
    * soon. Default false.
    */
   public boolean cacheFlushedBlocks() {
-    return cacheFlushedBlocks;
+    return values.cacheFlushedBlocks;
   }
 
 
@@ -279,7 +233,7 @@ public final class Options {
    * close). Default 0: delete as soon as unreferenced.
    */
   public long obsoleteFileBatchBytes() {
-    return obsoleteFileBatchBytes;
+    return values.obsoleteFileBatchBytes;
   }
 
   /**
@@ -291,7 +245,7 @@ public final class Options {
    * where one large sync stalls other I/O.
    */
   public long bytesPerSync() {
-    return bytesPerSync;
+    return values.bytesPerSync;
   }
 
   /**
@@ -302,39 +256,40 @@ public final class Options {
    * true (RocksDB aligns its outputs the same way by default).
    */
   public boolean alignCompactionOutputs() {
-    return alignCompactionOutputs;
+    return values.alignCompactionOutputs;
   }
 
 
 
   /** The filesystem layer. Default the local filesystem. */
   public FileSystem fileSystem() {
-    return fileSystem;
+    return values.fileSystem;
   }
 
   @Override
   public String toString() {
-    return "Options{memtableBytes=" + memtableBytes + ", maxImmutableMemtables=" + maxImmutableMemtables
-        + ", blockBytes=" + blockBytes + ", blockRestartInterval=" + blockRestartInterval
-        + ", bloomBitsPerKey=" + bloomBitsPerKey + ", l0CompactionTrigger=" + l0CompactionTrigger
-        + ", l0SlowdownTrigger=" + l0SlowdownTrigger + ", l0StopTrigger=" + l0StopTrigger
-        + ", delayedWriteBytesPerSecond=" + delayedWriteBytesPerSecond
-        + ", levelSizeRatio=" + levelSizeRatio + ", baseLevelBytes=" + baseLevelBytes()
-        + (baseLevelBytes == DERIVED ? " (derived)" : "")
-        + ", targetFileBytes=" + targetFileBytes() + (targetFileBytes == DERIVED ? " (derived)" : "")
-        + ", blockCacheBytes=" + blockCacheBytes
-        + ", blockCacheEvictionPolicy=" + blockCacheEvictionPolicy
-        + ", tableCacheFiles=" + tableCacheFiles + ", syncWrites=" + syncWrites
-        + ", backgroundThreads=" + backgroundThreads + ", compaction=" + compaction
-        + ", walRecoveryMode=" + walRecoveryMode
-        + ", obsoleteFileBatchBytes=" + obsoleteFileBatchBytes
-        + ", cacheFlushedBlocks=" + cacheFlushedBlocks
-        + ", bytesPerSync=" + bytesPerSync
-        + ", alignCompactionOutputs=" + alignCompactionOutputs + "}";
+    return "Options{memtableBytes=" + values.memtableBytes
+        + ", maxImmutableMemtables=" + values.maxImmutableMemtables
+        + ", blockBytes=" + values.blockBytes + ", blockRestartInterval=" + values.blockRestartInterval
+        + ", bloomBitsPerKey=" + values.bloomBitsPerKey + ", l0CompactionTrigger=" + values.l0CompactionTrigger
+        + ", l0SlowdownTrigger=" + values.l0SlowdownTrigger + ", l0StopTrigger=" + values.l0StopTrigger
+        + ", delayedWriteBytesPerSecond=" + values.delayedWriteBytesPerSecond
+        + ", levelSizeRatio=" + values.levelSizeRatio + ", baseLevelBytes=" + baseLevelBytes()
+        + (values.baseLevelBytes == DERIVED ? " (derived)" : "")
+        + ", targetFileBytes=" + targetFileBytes() + (values.targetFileBytes == DERIVED ? " (derived)" : "")
+        + ", blockCacheBytes=" + values.blockCacheBytes
+        + ", blockCacheEvictionPolicy=" + values.blockCacheEvictionPolicy
+        + ", tableCacheFiles=" + values.tableCacheFiles + ", syncWrites=" + values.syncWrites
+        + ", backgroundThreads=" + values.backgroundThreads + ", compaction=" + values.compaction
+        + ", walRecoveryMode=" + values.walRecoveryMode
+        + ", obsoleteFileBatchBytes=" + values.obsoleteFileBatchBytes
+        + ", cacheFlushedBlocks=" + values.cacheFlushedBlocks
+        + ", bytesPerSync=" + values.bytesPerSync
+        + ", alignCompactionOutputs=" + values.alignCompactionOutputs + "}";
   }
 
   /** Mutable builder; {@link #build()} validates. */
-  public static final class Builder {
+  public static final class Builder implements Cloneable {
     private boolean createIfMissing = true;
     private boolean errorIfExists = false;
     private long memtableBytes = 32L << 20; // docs/decisions/0012
@@ -366,33 +321,13 @@ public final class Options {
 
     private Builder() {}
 
-    private Builder(Options o) {
-      createIfMissing = o.createIfMissing;
-      errorIfExists = o.errorIfExists;
-      memtableBytes = o.memtableBytes;
-      maxImmutableMemtables = o.maxImmutableMemtables;
-      blockBytes = o.blockBytes;
-      blockRestartInterval = o.blockRestartInterval;
-      bloomBitsPerKey = o.bloomBitsPerKey;
-      l0CompactionTrigger = o.l0CompactionTrigger;
-      l0SlowdownTrigger = o.l0SlowdownTrigger;
-      l0StopTrigger = o.l0StopTrigger;
-      delayedWriteBytesPerSecond = o.delayedWriteBytesPerSecond;
-      levelSizeRatio = o.levelSizeRatio;
-      baseLevelBytes = o.baseLevelBytes;
-      targetFileBytes = o.targetFileBytes;
-      blockCacheBytes = o.blockCacheBytes;
-      blockCacheEvictionPolicy = o.blockCacheEvictionPolicy;
-      tableCacheFiles = o.tableCacheFiles;
-      syncWrites = o.syncWrites;
-      backgroundThreads = o.backgroundThreads;
-      walRecoveryMode = o.walRecoveryMode;
-      compaction = o.compaction;
-      obsoleteFileBatchBytes = o.obsoleteFileBatchBytes;
-      cacheFlushedBlocks = o.cacheFlushedBlocks;
-      bytesPerSync = o.bytesPerSync;
-      alignCompactionOutputs = o.alignCompactionOutputs;
-      fileSystem = o.fileSystem;
+    /** An independent copy: every field is an immutable value, so a shallow copy is one. */
+    private Builder copy() {
+      try {
+        return (Builder) clone();
+      } catch (CloneNotSupportedException e) {
+        throw new AssertionError(e);
+      }
     }
 
     public Builder createIfMissing(boolean v) { createIfMissing = v; return this; }
@@ -466,7 +401,9 @@ public final class Options {
       }
       // Each build without an explicit filesystem gets its own LocalFileSystem, so that a
       // database's I/O counters are its own.
-      return new Options(this, fileSystem != null ? fileSystem : new LocalFileSystem());
+      Builder values = copy();
+      values.fileSystem = fileSystem != null ? fileSystem : new LocalFileSystem();
+      return new Options(values);
     }
 
     private static void range(String name, long value, long min, long max) {

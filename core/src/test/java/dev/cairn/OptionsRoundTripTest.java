@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * {@link Options#toBuilder()} keeps every setting. The options are found by reflection, so an
  * option added later is covered without touching this test: for each one, a builder with only that
  * option changed from its default must give options whose copy equals them field by field (a
- * copy that dropped the lazy-deletion threshold of block compaction once went unnoticed).
+ * copy that dropped the lazy-deletion threshold of block compaction once went unnoticed). The
+ * options are the builder's fields: an {@link Options} reads its values from a copy of its builder.
  */
 class OptionsRoundTripTest {
   @Test
@@ -27,18 +28,21 @@ class OptionsRoundTripTest {
     Options defaults = Options.defaults();
     List<String> covered = new ArrayList<>();
     for (Field field : optionFields()) {
-      Object changed = differentValue(field.getType(), field.get(defaults));
+      Object changed = differentValue(field.getType(), field.get(values(defaults)));
       Method setter = Options.Builder.class.getMethod(field.getName(), setterType(field.getType()));
       Options.Builder builder = Options.builder();
       setter.invoke(builder, changed);
       Options options = builder.build();
-      assertNotEquals(field.get(defaults), field.get(options), field.getName() + " was not changed by its setter");
+      assertNotEquals(field.get(values(defaults)), field.get(values(options)),
+          field.getName() + " was not changed by its setter");
       Options copy = options.toBuilder().build();
       for (Field f : optionFields()) {
         if (f.getType().isPrimitive() || f.getType().isEnum() || f.getType().isRecord()) {
-          assertEquals(f.get(options), f.get(copy), "toBuilder() lost " + f.getName() + " (after changing " + field.getName() + ")");
+          assertEquals(f.get(values(options)), f.get(values(copy)),
+              "toBuilder() lost " + f.getName() + " (after changing " + field.getName() + ")");
         } else {
-          assertSame(f.get(options), f.get(copy), "toBuilder() lost " + f.getName() + " (after changing " + field.getName() + ")");
+          assertSame(f.get(values(options)), f.get(values(copy)),
+              "toBuilder() lost " + f.getName() + " (after changing " + field.getName() + ")");
         }
       }
       covered.add(field.getName());
@@ -46,9 +50,17 @@ class OptionsRoundTripTest {
     assertEquals(optionFields().size(), covered.size());
   }
 
+  /** The builder copy an Options reads its values from. */
+  private static Object values(Options o) throws ReflectiveOperationException {
+    Field values = Options.class.getDeclaredField("values");
+    values.setAccessible(true);
+    return values.get(o);
+  }
+
+  /** The options: the builder's fields, each with a setter of its name. */
   private static List<Field> optionFields() {
     List<Field> out = new ArrayList<>();
-    for (Field f : Options.class.getDeclaredFields()) {
+    for (Field f : Options.Builder.class.getDeclaredFields()) {
       if (!Modifier.isStatic(f.getModifiers())) {
         f.setAccessible(true);
         out.add(f);
