@@ -71,6 +71,7 @@ final class BackgroundWork implements BackgroundRequests.Handler {
   /** Requires: mutex held. Starts a flush and as many compactions as the picker and threads allow. */
   @Override
   public void maybeScheduleBackgroundWork() {
+    assert mutex.isHeldByCurrentThread();
     if (status.isClosing() || status.hasBackgroundError()) {
       return;
     }
@@ -129,6 +130,7 @@ final class BackgroundWork implements BackgroundRequests.Handler {
    */
   @Override
   public void collectObsoleteFiles(boolean force) {
+    assert mutex.isHeldByCurrentThread();
     ObsoleteFiles.LiveSet live = new ObsoleteFiles.LiveSet(
         versions.liveFileNumbers(), engine.pendingOutputs().snapshot(), versions.logNumber(),
         versions.manifestFileNumber(), versions.nextFileNumber());
@@ -174,6 +176,7 @@ final class BackgroundWork implements BackgroundRequests.Handler {
 
   /** Requires: mutex held. Whether a flush is scheduled or a compaction is running. */
   boolean busy() {
+    assert mutex.isHeldByCurrentThread();
     return flushScheduled || compactions.running() > 0;
   }
 

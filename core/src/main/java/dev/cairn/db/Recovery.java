@@ -53,6 +53,7 @@ final class Recovery {
    * installs it together with the new log number.
    */
   void recover(VersionEdit edit) throws IOException {
+    assert engine.mutex().isHeldByCurrentThread();
     VersionSet versions = engine.versions();
     if (versions.exists()) {
       versions.recover();
@@ -71,6 +72,7 @@ final class Recovery {
    * version, and the logs' writes in memtables, newest first.
    */
   List<MemTable> recoverInMemory() throws IOException {
+    assert engine.mutex().isHeldByCurrentThread();
     VersionSet versions = engine.versions();
     versions.recover();
     LiveFilesCheck.requirePresent(engine.fs(), engine.dir(), versions.current(),

@@ -18,6 +18,7 @@ final class StatsBuilder {
   /** Requires: mutex held (reads the current version and memtable sizes). */
   static Stats build(Engine engine, Compactions compactions, PointReads reads, Version v, long memtableBytes,
       int immutables) {
+    assert engine.mutex().isHeldByCurrentThread();
     IoStats io = engine.fs().ioStats();
     double[] scores = compactions.scores();
     List<Stats.LevelStats> levels = new ArrayList<>();

@@ -58,6 +58,7 @@ public final class EditInstaller {
    * propagates; a failure of {@code builder} only propagates.
    */
   public boolean install(EditBuilder builder) throws IOException {
+    assert mutex.isHeldByCurrentThread();
     if (mutex.getHoldCount() != 1) {
       // Released once, a lock held twice would stay held through the fsync, and a caller that
       // does not hold it would race the version set: both are bugs of the caller.

@@ -37,16 +37,19 @@ public final class PendingOutputs {
 
   /** Requires: mutex held. The outputs are installed (or abandoned): collection may judge them. */
   public void release(Collection<Long> outputs) {
+    assert mutex.isHeldByCurrentThread();
     numbers.removeAll(outputs);
   }
 
   /** Requires: mutex held. The numbers protected now. */
   public Set<Long> snapshot() {
+    assert mutex.isHeldByCurrentThread();
     return Set.copyOf(numbers);
   }
 
   /** Requires: mutex held. Forgets every number (open: recovery's tables are installed). */
   public void clear() {
+    assert mutex.isHeldByCurrentThread();
     numbers.clear();
   }
 }

@@ -40,6 +40,7 @@ public final class BufferLeftover implements StyleRuntime {
 
   /** Requires: mutex held. The draining buffer, made once {@code v} holds a buffer; else null. */
   private BufferRuntime drainFor(Version v) {
+    assert engine.mutex().isHeldByCurrentThread();
     if (drain == null && v.hasBuffer()) {
       drain = new BufferRuntime(engine, BufferConfig.defaults(), false, reads, scans);
     }

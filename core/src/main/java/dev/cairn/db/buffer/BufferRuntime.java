@@ -154,6 +154,7 @@ public final class BufferRuntime {
    * (unless frozen), and removed markers wherever a level changed otherwise.
    */
   void beforeInstall(CompactionPlan plan, VersionEdit edit) {
+    assert engine.mutex().isHeldByCurrentThread();
     Version v = engine.versions().current();
     LevelChanges<FileMetaData> changes = edit.levelChanges(v);
     int in = plan.inputLevel();
@@ -208,6 +209,7 @@ public final class BufferRuntime {
    * only when something must go (this runs under the mutex at every install).
    */
   private int fitSpace(BufferDraft<FileMetaData> draft, Version v, long levelsBytes) {
+    assert engine.mutex().isHeldByCurrentThread();
     missCost.sample();
     long budget = (long) (missCost.boundFraction() * levelsBytes);
     if (draft.extraBytes(v.numLevels()) <= budget) {
@@ -311,6 +313,7 @@ public final class BufferRuntime {
    * {@code removed[0]}.
    */
   private VersionEdit applyPlanned(List<TrimPlanner.Split<FileMetaData>> planned, int[] removed) {
+    assert engine.mutex().isHeldByCurrentThread();
     if (engine.status().isClosing() || engine.status().hasBackgroundError()) {
       return null; // the engine refuses changes now; reopening recovers the buffer as it was
     }
@@ -408,6 +411,7 @@ public final class BufferRuntime {
 
   /** Requires: mutex held. The buffer's figures for {@link Stats}. */
   Stats.Buffer stats(Version v) {
+    assert engine.mutex().isHeldByCurrentThread();
     if (!active && !v.hasBuffer()) {
       return Stats.Buffer.OFF;
     }
@@ -426,6 +430,7 @@ public final class BufferRuntime {
 
   /** Requires: mutex held. Whether {@code level}'s buffer is frozen now (for tests). */
   boolean isFrozen(int level) {
+    assert engine.mutex().isHeldByCurrentThread();
     return rounds[level].frozen();
   }
 }

@@ -70,11 +70,13 @@ public final class Compactions {
 
   /** Requires: mutex held. The picker's score per level (above 1: wants compaction). */
   public double[] scores() {
+    assert engine.mutex().isHeldByCurrentThread();
     return picker.scores(currentShape().shape()).stream().mapToDouble(LevelScore::score).toArray();
   }
 
   /** Requires: mutex held. */
   public int running() {
+    assert engine.mutex().isHeldByCurrentThread();
     return runningPlans.size();
   }
 
@@ -83,6 +85,7 @@ public final class Compactions {
    * compacting, all threads are busy, or a manual compaction is waiting for its turn.
    */
   public Claimed claimNext() {
+    assert engine.mutex().isHeldByCurrentThread();
     if (runningPlans.size() >= maxConcurrent || manualWaiting > 0) {
       return null;
     }

@@ -120,6 +120,7 @@ public final class DlcRuntime implements SchedulerRuntime {
   /** Requires: mutex held. The plan to start next under the current load, if any. */
   @Override
   public Optional<CompactionPlan> next(LsmShape shape, List<CompactionPlan> running) {
+    assert engine.mutex().isHeldByCurrentThread();
     Set<Long> l0 = new HashSet<>();
     for (FileDescriptor f : shape.files(0)) {
       l0.add(f.id());
@@ -131,6 +132,7 @@ public final class DlcRuntime implements SchedulerRuntime {
   /** Requires: mutex held. Tables a part run installed: never merged by a part run again. */
   @Override
   public void installed(CompactionPlan plan, List<Long> outputs) {
+    assert engine.mutex().isHeldByCurrentThread();
     if (plan.kind() == CompactionKind.L0_TO_L0) {
       burstyOutputs.addAll(outputs);
     }
@@ -139,6 +141,7 @@ public final class DlcRuntime implements SchedulerRuntime {
   /** Requires: mutex held. */
   @Override
   public Stats.Dlc stats(int l0Files, long l0Bytes) {
+    assert engine.mutex().isHeldByCurrentThread();
     LoadEstimate e = model.current();
     DlcScheduler.Counters c = scheduler.counters();
     return new Stats.Dlc(true, e.load(), e.clientBytesPerSecond(), throttle.rate(),

@@ -26,6 +26,7 @@ public final class FlushJob {
    */
   public static long flush(Engine engine, TableOptions tableOptions, MemTable mem, VersionEdit edit)
       throws IOException {
+    assert engine.mutex().isHeldByCurrentThread();
     if (mem.isEmpty()) {
       return -1;
     }

@@ -80,6 +80,7 @@ public final class MemTables {
    * The log is kept as soon as it exists, so that a failed open closes it.
    */
   public long createLog() throws IOException {
+    assert mutex.isHeldByCurrentThread();
     logNumber = versions.newFileNumber();
     log = new LogWriter(fs.create(dir.resolve(FileNames.log(logNumber)), IoTag.WAL));
     return logNumber;
@@ -87,12 +88,14 @@ public final class MemTables {
 
   /** Requires: mutex held. Open: the recovered state is installed; writes may begin. */
   public void createMemTable() {
+    assert mutex.isHeldByCurrentThread();
     mem = new MemTable();
     publishReadView();
   }
 
   /** Requires: mutex held, no writer left. Clean close: syncs and closes the log. */
   public void syncAndCloseLog() throws IOException {
+    assert mutex.isHeldByCurrentThread();
     if (log != null) {
       // Close even when the sync fails (a dead device): otherwise the descriptor leaks.
       try {
@@ -114,11 +117,13 @@ public final class MemTables {
 
   /** Requires: mutex held. The active memtable. */
   MemTable mem() {
+    assert mutex.isHeldByCurrentThread();
     return mem;
   }
 
   /** Requires: mutex held. The log of the active memtable. */
   LogWriter log() {
+    assert mutex.isHeldByCurrentThread();
     return log;
   }
 
@@ -137,6 +142,7 @@ public final class MemTables {
    * slowdown paces {@code chargedBytes} (the previous group's, {@link WriteSlowdown}).
    */
   void makeRoomForWrite(boolean force, long chargedBytes) throws IOException {
+    assert mutex.isHeldByCurrentThread();
     boolean allowDelay = !force;
     while (true) {
       status.throwIfUnusable();
@@ -190,6 +196,7 @@ public final class MemTables {
 
   /** Requires: mutex held. */
   private void switchMemTable() throws IOException {
+    assert mutex.isHeldByCurrentThread();
     long newLogNumber = versions.newFileNumber();
     LogWriter newLog;
     try {
@@ -239,6 +246,7 @@ public final class MemTables {
 
   /** Requires: mutex held. */
   private void publishReadView() {
+    assert mutex.isHeldByCurrentThread();
     List<MemTable> memtables = new ArrayList<>(1 + immutables.size());
     memtables.add(mem);
     immutables.descendingIterator().forEachRemaining(m -> memtables.add(m.mem()));
@@ -247,31 +255,37 @@ public final class MemTables {
 
   /** Requires: mutex held. The active memtable's approximate size. */
   public long activeBytes() {
+    assert mutex.isHeldByCurrentThread();
     return mem.approximateBytes();
   }
 
   /** Requires: mutex held. How many immutable memtables wait for a flush. */
   public int immutableCount() {
+    assert mutex.isHeldByCurrentThread();
     return immutables.size();
   }
 
   /** Requires: mutex held. Whether any immutable memtable waits for a flush. */
   public boolean hasImmutable() {
+    assert mutex.isHeldByCurrentThread();
     return !immutables.isEmpty();
   }
 
   /** Requires: mutex held. The immutable memtable switched out last, or null. */
   ImmutableMemTable newestImmutable() {
+    assert mutex.isHeldByCurrentThread();
     return immutables.peekLast();
   }
 
   /** Requires: mutex held. The immutable memtable to flush next, or null. */
   public ImmutableMemTable oldestImmutable() {
+    assert mutex.isHeldByCurrentThread();
     return immutables.peekFirst();
   }
 
   /** Requires: mutex held. Whether {@code m} still waits for its flush. */
   boolean isWaiting(ImmutableMemTable m) {
+    assert mutex.isHeldByCurrentThread();
     return immutables.contains(m);
   }
 
@@ -280,6 +294,7 @@ public final class MemTables {
    * memtable is flushed: the next unflushed memtable's, or the active one's.
    */
   public long logNumberAfterOldest() {
+    assert mutex.isHeldByCurrentThread();
     ImmutableMemTable next = immutables.stream().skip(1).findFirst().orElse(null);
     return next != null ? next.logNumber() : logNumber;
   }
@@ -289,6 +304,7 @@ public final class MemTables {
    * that order: a read that no longer sees the memtable must find its table in the version).
    */
   public void removeOldest() {
+    assert mutex.isHeldByCurrentThread();
     immutables.pollFirst();
     publishReadView();
   }

@@ -96,6 +96,7 @@ public final class WriteQueue {
    * writers queued behind it as one WAL record, then wakes them.
    */
   private void commitGroupAsLeader(Writer leader) {
+    assert mutex.isHeldByCurrentThread();
     Writer last = leader;
     Throwable error = null;
     try {
@@ -133,6 +134,7 @@ public final class WriteQueue {
    * be handed out again.
    */
   private void appendToLogAndMemTable(byte[] record, boolean sync) {
+    assert mutex.isHeldByCurrentThread();
     LogWriter currentLog = memTables.log();
     MemTable currentMem = memTables.mem();
     long currentLogNumber = memTables.logNumber();
@@ -172,6 +174,7 @@ public final class WriteQueue {
 
   /** Requires: mutex held. Removes the group from the queue, hands out its outcome, wakes the next. */
   private void completeGroup(Writer leader, Writer last, Throwable error) {
+    assert mutex.isHeldByCurrentThread();
     RuntimeException followerError = error == null ? null
         : error instanceof RuntimeException re ? re : new CairnException("group commit failed: " + error, error);
     while (true) {
@@ -229,6 +232,7 @@ public final class WriteQueue {
 
   /** Requires: mutex held. Close: wakes every writer waiting for its turn. */
   public void wakeAll() {
+    assert mutex.isHeldByCurrentThread();
     for (Writer w : writers) {
       w.turn.signal();
     }
@@ -236,6 +240,7 @@ public final class WriteQueue {
 
   /** Requires: mutex held. Whether a leader is appending to the log with the mutex released. */
   public boolean logWriteInProgress() {
+    assert mutex.isHeldByCurrentThread();
     return logWriteInProgress;
   }
 }
