@@ -1,7 +1,6 @@
 package dev.cairn;
 
 import dev.cairn.db.DbImpl;
-import dev.cairn.db.ReadOnlyDb;
 import dev.cairn.db.Repair;
 import java.nio.file.Path;
 
@@ -43,7 +42,7 @@ public interface Cairn extends AutoCloseable {
    * the operating system.
    */
   static Cairn openReadOnly(Path dir, Options options) {
-    return ReadOnlyDb.open(dir, options);
+    return DbImpl.openReadOnly(dir, options);
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.cairn.Cairn;
 import dev.cairn.CairnIterator;
 import dev.cairn.Entry;
 import dev.cairn.Options;
+import dev.cairn.ReadOnlyException;
 import dev.cairn.ReadOptions;
 import dev.cairn.Snapshot;
 import dev.cairn.Stats;
@@ -13,75 +14,86 @@ import dev.cairn.WriteOptions;
 import dev.cairn.db.base.Engine;
 import dev.cairn.db.compact.Compactions;
 import dev.cairn.db.read.ReadState;
-import dev.cairn.db.read.Reads;
 import dev.cairn.db.read.SnapshotImpl;
-import dev.cairn.db.write.WriteQueue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The engine's API facade: implements {@link Cairn} by checking arguments, counting each call in
- * flight ({@link InFlightCalls}, which close waits for) and handing the work to the part that owns
- * it. It takes no lock and holds no engine state of its own (docs/architecture.md, "Threads and
- * locking"):
+ * The engine's API facade, for a database open for writes and for a read-only view alike:
+ * implements {@link Cairn} by checking arguments, counting each call in flight ({@link
+ * InFlightCalls}, which close waits for), timing it, and handing the work to the open database
+ * ({@link OpenDatabase}). It takes no lock and holds no engine state of its own
+ * (docs/architecture.md, "Threads and locking").
  *
  * <ul>
- *   <li>{@link WriteQueue}: writes (group commit) and flush;
- *   <li>{@link Reads}: pinning what a read sees ({@link ReadState} then reads unlocked), snapshots,
- *       stats;
- *   <li>{@link Compactions}: manual compaction;
- *   <li>{@link Lifecycle}: open, recovery and close.
+ *   <li>{@link LiveDatabase}: writes (group commit), flush and manual compaction; reads of the
+ *       live memtables and the current version; close through {@link Lifecycle};
+ *   <li>{@link ReadOnlyView}: reads of the memtables and version it recovered at open; writes,
+ *       flushes and compactions throw {@link ReadOnlyException}; a read that meets a file its
+ *       owner deleted reports the view as stale.
  * </ul>
  */
 public final class DbImpl implements Cairn {
-  private final Lifecycle lifecycle;
+  private final OpenDatabase db;
+  /** The database writes go to; null in a read-only view. */
+  private final LiveDatabase live;
   private final Engine engine;
   /** Public calls running now; close() waits for them (see InFlightCalls). */
   private final InFlightCalls calls;
-  private final WriteQueue writes;
-  private final Reads reads;
-  private final Compactions compactions;
 
-  private DbImpl(Lifecycle lifecycle) {
-    this.lifecycle = lifecycle;
-    this.engine = lifecycle.engine();
-    this.calls = lifecycle.calls();
-    this.writes = lifecycle.writes();
-    this.compactions = lifecycle.compactions();
-    this.reads = new Reads(engine, lifecycle.memTables(), lifecycle.pointReads(), lifecycle.scans());
+  private DbImpl(OpenDatabase db, LiveDatabase live) {
+    this.db = db;
+    this.live = live;
+    this.engine = db.engine();
+    this.calls = db.calls();
   }
 
   /** See {@link Cairn#open}. */
   public static Cairn open(Path dir, Options options) {
+    checkOpenArguments(dir, options);
+    LiveDatabase live = LiveDatabase.open(dir, options);
+    return new DbImpl(live, live);
+  }
+
+  /** See {@link Cairn#openReadOnly}. */
+  public static Cairn openReadOnly(Path dir, Options options) {
+    checkOpenArguments(dir, options);
+    return new DbImpl(ReadOnlyView.open(dir, options), null);
+  }
+
+  private static void checkOpenArguments(Path dir, Options options) {
     if (dir == null) {
       throw new IllegalArgumentException("database directory must not be null");
     }
     if (options == null) {
       throw new IllegalArgumentException("options must not be null");
     }
-    return new DbImpl(Lifecycle.open(dir, options));
   }
 
   // ---------------------------------------------------------------- writes
 
   @Override
   public void put(byte[] key, byte[] value) {
+    writable("put");
     write(new WriteBatch().put(key, value), defaultWriteOptions());
   }
 
   @Override
   public void put(byte[] key, byte[] value, WriteOptions options) {
+    writable("put");
     write(new WriteBatch().put(key, value), options);
   }
 
   @Override
   public void delete(byte[] key) {
+    writable("delete");
     write(new WriteBatch().delete(key), defaultWriteOptions());
   }
 
   @Override
   public void delete(byte[] key, WriteOptions options) {
+    writable("delete");
     write(new WriteBatch().delete(key), options);
   }
 
@@ -96,6 +108,7 @@ public final class DbImpl implements Cairn {
 
   @Override
   public void write(WriteBatch batch, WriteOptions writeOptions) {
+    LiveDatabase target = writable("write");
     if (batch == null) {
       throw new IllegalArgumentException("write batch must not be null");
     }
@@ -104,10 +117,18 @@ public final class DbImpl implements Cairn {
     }
     calls.enter();
     try {
-      writes.write(batch, writeOptions);
+      target.write(batch, writeOptions);
     } finally {
       calls.exit();
     }
+  }
+
+  /** The database writes go to; in a read-only view, throws naming {@code what} was refused. */
+  private LiveDatabase writable(String what) {
+    if (live == null) {
+      throw new ReadOnlyException("database " + engine.dir() + " is open read-only: " + what + " is not allowed");
+    }
+    return live;
   }
 
   // ---------------------------------------------------------------- reads
@@ -126,23 +147,25 @@ public final class DbImpl implements Cairn {
     calls.enter();
     long start = System.nanoTime();
     try {
-      return reads.get(key, SnapshotImpl.sequenceFor(readOptions.snapshot(), this, -1), readOptions.fillCache());
+      return db.get(key, sequenceFor(readOptions.snapshot()), readOptions.fillCache());
+    } catch (RuntimeException e) {
+      throw db.failure(e);
     } finally {
       engine.counters().getLatency().recordSince(start);
       calls.exit();
     }
   }
 
-  /** Pins the memtables and the current version for one read or iterator. */
-  private ReadState pinReadState(Snapshot snapshot) {
-    return reads.pin(SnapshotImpl.sequenceFor(snapshot, this, -1));
+  /** The sequence a read at {@code snapshot} (null: none) reads at. */
+  private long sequenceFor(Snapshot snapshot) {
+    return SnapshotImpl.sequenceFor(snapshot, this, db.latestSequence());
   }
 
   @Override
   public Snapshot snapshot() {
     calls.enter();
     try {
-      return reads.snapshot(this);
+      return db.snapshot(this);
     } finally {
       calls.exit();
     }
@@ -155,7 +178,10 @@ public final class DbImpl implements Cairn {
     }
     calls.enter();
     try {
-      return new InFlightIterator(pinReadState(readOptions.snapshot()).iterator(readOptions), calls);
+      return new InFlightIterator(db.pin(sequenceFor(readOptions.snapshot())).iterator(readOptions), calls,
+          db::failure);
+    } catch (RuntimeException e) {
+      throw db.failure(e);
     } finally {
       calls.exit();
     }
@@ -163,11 +189,6 @@ public final class DbImpl implements Cairn {
 
   @Override
   public List<Entry> scan(byte[] from, byte[] toExclusive, int limit) {
-    return scan(this, engine, from, toExclusive, limit);
-  }
-
-  /** {@link Cairn#scan} through {@code db}'s iterator, timed in {@code engine}'s counters. */
-  static List<Entry> scan(Cairn db, Engine engine, byte[] from, byte[] toExclusive, int limit) {
     if (from == null) {
       throw new IllegalArgumentException("scan start key must not be null (use an empty array for the first key)");
     }
@@ -176,7 +197,7 @@ public final class DbImpl implements Cairn {
     }
     long start = System.nanoTime();
     List<Entry> out = new ArrayList<>(Math.min(limit, 1024));
-    try (CairnIterator it = db.iterator(ReadOptions.DEFAULT.withBounds(from, toExclusive))) {
+    try (CairnIterator it = iterator(ReadOptions.DEFAULT.withBounds(from, toExclusive))) {
       for (it.seekToFirst(); it.isValid() && out.size() < limit; it.next()) {
         out.add(new Entry(it.key(), it.value()));
       }
@@ -190,9 +211,10 @@ public final class DbImpl implements Cairn {
 
   @Override
   public void flush() {
+    LiveDatabase target = writable("flush");
     calls.enter();
     try {
-      writes.flush();
+      target.flush();
     } finally {
       calls.exit();
     }
@@ -200,10 +222,10 @@ public final class DbImpl implements Cairn {
 
   @Override
   public void compactRange(byte[] from, byte[] to) {
+    LiveDatabase target = writable("compactRange");
     calls.enter();
     try {
-      flush();
-      compactions.compactRangeManually(from, to);
+      target.compactRange(from, to);
     } finally {
       calls.exit();
     }
@@ -213,7 +235,7 @@ public final class DbImpl implements Cairn {
   public Stats stats() {
     calls.enter();
     try {
-      return lifecycle.stats();
+      return db.stats();
     } finally {
       calls.exit();
     }
@@ -225,8 +247,10 @@ public final class DbImpl implements Cairn {
       throw new IllegalArgumentException("progress must not be null (VerifyProgress.NONE)");
     }
     calls.enter();
-    try (ReadState state = pinReadState(null)) {
+    try (ReadState state = db.pin(sequenceFor(null))) {
       return state.verifyTables(progress);
+    } catch (RuntimeException e) {
+      throw db.failure(e);
     } finally {
       calls.exit();
     }
@@ -234,7 +258,7 @@ public final class DbImpl implements Cairn {
 
   /** The number of the active memtable's log (tests). */
   long logNumber() {
-    return lifecycle.memTables().logNumber();
+    return writable("logNumber").logNumber();
   }
 
   static void checkKey(byte[] key) {
@@ -254,7 +278,7 @@ public final class DbImpl implements Cairn {
 
   @Override
   public void close() {
-    lifecycle.close();
+    db.close();
   }
 
   /** The engine context (tests). */
@@ -262,8 +286,8 @@ public final class DbImpl implements Cairn {
     return engine;
   }
 
-  /** The compactions (tests). */
+  /** The compactions of a database open for writes (tests). */
   Compactions compactions() {
-    return compactions;
+    return writable("compactions").compactions();
   }
 }

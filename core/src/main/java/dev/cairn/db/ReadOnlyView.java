@@ -3,17 +3,10 @@ package dev.cairn.db;
 import dev.cairn.Cairn;
 import dev.cairn.CairnException;
 import dev.cairn.CairnIOException;
-import dev.cairn.CairnIterator;
 import dev.cairn.DatabaseChangedException;
-import dev.cairn.Entry;
 import dev.cairn.Options;
-import dev.cairn.ReadOnlyException;
-import dev.cairn.ReadOptions;
 import dev.cairn.Snapshot;
 import dev.cairn.Stats;
-import dev.cairn.VerifyProgress;
-import dev.cairn.WriteBatch;
-import dev.cairn.WriteOptions;
 import dev.cairn.db.base.Engine;
 import dev.cairn.db.compact.Compactions;
 import dev.cairn.db.read.BufferScans;
@@ -42,7 +35,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * retry"), never corruption. If the manifest did not move, nobody changed the database and the
  * failure stands as it is.
  */
-public final class ReadOnlyDb implements Cairn {
+final class ReadOnlyView implements OpenDatabase {
   /** Opens that met a moving owner are retried; an owner that never pauses this long wins. */
   private static final int OPEN_ATTEMPTS = 5;
 
@@ -60,7 +53,7 @@ public final class ReadOnlyDb implements Cairn {
   private List<MemTable> memtables = List.of();
   private long sequence;
 
-  private ReadOnlyDb(Path dir, Options options, ManifestMark openedAt) {
+  private ReadOnlyView(Path dir, Options options, ManifestMark openedAt) {
     this.engine = new Engine(dir, options);
     this.pointReads = new PointReads();
     this.scans = new BufferScans();
@@ -70,20 +63,14 @@ public final class ReadOnlyDb implements Cairn {
   }
 
   /** See {@link Cairn#openReadOnly}. */
-  public static Cairn open(Path dir, Options options) {
-    if (dir == null) {
-      throw new IllegalArgumentException("database directory must not be null");
-    }
-    if (options == null) {
-      throw new IllegalArgumentException("options must not be null");
-    }
+  static ReadOnlyView open(Path dir, Options options) {
     if (!options.fileSystem().exists(dir.resolve(FileNames.CURRENT))) {
       throw new CairnException("database " + dir + " does not exist (no CURRENT file); a read-only open creates nothing");
     }
     RuntimeException lastFailure = null;
     for (int attempt = 0; attempt < OPEN_ATTEMPTS; attempt++) {
       ManifestMark before = ManifestMark.read(options.fileSystem(), dir);
-      ReadOnlyDb db = new ReadOnlyDb(dir, options, before);
+      ReadOnlyView db = new ReadOnlyView(dir, options, before);
       try {
         db.recover();
         return db;
@@ -113,139 +100,53 @@ public final class ReadOnlyDb implements Cairn {
     }
   }
 
-  // ---------------------------------------------------------------- refused
-
-  private ReadOnlyException refused(String what) {
-    return new ReadOnlyException("database " + engine.dir() + " is open read-only: " + what + " is not allowed");
+  @Override
+  public Engine engine() {
+    return engine;
   }
 
   @Override
-  public void put(byte[] key, byte[] value) {
-    throw refused("put");
+  public InFlightCalls calls() {
+    return calls;
   }
 
   @Override
-  public void put(byte[] key, byte[] value, WriteOptions options) {
-    throw refused("put");
+  public long latestSequence() {
+    return sequence;
   }
 
   @Override
-  public void delete(byte[] key) {
-    throw refused("delete");
-  }
-
-  @Override
-  public void delete(byte[] key, WriteOptions options) {
-    throw refused("delete");
-  }
-
-  @Override
-  public void write(WriteBatch batch) {
-    throw refused("write");
-  }
-
-  @Override
-  public void write(WriteBatch batch, WriteOptions options) {
-    throw refused("write");
-  }
-
-  @Override
-  public void flush() {
-    throw refused("flush");
-  }
-
-  @Override
-  public void compactRange(byte[] from, byte[] to) {
-    throw refused("compactRange");
-  }
-
-  // ---------------------------------------------------------------- reads
-
-  @Override
-  public byte[] get(byte[] key) {
-    return get(key, ReadOptions.DEFAULT);
-  }
-
-  @Override
-  public byte[] get(byte[] key, ReadOptions readOptions) {
-    DbImpl.checkKey(key);
-    if (readOptions == null) {
-      throw new IllegalArgumentException("read options must not be null");
-    }
-    calls.enter();
-    long start = System.nanoTime();
-    try (ReadState state = pin(readOptions.snapshot())) {
-      return state.get(key, readOptions.fillCache());
-    } catch (RuntimeException e) {
-      throw changedUnderneathOr(e);
-    } finally {
-      engine.counters().getLatency().recordSince(start);
-      calls.exit();
+  public byte[] get(byte[] key, long sequence, boolean fillCache) {
+    try (ReadState state = pin(sequence)) {
+      return state.get(key, fillCache);
     }
   }
 
-  private ReadState pin(Snapshot snapshot) {
-    long at = SnapshotImpl.sequenceFor(snapshot, this, sequence);
+  @Override
+  public ReadState pin(long sequence) {
     version.ref();
-    return new ReadState(engine.tableCache(), pointReads, scans, memtables, version, at);
+    return new ReadState(engine.tableCache(), pointReads, scans, memtables, version, sequence);
   }
 
   @Override
-  public Snapshot snapshot() {
-    calls.enter();
-    try {
-      return new SnapshotImpl(this, engine.snapshots(), sequence);
-    } finally {
-      calls.exit();
-    }
-  }
-
-  @Override
-  public CairnIterator iterator(ReadOptions readOptions) {
-    if (readOptions == null) {
-      throw new IllegalArgumentException("read options must not be null");
-    }
-    calls.enter();
-    try {
-      return new InFlightIterator(pin(readOptions.snapshot()).iterator(readOptions), calls, this::changedUnderneathOr);
-    } catch (RuntimeException e) {
-      throw changedUnderneathOr(e);
-    } finally {
-      calls.exit();
-    }
-  }
-
-  @Override
-  public List<Entry> scan(byte[] from, byte[] toExclusive, int limit) {
-    return DbImpl.scan(this, engine, from, toExclusive, limit);
+  public Snapshot snapshot(Cairn owner) {
+    return new SnapshotImpl(owner, engine.snapshots(), sequence);
   }
 
   @Override
   public Stats stats() {
-    calls.enter();
     engine.mutex().lock();
     try {
       long bytes = memtables.stream().mapToLong(MemTable::approximateBytes).sum();
       return StatsBuilder.build(engine, compactions, pointReads, version, bytes, memtables.size());
     } finally {
       engine.mutex().unlock();
-      calls.exit();
     }
   }
 
   @Override
-  public int verifyChecksums(VerifyProgress progress) {
-    if (progress == null) {
-      throw new IllegalArgumentException("progress must not be null (VerifyProgress.NONE)");
-    }
-    calls.enter();
-    try (ReadState state = pin(null)) {
-      return state.verifyTables(progress);
-    } catch (RuntimeException e) {
-      throw changedUnderneathOr(e);
-    } finally {
-      calls.exit();
-    }
+  public RuntimeException failure(RuntimeException e) {
+    return changedUnderneathOr(e);
   }
 
   /**
@@ -281,11 +182,6 @@ public final class ReadOnlyDb implements Cairn {
     calls.awaitDrained();
     version.unref();
     release();
-  }
-
-  /** The engine context (tests). */
-  Engine engine() {
-    return engine;
   }
 
   /** Releases the caches, the manifest reader's state and the buffer's idle executor. */

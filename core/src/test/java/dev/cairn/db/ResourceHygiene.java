@@ -115,7 +115,7 @@ final class ResourceHygiene {
     }
     assertNoBackgroundThreads(dir);
     for (Cairn c : opened) {
-      Engine engine = c instanceof DbImpl db ? db.engine() : c instanceof ReadOnlyDb view ? view.engine() : null;
+      Engine engine = c instanceof DbImpl db ? db.engine() : null;
       if (engine != null) {
         assertEquals(0, engine.blockCache().stats().pinnedBytes(), "off-heap block memory still pinned after close");
       }
