@@ -5,50 +5,23 @@ import dev.cairn.compaction.dlc.LoadClass;
 import java.util.List;
 
 /**
- * A point-in-time snapshot of a database's statistics. Byte counts are bytes, times are
- * microseconds unless the name says otherwise; counters are totals since the database was opened.
+ * A point-in-time snapshot of a database's statistics, grouped by subsystem. Byte counts are
+ * bytes, times are microseconds unless the name says otherwise; counters are totals since the
+ * database was opened.
  *
  * @param levels per-level shape and compaction traffic, level 0 first
- * @param userBytesWritten key and value bytes accepted from callers (the denominator of write
- *     amplification)
- * @param walBytesWritten bytes appended to write-ahead logs
- * @param flushBytesWritten bytes of L0 tables written by flushes
- * @param compactionBytesWritten bytes of tables written by compactions, all levels
- * @param compactionBytesRead bytes read by compactions, all levels
- * @param manifestBytesWritten bytes appended to manifests
- * @param deviceBytesWritten every byte written through the filesystem layer
- * @param userBytesRead bytes read from tables for user reads (cache misses)
- * @param writeAmplification deviceBytesWritten / userBytesWritten (0 before any write)
- * @param spaceAmplification {@link #diskTableBytes()} (every table byte the database keeps on
- *     disk: the levels' tables with block compaction's dead bytes, the compaction buffer's files,
- *     and obsolete tables waiting for a deletion batch) / the bytes of the last non-empty level,
- *     an estimate of total-over-live in the steady state (RocksDB's definition, with everything on
- *     disk counted); 1 for an empty tree
+ * @param writes what callers wrote and what the device took for it
+ * @param space the tables on disk against the live data
  * @param cache block cache counters
- * @param stallMicros time writers spent delayed or stopped by L0 or memtable pressure
- * @param slowdowns write groups that slept to keep the pace L0's slowdown trigger sets
- *     ({@link Options#delayedWriteBytesPerSecond()})
  * @param tableCache the open tables ({@link Options#tableCacheFiles()}): how many are open and how
  *     often a read had to open one
- * @param stops times a writer waited for a flush or for L0 to drain
- * @param flushes memtables flushed
- * @param compactions compactions completed (trivial moves included)
- * @param trivialMoves compactions that only moved a file down
- * @param levelMoves two-phase rounds ended: a level's insertion part moved, whole and unchanged,
- *     to its deletion part ({@link dev.cairn.config.CompactionSettings.TwoPhase}; 0 otherwise)
- * @param idleDrains times aggressive compaction began draining the upper levels because writes
- *     had stopped ({@link dev.cairn.config.CompactionSettings#idleDrainMillis()})
- * @param compactionMicros wall time spent in compactions
- * @param runningCompactions compactions running now (flushes not included)
- * @param obsoleteTableBytes obsolete tables' bytes still on disk, waiting for a deletion batch
- *     ({@link Options#obsoleteFileBatchBytes()}, block compaction's lazy deletion)
- * @param memtableBytes approximate bytes in the active memtable
- * @param immutableMemtables memtables waiting to be flushed
- * @param liveSnapshots open snapshots
- * @param lastSequence sequence number of the newest write
- * @param get latency of point reads
- * @param put latency of writes (put, delete and batches)
- * @param scan latency of {@link Cairn#scan} calls
+ * @param stalls the writers' stalls, by cause
+ * @param memtable the memtables not yet flushed
+ * @param flush memtables flushed to L0
+ * @param compaction compactions done and running
+ * @param manifest the manifest's appends
+ * @param reads point reads: where they ended, what their cache misses cost
+ * @param latency latency of point reads, writes and scans
  * @param dlc the Delayed L0 Compaction scheduler's state ({@link Dlc#OFF} with the immediate
  *     scheduler)
  * @param block block compaction's counters ({@link Block#OFF} unless compactions execute as
@@ -56,59 +29,112 @@ import java.util.List;
  * @param buffer the LSbM compaction buffer's state ({@link Buffer#OFF} unless compactions
  *     execute as {@link dev.cairn.config.CompactionSettings.Buffer} or a buffer an earlier BUFFER
  *     open left is still draining)
- * @param pointReadsByLevel where point reads ended and the data blocks they read from the device,
- *     by level, L0 first (empty when not counted)
- * @param pointReadMissMicros the mean time of those block reads since open, read and verified: what
- *     a block cache miss has cost the point reads (NaN before any), whatever the compaction style
- * @param manifestSyncs manifest records flushes, compactions and the buffer's passes appended and
- *     synced since open, each with the engine mutex released (reads and writes go on meanwhile)
- * @param manifestSyncMicros the time those appends and syncs took
- * @param stalls {@link #stallMicros} and its counts by cause
+ * @param liveSnapshots open snapshots
+ * @param lastSequence sequence number of the newest write
  */
 public record Stats(
     List<LevelStats> levels,
-    long userBytesWritten,
-    long walBytesWritten,
-    long flushBytesWritten,
-    long compactionBytesWritten,
-    long compactionBytesRead,
-    long manifestBytesWritten,
-    long deviceBytesWritten,
-    long userBytesRead,
-    double writeAmplification,
-    double spaceAmplification,
+    Writes writes,
+    Space space,
     CacheStats cache,
     TableFiles tableCache,
-    long stallMicros,
-    long slowdowns,
-    long stops,
-    long flushes,
-    long compactions,
-    long trivialMoves,
-    long levelMoves,
-    long idleDrains,
-    long compactionMicros,
-    int runningCompactions,
-    long obsoleteTableBytes,
-    long memtableBytes,
-    int immutableMemtables,
-    int liveSnapshots,
-    long lastSequence,
-    Latency get,
-    Latency put,
-    Latency scan,
+    Stalls stalls,
+    Memtable memtable,
+    Flush flush,
+    Compaction compaction,
+    Manifest manifest,
+    Reads reads,
+    Latencies latency,
     Dlc dlc,
     Block block,
     Buffer buffer,
-    List<LevelReads> pointReadsByLevel,
-    double pointReadMissMicros,
-    long manifestSyncs,
-    long manifestSyncMicros,
-    Stalls stalls) {
+    int liveSnapshots,
+    long lastSequence) {
 
   public Stats {
-    pointReadsByLevel = List.copyOf(pointReadsByLevel);
+    levels = List.copyOf(levels);
   }
+
+  /**
+   * What callers wrote and what the device took for it.
+   *
+   * @param userBytesWritten key and value bytes accepted from callers (the denominator of write
+   *     amplification)
+   * @param walBytesWritten bytes appended to write-ahead logs
+   * @param deviceBytesWritten every byte written through the filesystem layer (logs, flushes,
+   *     compactions, the manifest)
+   * @param amplification deviceBytesWritten / userBytesWritten (0 before any write)
+   */
+  public record Writes(long userBytesWritten, long walBytesWritten, long deviceBytesWritten, double amplification) {}
+
+  /**
+   * The tables on disk against the live data.
+   *
+   * @param amplification {@link #diskTableBytes()} (every table byte the database keeps on disk:
+   *     the levels' tables with block compaction's dead bytes, the compaction buffer's files, and
+   *     obsolete tables waiting for a deletion batch) / the bytes of the last non-empty level, an
+   *     estimate of total-over-live in the steady state (RocksDB's definition, with everything on
+   *     disk counted); 1 for an empty tree
+   * @param obsoleteTableBytes obsolete tables' bytes still on disk, waiting for a deletion batch
+   *     ({@link Options#obsoleteFileBatchBytes()}, block compaction's lazy deletion)
+   */
+  public record Space(double amplification, long obsoleteTableBytes) {}
+
+  /**
+   * @param activeBytes approximate bytes in the active memtable
+   * @param immutables memtables waiting to be flushed
+   */
+  public record Memtable(long activeBytes, int immutables) {}
+
+  /**
+   * @param count memtables flushed
+   * @param bytesWritten bytes of L0 tables written by flushes
+   */
+  public record Flush(long count, long bytesWritten) {}
+
+  /**
+   * @param completed compactions completed (trivial moves included)
+   * @param trivialMoves compactions that only moved a file down
+   * @param levelMoves two-phase rounds ended: a level's insertion part moved, whole and unchanged,
+   *     to its deletion part ({@link dev.cairn.config.CompactionSettings.TwoPhase}; 0 otherwise)
+   * @param idleDrains times aggressive compaction began draining the upper levels because writes
+   *     had stopped ({@link dev.cairn.config.CompactionSettings#idleDrainMillis()})
+   * @param micros wall time spent in compactions
+   * @param running compactions running now (flushes not included)
+   * @param bytesRead bytes read by compactions, all levels
+   * @param bytesWritten bytes of tables written by compactions, all levels
+   */
+  public record Compaction(long completed, long trivialMoves, long levelMoves, long idleDrains, long micros,
+      int running, long bytesRead, long bytesWritten) {}
+
+  /**
+   * @param bytesWritten bytes appended to manifests
+   * @param syncs manifest records flushes, compactions and the buffer's passes appended and synced
+   *     since open, each with the engine mutex released (reads and writes go on meanwhile)
+   * @param syncMicros the time those appends and syncs took
+   */
+  public record Manifest(long bytesWritten, long syncs, long syncMicros) {}
+
+  /**
+   * @param userBytesRead bytes read from tables for user reads (cache misses)
+   * @param byLevel where point reads ended and the data blocks they read from the device, by
+   *     level, L0 first (empty when not counted)
+   * @param missMicros the mean time of those block reads since open, read and verified: what a
+   *     block cache miss has cost the point reads (NaN before any), whatever the compaction style
+   */
+  public record Reads(long userBytesRead, List<LevelReads> byLevel, double missMicros) {
+    public Reads {
+      byLevel = List.copyOf(byLevel);
+    }
+
+    /** Data blocks the point reads read from the device, all levels. */
+    public long blockReads() {
+      return byLevel.stream().mapToLong(LevelReads::blockReads).sum();
+    }
+  }
+
+  /** Latency of point reads ({@code get}), writes ({@code put}: puts, deletes and batches) and {@link Cairn#scan}. */
+  public record Latencies(Latency get, Latency put, Latency scan) {}
 
   /**
    * The writers' stalls by cause, times in microseconds: groups that slept to keep the pace L0's
@@ -119,6 +145,16 @@ public record Stats(
   public record Stalls(long slowdownMicros, long slowdowns, long l0StopMicros, long l0Stops, long memtableStopMicros,
       long memtableStops) {
     public static final Stalls NONE = new Stalls(0, 0, 0, 0, 0, 0);
+
+    /** Time writers spent delayed or stopped, every cause. */
+    public long totalMicros() {
+      return slowdownMicros + l0StopMicros + memtableStopMicros;
+    }
+
+    /** Times a writer waited for a flush or for L0 to drain. */
+    public long stops() {
+      return l0Stops + memtableStops;
+    }
   }
 
   /**
@@ -264,7 +300,7 @@ public record Stats(
    * that the levels no longer hold, and obsolete tables waiting for a deletion batch.
    */
   public long diskTableBytes() {
-    return totalTableBytes() + (buffer == null ? 0 : buffer.bytes()) + obsoleteTableBytes;
+    return totalTableBytes() + (buffer == null ? 0 : buffer.bytes()) + space.obsoleteTableBytes();
   }
 
   public int totalFiles() {
@@ -282,13 +318,13 @@ public record Stats(
           l.level(), l.files(), mb(l.bytes()), l.score(), mb(l.bytesRead()), mb(l.bytesWritten()),
           mb(l.deadBytes())));
     }
-    sb.append(String.format("user bytes written     %12.2f MB%n", mb(userBytesWritten)));
+    sb.append(String.format("user bytes written     %12.2f MB%n", mb(writes.userBytesWritten())));
     sb.append(String.format("device bytes written   %12.2f MB (wal %.2f, flush %.2f, compaction %.2f, manifest %.2f)%n",
-        mb(deviceBytesWritten), mb(walBytesWritten), mb(flushBytesWritten), mb(compactionBytesWritten),
-        mb(manifestBytesWritten)));
-    sb.append(String.format("write amplification    %12.2f%n", writeAmplification));
+        mb(writes.deviceBytesWritten()), mb(writes.walBytesWritten()), mb(flush.bytesWritten()),
+        mb(compaction.bytesWritten()), mb(manifest.bytesWritten())));
+    sb.append(String.format("write amplification    %12.2f%n", writes.amplification()));
     sb.append(String.format("space amplification    %12.2f (%.2f MB of tables on disk, %.2f MB of them obsolete and waiting for deletion)%n",
-        spaceAmplification, mb(diskTableBytes()), mb(obsoleteTableBytes)));
+        space.amplification(), mb(diskTableBytes()), mb(space.obsoleteTableBytes())));
     sb.append(String.format("block cache            %12.2f%% hits (%d hits, %d misses, %d inserts, %d evictions (%d while warm), %.2f of %.2f MB%s)%n",
         cache.hitRatio() * 100, cache.hits(), cache.misses(), cache.inserts(), cache.evictions(), cache.evictedWarm(),
         mb(cache.usedBytes()), mb(cache.capacityBytes()),
@@ -296,23 +332,25 @@ public record Stats(
     sb.append(String.format("table cache            %d of %d tables open, %d opens%n",
         tableCache.open(), tableCache.capacity(), tableCache.opens()));
     sb.append(String.format("stalls                 %12.3f s (%d slowdowns, %d stops)%n",
-        stallMicros / 1e6, slowdowns, stops));
-    if (stallMicros > 0) {
+        stalls.totalMicros() / 1e6, stalls.slowdowns(), stalls.stops()));
+    if (stalls.totalMicros() > 0) {
       sb.append(String.format("stalls by cause        pace %.3f s (%d), L0 stop %.3f s (%d), memtable stop %.3f s (%d)%n",
           stalls.slowdownMicros() / 1e6, stalls.slowdowns(), stalls.l0StopMicros() / 1e6, stalls.l0Stops(),
           stalls.memtableStopMicros() / 1e6, stalls.memtableStops()));
     }
     sb.append(String.format("flushes / compactions  %d / %d (%d trivial moves%s, %.3f s), %d running%n",
-        flushes, compactions, trivialMoves,
-        (levelMoves > 0 ? ", " + levelMoves + " level moves" : "") + (idleDrains > 0 ? ", " + idleDrains + " idle drains" : ""),
-        compactionMicros / 1e6, runningCompactions));
-    if (manifestSyncs > 0) {
+        flush.count(), compaction.completed(), compaction.trivialMoves(),
+        (compaction.levelMoves() > 0 ? ", " + compaction.levelMoves() + " level moves" : "")
+            + (compaction.idleDrains() > 0 ? ", " + compaction.idleDrains() + " idle drains" : ""),
+        compaction.micros() / 1e6, compaction.running()));
+    if (manifest.syncs() > 0) {
       sb.append(String.format("manifest syncs         %d, %.1f us each on average (the mutex released)%n",
-          manifestSyncs, (double) manifestSyncMicros / manifestSyncs));
+          manifest.syncs(), (double) manifest.syncMicros() / manifest.syncs()));
     }
     sb.append(String.format("memtable               %.2f MB, %d immutable; %d snapshots; last sequence %d%n",
-        mb(memtableBytes), immutableMemtables, liveSnapshots, lastSequence));
-    sb.append(latencyLine("get", get)).append(latencyLine("put", put)).append(latencyLine("scan", scan));
+        mb(memtable.activeBytes()), memtable.immutables(), liveSnapshots, lastSequence));
+    sb.append(latencyLine("get", latency.get())).append(latencyLine("put", latency.put()))
+        .append(latencyLine("scan", latency.scan()));
     if (dlc != null && dlc.enabled()) {
       sb.append(String.format("dlc                    %s load, client %.2f MB/s, limiter %.2f MB/s, %d delayed, %d part / %d full runs%n",
           dlc.load(), dlc.clientBytesPerSecond() / 1e6, dlc.limiterBytesPerSecond() / 1e6,
@@ -340,13 +378,13 @@ public record Stats(
         }
       }
     }
-    long blocksRead = pointReadsByLevel.stream().mapToLong(LevelReads::blockReads).sum();
+    long blocksRead = reads.blockReads();
     if (blocksRead > 0) {
       sb.append(String.format("point-read misses      %d blocks read from the device, %.1f us each on average%n",
-          blocksRead, pointReadMissMicros));
+          blocksRead, reads.missMicros()));
     }
-    for (int level = 0; level < pointReadsByLevel.size(); level++) {
-      LevelReads r = pointReadsByLevel.get(level);
+    for (int level = 0; level < reads.byLevel().size(); level++) {
+      LevelReads r = reads.byLevel().get(level);
       if (r.answered() + r.blockReads() > 0) {
         sb.append(String.format("point reads L%-4d      %d answered, %d blocks read (%d from the buffer)%n",
             level, r.answered(), r.blockReads(), r.bufferBlockReads()));

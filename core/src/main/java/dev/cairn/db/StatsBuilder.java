@@ -43,52 +43,28 @@ final class StatsBuilder {
       }
     }
     EngineCounters c = engine.counters();
-    long stallNanos = 0;
-    for (EngineCounters.StallCause cause : EngineCounters.StallCause.values()) {
-      stallNanos += c.stallNanos(cause);
-    }
-    Stats.Stalls stalls = stalls(c);
     return new Stats(
-        List.copyOf(levels),
-        user,
-        io.bytesWritten(IoPurpose.WAL),
-        io.bytesWritten(IoPurpose.FLUSH),
-        io.bytesWritten(IoPurpose.COMPACTION),
-        io.bytesRead(IoPurpose.COMPACTION),
-        io.bytesWritten(IoPurpose.MANIFEST),
-        device,
-        io.bytesRead(IoPurpose.USER_READ),
-        user == 0 ? 0.0 : (double) device / user,
-        lastLevelBytes == 0 ? 1.0 : (double) tableBytes / lastLevelBytes,
+        levels,
+        new Stats.Writes(user, io.bytesWritten(IoPurpose.WAL), device, user == 0 ? 0.0 : (double) device / user),
+        new Stats.Space(lastLevelBytes == 0 ? 1.0 : (double) tableBytes / lastLevelBytes, waitingDeletion),
         engine.blockCache().stats(),
         new Stats.TableFiles(engine.options().tableCacheFiles(), engine.tableCache().openTables(),
             engine.tableCache().opens()),
-        stallNanos / 1000,
-        stalls.slowdowns(),
-        stalls.l0Stops() + stalls.memtableStops(),
-        c.flushes().sum(),
-        c.compactions().sum(),
-        c.trivialMoves().sum(),
-        c.levelMoves().sum(),
-        compactions.scheduler().idleDrains(),
-        c.compactionNanos().sum() / 1000,
-        compactions.running(),
-        waitingDeletion,
-        memtableBytes,
-        immutables,
-        engine.snapshots().size(),
-        engine.versions().lastSequence(),
-        c.getLatency().snapshot(),
-        c.putLatency().snapshot(),
-        c.scanLatency().snapshot(),
+        stalls(c),
+        new Stats.Memtable(memtableBytes, immutables),
+        new Stats.Flush(c.flushes().sum(), io.bytesWritten(IoPurpose.FLUSH)),
+        new Stats.Compaction(c.compactions().sum(), c.trivialMoves().sum(), c.levelMoves().sum(),
+            compactions.scheduler().idleDrains(), c.compactionNanos().sum() / 1000, compactions.running(),
+            io.bytesRead(IoPurpose.COMPACTION), io.bytesWritten(IoPurpose.COMPACTION)),
+        new Stats.Manifest(io.bytesWritten(IoPurpose.MANIFEST), engine.installer().manifestWrites(),
+            engine.installer().manifestWriteNanos() / 1000),
+        new Stats.Reads(io.bytesRead(IoPurpose.USER_READ), reads.levelReads(v.numLevels()), reads.meanBlockReadMicros()),
+        new Stats.Latencies(c.getLatency().snapshot(), c.putLatency().snapshot(), c.scanLatency().snapshot()),
         compactions.scheduler().stats(v.fileCount(0), v.levelBytes(0)),
         compactions.style().blockStats(),
         buffer,
-        reads.levelReads(v.numLevels()),
-        reads.meanBlockReadMicros(),
-        engine.installer().manifestWrites(),
-        engine.installer().manifestWriteNanos() / 1000,
-        stalls);
+        engine.snapshots().size(),
+        engine.versions().lastSequence());
   }
 
   /** The writers' stalls by cause, from the counters of each. */

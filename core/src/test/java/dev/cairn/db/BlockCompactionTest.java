@@ -135,7 +135,7 @@ class BlockCompactionTest {
         db.put(key(i), new byte[40]);
       }
       db.compactRange(null, null);
-      long before = db.stats().compactionBytesWritten();
+      long before = db.stats().compaction().bytesWritten();
       for (int round = 0; round < 20; round++) {
         for (int k = 0; k < 30; k++) {
           db.put(key(rnd.nextInt(20_000)), new byte[] {(byte) round});
@@ -145,7 +145,7 @@ class BlockCompactionTest {
       if (Boolean.getBoolean("cairn.debug")) {
         System.out.println(db.stats());
       }
-      return db.stats().compactionBytesWritten() - before;
+      return db.stats().compaction().bytesWritten() - before;
     }
   }
 

@@ -212,7 +212,7 @@ class BufferEngineTest {
           "the levels' counts add up: " + stats);
       assertTrue(stats.readsByLevel().get(0).served() == 0, "L0 has no buffer: " + stats);
       // Served gets read blocks of buffer files no read had cached: counted as the buffer's.
-      List<Stats.LevelReads> byLevel = db.stats().pointReadsByLevel();
+      List<Stats.LevelReads> byLevel = db.stats().reads().byLevel();
       assertTrue(byLevel.stream().mapToLong(Stats.LevelReads::bufferBlockReads).sum() > 0, byLevel.toString());
       assertTrue(byLevel.stream().allMatch(r -> r.bufferBlockReads() <= r.blockReads()), byLevel.toString());
       buffers = renderBuffers(db.engine().versions().current());

@@ -122,7 +122,7 @@ class DlcEngineTest {
       Stats held = cairn.stats();
       // Trigger 2, yet all five flushes stay in L0: DLC holds the L0->L1 compaction back.
       assertEquals(5, held.levels().get(0).files(), held.toString());
-      assertEquals(0, held.compactions(), held.toString());
+      assertEquals(0, held.compaction().completed(), held.toString());
       assertEquals(LoadClass.HIGH, held.dlc().load());
       assertTrue(held.dlc().delayedL0Compactions() >= 1, held.toString());
       checkAll(cairn, model, seed);
@@ -130,11 +130,11 @@ class DlcEngineTest {
       // Two quiet intervals are not enough (softness 3) ...
       assertEquals(LoadClass.HIGH, interval(db, 1));
       assertEquals(LoadClass.HIGH, interval(db, 1));
-      assertEquals(0, cairn.stats().compactions());
+      assertEquals(0, cairn.stats().compaction().completed());
       // ... the third declares the load low, and the held compaction runs.
       assertEquals(LoadClass.LOW, interval(db, 1));
       Stats released = await(cairn, s -> s.levels().get(0).files() < 2, "L0 to drain");
-      assertTrue(released.compactions() >= 1, released.toString());
+      assertTrue(released.compaction().completed() >= 1, released.toString());
       assertEquals(LoadClass.LOW, released.dlc().load());
       checkAll(cairn, model, seed);
     }
@@ -161,7 +161,7 @@ class DlcEngineTest {
       assertTrue(s.dlc().partRuns() >= 2, s.toString());
       assertTrue(s.dlc().fullRuns() >= 1, s.toString());
       assertTrue(maxL0 <= 6, "L0 reached " + maxL0 + " files; seed " + seed);
-      assertEquals(0, s.stops(), s.toString());
+      assertEquals(0, s.stalls().stops(), s.toString());
     }
     // The part outputs are plain L0 tables on disk: reopening reads them back.
     try (Cairn cairn = Cairn.open(dir, options(3, 6))) {

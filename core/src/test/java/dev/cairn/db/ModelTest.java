@@ -538,11 +538,11 @@ class ModelTest {
     /** Statistics restart at every open; the run's totals are kept here. */
     void countBackgroundWork() {
       Stats stats = db.stats();
-      flushes += stats.flushes();
-      compactions += stats.compactions();
+      flushes += stats.flush().count();
+      compactions += stats.compaction().completed();
       appendedTables += stats.block().appendedTables();
       bufferAppends += stats.buffer().appendedFiles();
-      levelMoves += stats.levelMoves();
+      levelMoves += stats.compaction().levelMoves();
       bufferColdLeftOut += stats.buffer().coldArrivalsLeftOut();
       bufferTrims += stats.buffer().trimmedFiles();
       bufferShadowed += stats.buffer().shadowedFiles();

@@ -44,7 +44,7 @@ class PointReadsStatsTest {
       db.put(b("fresh"), b("in the memtable"));
       assertArrayEquals(b("in the memtable"), db.get(b("fresh")));
 
-      List<Stats.LevelReads> byLevel = db.stats().pointReadsByLevel();
+      List<Stats.LevelReads> byLevel = db.stats().reads().byLevel();
       for (int l = 0; l < byLevel.size(); l++) {
         Stats.LevelReads r = byLevel.get(l);
         if (l == level) {

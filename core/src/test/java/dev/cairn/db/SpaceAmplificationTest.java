@@ -49,10 +49,10 @@ class SpaceAmplificationTest {
       assertEquals(onDisk, stats.diskTableBytes(), "table bytes on disk against the directory (" + style + "): " + stats);
       long lastLevel = stats.levels().stream().mapToLong(Stats.LevelStats::bytes).filter(b -> b > 0)
           .reduce((a, b) -> b).orElseThrow();
-      assertEquals((double) onDisk / lastLevel, stats.spaceAmplification(), 1e-9, style.toString());
+      assertEquals((double) onDisk / lastLevel, stats.space().amplification(), 1e-9, style.toString());
       if (style == CompactionStyle.BUFFER) {
         assertTrue(stats.buffer().bytes() > 0, "the buffer holds files, so the test covers them: " + stats);
-        assertTrue(stats.spaceAmplification() > (double) stats.totalTableBytes() / lastLevel);
+        assertTrue(stats.space().amplification() > (double) stats.totalTableBytes() / lastLevel);
       }
     }
   }
@@ -72,7 +72,7 @@ class SpaceAmplificationTest {
     for (int i = 0; i < 800; i++) {
       Stats stats = db.stats();
       long onDisk = sstBytes();
-      boolean agrees = stats.runningCompactions() == 0 && stats.immutableMemtables() == 0
+      boolean agrees = stats.compaction().running() == 0 && stats.memtable().immutables() == 0
           && stats.diskTableBytes() == onDisk;
       agreeing = agrees && last != null && last.onDisk() == onDisk ? agreeing + 1 : agrees ? 1 : 0;
       last = new Settled(stats, onDisk);

@@ -63,7 +63,7 @@ class TwoPhaseEngineTest {
         }
       }
       db.flush();
-      levelMoves = db.stats().levelMoves();
+      levelMoves = db.stats().compaction().levelMoves();
       checkAll(db, version);
     }
     assertTrue(levelMoves > 0, "1.7 MB of updates through a 64 KiB pair must end a round");
@@ -89,7 +89,7 @@ class TwoPhaseEngineTest {
       }
       Stats stats = db.stats();
       assertEquals(1, levelsWithFiles(stats).size(), "all data in one level after the drain: " + levelsWithFiles(stats));
-      assertTrue(stats.idleDrains() >= 1, "the drain began once writes stopped");
+      assertTrue(stats.compaction().idleDrains() >= 1, "the drain began once writes stopped");
       checkAll(db, version);
     }
   }

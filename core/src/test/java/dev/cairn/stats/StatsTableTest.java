@@ -24,18 +24,23 @@ class StatsTableTest {
     return new Stats(
         List.of(new Stats.LevelStats(0, 3, 3L << 20, 0.75, 0, 5L << 20),
             new Stats.LevelStats(1, 2, 10L << 20, 1.0, 8L << 20, 12L << 20, 1L << 20)),
-        20L << 20, 21L << 20, 5L << 20, 12L << 20, 8L << 20, 1L << 10, 38L << 20, 4L << 20,
-        1.9, 1.3,
+        new Stats.Writes(20L << 20, 21L << 20, 38L << 20, 1.9),
+        new Stats.Space(1.3, 1L << 20),
         new CacheStats(75, 25, 30, 5, 1L << 20, 8L << 20, 256, 1L << 20, 2, 1L << 19),
         new Stats.TableFiles(500, 5, 12),
-        1_500_000, 7, 1, 4, 3, 1, 0, 0, 2_000_000, 2, 1L << 20, 512L << 10, 1, 0, 123,
-        new Stats.Latency(100, 10, 99, 120),
-        new Stats.Latency(50, 2, 30, 40),
-        new Stats.Latency(0, 0, 0, 0),
+        new Stats.Stalls(400_000, 7, 1_100_000, 1, 0, 0),
+        new Stats.Memtable(512L << 10, 1),
+        new Stats.Flush(4, 5L << 20),
+        new Stats.Compaction(3, 1, 0, 0, 2_000_000, 2, 8L << 20, 12L << 20),
+        new Stats.Manifest(1L << 10, 0, 0),
+        new Stats.Reads(4L << 20, reads, missMicros),
+        new Stats.Latencies(new Stats.Latency(100, 10, 99, 120), new Stats.Latency(50, 2, 30, 40),
+            new Stats.Latency(0, 0, 0, 0)),
         dlc,
         block,
         buffer,
-        reads, missMicros, 0, 0, new Stats.Stalls(400_000, 7, 1_100_000, 1, 0, 0));
+        0,
+        123);
   }
 
   @Test
@@ -52,14 +57,10 @@ class StatsTableTest {
   @Test
   void theManifestLineFollowsWhenEditsWereSynced() {
     Stats none = sample(Stats.Dlc.OFF);
-    Stats s = new Stats(none.levels(), none.userBytesWritten(), none.walBytesWritten(), none.flushBytesWritten(),
-        none.compactionBytesWritten(), none.compactionBytesRead(), none.manifestBytesWritten(), none.deviceBytesWritten(),
-        none.userBytesRead(), none.writeAmplification(), none.spaceAmplification(), none.cache(), none.tableCache(),
-        none.stallMicros(), none.slowdowns(), none.stops(), none.flushes(), none.compactions(), none.trivialMoves(),
-        none.levelMoves(), none.idleDrains(),
-        none.compactionMicros(), none.runningCompactions(), none.obsoleteTableBytes(), none.memtableBytes(),
-        none.immutableMemtables(), none.liveSnapshots(), none.lastSequence(), none.get(), none.put(), none.scan(),
-        none.dlc(), none.block(), none.buffer(), none.pointReadsByLevel(), none.pointReadMissMicros(), 8, 3_000, none.stalls());
+    Stats s = new Stats(none.levels(), none.writes(), none.space(), none.cache(), none.tableCache(), none.stalls(),
+        none.memtable(), none.flush(), none.compaction(), new Stats.Manifest(none.manifest().bytesWritten(), 8, 3_000),
+        none.reads(), none.latency(), none.dlc(), none.block(), none.buffer(), none.liveSnapshots(),
+        none.lastSequence());
     String line = "manifest syncs         8, 375.0 us each on average (the mutex released)\n";
     assertFalse(none.toString().contains("manifest syncs"), "no line before any sync");
     assertEquals(none.toString().replace("\nmemtable   ", "\n" + line + "memtable   "), s.toString());

@@ -96,7 +96,7 @@ public final class CairnTableEngine implements BenchEngine {
   @Override
   public java.util.Optional<Boolean> compactionsPending() {
     Stats s = db.stats();
-    return java.util.Optional.of(s.runningCompactions() > 0 || s.immutableMemtables() > 0
+    return java.util.Optional.of(s.compaction().running() > 0 || s.memtable().immutables() > 0
         || s.levels().stream().anyMatch(l -> l.score() >= 1));
   }
 
@@ -209,7 +209,7 @@ public final class CairnTableEngine implements BenchEngine {
 
   /** Microseconds writes were slowed down or stopped. */
   static long stallMicros(Stats stats) {
-    return stats.stallMicros();
+    return stats.stalls().totalMicros();
   }
 
   @Override

@@ -188,7 +188,7 @@ public class CompactionBench {
 
     @Override
     public long compactionBytesWritten() {
-      return cairn.stats().compactionBytesWritten();
+      return cairn.stats().compaction().bytesWritten();
     }
 
     @Override

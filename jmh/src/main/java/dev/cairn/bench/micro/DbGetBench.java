@@ -108,7 +108,7 @@ public class DbGetBench {
   private void awaitCompactions() throws InterruptedException {
     for (int i = 0; i < 6_000; i++) {
       Stats s = db.stats();
-      if (s.runningCompactions() == 0 && s.levels().stream().allMatch(l -> l.score() < 1)) {
+      if (s.compaction().running() == 0 && s.levels().stream().allMatch(l -> l.score() < 1)) {
         return;
       }
       Thread.sleep(10);
