@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Keeps a series' compact records under docs/results: series.md and series.json, and of each
 # round its report.md, summary.json and timeseries.csv gzipped (no plots, no databases), about
-# 60 KB a round. The kept rounds are what `java -jar jmh/target/cairn-bench.jar series --out DEST` and the
+# 60 KB a round. The kept rounds are what `java -jar bench/target/cairn-bench.jar series --out DEST` and the
 # generated summaries (`docs --root .`) read.
 #
 #   scripts/keep-series.sh OUT docs/results/issue55/slow1

@@ -36,7 +36,7 @@ class ImportRulesTest {
       Map.entry("tools", List.of("dev.cairn.")),
       Map.entry("hbase-adapter", List.of("dev.cairn.hbase.", "dev.cairn.compaction.", "dev.cairn.model.")),
       Map.entry("cassandra-adapter", List.of("dev.cairn.cassandra.", "dev.cairn.compaction.", "dev.cairn.model.")),
-      Map.entry("jmh", List.of("dev.cairn.")));
+      Map.entry("bench", List.of("dev.cairn.")));
 
   /** Packages of other modules that core's main sources must not import even though they start with dev.cairn. */
   private static final List<String> NOT_IN_CORE = List.of("dev.cairn.tools.", "dev.cairn.bench.", "dev.cairn.hbase.",

@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * <p>Looked up, in order: the system properties {@link #libProperty} and {@link #pluginProperty};
  * {@code <module>/target/} under the working directory (the repo root, where the README's commands
  * run); the same under the checkout the runner's jar was built in ({@code
- * jmh/target/cairn-bench.jar}'s {@code ../..}). The plugin jar is looked for beside the lib
+ * bench/target/cairn-bench.jar}'s {@code ../..}). The plugin jar is looked for beside the lib
  * directory.
  *
  * @param module the adapter's module directory ({@code hbase-adapter})
@@ -161,7 +161,7 @@ public record AdapterBuild(String module, String libDirName, String hostJarPrefi
     }
   }
 
-  /** The checkout the runner's jar sits in, if it runs from {@code <root>/jmh/target/*.jar}. */
+  /** The checkout the runner's jar sits in, if it runs from {@code <root>/bench/target/*.jar}. */
   private static Optional<Path> runnerCheckout() {
     try {
       var source = AdapterBuild.class.getProtectionDomain().getCodeSource();
@@ -169,7 +169,7 @@ public record AdapterBuild(String module, String libDirName, String hostJarPrefi
         return Optional.empty();
       }
       Path location = Path.of(source.getLocation().toURI()).toAbsolutePath();
-      // .../jmh/target/cairn-bench.jar or .../jmh/target/classes
+      // .../bench/target/cairn-bench.jar or .../bench/target/classes
       Path target = location.getParent();
       if (target == null || target.getParent() == null || target.getParent().getParent() == null) {
         return Optional.empty();

@@ -28,7 +28,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * point lookup that hits, and a short scan after a seek. Figures before and after the arena
  * skiplist: docs/results/issue20 {@code memtable-jmh/}.
  *
- * <p>Run: {@code java -jar jmh/target/cairn-bench.jar MemTableBench} (or through the JMH main).
+ * <p>Run: {@code java -jar bench/target/cairn-bench.jar MemTableBench} (or through the JMH main).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

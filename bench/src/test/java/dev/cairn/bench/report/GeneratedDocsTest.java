@@ -32,7 +32,7 @@ class GeneratedDocsTest {
       String doc = Files.readString(ROOT.resolve(name));
       blocks += GeneratedDocs.seriesNamed(doc).size();
       assertEquals(GeneratedDocs.regenerate(doc, ROOT.resolve("docs/results")), doc,
-          name + " differs from its records: run java -jar jmh/target/cairn-bench.jar docs --root . and read the diff");
+          name + " differs from its records: run java -jar bench/target/cairn-bench.jar docs --root . and read the diff");
     }
     assertTrue(blocks > 0, "the README and docs/choosing.md quote no series: their figures would be copied by hand");
   }

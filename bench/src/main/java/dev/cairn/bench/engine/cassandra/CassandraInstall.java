@@ -26,7 +26,7 @@ import java.util.stream.Stream;
  * <p>Looked up, in order: the system properties {@value #LIB_PROPERTY} and {@value
  * #PLUGIN_PROPERTY}; {@code cassandra-adapter/target/} under the working directory (the repo root,
  * where the README's commands run); the same under the checkout the runner's jar was built in
- * ({@code jmh/target/cairn-bench.jar}'s {@code ../..}).
+ * ({@code bench/target/cairn-bench.jar}'s {@code ../..}).
  */
 public record CassandraInstall(Path libDir, Path pluginJar, List<String> jvmFlags) {
   public static final String LIB_PROPERTY = "cairn.cassandra.lib";
