@@ -29,7 +29,6 @@ class ImportRulesTest {
       Map.entry("testkit", List.of("dev.cairn.testkit.")),
       Map.entry("model", List.of("dev.cairn.model.")),
       Map.entry("fs", List.of("dev.cairn.fs.")),
-      Map.entry("child-jvm", List.of("dev.cairn.childjvm.")),
       Map.entry("cache", List.of("dev.cairn.cache.")),
       Map.entry("compaction", List.of("dev.cairn.compaction.", "dev.cairn.model.")),
       Map.entry("core", List.of("dev.cairn.")),
@@ -40,7 +39,7 @@ class ImportRulesTest {
 
   /** Packages of other modules that core's main sources must not import even though they start with dev.cairn. */
   private static final List<String> NOT_IN_CORE = List.of("dev.cairn.tools.", "dev.cairn.bench.", "dev.cairn.hbase.",
-      "dev.cairn.cassandra.", "dev.cairn.childjvm.", "dev.cairn.testkit.");
+      "dev.cairn.cassandra.", "dev.cairn.testkit.");
 
   /** The engine's storage layer takes the vocabulary (dev.cairn.model), never a policy. */
   private static final List<String> STORAGE_PACKAGES = List.of("key", "table", "version", "wal", "memtable", "iter", "util");

@@ -2,9 +2,9 @@ package dev.cairn.cassandra.testing;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.CqlSessionBuilder;
-import dev.cairn.childjvm.ChildLog;
-import dev.cairn.childjvm.ChildProcesses;
-import dev.cairn.childjvm.LoopbackPorts;
+import dev.cairn.testkit.host.ChildLog;
+import dev.cairn.testkit.host.ChildProcesses;
+import dev.cairn.testkit.host.LoopbackPorts;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;

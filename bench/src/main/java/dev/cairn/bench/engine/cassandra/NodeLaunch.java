@@ -1,7 +1,7 @@
 package dev.cairn.bench.engine.cassandra;
 
 import dev.cairn.bench.engine.node.NodeJvm;
-import dev.cairn.childjvm.YamlText;
+import dev.cairn.testkit.host.YamlText;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

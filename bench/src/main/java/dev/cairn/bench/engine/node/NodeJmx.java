@@ -1,7 +1,7 @@
 package dev.cairn.bench.engine.node;
 
 import dev.cairn.bench.engine.EngineMetrics;
-import dev.cairn.childjvm.LoopbackPorts;
+import dev.cairn.testkit.host.LoopbackPorts;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.cairn.bench.engine.node;
 
-import dev.cairn.childjvm.ChildLog;
+import dev.cairn.testkit.host.ChildLog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.cairn.bench.engine.node;
 
 import dev.cairn.bench.run.DirectorySize;
-import dev.cairn.childjvm.ChildProcesses;
+import dev.cairn.testkit.host.ChildProcesses;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

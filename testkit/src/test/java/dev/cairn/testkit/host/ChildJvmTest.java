@@ -1,4 +1,4 @@
-package dev.cairn.childjvm;
+package dev.cairn.testkit.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package dev.cairn.childjvm;
+package dev.cairn.testkit.host;
 
 /** Values written into a child's YAML configuration (Cassandra's {@code cassandra.yaml}). */
 public final class YamlText {

@@ -1,4 +1,4 @@
-package dev.cairn.childjvm;
+package dev.cairn.testkit.host;
 
 import java.util.concurrent.TimeUnit;
 
