@@ -2,8 +2,10 @@ package dev.cairn.cassandra.testing;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.CqlSessionBuilder;
+import dev.cairn.testkit.host.ChildJvm;
 import dev.cairn.testkit.host.ChildLog;
-import dev.cairn.testkit.host.ChildProcesses;
+import dev.cairn.testkit.host.ChildNotReadyException;
+import dev.cairn.testkit.host.JavaCommand;
 import dev.cairn.testkit.host.LoopbackPorts;
 import java.io.File;
 import java.io.IOException;
@@ -11,15 +13,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 
@@ -47,7 +46,12 @@ import java.util.jar.JarFile;
  *
  * <p><b>Stop.</b> {@link #stop} sends SIGTERM ({@link Process#destroy}); Cassandra's shutdown
  * hook drains the node (flushes memtables), then the JVM exits. After {@value #STOP_SECONDS} s the
- * child is killed. A JVM shutdown hook kills any child still running when the test JVM exits.
+ * child is killed.
+ *
+ * <p><b>Launch.</b> The child's life (its log, the wait for its port, the stop, the shutdown hook
+ * that kills any child still running when the test JVM exits) is testkit's {@link ChildJvm}, which
+ * the workload runner's host engines share; this class adds what is Cassandra's: the class path,
+ * the flags and the yaml, and a restart on the same directory.
  */
 public final class ChildNode implements AutoCloseable {
   /** Heap of the child JVM. Cassandra mlockall()s what is committed at start, so -Xms is small. */
@@ -59,21 +63,12 @@ public final class ChildNode implements AutoCloseable {
   private static final int LOG_TAIL_LINES = 80;
   private static final String MAIN = "org.apache.cassandra.service.CassandraDaemon";
 
-  private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
-
-  static {
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      for (Process p : RUNNING) {
-        p.destroyForcibly();
-      }
-    }, "child-node-reaper"));
-  }
-
   private final NodeConfig config;
   private final List<Path> extraClassPath;
   private final Path logFile;
   private final Path logbackXml;
-  private Process process;
+  /** The child of the last start, or null before the first. */
+  private ChildJvm child;
   private int starts;
   private Duration lastStartTime = Duration.ZERO;
 
@@ -116,40 +111,26 @@ public final class ChildNode implements AutoCloseable {
    */
   public synchronized void start() throws IOException, InterruptedException {
     if (isRunning()) {
-      throw new IllegalStateException("child node already running: pid " + process.pid());
+      throw new IllegalStateException("child node already running: pid " + child.pid());
     }
-    List<String> command = command();
-    starts++;
-    Files.writeString(logFile,
-        String.format("%n===== ChildNode start %d: %s%n", starts, String.join(" ", command)),
-        StandardCharsets.UTF_8,
-        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    long t0 = System.nanoTime();
-    ProcessBuilder pb = new ProcessBuilder(command)
-        .directory(config.directory().toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
-    pb.environment().remove("JAVA_TOOL_OPTIONS");
-    process = pb.start();
-    RUNNING.add(process);
-    long deadline = t0 + TimeUnit.SECONDS.toNanos(START_SECONDS);
-    while (true) {
-      if (!process.isAlive()) {
-        RUNNING.remove(process);
-        throw new AssertionError("child node exited with status " + process.exitValue()
-            + " before its native port " + port() + " opened; " + logTail());
+    JavaCommand command = command();
+    int start = ++starts;
+    child = ChildJvm.launch(command, config.directory(), logFile, Duration.ofSeconds(START_SECONDS))
+        .logHeader(line -> String.format("%n===== ChildNode start %d: %s%n", start, line))
+        .withoutEnvironment(Set.of("JAVA_TOOL_OPTIONS"))
+        .start();
+    try {
+      child.awaitReady(() -> LoopbackPorts.accepts(port()));
+    } catch (ChildNotReadyException e) {
+      if (e.exited()) {
+        throw new AssertionError("child node exited with status " + e.exitStatus()
+            + " before its native port " + port() + " opened; " + logTail(), e);
       }
-      if (LoopbackPorts.accepts(port())) {
-        break;
-      }
-      if (System.nanoTime() > deadline) {
-        kill();
-        throw new AssertionError("child node's native port " + port() + " did not open within "
-            + START_SECONDS + " s; " + logTail());
-      }
-      Thread.sleep(250);
+      kill();
+      throw new AssertionError("child node's native port " + port() + " did not open within "
+          + START_SECONDS + " s; " + logTail(), e);
     }
-    lastStartTime = Duration.ofNanos(System.nanoTime() - t0);
+    lastStartTime = child.sinceStart();
   }
 
   /**
@@ -159,39 +140,30 @@ public final class ChildNode implements AutoCloseable {
    * @return the child's exit status (143 after a SIGTERM), or -1 if it was not running
    */
   public synchronized int stop() throws InterruptedException {
-    if (process == null) {
+    if (child == null) {
       return -1;
     }
-    Process p = process;
-    try {
-      ChildProcesses.stop(p, STOP_SECONDS);
-      return p.isAlive() ? -1 : p.exitValue();
-    } finally {
-      RUNNING.remove(p);
-    }
+    child.stop(STOP_SECONDS);
+    return child.exitStatus();
   }
 
   /** Kills the child at once (SIGKILL), as a crash would; nothing is drained. */
   public synchronized void kill() throws InterruptedException {
-    if (process != null && process.isAlive()) {
-      process.destroyForcibly();
-      process.waitFor(10, TimeUnit.SECONDS);
-    }
-    if (process != null) {
-      RUNNING.remove(process);
+    if (child != null) {
+      child.kill();
     }
   }
 
   public synchronized boolean isRunning() {
-    return process != null && process.isAlive();
+    return child != null && child.isAlive();
   }
 
   /** The child's process id; it changes with each start. */
   public synchronized long pid() {
-    if (process == null) {
+    if (child == null) {
       throw new IllegalStateException("never started");
     }
-    return process.pid();
+    return child.pid();
   }
 
   /** The CQL native-protocol port on 127.0.0.1; the same across restarts. */
@@ -233,30 +205,22 @@ public final class ChildNode implements AutoCloseable {
     stop();
   }
 
-  /** The command line of the child JVM. */
-  List<String> command() {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(HEAP);
-    cmd.addAll(NodeConfig.cassandraJvmFlags());
-    cmd.add("-XX:+ExitOnOutOfMemoryError");
-    cmd.add("-Djava.net.preferIPv4Stack=true");
-    cmd.add("-Dcassandra-foreground=true");
-    cmd.add("-Dlogback.configurationFile=" + logbackXml.toUri());
+  /** The child JVM's command: Cassandra's flags and class path (plus the caller's jars), CassandraDaemon. */
+  JavaCommand command() {
+    List<String> flags = new ArrayList<>(HEAP);
+    flags.addAll(NodeConfig.cassandraJvmFlags());
+    flags.add("-XX:+ExitOnOutOfMemoryError");
+    flags.add("-Djava.net.preferIPv4Stack=true");
+    flags.add("-Dcassandra-foreground=true");
+    flags.add("-Dlogback.configurationFile=" + logbackXml.toUri());
     for (Map.Entry<String, String> p : config.systemProperties().entrySet()) {
-      cmd.add("-D" + p.getKey() + "=" + p.getValue());
+      flags.add("-D" + p.getKey() + "=" + p.getValue());
     }
-    List<String> cp = new ArrayList<>();
-    for (Path p : cassandraClassPath()) {
-      cp.add(p.toString());
-    }
+    List<Path> cp = new ArrayList<>(cassandraClassPath());
     for (Path p : extraClassPath) {
-      cp.add(p.toAbsolutePath().toString());
+      cp.add(p.toAbsolutePath());
     }
-    cmd.add("-cp");
-    cmd.add(String.join(File.pathSeparator, cp));
-    cmd.add(MAIN);
-    return cmd;
+    return new JavaCommand(JavaCommand.currentJava(), flags, JavaCommand.classPath(cp), MAIN, List.of());
   }
 
   /**

@@ -131,10 +131,7 @@ final class CassandraNode implements AutoCloseable {
 
     jvm = NodeJvm.start(name, "the Cassandra node", launch.javaCommand(), launch.nodeDir(), logFile(),
         launch.settings().heapBytes(), launch.settings().maxDirectBytes(), START_SECONDS, Set.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"));
-    while (!LoopbackPorts.accepts(launch.nativePort())) {
-      jvm.checkStarting("its native port to open");
-      Thread.sleep(250);
-    }
+    jvm.awaitStarted("its native port to open", () -> LoopbackPorts.accepts(launch.nativePort()));
     jvm.connectJmx(launch.jmxPort());
   }
 

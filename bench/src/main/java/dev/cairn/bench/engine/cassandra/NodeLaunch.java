@@ -1,6 +1,7 @@
 package dev.cairn.bench.engine.cassandra;
 
 import dev.cairn.bench.engine.node.NodeJvm;
+import dev.cairn.testkit.host.JavaCommand;
 import dev.cairn.testkit.host.YamlText;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,32 +27,28 @@ record NodeLaunch(CassandraInstall install, CassandraNode.Settings settings, Pat
   }
 
 
-  /** The child's command line (before the cgroup wrapper). */
-  List<String> javaCommand() {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+  /** The child's command (the cgroup wrapper goes around it when the node starts). */
+  JavaCommand javaCommand() {
+    List<String> flags = new ArrayList<>();
     // The heap, direct memory and code cache fixed at start, so that the memory cgroup bounds the
     // page cache only.
-    cmd.addAll(NodeJvm.boundedMemoryFlags(settings.heapBytes(), settings.maxDirectBytes()));
-    cmd.add("-Xss256k");
-    cmd.addAll(install.jvmFlags());
-    cmd.add("-Djava.net.preferIPv4Stack=true");
-    cmd.add("-Dcassandra-foreground=true");
-    cmd.add("-Dlogback.configurationFile=" + logbackFile().toUri());
-    cmd.add("-Dcassandra.config=" + yamlFile().toUri());
-    cmd.add("-Dcassandra.storagedir=" + nodeDir);
+    flags.addAll(NodeJvm.boundedMemoryFlags(settings.heapBytes(), settings.maxDirectBytes()));
+    flags.add("-Xss256k");
+    flags.addAll(install.jvmFlags());
+    flags.add("-Djava.net.preferIPv4Stack=true");
+    flags.add("-Dcassandra-foreground=true");
+    flags.add("-Dlogback.configurationFile=" + logbackFile().toUri());
+    flags.add("-Dcassandra.config=" + yamlFile().toUri());
+    flags.add("-Dcassandra.storagedir=" + nodeDir);
     // One node, no peers: no waiting for gossip or a ring to settle, nor to announce a shutdown.
-    cmd.add("-Dcassandra.skip_wait_for_gossip_to_settle=0");
-    cmd.add("-Dcassandra.ring_delay_ms=1000");
-    cmd.add("-Dcassandra.superuser_setup_delay_ms=0");
-    cmd.add("-Dcassandra.shutdown_announce_in_ms=0");
+    flags.add("-Dcassandra.skip_wait_for_gossip_to_settle=0");
+    flags.add("-Dcassandra.ring_delay_ms=1000");
+    flags.add("-Dcassandra.superuser_setup_delay_ms=0");
+    flags.add("-Dcassandra.shutdown_announce_in_ms=0");
     // JMX bound to the loopback address only (CassandraDaemon: cassandra.jmx.local.port).
-    cmd.add("-Dcassandra.jmx.local.port=" + jmxPort);
-    cmd.add("-Djava.rmi.server.hostname=127.0.0.1");
-    cmd.add("-cp");
-    cmd.add(install.classPath());
-    cmd.add(CassandraNode.MAIN);
-    return cmd;
+    flags.add("-Dcassandra.jmx.local.port=" + jmxPort);
+    flags.add("-Djava.rmi.server.hostname=127.0.0.1");
+    return new JavaCommand(JavaCommand.currentJava(), flags, install.classPath(), CassandraNode.MAIN, List.of());
   }
 
   String yamlText() {

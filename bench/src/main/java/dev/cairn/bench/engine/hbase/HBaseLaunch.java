@@ -1,6 +1,7 @@
 package dev.cairn.bench.engine.hbase;
 
 import dev.cairn.bench.engine.node.NodeJvm;
+import dev.cairn.testkit.host.JavaCommand;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -124,30 +125,26 @@ record HBaseLaunch(HBaseInstall install, HBaseServer.Settings settings, Path dat
     return p;
   }
 
-  /** The child's command line (before the cgroup wrapper). */
-  List<String> javaCommand() {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(javaHome.resolve("bin").resolve("java").toString());
+  /** The child's command (the cgroup wrapper goes around it when the server starts). */
+  JavaCommand javaCommand() {
+    List<String> flags = new ArrayList<>();
     // The heap, direct memory and code cache fixed at start, so that the memory cgroup bounds the
     // page cache only (as the Cassandra node's).
-    cmd.addAll(NodeJvm.boundedMemoryFlags(settings.heapBytes(), settings.maxDirectBytes()));
-    cmd.addAll(install.jvmFlags());
-    cmd.add("-Djava.net.preferIPv4Stack=true");
-    cmd.add("-Dlog4j.configuration=" + confDir().resolve("log4j.properties").toUri());
-    cmd.add("-Dhbase.log.dir=" + nodeDir);
+    flags.addAll(NodeJvm.boundedMemoryFlags(settings.heapBytes(), settings.maxDirectBytes()));
+    flags.addAll(install.jvmFlags());
+    flags.add("-Djava.net.preferIPv4Stack=true");
+    flags.add("-Dlog4j.configuration=" + confDir().resolve("log4j.properties").toUri());
+    flags.add("-Dhbase.log.dir=" + nodeDir);
     // JMX, unauthenticated, on 127.0.0.1 only (registry and server on one port): the region
     // server's metrics and the plugin's beans.
-    cmd.add("-Dcom.sun.management.jmxremote.port=" + jmxPort);
-    cmd.add("-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort);
-    cmd.add("-Dcom.sun.management.jmxremote.host=127.0.0.1");
-    cmd.add("-Dcom.sun.management.jmxremote.authenticate=false");
-    cmd.add("-Dcom.sun.management.jmxremote.ssl=false");
-    cmd.add("-Djava.rmi.server.hostname=127.0.0.1");
-    cmd.add("-cp");
-    cmd.add(install.serverClassPath(confDir()));
-    cmd.add(MAIN);
-    cmd.add("start");
-    return cmd;
+    flags.add("-Dcom.sun.management.jmxremote.port=" + jmxPort);
+    flags.add("-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort);
+    flags.add("-Dcom.sun.management.jmxremote.host=127.0.0.1");
+    flags.add("-Dcom.sun.management.jmxremote.authenticate=false");
+    flags.add("-Dcom.sun.management.jmxremote.ssl=false");
+    flags.add("-Djava.rmi.server.hostname=127.0.0.1");
+    return new JavaCommand(javaHome.resolve("bin").resolve("java"), flags, install.serverClassPath(confDir()), MAIN,
+        List.of("start"));
   }
 
   /** What the runner's client connects with. */

@@ -119,10 +119,8 @@ final class HBaseServer implements AutoCloseable {
         launch.settings().heapBytes(), launch.settings().maxDirectBytes(), START_SECONDS,
         Set.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "HBASE_CONF_DIR", "HADOOP_CONF_DIR"));
     NodeJmx jmx = jvm.connectJmx(launch.jmxPort());
-    while (!jmx.isRegistered(SERVER_BEAN) || !LoopbackPorts.accepts(launch.regionServerPort())) {
-      jvm.checkStarting("its region server's metrics and RPC port");
-      Thread.sleep(250);
-    }
+    jvm.awaitStarted("its region server's metrics and RPC port",
+        () -> jmx.isRegistered(SERVER_BEAN) && LoopbackPorts.accepts(launch.regionServerPort()));
   }
 
   private static boolean isEmptyOrMissing(Path dir) throws IOException {

@@ -33,27 +33,24 @@ public final class NodeJmx implements AutoCloseable {
   }
 
   /**
-   * Connects, retrying four times a second while the port is not yet open or not yet answering.
-   *
-   * @param stillStarting called before every try; throws when the server has died or is too late
+   * A connection, or null while the port is not yet open or not yet answering (the registry is
+   * open but the server not yet exported): {@link NodeJvm#connectJmx} asks again until the
+   * server's start deadline.
    */
-  static NodeJmx connect(String name, int port, Runnable stillStarting) throws InterruptedException {
+  static NodeJmx tryConnect(String name, int port) {
     JMXServiceURL url;
     try {
       url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + port + "/jmxrmi");
     } catch (IOException e) {
       throw new IllegalArgumentException("JMX port " + port, e);
     }
-    while (true) {
-      stillStarting.run();
-      if (LoopbackPorts.accepts(port)) {
-        try {
-          return new NodeJmx(name, JMXConnectorFactory.connect(url));
-        } catch (IOException e) {
-          // the registry is open but the server not yet exported: try again
-        }
-      }
-      Thread.sleep(250);
+    if (!LoopbackPorts.accepts(port)) {
+      return null;
+    }
+    try {
+      return new NodeJmx(name, JMXConnectorFactory.connect(url));
+    } catch (IOException e) {
+      return null;
     }
   }
 

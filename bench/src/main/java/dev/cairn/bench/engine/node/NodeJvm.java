@@ -1,21 +1,26 @@
 package dev.cairn.bench.engine.node;
 
+import dev.cairn.testkit.host.ChildJvm;
+import dev.cairn.testkit.host.ChildJvmLaunch;
 import dev.cairn.testkit.host.ChildLog;
+import dev.cairn.testkit.host.ChildNotReadyException;
+import dev.cairn.testkit.host.JavaCommand;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
 /**
  * A server's child JVM as the runner owns it (a Cassandra node, a standalone HBase): started in
  * its node directory with stdout and stderr appended to its log, in a memory cgroup of its own
  * where the machine allows one, waited for until a deadline, its page cache bounded once it is up
  * ({@link NodeMemoryMonitor}), and stopped SIGTERM-then-kill with its directory cleaned down to
- * the files kept for the report ({@link NodeProcesses}).
+ * the files kept for the report ({@link NodeProcesses}). The child's life itself (log, deadline,
+ * stop, the kill if the runner exits) is testkit's {@link ChildJvm}, which the adapters' tests
+ * share; this class adds the runner's parts: the memory cgroup and its monitor, and JMX.
  *
  * <p><b>Memory.</b> What the group's monitor may bound is the page cache, so everything else the
  * JVM will hold must be resident, or fixed, from the start: the server runs with {@link
@@ -37,11 +42,11 @@ public final class NodeJvm {
   private final String name;
   private final String what;
   private final Path logFile;
-  private final long startDeadline;
   private final int startSeconds;
   private final MemoryCgroup cgroup;
   private final String cgroupProblem;
-  private Process process;
+  /** The running child; null once stopped. */
+  private ChildJvm child;
   private NodeMemoryMonitor monitor;
   private NodeJmx jmx;
 
@@ -50,45 +55,42 @@ public final class NodeJvm {
     this.what = what;
     this.logFile = logFile;
     this.startSeconds = startSeconds;
-    this.startDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(startSeconds);
     this.cgroup = cgroup;
     this.cgroupProblem = cgroupProblem;
   }
 
   /**
    * Starts {@code command} in {@code nodeDir}, its output appended to {@code logFile} after a
-   * line naming the command.
+   * line naming the command (wrapped to join the memory cgroup, where there is one).
    *
    * @param name the engine's name, for logs and the cgroup's name
    * @param what how messages name the server ("the Cassandra node", "HBase")
-   * @param command the java command line, with {@link #boundedMemoryFlags} of the same sizes
+   * @param command the java command, with {@link #boundedMemoryFlags} of the same sizes
    * @param heapBytes the heap the command fixes
    * @param maxDirectBytes the direct memory the command caps
-   * @param startSeconds how long {@link #checkStarting} waits for the server to come up
+   * @param startSeconds how long {@link #awaitStarted} waits for the server to come up, from the start
    * @param unsetEnvironment variables of the runner's environment the child must not inherit
    */
-  public static NodeJvm start(String name, String what, List<String> command, Path nodeDir, Path logFile,
+  public static NodeJvm start(String name, String what, JavaCommand command, Path nodeDir, Path logFile,
       long heapBytes, long maxDirectBytes, int startSeconds, Set<String> unsetEnvironment) throws IOException {
     MemoryCgroup cgroup;
     String cgroupProblem = null;
     try {
       cgroup = MemoryCgroup.create("cairn-" + name);
       cgroup.setLimit(heapBytes + maxDirectBytes + START_HEADROOM_MIB * MIB);
-      command = cgroup.wrap(command);
     } catch (IOException e) {
       cgroupProblem = e.getMessage();
       cgroup = null;
     }
     NodeJvm jvm = new NodeJvm(name, what, logFile, startSeconds, cgroup, cgroupProblem);
-    Files.writeString(logFile, "===== " + name + ": " + String.join(" ", command) + "\n",
-        StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    ProcessBuilder pb = new ProcessBuilder(command)
-        .directory(nodeDir.toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
-    pb.environment().keySet().removeAll(unsetEnvironment);
+    ChildJvmLaunch launch = ChildJvm.launch(command, nodeDir, logFile, Duration.ofSeconds(startSeconds))
+        .logHeader(line -> "===== " + name + ": " + line + "\n")
+        .withoutEnvironment(unsetEnvironment);
+    if (cgroup != null) {
+      launch.wrappedBy(cgroup::wrap);
+    }
     try {
-      jvm.process = NodeProcesses.start(pb);
+      jvm.child = launch.start();
     } catch (IOException | RuntimeException e) {
       if (cgroup != null) {
         cgroup.close();
@@ -99,19 +101,21 @@ public final class NodeJvm {
   }
 
   /**
-   * While waiting for the server to come up: throws if it has exited or the start deadline has
-   * passed, with the tail of its log.
+   * Waits until {@code ready} holds, asking four times a second; throws if the server exits first
+   * or the start deadline passes, with the tail of its log.
    *
    * @param waitingFor what the runner waits for ("its native port to open")
    */
-  public void checkStarting(String waitingFor) {
-    if (!process.isAlive()) {
-      throw new IllegalStateException(name + ": " + what + " exited with status " + process.exitValue()
-          + " while the runner waited for " + waitingFor + "; " + logTail());
-    }
-    if (System.nanoTime() > startDeadline) {
+  public void awaitStarted(String waitingFor, BooleanSupplier ready) throws InterruptedException {
+    try {
+      child.awaitReady(ready);
+    } catch (ChildNotReadyException e) {
+      if (e.exited()) {
+        throw new IllegalStateException(name + ": " + what + " exited with status " + e.exitStatus()
+            + " while the runner waited for " + waitingFor + "; " + logTail(), e);
+      }
       throw new IllegalStateException(name + ": " + what + " did not come up within " + startSeconds
-          + " s (the runner waited for " + waitingFor + "); " + logTail());
+          + " s (the runner waited for " + waitingFor + "); " + logTail(), e);
     }
   }
 
@@ -134,11 +138,17 @@ public final class NodeJvm {
   }
 
   /**
-   * Connects to the server's JMX port on 127.0.0.1, waiting as {@link #checkStarting} does; the
-   * connection is {@link #jmx}'s from then on, and {@link #stop} closes it.
+   * Connects to the server's JMX port on 127.0.0.1, waiting as {@link #awaitStarted} does while
+   * the port is not yet open or not yet answering; the connection is {@link #jmx}'s from then on,
+   * and {@link #stop} closes it.
    */
   public NodeJmx connectJmx(int port) throws InterruptedException {
-    jmx = NodeJmx.connect(name, port, () -> checkStarting("its JMX port " + port));
+    AtomicReference<NodeJmx> connected = new AtomicReference<>();
+    awaitStarted("its JMX port " + port, () -> {
+      connected.set(NodeJmx.tryConnect(name, port));
+      return connected.get() != null;
+    });
+    jmx = connected.get();
     return jmx;
   }
 
@@ -174,15 +184,15 @@ public final class NodeJvm {
   }
 
   public long pid() {
-    return process.pid();
+    return child.pid();
   }
 
   /** The server process's device reads and writes ({@code /proc/PID/io}). */
   public ChildProcessIo processIo() {
-    return ChildProcessIo.of(process.pid());
+    return ChildProcessIo.of(child.pid());
   }
 
-  /** The last lines of the child's log, for failure messages. */
+  /** The last lines of the child's log, for failure messages (also once it has stopped). */
   public String logTail() {
     return ChildLog.tail(logFile, 60);
   }
@@ -202,8 +212,8 @@ public final class NodeJvm {
     if (monitor != null) {
       monitor.stop();
     }
-    int status = process == null ? -1 : NodeProcesses.stop(name, what, process, stopSeconds);
-    process = null;
+    int status = child == null ? -1 : NodeProcesses.stop(name, what, child, stopSeconds);
+    child = null;
     if (cgroup != null) {
       cgroup.close();
     }

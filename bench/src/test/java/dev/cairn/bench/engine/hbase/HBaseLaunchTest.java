@@ -86,7 +86,7 @@ class HBaseLaunchTest {
   @Test
   void theCommandRunsHMasterOnJdk17WithHBasesFlagsAndJmxOnLoopback() {
     HBaseLaunch l = launch(60 * MIB, MIB);
-    List<String> cmd = l.javaCommand();
+    List<String> cmd = l.javaCommand().toList();
     assertEquals("/jdk17/bin/java", cmd.get(0));
     assertEquals(List.of("org.apache.hadoop.hbase.master.HMaster", "start"), cmd.subList(cmd.size() - 2, cmd.size()));
     assertTrue(cmd.contains("-Xms1024m") && cmd.contains("-Xmx1024m"), "the heap is fixed: " + cmd);
