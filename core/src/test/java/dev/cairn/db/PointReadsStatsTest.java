@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link Stats#pointReadsByLevel()}: a read is counted at the level that answered it, and the
+ * {@link Stats.Reads#byLevel()}: a read is counted at the level that answered it, and the
  * data blocks it read from the device at the level that held them; a cached block is not read
  * again, and a read the memtable answers reaches no level.
  */

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * {@link Stats#spaceAmplification()} counts every table byte the database keeps: held against the
+ * {@link Stats.Space#amplification()} counts every table byte the database keeps: held against the
  * directory's real {@code .sst} bytes under each style, the compaction buffer's files and block
  * compaction's dead bytes included (it once reported 1.52 for a directory five times its data).
  */

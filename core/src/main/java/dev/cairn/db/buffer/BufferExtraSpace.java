@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * The files only a version's compaction buffers still hold (the buffer's extra disk space), each
  * counted once, under the first level whose buffer holds it; carried files included. What {@link
- * dev.cairn.Stats#spaceAmplification} and the buffer's stats count, and what the cold-run budget weighs.
+ * dev.cairn.Stats.Space#amplification} and the buffer's stats count, and what the cold-run budget weighs.
  * (An install's draft measures the same on the version it is building: {@code
  * BufferDraft.extraBytes}.)
  */
