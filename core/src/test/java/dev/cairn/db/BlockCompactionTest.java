@@ -15,7 +15,7 @@ import dev.cairn.compaction.block.LevelThresholds;
 import dev.cairn.config.BlockCompactionExecution;
 import dev.cairn.config.CompactionSettings;
 import dev.cairn.db.base.TableIterators;
-import dev.cairn.fs.FaultInjectingFileSystem;
+import dev.cairn.fs.fake.FaultInjectingFileSystem;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.ForwardingFileSystem;
 import dev.cairn.fs.LocalFileSystem;

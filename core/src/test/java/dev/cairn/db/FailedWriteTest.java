@@ -11,7 +11,7 @@ import dev.cairn.Cairn;
 import dev.cairn.CairnException;
 import dev.cairn.Options;
 import dev.cairn.WriteOptions;
-import dev.cairn.fs.FaultInjectingFileSystem;
+import dev.cairn.fs.fake.FaultInjectingFileSystem;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -9,7 +9,7 @@ import dev.cairn.CairnIterator;
 import dev.cairn.Options;
 import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
-import dev.cairn.fs.FaultInjectingFileSystem;
+import dev.cairn.fs.fake.FaultInjectingFileSystem;
 import dev.cairn.testing.EngineCombo;
 import dev.cairn.testing.EngineCombo.CompactionScheduler;
 import dev.cairn.testing.EngineCombo.CompactionStyle;

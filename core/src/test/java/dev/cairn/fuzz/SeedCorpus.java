@@ -1,7 +1,7 @@
 package dev.cairn.fuzz;
 
 import dev.cairn.WriteBatch;
-import dev.cairn.fs.InMemoryFile;
+import dev.cairn.fs.fake.InMemoryFile;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.ValueType;

@@ -1,6 +1,6 @@
 package dev.cairn.fuzz;
 
-import dev.cairn.fs.InMemoryFile;
+import dev.cairn.fs.fake.InMemoryFile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

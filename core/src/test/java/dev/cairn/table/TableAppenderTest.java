@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.CorruptionException;
-import dev.cairn.fs.InMemoryFile;
+import dev.cairn.fs.fake.InMemoryFile;
 import dev.cairn.fs.IoTag;
 import dev.cairn.iter.CompactionFilterIterator;
 import dev.cairn.iter.InternalIterator;

@@ -1,7 +1,7 @@
 package dev.cairn.table;
 
 import dev.cairn.testkit.Seeds;
-import dev.cairn.fs.InMemoryFile;
+import dev.cairn.fs.fake.InMemoryFile;
 import static dev.cairn.table.TableTestSupport.build;
 import static dev.cairn.table.TableTestSupport.expected;
 import static dev.cairn.table.TableTestSupport.randomModel;

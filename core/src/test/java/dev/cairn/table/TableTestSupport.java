@@ -1,6 +1,6 @@
 package dev.cairn.table;
 
-import dev.cairn.fs.InMemoryFile;
+import dev.cairn.fs.fake.InMemoryFile;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.LookupResult;

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.CorruptionException;
 import dev.cairn.Options;
-import dev.cairn.fs.FaultInjectingFileSystem;
+import dev.cairn.fs.fake.FaultInjectingFileSystem;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.LocalFileSystem;

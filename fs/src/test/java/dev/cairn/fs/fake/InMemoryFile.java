@@ -1,5 +1,8 @@
-package dev.cairn.fs;
+package dev.cairn.fs.fake;
 
+import dev.cairn.fs.IoTag;
+import dev.cairn.fs.ReadableFile;
+import dev.cairn.fs.WritableFile;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 

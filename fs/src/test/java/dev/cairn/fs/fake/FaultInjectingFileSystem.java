@@ -1,5 +1,10 @@
-package dev.cairn.fs;
+package dev.cairn.fs.fake;
 
+import dev.cairn.fs.FileSystem;
+import dev.cairn.fs.ForwardingFileSystem;
+import dev.cairn.fs.IoTag;
+import dev.cairn.fs.LocalFileSystem;
+import dev.cairn.fs.WritableFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
