@@ -1,0 +1,18 @@
+/**
+ * Cairn, an embedded LSM-tree key-value engine. The API is {@code dev.cairn} (open a database with
+ * {@link dev.cairn.Cairn}) and {@code dev.cairn.config}; every other package is the engine's inside
+ * and may change in any release.
+ *
+ * <p>The options name types of the file system, cache and compaction modules (a {@code FileSystem}
+ * to run on, an eviction policy, the planners' settings), so those modules are read by whoever
+ * reads this one.
+ */
+module dev.cairn {
+  requires transitive dev.cairn.cache;
+  requires transitive dev.cairn.compaction;
+  requires transitive dev.cairn.fs;
+  requires java.logging;
+
+  exports dev.cairn;
+  exports dev.cairn.config;
+}
