@@ -97,18 +97,18 @@ class ModelTest {
         EngineCombo.dlsm());
   }
 
-  /** Steps per run: tens of seconds for the whole class in CI. */
+  /** Steps per run: about a minute for the whole class in CI (the long mode runs 400,000). */
   private static int ops(EngineCombo combo) {
     if (LongTests.enabled()) {
       return 400_000;
     }
     if (combo.layout() == LevelLayout.TWO_PHASE) {
-      return 30_000;
+      return 20_000;
     }
     return switch (combo.style()) {
-      case TABLE -> combo.scheduler() == CompactionScheduler.IMMEDIATE ? 40_000 : 15_000;
-      case BLOCK -> 12_000;
-      case BUFFER -> 30_000;
+      case TABLE -> combo.scheduler() == CompactionScheduler.IMMEDIATE ? 25_000 : 10_000;
+      case BLOCK -> 8_000;
+      case BUFFER -> 20_000;
     };
   }
 
