@@ -19,7 +19,7 @@ public final class Flags {
   static final String DEFAULT_ENGINES = "cairn-buffer,cairn-table,rocksdb,leveldb";
   /** Flag name to its one-line help, in the order usage prints them. */
   public static final Map<String, String> HELP = new LinkedHashMap<>();
-  private static final List<String> BOOLEAN_FLAGS = List.of("--direct-io", "--keep-data", "--engine-defaults",
+  static final List<String> BOOLEAN_FLAGS = List.of("--direct-io", "--keep-data", "--engine-defaults",
       "--same-jvm");
   /** What a forked run of one (engine, workload) does not inherit from its parent's command line. */
   private static final List<String> NOT_FOR_ONE_RUN =

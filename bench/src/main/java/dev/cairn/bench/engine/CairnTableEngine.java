@@ -37,6 +37,8 @@ public final class CairnTableEngine implements BenchEngine {
   static final double PERIODIC_GET_FRACTION = 0.7;
 
   private final CairnRecipe recipe;
+  /** {@code cairn-default}: Options.defaults() with the shared budgets only, no recipe, no shape. */
+  private final boolean asShipped;
   private Cairn db;
   /** Where the final statistics table goes: beside the database, which the runner deletes. */
   private Path statsFile;
@@ -54,7 +56,22 @@ public final class CairnTableEngine implements BenchEngine {
 
   /** Cairn as {@code recipe} sets it, e.g. {@code cairn-block} is {@code CairnRecipe.of(Style.BLOCK)}. */
   public CairnTableEngine(CairnRecipe recipe) {
+    this(recipe, false);
+  }
+
+  private CairnTableEngine(CairnRecipe recipe, boolean asShipped) {
     this.recipe = recipe;
+    this.asShipped = asShipped;
+  }
+
+  /**
+   * Cairn as a user gets it who changes nothing but the budgets every engine shares (cache,
+   * memtable, block size, Bloom bits, the file system the device needs): {@code Options.defaults()}'s
+   * compaction, cache policy and level shape, whatever they are in the build under test, with or
+   * without {@code --engine-defaults}.
+   */
+  public static CairnTableEngine asShipped() {
+    return new CairnTableEngine(CairnRecipe.of(CairnRecipe.Style.TABLE), true);
   }
 
   @Override
@@ -66,17 +83,22 @@ public final class CairnTableEngine implements BenchEngine {
         .blockBytes(s.blockBytes())
         .bloomBitsPerKey(s.bloomBitsPerKey())
         .blockCacheBytes(s.blockCacheBytes())
-        .fileSystem(fileSystem(s))
-        // The buffer's own defaults: its trim pace and unit follow the base level (TrimPacing),
-        // which puts the paper's 30 s and 2 MB at the runner's scale with no setting of ours.
-        .compaction(recipe.settings(dlcConfig(s)));
+        .fileSystem(fileSystem(s));
     if (s.backgroundThreads() > 0) {
       builder.backgroundThreads(s.backgroundThreads());
     }
-    if (!s.engineDefaults()) { // the runner's level shape; with --engine-defaults, Cairn's own
-      builder.baseLevelBytes(s.baseLevelBytes()).levelSizeRatio(s.levelSizeRatio()).targetFileBytes(s.targetFileBytes());
+    Options options;
+    if (asShipped) {
+      options = builder.build();
+    } else {
+      // The buffer's own defaults: its trim pace and unit follow the base level (TrimPacing),
+      // which puts the paper's 30 s and 2 MB at the runner's scale with no setting of ours.
+      builder.compaction(recipe.settings(dlcConfig(s)));
+      if (!s.engineDefaults()) { // the runner's level shape; with --engine-defaults, Cairn's own
+        builder.baseLevelBytes(s.baseLevelBytes()).levelSizeRatio(s.levelSizeRatio()).targetFileBytes(s.targetFileBytes());
+      }
+      options = recipe.options().apply(builder).build();
     }
-    Options options = recipe.options().apply(builder).build();
     io = options.fileSystem().ioStats();
     statsFile = dir.resolveSibling(dir.getFileName() + "-stats.txt");
     db = Cairn.open(dir, options);

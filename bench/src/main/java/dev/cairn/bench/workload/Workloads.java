@@ -32,6 +32,9 @@ public final class Workloads {
         (c, keys) -> List.of(Worker.closed((ops, r) -> ops.write(r.nextLong(keys.records()))))));
     add(new Workload("rangehot", "LSbM-tree section 6.1: paced uniform updates, 98% of reads in a 15% hot range",
         true, (c, keys) -> withWriter(c, uniformUpdates(keys), readers(c, hotRange(c, keys)))));
+    add(new Workload("uniform", "paced uniform updates, uniform reads over every key (no hot set: what a cache"
+        + " of part of the data can hold is its share)", true,
+        (c, keys) -> withWriter(c, uniformUpdates(keys), readers(c, r -> r.nextLong(keys.records())))));
     add(new Workload("zipfian", "LSbM-tree section 6 / dLSM: paced uniform updates, scrambled Zipfian 0.99 reads",
         true, (c, keys) -> withWriter(c, uniformUpdates(keys),
             readers(c, new ScrambledZipfian(keys.records(), Zipfian.YCSB_THETA)))));

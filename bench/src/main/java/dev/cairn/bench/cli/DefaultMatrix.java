@@ -1,0 +1,118 @@
+package dev.cairn.bench.cli;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The matrix Cairn's default is judged on: every workload family on the page cache and on a slow
+ * device that every engine's process sees alike, for Cairn as shipped (with its A/A control), each
+ * of its named configurations, and RocksDB at its defaults and at its best, three rounds each. One
+ * {@code matrix} command line becomes one {@code compare} series a device, into {@code OUT/page}
+ * and {@code OUT/slow}.
+ *
+ * <p>Any {@code compare} flag given replaces the matrix's value for it (a subset of workloads, a
+ * shorter run); {@code --devices} picks the devices. The shape is fixed otherwise: each engine's
+ * own level shape ({@code --engine-defaults}), 1,000,000 records of 1 KiB, 32 MiB memtables, a
+ * 128 MiB cache; the slow device is capped at 400 direct reads/s.
+ */
+public final class DefaultMatrix {
+  static final String ENGINES = String.join(",", "cairn-default", "cairn-default-same", "cairn-table",
+      "cairn-dlsm", "cairn-buffer", "cairn-block", "cairn-table+dlc", "rocksdb", "rocksdb-best");
+  static final String WORKLOADS = String.join(",", "rangehot", "zipfian", "uniform", "latest-rangehot",
+      "latest-zipfian", "latest-uniform", "scan", "load");
+  static final String SLOW_DEVICE_READ_IOPS = "400";
+
+  /** A device of the matrix: its name (the output folder) and the flags that make it. */
+  enum Device {
+    PAGE("page", Map.of("--seconds", "60")),
+    SLOW("slow", Map.of("--seconds", "120", "--device-read-iops", SLOW_DEVICE_READ_IOPS));
+
+    final String folder;
+    final Map<String, String> flags;
+
+    Device(String folder, Map<String, String> flags) {
+      this.folder = folder;
+      this.flags = flags;
+    }
+  }
+
+  private DefaultMatrix() {}
+
+  /**
+   * The {@code compare} command lines of {@code matrix ARGS}, one a device, in the order they run.
+   *
+   * @throws UsageException without {@code --out}, with an unknown device, or with a flag that
+   *     names no value
+   */
+  public static List<List<String>> commands(String[] args) {
+    Map<String, String> given = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      int eq = arg.indexOf('=');
+      if (!arg.startsWith("--")) {
+        throw new UsageException("matrix: expected a flag, got '" + arg + "'");
+      }
+      String name = eq > 0 ? arg.substring(0, eq) : arg;
+      String value;
+      if (Flags.BOOLEAN_FLAGS.contains(name)) {
+        value = null; // Flags.parse refuses a value, naming the flag
+      } else if (eq > 0) {
+        value = arg.substring(eq + 1);
+      } else if (i + 1 < args.length) {
+        value = args[++i];
+      } else {
+        throw new UsageException("matrix: flag " + name + " needs a value");
+      }
+      if (given.containsKey(name)) {
+        throw new UsageException("matrix: flag " + name + " given twice");
+      }
+      given.put(name, value);
+    }
+    String out = given.remove("--out");
+    if (out == null) {
+      throw new UsageException("matrix needs --out DIR (its series go into DIR/page and DIR/slow)");
+    }
+    List<Device> devices = devices(given.getOrDefault("--devices", "page,slow"));
+    given.remove("--devices");
+    List<List<String>> commands = new ArrayList<>();
+    for (Device device : devices) {
+      Map<String, String> flags = new LinkedHashMap<>();
+      flags.put("--engines", ENGINES);
+      flags.put("--workloads", WORKLOADS);
+      flags.put("--repeat", "3");
+      flags.put("--records", "1000000");
+      flags.put("--memtable-mb", "32");
+      flags.put("--cache-mb", "128");
+      flags.putAll(device.flags);
+      flags.putAll(given);
+      flags.put("--out", out + "/" + device.folder);
+      flags.put("--engine-defaults", null);
+      List<String> command = new ArrayList<>();
+      flags.forEach((name, value) -> {
+        command.add(name);
+        if (value != null) {
+          command.add(value);
+        }
+      });
+      commands.add(command);
+    }
+    return commands;
+  }
+
+  private static List<Device> devices(String names) {
+    List<Device> devices = new ArrayList<>();
+    for (String name : names.split(",")) {
+      Device device = switch (name.trim()) {
+        case "page" -> Device.PAGE;
+        case "slow" -> Device.SLOW;
+        default -> throw new UsageException("matrix: unknown device '" + name + "'; valid devices: page, slow");
+      };
+      if (!devices.contains(device)) {
+        devices.add(device);
+      }
+    }
+    return devices;
+  }
+}
