@@ -41,6 +41,20 @@ public final class Options {
     SKIP_ANY_CORRUPTED
   }
 
+  /** Whether a flush puts the blocks it writes into the block cache ({@link #flushCaching()}). */
+  public enum FlushCaching {
+    /** Never: the blocks are read back from the device on their first read. */
+    NEVER,
+    /** Every flush (RocksDB's {@code prepopulate_block_cache = kFlushOnly}). */
+    ALWAYS,
+    /**
+     * As the reads say: on while point reads find their keys in L0 several times as often as L0's
+     * share of the data, off when they stop (the rule: {@code FlushCachingPolicy}; the choice and
+     * its evidence: {@code Stats.flush()}).
+     */
+    ADAPTIVE
+  }
+
   /**
    * The values, in a copy of the builder that built them that nothing else holds: an option is
    * written once, in the builder, and read from here.
@@ -216,14 +230,13 @@ public final class Options {
 
 
   /**
-   * Whether a flush inserts each data block it writes into the block cache (RocksDB's {@code
-   * prepopulate_block_cache = kFlushOnly}): the first reads of the newest data, which workloads
-   * that read what was just written ("latest") concentrate on, then hit the cache instead of
-   * reading back each block that was just written. Costs cache room where new data is not read
-   * soon. Default false.
+   * Whether a flush inserts each data block it writes into the block cache: the first reads of
+   * the newest data, which workloads that read what was just written ("latest") concentrate on,
+   * then hit the cache instead of reading back each block that was just written. Costs cache room
+   * where new data is not read soon. Default {@link FlushCaching#NEVER}.
    */
-  public boolean cacheFlushedBlocks() {
-    return values.cacheFlushedBlocks;
+  public FlushCaching flushCaching() {
+    return values.flushCaching;
   }
 
 
@@ -283,7 +296,7 @@ public final class Options {
         + ", backgroundThreads=" + values.backgroundThreads + ", compaction=" + values.compaction
         + ", walRecoveryMode=" + values.walRecoveryMode
         + ", obsoleteFileBatchBytes=" + values.obsoleteFileBatchBytes
-        + ", cacheFlushedBlocks=" + values.cacheFlushedBlocks
+        + ", flushCaching=" + values.flushCaching
         + ", bytesPerSync=" + values.bytesPerSync
         + ", alignCompactionOutputs=" + values.alignCompactionOutputs + "}";
   }
@@ -314,7 +327,7 @@ public final class Options {
     private WalRecoveryMode walRecoveryMode = WalRecoveryMode.TOLERATE_CORRUPTED_TAIL;
     private CompactionSettings compaction = CompactionSettings.defaults();
     private long obsoleteFileBatchBytes = 0;
-    private boolean cacheFlushedBlocks = false;
+    private FlushCaching flushCaching = FlushCaching.NEVER;
     private long bytesPerSync = 0;
     private boolean alignCompactionOutputs = true;
     private FileSystem fileSystem;
@@ -354,7 +367,9 @@ public final class Options {
     public Builder walRecoveryMode(WalRecoveryMode v) { walRecoveryMode = v; return this; }
     /** {@link Options#compaction()}. */
     public Builder compaction(CompactionSettings v) { compaction = v; return this; }
-    public Builder cacheFlushedBlocks(boolean v) { cacheFlushedBlocks = v; return this; }
+    public Builder flushCaching(FlushCaching v) { flushCaching = v; return this; }
+    /** {@link FlushCaching#ALWAYS} or {@link FlushCaching#NEVER}. */
+    public Builder cacheFlushedBlocks(boolean v) { return flushCaching(v ? FlushCaching.ALWAYS : FlushCaching.NEVER); }
     public Builder obsoleteFileBatchBytes(long v) { obsoleteFileBatchBytes = v; return this; }
     public Builder bytesPerSync(long v) { bytesPerSync = v; return this; }
     public Builder alignCompactionOutputs(boolean v) { alignCompactionOutputs = v; return this; }
@@ -388,6 +403,9 @@ public final class Options {
       }
       if (walRecoveryMode == null) {
         throw new IllegalArgumentException("option walRecoveryMode must not be null");
+      }
+      if (flushCaching == null) {
+        throw new IllegalArgumentException("option flushCaching must not be null");
       }
       if (compaction == null) {
         throw new IllegalArgumentException("option compaction must not be null");

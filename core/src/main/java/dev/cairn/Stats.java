@@ -89,8 +89,26 @@ public record Stats(
   /**
    * @param count memtables flushed
    * @param bytesWritten bytes of L0 tables written by flushes
+   * @param caching whether flushes cache the blocks they write, and why
    */
-  public record Flush(long count, long bytesWritten) {}
+  public record Flush(long count, long bytesWritten, FlushCaching caching) {}
+
+  /**
+   * Whether flushes put the blocks they write into the block cache ({@link Options#flushCaching()}).
+   *
+   * @param mode as configured
+   * @param now whether the next flush caches its blocks
+   * @param recency with {@link Options.FlushCaching#ADAPTIVE}, the evidence of the last flush
+   *     that counted: L0's share of the reads answered from tables over its share of the table
+   *     bytes (near 1 where reads do not favour new data); NaN otherwise or before one
+   * @param switches how often the adaptive choice flipped since open
+   */
+  public record FlushCaching(Options.FlushCaching mode, boolean now, double recency, long switches) {
+    /** A pinned mode's figures: no evidence, no switches. */
+    public static FlushCaching pinned(Options.FlushCaching mode) {
+      return new FlushCaching(mode, mode == Options.FlushCaching.ALWAYS, Double.NaN, 0);
+    }
+  }
 
   /**
    * @param completed compactions completed (trivial moves included)
@@ -343,6 +361,12 @@ public record Stats(
         (compaction.levelMoves() > 0 ? ", " + compaction.levelMoves() + " level moves" : "")
             + (compaction.idleDrains() > 0 ? ", " + compaction.idleDrains() + " idle drains" : ""),
         compaction.micros() / 1e6, compaction.running()));
+    if (flush.caching().mode() != Options.FlushCaching.NEVER) {
+      FlushCaching c = flush.caching();
+      sb.append(c.mode() == Options.FlushCaching.ALWAYS ? String.format("flush caching          always%n")
+          : String.format("flush caching          adaptive: %s (recency %.2f, %d switches)%n",
+              c.now() ? "on" : "off", c.recency(), c.switches()));
+    }
     if (manifest.syncs() > 0) {
       sb.append(String.format("manifest syncs         %d, %.1f us each on average (the mutex released)%n",
           manifest.syncs(), (double) manifest.syncMicros() / manifest.syncs()));

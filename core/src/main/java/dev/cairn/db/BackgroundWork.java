@@ -1,5 +1,6 @@
 package dev.cairn.db;
 
+import dev.cairn.Stats;
 import dev.cairn.db.base.BackgroundRequests;
 import dev.cairn.db.base.Engine;
 import dev.cairn.db.base.EngineCounters;
@@ -41,6 +42,7 @@ final class BackgroundWork implements BackgroundRequests.Handler {
   private final EngineStatus status;
   private final MemTables memTables;
   private final Compactions compactions;
+  private final FlushCachingChoice flushCaching;
   private final ObsoleteFiles obsoleteFiles;
   private final ExecutorService background;
   private final AtomicBoolean collectionQueued = new AtomicBoolean();
@@ -48,7 +50,7 @@ final class BackgroundWork implements BackgroundRequests.Handler {
   // Guarded by the engine mutex.
   private boolean flushScheduled;
 
-  BackgroundWork(Engine engine, MemTables memTables, Compactions compactions) {
+  BackgroundWork(Engine engine, MemTables memTables, Compactions compactions, FlushCachingChoice flushCaching) {
     this.engine = engine;
     this.versions = engine.versions();
     this.counters = engine.counters();
@@ -57,6 +59,7 @@ final class BackgroundWork implements BackgroundRequests.Handler {
     this.status = engine.status();
     this.memTables = memTables;
     this.compactions = compactions;
+    this.flushCaching = flushCaching;
     this.obsoleteFiles = new ObsoleteFiles(engine.fs(), engine.dir(), engine.tableCache(),
         compactions.style().obsoleteFileBatchBytes(), engine.counters().obsoleteTableBytes());
     this.versions.setVersionReleasedListener(this::onVersionReleased);
@@ -66,6 +69,12 @@ final class BackgroundWork implements BackgroundRequests.Handler {
       t.setDaemon(true);
       return t;
     });
+  }
+
+  /** Requires: mutex held. Whether flushes cache their blocks, and on what evidence. */
+  Stats.FlushCaching flushCaching() {
+    assert mutex.isHeldByCurrentThread();
+    return flushCaching.stats();
   }
 
   /** Requires: mutex held. Starts a flush and as many compactions as the picker and threads allow. */
@@ -92,7 +101,8 @@ final class BackgroundWork implements BackgroundRequests.Handler {
       while (memTables.hasImmutable() && !status.hasBackgroundError() && !status.isClosing()) {
         MemTables.ImmutableMemTable imm = memTables.oldestImmutable();
         VersionEdit edit = new VersionEdit();
-        long table = FlushJob.flush(engine, compactions.style().tableOptions(), imm.mem(), edit);
+        boolean cacheBlocks = flushCaching.forNextFlush(versions.current());
+        long table = FlushJob.flush(engine, compactions.style().tableOptions(), imm.mem(), edit, cacheBlocks);
         // Logs older than the next unflushed memtable's are no longer needed for recovery.
         edit.setLogNumber(memTables.logNumberAfterOldest());
         try {

@@ -6,6 +6,7 @@ import dev.cairn.Stats;
 import dev.cairn.db.base.Engine;
 import dev.cairn.db.compact.Compactions;
 import dev.cairn.db.read.BufferScans;
+import dev.cairn.compaction.adapt.FlushCachingPolicy;
 import dev.cairn.db.read.PointReads;
 import dev.cairn.db.write.MemTables;
 import dev.cairn.db.write.WriteQueue;
@@ -48,7 +49,8 @@ final class Lifecycle {
     this.compactions = StyleRegistry.compactions(engine, pointReads, scans);
     this.memTables = new MemTables(engine);
     this.writes = new WriteQueue(engine, memTables);
-    this.background = new BackgroundWork(engine, memTables, compactions);
+    this.background = new BackgroundWork(engine, memTables, compactions, new FlushCachingChoice(
+        options.flushCaching(), FlushCachingPolicy.defaults(), pointReads));
     engine.background().bind(background);
   }
 
@@ -124,8 +126,8 @@ final class Lifecycle {
   Stats stats() {
     engine.mutex().lock();
     try {
-      return StatsBuilder.build(engine, compactions, pointReads, engine.versions().current(),
-          memTables.activeBytes(), memTables.immutableCount());
+      return StatsBuilder.build(engine, compactions, pointReads, background.flushCaching(),
+          engine.versions().current(), memTables.activeBytes(), memTables.immutableCount());
     } finally {
       engine.mutex().unlock();
     }

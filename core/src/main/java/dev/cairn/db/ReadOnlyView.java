@@ -138,7 +138,8 @@ final class ReadOnlyView implements OpenDatabase {
     engine.mutex().lock();
     try {
       long bytes = memtables.stream().mapToLong(MemTable::approximateBytes).sum();
-      return StatsBuilder.build(engine, compactions, pointReads, version, bytes, memtables.size());
+      return StatsBuilder.build(engine, compactions, pointReads,
+          Stats.FlushCaching.pinned(Options.FlushCaching.NEVER), version, bytes, memtables.size());
     } finally {
       engine.mutex().unlock();
     }

@@ -63,7 +63,9 @@ final class Recovery {
     } else {
       versions.create();
     }
-    sink = full -> FlushJob.flush(engine, tableOptions, full, edit);
+    // No reads have been seen yet to adapt to: only a pinned ALWAYS caches the recovered blocks.
+    boolean cacheBlocks = engine.options().flushCaching() == Options.FlushCaching.ALWAYS;
+    sink = full -> FlushJob.flush(engine, tableOptions, full, edit, cacheBlocks);
     replayLogs();
   }
 

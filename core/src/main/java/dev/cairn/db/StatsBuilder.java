@@ -16,8 +16,8 @@ final class StatsBuilder {
   private StatsBuilder() {}
 
   /** Requires: mutex held (reads the current version and memtable sizes). */
-  static Stats build(Engine engine, Compactions compactions, PointReads reads, Version v, long memtableBytes,
-      int immutables) {
+  static Stats build(Engine engine, Compactions compactions, PointReads reads, Stats.FlushCaching flushCaching,
+      Version v, long memtableBytes, int immutables) {
     assert engine.mutex().isHeldByCurrentThread();
     IoStats io = engine.fs().ioStats();
     double[] scores = compactions.scores();
@@ -52,7 +52,7 @@ final class StatsBuilder {
             engine.tableCache().opens()),
         stalls(c),
         new Stats.Memtable(memtableBytes, immutables),
-        new Stats.Flush(c.flushes().sum(), io.bytesWritten(IoPurpose.FLUSH)),
+        new Stats.Flush(c.flushes().sum(), io.bytesWritten(IoPurpose.FLUSH), flushCaching),
         new Stats.Compaction(c.compactions().sum(), c.trivialMoves().sum(), c.levelMoves().sum(),
             compactions.scheduler().idleDrains(), c.compactionNanos().sum() / 1000, compactions.running(),
             io.bytesRead(IoPurpose.COMPACTION), io.bytesWritten(IoPurpose.COMPACTION)),

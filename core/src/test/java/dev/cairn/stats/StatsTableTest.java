@@ -3,6 +3,7 @@ package dev.cairn.stats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.cairn.Options;
 import dev.cairn.Stats;
 import dev.cairn.cache.CacheStats;
 import dev.cairn.compaction.dlc.LoadClass;
@@ -30,7 +31,7 @@ class StatsTableTest {
         new Stats.TableFiles(500, 5, 12),
         new Stats.Stalls(400_000, 7, 1_100_000, 1, 0, 0),
         new Stats.Memtable(512L << 10, 1),
-        new Stats.Flush(4, 5L << 20),
+        new Stats.Flush(4, 5L << 20, Stats.FlushCaching.pinned(Options.FlushCaching.NEVER)),
         new Stats.Compaction(3, 1, 0, 0, 2_000_000, 2, 8L << 20, 12L << 20),
         new Stats.Manifest(1L << 10, 0, 0),
         new Stats.Reads(4L << 20, reads, missMicros),
@@ -52,6 +53,22 @@ class StatsTableTest {
         + "point reads L0         40 answered, 3 blocks read (0 from the buffer)\n"
         + "point reads L2         55 answered, 9 blocks read (2 from the buffer)\n",
         s.toString());
+  }
+
+  @Test
+  void theFlushCachingLineFollowsTheFlushesUnlessFlushesNeverCache() {
+    Stats none = sample(Stats.Dlc.OFF);
+    assertFalse(none.toString().contains("flush caching"), "no line when flushes never cache");
+    for (Stats.FlushCaching caching : List.of(Stats.FlushCaching.pinned(Options.FlushCaching.ALWAYS),
+        new Stats.FlushCaching(Options.FlushCaching.ADAPTIVE, true, 4.256, 3))) {
+      Stats s = new Stats(none.levels(), none.writes(), none.space(), none.cache(), none.tableCache(), none.stalls(),
+          none.memtable(), new Stats.Flush(4, 5L << 20, caching), none.compaction(), none.manifest(), none.reads(),
+          none.latency(), none.dlc(), none.block(), none.buffer(), none.liveSnapshots(), none.lastSequence());
+      String line = caching.mode() == Options.FlushCaching.ALWAYS ? "flush caching          always\n"
+          : "flush caching          adaptive: on (recency 4.26, 3 switches)\n";
+      String flushes = none.toString().lines().filter(l -> l.startsWith("flushes / compactions")).findFirst().orElseThrow();
+      assertEquals(none.toString().replace(flushes + "\n", flushes + "\n" + line), s.toString());
+    }
   }
 
   @Test

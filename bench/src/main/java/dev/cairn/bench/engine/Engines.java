@@ -121,6 +121,10 @@ public final class Engines {
     // sets): what that alone does for table compaction, leveled and two-phase.
     BY_NAME.put("cairn-table-warm", () -> new CairnTableEngine(
         CairnRecipe.of(TABLE).options(b -> b.cacheFlushedBlocks(true))));
+    // cairn-table with flushes caching their blocks only while reads follow the writes
+    // (Options.FlushCaching.ADAPTIVE, docs/decisions/0020): against cairn-table-warm and cairn-table.
+    BY_NAME.put("cairn-table-warm-auto", () -> new CairnTableEngine(
+        CairnRecipe.of(TABLE).options(b -> b.flushCaching(Options.FlushCaching.ADAPTIVE))));
     BY_NAME.put("cairn-table-2pc-warm", () -> new CairnTableEngine(
         CairnRecipe.of(TABLE).twoPhase(true).options(b -> b.cacheFlushedBlocks(true))));
     // Table compaction with an LRU block cache (Options.blockCacheEvictionPolicy), alone, with

@@ -89,7 +89,7 @@ public final class TableOutput implements AutoCloseable {
 
   /**
    * Inserts every data block written from now on into {@code cache} at its address, as it is
-   * written ({@link dev.cairn.Options#cacheFlushedBlocks()}).
+   * written ({@link dev.cairn.Options#flushCaching()}).
    */
   public TableOutput warming(BlockCache cache) {
     this.warmCache = cache;

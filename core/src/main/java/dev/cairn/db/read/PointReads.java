@@ -112,6 +112,20 @@ public final class PointReads {
     return List.copyOf(out);
   }
 
+  /** Reads answered from {@code level}'s tables since open. */
+  public long answeredAt(int level) {
+    return answered[level].sum();
+  }
+
+  /** Reads answered from any level's tables since open (levels 0 to {@code levels - 1}). */
+  public long answeredFromTables(int levels) {
+    long sum = 0;
+    for (int level = 0; level < levels; level++) {
+      sum += answered[level].sum();
+    }
+    return sum;
+  }
+
   /** The answered reads and block reads of levels 0 to {@code levels - 1}. */
   public List<Stats.LevelReads> levelReads(int levels) {
     List<Stats.LevelReads> out = new ArrayList<>(levels);

@@ -22,10 +22,11 @@ public final class FlushJob {
    * Requires: mutex held (released during the write, held again on return). Adds the new table
    * to {@code edit} and returns its number, which stays a pending output until the caller has
    * installed the edit and calls {@link PendingOutputs#release}; returns -1 for an empty
-   * memtable. The table is built with {@code tableOptions} (the compaction style's).
+   * memtable. The table is built with {@code tableOptions} (the compaction style's); with {@code
+   * cacheBlocks}, each data block goes into the block cache as it is written.
    */
-  public static long flush(Engine engine, TableOptions tableOptions, MemTable mem, VersionEdit edit)
-      throws IOException {
+  public static long flush(Engine engine, TableOptions tableOptions, MemTable mem, VersionEdit edit,
+      boolean cacheBlocks) throws IOException {
     assert engine.mutex().isHeldByCurrentThread();
     if (mem.isEmpty()) {
       return -1;
@@ -36,7 +37,7 @@ public final class FlushJob {
     try (InternalIterator it = mem.iterator();
         TableOutput out = new TableOutput(engine.fs(), engine.dir(), tableOptions, IoTag.FLUSH, Long.MAX_VALUE,
             () -> number, TableOutput.CutPolicy.NONE)) {
-      if (engine.options().cacheFlushedBlocks()) {
+      if (cacheBlocks) {
         out.warming(engine.blockCache());
       }
       for (it.seekToFirst(); it.isValid(); it.next()) {

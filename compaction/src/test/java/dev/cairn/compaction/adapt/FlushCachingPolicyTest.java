@@ -1,0 +1,72 @@
+package dev.cairn.compaction.adapt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.compaction.adapt.FlushCachingPolicy.State;
+import dev.cairn.compaction.adapt.FlushCachingPolicy.Window;
+import org.junit.jupiter.api.Test;
+
+class FlushCachingPolicyTest {
+  private static final FlushCachingPolicy POLICY = FlushCachingPolicy.defaults();
+
+  /** A window whose L0 holds a tenth of the bytes and answered {@code l0Share} of 10,000 reads. */
+  private static Window tenthInL0(double l0Share) {
+    return new Window(Math.round(10_000 * l0Share), 10_000, 100, 1_000);
+  }
+
+  private static String run(boolean start, double... l0Shares) {
+    State s = State.initial(start);
+    StringBuilder choices = new StringBuilder();
+    for (double share : l0Shares) {
+      s = POLICY.next(s, tenthInL0(share));
+      choices.append(s.caching() ? '+' : '-');
+    }
+    return choices.toString();
+  }
+
+  @Test
+  void recencyIsL0sShareOfTheReadsOverItsShareOfTheBytes() {
+    assertEquals(1.0, tenthInL0(0.1).recency(), 1e-9, "reads spread as the data is");
+    assertEquals(6.0, tenthInL0(0.6).recency(), 1e-9, "reads following the writes");
+    assertTrue(Double.isNaN(new Window(0, 0, 100, 1000).recency()), "no reads");
+    assertTrue(Double.isNaN(new Window(0, 500, 0, 1000).recency()), "no L0");
+  }
+
+  @Test
+  void readsThatFollowTheWritesTurnCachingOnAfterTwoWindowsAndSpreadReadsTurnItOff() {
+    assertEquals("--", run(false, 0.1, 0.1));
+    assertEquals("-++", run(false, 0.6, 0.6, 0.6));
+    assertEquals("+--", run(true, 0.1, 0.1, 0.1));
+  }
+
+  @Test
+  void oneWindowTheOtherWayDoesNotFlipAndTheGapHolds() {
+    assertEquals("----", run(false, 0.6, 0.1, 0.6, 0.1), "never two in a row");
+    // Between offBelow (1.5) and onAbove (3): neither on nor off moves.
+    assertEquals("---", run(false, 0.2, 0.2, 0.2));
+    assertEquals("+++", run(true, 0.2, 0.2, 0.2));
+  }
+
+  @Test
+  void aWindowThatSaysNothingChangesNothing() {
+    State pointing = POLICY.next(State.initial(false), tenthInL0(0.6));
+    assertEquals(1, pointing.against());
+    assertEquals(pointing, POLICY.next(pointing, new Window(50, 500, 100, 1_000)), "too few reads");
+    assertEquals(pointing, POLICY.next(pointing, new Window(0, 5_000, 0, 1_000)), "no L0 tables");
+    State flipped = POLICY.next(pointing, tenthInL0(0.6));
+    assertTrue(flipped.caching());
+    assertEquals(1, flipped.switches());
+    assertEquals(6.0, flipped.recency(), 1e-9);
+  }
+
+  @Test
+  void badSettingsAndWindowsAreRefused() {
+    assertThrows(IllegalArgumentException.class, () -> new FlushCachingPolicy(1.0, 2.0, 2, 0));
+    assertThrows(IllegalArgumentException.class, () -> new FlushCachingPolicy(3.0, 0, 2, 0));
+    assertThrows(IllegalArgumentException.class, () -> new FlushCachingPolicy(3.0, 1.5, 0, 0));
+    assertThrows(IllegalArgumentException.class, () -> new Window(10, 5, 0, 0));
+    assertThrows(IllegalArgumentException.class, () -> new Window(0, 5, 10, 5));
+  }
+}

@@ -1,0 +1,110 @@
+package dev.cairn.db;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.Cairn;
+import dev.cairn.Options;
+import dev.cairn.Stats;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link Options.FlushCaching#ADAPTIVE} in the engine: flushes start caching their blocks once
+ * reads follow the newest writes, and do not where reads spread over all the data. Each round
+ * updates a batch of keys and flushes it, then reads; the choice is taken at the next flush.
+ */
+class AdaptiveFlushCachingTest {
+  private static final int KEYS = 20_000;
+  private static final int BATCH = 2_000;
+  private static final int ROUNDS = 4;
+
+  @TempDir Path dir;
+
+  @Test
+  void readsOfTheNewestBatchTurnFlushCachingOnAndItsBlocksAreCached() {
+    try (Cairn db = Cairn.open(dir, options())) {
+      loadAndPushDown(db);
+      SplittableRandom random = new SplittableRandom(1);
+      for (int round = 0; round < ROUNDS; round++) {
+        int first = round * BATCH;
+        updateAndFlush(db, first, round);
+        for (int n = 0; n < 4 * BATCH; n++) {
+          int k = first + random.nextInt(BATCH);
+          assertArrayEquals(value(k, round), db.get(key(k)));
+        }
+      }
+      Stats.FlushCaching caching = db.stats().flush().caching();
+      assertTrue(caching.now(), "reads of the newest batch only: " + caching);
+      assertEquals(1, caching.switches());
+      assertTrue(caching.recency() > 3, "L0 answered far beyond its share: " + caching);
+
+      // The flush after the switch cached its blocks: its batch's first reads all hit.
+      int first = ROUNDS * BATCH;
+      updateAndFlush(db, first, ROUNDS);
+      long missesBefore = db.stats().cache().misses();
+      for (int k = first; k < first + BATCH; k++) {
+        assertArrayEquals(value(k, ROUNDS), db.get(key(k)));
+      }
+      assertEquals(missesBefore, db.stats().cache().misses(), "the flush had cached every block it wrote");
+    }
+  }
+
+  @Test
+  void readsSpreadOverEveryKeyLeaveFlushCachingOff() {
+    try (Cairn db = Cairn.open(dir, options())) {
+      loadAndPushDown(db);
+      SplittableRandom random = new SplittableRandom(2);
+      int[] round = new int[KEYS];
+      for (int r = 0; r < ROUNDS + 1; r++) {
+        updateAndFlush(db, r * BATCH, r + 1);
+        for (int k = r * BATCH; k < (r + 1) * BATCH; k++) {
+          round[k] = r + 1;
+        }
+        for (int n = 0; n < 4 * BATCH; n++) {
+          int k = random.nextInt(KEYS);
+          assertArrayEquals(value(k, round[k]), db.get(key(k)));
+        }
+      }
+      Stats.FlushCaching caching = db.stats().flush().caching();
+      assertFalse(caching.now(), "reads spread over the data: " + caching);
+      assertEquals(0, caching.switches());
+      assertTrue(caching.recency() < 3, "L0 answered about its share: " + caching);
+    }
+  }
+
+  private static Options options() {
+    return Options.builder().memtableBytes(4 << 20).blockBytes(1024).blockCacheBytes(32 << 20)
+        .l0CompactionTrigger(8).l0SlowdownTrigger(20).l0StopTrigger(24)
+        .flushCaching(Options.FlushCaching.ADAPTIVE).build();
+  }
+
+  /** Every key at round 0, flushed and compacted below L0. */
+  private static void loadAndPushDown(Cairn db) {
+    for (int k = 0; k < KEYS; k++) {
+      db.put(key(k), value(k, 0));
+    }
+    db.flush();
+    db.compactRange(null, null);
+  }
+
+  private static void updateAndFlush(Cairn db, int first, int round) {
+    for (int k = first; k < first + BATCH; k++) {
+      db.put(key(k), value(k, round));
+    }
+    db.flush();
+  }
+
+  private static byte[] key(int i) {
+    return String.format("k%06d", i).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private static byte[] value(int i, int round) {
+    return ("v" + i + "-" + round + "-" + "y".repeat(100)).getBytes(StandardCharsets.US_ASCII);
+  }
+}
