@@ -48,9 +48,9 @@ public final class Options {
     /** Every flush (RocksDB's {@code prepopulate_block_cache = kFlushOnly}). */
     ALWAYS,
     /**
-     * As the reads say: on while point reads find their keys in L0 several times as often as L0's
-     * share of the data, off when they stop (the rule: {@code FlushCachingPolicy}; the choice and
-     * its evidence: {@code Stats.flush()}).
+     * As the reads say: on at open, kept while point reads find their keys in L0 several times as
+     * often as L0's share of the data says, off when they do not, on again when they do (the rule:
+     * {@code FlushCachingPolicy}; the choice and its evidence: {@code Stats.flush()}).
      */
     ADAPTIVE
   }

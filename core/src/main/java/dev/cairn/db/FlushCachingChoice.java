@@ -29,7 +29,9 @@ final class FlushCachingChoice {
     this.mode = mode;
     this.policy = policy;
     this.reads = reads;
-    this.state = FlushCachingPolicy.State.initial(mode == Options.FlushCaching.ALWAYS);
+    // ADAPTIVE starts caching: with no reads seen yet, the newest data is the likeliest to be
+    // read, and if it is not, one window's flushes took cache room before the first evidence.
+    this.state = FlushCachingPolicy.State.initial(mode != Options.FlushCaching.NEVER);
   }
 
   /** Requires: mutex held. Whether the flush about to run over {@code current} caches its blocks. */
@@ -45,6 +47,9 @@ final class FlushCachingChoice {
     }
     FlushCachingPolicy.Window window = new FlushCachingPolicy.Window(l0 - l0AnsweredBefore,
         tables - tableAnsweredBefore, current.levelBytes(0), tableBytes);
+    if (!policy.counts(window)) {
+      return state.caching(); // the reads so far count toward the next flush's window
+    }
     l0AnsweredBefore = l0;
     tableAnsweredBefore = tables;
     FlushCachingPolicy.State next = policy.next(state, window);

@@ -15,12 +15,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link Options.FlushCaching#ADAPTIVE} in the engine: flushes start caching their blocks once
- * reads follow the newest writes, and do not where reads spread over all the data. Each round
- * updates a batch of keys and flushes it, then reads; the choice is taken at the next flush.
+ * {@link Options.FlushCaching#ADAPTIVE} in the engine: flushes start out caching their blocks,
+ * keep caching while reads follow the newest writes, and stop where reads spread over all the
+ * data. Each round updates a batch of keys and flushes it, then reads; the choice is taken at the
+ * next flush.
  */
 class AdaptiveFlushCachingTest {
-  private static final int KEYS = 20_000;
+  private static final int KEYS = 40_000;
   private static final int BATCH = 2_000;
   private static final int ROUNDS = 4;
 
@@ -41,10 +42,10 @@ class AdaptiveFlushCachingTest {
       }
       Stats.FlushCaching caching = db.stats().flush().caching();
       assertTrue(caching.now(), "reads of the newest batch only: " + caching);
-      assertEquals(1, caching.switches());
+      assertEquals(0, caching.switches(), "on from the start, and kept");
       assertTrue(caching.recency() > 3, "L0 answered far beyond its share: " + caching);
 
-      // The flush after the switch cached its blocks: its batch's first reads all hit.
+      // The next flush caches its blocks too: its batch's first reads all hit.
       int first = ROUNDS * BATCH;
       updateAndFlush(db, first, ROUNDS);
       long missesBefore = db.stats().cache().misses();
@@ -73,8 +74,34 @@ class AdaptiveFlushCachingTest {
       }
       Stats.FlushCaching caching = db.stats().flush().caching();
       assertFalse(caching.now(), "reads spread over the data: " + caching);
-      assertEquals(0, caching.switches());
+      assertEquals(1, caching.switches(), "on at the start, off at the first window");
       assertTrue(caching.recency() < 3, "L0 answered about its share: " + caching);
+    }
+  }
+
+  @Test
+  void cachingTurnedOffByScatteredReadsComesBackWhenReadsFollowTheWritesAgain() {
+    try (Cairn db = Cairn.open(dir, options())) {
+      loadAndPushDown(db);
+      SplittableRandom random = new SplittableRandom(3);
+      int[] round = new int[KEYS];
+      for (int r = 0; r < 2 * ROUNDS; r++) {
+        updateAndFlush(db, r * BATCH, r + 1);
+        for (int k = r * BATCH; k < (r + 1) * BATCH; k++) {
+          round[k] = r + 1;
+        }
+        boolean scattered = r < ROUNDS;
+        for (int n = 0; n < 4 * BATCH; n++) {
+          int k = scattered ? random.nextInt(KEYS) : r * BATCH + random.nextInt(BATCH);
+          assertArrayEquals(value(k, round[k]), db.get(key(k)));
+        }
+        if (r == ROUNDS - 1) {
+          assertFalse(db.stats().flush().caching().now(), "off after the scattered reads");
+        }
+      }
+      Stats.FlushCaching caching = db.stats().flush().caching();
+      assertTrue(caching.now(), "back on: " + caching);
+      assertEquals(2, caching.switches(), "off, then on again: " + caching);
     }
   }
 

@@ -38,6 +38,13 @@ public final class Workloads {
     add(new Workload("zipfian", "LSbM-tree section 6 / dLSM: paced uniform updates, scrambled Zipfian 0.99 reads",
         true, (c, keys) -> withWriter(c, uniformUpdates(keys),
             readers(c, new ScrambledZipfian(keys.records(), Zipfian.YCSB_THETA)))));
+    add(new Workload("rangehot-apart",
+        "rangehot's reads over paced uniform updates of the keys outside the hot range: the new data is never"
+            + " what is read, so caching it as it is written only takes room", true,
+        (c, keys) -> {
+          HotRange hot = hotRange(c, keys);
+          return withWriter(c, outside(keys, hot), readers(c, hot));
+        }));
     add(new Workload("latest-rangehot",
         "dLSM section 5 (Latest RangeHot): paced sweeping updates, 98% of reads among the most recent 15%", true,
         (c, keys) -> withWriter(c, sweepingUpdates(keys), readers(c, behindSweep(keys,
@@ -125,6 +132,18 @@ public final class Workloads {
 
   private static KeyChooser uniformUpdates(KeySpace keys) {
     return r -> r.nextLong(keys.records());
+  }
+
+  /** Uniform over the keys outside {@code hot}. */
+  static KeyChooser outside(KeySpace keys, HotRange hot) {
+    long cold = keys.records() - hot.hotCount();
+    if (cold <= 0) {
+      throw new IllegalArgumentException("the hot range holds every key: no key outside it to update");
+    }
+    return r -> {
+      long id = r.nextLong(cold);
+      return id < hot.hotStart() ? id : id + hot.hotCount();
+    };
   }
 
   private static KeyChooser sweepingUpdates(KeySpace keys) {

@@ -13,10 +13,13 @@ package dev.cairn.compaction.adapt;
  * decision does not feed its own evidence.
  *
  * <p>A window is the interval between two flushes. A window with fewer than {@code minReads}
- * reads answered from tables, or no L0 bytes, says nothing and changes nothing. The choice flips
- * only after {@code windowsToChange} windows in a row point the other way: to caching above
- * {@code onAbove}, back to not caching below {@code offBelow} (the gap between them is the
- * hysteresis). Immutable; the state is a value the caller keeps.
+ * reads answered from tables, or no L0 bytes, does not {@link #counts count}: the caller keeps
+ * counting into the next one. The choice flips after {@code windowsToChange} counted windows in a
+ * row point the other way: to caching above {@code onAbove}, back to not caching below {@code
+ * offBelow}. The gap between the two is the hysteresis; one window is enough by default, as a
+ * window is a whole memtable's worth of writes and at least a thousand reads (a second window
+ * cost the Latest workloads a third of their run on the slow device:
+ * docs/results/issue57/auto1/). Immutable; the state is a value the caller keeps.
  *
  * @param onAbove the recency above which the flushes start caching their blocks
  * @param offBelow the recency below which they stop; at most {@code onAbove}
@@ -37,7 +40,7 @@ public record FlushCachingPolicy(double onAbove, double offBelow, int windowsToC
 
   /** Caching from three times L0's share of the reads, off again below one and a half. */
   public static FlushCachingPolicy defaults() {
-    return new FlushCachingPolicy(3.0, 1.5, 2, 1000);
+    return new FlushCachingPolicy(3.0, 1.5, 1, 1000);
   }
 
   /**
@@ -78,12 +81,17 @@ public record FlushCachingPolicy(double onAbove, double offBelow, int windowsToC
     }
   }
 
-  /** The state after {@code window}. */
+  /** Whether {@code window} is evidence: enough reads, and L0 tables to have answered them. */
+  public boolean counts(Window window) {
+    return window.tableAnswered() >= minReads && !Double.isNaN(window.recency());
+  }
+
+  /** The state after {@code window}; {@code state} itself when the window does not count. */
   public State next(State state, Window window) {
-    double recency = window.recency();
-    if (window.tableAnswered() < minReads || Double.isNaN(recency)) {
+    if (!counts(window)) {
       return state;
     }
+    double recency = window.recency();
     boolean otherWay = state.caching() ? recency < offBelow : recency > onAbove;
     if (!otherWay) {
       return new State(state.caching(), 0, recency, state.switches());

@@ -1,6 +1,7 @@
 package dev.cairn.compaction.adapt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,7 +10,8 @@ import dev.cairn.compaction.adapt.FlushCachingPolicy.Window;
 import org.junit.jupiter.api.Test;
 
 class FlushCachingPolicyTest {
-  private static final FlushCachingPolicy POLICY = FlushCachingPolicy.defaults();
+  /** Two windows to change, so that a single contrary window can be seen not to flip. */
+  private static final FlushCachingPolicy POLICY = new FlushCachingPolicy(3.0, 1.5, 2, 1000);
 
   /** A window whose L0 holds a tenth of the bytes and answered {@code l0Share} of 10,000 reads. */
   private static Window tenthInL0(double l0Share) {
@@ -39,6 +41,17 @@ class FlushCachingPolicyTest {
     assertEquals("--", run(false, 0.1, 0.1));
     assertEquals("-++", run(false, 0.6, 0.6, 0.6));
     assertEquals("+--", run(true, 0.1, 0.1, 0.1));
+  }
+
+  @Test
+  void byDefaultOneCountedWindowFlipsAndOnlyTheThresholdGapHolds() {
+    FlushCachingPolicy defaults = FlushCachingPolicy.defaults();
+    State on = defaults.next(State.initial(false), tenthInL0(0.6));
+    assertTrue(on.caching());
+    assertTrue(defaults.next(on, tenthInL0(0.2)).caching(), "recency 2 is inside the gap");
+    assertFalse(defaults.next(on, tenthInL0(0.1)).caching(), "recency 1 is below it");
+    assertFalse(defaults.counts(new Window(0, 999, 100, 1_000)), "fewer than a thousand reads");
+    assertTrue(defaults.counts(new Window(0, 1_000, 100, 1_000)));
   }
 
   @Test
