@@ -5,6 +5,7 @@ import static dev.cairn.cache.CacheTraces.hitRatioOverRotations;
 import static dev.cairn.cache.CacheTraces.releasing;
 import static dev.cairn.cache.CacheTraces.scannedZipfian;
 
+import dev.cairn.cache.CacheTraces.Writes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -47,6 +48,7 @@ public final class CacheTraceReport {
       System.out.printf("| %s | %.4f | %.4f | %.1f%% | %.4f |%n", trace.getKey(), fixed, adaptive,
           100.0 * moving.windowCapacity() / capacity, lru);
     }
+    reportWrites(capacity, blocks);
     ClockBlockTable moving = new ClockBlockTable(capacity, releasing());
     double latest = hitRatioOverRotations(moving, CacheTraces.latest(1, blocks / 2, 20, 0.98), blocks);
     double grown = (double) moving.windowCapacity() / capacity;
@@ -55,6 +57,40 @@ public final class CacheTraceReport {
     double shrunk = (double) moving.windowCapacity() / capacity;
     System.out.printf("phase change: latest %.4f, window %.1f%%; then zipfian+scans %.4f, window %.1f%%"
         + " (fixed window: %.4f)%n", latest, 100 * grown, after, 100 * shrunk, fixedAfter);
+  }
+
+  /** Traces that write as well as read: each policy with its writes not cached, and cached. */
+  private static void reportWrites(long capacity, int blocks) {
+    System.out.println();
+    System.out.println("| trace that writes | clock, writes not cached | clock, cached as reads"
+        + " | clock, cached as written | LRU, not cached | LRU, cached |");
+    System.out.println("|---|---|---|---|---|---|");
+    for (Map.Entry<String, Supplier<LongSupplier>> trace : writingTraces(blocks).entrySet()) {
+      System.out.printf("| %s | %.4f | %.4f | %.4f | %.4f | %.4f |%n", trace.getKey(),
+          hitRatioOverRotations(new ClockBlockTable(capacity, releasing()), trace.getValue().get(),
+              Writes.NOT_CACHED, blocks),
+          hitRatioOverRotations(new ClockBlockTable(capacity, releasing()), trace.getValue().get(),
+              Writes.AS_READS, blocks),
+          hitRatioOverRotations(new ClockBlockTable(capacity, releasing()), trace.getValue().get(),
+              Writes.AS_WRITTEN, blocks),
+          hitRatioOverRotations(new LruBlockTable(capacity, releasing()), trace.getValue().get(),
+              Writes.NOT_CACHED, blocks),
+          hitRatioOverRotations(new LruBlockTable(capacity, releasing()), trace.getValue().get(),
+              Writes.AS_WRITTEN, blocks));
+    }
+  }
+
+  private static Map<String, Supplier<LongSupplier>> writingTraces(int blocks) {
+    Map<String, Supplier<LongSupplier>> traces = new LinkedHashMap<>();
+    traces.put("latest: half the cache hot, a block written every 20 reads",
+        () -> CacheTraces.latestWritten(1, blocks / 2, 20, 0.98));
+    traces.put("latest, faster: 60% hot, a block written every 3 reads",
+        () -> CacheTraces.latestWritten(1, blocks * 6 / 10, 3, 0.98));
+    traces.put("zipfian 0.99 over 3x the cache, a block never read written every 3 reads",
+        () -> CacheTraces.writtenApart(CacheTraces.zipfian(1, blocks * 3, 0.99), 3));
+    traces.put("zipfian 0.99 over 10x the cache, a block never read written every 20 reads",
+        () -> CacheTraces.writtenApart(CacheTraces.zipfian(1, blocks * 10, 0.99), 20));
+    return traces;
   }
 
   private static Map<String, Supplier<LongSupplier>> traces(int blocks) {

@@ -31,6 +31,52 @@ final class CacheTraces {
     return (double) hits / accesses;
   }
 
+  /** How a replay caches the blocks a trace writes (a flush's output under flush caching). */
+  enum Writes {
+    /** Not at all: only reads that missed cache blocks. */
+    NOT_CACHED,
+    /** As a read that missed would ({@link BlockTable#computeIfAbsent}). */
+    AS_READS,
+    /** As written blocks ({@link BlockTable#computeIfAbsentWritten}). */
+    AS_WRITTEN
+  }
+
+  /**
+   * The hit ratio of {@code accesses} reads drawn from {@code trace}, after {@code warmup}, where
+   * the trace also writes: a value {@code ~b} (negative) writes block {@code b}, cached as {@code
+   * writes} says and not counted as an access.
+   */
+  static double hitRatio(BlockTable table, LongSupplier trace, Writes writes, int warmup, int accesses) {
+    long hits = 0;
+    for (int i = 0; i < warmup + accesses; ) {
+      long next = trace.getAsLong();
+      if (next < 0) {
+        BlockKey key = new BlockKey(1, ~next * BLOCK);
+        switch (writes) {
+          case NOT_CACHED -> { }
+          case AS_READS -> table.computeIfAbsent(key, k -> block());
+          case AS_WRITTEN -> table.computeIfAbsentWritten(key, k -> block());
+        }
+        continue;
+      }
+      BlockKey key = new BlockKey(1, next * BLOCK);
+      if (table.get(key) != null) {
+        if (i >= warmup) {
+          hits++;
+        }
+      } else {
+        table.computeIfAbsent(key, k -> block());
+      }
+      i++;
+    }
+    return (double) hits / accesses;
+  }
+
+  /** {@link #hitRatioOverRotations} for a trace that writes, its writes cached as {@code writes} says. */
+  static double hitRatioOverRotations(BlockTable table, LongSupplier trace, Writes writes, int cacheBlocks) {
+    return hitRatio(table, trace, writes, cacheBlocks * WARMUP_ROTATIONS, cacheBlocks * MEASURED_ROTATIONS);
+  }
+
   /** Rotations of the cache's blocks a trace warms for, and is then measured over. */
   static final int WARMUP_ROTATIONS = 20;
   static final int MEASURED_ROTATIONS = 100;
@@ -93,6 +139,39 @@ final class CacheTraces {
           newest++;
         }
         return random.nextDouble() < hotShare ? newest - 1 - random.nextInt(hot) : random.nextLong(newest);
+      }
+    };
+  }
+
+  /** {@link #latest} where each new block is written (as {@code ~block}) before it is read. */
+  static LongSupplier latestWritten(long seed, int hot, int newEvery, double hotShare) {
+    SplittableRandom random = new SplittableRandom(seed);
+    return new LongSupplier() {
+      long newest = hot;
+      long served;
+
+      @Override
+      public long getAsLong() {
+        if (served++ % (newEvery + 1) == newEvery) {
+          return ~newest++;
+        }
+        return random.nextDouble() < hotShare ? newest - 1 - random.nextInt(hot) : random.nextLong(newest);
+      }
+    };
+  }
+
+  /**
+   * {@code reads}, with a new block written (as {@code ~block}) every {@code writeEvery} reads
+   * that is never read: data written apart from what is read.
+   */
+  static LongSupplier writtenApart(LongSupplier reads, int writeEvery) {
+    return new LongSupplier() {
+      long served;
+      long written = 1L << 42;
+
+      @Override
+      public long getAsLong() {
+        return ++served % (writeEvery + 1) == 0 ? ~written++ : reads.getAsLong();
       }
     };
   }
