@@ -38,16 +38,6 @@ interface BlockTable {
    */
   SharedBlock computeIfAbsent(BlockKey key, Function<BlockKey, SharedBlock> create);
 
-  /**
-   * {@link #computeIfAbsent} for a block just written and not read yet (a flush's output, cached
-   * because the newest data is expected to be read): a present block's recency is left alone, and
-   * a policy that admits by what was read may place the new one past its admission, where a block
-   * it expects to be read soon would go. By default, as {@link #computeIfAbsent}.
-   */
-  default SharedBlock computeIfAbsentWritten(BlockKey key, Function<BlockKey, SharedBlock> create) {
-    return computeIfAbsent(key, create);
-  }
-
   void remove(BlockKey key);
 
   /**

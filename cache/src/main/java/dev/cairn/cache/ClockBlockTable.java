@@ -49,16 +49,6 @@ import java.util.function.Function;
  * leaves the window, a main block's read when the hand passes it), so every count is taken under
  * the shard's lock and a hit writes nothing but its bit.
  *
- * <h2>Written blocks</h2>
- *
- * A block cached as it is written ({@link #computeIfAbsentWritten}: a flush's output, where the
- * engine expects the newest data to be read) has no read for the sketch to count, so at the
- * window's exit admission would turn it away for any victim read twice. It goes into the ring
- * instead, just behind the hand, as an admitted block does, evicting the hand's victims for
- * room: it has one turn of the hand to be read, which sets its bit and keeps it for another, as
- * an LRU cache would keep it for one capacity's worth of newer blocks. Deciding whether the
- * newest data is worth that room is the engine's (its flush caching), not the cache's.
- *
  * <h2>Concurrency</h2>
  *
  * The map is one {@link ConcurrentHashMap} for every shard; only a shard's lock holder adds or
@@ -163,16 +153,6 @@ final class ClockBlockTable implements BlockTable {
     long hash = hash(key);
     List<ClockShard.Entry> evicted = new ArrayList<>(2);
     SharedBlock block = shard(hash).computeIfAbsent(key, hash, create, evicted);
-    notify(evicted, true);
-    return block;
-  }
-
-  /** Into its shard's ring behind the hand: see {@link ClockShard#computeIfAbsentWritten}. */
-  @Override
-  public SharedBlock computeIfAbsentWritten(BlockKey key, Function<BlockKey, SharedBlock> create) {
-    long hash = hash(key);
-    List<ClockShard.Entry> evicted = new ArrayList<>(2);
-    SharedBlock block = shard(hash).computeIfAbsentWritten(key, hash, create, evicted);
     notify(evicted, true);
     return block;
   }

@@ -116,44 +116,6 @@ final class ClockShard {
   }
 
   /**
-   * Caches a block just written, not read: into the ring just behind the hand, past the window
-   * and admission, evicting the hand's victims for room ({@link ClockBlockTable}, "Written
-   * blocks"). It is not counted in the sketch, nor in the window's sizer (which judges the
-   * window by the blocks read). A block present already is returned as it is: a write is not a
-   * read. A block that would not fit beside the window with the ring empty is evicted at once.
-   */
-  SharedBlock computeIfAbsentWritten(BlockKey key, long hash, Function<BlockKey, SharedBlock> create,
-      List<Entry> evicted) {
-    lock.lock();
-    try {
-      Entry entry = map.get(key);
-      if (entry != null) {
-        return entry.block;
-      }
-      entry = new Entry(key, create.apply(key), hash);
-      map.put(key, entry);
-      entries++;
-      if (sketch.ensureCapacity(entries)) {
-        countEveryCachedBlockOnce();
-      }
-      if (entry.weight > capacity - windowBytes) {
-        evict(entry, evicted);
-        return entry.block;
-      }
-      // The ring holds the rest of the shard, so while the new block does not fit it is not empty.
-      while (windowBytes + mainBytes + entry.weight > capacity) {
-        Entry victim = advanceToVictim();
-        unlinkFromMain(victim);
-        eject(victim, evicted);
-      }
-      linkBehindHand(entry);
-      return entry.block;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /**
    * Seeds a grown sketch, which has forgotten everything, with one request for each block
    * cached: else the blocks cached while it was small would count less than a newcomer asked
    * for once. Amortized, one count per block per doubling.

@@ -66,66 +66,6 @@ class ClockBlockTableTest {
     assertNotNull(table.peek(newcomer));
   }
 
-  /**
-   * A written block skips the window and admission, which turn away a newcomer read once: it
-   * enters the ring behind the hand, uncounted by the sketch, and has one turn of the hand to be
-   * read; read, it outlasts the written blocks that were not.
-   */
-  @Test
-  void aWrittenBlockEntersTheRingAndKeepsItsPlaceOnlyIfRead() {
-    for (int i = 0; i < 10; i++) { // the ring full, each block read
-      insert(new BlockKey(1, i), 100);
-      table.get(new BlockKey(1, i));
-    }
-    BlockKey newcomer = new BlockKey(3, 0);
-    insert(newcomer, 100); // the hand clears every bit; (1, 0) was asked for more than once
-    assertNull(table.peek(newcomer), "admission turns a block read once away");
-    removed.clear();
-
-    BlockKey written = new BlockKey(2, 0);
-    table.computeIfAbsentWritten(written, k -> block(100));
-    assertNotNull(table.peek(written));
-    assertEquals(List.of(new BlockKey(1, 0)), removed, "the hand's victim made room");
-    assertEquals(0, table.frequency(written), "a write is not a request");
-
-    table.get(written);
-    removed.clear();
-    for (int i = 0; i < 10; i++) { // the hand evicts (1, 1) to (1, 9), passes the read block, then (4, 0)
-      table.computeIfAbsentWritten(new BlockKey(4, i), k -> block(100));
-    }
-    List<BlockKey> expected = new ArrayList<>();
-    for (int i = 1; i < 10; i++) {
-      expected.add(new BlockKey(1, i));
-    }
-    expected.add(new BlockKey(4, 0));
-    assertEquals(expected, removed);
-    assertNotNull(table.peek(written));
-  }
-
-  /** Written over a cached key, nothing changes: the cached block stays, its bit unset. */
-  @Test
-  void aWrittenBlockAlreadyCachedIsLeftAsItIs() {
-    BlockKey key = new BlockKey(1, 0);
-    SharedBlock first = block(100);
-    table.computeIfAbsentWritten(key, k -> first);
-    assertEquals(first, table.computeIfAbsentWritten(key, k -> block(100)));
-    for (int i = 1; i <= 10; i++) { // fills the ring, then the next evicts the hand's first victim
-      table.computeIfAbsentWritten(new BlockKey(2, i), k -> block(100));
-    }
-    assertEquals(List.of(key), removed, "not read, so the first victim");
-  }
-
-  /** A written block that could not fit beside the window leaves at once, taking no one with it. */
-  @Test
-  void aWrittenBlockLargerThanTheRingEvictsNoOne() {
-    insert(new BlockKey(1, 0), 100);
-    BlockKey big = new BlockKey(2, 0);
-    table.computeIfAbsentWritten(big, k -> block(1001));
-    assertNull(table.peek(big));
-    assertEquals(List.of(big), removed);
-    assertNotNull(table.peek(new BlockKey(1, 0)));
-  }
-
   /** A block that could not fit even with the ring empty leaves at once and takes no one with it. */
   @Test
   void aBlockLargerThanTheRingEvictsNoOne() {
