@@ -157,6 +157,33 @@ final class CacheTraces {
   }
 
   /**
+   * {@link #latestWritten} with the writes in flushes: {@code flushBlocks} new blocks written at
+   * once, with no read between them, every {@code flushBlocks * newEvery} reads. The engine's
+   * flushes write a memtable's blocks in a burst, which a cache judging by recent returns sees
+   * differently from the same writes spread out.
+   */
+  static LongSupplier latestFlushed(long seed, int hot, int newEvery, double hotShare, int flushBlocks) {
+    SplittableRandom random = new SplittableRandom(seed);
+    return new LongSupplier() {
+      long newest = hot;
+      long reads;
+      int toWrite;
+
+      @Override
+      public long getAsLong() {
+        if (toWrite > 0) {
+          toWrite--;
+          return ~newest++;
+        }
+        if (++reads % ((long) flushBlocks * newEvery) == 0) {
+          toWrite = flushBlocks;
+        }
+        return random.nextDouble() < hotShare ? newest - 1 - random.nextInt(hot) : random.nextLong(newest);
+      }
+    };
+  }
+
+  /**
    * {@code reads}, with a new block written (as {@code ~block}) every {@code writeEvery} reads
    * that is never read: data written apart from what is read.
    */
