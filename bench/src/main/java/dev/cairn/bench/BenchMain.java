@@ -159,26 +159,34 @@ public final class BenchMain {
   }
 
   /**
-   * {@code series --out DIR}: series.md and series.json rendered again from the kept records of
-   * DIR/round-1 .. round-N (each round's summary.json and timeseries.csv), the engines in round 1's order.
+   * The series of each cell of {@link DefaultMatrix} not done yet, one after the other; failed if
+   * any run failed.
    */
-  /** Each device's series of {@link DefaultMatrix}, one after the other; failed if any run failed. */
   private static int matrix(String[] args, PrintStream progress) throws IOException {
-    List<List<String>> commands = DefaultMatrix.commands(args);
+    List<DefaultMatrix.Cell> cells = DefaultMatrix.cells(args);
     List<Invocation> invocations = new ArrayList<>();
-    for (List<String> command : commands) { // every device's flags checked before the first run
-      invocations.add(Flags.parse("compare", command.toArray(String[]::new)));
+    for (DefaultMatrix.Cell cell : cells) { // every cell's flags checked before the first run
+      invocations.add(Flags.parse("compare", cell.command().toArray(String[]::new)));
     }
     int code = EXIT_OK;
-    for (int i = 0; i < commands.size(); i++) {
-      progress.println("matrix: compare " + String.join(" ", commands.get(i)));
-      if (runOrCompare(invocations.get(i), commands.get(i).toArray(String[]::new), progress) != EXIT_OK) {
+    for (int i = 0; i < cells.size(); i++) {
+      DefaultMatrix.Cell cell = cells.get(i);
+      if (cell.done()) {
+        progress.println("matrix: " + cell.out() + " holds its series already: kept");
+        continue;
+      }
+      progress.println("matrix: compare " + String.join(" ", cell.command()));
+      if (runOrCompare(invocations.get(i), cell.command().toArray(String[]::new), progress) != EXIT_OK) {
         code = EXIT_RUN_FAILED;
       }
     }
     return code;
   }
 
+  /**
+   * {@code series --out DIR}: series.md and series.json rendered again from the kept records of
+   * DIR/round-1 .. round-N (each round's summary.json and timeseries.csv), the engines in round 1's order.
+   */
   private static int series(String[] args, PrintStream progress) throws IOException {
     if (args.length != 2 || !args[0].equals("--out")) {
       throw new UsageException("series takes --out DIR (a compare --repeat output with round-1 .. round-N)");
@@ -228,7 +236,7 @@ public final class BenchMain {
         .append("  java -jar cairn-bench.jar run --engine ENGINE --workload WORKLOAD --out DIR [flags]\n")
         .append("  java -jar cairn-bench.jar compare [--engines E1,E2,..] [--workloads W1,W2,..] --out DIR [flags]\n")
         .append("  java -jar cairn-bench.jar jmh [JMH options]   e.g. jmh -f 1 -wi 2 -i 3 -w 1s -r 1s\n")
-        .append("  java -jar cairn-bench.jar matrix --out DIR [--devices page,slow] [compare flags]   (what Cairn's default is judged on: a series a device)\n")
+        .append("  java -jar cairn-bench.jar matrix --out DIR [--devices page,slow] [compare flags]   (what Cairn's default is judged on: a series a device and workload, into DIR/DEVICE/WORKLOAD; cells done are kept)\n")
         .append("  java -jar cairn-bench.jar series --out DIR   (series.md and series.json again from a series' kept records)\n")
         .append("  java -jar cairn-bench.jar docs --root REPO   (the README's and docs/choosing.md's figures from docs/results)\n")
         .append("  java -jar cairn-bench.jar summarize --out DIR --after SECONDS   (a finished run's steady state)\n")

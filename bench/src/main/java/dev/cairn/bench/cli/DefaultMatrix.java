@@ -1,5 +1,7 @@
 package dev.cairn.bench.cli;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,8 +11,10 @@ import java.util.Map;
  * The matrix Cairn's default is judged on: every workload family on the page cache and on a slow
  * device that every engine's process sees alike, for Cairn as shipped (with its A/A control), each
  * of its named configurations, and RocksDB at its defaults and at its best, three rounds each. One
- * {@code matrix} command line becomes one {@code compare} series a device, into {@code OUT/page}
- * and {@code OUT/slow}.
+ * {@code matrix} command line becomes one {@code compare} series a cell (a device and a workload),
+ * into {@code OUT/DEVICE/WORKLOAD}: a series takes about an hour, the matrix a day, so a matrix
+ * interrupted keeps the cells it finished, and run again it skips every cell whose folder holds a
+ * series.json.
  *
  * <p>Any {@code compare} flag given replaces the matrix's value for it (a subset of workloads, a
  * shorter run); {@code --devices} picks the devices. The shape is fixed otherwise: each engine's
@@ -41,12 +45,13 @@ public final class DefaultMatrix {
   private DefaultMatrix() {}
 
   /**
-   * The {@code compare} command lines of {@code matrix ARGS}, one a device, in the order they run.
+   * The cells of {@code matrix ARGS}, device by device and workload by workload, in the order they
+   * run.
    *
    * @throws UsageException without {@code --out}, with an unknown device, or with a flag that
    *     names no value
    */
-  public static List<List<String>> commands(String[] args) {
+  public static List<Cell> cells(String[] args) {
     Map<String, String> given = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
@@ -72,33 +77,48 @@ public final class DefaultMatrix {
     }
     String out = given.remove("--out");
     if (out == null) {
-      throw new UsageException("matrix needs --out DIR (its series go into DIR/page and DIR/slow)");
+      throw new UsageException("matrix needs --out DIR (its series go into DIR/DEVICE/WORKLOAD)");
     }
     List<Device> devices = devices(given.getOrDefault("--devices", "page,slow"));
     given.remove("--devices");
-    List<List<String>> commands = new ArrayList<>();
+    String workloads = given.getOrDefault("--workloads", WORKLOADS);
+    given.remove("--workloads");
+    List<Cell> cells = new ArrayList<>();
     for (Device device : devices) {
-      Map<String, String> flags = new LinkedHashMap<>();
-      flags.put("--engines", ENGINES);
-      flags.put("--workloads", WORKLOADS);
-      flags.put("--repeat", "3");
-      flags.put("--records", "1000000");
-      flags.put("--memtable-mb", "32");
-      flags.put("--cache-mb", "128");
-      flags.putAll(device.flags);
-      flags.putAll(given);
-      flags.put("--out", out + "/" + device.folder);
-      flags.put("--engine-defaults", null);
-      List<String> command = new ArrayList<>();
-      flags.forEach((name, value) -> {
-        command.add(name);
-        if (value != null) {
-          command.add(value);
-        }
-      });
-      commands.add(command);
+      for (String workload : workloads.split(",")) {
+        Map<String, String> flags = new LinkedHashMap<>();
+        flags.put("--engines", ENGINES);
+        flags.put("--workloads", workload.trim());
+        flags.put("--repeat", "3");
+        flags.put("--records", "1000000");
+        flags.put("--memtable-mb", "32");
+        flags.put("--cache-mb", "128");
+        flags.putAll(device.flags);
+        flags.putAll(given);
+        Path folder = Path.of(out, device.folder, workload.trim());
+        flags.put("--out", folder.toString());
+        flags.put("--engine-defaults", null);
+        List<String> command = new ArrayList<>();
+        flags.forEach((name, value) -> {
+          command.add(name);
+          if (value != null) {
+            command.add(value);
+          }
+        });
+        cells.add(new Cell(folder, command));
+      }
     }
-    return commands;
+    return cells;
+  }
+
+  /**
+   * One cell of the matrix: the {@code compare} command line of its series and the folder it
+   * writes. {@link #done} once the folder holds the series' summary.
+   */
+  public record Cell(Path out, List<String> command) {
+    public boolean done() {
+      return Files.isRegularFile(out.resolve("series.json"));
+    }
   }
 
   private static List<Device> devices(String names) {
