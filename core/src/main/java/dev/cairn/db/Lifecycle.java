@@ -49,8 +49,15 @@ final class Lifecycle {
     this.compactions = StyleRegistry.compactions(engine, pointReads, scans);
     this.memTables = new MemTables(engine);
     this.writes = new WriteQueue(engine, memTables);
-    this.background = new BackgroundWork(engine, memTables, compactions, new FlushCachingChoice(
-        options.flushCaching(), FlushCachingPolicy.defaults(), pointReads));
+    FlushCachingChoice flushCaching =
+        new FlushCachingChoice(options.flushCaching(), FlushCachingPolicy.defaults(), pointReads);
+    engine.mutex().lock();
+    try {
+      engine.installer().onInstalled(flushCaching::versionInstalled);
+    } finally {
+      engine.mutex().unlock();
+    }
+    this.background = new BackgroundWork(engine, memTables, compactions, flushCaching);
     engine.background().bind(background);
   }
 

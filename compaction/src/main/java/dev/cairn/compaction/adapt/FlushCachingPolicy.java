@@ -13,7 +13,7 @@ package dev.cairn.compaction.adapt;
  * decision does not feed its own evidence.
  *
  * <p>A window is the interval between two flushes. A window with fewer than {@code minReads}
- * reads answered from tables, or no L0 bytes, does not {@link #counts count}: the caller keeps
+ * reads answered from tables, or whose reads never saw an L0 table, does not {@link #counts count}: the caller keeps
  * counting into the next one. The choice flips after {@code windowsToChange} counted windows in a
  * row point the other way: to caching above {@code onAbove}, back to not caching below {@code
  * offBelow}. The gap between the two is the hysteresis; one window is enough by default, as a
@@ -48,22 +48,21 @@ public record FlushCachingPolicy(double onAbove, double offBelow, int windowsToC
    *
    * @param l0Answered point reads answered from L0 tables
    * @param tableAnswered point reads answered from tables, all levels (the memtables' not counted)
-   * @param l0Bytes L0's table bytes at the window's end
-   * @param tableBytes every level's table bytes at the window's end
+   * @param l0Share L0's share of the table bytes as those reads saw it ({@link ReadWeightedShare})
    */
-  public record Window(long l0Answered, long tableAnswered, long l0Bytes, long tableBytes) {
+  public record Window(long l0Answered, long tableAnswered, double l0Share) {
     public Window {
-      if (l0Answered < 0 || tableAnswered < l0Answered || l0Bytes < 0 || tableBytes < l0Bytes) {
+      if (l0Answered < 0 || tableAnswered < l0Answered || !(l0Share >= 0 && l0Share <= 1)) {
         throw new IllegalArgumentException("inconsistent flush caching window: " + this);
       }
     }
 
     /** L0's share of the answered reads over its share of the bytes; NaN when either is undefined. */
     public double recency() {
-      if (tableAnswered == 0 || l0Bytes == 0) {
+      if (tableAnswered == 0 || l0Share == 0) {
         return Double.NaN;
       }
-      return ((double) l0Answered / tableAnswered) / ((double) l0Bytes / tableBytes);
+      return ((double) l0Answered / tableAnswered) / l0Share;
     }
   }
 

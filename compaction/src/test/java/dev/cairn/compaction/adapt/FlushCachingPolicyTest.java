@@ -15,7 +15,7 @@ class FlushCachingPolicyTest {
 
   /** A window whose L0 holds a tenth of the bytes and answered {@code l0Share} of 10,000 reads. */
   private static Window tenthInL0(double l0Share) {
-    return new Window(Math.round(10_000 * l0Share), 10_000, 100, 1_000);
+    return new Window(Math.round(10_000 * l0Share), 10_000, 0.1);
   }
 
   private static String run(boolean start, double... l0Shares) {
@@ -32,8 +32,8 @@ class FlushCachingPolicyTest {
   void recencyIsL0sShareOfTheReadsOverItsShareOfTheBytes() {
     assertEquals(1.0, tenthInL0(0.1).recency(), 1e-9, "reads spread as the data is");
     assertEquals(6.0, tenthInL0(0.6).recency(), 1e-9, "reads following the writes");
-    assertTrue(Double.isNaN(new Window(0, 0, 100, 1000).recency()), "no reads");
-    assertTrue(Double.isNaN(new Window(0, 500, 0, 1000).recency()), "no L0");
+    assertTrue(Double.isNaN(new Window(0, 0, 0.1).recency()), "no reads");
+    assertTrue(Double.isNaN(new Window(0, 500, 0).recency()), "no L0");
   }
 
   @Test
@@ -50,8 +50,8 @@ class FlushCachingPolicyTest {
     assertTrue(on.caching());
     assertTrue(defaults.next(on, tenthInL0(0.2)).caching(), "recency 2 is inside the gap");
     assertFalse(defaults.next(on, tenthInL0(0.1)).caching(), "recency 1 is below it");
-    assertFalse(defaults.counts(new Window(0, 999, 100, 1_000)), "fewer than a thousand reads");
-    assertTrue(defaults.counts(new Window(0, 1_000, 100, 1_000)));
+    assertFalse(defaults.counts(new Window(0, 999, 0.1)), "fewer than a thousand reads");
+    assertTrue(defaults.counts(new Window(0, 1_000, 0.1)));
   }
 
   @Test
@@ -66,8 +66,8 @@ class FlushCachingPolicyTest {
   void aWindowThatSaysNothingChangesNothing() {
     State pointing = POLICY.next(State.initial(false), tenthInL0(0.6));
     assertEquals(1, pointing.against());
-    assertEquals(pointing, POLICY.next(pointing, new Window(50, 500, 100, 1_000)), "too few reads");
-    assertEquals(pointing, POLICY.next(pointing, new Window(0, 5_000, 0, 1_000)), "no L0 tables");
+    assertEquals(pointing, POLICY.next(pointing, new Window(50, 500, 0.1)), "too few reads");
+    assertEquals(pointing, POLICY.next(pointing, new Window(0, 5_000, 0)), "no L0 tables");
     State flipped = POLICY.next(pointing, tenthInL0(0.6));
     assertTrue(flipped.caching());
     assertEquals(1, flipped.switches());
@@ -79,7 +79,8 @@ class FlushCachingPolicyTest {
     assertThrows(IllegalArgumentException.class, () -> new FlushCachingPolicy(1.0, 2.0, 2, 0));
     assertThrows(IllegalArgumentException.class, () -> new FlushCachingPolicy(3.0, 0, 2, 0));
     assertThrows(IllegalArgumentException.class, () -> new FlushCachingPolicy(3.0, 1.5, 0, 0));
-    assertThrows(IllegalArgumentException.class, () -> new Window(10, 5, 0, 0));
-    assertThrows(IllegalArgumentException.class, () -> new Window(0, 5, 10, 5));
+    assertThrows(IllegalArgumentException.class, () -> new Window(10, 5, 0));
+    assertThrows(IllegalArgumentException.class, () -> new Window(0, 5, 1.5));
+    assertThrows(IllegalArgumentException.class, () -> new Window(0, 5, Double.NaN));
   }
 }
