@@ -13,7 +13,8 @@ package dev.cairn.compaction.adapt;
  * decision does not feed its own evidence.
  *
  * <p>A window is the interval between two flushes. A window with fewer than {@code minReads}
- * reads answered from tables, or whose reads never saw an L0 table, does not {@link #counts count}: the caller keeps
+ * reads answered from tables, whose reads never saw an L0 table, or whose L0 held too much of the
+ * data for its recency to reach {@code onAbove}, does not {@link #counts count}: the caller keeps
  * counting into the next one. The choice flips after {@code windowsToChange} counted windows in a
  * row point the other way: to caching above {@code onAbove}, back to not caching below {@code
  * offBelow}. The gap between the two is the hysteresis; one window is enough by default, as a
@@ -80,9 +81,15 @@ public record FlushCachingPolicy(double onAbove, double offBelow, int windowsToC
     }
   }
 
-  /** Whether {@code window} is evidence: enough reads, and L0 tables to have answered them. */
+  /**
+   * Whether {@code window} is evidence: enough reads, L0 tables to have answered them, and L0 small
+   * enough that its recency could have passed {@code onAbove}. A recency is at most 1 over L0's
+   * share of the bytes, so while L0 holds more than {@code 1 / onAbove} of them (after a bulk load,
+   * or while compactions catch up) a window could only ever say "off", whatever the reads follow.
+   */
   public boolean counts(Window window) {
-    return window.tableAnswered() >= minReads && !Double.isNaN(window.recency());
+    return window.tableAnswered() >= minReads && !Double.isNaN(window.recency())
+        && window.l0Share() * onAbove <= 1;
   }
 
   /** The state after {@code window}; {@code state} itself when the window does not count. */

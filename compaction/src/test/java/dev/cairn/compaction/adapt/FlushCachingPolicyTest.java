@@ -68,6 +68,10 @@ class FlushCachingPolicyTest {
     assertEquals(1, pointing.against());
     assertEquals(pointing, POLICY.next(pointing, new Window(50, 500, 0.1)), "too few reads");
     assertEquals(pointing, POLICY.next(pointing, new Window(0, 5_000, 0)), "no L0 tables");
+    // L0 holding over a third of the data (3 = onAbove): even every read answered there is a
+    // recency under 3, so the window could not have said "on".
+    assertEquals(pointing, POLICY.next(pointing, new Window(2_000, 5_000, 0.4)), "L0 too large");
+    assertTrue(POLICY.counts(new Window(0, 5_000, 1.0 / 3)), "at a third it could just reach 3");
     State flipped = POLICY.next(pointing, tenthInL0(0.6));
     assertTrue(flipped.caching());
     assertEquals(1, flipped.switches());
