@@ -65,8 +65,13 @@ class BufferEngineTest {
       .withTrimPassesPerBaseLevel(0).withMaxSpaceFraction(1000).withFullBoundMissMicros(0)
       .withTrimUnitBytes(256 << 10).withKeepColdArrivals(true);
 
+  /**
+   * Flushes do not cache their blocks here: the tests load without reads and reason about which
+   * blocks reads warmed (flush caching has its own tests).
+   */
   private static Options options(CompactionStyle style) {
-    return EngineCombo.tinyTree().compaction(style.leveled(TEST_BUFFER)).build();
+    return EngineCombo.tinyTree().compaction(style.leveled(TEST_BUFFER))
+        .flushCaching(Options.FlushCaching.NEVER).build();
   }
 
   /** The compaction buffer of {@code db}, opened with a BUFFER execution. */
