@@ -82,13 +82,13 @@ public final class CacheTraceReport {
   private static Map<String, Supplier<LongSupplier>> writingTraces(int blocks) {
     Map<String, Supplier<LongSupplier>> traces = new LinkedHashMap<>();
     traces.put("latest: half the cache hot, a block written every 20 reads",
-        () -> CacheTraces.latestWritten(1, blocks / 2, 20, 0.98));
+        () -> CacheTraces.latestWritten(1, blocks / 2, 20, 0.98, 1));
     traces.put("latest, faster: 60% hot, a block written every 3 reads",
-        () -> CacheTraces.latestWritten(1, blocks * 6 / 10, 3, 0.98));
+        () -> CacheTraces.latestWritten(1, blocks * 6 / 10, 3, 0.98, 1));
     traces.put("latest, written in flushes of a quarter of the cache, a block every 20 reads",
-        () -> CacheTraces.latestFlushed(1, blocks / 2, 20, 0.98, blocks / 4));
+        () -> CacheTraces.latestWritten(1, blocks / 2, 20, 0.98, blocks / 4));
     traces.put("latest, written in flushes of a quarter of the cache, a block every 3 reads",
-        () -> CacheTraces.latestFlushed(1, blocks * 6 / 10, 3, 0.98, blocks / 4));
+        () -> CacheTraces.latestWritten(1, blocks * 6 / 10, 3, 0.98, blocks / 4));
     traces.put("zipfian 0.99 over 3x the cache, a block never read written every 3 reads",
         () -> CacheTraces.writtenApart(CacheTraces.zipfian(1, blocks * 3, 0.99), 3));
     traces.put("zipfian 0.99 over 10x the cache, a block never read written every 20 reads",

@@ -139,30 +139,13 @@ final class CacheTraces {
     };
   }
 
-  /** {@link #latest} where each new block is written (as {@code ~block}) before it is read. */
-  static LongSupplier latestWritten(long seed, int hot, int newEvery, double hotShare) {
-    SplittableRandom random = new SplittableRandom(seed);
-    return new LongSupplier() {
-      long newest = hot;
-      long served;
-
-      @Override
-      public long getAsLong() {
-        if (served++ % (newEvery + 1) == newEvery) {
-          return ~newest++;
-        }
-        return random.nextDouble() < hotShare ? newest - 1 - random.nextInt(hot) : random.nextLong(newest);
-      }
-    };
-  }
-
   /**
-   * {@link #latestWritten} with the writes in flushes: {@code flushBlocks} new blocks written at
-   * once, with no read between them, every {@code flushBlocks * newEvery} reads. The engine's
-   * flushes write a memtable's blocks in a burst, which a cache judging by recent returns sees
-   * differently from the same writes spread out.
+   * {@link #latest} where the new blocks are written (as {@code ~block}) before they are read, in
+   * batches of {@code batchBlocks} with no read between them, a batch every {@code batchBlocks *
+   * newEvery} reads. A batch of one spreads the writes out; a batch of a memtable's blocks is a
+   * flush, which a cache judging by recent returns may see differently.
    */
-  static LongSupplier latestFlushed(long seed, int hot, int newEvery, double hotShare, int flushBlocks) {
+  static LongSupplier latestWritten(long seed, int hot, int newEvery, double hotShare, int batchBlocks) {
     SplittableRandom random = new SplittableRandom(seed);
     return new LongSupplier() {
       long newest = hot;
@@ -175,8 +158,8 @@ final class CacheTraces {
           toWrite--;
           return ~newest++;
         }
-        if (++reads % ((long) flushBlocks * newEvery) == 0) {
-          toWrite = flushBlocks;
+        if (++reads % ((long) batchBlocks * newEvery) == 0) {
+          toWrite = batchBlocks;
         }
         return random.nextDouble() < hotShare ? newest - 1 - random.nextInt(hot) : random.nextLong(newest);
       }
