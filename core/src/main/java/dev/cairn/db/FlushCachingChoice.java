@@ -5,17 +5,21 @@ import dev.cairn.Stats;
 import dev.cairn.compaction.adapt.FlushCachingPolicy;
 import dev.cairn.compaction.adapt.ReadWeightedShare;
 import dev.cairn.db.read.PointReads;
+import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
+import java.util.function.LongSupplier;
 import java.util.logging.Logger;
 
 /**
- * Whether the next flush caches the blocks it writes: {@link Options#flushCaching()} when it
- * is pinned, else {@link FlushCachingPolicy}'s choice over the reads answered since the last
- * flush that decided, set against L0's share of the table bytes as those reads saw it. Asked
- * once a flush, before it writes, so a choice holds for whole tables and changes only between
- * flushes.
+ * Whether the next flush caches the blocks it writes: {@link Options#flushCaching()} when it is
+ * pinned, else {@link FlushCachingPolicy}'s choice over the window since it last decided: the
+ * reads the window's fresh tables answered (those flushed since it began, numbered from the
+ * file number it began at) against the fresh tables' share of the table bytes as those reads saw
+ * it. Asked once a flush, before it writes, so a choice holds for whole tables and changes only
+ * between flushes.
  *
- * <p>Locking: guarded by the engine mutex (the flush loop asks with it held).
+ * <p>Locking: guarded by the engine mutex (the flush loop asks with it held, and installs report
+ * their versions with it held).
  */
 final class FlushCachingChoice {
   private static final Logger LOG = Logger.getLogger(FlushCachingChoice.class.getName());
@@ -23,16 +27,23 @@ final class FlushCachingChoice {
   private final Options.FlushCaching mode;
   private final FlushCachingPolicy policy;
   private final PointReads reads;
+  /** The next file number: the window's fresh tables are numbered from where it stood at the start. */
+  private final LongSupplier nextFileNumber;
   private FlushCachingPolicy.State state;
-  private long l0AnsweredBefore;
+  /** Where the counts stood when the window began. */
+  private long freshAnsweredBefore;
   private long tableAnsweredBefore;
-  /** Null until the first version is seen. */
-  private ReadWeightedShare l0Share;
+  /** The first fresh file number; none fresh before the first window. */
+  private long freshFrom = Long.MAX_VALUE;
+  /** Null until the first window begins. */
+  private ReadWeightedShare freshShare;
 
-  FlushCachingChoice(Options.FlushCaching mode, FlushCachingPolicy policy, PointReads reads) {
+  FlushCachingChoice(Options.FlushCaching mode, FlushCachingPolicy policy, PointReads reads,
+      LongSupplier nextFileNumber) {
     this.mode = mode;
     this.policy = policy;
     this.reads = reads;
+    this.nextFileNumber = nextFileNumber;
     // ADAPTIVE starts caching: with no reads seen yet, the newest data is the likeliest to be
     // read, and if it is not, one window's flushes took cache room before the first evidence.
     this.state = FlushCachingPolicy.State.initial(mode != Options.FlushCaching.NEVER);
@@ -40,19 +51,12 @@ final class FlushCachingChoice {
 
   /**
    * Requires: mutex held. {@code current} is the tree from now on: each read is set against the
-   * share L0 held when it was answered ({@link ReadWeightedShare}), so every installed version is
-   * reported.
+   * share the fresh tables held when it was answered ({@link ReadWeightedShare}), so every
+   * installed version is reported.
    */
   void versionInstalled(Version current) {
-    if (mode != Options.FlushCaching.ADAPTIVE) {
-      return;
-    }
-    long answered = reads.answeredFromTables(current.numLevels());
-    double share = l0Share(current);
-    if (l0Share == null) {
-      l0Share = new ReadWeightedShare(answered, share);
-    } else {
-      l0Share.changed(answered, share);
+    if (freshShare != null) {
+      freshShare.changed(reads.answeredFromTables(current.numLevels()), freshShare(current));
     }
   }
 
@@ -61,35 +65,62 @@ final class FlushCachingChoice {
     if (mode != Options.FlushCaching.ADAPTIVE) {
       return mode == Options.FlushCaching.ALWAYS;
     }
-    versionInstalled(current); // the first call, or a version not reported: from now on it holds
-    long l0 = reads.answeredAt(0);
     long tables = reads.answeredFromTables(current.numLevels());
-    FlushCachingPolicy.Window window = new FlushCachingPolicy.Window(l0 - l0AnsweredBefore,
-        tables - tableAnsweredBefore, l0Share.mean(tables));
-    if (!policy.counts(window)) {
-      return state.caching(); // the reads so far count toward the next flush's window
+    if (freshShare == null) {
+      beginWindow(current, tables);
+      return state.caching();
     }
-    l0AnsweredBefore = l0;
-    tableAnsweredBefore = tables;
-    l0Share.restart(tables);
+    long fresh = reads.answeredFresh();
+    FlushCachingPolicy.Window window = new FlushCachingPolicy.Window(fresh - freshAnsweredBefore,
+        tables - tableAnsweredBefore, freshShare.mean(tables));
+    switch (policy.judge(window)) {
+      case WAIT -> {
+        return state.caching(); // the reads so far count toward the next flush's window
+      }
+      case DROP -> {
+        beginWindow(current, tables);
+        return state.caching();
+      }
+      case COUNTS -> { }
+    }
+    beginWindow(current, tables);
     FlushCachingPolicy.State next = policy.next(state, window);
     if (next.caching() != state.caching()) {
-      LOG.info(String.format("flushes %s caching their blocks: L0 answered %d of %d reads from tables while it held"
-          + " %.3f of the table bytes on average (recency %.2f; on above %.2f, off below %.2f)",
-          next.caching() ? "start" : "stop", window.l0Answered(), window.tableAnswered(), window.l0Share(),
-          next.recency(), policy.onAbove(), policy.offBelow()));
+      LOG.info(String.format("flushes %s caching their blocks: the tables flushed since the last decision answered"
+          + " %d of %d reads from tables while they held %.3f of the table bytes on average (recency %.2f;"
+          + " on above %.2f, off below %.2f)", next.caching() ? "start" : "stop", window.freshAnswered(),
+          window.tableAnswered(), window.freshShare(), next.recency(), policy.onAbove(), policy.offBelow()));
     }
     state = next;
     return state.caching();
   }
 
-  /** L0's share of {@code version}'s table bytes; 0 when it holds none. */
-  private static double l0Share(Version version) {
-    long sum = 0;
-    for (int level = 0; level < version.numLevels(); level++) {
-      sum += version.levelBytes(level);
+  /** A new window from now: the tables flushed from here on are fresh, and none is yet. */
+  private void beginWindow(Version current, long tables) {
+    freshFrom = nextFileNumber.getAsLong();
+    reads.countFreshFrom(freshFrom);
+    freshAnsweredBefore = reads.answeredFresh();
+    tableAnsweredBefore = tables;
+    if (freshShare == null) {
+      freshShare = new ReadWeightedShare(tables, freshShare(current));
+    } else {
+      freshShare.restart(tables, freshShare(current));
     }
-    return sum == 0 ? 0 : (double) version.levelBytes(0) / sum;
+  }
+
+  /** The share of {@code version}'s table bytes in fresh L0 tables; 0 when it holds none. */
+  private double freshShare(Version version) {
+    long fresh = 0;
+    for (FileMetaData f : version.files(0)) {
+      if (f.number() >= freshFrom) {
+        fresh += f.totalBytes();
+      }
+    }
+    long all = 0;
+    for (int level = 0; level < version.numLevels(); level++) {
+      all += version.levelBytes(level);
+    }
+    return all == 0 ? 0 : Math.min(1, (double) fresh / all);
   }
 
   /** Requires: mutex held. */

@@ -50,10 +50,11 @@ final class Lifecycle {
     this.memTables = new MemTables(engine);
     this.writes = new WriteQueue(engine, memTables);
     FlushCachingChoice flushCaching =
-        new FlushCachingChoice(options.flushCaching(), FlushCachingPolicy.defaults(), pointReads);
+        new FlushCachingChoice(options.flushCaching(), FlushCachingPolicy.defaults(), pointReads,
+            engine.versions()::nextFileNumber);
     engine.mutex().lock();
     try {
-      engine.installer().onInstalled(flushCaching::versionInstalled);
+      engine.onVersionInstalled(flushCaching::versionInstalled);
     } finally {
       engine.mutex().unlock();
     }

@@ -4,23 +4,34 @@ package dev.cairn.compaction.adapt;
  * Whether a flush puts the blocks it writes into the block cache, decided from where point reads
  * find their keys. Caching a flush's blocks pays when reads ask for what was just written (the
  * "Latest" workloads: their first reads of a new table then hit instead of reading back each
- * block) and costs cache room otherwise. What tells the two apart is L0's share of the answered
- * reads against its share of the table bytes: where reads do not favour new data (uniform or
- * Zipfian reads over updates spread over the keys), a key's newest version is in L0 about as
- * often as L0's share of the data says, so the ratio, the <em>recency</em>, is near 1; where
+ * block) and costs cache room otherwise.
+ *
+ * <p><b>The evidence.</b> A window runs from one decision to the next, and its <em>fresh</em>
+ * tables are those flushed since it began (the flush right after a decision writes the first).
+ * What tells the two cases apart is the fresh tables' share of the reads answered from tables
+ * against their share of the table bytes: where reads do not favour new data (uniform or Zipfian
+ * reads over updates spread over the keys), a key's newest version is in a fresh table about as
+ * often as their share of the data says, so the ratio, the <em>recency</em>, is near 1; where
  * reads follow the writes it is several times that. It reads the same whether the flushes cache
  * their blocks or not (caching changes which reads hit, not where they find their key), so the
- * decision does not feed its own evidence.
+ * decision does not feed its own evidence. Only the tables flushed within the window count, not
+ * all of L0: right after a bulk load L0 holds half the data, written before any read, and reads
+ * find their keys there at that share whatever they follow (docs/results/issue57/auto2-round1
+ * and auto3-round1).
  *
- * <p>A window is the interval between two flushes. A window with fewer than {@code minReads}
- * reads answered from tables, whose reads never saw an L0 table, or whose L0 held too much of the
- * data for its recency to reach {@code onAbove}, does not {@link #counts count}: the caller keeps
- * counting into the next one. The choice flips after {@code windowsToChange} counted windows in a
- * row point the other way: to caching above {@code onAbove}, back to not caching below {@code
- * offBelow}. The gap between the two is the hysteresis; one window is enough by default, as a
- * window is a whole memtable's worth of writes and at least a thousand reads (a second window
- * cost the Latest workloads a third of their run on the slow device:
- * docs/results/issue57/auto1/). Immutable; the state is a value the caller keeps.
+ * <p><b>A window's verdict.</b> With some reads answered from tables but fewer than {@code
+ * minReads} it says nothing yet ({@link Verdict#WAIT}): the caller keeps counting into the next
+ * flush. With none (writes alone, as in a bulk load, whose tables are no news to the reads that
+ * follow), with no fresh table for its reads to find, or with fresh tables holding more than
+ * {@code 1 / onAbove} of the data, so that it could not have said "on" whatever the reads follow
+ * (a recency is at most 1 over the share), it is dropped ({@link Verdict#DROP}) and the caller
+ * starts a new one. Otherwise
+ * it counts: the choice flips after {@code windowsToChange} counted windows in a row point the
+ * other way, to caching above {@code onAbove}, back to not caching below {@code offBelow}. The
+ * gap between the two is the hysteresis; one window is enough by default, as a window is a whole
+ * memtable's worth of writes and at least a thousand reads (a second window cost the Latest
+ * workloads a third of their run on the slow device: docs/results/issue57/auto1/). Immutable;
+ * the state is a value the caller keeps.
  *
  * @param onAbove the recency above which the flushes start caching their blocks
  * @param offBelow the recency below which they stop; at most {@code onAbove}
@@ -39,32 +50,43 @@ public record FlushCachingPolicy(double onAbove, double offBelow, int windowsToC
     }
   }
 
-  /** Caching from three times L0's share of the reads, off again below one and a half. */
+  /** Caching from three times the fresh tables' share of the reads, off again below one and a half. */
   public static FlushCachingPolicy defaults() {
     return new FlushCachingPolicy(3.0, 1.5, 1, 1000);
   }
 
   /**
-   * What one window between two flushes saw.
+   * What one window saw.
    *
-   * @param l0Answered point reads answered from L0 tables
+   * @param freshAnswered point reads answered from the window's fresh tables
    * @param tableAnswered point reads answered from tables, all levels (the memtables' not counted)
-   * @param l0Share L0's share of the table bytes as those reads saw it ({@link ReadWeightedShare})
+   * @param freshShare the fresh tables' share of the table bytes as those reads saw it ({@link
+   *     ReadWeightedShare})
    */
-  public record Window(long l0Answered, long tableAnswered, double l0Share) {
+  public record Window(long freshAnswered, long tableAnswered, double freshShare) {
     public Window {
-      if (l0Answered < 0 || tableAnswered < l0Answered || !(l0Share >= 0 && l0Share <= 1)) {
+      if (freshAnswered < 0 || tableAnswered < freshAnswered || !(freshShare >= 0 && freshShare <= 1)) {
         throw new IllegalArgumentException("inconsistent flush caching window: " + this);
       }
     }
 
-    /** L0's share of the answered reads over its share of the bytes; NaN when either is undefined. */
+    /** The fresh tables' share of the answered reads over their share of the bytes; NaN when either is undefined. */
     public double recency() {
-      if (tableAnswered == 0 || l0Share == 0) {
+      if (tableAnswered == 0 || freshShare == 0) {
         return Double.NaN;
       }
-      return ((double) l0Answered / tableAnswered) / l0Share;
+      return ((double) freshAnswered / tableAnswered) / freshShare;
     }
+  }
+
+  /** What a window is worth as evidence. */
+  public enum Verdict {
+    /** Too few reads yet: keep counting into the next window. */
+    WAIT,
+    /** It could only have said "off": drop it and start a new window. */
+    DROP,
+    /** Evidence: it may move the choice. */
+    COUNTS
   }
 
   /**
@@ -81,20 +103,23 @@ public record FlushCachingPolicy(double onAbove, double offBelow, int windowsToC
     }
   }
 
-  /**
-   * Whether {@code window} is evidence: enough reads, L0 tables to have answered them, and L0 small
-   * enough that its recency could have passed {@code onAbove}. A recency is at most 1 over L0's
-   * share of the bytes, so while L0 holds more than {@code 1 / onAbove} of them (after a bulk load,
-   * or while compactions catch up) a window could only ever say "off", whatever the reads follow.
-   */
-  public boolean counts(Window window) {
-    return window.tableAnswered() >= minReads && !Double.isNaN(window.recency())
-        && window.l0Share() * onAbove <= 1;
+  /** {@code window}'s verdict (see the class comment). */
+  public Verdict judge(Window window) {
+    if (window.tableAnswered() == 0) {
+      return Verdict.DROP; // nothing to carry over: writes alone, as in a bulk load
+    }
+    if (window.tableAnswered() < minReads) {
+      return Verdict.WAIT;
+    }
+    if (Double.isNaN(window.recency()) || window.freshShare() * onAbove > 1) {
+      return Verdict.DROP;
+    }
+    return Verdict.COUNTS;
   }
 
-  /** The state after {@code window}; {@code state} itself when the window does not count. */
+  /** The state after {@code window}; {@code state} itself unless the window counts. */
   public State next(State state, Window window) {
-    if (!counts(window)) {
+    if (judge(window) != Verdict.COUNTS) {
       return state;
     }
     double recency = window.recency();

@@ -1,14 +1,14 @@
 package dev.cairn.compaction.adapt;
 
 /**
- * L0's share of the table bytes as the reads saw it: the mean, over the reads answered from tables
- * in a window, of the share the tree held when each was answered. It is what {@link
- * FlushCachingPolicy} sets L0's share of those reads against. The bytes at the window's end would
- * misstate it: right after a bulk load L0 can hold twenty tables for a while and one a moment
- * later, and reads are not spread evenly over time (none may come for a while, then many).
+ * A part of the tree's share of the table bytes as the reads saw it (for {@link
+ * FlushCachingPolicy}, the fresh tables'): the mean, over the reads answered from tables in a
+ * window, of the share the part held when each was answered. The share at the window's end
+ * would misstate it: the part grows at each flush and shrinks at each compaction, and reads are
+ * not spread evenly over time (none may come for a while, then many).
  *
  * <p>The caller counts reads with a running total (answered from tables since open), reports each
- * change of the tree with the total at that moment ({@link #changed}), and starts each window
+ * change of the share with the total at that moment ({@link #changed}), and starts each window
  * ({@link #restart}); reads counted between two changes weigh the share held between them. Not
  * thread-safe: the engine uses it under its mutex.
  */
@@ -19,14 +19,14 @@ public final class ReadWeightedShare {
   /** Sum of the share each read since the window started saw, up to {@code lastChangeReads}. */
   private double weighted;
 
-  /** A window starting at {@code reads} read so far, with L0 holding {@code share} of the bytes. */
+  /** A window starting at {@code reads} read so far, with the part holding {@code share} of the bytes. */
   public ReadWeightedShare(long reads, double share) {
     this.share = check(share);
     this.windowStartReads = reads;
     this.lastChangeReads = reads;
   }
 
-  /** L0 holds {@code share} of the table bytes from the {@code reads}-th read on. */
+  /** The part holds {@code share} of the table bytes from the {@code reads}-th read on. */
   public void changed(long reads, double share) {
     check(share);
     long since = reads - lastChangeReads;
@@ -46,6 +46,12 @@ public final class ReadWeightedShare {
     return (weighted + share * Math.max(0, reads - lastChangeReads)) / inWindow;
   }
 
+  /** Starts a new window at {@code reads}, with {@code share} held from now on. */
+  public void restart(long reads, double share) {
+    this.share = check(share);
+    restart(reads);
+  }
+
   /** Starts a new window at {@code reads}, with the share held now. */
   public void restart(long reads) {
     windowStartReads = reads;
@@ -55,7 +61,7 @@ public final class ReadWeightedShare {
 
   private static double check(double share) {
     if (!(share >= 0 && share <= 1)) {
-      throw new IllegalArgumentException("L0's share of the table bytes must lie in [0, 1], got " + share);
+      throw new IllegalArgumentException("a share of the table bytes must lie in [0, 1], got " + share);
     }
     return share;
   }

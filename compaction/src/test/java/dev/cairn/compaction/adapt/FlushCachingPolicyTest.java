@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.compaction.adapt.FlushCachingPolicy.State;
+import dev.cairn.compaction.adapt.FlushCachingPolicy.Verdict;
 import dev.cairn.compaction.adapt.FlushCachingPolicy.Window;
 import org.junit.jupiter.api.Test;
 
@@ -13,27 +14,27 @@ class FlushCachingPolicyTest {
   /** Two windows to change, so that a single contrary window can be seen not to flip. */
   private static final FlushCachingPolicy POLICY = new FlushCachingPolicy(3.0, 1.5, 2, 1000);
 
-  /** A window whose L0 holds a tenth of the bytes and answered {@code l0Share} of 10,000 reads. */
-  private static Window tenthInL0(double l0Share) {
-    return new Window(Math.round(10_000 * l0Share), 10_000, 0.1);
+  /** A window whose fresh tables hold a tenth of the bytes and answered {@code share} of 10,000 reads. */
+  private static Window tenthFresh(double share) {
+    return new Window(Math.round(10_000 * share), 10_000, 0.1);
   }
 
-  private static String run(boolean start, double... l0Shares) {
+  private static String run(boolean start, double... shares) {
     State s = State.initial(start);
     StringBuilder choices = new StringBuilder();
-    for (double share : l0Shares) {
-      s = POLICY.next(s, tenthInL0(share));
+    for (double share : shares) {
+      s = POLICY.next(s, tenthFresh(share));
       choices.append(s.caching() ? '+' : '-');
     }
     return choices.toString();
   }
 
   @Test
-  void recencyIsL0sShareOfTheReadsOverItsShareOfTheBytes() {
-    assertEquals(1.0, tenthInL0(0.1).recency(), 1e-9, "reads spread as the data is");
-    assertEquals(6.0, tenthInL0(0.6).recency(), 1e-9, "reads following the writes");
+  void recencyIsTheFreshTablesShareOfTheReadsOverTheirShareOfTheBytes() {
+    assertEquals(1.0, tenthFresh(0.1).recency(), 1e-9, "reads spread as the data is");
+    assertEquals(6.0, tenthFresh(0.6).recency(), 1e-9, "reads following the writes");
     assertTrue(Double.isNaN(new Window(0, 0, 0.1).recency()), "no reads");
-    assertTrue(Double.isNaN(new Window(0, 500, 0).recency()), "no L0");
+    assertTrue(Double.isNaN(new Window(0, 500, 0).recency()), "no fresh table");
   }
 
   @Test
@@ -46,12 +47,12 @@ class FlushCachingPolicyTest {
   @Test
   void byDefaultOneCountedWindowFlipsAndOnlyTheThresholdGapHolds() {
     FlushCachingPolicy defaults = FlushCachingPolicy.defaults();
-    State on = defaults.next(State.initial(false), tenthInL0(0.6));
+    State on = defaults.next(State.initial(false), tenthFresh(0.6));
     assertTrue(on.caching());
-    assertTrue(defaults.next(on, tenthInL0(0.2)).caching(), "recency 2 is inside the gap");
-    assertFalse(defaults.next(on, tenthInL0(0.1)).caching(), "recency 1 is below it");
-    assertFalse(defaults.counts(new Window(0, 999, 0.1)), "fewer than a thousand reads");
-    assertTrue(defaults.counts(new Window(0, 1_000, 0.1)));
+    assertTrue(defaults.next(on, tenthFresh(0.2)).caching(), "recency 2 is inside the gap");
+    assertFalse(defaults.next(on, tenthFresh(0.1)).caching(), "recency 1 is below it");
+    assertEquals(Verdict.WAIT, defaults.judge(new Window(0, 999, 0.1)), "fewer than a thousand reads");
+    assertEquals(Verdict.COUNTS, defaults.judge(new Window(0, 1_000, 0.1)));
   }
 
   @Test
@@ -64,15 +65,20 @@ class FlushCachingPolicyTest {
 
   @Test
   void aWindowThatSaysNothingChangesNothing() {
-    State pointing = POLICY.next(State.initial(false), tenthInL0(0.6));
+    State pointing = POLICY.next(State.initial(false), tenthFresh(0.6));
     assertEquals(1, pointing.against());
     assertEquals(pointing, POLICY.next(pointing, new Window(50, 500, 0.1)), "too few reads");
-    assertEquals(pointing, POLICY.next(pointing, new Window(0, 5_000, 0)), "no L0 tables");
-    // L0 holding over a third of the data (3 = onAbove): even every read answered there is a
-    // recency under 3, so the window could not have said "on".
-    assertEquals(pointing, POLICY.next(pointing, new Window(2_000, 5_000, 0.4)), "L0 too large");
-    assertTrue(POLICY.counts(new Window(0, 5_000, 1.0 / 3)), "at a third it could just reach 3");
-    State flipped = POLICY.next(pointing, tenthInL0(0.6));
+    assertEquals(Verdict.WAIT, POLICY.judge(new Window(50, 500, 0.1)));
+    assertEquals(pointing, POLICY.next(pointing, new Window(0, 0, 0.1)), "writes alone");
+    assertEquals(Verdict.DROP, POLICY.judge(new Window(0, 0, 0.1)), "nothing to carry over");
+    assertEquals(pointing, POLICY.next(pointing, new Window(0, 5_000, 0)), "no fresh table");
+    assertEquals(Verdict.DROP, POLICY.judge(new Window(0, 5_000, 0)));
+    // Fresh tables holding over a third of the data (3 = onAbove): even every read answered
+    // there is a recency under 3, so the window could not have said "on".
+    assertEquals(pointing, POLICY.next(pointing, new Window(2_000, 5_000, 0.4)), "fresh tables too large");
+    assertEquals(Verdict.DROP, POLICY.judge(new Window(2_000, 5_000, 0.4)));
+    assertEquals(Verdict.COUNTS, POLICY.judge(new Window(0, 5_000, 1.0 / 3)), "at a third it could just reach 3");
+    State flipped = POLICY.next(pointing, tenthFresh(0.6));
     assertTrue(flipped.caching());
     assertEquals(1, flipped.switches());
     assertEquals(6.0, flipped.recency(), 1e-9);

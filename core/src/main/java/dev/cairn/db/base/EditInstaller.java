@@ -1,13 +1,11 @@
 package dev.cairn.db.base;
 
-import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
 import dev.cairn.version.VersionSet;
 import java.io.IOException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 
 /**
  * Installs the running engine's version edits (flushes, compactions, the buffer's trim and part
@@ -42,8 +40,6 @@ public final class EditInstaller {
   private boolean busy;
   private final LongAdder manifestWrites = new LongAdder();
   private final LongAdder manifestWriteNanos = new LongAdder();
-  /** Guarded by the mutex: told of each version this installer installs. */
-  private Consumer<Version> installed = version -> { };
 
   EditInstaller(ReentrantLock mutex, VersionSet versions, EngineStatus status) {
     this.mutex = mutex;
@@ -94,22 +90,11 @@ public final class EditInstaller {
         throw e;
       }
       versions.install(pending);
-      installed.accept(versions.current());
       return true;
     } finally {
       busy = false;
       idle.signalAll();
     }
-  }
-
-  /**
-   * Requires: mutex held. {@code listener} is told of every version installed from now on, with
-   * the mutex held, right after it becomes current (replacing any listener before it). It must
-   * not block or install.
-   */
-  public void onInstalled(Consumer<Version> listener) {
-    assert mutex.isHeldByCurrentThread();
-    this.installed = listener;
   }
 
   /** {@link #install(EditBuilder)} of an edit already built. */

@@ -6,10 +6,13 @@ import dev.cairn.cache.OffHeapBlockCache;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IncrementalSyncFile;
 import dev.cairn.table.TableCache;
+import dev.cairn.version.Version;
 import dev.cairn.version.VersionSet;
 import java.nio.file.Path;
+import java.util.Objects;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * The engine context: the collaborators every part of the engine shares, built once at open and
@@ -38,6 +41,8 @@ public final class Engine {
   private final PendingOutputs pendingOutputs;
   private final EngineStatus status;
   private final BackgroundRequests background = new BackgroundRequests();
+  /** Guarded by the mutex: told of each version installed ({@link #onVersionInstalled}). */
+  private Consumer<Version> installed = version -> { };
 
   public Engine(Path dir, Options options) {
     this.dir = dir;
@@ -48,10 +53,26 @@ public final class Engine {
     this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), blockCache);
     this.versions = new VersionSet(dir, fs, options);
     this.cachedVersions = new CachedVersions(versions);
-    versions.setVersionInstalledListener(cachedVersions::scrape);
+    versions.setVersionInstalledListener(this::versionInstalled);
     this.pendingOutputs = new PendingOutputs(mutex, versions);
     this.status = new EngineStatus(dir, backgroundChanged);
     this.installer = new EditInstaller(mutex, versions, status);
+  }
+
+  /** Under the mutex, after each install: the replaced version's cached references go first. */
+  private void versionInstalled() {
+    cachedVersions.scrape();
+    installed.accept(versions.current());
+  }
+
+  /**
+   * Requires: mutex held. {@code listener} is told of every version installed from now on, with
+   * the mutex held, right after it becomes current (replacing any listener before it). It must
+   * not block or install.
+   */
+  public void onVersionInstalled(Consumer<Version> listener) {
+    assert mutex.isHeldByCurrentThread();
+    this.installed = Objects.requireNonNull(listener);
   }
 
   /** The references to the current version that point reads keep ({@link CachedVersions}). */

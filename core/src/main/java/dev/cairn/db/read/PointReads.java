@@ -30,6 +30,9 @@ public final class PointReads {
    * ({@code MissCostMeter}). Their number is the sum of {@link #blockReads} over the levels.
    */
   private final LongAdder blockReadNanos = new LongAdder();
+  /** L0 tables numbered from here on are fresh ({@link #countFreshFrom}); none until asked. */
+  private volatile long freshFrom = Long.MAX_VALUE;
+  private final LongAdder answeredFresh = new LongAdder();
 
   private static LongAdder[] adders() {
     LongAdder[] out = new LongAdder[Options.MAX_LEVELS];
@@ -54,6 +57,27 @@ public final class PointReads {
   /** A read ended at {@code level}'s files or buffer with a value or a deletion. */
   void answered(int level) {
     answered[level].increment();
+  }
+
+  /** A read ended at the L0 table numbered {@code fileNumber}; counted fresh if it is. */
+  void answeredInL0(long fileNumber) {
+    if (fileNumber >= freshFrom) {
+      answeredFresh.increment();
+    }
+  }
+
+  /**
+   * From now on, reads answered by an L0 table numbered {@code fileNumber} or higher count as
+   * answered by a fresh table ({@link #answeredFresh}): flush caching's evidence of whether reads
+   * follow the writes made since it last decided.
+   */
+  public void countFreshFrom(long fileNumber) {
+    freshFrom = fileNumber;
+  }
+
+  /** Reads answered by fresh L0 tables since open ({@link #countFreshFrom}). */
+  public long answeredFresh() {
+    return answeredFresh.sum();
   }
 
   /** A read consulted {@code level} and read {@code blocks} data blocks from the device there. */

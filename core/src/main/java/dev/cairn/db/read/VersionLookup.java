@@ -36,7 +36,7 @@ public final class VersionLookup {
   static LookupResult get(TableCache tables, Version v, LookupKey lookup, boolean fillCache, PointReads reads) {
     int blocksBefore = lookup.blockReads();
     boolean keep = v.totalFiles() <= tables.capacity();
-    LookupResult fromL0 = getFromLevel0(tables, v, lookup, fillCache, keep);
+    LookupResult fromL0 = getFromLevel0(tables, v, lookup, fillCache, keep, reads);
     if (counted(reads, 0, lookup, blocksBefore, fromL0)) {
       return fromL0;
     }
@@ -58,14 +58,18 @@ public final class VersionLookup {
     return LookupResult.NOT_PRESENT;
   }
 
-  /** L0's files newest first (they may overlap): the first decided answer, or NOT_PRESENT. */
+  /**
+   * L0's files newest first (they may overlap): the first decided answer, or NOT_PRESENT. Tells
+   * {@code reads} which table answered.
+   */
   private static LookupResult getFromLevel0(TableCache tables, Version v, LookupKey lookup, boolean fillCache,
-      boolean keep) {
+      boolean keep, PointReads reads) {
     List<FileMetaData> files = v.files(0);
     for (int i = 0; i < files.size(); i++) {
       if (covers(files.get(i), lookup.userKey())) {
         LookupResult r = getFromVersionTable(tables, v, 0, i, keep, lookup, fillCache);
         if (r.isDecided()) {
+          reads.answeredInL0(files.get(i).number());
           return r;
         }
       }
