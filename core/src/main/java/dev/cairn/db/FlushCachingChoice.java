@@ -14,8 +14,8 @@ import java.util.logging.Logger;
  * Whether the next flush caches the blocks it writes: {@link Options#flushCaching()} when it is
  * pinned, else {@link FlushCachingPolicy}'s choice over the window since it last decided: the
  * reads the window's fresh tables answered (those flushed since it began, numbered from the
- * file number it began at) against the fresh tables' share of the table bytes as those reads saw
- * it. Asked once a flush, before it writes, so a choice holds for whole tables and changes only
+ * file number it began at; after writes alone, from the first read on) against the fresh tables'
+ * share of the table bytes as those reads saw it. Asked once a flush, before it writes, so a choice holds for whole tables and changes only
  * between flushes.
  *
  * <p>Locking: guarded by the engine mutex (the flush loop asks with it held, and installs report
@@ -37,6 +37,8 @@ final class FlushCachingChoice {
   private long freshFrom = Long.MAX_VALUE;
   /** Null until the first window begins. */
   private ReadWeightedShare freshShare;
+  /** No read answered from tables since open or since a window that saw none. */
+  private boolean writesAlone = true;
 
   FlushCachingChoice(Options.FlushCaching mode, FlushCachingPolicy policy, PointReads reads,
       LongSupplier nextFileNumber) {
@@ -55,9 +57,19 @@ final class FlushCachingChoice {
    * installed version is reported.
    */
   void versionInstalled(Version current) {
-    if (freshShare != null) {
-      freshShare.changed(reads.answeredFromTables(current.numLevels()), freshShare(current));
+    if (freshShare == null) {
+      return;
     }
+    long tables = reads.answeredFromTables(current.numLevels());
+    if (writesAlone && tables == tableAnsweredBefore) {
+      // Still no read since a window that saw none: what is flushed now is the end of writes
+      // alone (a bulk load's last table), no news to the reads to come, so the fresh tables
+      // start after it.
+      beginWindow(current, tables);
+      return;
+    }
+    writesAlone = false;
+    freshShare.changed(tables, freshShare(current));
   }
 
   /** Requires: mutex held. Whether the flush about to run over {@code current} caches its blocks. */
@@ -78,6 +90,7 @@ final class FlushCachingChoice {
         return state.caching(); // the reads so far count toward the next flush's window
       }
       case DROP -> {
+        writesAlone = window.tableAnswered() == 0;
         beginWindow(current, tables);
         return state.caching();
       }

@@ -10,6 +10,7 @@ import dev.cairn.Options;
 import dev.cairn.Stats;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -102,6 +103,37 @@ class AdaptiveFlushCachingTest {
       Stats.FlushCaching caching = db.stats().flush().caching();
       assertTrue(caching.now(), "back on: " + caching);
       assertEquals(2, caching.switches(), "off, then on again: " + caching);
+    }
+  }
+
+  /**
+   * Tables flushed before any read are no news to the reads after them: the last table of a load
+   * is not taken for new data that the reads pass over, and the first window is dropped.
+   */
+  @Test
+  void theLastTableOfWritesAloneIsNoEvidence() {
+    try (Cairn db = Cairn.open(dir, options())) {
+      loadAndPushDown(db);
+      updateAndFlush(db, 0, 1); // the load's last batch, still with no read
+      SplittableRandom random = new SplittableRandom(4);
+      int[] round = new int[KEYS];
+      Arrays.fill(round, 0, BATCH, 1);
+      for (int r = 0; r < 2; r++) {
+        for (int n = 0; n < 4 * BATCH; n++) {
+          int k = random.nextInt(KEYS);
+          assertArrayEquals(value(k, round[k]), db.get(key(k)));
+        }
+        updateAndFlush(db, (r + 1) * BATCH, r + 2);
+        Arrays.fill(round, (r + 1) * BATCH, (r + 2) * BATCH, r + 2);
+        Stats.FlushCaching caching = db.stats().flush().caching();
+        if (r == 0) {
+          assertTrue(caching.now(), "no fresh table for the first reads: " + caching);
+          assertEquals(0, caching.switches(), "the first window was dropped: " + caching);
+        } else {
+          assertFalse(caching.now(), "the first batch written among reads, passed over: " + caching);
+          assertEquals(1, caching.switches(), caching.toString());
+        }
+      }
     }
   }
 
