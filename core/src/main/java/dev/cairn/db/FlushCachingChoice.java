@@ -33,8 +33,6 @@ final class FlushCachingChoice {
   /** Where the counts stood when the window began. */
   private long freshAnsweredBefore;
   private long tableAnsweredBefore;
-  /** The first fresh file number; none fresh before the first window. */
-  private long freshFrom = Long.MAX_VALUE;
   /** Null until the first window begins. */
   private ReadWeightedShare freshShare;
   /** No read answered from tables since open or since a window that saw none. */
@@ -110,8 +108,7 @@ final class FlushCachingChoice {
 
   /** A new window from now: the tables flushed from here on are fresh, and none is yet. */
   private void beginWindow(Version current, long tables) {
-    freshFrom = nextFileNumber.getAsLong();
-    reads.countFreshFrom(freshFrom);
+    reads.countFreshFrom(nextFileNumber.getAsLong());
     freshAnsweredBefore = reads.answeredFresh();
     tableAnsweredBefore = tables;
     if (freshShare == null) {
@@ -123,6 +120,7 @@ final class FlushCachingChoice {
 
   /** The share of {@code version}'s table bytes in fresh L0 tables; 0 when it holds none. */
   private double freshShare(Version version) {
+    long freshFrom = reads.freshFrom();
     long fresh = 0;
     for (FileMetaData f : version.files(0)) {
       if (f.number() >= freshFrom) {

@@ -75,6 +75,11 @@ public final class PointReads {
     freshFrom = fileNumber;
   }
 
+  /** The first fresh table number ({@link #countFreshFrom}); {@code Long.MAX_VALUE} before it is set. */
+  public long freshFrom() {
+    return freshFrom;
+  }
+
   /** Reads answered by fresh L0 tables since open ({@link #countFreshFrom}). */
   public long answeredFresh() {
     return answeredFresh.sum();
