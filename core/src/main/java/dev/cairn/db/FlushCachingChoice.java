@@ -15,8 +15,8 @@ import java.util.logging.Logger;
  * pinned, else {@link FlushCachingPolicy}'s choice over the window since it last decided: the
  * reads the window's fresh tables answered (those flushed since it began, numbered from the
  * file number it began at; after writes alone, from the first read on) against the fresh tables'
- * share of the table bytes as those reads saw it. Asked once a flush, before it writes, so a choice holds for whole tables and changes only
- * between flushes.
+ * share of the table bytes as those reads saw it. Asked once a flush, before it writes, so a
+ * choice holds for whole tables and changes only between flushes.
  *
  * <p>Locking: guarded by the engine mutex (the flush loop asks with it held, and installs report
  * their versions with it held).

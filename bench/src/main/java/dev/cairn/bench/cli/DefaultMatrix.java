@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The matrix Cairn's default is judged on: every workload family on the page cache and on a slow
@@ -79,10 +80,8 @@ public final class DefaultMatrix {
     if (out == null) {
       throw new UsageException("matrix needs --out DIR (its series go into DIR/DEVICE/WORKLOAD)");
     }
-    List<Device> devices = devices(given.getOrDefault("--devices", "page,slow"));
-    given.remove("--devices");
-    String workloads = given.getOrDefault("--workloads", WORKLOADS);
-    given.remove("--workloads");
+    List<Device> devices = devices(Objects.requireNonNullElse(given.remove("--devices"), "page,slow"));
+    String workloads = Objects.requireNonNullElse(given.remove("--workloads"), WORKLOADS);
     List<Cell> cells = new ArrayList<>();
     for (Device device : devices) {
       for (String workload : workloads.split(",")) {

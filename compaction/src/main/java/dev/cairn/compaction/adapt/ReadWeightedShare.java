@@ -49,11 +49,6 @@ public final class ReadWeightedShare {
   /** Starts a new window at {@code reads}, with {@code share} held from now on. */
   public void restart(long reads, double share) {
     this.share = check(share);
-    restart(reads);
-  }
-
-  /** Starts a new window at {@code reads}, with the share held now. */
-  public void restart(long reads) {
     windowStartReads = reads;
     lastChangeReads = reads;
     weighted = 0;

@@ -29,10 +29,10 @@ class ReadWeightedShareTest {
   }
 
   @Test
-  void aRestartForgetsThePastButKeepsTheShareHeld() {
+  void aRestartForgetsThePast() {
     ReadWeightedShare share = new ReadWeightedShare(0, 1.0);
     share.changed(50, 0.1);
-    share.restart(60);
+    share.restart(60, 0.1);
     share.changed(70, 0.3);
     assertEquals(0.2, share.mean(80), 1e-12, "0.1 for 10 reads, 0.3 for 10");
   }
