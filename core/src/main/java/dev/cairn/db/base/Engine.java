@@ -9,6 +9,8 @@ import dev.cairn.table.TableCache;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionSet;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -42,7 +44,7 @@ public final class Engine {
   private final EngineStatus status;
   private final BackgroundRequests background = new BackgroundRequests();
   /** Guarded by the mutex: told of each version installed ({@link #onVersionInstalled}). */
-  private Consumer<Version> installed = version -> { };
+  private final List<Consumer<Version>> installed = new ArrayList<>();
 
   public Engine(Path dir, Options options) {
     this.dir = dir;
@@ -62,17 +64,20 @@ public final class Engine {
   /** Under the mutex, after each install: the replaced version's cached references go first. */
   private void versionInstalled() {
     cachedVersions.scrape();
-    installed.accept(versions.current());
+    Version current = versions.current();
+    for (Consumer<Version> listener : installed) {
+      listener.accept(current);
+    }
   }
 
   /**
    * Requires: mutex held. {@code listener} is told of every version installed from now on, with
-   * the mutex held, right after it becomes current (replacing any listener before it). It must
+   * the mutex held, right after it becomes current, after the listeners added before it. It must
    * not block or install.
    */
   public void onVersionInstalled(Consumer<Version> listener) {
     assert mutex.isHeldByCurrentThread();
-    this.installed = Objects.requireNonNull(listener);
+    installed.add(Objects.requireNonNull(listener));
   }
 
   /** The references to the current version that point reads keep ({@link CachedVersions}). */
