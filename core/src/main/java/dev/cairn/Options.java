@@ -48,9 +48,10 @@ public final class Options {
     /** Every flush (RocksDB's {@code prepopulate_block_cache = kFlushOnly}). */
     ALWAYS,
     /**
-     * As the reads say: on at open, kept while point reads find their keys in L0 several times as
-     * often as L0's share of the data says, off when they do not, on again when they do (the rule:
-     * {@code FlushCachingPolicy}; the choice and its evidence: {@code Stats.flush()}).
+     * As the reads say: on at open, kept while point reads find their keys in the tables flushed
+     * since the last decision several times as often as those tables' share of the data says,
+     * off when they do not, on again when they do (the rule: {@code FlushCachingPolicy}; the
+     * choice and its evidence: {@code Stats.flush()}).
      */
     ADAPTIVE
   }
@@ -73,7 +74,7 @@ public final class Options {
     return builder().build();
   }
 
-  /** A builder holding this instance's  */
+  /** A builder holding this instance's values, to derive options that differ in a few. */
   public Builder toBuilder() {
     return values.copy();
   }
@@ -226,8 +227,6 @@ public final class Options {
   public CompactionSettings compaction() {
     return values.compaction;
   }
-
-
 
   /**
    * Whether a flush inserts each data block it writes into the block cache: the first reads of

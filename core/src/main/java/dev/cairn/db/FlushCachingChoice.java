@@ -77,6 +77,7 @@ final class FlushCachingChoice {
     }
     long tables = reads.answeredFromTables(current.numLevels());
     if (freshShare == null) {
+      writesAlone = tables == 0; // reads since open (before this first flush) are not writes alone
       beginWindow(current, tables);
       return state.caching();
     }

@@ -137,6 +137,33 @@ class AdaptiveFlushCachingTest {
     }
   }
 
+  /**
+   * Reads between opening and the first flush are reads, not writes alone: the first table
+   * flushed after them is fresh, and reads that follow it count.
+   */
+  @Test
+  void readsBeforeTheFirstFlushAfterOpeningMakeItsTableFresh() {
+    try (Cairn db = Cairn.open(dir, options())) {
+      loadAndPushDown(db);
+    }
+    try (Cairn db = Cairn.open(dir, options())) {
+      SplittableRandom random = new SplittableRandom(5);
+      for (int n = 0; n < BATCH; n++) {
+        int k = random.nextInt(KEYS);
+        assertArrayEquals(value(k, 0), db.get(key(k)));
+      }
+      updateAndFlush(db, 0, 1);
+      for (int n = 0; n < 4 * BATCH; n++) {
+        int k = random.nextInt(BATCH);
+        assertArrayEquals(value(k, 1), db.get(key(k)));
+      }
+      updateAndFlush(db, BATCH, 2);
+      Stats.FlushCaching caching = db.stats().flush().caching();
+      assertTrue(caching.now(), caching.toString());
+      assertTrue(caching.recency() > 3, "the reads followed the first table flushed after opening: " + caching);
+    }
+  }
+
   private static Options options() {
     return Options.builder().memtableBytes(4 << 20).blockBytes(1024).blockCacheBytes(32 << 20)
         .l0CompactionTrigger(8).l0SlowdownTrigger(20).l0StopTrigger(24)
