@@ -232,7 +232,8 @@ public final class Options {
    * Whether a flush inserts each data block it writes into the block cache: the first reads of
    * the newest data, which workloads that read what was just written ("latest") concentrate on,
    * then hit the cache instead of reading back each block that was just written. Costs cache room
-   * where new data is not read soon. Default {@link FlushCaching#NEVER}.
+   * where new data is not read soon. Default {@link FlushCaching#ADAPTIVE}: on while the reads
+   * follow the writes (docs/decisions/0020).
    */
   public FlushCaching flushCaching() {
     return values.flushCaching;
@@ -326,7 +327,7 @@ public final class Options {
     private WalRecoveryMode walRecoveryMode = WalRecoveryMode.TOLERATE_CORRUPTED_TAIL;
     private CompactionSettings compaction = CompactionSettings.defaults();
     private long obsoleteFileBatchBytes = 0;
-    private FlushCaching flushCaching = FlushCaching.NEVER;
+    private FlushCaching flushCaching = FlushCaching.ADAPTIVE;
     private long bytesPerSync = 0;
     private boolean alignCompactionOutputs = true;
     private FileSystem fileSystem;

@@ -94,6 +94,9 @@ public final class CairnTableEngine implements BenchEngine {
       // The buffer's own defaults: its trim pace and unit follow the base level (TrimPacing),
       // which puts the paper's 30 s and 2 MB at the runner's scale with no setting of ours.
       builder.compaction(recipe.settings(dlcConfig(s)));
+      // A named configuration keeps what it was named and measured with, whatever the defaults
+      // become: its flushes cache nothing unless its recipe says so.
+      builder.flushCaching(Options.FlushCaching.NEVER);
       if (!s.engineDefaults()) { // the runner's level shape; with --engine-defaults, Cairn's own
         builder.baseLevelBytes(s.baseLevelBytes()).levelSizeRatio(s.levelSizeRatio()).targetFileBytes(s.targetFileBytes());
       }
