@@ -35,8 +35,11 @@ final class FlushCachingChoice {
   private long tableAnsweredBefore;
   /** Null until the first window begins. */
   private ReadWeightedShare freshShare;
-  /** No read answered from tables since open or since a window that saw none. */
-  private boolean writesAlone = true;
+  /**
+   * No read answered from tables since open or since a window that saw none; set when the first
+   * window begins (nothing reads it before).
+   */
+  private boolean writesAlone;
 
   FlushCachingChoice(Options.FlushCaching mode, FlushCachingPolicy policy, PointReads reads,
       LongSupplier nextFileNumber) {
