@@ -35,6 +35,17 @@ public interface BlockCache extends AutoCloseable {
   CachedBlock insert(long fileNumber, long offset, ByteBuffer contents);
 
   /**
+   * Caches a copy of {@code contents} (its remaining bytes; position unchanged), a block just
+   * written and not read yet, expected to be read soon (a flush's output under flush caching, a
+   * warm block moved to a new address). Unlike {@link #insert} it is not a read: a policy that
+   * admits by how often blocks were asked for does not count it as asked for, and a block cached
+   * already under the key is left as it is. By default, as {@link #insert}.
+   */
+  default void insertWritten(long fileNumber, long offset, ByteBuffer contents) {
+    insert(fileNumber, offset, contents).close();
+  }
+
+  /**
    * {@link #insert} for a block not read yet: {@code source} reads its {@code storedBytes} bytes
    * into memory of the cache's own, so that a miss costs no heap copy (a heap buffer handed to
    * {@code pread} costs the JDK a copy from a temporary direct buffer, then another into the

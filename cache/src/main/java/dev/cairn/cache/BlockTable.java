@@ -38,6 +38,16 @@ interface BlockTable {
    */
   SharedBlock computeIfAbsent(BlockKey key, Function<BlockKey, SharedBlock> create);
 
+  /**
+   * {@link #computeIfAbsent} for a block just written and not read yet (a flush's output, cached
+   * because the newest data is expected to be read): it is not a read, so a present block's
+   * recency is left alone and a policy that counts requests does not count this as one. By
+   * default, as {@link #computeIfAbsent}.
+   */
+  default SharedBlock computeIfAbsentWritten(BlockKey key, Function<BlockKey, SharedBlock> create) {
+    return computeIfAbsent(key, create);
+  }
+
   void remove(BlockKey key);
 
   /**

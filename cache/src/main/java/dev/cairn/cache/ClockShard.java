@@ -74,14 +74,23 @@ final class ClockShard {
     }
   }
 
+  /**
+   * Caches the block of {@code key} unless it is cached: into the window, as the newest block.
+   * A block {@code read} (a miss) is one request for the sketch; a block written, not read (a
+   * flush's output under flush caching), is none, so it leaves the window unread with nothing
+   * to count against the ring's victim ({@link ClockBlockTable}, "Written blocks"). A cached
+   * block is returned as it is, marked read only if this is a read.
+   */
   SharedBlock computeIfAbsent(BlockKey key, long hash, Function<BlockKey, SharedBlock> create,
-      List<Entry> evicted) {
+      boolean read, List<Entry> evicted) {
     lock.lock();
     try {
       Entry entry = map.get(key);
       if (entry != null) {
-        // Two readers missed the same block: the second one's read is a read too.
-        entry.referenced = true;
+        if (read) {
+          // Two readers missed the same block: the second one's read is a read too.
+          entry.referenced = true;
+        }
         return entry.block;
       }
       entry = new Entry(key, create.apply(key), hash);
@@ -90,7 +99,9 @@ final class ClockShard {
       if (sketch.ensureCapacity(entries)) {
         countEveryCachedBlockOnce();
       }
-      sketch.increment(hash);
+      if (read) {
+        sketch.increment(hash);
+      }
       sizer.onInsert(hash, entry.weight, entries, entries - mainEntries);
       linkNewest(entry);
       long windowCapacity = sizer.capacity();

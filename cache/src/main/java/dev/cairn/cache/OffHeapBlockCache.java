@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -169,7 +170,21 @@ public final class OffHeapBlockCache implements BlockCache {
       // Could never be cached (or the cache is gone): give the caller a block of its own.
       return new BlockLease(copyToNewBlock(contents, 1));
     }
-    return cacheOrShare(new BlockKey(fileNumber, offset), () -> copyToNewBlock(contents, 2));
+    return cacheOrShare(new BlockKey(fileNumber, offset), () -> copyToNewBlock(contents, 2), false);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Through the table's {@link BlockTable#computeIfAbsentWritten}; a block too large to cache
+   * is not copied at all.
+   */
+  @Override
+  public void insertWritten(long fileNumber, long offset, ByteBuffer contents) {
+    if (closed || contents.remaining() > largestCachedBlock) {
+      return;
+    }
+    cacheOrShare(new BlockKey(fileNumber, offset), () -> copyToNewBlock(contents, 2), true).close();
   }
 
   /**
@@ -202,7 +217,7 @@ public final class OffHeapBlockCache implements BlockCache {
     CachedBlock out = cacheOrShare(new BlockKey(fileNumber, offset), () -> {
       used[0] = true;
       return read;
-    });
+    }, false);
     if (!used[0]) {
       // Another reader cached this block meanwhile: drop our copy, both its references.
       read.release();
@@ -215,12 +230,13 @@ public final class OffHeapBlockCache implements BlockCache {
    * Caches the block {@code create} makes unless {@code key} is cached, and returns whichever
    * block is cached, retained for the caller. {@code create} runs under the table's lock for the
    * key, at most once, and only when the key is absent, so two threads never both cache a block.
+   * A {@code written} block goes through {@link BlockTable#computeIfAbsentWritten}.
    */
-  private CachedBlock cacheOrShare(BlockKey key, Supplier<SharedBlock> create) {
+  private CachedBlock cacheOrShare(BlockKey key, Supplier<SharedBlock> create, boolean written) {
     while (true) {
       SharedBlock[] created = new SharedBlock[1];
-      SharedBlock block =
-          table.computeIfAbsent(key, k -> created[0] = cacheNewBlock(k, create.get()));
+      Function<BlockKey, SharedBlock> cacheNew = k -> created[0] = cacheNewBlock(k, create.get());
+      SharedBlock block = written ? table.computeIfAbsentWritten(key, cacheNew) : table.computeIfAbsent(key, cacheNew);
       if (created[0] != null) {
         // Born with the caller's reference as well as the cache's, so even if maintenance
         // evicted it at once (TinyLFU may reject a newcomer) the caller still holds it.
@@ -242,7 +258,8 @@ public final class OffHeapBlockCache implements BlockCache {
 
   /** Accounts for {@code block}, about to be cached: runs under the table's lock for {@code key}. */
   private SharedBlock cacheNewBlock(BlockKey key, SharedBlock block) {
-    // An insert follows a read that missed: the block is read now.
+    // An insert follows a read that missed, and a written block is cached to be read: for
+    // isWarm, either is read now.
     block.markRead(insertClock.addAndGet(block.size()), 0);
     fileBlocks(key.fileNumber()).added(key.offset(), block);
     inserts.increment();

@@ -106,6 +106,34 @@ abstract class BlockCacheContractTest {
     }
   }
 
+  /** A written block is cached with its bytes; written again over a cached key, it changes nothing. */
+  @Test
+  void aWrittenBlockIsCachedAndDoesNotReplaceACachedOne() {
+    OffHeapBlockCache cache = newCache(1 << 20);
+    byte[] written = Blocks.bytes(3, 0, 1, 500);
+    ByteBuffer source = Blocks.buffer(written);
+    cache.insertWritten(3, 0, source);
+    assertEquals(0, source.position(), "the source's position is left alone");
+    cache.insertWritten(3, 0, Blocks.buffer(Blocks.bytes(3, 0, 2, 500)));
+    try (CachedBlock found = cache.lookup(3, 0)) {
+      assertNotNull(found);
+      assertArrayEquals(written, Blocks.read(found));
+    }
+    assertEquals(1, cache.stats().inserts());
+    assertEquals(1, cache.cachedBlockCount(3));
+    assertTrue(cache.isWarm(3, 0), "a block cached to be read counts as read now");
+    assertEquals(0, cache.stats().pinnedBytes() - 500, "only the cache holds it");
+  }
+
+  @Test
+  void aWrittenBlockTooLargeToCacheIsNotCached() {
+    OffHeapBlockCache cache = newCache(BLOCK - 1);
+    cache.insertWritten(1, 0, Blocks.buffer(Blocks.bytes(1, 0, BLOCK)));
+    assertEquals(0, cache.cachedBlockCount(1));
+    assertEquals(0, cache.stats().inserts());
+    assertEquals(0, cache.stats().pinnedBytes());
+  }
+
   @Test
   void evictionKeepsUsedBytesWithinCapacityAndPerFileCountsExact() {
     long seed = System.nanoTime();

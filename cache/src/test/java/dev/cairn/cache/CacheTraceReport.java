@@ -15,8 +15,9 @@ import java.util.function.Supplier;
  * Hit ratios of the clock with its window fixed at {@value ClockBlockTable#MIN_WINDOW_PERCENT}%,
  * the clock as it ships (the window moving), and LRU, on {@link CacheTraces}' shapes; and the
  * clock's window after a phase of new blocks then a steady skew (the figures behind decision
- * 0017); and on traces that also write, each policy with the written blocks cached or not (flush
- * caching: decision 0020). One thread, deterministic. Run from the repository's root after {@code mvn install}:
+ * 0017); and on traces that also write, each policy with the written blocks not cached, cached as
+ * reads and (the clock) cached as written (flush caching: decision 0020). One thread,
+ * deterministic. Run from the repository's root after {@code mvn install}:
  *
  * <pre>
  * mvn -q -o -pl cache dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
@@ -63,19 +64,21 @@ public final class CacheTraceReport {
   /** Traces that write as well as read: each policy with its writes not cached, and cached. */
   private static void reportWrites(long capacity, int blocks) {
     System.out.println();
-    System.out.println("| trace that writes | clock, writes not cached | clock, cached |"
-        + " LRU, not cached | LRU, cached |");
-    System.out.println("|---|---|---|---|---|");
+    System.out.println("| trace that writes | clock, writes not cached | clock, cached as reads"
+        + " | clock, cached as written | LRU, not cached | LRU, cached |");
+    System.out.println("|---|---|---|---|---|---|");
     for (Map.Entry<String, Supplier<LongSupplier>> trace : writingTraces(blocks).entrySet()) {
-      System.out.printf("| %s | %.4f | %.4f | %.4f | %.4f |%n", trace.getKey(),
+      System.out.printf("| %s | %.4f | %.4f | %.4f | %.4f | %.4f |%n", trace.getKey(),
           hitRatioOverRotations(new ClockBlockTable(capacity, releasing()), trace.getValue().get(),
               Writes.NOT_CACHED, blocks),
           hitRatioOverRotations(new ClockBlockTable(capacity, releasing()), trace.getValue().get(),
               Writes.AS_READS, blocks),
+          hitRatioOverRotations(new ClockBlockTable(capacity, releasing()), trace.getValue().get(),
+              Writes.AS_WRITTEN, blocks),
           hitRatioOverRotations(new LruBlockTable(capacity, releasing()), trace.getValue().get(),
               Writes.NOT_CACHED, blocks),
           hitRatioOverRotations(new LruBlockTable(capacity, releasing()), trace.getValue().get(),
-              Writes.AS_READS, blocks));
+              Writes.AS_WRITTEN, blocks));
     }
   }
 

@@ -35,8 +35,10 @@ final class CacheTraces {
   enum Writes {
     /** Not at all: only reads that missed cache blocks. */
     NOT_CACHED,
-    /** As a read that missed would: what the engine's flush caching does. */
-    AS_READS
+    /** As a read that missed would ({@link BlockTable#computeIfAbsent}). */
+    AS_READS,
+    /** As written blocks ({@link BlockTable#computeIfAbsentWritten}). */
+    AS_WRITTEN
   }
 
   /**
@@ -50,8 +52,10 @@ final class CacheTraces {
       long next = trace.getAsLong();
       if (next < 0) {
         BlockKey key = new BlockKey(1, ~next * BLOCK);
-        if (writes == Writes.AS_READS) {
-          table.computeIfAbsent(key, k -> block());
+        switch (writes) {
+          case NOT_CACHED -> { }
+          case AS_READS -> table.computeIfAbsent(key, k -> block());
+          case AS_WRITTEN -> table.computeIfAbsentWritten(key, k -> block());
         }
         continue;
       }

@@ -66,6 +66,84 @@ class ClockBlockTableTest {
     assertNotNull(table.peek(newcomer));
   }
 
+  /**
+   * A written block is not a request: unread, it leaves the window with nothing to count and is
+   * turned away even by a victim asked for once; asked for later, only those requests count, so
+   * it needs two to outcount that victim. (A fixed window: the sizer stays out of it.)
+   */
+  @Test
+  void aWrittenBlockCountsOnlyItsReads() {
+    ClockBlockTable fixed = fixedWindow(1);
+    for (int i = 0; i < 10; i++) { // the ring full, each block asked for once
+      fixed.computeIfAbsent(new BlockKey(1, i), k -> block(100));
+    }
+    BlockKey written = new BlockKey(2, 0);
+    fixed.computeIfAbsentWritten(written, k -> block(100));
+    assertEquals(0, fixed.frequency(written), "a write is not a request");
+    assertEquals(List.of(written), removed, "turned away at the window's exit");
+    removed.clear();
+
+    fixed.computeIfAbsent(written, k -> block(100)); // its first request ties with the victim's one
+    assertEquals(List.of(written), removed);
+    fixed.computeIfAbsent(written, k -> block(100)); // its second outcounts it
+    assertEquals(List.of(written, new BlockKey(1, 0)), removed);
+    assertNotNull(fixed.peek(written));
+  }
+
+  /**
+   * Read once in the window, a written block has one request to show as it leaves and ties with
+   * a victim asked for once; a block that missed and was read in the window has two and wins.
+   */
+  @Test
+  void aWrittenBlockReadInTheWindowShowsOneRequest() {
+    ClockBlockTable fixed = fixedWindow(20); // a window of two blocks
+    for (int i = 0; i < 8; i++) { // (1, 0) to (1, 5) ringed, (1, 6) and (1, 7) in the window
+      fixed.computeIfAbsent(new BlockKey(1, i), k -> block(100));
+    }
+    BlockKey written = new BlockKey(2, 0);
+    fixed.computeIfAbsentWritten(written, k -> block(100));
+    fixed.get(written);
+    fixed.computeIfAbsentWritten(new BlockKey(2, 1), k -> block(100)); // the ring now full
+    fixed.computeIfAbsentWritten(new BlockKey(2, 2), k -> block(100)); // pushes the read block out
+    assertEquals(List.of(written), removed, "1 against the victim's 1: the victim stays");
+
+    BlockKey missed = new BlockKey(3, 0);
+    fixed.computeIfAbsent(missed, k -> block(100)); // pushes (2, 1) out, never read: 0
+    fixed.get(missed);
+    fixed.computeIfAbsent(new BlockKey(3, 1), k -> block(100)); // pushes (2, 2) out: 0
+    fixed.computeIfAbsent(new BlockKey(3, 2), k -> block(100)); // pushes the missed block out: 2
+    assertEquals(List.of(written, new BlockKey(2, 1), new BlockKey(2, 2), new BlockKey(1, 0)), removed);
+    assertNotNull(fixed.peek(missed));
+  }
+
+  /**
+   * Written over a cached key, nothing changes: the cached block stays and is not marked read,
+   * so the hand takes it as its first victim rather than passing it.
+   */
+  @Test
+  void aWrittenBlockAlreadyCachedIsLeftAsItIs() {
+    ClockBlockTable fixed = fixedWindow(1);
+    BlockKey key = new BlockKey(1, 0);
+    fixed.computeIfAbsent(key, k -> block(100));
+    SharedBlock cached = fixed.peek(key);
+    assertEquals(cached, fixed.computeIfAbsentWritten(key, k -> block(100)));
+    for (int i = 1; i < 10; i++) { // the ring full, each block asked for once
+      fixed.computeIfAbsent(new BlockKey(2, i), k -> block(100));
+    }
+    BlockKey newcomer = new BlockKey(3, 0);
+    fixed.computeIfAbsent(newcomer, k -> block(100)); // ties with the hand's victim
+    fixed.computeIfAbsent(newcomer, k -> block(100)); // outcounts it
+    assertEquals(List.of(newcomer, key), removed);
+  }
+
+  /** One shard of 1,000 bytes whose window stays at {@code percent}% of it. */
+  private ClockBlockTable fixedWindow(int percent) {
+    return new ClockBlockTable(1000, percent, percent, (key, block, forRoom) -> {
+      removed.add(key);
+      block.release();
+    });
+  }
+
   /** A block that could not fit even with the ring empty leaves at once and takes no one with it. */
   @Test
   void aBlockLargerThanTheRingEvictsNoOne() {

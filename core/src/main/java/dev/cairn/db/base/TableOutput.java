@@ -114,7 +114,7 @@ public final class TableOutput implements AutoCloseable {
       builder = new TableBuilder(file, tableOptions);
       if (warmCache != null) {
         long number = fileNumber;
-        builder.onDataBlock((offset, contents) -> warmCache.insert(number, offset, ByteBuffer.wrap(contents)).close());
+        builder.onDataBlock((offset, contents) -> warmCache.insertWritten(number, offset, ByteBuffer.wrap(contents)));
       }
     }
     builder.add(internalKey, value);

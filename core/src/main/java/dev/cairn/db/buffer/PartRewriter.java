@@ -119,7 +119,7 @@ final class PartRewriter {
         s = TableSubset.write(h.reader(), positions(plan.blocks()), out, tag, (from, to, contents) -> {
           // A warm block keeps serving from the cache at its new address: the point of keeping it.
           if (cache.isWarm(source, from)) {
-            cache.insert(number, to, contents).close();
+            cache.insertWritten(number, to, contents);
           }
         });
         out.sync();
