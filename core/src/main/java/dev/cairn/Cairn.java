@@ -115,7 +115,28 @@ public interface Cairn extends AutoCloseable {
   /** As {@link #verifyChecksums()}, telling {@code progress} after each table. */
   int verifyChecksums(VerifyProgress progress);
 
-  /** Waits for background work, then releases every resource. Idempotent. */
+  /**
+   * Starts recording to {@code file}, which must not exist, every block-cache lookup of a user
+   * read, every block cached and every deleted file's blocks dropped, until {@link
+   * #endBlockCacheTrace} or {@link #close}: a trace that replays against other cache sizes and
+   * policies ({@code dev.cairn.cache.BlockCacheTraceReplay}; docs/operations.md, "Block cache
+   * traces"). A trace costs each lookup one record of 29 bytes, appended under a lock. Throws
+   * {@link IllegalStateException} if a trace is being recorded, {@link CairnIOException} if the
+   * file cannot be created.
+   */
+  void startBlockCacheTrace(Path file);
+
+  /**
+   * Ends the trace {@link #startBlockCacheTrace} began and closes its file, returning the records
+   * written. Throws {@link IllegalStateException} if no trace is being recorded, {@link
+   * CairnIOException} if writing it failed (the records before the failure are in the file).
+   */
+  long endBlockCacheTrace();
+
+  /**
+   * Waits for background work, then releases every resource; a block cache trace still being
+   * recorded is ended and its file closed. Idempotent.
+   */
   @Override
   void close();
 }

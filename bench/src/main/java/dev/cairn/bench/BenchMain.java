@@ -96,6 +96,10 @@ public final class BenchMain {
           out.print(dev.cairn.bench.report.SteadyState.run(rest));
           return EXIT_OK;
         }
+        case "cache-replay" -> {
+          out.print(dev.cairn.bench.report.CacheReplay.run(rest));
+          return EXIT_OK;
+        }
         case "hiccups" -> {
           out.print(dev.cairn.bench.run.MachineHiccups.run(rest));
           return EXIT_OK;
@@ -104,7 +108,7 @@ public final class BenchMain {
           out.print(usage());
           return EXIT_OK;
         }
-        default -> throw new UsageException("unknown command '" + command + "'; valid commands: run, compare, matrix, series, docs, summarize, hiccups, jmh, help");
+        default -> throw new UsageException("unknown command '" + command + "'; valid commands: run, compare, matrix, series, docs, summarize, cache-replay, hiccups, jmh, help");
       }
     } catch (UsageException e) {
       err.println("error: " + e.getMessage());
@@ -240,6 +244,7 @@ public final class BenchMain {
         .append("  java -jar cairn-bench.jar series --out DIR   (series.md and series.json again from a series' kept records)\n")
         .append("  java -jar cairn-bench.jar docs --root REPO   (the README's and docs/choosing.md's figures from docs/results)\n")
         .append("  java -jar cairn-bench.jar summarize --out DIR --after SECONDS   (a finished run's steady state)\n")
+        .append("  java -jar cairn-bench.jar cache-replay --trace FILE [--cache-mb A,B] [--from F]   (a block cache trace against each policy)\n")
         .append("  java -jar cairn-bench.jar hiccups [--threads N] [--seconds S]   (this machine's own stalls: the floor under a p99)\n")
         .append("  java -jar cairn-bench.jar help\n\n")
         .append("engines:   ").append(String.join(", ", Engines.names())).append('\n')

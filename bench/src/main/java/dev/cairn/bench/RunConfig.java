@@ -46,6 +46,8 @@ import java.util.Map;
  *     --device-read-iops}, a block-I/O control group: {@link dev.cairn.bench.device.ReadIopsCap});
  *     0 = uncapped. A capped run reads its tables directly where the engine can ({@link
  *     #directIo} is then true) and drops the page cache before each measured phase
+ * @param cacheTrace Cairn engines record a block cache trace of each run beside its statistics
+ *     ({@code --cache-trace}; the last round's is kept)
  */
 public record RunConfig(
     long records,
@@ -73,7 +75,8 @@ public record RunConfig(
     long nodePageCacheBytes,
     boolean engineDefaults,
     int backgroundThreads,
-    int deviceReadIops) {
+    int deviceReadIops,
+    boolean cacheTrace) {
 
   public static final long MIB = 1L << 20;
   public static final long DEFAULT_RECORDS = 204_800;
@@ -99,7 +102,7 @@ public record RunConfig(
   public EngineSettings engineSettings() {
     return new EngineSettings(cacheBytes, memtableBytes, 4096, 10, baseLevelBytes, levelSizeRatio,
         targetFileBytes, directIo, highOps, lowOps, seekDelayMillis, records, valueBytes, nodePageCacheBytes,
-        engineDefaults, backgroundThreads);
+        engineDefaults, backgroundThreads, cacheTrace);
   }
 
   /** Bytes of one record as the user wrote it: 16-byte key plus value. */
@@ -149,6 +152,7 @@ public record RunConfig(
     m.put("engine_defaults", engineDefaults);
     m.put("background_threads", backgroundThreads);
     m.put("device_read_iops", deviceReadIops);
+    m.put("cache_trace", cacheTrace);
     m.put("lsbm_6_1_scale", "1/" + Math.round(lsbmScaleDenominator()));
     return m;
   }

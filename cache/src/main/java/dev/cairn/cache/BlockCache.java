@@ -98,6 +98,20 @@ public interface BlockCache extends AutoCloseable {
 
   CacheStats stats();
 
+  /**
+   * Starts recording this cache's lookups, inserts and dropped files to {@code trace} ({@link
+   * BlockCacheTrace}); the caller closes it after {@link #stopTrace}. Throws {@link
+   * IllegalStateException} if a trace is being recorded already. By default, unsupported.
+   */
+  default void startTrace(BlockCacheTrace trace) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " records no trace");
+  }
+
+  /** Stops recording and returns the trace that was being recorded, or null if none was. */
+  default BlockCacheTrace stopTrace() {
+    return null;
+  }
+
   long capacityBytes();
 
   /** Drops every entry; memory still held by readers is freed when they close. */

@@ -84,6 +84,8 @@ public final class OffHeapBlockCache implements BlockCache {
   private final LongAdder evictedWarm = new LongAdder();
   private final LongAdder usedBytes = new LongAdder();
   private final LongAdder blockCount = new LongAdder();
+  /** The trace being recorded, or null: read once per call that records. */
+  private volatile BlockCacheTrace trace;
   /** Bytes inserted so far: the clock {@link #isWarm} measures a block's age with. */
   private final AtomicLong insertClock = new AtomicLong();
   /** How far the clock moves before a read of a block records it again. */
@@ -139,10 +141,12 @@ public final class OffHeapBlockCache implements BlockCache {
       block.markRead(insertClock.get(), readMarkSlack);
       hits.increment();
       file.hits.increment();
+      record(BlockCacheTrace.Kind.HIT, fileNumber, offset, block.size());
       return new BlockLease(block);
     }
     misses.increment();
     file.misses.increment();
+    record(BlockCacheTrace.Kind.MISS, fileNumber, offset, 0);
     return null;
   }
 
@@ -166,6 +170,7 @@ public final class OffHeapBlockCache implements BlockCache {
   @Override
   public CachedBlock insert(long fileNumber, long offset, ByteBuffer contents) {
     int size = contents.remaining();
+    record(BlockCacheTrace.Kind.READ_CACHED, fileNumber, offset, size);
     if (closed || size > largestCachedBlock) {
       // Could never be cached (or the cache is gone): give the caller a block of its own.
       return new BlockLease(copyToNewBlock(contents, 1));
@@ -181,6 +186,7 @@ public final class OffHeapBlockCache implements BlockCache {
    */
   @Override
   public void insertWritten(long fileNumber, long offset, ByteBuffer contents) {
+    record(BlockCacheTrace.Kind.WRITTEN_CACHED, fileNumber, offset, contents.remaining());
     if (closed || contents.remaining() > largestCachedBlock) {
       return;
     }
@@ -197,6 +203,7 @@ public final class OffHeapBlockCache implements BlockCache {
   public CachedBlock insertRead(long fileNumber, long offset, int storedBytes, BlockSource source)
       throws IOException {
     if (closed || storedBytes > largestCachedBlock) {
+      record(BlockCacheTrace.Kind.READ_CACHED, fileNumber, offset, storedBytes);
       return BlockCache.super.insertRead(fileNumber, offset, storedBytes, source);
     }
     MemoryRegion region = memory.allocate(storedBytes);
@@ -213,6 +220,7 @@ public final class OffHeapBlockCache implements BlockCache {
       region.free();
       throw e;
     }
+    record(BlockCacheTrace.Kind.READ_CACHED, fileNumber, offset, read.size());
     boolean[] used = new boolean[1];
     CachedBlock out = cacheOrShare(new BlockKey(fileNumber, offset), () -> {
       used[0] = true;
@@ -308,6 +316,7 @@ public final class OffHeapBlockCache implements BlockCache {
    */
   @Override
   public void evictFile(long fileNumber) {
+    record(BlockCacheTrace.Kind.FILE_DROPPED, fileNumber, 0, 0);
     FileBlocks file = files.get(fileNumber);
     if (file == null) {
       return;
@@ -355,6 +364,32 @@ public final class OffHeapBlockCache implements BlockCache {
   public FileCacheStats fileStats(long fileNumber) {
     FileBlocks file = files.get(fileNumber);
     return file == null ? new FileCacheStats(fileNumber, 0, 0, 0) : file.snapshot(fileNumber);
+  }
+
+  @Override
+  public void startTrace(BlockCacheTrace next) {
+    synchronized (this) {
+      if (trace != null) {
+        throw new IllegalStateException("the block cache is recording a trace already, to " + trace.path());
+      }
+      trace = next;
+    }
+  }
+
+  @Override
+  public BlockCacheTrace stopTrace() {
+    synchronized (this) {
+      BlockCacheTrace stopped = trace;
+      trace = null;
+      return stopped;
+    }
+  }
+
+  private void record(BlockCacheTrace.Kind kind, long fileNumber, long offset, int bytes) {
+    BlockCacheTrace t = trace;
+    if (t != null) {
+      t.record(kind, fileNumber, offset, bytes);
+    }
   }
 
   @Override

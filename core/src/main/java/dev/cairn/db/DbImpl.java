@@ -1,6 +1,7 @@
 package dev.cairn.db;
 
 import dev.cairn.Cairn;
+import dev.cairn.CairnIOException;
 import dev.cairn.CairnIterator;
 import dev.cairn.Entry;
 import dev.cairn.Options;
@@ -11,10 +12,13 @@ import dev.cairn.Stats;
 import dev.cairn.VerifyProgress;
 import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
+import dev.cairn.cache.BlockCacheTrace;
 import dev.cairn.db.base.Engine;
 import dev.cairn.db.compact.Compactions;
 import dev.cairn.db.read.ReadState;
 import dev.cairn.db.read.SnapshotImpl;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -278,7 +282,73 @@ public final class DbImpl implements Cairn {
 
   @Override
   public void close() {
-    db.close();
+    try {
+      db.close();
+    } finally {
+      BlockCacheTrace trace = engine.blockCache().stopTrace();
+      if (trace != null) {
+        closeTrace(trace);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- block cache traces
+
+  @Override
+  public void startBlockCacheTrace(Path file) {
+    if (file == null) {
+      throw new IllegalArgumentException("block cache trace file must not be null");
+    }
+    calls.enter();
+    try {
+      BlockCacheTrace trace;
+      try {
+        trace = BlockCacheTrace.create(file);
+      } catch (IOException e) {
+        throw new CairnIOException("create block cache trace " + file, e);
+      }
+      try {
+        engine.blockCache().startTrace(trace);
+      } catch (RuntimeException e) {
+        closeQuietlyAndDelete(trace);
+        throw e;
+      }
+    } finally {
+      calls.exit();
+    }
+  }
+
+  @Override
+  public long endBlockCacheTrace() {
+    calls.enter();
+    try {
+      BlockCacheTrace trace = engine.blockCache().stopTrace();
+      if (trace == null) {
+        throw new IllegalStateException("no block cache trace is being recorded in " + engine.dir());
+      }
+      closeTrace(trace);
+      return trace.records();
+    } finally {
+      calls.exit();
+    }
+  }
+
+  private static void closeTrace(BlockCacheTrace trace) {
+    try {
+      trace.close();
+    } catch (IOException e) {
+      throw new CairnIOException("write block cache trace " + trace.path(), e);
+    }
+  }
+
+  /** A trace that never started: its file, header only, goes. */
+  private static void closeQuietlyAndDelete(BlockCacheTrace trace) {
+    try {
+      trace.close();
+      Files.deleteIfExists(trace.path());
+    } catch (IOException e) {
+      // The trace never recorded anything; the caller's exception says why it did not start.
+    }
   }
 
   /** The engine context (tests). */

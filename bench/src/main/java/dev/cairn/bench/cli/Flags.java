@@ -20,7 +20,7 @@ public final class Flags {
   /** Flag name to its one-line help, in the order usage prints them. */
   public static final Map<String, String> HELP = new LinkedHashMap<>();
   static final List<String> BOOLEAN_FLAGS = List.of("--direct-io", "--keep-data", "--engine-defaults",
-      "--same-jvm");
+      "--same-jvm", "--cache-trace");
   /** What a forked run of one (engine, workload) does not inherit from its parent's command line. */
   private static final List<String> NOT_FOR_ONE_RUN =
       List.of("--engine", "--engines", "--workload", "--workloads", "--same-jvm", "--repeat");
@@ -58,6 +58,8 @@ public final class Flags {
     HELP.put("--low-ops", "periodic: offered ops/s in low phases (default 300)");
     HELP.put("--data-dir", "where databases are created (default OUT/data)");
     HELP.put("--keep-data", "keep the databases after each run");
+    HELP.put("--cache-trace", "Cairn engines record a block cache trace of each run into the data directory, beside its"
+        + " statistics (the last round's is kept), for cache-replay");
     HELP.put("--device-read-iops", "a real slow device for every engine: each run's process (and any node it starts) in a"
         + " block-I/O control group capped at N reads/s from the data's device; turns on --direct-io and drops the page"
         + " cache before each measured phase (default 0 = off; needs root and a blkio or io controller)");
@@ -146,7 +148,8 @@ public final class Flags {
         mib(values, "--node-page-cache-mb", 64),
         engineDefaults,
         (int) CommandFlags.rangeLong(values, "--background-threads", 0, 0, 64),
-        deviceReadIops);
+        deviceReadIops,
+        values.containsKey("--cache-trace"));
     int rounds = (int) CommandFlags.rangeLong(values, "--repeat", 1, 1, 100);
     if (rounds > 1 && engines.stream().noneMatch(e -> Engines.controlOf(e).filter(engines::contains).isPresent())) {
       throw new UsageException("a series (--repeat " + rounds + ") needs an A/A control to tell its ratios from noise:"

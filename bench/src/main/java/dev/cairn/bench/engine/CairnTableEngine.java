@@ -105,6 +105,16 @@ public final class CairnTableEngine implements BenchEngine {
     io = options.fileSystem().ioStats();
     statsFile = dir.resolveSibling(dir.getFileName() + "-stats.txt");
     db = Cairn.open(dir, options);
+    if (s.cacheTrace()) {
+      // Beside the statistics, so the runner keeps it; an earlier round's gives way.
+      Path trace = dir.resolveSibling(dir.getFileName() + "-cache.trace");
+      try {
+        java.nio.file.Files.deleteIfExists(trace);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("remove the earlier round's cache trace " + trace, e);
+      }
+      db.startBlockCacheTrace(trace);
+    }
   }
 
   /** The local filesystem, behind a simulated seek delay when {@code --seek-delay-ms} is set. */

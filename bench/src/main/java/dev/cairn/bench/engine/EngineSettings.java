@@ -28,6 +28,8 @@ package dev.cairn.bench.engine;
  * @param backgroundThreads threads for flushes and compactions (Cairn's {@code
  *     backgroundThreads}, RocksDB's {@code max_background_jobs}); 0 keeps the engine's default,
  *     and engines that cannot set it report a positive value as unhonoured
+ * @param cacheTrace Cairn engines: record a block cache trace of each run ({@code --cache-trace})
+ *     beside its statistics, for {@code cache-replay}; other engines ignore it
  */
 public record EngineSettings(
     long blockCacheBytes,
@@ -45,7 +47,8 @@ public record EngineSettings(
     int valueBytes,
     long nodePageCacheBytes,
     boolean engineDefaults,
-    int backgroundThreads) {
+    int backgroundThreads,
+    boolean cacheTrace) {
 
   /** LevelDB's hard-wired tree shape, which the LevelDB engines cannot change. */
   public static final long LEVELDB_BASE_LEVEL_BYTES = 10L << 20;
@@ -56,7 +59,7 @@ public record EngineSettings(
   public EngineSettings withoutOfferedRates() {
     return new EngineSettings(blockCacheBytes, memtableBytes, blockBytes, bloomBitsPerKey, baseLevelBytes,
         levelSizeRatio, targetFileBytes, directReads, 0, 0, seekDelayMillis, records, valueBytes,
-        nodePageCacheBytes, engineDefaults, backgroundThreads);
+        nodePageCacheBytes, engineDefaults, backgroundThreads, cacheTrace);
   }
 
   /** The unhonoured-settings entry of an engine whose background thread count cannot be set. */

@@ -73,7 +73,7 @@ public class DbReadPathBench {
     dir = Files.createTempDirectory("cairn-dbreadpath-bench");
     db = Engines.create(engine);
     db.open(dir, new EngineSettings((long) cacheMb << 20, 32L << 20, 4096, 10, 0, 0, 0, false,
-        0, 0, 0, records, VALUE_BYTES, 0, true, 0));
+        0, 0, 0, records, VALUE_BYTES, 0, true, 0, false));
     SplittableRandom r = new SplittableRandom(42);
     byte[] value = new byte[VALUE_BYTES];
     for (int i = 0; i < records; i++) {

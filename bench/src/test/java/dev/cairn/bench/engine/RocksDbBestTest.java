@@ -24,7 +24,7 @@ class RocksDbBestTest {
   /** 16 MiB of cache holds the ~2 MiB of data; one flush writes it all into one table. */
   private static EngineSettings settings() {
     return new EngineSettings(16L << 20, 8L << 20, 4096, 10, 64L << 20, 10, 1L << 20, false,
-        0, 0, 0, RECORDS, 1024, 0, false, 0);
+        0, 0, 0, RECORDS, 1024, 0, false, 0, false);
   }
 
   @Test

@@ -30,7 +30,7 @@ class RocksDbCacheCountersTest {
    */
   private static EngineSettings settings(boolean directReads) {
     return new EngineSettings(16L << 20, 256L << 10, 4096, 10, 64L << 20, 10, 1L << 20, directReads,
-        0, 0, 0, 4000, 1024, 0, false, 0);
+        0, 0, 0, 4000, 1024, 0, false, 0, false);
   }
 
   @Test

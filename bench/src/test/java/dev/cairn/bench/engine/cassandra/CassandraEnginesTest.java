@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class CassandraEnginesTest {
   private static EngineSettings settings(double highOps, double lowOps) {
     return new EngineSettings(60L << 20, 1L << 20, 4096, 10, 10L << 20, 10, 2L << 20, false, highOps, lowOps, 0,
-        204_800, 1024, 64L << 20, false, 0);
+        204_800, 1024, 64L << 20, false, 0, false);
   }
 
   @Test

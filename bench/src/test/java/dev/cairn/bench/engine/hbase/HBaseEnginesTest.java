@@ -20,7 +20,7 @@ class HBaseEnginesTest {
 
   private static EngineSettings settings(long cacheBytes, double highOps, double lowOps) {
     return new EngineSettings(cacheBytes, 1L << 20, 4096, 10, 10L << 20, 10, 2L << 20, false, highOps, lowOps, 0,
-        204_800, 1024, 64L << 20, false, 0);
+        204_800, 1024, 64L << 20, false, 0, false);
   }
 
   @Test
