@@ -152,7 +152,7 @@ public final class BlockCacheTraceReplay {
   }
 
   /** A block of {@code bytes} with no memory behind it: the table weighs it and nothing reads it. */
-  private static SharedBlock standIn(int bytes) {
+  static SharedBlock standIn(int bytes) {
     return new SharedBlock(new MemoryRegion() {
       @Override
       public ByteBuffer buffer() {

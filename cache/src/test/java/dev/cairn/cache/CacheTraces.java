@@ -1,6 +1,5 @@
 package dev.cairn.cache;
 
-import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import java.util.function.LongSupplier;
 
@@ -106,20 +105,7 @@ final class CacheTraces {
   }
 
   private static SharedBlock block() {
-    return new SharedBlock(new MemoryRegion() {
-      @Override
-      public ByteBuffer buffer() {
-        return ByteBuffer.allocate(0);
-      }
-
-      @Override
-      public int size() {
-        return BLOCK;
-      }
-
-      @Override
-      public void free() {}
-    }, 1);
+    return BlockCacheTraceReplay.standIn(BLOCK);
   }
 
   /**
