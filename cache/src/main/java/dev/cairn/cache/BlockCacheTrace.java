@@ -39,7 +39,7 @@ public final class BlockCacheTrace implements AutoCloseable {
     /** A block was cached as it was written, before any read (flush caching, a moved block). */
     WRITTEN_CACHED(4),
     /** A deleted file's blocks were dropped (its offset and bytes are 0). */
-    FILE_DROPPED(5);
+    FILE_DROPPED(FILE_DROPPED_CODE);
 
     /** The record's first byte. */
     public final int code;
@@ -48,16 +48,23 @@ public final class BlockCacheTrace implements AutoCloseable {
       this.code = code;
     }
 
+    /** Indexed by code: a replay looks up every record's kind. */
+    private static final Kind[] BY_CODE = new Kind[FILE_DROPPED_CODE + 1];
+
+    static {
+      for (Kind k : values()) {
+        BY_CODE[k.code] = k;
+      }
+    }
+
     /** The kind of {@code code}, or null for a code no version-1 trace has. */
     static Kind of(int code) {
-      for (Kind k : values()) {
-        if (k.code == code) {
-          return k;
-        }
-      }
-      return null;
+      return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
     }
   }
+
+  /** The largest kind code of version 1. */
+  private static final int FILE_DROPPED_CODE = 5;
 
   static final byte[] MAGIC = "CAIRNBCT".getBytes(StandardCharsets.US_ASCII);
   static final int VERSION = 1;

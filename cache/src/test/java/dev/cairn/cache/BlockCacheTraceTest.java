@@ -101,13 +101,19 @@ class BlockCacheTraceTest {
     assertEquals("not a trace", Files.readString(existing));
   }
 
-  @Test
-  void aTraceCutShortReadsUpToItsLastWholeRecord() throws IOException {
-    Path file = dir.resolve("cut.trace");
+  /** A trace of two records: a miss of (1, 0), then a hit of (1, 4096). */
+  private Path missThenHit(String name) throws IOException {
+    Path file = dir.resolve(name);
     try (BlockCacheTrace trace = BlockCacheTrace.create(file)) {
       trace.record(Kind.MISS, 1, 0, 0);
       trace.record(Kind.HIT, 1, 4096, 4000);
     }
+    return file;
+  }
+
+  @Test
+  void aTraceCutShortReadsUpToItsLastWholeRecord() throws IOException {
+    Path file = missThenHit("cut.trace");
     byte[] whole = Files.readAllBytes(file);
     Files.write(file, java.util.Arrays.copyOf(whole, whole.length - 5));
     assertEquals(List.of(new Rec(Kind.MISS, 1, 0, 0)), read(file));
@@ -115,11 +121,7 @@ class BlockCacheTraceTest {
 
   @Test
   void aRecordOfNoKnownKindIsReportedWithItsFileAndOffset() throws IOException {
-    Path file = dir.resolve("bad.trace");
-    try (BlockCacheTrace trace = BlockCacheTrace.create(file)) {
-      trace.record(Kind.MISS, 1, 0, 0);
-      trace.record(Kind.HIT, 1, 0, 10);
-    }
+    Path file = missThenHit("bad.trace");
     byte[] bytes = Files.readAllBytes(file);
     int second = BlockCacheTrace.HEADER_BYTES + BlockCacheTrace.RECORD_BYTES;
     bytes[second] = 9;
