@@ -1,6 +1,7 @@
 package dev.cairn.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.bench.report.JsonParser;
@@ -46,6 +47,32 @@ class CairnEngineSmokeTest {
     for (String row : Files.readAllLines(out.resolve("timeseries.csv")).subList(1, 2)) {
       String[] cells = row.split(",", -1);
       assertTrue(cells[13].equals("HIGH") || cells[13].equals("LOW"), "load_class of a DLC run: " + row);
+    }
+  }
+
+  /**
+   * A candidate default is the shipped options with one lever changed: the buffer's engine runs a
+   * compaction buffer, the DLC one the DLC scheduler, and both keep the shipped flush caching.
+   */
+  @Test
+  void theCandidateDefaultsChangeOneLeverOfTheShippedOptions(@TempDir Path out) throws Exception {
+    StringBuilder stderr = new StringBuilder();
+    List<String> engines = List.of("cairn-default+buffer", "cairn-default+dlc");
+    int code = OutputChecks.execute(stderr, RunnerSmokeTest.concat(new String[] {"compare", "--engines",
+        String.join(",", engines), "--workloads", "latest-rangehot", "--out", out.toString()},
+        RunnerSmokeTest.TINY));
+    assertEquals(BenchMain.EXIT_OK, code, "compare failed:\n" + stderr);
+    for (Map<String, Object> e : OutputChecks.assertWellFormed(out, engines, List.of("latest-rangehot"))) {
+      assertEquals("ok", e.get("status"), e.get("engine") + " failed: " + e.get("error"));
+    }
+    String buffer = Files.readString(out.resolve("data/cairn-default+buffer-latest-rangehot-stats.txt"));
+    String dlc = Files.readString(out.resolve("data/cairn-default+dlc-latest-rangehot-stats.txt"));
+    assertTrue(buffer.contains("compaction buffer"), buffer);
+    assertFalse(buffer.contains("dlc "), buffer);
+    assertTrue(dlc.contains("dlc "), dlc);
+    assertFalse(dlc.contains("compaction buffer"), dlc);
+    for (String stats : List.of(buffer, dlc)) {
+      assertTrue(stats.lines().anyMatch(l -> l.startsWith("flush caching") && l.contains("adaptive")), stats);
     }
   }
 

@@ -13,6 +13,7 @@ import dev.cairn.fs.SeekDelayFileSystem;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * Cairn with table (LevelDB-style leveled) compaction, through its public API only. Device and
@@ -39,6 +40,8 @@ public final class CairnTableEngine implements BenchEngine {
   private final CairnRecipe recipe;
   /** {@code cairn-default}: Options.defaults() with the shared budgets only, no recipe, no shape. */
   private final boolean asShipped;
+  /** What a candidate default changes of the shipped options ({@link #asShippedBut}); else nothing. */
+  private final UnaryOperator<Options.Builder> candidate;
   private Cairn db;
   /** Where the final statistics table goes: beside the database, which the runner deletes. */
   private Path statsFile;
@@ -56,12 +59,13 @@ public final class CairnTableEngine implements BenchEngine {
 
   /** Cairn as {@code recipe} sets it, e.g. {@code cairn-block} is {@code CairnRecipe.of(Style.BLOCK)}. */
   public CairnTableEngine(CairnRecipe recipe) {
-    this(recipe, false);
+    this(recipe, false, UnaryOperator.identity());
   }
 
-  private CairnTableEngine(CairnRecipe recipe, boolean asShipped) {
+  private CairnTableEngine(CairnRecipe recipe, boolean asShipped, UnaryOperator<Options.Builder> candidate) {
     this.recipe = recipe;
     this.asShipped = asShipped;
+    this.candidate = candidate;
   }
 
   /**
@@ -71,7 +75,15 @@ public final class CairnTableEngine implements BenchEngine {
    * without {@code --engine-defaults}.
    */
   public static CairnTableEngine asShipped() {
-    return new CairnTableEngine(CairnRecipe.of(CairnRecipe.Style.TABLE), true);
+    return asShippedBut(UnaryOperator.identity());
+  }
+
+  /**
+   * A candidate default: Cairn as shipped ({@link #asShipped}) with {@code change} made to its
+   * options, so that a series can put what a default would become beside what it is.
+   */
+  public static CairnTableEngine asShippedBut(UnaryOperator<Options.Builder> change) {
+    return new CairnTableEngine(CairnRecipe.of(CairnRecipe.Style.TABLE), true, change);
   }
 
   @Override
@@ -89,7 +101,7 @@ public final class CairnTableEngine implements BenchEngine {
     }
     Options options;
     if (asShipped) {
-      options = builder.build();
+      options = candidate.apply(builder).build();
     } else {
       // The buffer's own defaults: its trim pace and unit follow the base level (TrimPacing),
       // which puts the paper's 30 s and 2 MB at the runner's scale with no setting of ours.

@@ -6,7 +6,9 @@ import static dev.cairn.bench.engine.CairnRecipe.Style.TABLE;
 
 import dev.cairn.cache.EvictionPolicy;
 import dev.cairn.Options;
+import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.compaction.leveled.CompactionPriority;
+import dev.cairn.config.CompactionSettings;
 import dev.cairn.bench.engine.cassandra.CassandraEngine;
 import dev.cairn.bench.engine.hbase.HBaseEngine;
 import java.util.HashSet;
@@ -35,6 +37,12 @@ public final class Engines {
     // Cairn engines are named configurations, kept as references for what the default should reach.
     BY_NAME.put("cairn-default", CairnTableEngine::asShipped);
     BY_NAME.put("cairn-default-same", CairnTableEngine::asShipped);
+    // Candidate defaults (docs/decisions/0020): as shipped with one lever changed, the compaction
+    // buffer at its own defaults as the execution, or DLC at its own defaults as the scheduler.
+    BY_NAME.put("cairn-default+buffer", () -> CairnTableEngine.asShippedBut(b -> b.compaction(
+        CompactionSettings.leveled(CompactionSettings.Buffer.defaults()))));
+    BY_NAME.put("cairn-default+dlc", () -> CairnTableEngine.asShippedBut(b -> b.compaction(
+        CompactionSettings.leveled(CompactionSettings.Table.defaults(), DlcConfig.defaults()))));
     BY_NAME.put("cairn-table", CairnTableEngine::new);
     // cairn-table under a second name: the A/A control, whose ratio to cairn-table in one series
     // is the runner's own spread between two engines that do the same work.
