@@ -75,22 +75,17 @@ final class ClockShard {
   }
 
   /**
-   * Caches the block of {@code key} unless it is cached: into the window, as the newest block.
-   * A block {@code read} (a miss) is one request for the sketch; a block written, not read (a
-   * flush's output under flush caching), is none, so it leaves the window unread with nothing
-   * to count against the ring's victim ({@link ClockBlockTable}, "Written blocks"). A cached
-   * block is returned as it is, marked read only if this is a read.
+   * Caches the block of {@code key}, just missed, unless it is cached: into the window, as the
+   * newest block, and one request for the sketch. A cached block is returned marked read.
    */
   SharedBlock computeIfAbsent(BlockKey key, long hash, Function<BlockKey, SharedBlock> create,
-      boolean read, List<Entry> evicted) {
+      List<Entry> evicted) {
     lock.lock();
     try {
       Entry entry = map.get(key);
       if (entry != null) {
-        if (read) {
-          // Two readers missed the same block: the second one's read is a read too.
-          entry.referenced = true;
-        }
+        // Two readers missed the same block: the second one's read is a read too.
+        entry.referenced = true;
         return entry.block;
       }
       entry = new Entry(key, create.apply(key), hash);
@@ -99,9 +94,7 @@ final class ClockShard {
       if (sketch.ensureCapacity(entries)) {
         countEveryCachedBlockOnce();
       }
-      if (read) {
-        sketch.increment(hash);
-      }
+      sketch.increment(hash);
       sizer.onInsert(hash, entry.weight, entries, entries - mainEntries);
       linkNewest(entry);
       long windowCapacity = sizer.capacity();
@@ -120,6 +113,48 @@ final class ClockShard {
           eject(victim, evicted);
         }
       }
+      return entry.block;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Caches a block just written, not read, unless it is cached: into the ring just behind the
+   * hand, past the window and admission, making room by evicting the hand's victims. The sketch
+   * does not count it, and the victims it evicts are remembered as given up (a miss for one
+   * pushes the window down) but not counted in the rates that judge admission: the window did
+   * not let the written block in. A cached block is returned as it is, not marked read. A block
+   * that would not fit beside the window with the ring empty is not cached and evicts no one.
+   * See {@link ClockBlockTable}, "Written blocks".
+   */
+  SharedBlock computeIfAbsentWritten(BlockKey key, long hash, Function<BlockKey, SharedBlock> create,
+      List<Entry> evicted) {
+    lock.lock();
+    try {
+      Entry entry = map.get(key);
+      if (entry != null) {
+        return entry.block;
+      }
+      entry = new Entry(key, create.apply(key), hash);
+      map.put(key, entry);
+      entries++;
+      if (sketch.ensureCapacity(entries)) {
+        countEveryCachedBlockOnce();
+      }
+      if (entry.weight > capacity - windowBytes) {
+        evict(entry, evicted);
+        return entry.block;
+      }
+      // What the window does not hold is the ring's, so while the block does not fit the ring
+      // is not empty.
+      while (windowBytes + mainBytes + entry.weight > capacity) {
+        Entry victim = advanceToVictim();
+        unlinkFromMain(victim);
+        evict(victim, evicted);
+        sizer.givenUpForWritten(victim.hash);
+      }
+      linkBehindHand(entry);
       return entry.block;
     } finally {
       lock.unlock();

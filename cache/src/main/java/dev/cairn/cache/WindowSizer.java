@@ -97,6 +97,14 @@ final class WindowSizer {
     refusals++;
   }
 
+  /**
+   * The ring gave the block of {@code hash} up for a written block: remembered, so that its
+   * return pushes the window down, but not counted in the rates, which judge what admission let in.
+   */
+  void givenUpForWritten(long hash) {
+    ejected.add(hash, inserts);
+  }
+
   /** The ring gave the block of {@code hash} up for room. */
   void ejected(long hash) {
     ejected.add(hash, inserts);

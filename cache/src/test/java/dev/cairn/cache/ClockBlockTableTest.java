@@ -67,53 +67,84 @@ class ClockBlockTableTest {
   }
 
   /**
-   * A written block is not a request: unread, it leaves the window with nothing to count and is
-   * turned away even by a victim asked for once; asked for later, only those requests count, so
-   * it needs two to outcount that victim. (A fixed window: the sizer stays out of it.)
+   * A written block goes into the ring past the window and admission, behind the hand: it takes
+   * the hand's victim's place, though a read newcomer with its one request would tie with that
+   * victim and be turned away, and the sketch does not count it. (A fixed window: the sizer stays
+   * out of it.)
    */
   @Test
-  void aWrittenBlockCountsOnlyItsReads() {
+  void aWrittenBlockEntersTheRingPastAdmission() {
     ClockBlockTable fixed = fixedWindow(1);
-    for (int i = 0; i < 10; i++) { // the ring full, each block asked for once
-      fixed.computeIfAbsent(new BlockKey(1, i), k -> block(100));
-    }
+    fillTheRing(fixed);
     BlockKey written = new BlockKey(2, 0);
     fixed.computeIfAbsentWritten(written, k -> block(100));
-    assertEquals(0, fixed.frequency(written), "a write is not a request");
-    assertEquals(List.of(written), removed, "turned away at the window's exit");
-    removed.clear();
-
-    fixed.computeIfAbsent(written, k -> block(100)); // its first request ties with the victim's one
-    assertEquals(List.of(written), removed);
-    fixed.computeIfAbsent(written, k -> block(100)); // its second outcounts it
-    assertEquals(List.of(written, new BlockKey(1, 0)), removed);
+    assertEquals(List.of(new BlockKey(1, 0)), removed, "the hand's victim made room");
     assertNotNull(fixed.peek(written));
+    assertEquals(0, fixed.frequency(written), "a write is not a request");
+
+    BlockKey newcomer = new BlockKey(3, 0);
+    fixed.computeIfAbsent(newcomer, k -> block(100));
+    assertEquals(List.of(new BlockKey(1, 0), newcomer), removed, "a read once ties and is refused");
   }
 
   /**
-   * Read once in the window, a written block has one request to show as it leaves and ties with
-   * a victim asked for once; a block that missed and was read in the window has two and wins.
+   * Behind the hand, a written block is the last the hand reaches: read by then, the hand passes
+   * it once (counting the read) and takes the next; unread, it is the victim.
    */
   @Test
-  void aWrittenBlockReadInTheWindowShowsOneRequest() {
-    ClockBlockTable fixed = fixedWindow(20); // a window of two blocks
-    for (int i = 0; i < 8; i++) { // (1, 0) to (1, 5) ringed, (1, 6) and (1, 7) in the window
-      fixed.computeIfAbsent(new BlockKey(1, i), k -> block(100));
+  void theHandPassesAWrittenBlockOnlyIfItWasRead() {
+    ClockBlockTable fixed = fixedWindow(1);
+    fillTheRing(fixed);
+    BlockKey read = new BlockKey(2, 0);
+    BlockKey unread = new BlockKey(2, 1);
+    fixed.computeIfAbsentWritten(read, k -> block(100)); // gives (1, 0) up
+    fixed.computeIfAbsentWritten(unread, k -> block(100)); // gives (1, 1) up
+    fixed.get(read);
+    for (int i = 2; i < 10; i++) { // each gives the next (1, i) up
+      fixed.computeIfAbsentWritten(new BlockKey(3, i), k -> block(100));
     }
-    BlockKey written = new BlockKey(2, 0);
-    fixed.computeIfAbsentWritten(written, k -> block(100));
-    fixed.get(written);
-    fixed.computeIfAbsentWritten(new BlockKey(2, 1), k -> block(100)); // the ring now full
-    fixed.computeIfAbsentWritten(new BlockKey(2, 2), k -> block(100)); // pushes the read block out
-    assertEquals(List.of(written), removed, "1 against the victim's 1: the victim stays");
+    removed.clear();
+    fixed.computeIfAbsentWritten(new BlockKey(4, 0), k -> block(100));
+    assertEquals(List.of(unread), removed, "the read block passed, the unread one taken");
+    assertNotNull(fixed.peek(read));
+    assertEquals(1, fixed.frequency(read), "its read, counted as the hand passed");
+  }
 
-    BlockKey missed = new BlockKey(3, 0);
-    fixed.computeIfAbsent(missed, k -> block(100)); // pushes (2, 1) out, never read: 0
-    fixed.get(missed);
-    fixed.computeIfAbsent(new BlockKey(3, 1), k -> block(100)); // pushes (2, 2) out: 0
-    fixed.computeIfAbsent(new BlockKey(3, 2), k -> block(100)); // pushes the missed block out: 2
-    assertEquals(List.of(written, new BlockKey(2, 1), new BlockKey(2, 2), new BlockKey(1, 0)), removed);
-    assertNotNull(fixed.peek(missed));
+  /** A written block that could not fit beside the window with the ring empty evicts no one. */
+  @Test
+  void aWrittenBlockLargerThanTheRingIsNotCached() {
+    ClockBlockTable fixed = fixedWindow(1);
+    fillTheRing(fixed);
+    BlockKey big = new BlockKey(2, 0);
+    fixed.computeIfAbsentWritten(big, k -> block(1001));
+    assertEquals(List.of(big), removed);
+    for (int i = 0; i < 10; i++) {
+      assertNotNull(fixed.peek(new BlockKey(1, i)), "block " + i + " kept");
+    }
+  }
+
+  /**
+   * A block the ring gave up for a written one is remembered as given up: when it is missed again,
+   * the window shrinks as for any block the ring gave up (the ring was too small to keep it).
+   */
+  @Test
+  void aBlockGivenUpForAWrittenOneShrinksTheWindowWhenItComesBack() {
+    fillTheRing(table);
+    BlockKey newcomer = new BlockKey(2, 0);
+    insert(newcomer, 100); // ties with the victim: turned away
+    insert(newcomer, 100); // back: the window grows by its weight, (1, 0) given up for it
+    assertEquals(110, table.windowCapacity());
+    table.computeIfAbsentWritten(new BlockKey(3, 0), k -> block(100)); // gives (1, 1) up
+    assertEquals(List.of(newcomer, new BlockKey(1, 0), new BlockKey(1, 1)), removed);
+    insert(new BlockKey(1, 1), 100);
+    assertEquals(10, table.windowCapacity(), "shrunk by the returning block's weight");
+  }
+
+  /** Ten blocks of 100 bytes, each asked for once: a 1,000-byte shard's ring full, the hand at (1, 0). */
+  private static void fillTheRing(ClockBlockTable table) {
+    for (int i = 0; i < 10; i++) {
+      table.computeIfAbsent(new BlockKey(1, i), k -> block(100));
+    }
   }
 
   /**

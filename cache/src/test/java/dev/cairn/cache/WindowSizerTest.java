@@ -42,6 +42,31 @@ class WindowSizerTest {
     assertEquals(64, sizer.capacity(), "back where it was");
   }
 
+  @Test
+  void aBlockGivenUpForAWrittenOneShrinksItWhenItComesBack() {
+    WindowSizer sizer = sizer(5120);
+    sizer.refused(hash(1));
+    sizer.onInsert(hash(1), BLOCK, 64, 1);
+    sizer.givenUpForWritten(hash(2));
+    sizer.onInsert(hash(2), BLOCK, 64, 1);
+    assertEquals(64, sizer.capacity(), "back where it was");
+  }
+
+  /**
+   * Blocks given up for written ones are not ejections in the rates, which weigh what admission
+   * let in: two of them beside two refusals leave a refused block's return at half a block's push.
+   */
+  @Test
+  void blocksGivenUpForWrittenOnesDoNotCountInTheRates() {
+    WindowSizer sizer = sizer(5120);
+    sizer.refused(hash(100));
+    sizer.refused(hash(101));
+    sizer.givenUpForWritten(hash(200));
+    sizer.givenUpForWritten(hash(201));
+    sizer.onInsert(hash(100), BLOCK, 64, 8);
+    assertEquals(64, sizer.capacity(), "counted as ejections, this return alone would move it");
+  }
+
   /**
    * Many refusals and few ejections: a refused block's return weighs ejections over refusals, so
    * returns of the two kinds at equal rates leave the window where it is.
