@@ -88,12 +88,7 @@ final class ClockShard {
         entry.referenced = true;
         return entry.block;
       }
-      entry = new Entry(key, create.apply(key), hash);
-      map.put(key, entry);
-      entries++;
-      if (sketch.ensureCapacity(entries)) {
-        countEveryCachedBlockOnce();
-      }
+      entry = add(key, hash, create);
       sketch.increment(hash);
       sizer.onInsert(hash, entry.weight, entries, entries - mainEntries);
       linkNewest(entry);
@@ -136,12 +131,7 @@ final class ClockShard {
       if (entry != null) {
         return entry.block;
       }
-      entry = new Entry(key, create.apply(key), hash);
-      map.put(key, entry);
-      entries++;
-      if (sketch.ensureCapacity(entries)) {
-        countEveryCachedBlockOnce();
-      }
+      entry = add(key, hash, create);
       if (entry.weight > capacity - windowBytes) {
         evict(entry, evicted);
         return entry.block;
@@ -159,6 +149,17 @@ final class ClockShard {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** A new entry for {@code key}, in the map and counted, in neither the window nor the ring yet. */
+  private Entry add(BlockKey key, long hash, Function<BlockKey, SharedBlock> create) {
+    Entry entry = new Entry(key, create.apply(key), hash);
+    map.put(key, entry);
+    entries++;
+    if (sketch.ensureCapacity(entries)) {
+      countEveryCachedBlockOnce();
+    }
+    return entry;
   }
 
   /**

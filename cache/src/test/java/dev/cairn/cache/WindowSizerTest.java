@@ -2,6 +2,8 @@ package dev.cairn.cache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
+import java.util.function.ObjLongConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,24 +34,18 @@ class WindowSizerTest {
     assertEquals(64 + BLOCK, sizer.capacity());
   }
 
+  /** Given up by the ring for room, or for a written block: either way its return shrinks it. */
   @Test
   void aGivenUpBlockThatComesBackShrinksIt() {
-    WindowSizer sizer = sizer(5120);
-    sizer.refused(hash(1));
-    sizer.onInsert(hash(1), BLOCK, 64, 1);
-    sizer.ejected(hash(2));
-    sizer.onInsert(hash(2), BLOCK, 64, 1);
-    assertEquals(64, sizer.capacity(), "back where it was");
-  }
-
-  @Test
-  void aBlockGivenUpForAWrittenOneShrinksItWhenItComesBack() {
-    WindowSizer sizer = sizer(5120);
-    sizer.refused(hash(1));
-    sizer.onInsert(hash(1), BLOCK, 64, 1);
-    sizer.givenUpForWritten(hash(2));
-    sizer.onInsert(hash(2), BLOCK, 64, 1);
-    assertEquals(64, sizer.capacity(), "back where it was");
+    for (ObjLongConsumer<WindowSizer> giveUp : List.<ObjLongConsumer<WindowSizer>>of(
+        WindowSizer::ejected, WindowSizer::givenUpForWritten)) {
+      WindowSizer sizer = sizer(5120);
+      sizer.refused(hash(1));
+      sizer.onInsert(hash(1), BLOCK, 64, 1);
+      giveUp.accept(sizer, hash(2));
+      sizer.onInsert(hash(2), BLOCK, 64, 1);
+      assertEquals(64, sizer.capacity(), "back where it was");
+    }
   }
 
   /**
