@@ -6,6 +6,7 @@ import dev.cairn.bench.cli.Invocation;
 import dev.cairn.bench.cli.UsageException;
 import dev.cairn.bench.device.ReadIopsCap;
 import dev.cairn.bench.engine.Engines;
+import dev.cairn.bench.report.FinishedRound;
 import dev.cairn.bench.report.GeneratedDocs;
 import dev.cairn.bench.report.Json;
 import dev.cairn.bench.report.Outputs;
@@ -118,24 +119,37 @@ public final class BenchMain {
   }
 
   private static int runOrCompare(Invocation inv, String[] flags, PrintStream progress) throws IOException {
+    return runOrCompare(inv, flags, false, progress);
+  }
+
+  /**
+   * With {@code keepFinishedRounds}, a round of a series whose folder holds its report (written
+   * when the round's last run ended) is read back from its records instead of run again, so a
+   * series stopped midway resumes at the round it was in.
+   */
+  private static int runOrCompare(Invocation inv, String[] flags, boolean keepFinishedRounds,
+      PrintStream progress) throws IOException {
     if (inv.config().deviceCapped()) {
       refuseUnlessCapPossible(inv.config());
     }
     Runner runner = new Runner(inv.config(), progress);
     ForkedRunner forked = new ForkedRunner(inv.config(), progress, flags);
-    List<List<RunResult>> rounds = new ArrayList<>();
+    List<List<RunFigures>> rounds = new ArrayList<>();
     for (int round = 0; round < inv.rounds(); round++) {
       Path out = inv.rounds() == 1 ? inv.out() : inv.out().resolve("round-" + (round + 1));
-      rounds.add(runRound(inv, inv.enginesOfRound(round), out, runner, forked));
+      if (keepFinishedRounds && inv.rounds() > 1 && FinishedRound.isFinished(out)) {
+        rounds.add(FinishedRound.figures(out, inv.config()));
+        progress.println(out + " holds a finished round: kept");
+        continue;
+      }
+      rounds.add(runRound(inv, inv.enginesOfRound(round), out, runner, forked).stream().map(RunFigures::of).toList());
       progress.println("wrote " + out.resolve("report.md"));
     }
     if (inv.rounds() > 1) {
-      List<List<RunFigures>> figures =
-          rounds.stream().map(round -> round.stream().map(RunFigures::of).toList()).toList();
-      writeSeries(inv.out(), figures, inv.engines(), inv.config().asMap(), progress);
+      writeSeries(inv.out(), rounds, inv.engines(), inv.config().asMap(), progress);
     }
     removeIfEmpty(inv.config().dataDir());
-    return rounds.stream().flatMap(List::stream).allMatch(RunResult::ok) ? EXIT_OK : EXIT_RUN_FAILED;
+    return rounds.stream().flatMap(List::stream).allMatch(RunFigures::ok) ? EXIT_OK : EXIT_RUN_FAILED;
   }
 
   /** Every (engine, workload) once, {@code engines} in this order, the outputs into {@code out}. */
@@ -180,7 +194,7 @@ public final class BenchMain {
         continue;
       }
       progress.println("matrix: compare " + String.join(" ", cell.command()));
-      if (runOrCompare(invocations.get(i), cell.command().toArray(String[]::new), progress) != EXIT_OK) {
+      if (runOrCompare(invocations.get(i), cell.command().toArray(String[]::new), true, progress) != EXIT_OK) {
         code = EXIT_RUN_FAILED;
       }
     }
@@ -240,7 +254,7 @@ public final class BenchMain {
         .append("  java -jar cairn-bench.jar run --engine ENGINE --workload WORKLOAD --out DIR [flags]\n")
         .append("  java -jar cairn-bench.jar compare [--engines E1,E2,..] [--workloads W1,W2,..] --out DIR [flags]\n")
         .append("  java -jar cairn-bench.jar jmh [JMH options]   e.g. jmh -f 1 -wi 2 -i 3 -w 1s -r 1s\n")
-        .append("  java -jar cairn-bench.jar matrix --out DIR [--devices page,slow] [compare flags]   (what Cairn's default is judged on: a series a device and workload, into DIR/DEVICE/WORKLOAD; cells done are kept)\n")
+        .append("  java -jar cairn-bench.jar matrix --out DIR [--devices page,slow] [compare flags]   (what Cairn's default is judged on: a series a device and workload, into DIR/DEVICE/WORKLOAD; cells and rounds done are kept)\n")
         .append("  java -jar cairn-bench.jar series --out DIR   (series.md and series.json again from a series' kept records)\n")
         .append("  java -jar cairn-bench.jar docs --root REPO   (the README's and docs/choosing.md's figures from docs/results)\n")
         .append("  java -jar cairn-bench.jar summarize --out DIR --after SECONDS   (a finished run's steady state)\n")

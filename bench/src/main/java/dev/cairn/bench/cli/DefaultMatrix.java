@@ -14,8 +14,9 @@ import java.util.Objects;
  * of its named configurations, and RocksDB at its defaults and at its best, three rounds each. One
  * {@code matrix} command line becomes one {@code compare} series a cell (a device and a workload),
  * into {@code OUT/DEVICE/WORKLOAD}: a series takes about an hour, the matrix a day, so a matrix
- * interrupted keeps the cells it finished, and run again it skips every cell whose folder holds a
- * series.json.
+ * interrupted keeps what it finished: run again, it skips every cell whose folder holds a
+ * series.json, and in the cell it was in reads back the rounds that ran to their end
+ * ({@link dev.cairn.bench.report.FinishedRound}) and runs the rest.
  *
  * <p>Any {@code compare} flag given replaces the matrix's value for it (a subset of workloads, a
  * shorter run); {@code --devices} picks the devices. The shape is fixed otherwise: each engine's
