@@ -221,8 +221,8 @@ public final class Options {
   /**
    * How compactions run: the level layout, what a merge does, and when plans run ({@link
    * CompactionSettings}, whose types admit only the combinations the engine runs). Default
-   * {@link CompactionSettings#defaults()}: leveled, whole tables rewritten at the min-overlap
-   * priority, plans run as soon as they are due.
+   * {@link CompactionSettings#defaults()}: leveled, merged through the compaction buffer at its
+   * defaults, plans run as soon as they are due.
    */
   public CompactionSettings compaction() {
     return values.compaction;

@@ -179,9 +179,14 @@ public sealed interface CompactionSettings permits CompactionSettings.Leveled, C
     }
   }
 
-  /** Leveled levels, tables rewritten whole at RocksDB's min-overlap priority, plans run at once. */
+  /**
+   * Leveled levels merged through the compaction buffer at its defaults ({@link Buffer#defaults()}:
+   * a merge's cached inputs stay readable at their addresses in a buffer whose bound follows what
+   * a miss costs, so nothing where a miss is a copy from the page cache), plans run at once
+   * (docs/decisions/0020, lever 3).
+   */
   static CompactionSettings defaults() {
-    return leveled(Table.defaults());
+    return leveled(Buffer.defaults());
   }
 
   /** A leveled tree running {@code execution} with plans run as soon as they are due. */

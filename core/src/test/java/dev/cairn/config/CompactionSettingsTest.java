@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.compaction.dlc.DlcConfig;
-import dev.cairn.compaction.leveled.CompactionPriority;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -24,9 +24,9 @@ class CompactionSettingsTest {
   }
 
   @Test
-  void theDefaultIsLeveledTablesAtMinOverlapRunAtOnce() {
+  void theDefaultIsLeveledThroughTheBufferAtItsDefaultsRunAtOnce() {
     CompactionSettings d = CompactionSettings.defaults();
-    assertEquals(new CompactionSettings.Leveled(new CompactionSettings.Table(CompactionPriority.MIN_OVERLAP),
+    assertEquals(new CompactionSettings.Leveled(new CompactionSettings.Buffer(BufferConfig.defaults()),
         new CompactionSettings.Immediate(0)), d);
     assertEquals(0, d.idleDrainMillis());
   }

@@ -28,8 +28,8 @@ class StyleRegistryTest {
 
   @Test
   void leveledExecutionsStartCompactionsByTheirPriorityAndTheBufferByTheRoundRobinSweep() {
-    assertEquals(CompactionPriority.MIN_OVERLAP,
-        ((LeveledCompactionPicker) StyleRegistry.picker(Options.defaults())).priority());
+    assertEquals(CompactionPriority.MIN_OVERLAP, ((LeveledCompactionPicker) StyleRegistry.picker(with(
+        CompactionSettings.leveled(CompactionSettings.Table.defaults())))).priority());
     assertEquals(CompactionPriority.ROUND_ROBIN, ((LeveledCompactionPicker) StyleRegistry.picker(with(
         CompactionSettings.leveled(new CompactionSettings.Table(CompactionPriority.ROUND_ROBIN))))).priority());
     CompactionSettings.Block block = CompactionSettings.Block.defaults();
@@ -38,6 +38,8 @@ class StyleRegistryTest {
             block.io()))))).priority());
     assertEquals(CompactionPriority.ROUND_ROBIN, ((LeveledCompactionPicker) StyleRegistry.picker(with(
         CompactionSettings.leveled(CompactionSettings.Buffer.defaults())))).priority());
+    assertEquals(CompactionPriority.ROUND_ROBIN,
+        ((LeveledCompactionPicker) StyleRegistry.picker(Options.defaults())).priority(), "the default: the buffer");
   }
 
   @Test
@@ -50,13 +52,14 @@ class StyleRegistryTest {
 
   @Test
   void onlyTheBufferExecutionKeepsABufferAndEveryOtherStyleDrainsOneLeftBehind(@TempDir Path dir) {
-    for (CompactionSettings s : List.of(CompactionSettings.defaults(),
+    for (CompactionSettings s : List.of(CompactionSettings.leveled(CompactionSettings.Table.defaults()),
         CompactionSettings.leveled(CompactionSettings.Block.defaults()),
         CompactionSettings.twoPhase(new CompactionSettings.PlainMerge()))) {
       StyleRuntime style = StyleRegistry.style(engine(dir, s), new PointReads(), new BufferScans());
       assertInstanceOf(BufferLeftover.class, style, s.toString());
     }
-    for (CompactionSettings s : List.of(CompactionSettings.leveled(CompactionSettings.Buffer.defaults()),
+    for (CompactionSettings s : List.of(CompactionSettings.defaults(),
+        CompactionSettings.leveled(CompactionSettings.Buffer.defaults()),
         CompactionSettings.twoPhase(CompactionSettings.Buffer.defaults()))) {
       StyleRuntime style = StyleRegistry.style(engine(dir, s), new PointReads(), new BufferScans());
       assertInstanceOf(BufferStyle.class, style, s.toString());

@@ -38,7 +38,8 @@ public final class Engines {
     BY_NAME.put("cairn-default", CairnTableEngine::asShipped);
     BY_NAME.put("cairn-default-same", CairnTableEngine::asShipped);
     // Candidate defaults (docs/decisions/0020): as shipped with one lever changed, the compaction
-    // buffer at its own defaults as the execution, or DLC at its own defaults as the scheduler.
+    // buffer at its own defaults as the execution (since lever 3, the shipped default written
+    // out), or DLC at its own defaults as the scheduler.
     BY_NAME.put("cairn-default+buffer", () -> CairnTableEngine.asShippedBut(b -> b.compaction(
         CompactionSettings.leveled(CompactionSettings.Buffer.defaults()))));
     BY_NAME.put("cairn-default+dlc", () -> CairnTableEngine.asShippedBut(b -> b.compaction(
