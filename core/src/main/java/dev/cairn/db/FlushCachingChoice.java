@@ -85,8 +85,12 @@ final class FlushCachingChoice {
       return state.caching();
     }
     long fresh = reads.answeredFresh();
-    FlushCachingPolicy.Window window = new FlushCachingPolicy.Window(fresh - freshAnsweredBefore,
-        tables - tableAnsweredBefore, freshShare.mean(tables));
+    // The counters are read while readers run, and a read counts as fresh just before it counts
+    // as answered from a table: one in flight between the two sums is fresh but not yet answered.
+    long tableAnswered = tables - tableAnsweredBefore;
+    long freshAnswered = Math.max(0, Math.min(fresh - freshAnsweredBefore, tableAnswered));
+    FlushCachingPolicy.Window window = new FlushCachingPolicy.Window(freshAnswered, tableAnswered,
+        Math.min(1, freshShare.mean(tables))); // a mean of shares, at most 1 but for rounding
     switch (policy.judge(window)) {
       case WAIT -> {
         return state.caching(); // the reads so far count toward the next flush's window

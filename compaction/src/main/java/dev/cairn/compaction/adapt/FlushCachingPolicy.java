@@ -66,7 +66,9 @@ public record FlushCachingPolicy(double onAbove, double offBelow, int windowsToC
   public record Window(long freshAnswered, long tableAnswered, double freshShare) {
     public Window {
       if (freshAnswered < 0 || tableAnswered < freshAnswered || !(freshShare >= 0 && freshShare <= 1)) {
-        throw new IllegalArgumentException("inconsistent flush caching window: " + this);
+        // The parameters, not this: a compact constructor assigns the fields after its body.
+        throw new IllegalArgumentException("inconsistent flush caching window: freshAnswered=" + freshAnswered
+            + ", tableAnswered=" + tableAnswered + ", freshShare=" + freshShare);
       }
     }
 

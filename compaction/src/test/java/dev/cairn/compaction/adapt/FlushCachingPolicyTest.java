@@ -89,7 +89,8 @@ class FlushCachingPolicyTest {
     assertThrows(IllegalArgumentException.class, () -> new FlushCachingPolicy(1.0, 2.0, 2, 0));
     assertThrows(IllegalArgumentException.class, () -> new FlushCachingPolicy(3.0, 0, 2, 0));
     assertThrows(IllegalArgumentException.class, () -> new FlushCachingPolicy(3.0, 1.5, 0, 0));
-    assertThrows(IllegalArgumentException.class, () -> new Window(10, 5, 0));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> new Window(10, 5, 0)).getMessage()
+        .contains("freshAnswered=10, tableAnswered=5"), "names the values given");
     assertThrows(IllegalArgumentException.class, () -> new Window(0, 5, 1.5));
     assertThrows(IllegalArgumentException.class, () -> new Window(0, 5, Double.NaN));
   }
