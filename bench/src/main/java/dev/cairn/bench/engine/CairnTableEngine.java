@@ -13,6 +13,7 @@ import dev.cairn.fs.SeekDelayFileSystem;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.UnaryOperator;
 
 /**
@@ -38,10 +39,12 @@ public final class CairnTableEngine implements BenchEngine {
   static final double PERIODIC_GET_FRACTION = 0.7;
 
   private final CairnRecipe recipe;
-  /** {@code cairn-default}: Options.defaults() with the shared budgets only, no recipe, no shape. */
-  private final boolean asShipped;
-  /** What a candidate default changes of the shipped options ({@link #asShippedBut}); else nothing. */
-  private final UnaryOperator<Options.Builder> candidate;
+  /**
+   * Cairn as shipped ({@code cairn-default}: Options.defaults() with the shared budgets only, no
+   * recipe, no shape) with this change made to its options ({@link #asShippedBut}); null for a
+   * named configuration, which its recipe sets.
+   */
+  private final UnaryOperator<Options.Builder> shippedBut;
   private Cairn db;
   /** Where the final statistics table goes: beside the database, which the runner deletes. */
   private Path statsFile;
@@ -59,13 +62,12 @@ public final class CairnTableEngine implements BenchEngine {
 
   /** Cairn as {@code recipe} sets it, e.g. {@code cairn-block} is {@code CairnRecipe.of(Style.BLOCK)}. */
   public CairnTableEngine(CairnRecipe recipe) {
-    this(recipe, false, UnaryOperator.identity());
+    this(recipe, null);
   }
 
-  private CairnTableEngine(CairnRecipe recipe, boolean asShipped, UnaryOperator<Options.Builder> candidate) {
+  private CairnTableEngine(CairnRecipe recipe, UnaryOperator<Options.Builder> shippedBut) {
     this.recipe = recipe;
-    this.asShipped = asShipped;
-    this.candidate = candidate;
+    this.shippedBut = shippedBut;
   }
 
   /**
@@ -83,7 +85,7 @@ public final class CairnTableEngine implements BenchEngine {
    * options, so that a series can put what a default would become beside what it is.
    */
   public static CairnTableEngine asShippedBut(UnaryOperator<Options.Builder> change) {
-    return new CairnTableEngine(CairnRecipe.of(CairnRecipe.Style.TABLE), true, change);
+    return new CairnTableEngine(CairnRecipe.of(CairnRecipe.Style.TABLE), Objects.requireNonNull(change, "change"));
   }
 
   @Override
@@ -100,8 +102,8 @@ public final class CairnTableEngine implements BenchEngine {
       builder.backgroundThreads(s.backgroundThreads());
     }
     Options options;
-    if (asShipped) {
-      options = candidate.apply(builder).build();
+    if (shippedBut != null) {
+      options = shippedBut.apply(builder).build();
     } else {
       // The buffer's own defaults: its trim pace and unit follow the base level (TrimPacing),
       // which puts the paper's 30 s and 2 MB at the runner's scale with no setting of ours.
