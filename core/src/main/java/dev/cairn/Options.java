@@ -3,6 +3,7 @@ package dev.cairn;
 import dev.cairn.cache.EvictionPolicy;
 import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.config.CompactionSettings;
+import dev.cairn.config.Compression;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.LocalFileSystem;
 
@@ -117,6 +118,25 @@ public final class Options {
   /** Bloom filter bits per key; 0 disables filters. Default 10 (about 1% false positives). */
   public int bloomBitsPerKey() {
     return values.bloomBitsPerKey;
+  }
+
+  /**
+   * How the data and index blocks of new tables are stored, at every level but the bottommost
+   * ({@link #bottommostCompression()}): flushes and compactions into levels with data below them.
+   * Default {@link Compression#none()}. A change applies to tables written from then on; a
+   * database may hold tables of every codec (docs/format.md section 3.2).
+   */
+  public Compression compression() {
+    return values.compression;
+  }
+
+  /**
+   * How the blocks of tables written to the bottommost level (no data below: where most of the
+   * data ends up) are stored, as RocksDB's {@code bottommost_compression}: a denser codec there
+   * costs the writes that reach it and saves most of the space. Default: {@link #compression()}.
+   */
+  public Compression bottommostCompression() {
+    return values.bottommostCompression != null ? values.bottommostCompression : values.compression;
   }
 
   /** L0 files that trigger an L0 compaction. Default 4 (LevelDB's and RocksDB's). */
@@ -297,6 +317,7 @@ public final class Options {
         + ", walRecoveryMode=" + values.walRecoveryMode
         + ", obsoleteFileBatchBytes=" + values.obsoleteFileBatchBytes
         + ", flushCaching=" + values.flushCaching
+        + ", compression=" + values.compression + ", bottommostCompression=" + bottommostCompression()
         + ", bytesPerSync=" + values.bytesPerSync
         + ", alignCompactionOutputs=" + values.alignCompactionOutputs + "}";
   }
@@ -310,6 +331,9 @@ public final class Options {
     private int blockBytes = 4096;
     private int blockRestartInterval = 16;
     private int bloomBitsPerKey = 10;
+    private Compression compression = Compression.none();
+    /** Null: as {@link #compression}. */
+    private Compression bottommostCompression;
     private int l0CompactionTrigger = 4;
     private int l0SlowdownTrigger = 20;
     private int l0StopTrigger = 36;
@@ -350,6 +374,10 @@ public final class Options {
     public Builder blockBytes(int v) { blockBytes = v; return this; }
     public Builder blockRestartInterval(int v) { blockRestartInterval = v; return this; }
     public Builder bloomBitsPerKey(int v) { bloomBitsPerKey = v; return this; }
+    /** {@link Options#compression()}. */
+    public Builder compression(Compression v) { compression = v; return this; }
+    /** {@link Options#bottommostCompression()}; null for the same as {@link #compression}. */
+    public Builder bottommostCompression(Compression v) { bottommostCompression = v; return this; }
     public Builder l0CompactionTrigger(int v) { l0CompactionTrigger = v; return this; }
     public Builder l0SlowdownTrigger(int v) { l0SlowdownTrigger = v; return this; }
     public Builder l0StopTrigger(int v) { l0StopTrigger = v; return this; }
@@ -409,6 +437,9 @@ public final class Options {
       }
       if (compaction == null) {
         throw new IllegalArgumentException("option compaction must not be null");
+      }
+      if (compression == null) {
+        throw new IllegalArgumentException("option compression must not be null (Compression.none() for none)");
       }
       if (compaction instanceof CompactionSettings.Leveled leveled
           && leveled.scheduler() instanceof CompactionSettings.Dlc dlc) {

@@ -100,6 +100,8 @@ class ApiSurfaceTest {
       "dev.cairn.config.CompactionSettings$Table",
       "dev.cairn.config.CompactionSettings$TwoPhase",
       "dev.cairn.config.CompactionSettings$TwoPhaseExecution",
+      "dev.cairn.config.Compression",
+      "dev.cairn.config.Compression$Codec",
       "dev.cairn.fs.FileSystem",
       "dev.cairn.fs.IoPurpose",
       "dev.cairn.fs.IoStats",

@@ -17,6 +17,7 @@ import dev.cairn.db.base.Engine;
 import dev.cairn.db.compact.Compactions;
 import dev.cairn.db.read.ReadState;
 import dev.cairn.db.read.SnapshotImpl;
+import dev.cairn.table.codec.BlockCodecs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,6 +57,9 @@ public final class DbImpl implements Cairn {
   /** See {@link Cairn#open}. */
   public static Cairn open(Path dir, Options options) {
     checkOpenArguments(dir, options);
+    // A codec whose library is missing fails the open, naming it, not the first flush after it.
+    BlockCodecs.forWriting(options.compression());
+    BlockCodecs.forWriting(options.bottommostCompression());
     LiveDatabase live = LiveDatabase.open(dir, options);
     return new DbImpl(live, live);
   }

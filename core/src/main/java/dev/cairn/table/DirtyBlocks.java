@@ -180,9 +180,8 @@ final class DirtyBlocks {
     for (int i : blocks) {
       BlockHandle h = index.handle(i);
       int at = (int) (h.offset() - from);
-      byte[] one = Arrays.copyOfRange(raw, at, at + (int) h.size() + BlockTrailer.SIZE);
-      contents[i] = new Block(BlockTrailer.verify(one, reader.fileName(), h.offset()),
-          reader.fileName(), h.offset());
+      ByteBuffer one = ByteBuffer.wrap(Arrays.copyOfRange(raw, at, at + (int) h.size() + BlockTrailer.SIZE));
+      contents[i] = new Block(reader.decodeStored(one, h.offset()), reader.fileName(), h.offset());
     }
   }
 

@@ -15,7 +15,7 @@ import dev.cairn.util.Coding;
  *   16     16   filter handle      fixed64 offset | fixed64 size  (0, 0 = no filter)
  *   32     16   properties handle  fixed64 offset | fixed64 size
  *   48      8   previous footer    fixed64, -1 if none
- *   56      4   format version     fixed32 = 1
+ *   56      4   format version     fixed32: 1 (no block compressed) or 2 (blocks may be)
  *   60      4   footer CRC         fixed32 masked CRC32C of bytes [0, 60)
  *   64      8   magic              fixed64 0x4e5241435f424154
  * </pre>
@@ -27,7 +27,12 @@ public record Footer(
     long previousFooterOffset,
     int version) {
   public static final int SIZE = 72;
-  public static final int FORMAT_VERSION = 1;
+  /** Every block stored as built (type 0); what every release reads. */
+  public static final int VERSION_UNCOMPRESSED = 1;
+  /** Data and index blocks may be stored compressed (docs/format.md section 3.2). */
+  public static final int VERSION_COMPRESSED = 2;
+  /** The newest version this release reads. */
+  public static final int FORMAT_VERSION = VERSION_COMPRESSED;
   public static final long MAGIC = 0x4e5241435f424154L;
   /** {@link #previousFooterOffset} of a table's first footer. */
   public static final long NO_PREVIOUS = -1;
@@ -38,6 +43,16 @@ public record Footer(
 
   public boolean hasFilter() {
     return filterHandle.size() != 0;
+  }
+
+  /** Whether this footer's data and index blocks may be stored compressed. */
+  public boolean mayHoldCompressedBlocks() {
+    return version >= VERSION_COMPRESSED;
+  }
+
+  /** The version of a table whose blocks {@code compressed} may be stored compressed. */
+  public static int versionFor(boolean compressed) {
+    return compressed ? VERSION_COMPRESSED : VERSION_UNCOMPRESSED;
   }
 
   public byte[] encode() {

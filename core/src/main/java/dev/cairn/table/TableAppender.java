@@ -13,6 +13,7 @@ import dev.cairn.table.block.BlockBuilder;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockIterator;
 import dev.cairn.table.block.BlockTrailer;
+import dev.cairn.table.codec.BlockCompressor;
 import dev.cairn.table.filter.BloomHash;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -40,6 +41,9 @@ import java.util.function.UnaryOperator;
  * rebuilt from every key the new index references (clean blocks are read for that), again with
  * the reserve.
  *
+ * <p>New blocks are stored as {@link TableOptions#compression()} says, whatever the clean ones
+ * were stored as; the new footer is format version 2 when either may be compressed.
+ *
  * <p>Not thread-safe; one appender per table at a time (the compaction claim guarantees it).
  */
 public final class TableAppender {
@@ -65,6 +69,7 @@ public final class TableAppender {
   private final double maxFilterFpRate;
   private final UnaryOperator<InternalIterator> dropRules;
   private final IoTag readTag;
+  private final BlockCompressor compressor;
 
   private final TableIndex oldIndex;
   private final BlockBuilder dataBlock;
@@ -102,6 +107,7 @@ public final class TableAppender {
     this.oldIndex = reader.index();
     this.dataBlock = new BlockBuilder(options.restartInterval(), CMP, options.blockBytes());
     this.startOffset = out.size();
+    this.compressor = BlockCompressor.of(options.compression());
   }
 
   /**
@@ -122,6 +128,14 @@ public final class TableAppender {
    * result; flushes {@code out} (the caller syncs and closes it).
    */
   public Result append(List<Map.Entry<byte[], byte[]>> incoming) throws IOException {
+    try {
+      return appendAll(incoming);
+    } finally {
+      compressor.close();
+    }
+  }
+
+  private Result appendAll(List<Map.Entry<byte[], byte[]>> incoming) throws IOException {
     List<byte[]> userKeys = new ArrayList<>(incoming.size());
     for (Map.Entry<byte[], byte[]> e : incoming) {
       userKeys.add(InternalKey.userKey(e.getKey()));
@@ -314,7 +328,7 @@ public final class TableAppender {
     if (dataBlock.isEmpty()) {
       return;
     }
-    pendingHandle = TableTail.writeBlock(out, dataBlock.finish());
+    pendingHandle = TableTail.writeBlock(out, dataBlock.finish(), compressor);
     dataBlock.reset();
     dataBlocks++;
     newBlocks++;
@@ -328,7 +342,8 @@ public final class TableAppender {
     boolean rebuilt = filter != null && filter.rebuilt();
     long bitsPerKey = filter == null ? 0 : filter.bitsPerKey();
     TableProperties old = reader.properties();
-    TableTail.Written tail = TableTail.write(out, filter == null ? null : filter.contents(), index,
+    int version = Footer.versionFor(reader.footer().mayHoldCompressedBlocks() || compressor.compresses());
+    TableTail.Written tail = TableTail.write(out, filter == null ? null : filter.contents(), index, compressor,
         (indexBytes, filterBytes) -> new TableProperties(
             old.entries() - removed.entries + added.entries,
             old.deletions() - removed.deletions + added.deletions,
@@ -338,7 +353,7 @@ public final class TableAppender {
             old.rawValueBytes() - removed.rawValueBytes + added.rawValueBytes,
             dataBlocks, dataBytes, indexBytes, filterBytes,
             bitsPerKey, System.currentTimeMillis(), TableProperties.CREATOR, old.extent() + 1),
-        reader.footerOffset());
+        reader.footerOffset(), version);
     TableProperties props = tail.properties();
     long validBytes = dataBytes + props.indexBytes() + props.filterBytes() + tail.propertiesBytes()
         + Footer.SIZE;

@@ -6,6 +6,7 @@ import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.table.block.BlockBuilder;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockTrailer;
+import dev.cairn.table.codec.BlockCompressor;
 import dev.cairn.table.filter.BloomFilterBuilder;
 import java.io.IOException;
 import java.util.Arrays;
@@ -17,6 +18,9 @@ import java.util.Arrays;
  *
  * <p>The index entry of a block is written when the next block's first key is known, so that the
  * separator can be shortened (section 4). The last block's separator is its exact last key.
+ *
+ * <p>Data and index blocks are stored as {@link TableOptions#compression()} says; the table is
+ * format version 2 when that compresses, else version 1 (docs/format.md section 9).
  *
  * <p>Not thread-safe. The caller owns the file: it syncs and closes it after {@link #finish()},
  * or deletes it after {@link #abandon()}.
@@ -34,6 +38,7 @@ public final class TableBuilder {
   private final BlockBuilder dataBlock;
   private final BlockBuilder indexBlock;
   private final BloomFilterBuilder filter;
+  private final BlockCompressor compressor;
   private final TableStatsAccumulator stats = new TableStatsAccumulator();
   private byte[] lastKey;
   /** Handle of the last written data block whose index entry waits for the next key. */
@@ -66,6 +71,7 @@ public final class TableBuilder {
     this.dataBlock = new BlockBuilder(options.restartInterval(), CMP, options.blockBytes());
     this.indexBlock = new BlockBuilder(1, CMP, 1024);
     this.filter = options.bloomBitsPerKey() > 0 ? new BloomFilterBuilder(options.bloomBitsPerKey()) : null;
+    this.compressor = BlockCompressor.of(options.compression());
   }
 
   /** Tells {@code listener} of every data block written from now on (e.g. to warm a block cache). */
@@ -106,7 +112,7 @@ public final class TableBuilder {
       return;
     }
     byte[] contents = dataBlock.finish();
-    BlockHandle handle = TableTail.writeBlock(file, contents);
+    BlockHandle handle = TableTail.writeBlock(file, contents, compressor);
     if (dataBlockListener != null) {
       dataBlockListener.written(handle.offset(), contents);
     }
@@ -137,15 +143,20 @@ public final class TableBuilder {
       pendingHandle = null;
     }
     byte[] filterContents = filter == null ? null : filter.finish(options.filterReserve());
-    TableTail.Written tail = TableTail.write(file, filterContents, indexBlock.finish(),
-        (indexBytes, filterBytes) -> stats.toProperties(indexBytes, filterBytes, options.bloomBitsPerKey(), extent),
-        previousFooterOffset);
-    return tail.summary();
+    try {
+      TableTail.Written tail = TableTail.write(file, filterContents, indexBlock.finish(), compressor,
+          (indexBytes, filterBytes) -> stats.toProperties(indexBytes, filterBytes, options.bloomBitsPerKey(), extent),
+          previousFooterOffset, Footer.versionFor(compressor.compresses()));
+      return tail.summary();
+    } finally {
+      compressor.close();
+    }
   }
 
   /** Stops building; nothing more is written. The caller deletes (or truncates) the file. */
   public void abandon() {
     closed = true;
+    compressor.close();
   }
 
   /** Running totals for the properties block: the entries' ({@link EntryTotals}) and the blocks'. */

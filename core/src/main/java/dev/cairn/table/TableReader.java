@@ -16,6 +16,7 @@ import dev.cairn.table.block.Block;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockIterator;
 import dev.cairn.table.block.BlockTrailer;
+import dev.cairn.table.codec.StoredBlocks;
 import dev.cairn.table.filter.BloomFilter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -25,7 +26,9 @@ import java.util.concurrent.atomic.LongAdder;
  * Reads the table that the footer at a given offset describes (docs/format.md). The footer,
  * index, filter and properties are read, verified and pinned on-heap at {@link #open}; data
  * blocks come through the block cache, keyed (file number, block offset), which stays valid
- * across appends because no byte of a table ever moves.
+ * across appends because no byte of a table ever moves. The cache holds blocks as built: a block
+ * stored compressed (a version 2 table, docs/format.md section 3.2) is decompressed once, on the
+ * miss that reads it, straight into the cache's memory.
  *
  * <p>Thread-safe: many threads may {@link #get} and iterate at once. I/O errors after open are
  * raised as {@link CairnIOException}; damaged bytes as {@link CorruptionException} naming the
@@ -43,6 +46,8 @@ public final class TableReader implements AutoCloseable {
   private final TableProperties properties;
   private final BlockCache cache; // null when reads are uncached
   private final ReadaheadBuffers readaheadBuffers; // null: iterators do not read ahead
+  /** Whether data blocks may be stored compressed: a miss then reads into the heap first. */
+  private final boolean compressed;
 
   private final LongAdder filterProbes = new LongAdder();
   private final LongAdder filterUseful = new LongAdder();
@@ -61,6 +66,7 @@ public final class TableReader implements AutoCloseable {
     this.properties = properties;
     this.cache = cache;
     this.readaheadBuffers = readaheadBuffers;
+    this.compressed = footer.mayHoldCompressedBlocks();
   }
 
   /**
@@ -88,7 +94,8 @@ public final class TableReader implements AutoCloseable {
       }
       Footer footer = Footer.decode(readRaw(file, fileName, footerOffset, Footer.SIZE),
           fileName, footerOffset);
-      ByteBuffer indexContents = readVerified(file, fileName, footer.indexHandle(), IoTag.USER_READ);
+      ByteBuffer indexContents = readContents(file, fileName, footer.indexHandle(), IoTag.USER_READ,
+          footer.mayHoldCompressedBlocks());
       TableIndex index = TableIndex.decode(indexContents, fileName, footer.indexHandle().offset(),
           footerOffset);
       BloomFilter filter = null;
@@ -147,11 +154,51 @@ public final class TableReader implements AutoCloseable {
     return BlockTrailer.verify(target, fileName, h.offset());
   }
 
-  /** Reads a block and its trailer, verifies type and CRC, returns the contents (heap). */
+  /**
+   * Reads a block stored as built (a filter or properties block) and its trailer, verifies type
+   * and CRC, returns the contents (heap).
+   */
   static ByteBuffer readVerified(ReadableFile file, String fileName, BlockHandle h, IoTag tag)
       throws IOException {
     ByteBuffer raw = ByteBuffer.allocate(storedBytes(h));
     return raw.slice(0, readVerifiedInto(file, fileName, h, tag, raw));
+  }
+
+  /**
+   * Reads a data or index block and its trailer, verifies its CRC, returns its contents as built
+   * (heap): decompressed if it was stored compressed, which only a table whose footer says so
+   * ({@code compressed}) may hold.
+   */
+  static ByteBuffer readContents(ReadableFile file, String fileName, BlockHandle h, IoTag tag, boolean compressed)
+      throws IOException {
+    if (!compressed) {
+      return readVerified(file, fileName, h, tag);
+    }
+    ByteBuffer raw = ByteBuffer.allocate(storedBytes(h));
+    int n = file.read(h.offset(), raw.duplicate(), tag);
+    if (n != raw.limit()) {
+      throw new CorruptionException(fileName, h.offset(),
+          "truncated block: wanted " + raw.limit() + " bytes, got " + Math.max(0, n));
+    }
+    return decodeStored(raw, fileName, h.offset(), true);
+  }
+
+  /**
+   * The contents as built of a block read with its trailer into the heap buffer {@code raw} (index
+   * 0 to its limit), CRC checked here: a view of {@code raw} when stored as built, else the
+   * decompressed bytes. {@code compressed}: whether the block's table may hold compressed blocks.
+   */
+  static ByteBuffer decodeStored(ByteBuffer raw, String fileName, long blockOffset, boolean compressed) {
+    if (!compressed) {
+      return raw.slice(0, BlockTrailer.verify(raw, fileName, blockOffset));
+    }
+    int n = BlockTrailer.verifyStored(raw, fileName, blockOffset);
+    return StoredBlocks.contents(BlockTrailer.type(raw), raw.array(), raw.arrayOffset(), n, fileName, blockOffset);
+  }
+
+  /** {@link #decodeStored} for a block of this table. */
+  ByteBuffer decodeStored(ByteBuffer raw, long blockOffset) {
+    return decodeStored(raw, fileName, blockOffset, compressed);
   }
 
   /**
@@ -257,7 +304,8 @@ public final class TableReader implements AutoCloseable {
           ? cache.lookup(fileNumber, h.offset())
           : cache.lookupQuietly(fileNumber, h.offset());
       if (cached != null) {
-        if (cached.size() == h.size()) {
+        // A compressed block is cached as built, so its size is not the handle's.
+        if (compressed || cached.size() == h.size()) {
           return pin(cached, h);
         }
         cached.close(); // not this block (cannot happen while offsets are never reused): re-read
@@ -274,6 +322,13 @@ public final class TableReader implements AutoCloseable {
   private BlockRef readDataBlock(BlockHandle h, boolean fillCache, IoTag tag, LookupKey reader,
       Readahead readahead) {
     long start = reader != null ? System.nanoTime() : 0;
+    if (compressed) {
+      BlockRef read = readMaybeCompressed(h, fillCache, tag, readahead);
+      if (reader != null) {
+        reader.noteBlockRead(System.nanoTime() - start);
+      }
+      return read;
+    }
     if (fillCache && cache != null && cache.capacityBytes() > 0) {
       // Read straight into the cache's memory: no heap buffer, no copy into the cache.
       CachedBlock read;
@@ -299,6 +354,47 @@ public final class TableReader implements AutoCloseable {
       reader.noteBlockRead(System.nanoTime() - start);
     }
     return new BlockRef(new Block(contents, fileName, h.offset()), null);
+  }
+
+  /**
+   * {@link #readDataBlock} in a table whose blocks may be stored compressed: the stored bytes are
+   * read into the heap and checked, then a compressed block is decompressed once, into the cache's
+   * memory when it is cached (a block stored as built is copied there).
+   */
+  private BlockRef readMaybeCompressed(BlockHandle h, boolean fillCache, IoTag tag, Readahead readahead) {
+    ByteBuffer raw = ByteBuffer.allocate(storedBytes(h));
+    int n;
+    try {
+      if (readahead != null && readahead.copyBlock(file, h, raw, tag)) {
+        n = BlockTrailer.verifyStored(raw, fileName, h.offset());
+      } else {
+        int got = file.read(h.offset(), raw.duplicate(), tag);
+        if (got != raw.limit()) {
+          throw new CorruptionException(fileName, h.offset(),
+              "truncated block: wanted " + raw.limit() + " bytes, got " + Math.max(0, got));
+        }
+        n = BlockTrailer.verifyStored(raw, fileName, h.offset());
+      }
+    } catch (IOException e) {
+      throw new CairnIOException("read block " + h + " of " + fileName, e);
+    }
+    int type = BlockTrailer.type(raw);
+    if (!fillCache || cache == null || cache.capacityBytes() == 0) {
+      return new BlockRef(new Block(StoredBlocks.contents(type, raw.array(), 0, n, fileName, h.offset()),
+          fileName, h.offset()), null);
+    }
+    if (type == BlockTrailer.TYPE_UNCOMPRESSED) {
+      return pin(cache.insert(fileNumber, h.offset(), raw.slice(0, n)), h);
+    }
+    int rawLength = StoredBlocks.rawLength(type, raw.array(), 0, n, fileName, h.offset());
+    CachedBlock read;
+    try {
+      read = cache.insertRead(fileNumber, h.offset(), rawLength,
+          target -> StoredBlocks.decompress(type, raw.array(), 0, n, target, fileName, h.offset()));
+    } catch (IOException e) {
+      throw new CairnIOException("read block " + h + " of " + fileName, e); // a decompression does no I/O
+    }
+    return pin(read, h);
   }
 
   /**

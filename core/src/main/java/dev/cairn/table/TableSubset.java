@@ -1,5 +1,6 @@
 package dev.cairn.table;
 
+import dev.cairn.config.Compression;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.WritableFile;
 import dev.cairn.key.InternalKey;
@@ -8,11 +9,13 @@ import dev.cairn.table.block.Block;
 import dev.cairn.table.block.BlockBuilder;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockTrailer;
+import dev.cairn.table.codec.BlockCompressor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * Writes a new table holding some of an existing table's data blocks, each byte for byte, for
+ * Writes a new table holding some of an existing table's data blocks, each one's contents byte
+ * for byte (stored as the new table's compression stores them), for
  * the compaction buffer's part compaction (docs/compaction.md, "Part compaction"): the buffer
  * keeps only some key ranges of a file, and this table answers every key of those ranges exactly
  * as the old one did, in the fraction of its space.
@@ -42,13 +45,20 @@ public final class TableSubset {
    * Writes the blocks {@code blocks} (index positions in the source, ascending, no repeats) and
    * the straddling blocks they need, then the source's filter, new properties and index, and the
    * footer; flushes {@code out} (the caller syncs and closes it). Blocks are read without filling
-   * the cache (a cached block is used from there).
+   * the cache (a cached block is used from there), and stored as {@code compression} says.
    *
    * @return the new table's summary
    * @throws IllegalArgumentException when {@code blocks} is empty, unordered or out of range
    */
   public static TableSummary write(TableReader source, int[] blocks, WritableFile out, IoTag readTag,
-      CopiedBlock onCopy) throws IOException {
+      Compression compression, CopiedBlock onCopy) throws IOException {
+    try (BlockCompressor compressor = BlockCompressor.of(compression)) {
+      return write(source, blocks, out, readTag, compressor, onCopy);
+    }
+  }
+
+  private static TableSummary write(TableReader source, int[] blocks, WritableFile out, IoTag readTag,
+      BlockCompressor compressor, CopiedBlock onCopy) throws IOException {
     TableIndex index = source.index();
     int n = index.size();
     if (blocks.length == 0) {
@@ -76,7 +86,7 @@ public final class TableSubset {
         ByteBuffer contents = block.contents();
         byte[] bytes = new byte[contents.remaining()];
         contents.get(bytes);
-        BlockHandle written = TableTail.writeBlock(out, bytes);
+        BlockHandle written = TableTail.writeBlock(out, bytes, compressor);
         onCopy.copied(h.offset(), written.offset(), block.contents());
         indexBlock.add(index.separator(b), written.encode());
         totals.addBlock(block);
@@ -105,12 +115,12 @@ public final class TableSubset {
     byte[] last = largest;
     long blocksWritten = dataBlocks;
     long bytesWritten = dataBytes;
-    TableTail.Written tail = TableTail.write(out, filter, indexBlock.finish(),
+    TableTail.Written tail = TableTail.write(out, filter, indexBlock.finish(), compressor,
         (indexBytes, filterBytes) -> new TableProperties(totals.entries, totals.deletions, first, last,
             totals.minSeq, totals.maxSeq, totals.rawKeyBytes, totals.rawValueBytes,
             blocksWritten, bytesWritten, indexBytes, filterBytes,
             old.filterBitsPerKey(), System.currentTimeMillis(), TableProperties.CREATOR, 1),
-        Footer.NO_PREVIOUS);
+        Footer.NO_PREVIOUS, Footer.versionFor(compressor.compresses()));
     return tail.summary();
   }
 

@@ -3,6 +3,7 @@ package dev.cairn.table;
 import dev.cairn.fs.WritableFile;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockTrailer;
+import dev.cairn.table.codec.BlockCompressor;
 import java.io.IOException;
 
 /**
@@ -39,32 +40,49 @@ final class TableTail {
   }
 
   /**
-   * Appends a block (data or tail) and its trailer at the file's end; returns its handle.
+   * Appends a block stored as built (a filter or properties block, which are never compressed) and
+   * its trailer at the file's end; returns its handle.
    */
   static BlockHandle writeBlock(WritableFile file, byte[] contents) throws IOException {
+    return writeBlock(file, contents, BlockCompressor.NONE);
+  }
+
+  /**
+   * Appends a data or index block in the form {@code compressor} stores it, and its trailer, at the
+   * file's end; returns its handle (whose size is the stored contents').
+   */
+  static BlockHandle writeBlock(WritableFile file, byte[] contents, BlockCompressor compressor) throws IOException {
+    return writeStored(file, compressor.store(contents));
+  }
+
+  private static BlockHandle writeStored(WritableFile file, BlockCompressor.Stored stored) throws IOException {
     long offset = file.size();
-    file.append(contents);
-    file.append(BlockTrailer.encode(contents, 0, contents.length));
-    return new BlockHandle(offset, contents.length);
+    file.append(stored.bytes(), 0, stored.length());
+    file.append(BlockTrailer.encode(stored.bytes(), 0, stored.length(), stored.type()));
+    return new BlockHandle(offset, stored.length());
   }
 
   /**
    * Appends the tail after the data blocks and flushes the file (no sync, no close).
    *
    * @param filter the filter block's contents, or null for a table without a filter
-   * @param index the index block's contents
+   * @param index the index block's contents, stored as {@code compressor} stores blocks
    * @param previousFooterOffset the footer this one supersedes, or {@link Footer#NO_PREVIOUS}
+   * @param version the footer's format version: {@link Footer#VERSION_COMPRESSED} if any block
+   *     it references may be stored compressed
    */
-  static Written write(WritableFile file, byte[] filter, byte[] index, Properties properties,
-      long previousFooterOffset) throws IOException {
+  static Written write(WritableFile file, byte[] filter, byte[] index, BlockCompressor compressor,
+      Properties properties, long previousFooterOffset, int version) throws IOException {
+    assert version == Footer.VERSION_COMPRESSED || !compressor.compresses() : "compressed blocks in a version 1 table";
     BlockHandle filterHandle = filter == null ? BlockHandle.NONE : writeBlock(file, filter);
-    TableProperties props = properties.of(index.length + BlockTrailer.SIZE,
+    BlockCompressor.Stored storedIndex = compressor.store(index); // its stored size is a property
+    TableProperties props = properties.of(storedIndex.length() + BlockTrailer.SIZE,
         filter == null ? 0 : filterHandle.size() + BlockTrailer.SIZE);
     BlockHandle propertiesHandle = writeBlock(file, props.encode());
-    BlockHandle indexHandle = writeBlock(file, index);
+    BlockHandle indexHandle = writeStored(file, storedIndex);
     long footerOffset = file.size();
     file.append(new Footer(indexHandle, filterHandle, propertiesHandle, previousFooterOffset,
-        Footer.FORMAT_VERSION).encode());
+        version).encode());
     file.flush();
     return new Written(props, propertiesHandle.size() + BlockTrailer.SIZE, footerOffset);
   }

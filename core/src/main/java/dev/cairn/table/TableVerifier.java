@@ -33,7 +33,8 @@ final class TableVerifier {
       BlockHandle h = index.handle(i);
       Block block;
       try {
-        block = new Block(TableReader.readVerified(file, fileName, h, IoTag.OTHER), fileName, h.offset());
+        block = new Block(TableReader.readContents(file, fileName, h, IoTag.OTHER,
+            reader.footer().mayHoldCompressedBlocks()), fileName, h.offset());
       } catch (IOException e) {
         throw new CairnIOException("verify " + fileName, e);
       }

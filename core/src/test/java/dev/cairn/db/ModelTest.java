@@ -403,10 +403,12 @@ class ModelTest {
       return String.format("k%05d", n);
     }
 
+    /** Random bytes, or (half the time) a short random run repeated, which a codec shrinks. */
     byte[] randomValue() {
       byte[] v = new byte[rnd.nextInt(4) == 0 ? rnd.nextInt(2000) : rnd.nextInt(100)];
+      int period = rnd.nextBoolean() ? v.length : 1 + rnd.nextInt(8);
       for (int i = 0; i < v.length; i++) {
-        v[i] = (byte) rnd.nextInt(256);
+        v[i] = i < period ? (byte) rnd.nextInt(256) : v[i - period];
       }
       return v;
     }

@@ -1,6 +1,7 @@
 package dev.cairn.fuzz;
 
 import dev.cairn.WriteBatch;
+import dev.cairn.config.Compression;
 import dev.cairn.fs.fake.InMemoryFile;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
@@ -10,6 +11,8 @@ import dev.cairn.table.Footer;
 import dev.cairn.table.TableBuilder;
 import dev.cairn.table.TableOptions;
 import dev.cairn.table.block.BlockBuilder;
+import dev.cairn.table.block.BlockTrailer;
+import dev.cairn.table.codec.BlockCompressor;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.VersionEdit;
 import dev.cairn.version.VersionEditCodec;
@@ -52,6 +55,8 @@ public final class SeedCorpus {
     write(root, "TableFuzzTest", "openChecksumsRepaired", tables);
     write(root, "TableFuzzTest", "footer", footers(tables));
     write(root, "TableFuzzTest", "properties", properties(tables));
+    write(root, "CodecFuzzTest", "lz4", compressedBlocks(Compression.lz4()));
+    write(root, "CodecFuzzTest", "zstd", compressedBlocks(Compression.zstd()));
     Map<String, byte[]> logs = logs(batches);
     write(root, "LogFuzzTest", "wal", logs);
     write(root, "LogFuzzTest", "walChecksumsRepaired", logs);
@@ -131,6 +136,31 @@ public final class SeedCorpus {
     m.put("no-filter", table(new TableOptions(256, 2, 0), 20, 0));
     m.put("appended", table(new TableOptions(256, 4, 10), 20, 15));
     m.put("empty", table(new TableOptions(4096, 16, 10), 0, 0));
+    m.put("lz4", table(new TableOptions(512, 4, 10).withCompression(Compression.lz4()), 40, 0));
+    m.put("zstd-appended", table(new TableOptions(512, 4, 10).withCompression(Compression.zstd()), 30, 20));
+    return m;
+  }
+
+  /**
+   * The stored contents (raw length and payload, section 3.2 of docs/format.md) of blocks that
+   * {@code compression} shrinks: repetitive values, as compressed blocks hold.
+   */
+  static Map<String, byte[]> compressedBlocks(Compression compression) {
+    Map<String, byte[]> m = new LinkedHashMap<>();
+    try (BlockCompressor c = BlockCompressor.of(compression)) {
+      for (int interval : new int[] {1, 16}) {
+        BlockBuilder b = new BlockBuilder(interval, InternalKeyComparator.INSTANCE, 1024);
+        for (int i = 0; i < 30; i++) {
+          b.add(InternalKey.encode(key(String.format("key%03d", i * 3)), 100 - i, ValueType.VALUE),
+              key(("value" + i).repeat(1 + i % 5)));
+        }
+        BlockCompressor.Stored stored = c.store(b.finish());
+        if (stored.type() == BlockTrailer.TYPE_UNCOMPRESSED) {
+          throw new IllegalStateException(compression + " did not shrink the seed block");
+        }
+        m.put("interval" + interval, Arrays.copyOf(stored.bytes(), stored.length()));
+      }
+    }
     return m;
   }
 
@@ -147,10 +177,11 @@ public final class SeedCorpus {
   private static long build(InMemoryFile file, TableOptions options, int n, long previous, long extent)
       throws IOException {
     TableBuilder b = new TableBuilder(file, options, previous, extent);
+    boolean repeat = !options.compression().isNone(); // values a codec shrinks, so blocks are compressed
     for (int i = 0; i < n; i++) {
       ValueType type = i % 5 == 4 ? ValueType.DELETION : ValueType.VALUE;
       b.add(InternalKey.encode(key(String.format("key%03d", i * 2)), 1000 - i, type),
-          type == ValueType.DELETION ? new byte[0] : key("v" + i));
+          type == ValueType.DELETION ? new byte[0] : key(repeat ? ("v" + i).repeat(12) : "v" + i));
     }
     return b.finish().footerOffset();
   }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.fs.fake.InMemoryFile;
+import dev.cairn.config.Compression;
 import dev.cairn.fs.IoTag;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.key.InternalKey;
@@ -56,7 +57,7 @@ class TableSubsetTest {
         int[] blocks = chosen.stream().mapToInt(Integer::intValue).toArray();
         InMemoryFile out = new InMemoryFile();
         Map<Long, Long> moved = new HashMap<>();
-        TableSummary sub = TableSubset.write(source, blocks, out, IoTag.OTHER, (from, to, contents) -> moved.put(from, to));
+        TableSummary sub = TableSubset.write(source, blocks, out, IoTag.OTHER, Compression.none(), (from, to, contents) -> moved.put(from, to));
         try (TableReader copy = TableReader.open(out, "copy", 2, sub.footerOffset(), null)) {
           copy.verifyChecksums();
           assertTrue(copy.dataBlockCount() >= blocks.length, "every chosen block is copied");
@@ -109,7 +110,7 @@ class TableSubsetTest {
       }
       assertArrayEquals(hot, source.dataBlockUpperUserKey(first + 1), "the versions go on over more blocks");
       InMemoryFile out = new InMemoryFile();
-      TableSummary sub = TableSubset.write(source, new int[] {first}, out, IoTag.OTHER, (from, to, c) -> {});
+      TableSummary sub = TableSubset.write(source, new int[] {first}, out, IoTag.OTHER, Compression.none(), (from, to, c) -> {});
       try (TableReader copy = TableReader.open(out, "copy", 2, sub.footerOffset(), null)) {
         assertTrue(copy.dataBlockCount() > 2, "the blocks the key continues in came along: " + copy.dataBlockCount());
         for (long seq = 1; seq <= 300; seq++) {
@@ -126,10 +127,10 @@ class TableSubsetTest {
     TableSummary s = build(file, OPTIONS, randomModel(new Random(3), 500, 100));
     try (TableReader source = TableReader.open(file, "source", 1, s.footerOffset(), null)) {
       InMemoryFile out = new InMemoryFile();
-      assertThrows(IllegalArgumentException.class, () -> TableSubset.write(source, new int[0], out, IoTag.OTHER, (a, b, c) -> {}));
-      assertThrows(IllegalArgumentException.class, () -> TableSubset.write(source, new int[] {2, 1}, out, IoTag.OTHER, (a, b, c) -> {}));
+      assertThrows(IllegalArgumentException.class, () -> TableSubset.write(source, new int[0], out, IoTag.OTHER, Compression.none(), (a, b, c) -> {}));
+      assertThrows(IllegalArgumentException.class, () -> TableSubset.write(source, new int[] {2, 1}, out, IoTag.OTHER, Compression.none(), (a, b, c) -> {}));
       assertThrows(IllegalArgumentException.class,
-          () -> TableSubset.write(source, new int[] {source.dataBlockCount()}, out, IoTag.OTHER, (a, b, c) -> {}));
+          () -> TableSubset.write(source, new int[] {source.dataBlockCount()}, out, IoTag.OTHER, Compression.none(), (a, b, c) -> {}));
       assertEquals(0, out.size(), "nothing written");
     }
   }

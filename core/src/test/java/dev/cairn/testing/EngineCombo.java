@@ -8,6 +8,7 @@ import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.compaction.leveled.CompactionPriority;
 import dev.cairn.config.BlockCompactionExecution;
 import dev.cairn.config.CompactionSettings;
+import dev.cairn.config.Compression;
 import dev.cairn.testkit.LongTests;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,6 +22,9 @@ import java.util.stream.Collectors;
  * tests (power loss, fault injection, corruption, close in flight, the model test, the kill test,
  * the crash test) tune them: a test builds its own base options (sizes, cache, filesystem) and
  * hands the builder to {@link #apply}, which sets the style, the scheduler and their settings.
+ *
+ * <p>Each combination also stores its blocks compressed as {@link #compression()} says, so that every
+ * style runs every codec through the reliability tests of any CI rotation.
  *
  * <p>Which combinations a parameterized test runs: {@link #select} returns the test's CI rotation
  * (a few combinations covering every style, scheduler and layout), or every valid combination with
@@ -151,7 +155,33 @@ public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler, 
         : CompactionSettings.leveled(execution);
   }
 
-  /** Sets the compaction settings (and, for dLSM, its cache) on {@code b} and nothing else, returning it. */
+  /**
+   * The block compression this combination runs with, and {@link #bottommostCompression()}: both
+   * schedulers of each style compress (so a rotation that names a style compresses it), the two
+   * codecs and a mix of them per level are spread across the styles, and dLSM's table baseline
+   * keeps blocks as built, so that the reliability tests still write version 1 tables.
+   */
+  public Compression compression() {
+    if (layout == LevelLayout.TWO_PHASE) {
+      return style == CompactionStyle.TABLE ? Compression.none() : Compression.lz4();
+    }
+    return switch (style) {
+      case TABLE -> scheduler == CompactionScheduler.IMMEDIATE ? Compression.lz4() : Compression.zstd();
+      case BLOCK -> scheduler == CompactionScheduler.IMMEDIATE ? Compression.zstd() : Compression.lz4();
+      case BUFFER -> scheduler == CompactionScheduler.IMMEDIATE ? Compression.lz4() : Compression.zstd();
+    };
+  }
+
+  /** The bottommost level's: ZSTD (at level 1) under LZ4 on leveled levels, else {@link #compression()}. */
+  public Compression bottommostCompression() {
+    Compression c = compression();
+    return layout == LevelLayout.LEVELED && c.codec() == Compression.Codec.LZ4 ? Compression.zstd(1) : c;
+  }
+
+  /**
+   * Sets the compaction settings, the compression (and, for dLSM, its cache) on {@code b} and
+   * nothing else, returning it.
+   */
   public Options.Builder apply(Options.Builder b) {
     return apply(b, buffer());
   }
@@ -159,6 +189,7 @@ public record EngineCombo(CompactionStyle style, CompactionScheduler scheduler, 
   /** The same with {@code buffer} as the buffer's settings (used only by BUFFER). */
   public Options.Builder apply(Options.Builder b, BufferConfig buffer) {
     b.compaction(settings(buffer));
+    b.compression(compression()).bottommostCompression(bottommostCompression());
     if (style == CompactionStyle.BUFFER && layout == LevelLayout.TWO_PHASE) {
       // dLSM as the runner's cairn-dlsm builds it: flushed blocks cached, in an LRU block cache
       // (so the reliability tests run the LRU cache too; the other combinations keep W-TinyLFU).

@@ -36,7 +36,7 @@ public final class BufferStyle extends TableStyle {
   public TableOptions tableOptions() {
     Options o = engine.options();
     return new TableOptions(o.blockBytes(), o.blockRestartInterval(),
-        BufferBloom.bitsPerKey(o.bloomBitsPerKey(), o.levelSizeRatio()));
+        BufferBloom.bitsPerKey(o.bloomBitsPerKey(), o.levelSizeRatio()), 0, o.compression());
   }
 
   @Override

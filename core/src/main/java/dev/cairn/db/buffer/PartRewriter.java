@@ -116,12 +116,13 @@ final class PartRewriter {
     try (TableHandle h = TableIterators.acquire(engine.tableCache(), plan.file())) {
       WritableFile out = engine.fs().create(FileNames.tablePath(engine.dir(), number), tag);
       try {
-        s = TableSubset.write(h.reader(), positions(plan.blocks()), out, tag, (from, to, contents) -> {
-          // A warm block keeps serving from the cache at its new address: the point of keeping it.
-          if (cache.isWarm(source, from)) {
-            cache.insertWritten(number, to, contents);
-          }
-        });
+        s = TableSubset.write(h.reader(), positions(plan.blocks()), out, tag, engine.options().compression(),
+            (from, to, contents) -> {
+              // A warm block keeps serving from the cache at its new address: the point of keeping it.
+              if (cache.isWarm(source, from)) {
+                cache.insertWritten(number, to, contents);
+              }
+            });
         out.sync();
       } finally {
         out.close();

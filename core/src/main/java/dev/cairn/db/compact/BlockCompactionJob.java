@@ -121,7 +121,8 @@ final class BlockCompactionJob implements CompactionExecution {
           plan.outputLimits().targetFileBytes(), measure(targets.get(j), slices.get(j))));
     }
     SelectivePlan selective = new SelectivePlan(plan, choices);
-    TableOptions tableOptions = this.tableOptions.withFilterReserve(thresholds.filterReserve());
+    TableOptions tableOptions = this.tableOptions.withFilterReserve(thresholds.filterReserve())
+        .forOutput(engine.options(), lastLevel);
 
     List<SubTask> tasks = new ArrayList<>();
     for (int j = 0; j < targets.size(); j++) {

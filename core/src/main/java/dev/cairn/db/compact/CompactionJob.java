@@ -77,7 +77,8 @@ final class CompactionJob implements CompactionExecution {
     try (InternalIterator merged = new MergingIterator(inputIterators(tag));
         CompactionFilterIterator kept =
             new CompactionFilterIterator(merged, snapshots, oldestSnapshot, plan.bottommost());
-        TableOutput out = new TableOutput(engine.fs(), engine.dir(), tableOptions, tag,
+        TableOutput out = new TableOutput(engine.fs(), engine.dir(),
+            tableOptions.forOutput(engine.options(), plan.bottommost()), tag,
             plan.outputLimits().targetFileBytes(), this::newOutputNumber,
             TableOutput.CutPolicy.grandparents(plan, engine.options()))) {
       long added = 0;

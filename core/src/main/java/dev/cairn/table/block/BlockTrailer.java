@@ -16,12 +16,15 @@ import java.util.zip.CRC32C;
  *   +----------+-------------------------------------------------+
  * </pre>
  *
- * Block type ids are persistent and never reused.
+ * Block type ids are persistent and never reused: 0 stored as built, 1 LZ4, 2 ZSTD
+ * ({@link dev.cairn.table.codec.BlockCodecs}; section 3.2).
  */
 public final class BlockTrailer {
   public static final int SIZE = 5;
-  /** Contents stored as is. Other ids are reserved for compression. */
+  /** Contents stored as built. */
   public static final int TYPE_UNCOMPRESSED = 0;
+  /** The largest type id this release reads. */
+  public static final int MAX_TYPE = dev.cairn.table.codec.BlockCodecs.MAX_TYPE;
 
   private BlockTrailer() {}
 
@@ -40,10 +43,20 @@ public final class BlockTrailer {
 
   /** The trailer for an uncompressed block. */
   public static byte[] encode(byte[] contents, int off, int len) {
+    return encode(contents, off, len, TYPE_UNCOMPRESSED);
+  }
+
+  /** The trailer for a block stored as {@code contents[off, off+len)} under {@code type}. */
+  public static byte[] encode(byte[] contents, int off, int len, int type) {
     byte[] trailer = new byte[SIZE];
-    trailer[0] = TYPE_UNCOMPRESSED;
-    Coding.putFixed32(trailer, 1, maskedCrc(contents, off, len, TYPE_UNCOMPRESSED));
+    trailer[0] = (byte) type;
+    Coding.putFixed32(trailer, 1, maskedCrc(contents, off, len, type));
     return trailer;
+  }
+
+  /** The type byte of a block read as {@code raw} (contents + trailer, index 0 to its limit). */
+  public static int type(ByteBuffer raw) {
+    return raw.get(raw.limit() - SIZE) & 0xff;
   }
 
   /**
@@ -58,9 +71,26 @@ public final class BlockTrailer {
   /**
    * {@link #verify(byte[], String, long)} for a block read into {@code raw} from index 0 to its
    * limit (any memory, direct included; position and limit unchanged): returns the length of the
-   * contents, which are {@code raw}'s first bytes.
+   * contents, which are {@code raw}'s first bytes. A block stored compressed is corruption here:
+   * this is for blocks that are never compressed (filter, properties) and for tables whose format
+   * version has no compressed blocks.
    */
   public static int verify(ByteBuffer raw, String fileName, long blockOffset) {
+    int contentsLength = verifyStored(raw, fileName, blockOffset);
+    int type = type(raw);
+    if (type != TYPE_UNCOMPRESSED) {
+      throw new CorruptionException(fileName, blockOffset, type <= MAX_TYPE
+          ? "compressed block (type " + type + ") where only uncompressed ones are written"
+          : "unknown block type " + type);
+    }
+    return contentsLength;
+  }
+
+  /**
+   * Checks the checksum of a block read into {@code raw} from index 0 to its limit, stored under
+   * any type this release reads ({@link #type}); returns the length of the stored contents.
+   */
+  public static int verifyStored(ByteBuffer raw, String fileName, long blockOffset) {
     int length = raw.limit();
     if (length < SIZE) {
       throw new CorruptionException(fileName, blockOffset, "block shorter than its trailer");
@@ -74,7 +104,7 @@ public final class BlockTrailer {
           "block checksum mismatch (" + contentsLength + " bytes, stored "
               + Integer.toHexString(stored) + ", computed " + Integer.toHexString(actual) + ")");
     }
-    if (type != TYPE_UNCOMPRESSED) {
+    if (type > MAX_TYPE) {
       throw new CorruptionException(fileName, blockOffset, "unknown block type " + type);
     }
     return contentsLength;
