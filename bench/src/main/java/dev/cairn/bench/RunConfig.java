@@ -1,6 +1,7 @@
 package dev.cairn.bench;
 
 import dev.cairn.bench.engine.EngineSettings;
+import dev.cairn.config.Compression;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -48,6 +49,11 @@ import java.util.Map;
  *     #directIo} is then true) and drops the page cache before each measured phase
  * @param cacheTrace Cairn engines record a block cache trace of each run beside its statistics
  *     ({@code --cache-trace}; the last round's is kept)
+ * @param compressionRatio how much of each value a compressor finds new ({@code
+ *     --compression-ratio}, db_bench's {@code --compression_ratio}; {@link
+ *     dev.cairn.bench.workload.Values}): 1 for random bytes, what every run before the knob used
+ * @param compression the block codec every engine that has it runs with ({@code --compression}),
+ *     at every level; an engine without it reports it unhonoured
  */
 public record RunConfig(
     long records,
@@ -76,7 +82,15 @@ public record RunConfig(
     boolean engineDefaults,
     int backgroundThreads,
     int deviceReadIops,
-    boolean cacheTrace) {
+    boolean cacheTrace,
+    double compressionRatio,
+    Compression compression) {
+
+  /**
+   * Configuration keys added after runs were recorded, with the value every run recorded before
+   * them had: a record without the key compares as if it held that value.
+   */
+  public static final Map<String, Object> KEYS_ADDED_LATER = Map.of("compression_ratio", 1.0);
 
   public static final long MIB = 1L << 20;
   public static final long DEFAULT_RECORDS = 204_800;
@@ -87,6 +101,9 @@ public record RunConfig(
   public RunConfig {
     if (deviceReadIops < 0) {
       throw new IllegalArgumentException("deviceReadIops must not be negative, got " + deviceReadIops);
+    }
+    if (!(compressionRatio > 0 && compressionRatio <= 1)) {
+      throw new IllegalArgumentException("compressionRatio must lie in (0, 1], got " + compressionRatio);
     }
     if (deviceReadIops > 0 && !directIo) {
       throw new IllegalArgumentException("a run on the capped device reads its tables directly (directIo)");
@@ -102,7 +119,7 @@ public record RunConfig(
   public EngineSettings engineSettings() {
     return new EngineSettings(cacheBytes, memtableBytes, 4096, 10, baseLevelBytes, levelSizeRatio,
         targetFileBytes, directIo, highOps, lowOps, seekDelayMillis, records, valueBytes, nodePageCacheBytes,
-        engineDefaults, backgroundThreads, cacheTrace);
+        engineDefaults, backgroundThreads, cacheTrace, compression);
   }
 
   /** Bytes of one record as the user wrote it: 16-byte key plus value. */
@@ -132,7 +149,8 @@ public record RunConfig(
     m.put("key_bytes", dev.cairn.bench.workload.Keys.KEY_BYTES);
     m.put("block_bytes", 4096);
     m.put("bloom_bits_per_key", 10);
-    m.put("compression", "none");
+    m.put("compression", compression.toString());
+    m.put("compression_ratio", compressionRatio);
     m.put("write_rate", writeRate);
     m.put("readers", readers);
     m.put("direct_io", directIo);

@@ -114,6 +114,26 @@ class CommandLineTest {
   }
 
   @Test
+  void compressionReachesTheEnginesAndTheRecord() {
+    RunConfig plain = Flags.parse("compare", new String[] {"--out", "x"}).config();
+    assertEquals(1.0, plain.compressionRatio(), "random bytes, as every run before the knob");
+    assertTrue(plain.engineSettings().compression().isNone());
+    assertEquals("none", plain.asMap().get("compression"));
+    RunConfig zstd = Flags.parse("compare", new String[] {"--out", "x", "--compression", "zstd:5",
+        "--compression-ratio", "0.5"}).config();
+    assertEquals(dev.cairn.config.Compression.zstd(5), zstd.engineSettings().compression());
+    assertEquals("zstd:5", zstd.asMap().get("compression"));
+    assertEquals(0.5, zstd.asMap().get("compression_ratio"));
+    assertTrue(zstd.engineSettings().compressionUnhonoured("hbase").orElseThrow().contains("zstd:5"));
+    for (String[] bad : new String[][] {{"--compression", "snappy"}, {"--compression", "zstd:0"},
+        {"--compression-ratio", "0"}, {"--compression-ratio", "1.5"}, {"--compression-ratio", "half"}}) {
+      UsageException e = assertThrows(UsageException.class,
+          () -> Flags.parse("compare", new String[] {"--out", "x", bad[0], bad[1]}));
+      assertTrue(e.getMessage().contains(bad[0]), e.getMessage());
+    }
+  }
+
+  @Test
   void flagsAcceptEqualsFormAndFractions() {
     Invocation inv = Flags.parse("run", new String[] {"--engine=leveldb", "--workload=ycsb-a", "--out=o",
         "--memtable-mb=0.5", "--direct-io", "--seconds", "2.5"});

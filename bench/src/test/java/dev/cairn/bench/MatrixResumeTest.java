@@ -55,4 +55,32 @@ class MatrixResumeTest {
     assertTrue(again.toString().contains("round-1 holds a round run with another configuration"), again.toString());
     assertFalse(Files.exists(cell.resolve("series.json")), "nothing written over the records");
   }
+
+  /**
+   * A round recorded before a configuration key existed ({@link dev.cairn.bench.RunConfig#KEYS_ADDED_LATER})
+   * is kept when the key has the value every such run had, and refused when it has another.
+   */
+  @Test
+  void aRoundRecordedBeforeAKeyExistedIsKeptAtTheKeysOldValue(@TempDir Path out) throws Exception {
+    StringBuilder stderr = new StringBuilder();
+    assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(stderr, matrix(out)), stderr.toString());
+    Path cell = out.resolve("page/uniform");
+    Files.delete(cell.resolve("series.json"));
+    Files.delete(cell.resolve("round-2/report.md"));
+    try (var files = Files.walk(cell.resolve("round-1"))) {
+      for (Path json : files.filter(f -> f.getFileName().toString().endsWith(".json")).toList()) {
+        String text = Files.readString(json);
+        Files.writeString(json, text.replaceAll("\"compression_ratio\"\\s*:\\s*1(\\.0)?\\s*,?", ""));
+      }
+    }
+    assertFalse(Files.readString(cell.resolve("round-1/summary.json")).contains("compression_ratio"));
+
+    StringBuilder refused = new StringBuilder();
+    assertEquals(BenchMain.EXIT_USAGE, OutputChecks.execute(refused, matrix(out, "--compression-ratio", "0.5")));
+    assertTrue(refused.toString().contains("round-1 holds a round run with another configuration"), refused.toString());
+
+    StringBuilder kept = new StringBuilder();
+    assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(kept, matrix(out)), kept.toString());
+    assertTrue(kept.toString().contains("round-1 holds a finished round: kept"), kept.toString());
+  }
 }

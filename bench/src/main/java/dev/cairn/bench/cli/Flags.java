@@ -2,6 +2,7 @@ package dev.cairn.bench.cli;
 
 import dev.cairn.bench.RunConfig;
 import dev.cairn.bench.engine.Engines;
+import dev.cairn.config.Compression;
 import dev.cairn.bench.workload.Workloads;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,6 +23,31 @@ public final class Flags {
   static final List<String> BOOLEAN_FLAGS = List.of("--direct-io", "--keep-data", "--engine-defaults",
       "--same-jvm", "--cache-trace");
   /** What a forked run of one (engine, workload) does not inherit from its parent's command line. */
+  private static double compressionRatio(Map<String, String> values) {
+    String v = values.get("--compression-ratio");
+    if (v == null) {
+      return 1.0;
+    }
+    double r;
+    try {
+      r = Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new UsageException("--compression-ratio takes a number in (0, 1], got '" + v + "'");
+    }
+    if (!(r > 0 && r <= 1)) {
+      throw new UsageException("--compression-ratio must lie in (0, 1], got " + v);
+    }
+    return r;
+  }
+
+  private static Compression compression(Map<String, String> values) {
+    try {
+      return Compression.parse(values.getOrDefault("--compression", "none"));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--compression: " + e.getMessage());
+    }
+  }
+
   private static final List<String> NOT_FOR_ONE_RUN =
       List.of("--engine", "--engines", "--workload", "--workloads", "--same-jvm", "--repeat");
   /** The level shape the runner otherwise gives every engine; --engine-defaults leaves it to each. */
@@ -40,6 +66,10 @@ public final class Flags {
     HELP.put("--cache-mb", "block cache MiB (default 30% of the data: 60 MiB at the default records)");
     HELP.put("--memtable-mb", "memtable MiB (default 1)");
     HELP.put("--value-bytes", "value size (default 1024)");
+    HELP.put("--compression-ratio", "how much of each value a compressor finds new, as db_bench's --compression_ratio:"
+        + " values of random printable runs repeated (default 1 = random bytes, incompressible)");
+    HELP.put("--compression", "none, lz4, zstd or zstd:LEVEL: the block codec of every engine that has it, at every"
+        + " level (LevelDB: Snappy; default none)");
     HELP.put("--write-rate", "paced writer's updates/s (default 1000)");
     HELP.put("--readers", "reader/client threads (default 2)");
     HELP.put("--direct-io", "read tables with O_DIRECT where the engine can");
@@ -149,7 +179,9 @@ public final class Flags {
         engineDefaults,
         (int) CommandFlags.rangeLong(values, "--background-threads", 0, 0, 64),
         deviceReadIops,
-        values.containsKey("--cache-trace"));
+        values.containsKey("--cache-trace"),
+        compressionRatio(values),
+        compression(values));
     int rounds = (int) CommandFlags.rangeLong(values, "--repeat", 1, 1, 100);
     if (rounds > 1 && engines.stream().noneMatch(e -> Engines.controlOf(e).filter(engines::contains).isPresent())) {
       throw new UsageException("a series (--repeat " + rounds + ") needs an A/A control to tell its ratios from noise:"

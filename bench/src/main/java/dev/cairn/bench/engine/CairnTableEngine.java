@@ -97,6 +97,7 @@ public final class CairnTableEngine implements BenchEngine {
         .blockBytes(s.blockBytes())
         .bloomBitsPerKey(s.bloomBitsPerKey())
         .blockCacheBytes(s.blockCacheBytes())
+        .compression(s.compression())
         .fileSystem(fileSystem(s));
     if (s.backgroundThreads() > 0) {
       builder.backgroundThreads(s.backgroundThreads());

@@ -1,5 +1,7 @@
 package dev.cairn.bench.engine;
 
+import dev.cairn.config.Compression;
+
 /**
  * The settings every engine is asked to honour, so that engines are compared with the same
  * memory budget and tree shape (docs/benchmarks.md).
@@ -30,6 +32,8 @@ package dev.cairn.bench.engine;
  *     and engines that cannot set it report a positive value as unhonoured
  * @param cacheTrace Cairn engines: record a block cache trace of each run ({@code --cache-trace})
  *     beside its statistics, for {@code cache-replay}; other engines ignore it
+ * @param compression the block codec at every level, for every engine that has it ({@code
+ *     --compression}); an engine without it reports it unhonoured ({@link #compressionUnhonoured})
  */
 public record EngineSettings(
     long blockCacheBytes,
@@ -48,7 +52,18 @@ public record EngineSettings(
     long nodePageCacheBytes,
     boolean engineDefaults,
     int backgroundThreads,
-    boolean cacheTrace) {
+    boolean cacheTrace,
+    Compression compression) {
+
+  /** Settings without compression: what every run before {@code --compression} had. */
+  public EngineSettings(long blockCacheBytes, long memtableBytes, int blockBytes, int bloomBitsPerKey,
+      long baseLevelBytes, int levelSizeRatio, long targetFileBytes, boolean directReads, double offeredHighOps,
+      double offeredLowOps, double seekDelayMillis, long records, int valueBytes, long nodePageCacheBytes,
+      boolean engineDefaults, int backgroundThreads, boolean cacheTrace) {
+    this(blockCacheBytes, memtableBytes, blockBytes, bloomBitsPerKey, baseLevelBytes, levelSizeRatio,
+        targetFileBytes, directReads, offeredHighOps, offeredLowOps, seekDelayMillis, records, valueBytes,
+        nodePageCacheBytes, engineDefaults, backgroundThreads, cacheTrace, Compression.none());
+  }
 
   /** LevelDB's hard-wired tree shape, which the LevelDB engines cannot change. */
   public static final long LEVELDB_BASE_LEVEL_BYTES = 10L << 20;
@@ -59,7 +74,14 @@ public record EngineSettings(
   public EngineSettings withoutOfferedRates() {
     return new EngineSettings(blockCacheBytes, memtableBytes, blockBytes, bloomBitsPerKey, baseLevelBytes,
         levelSizeRatio, targetFileBytes, directReads, 0, 0, seekDelayMillis, records, valueBytes,
-        nodePageCacheBytes, engineDefaults, backgroundThreads, cacheTrace);
+        nodePageCacheBytes, engineDefaults, backgroundThreads, cacheTrace, compression);
+  }
+
+  /** The unhonoured-settings entry of an engine that cannot run {@link #compression}. */
+  public java.util.Optional<String> compressionUnhonoured(String library) {
+    return compression.isNone()
+        ? java.util.Optional.empty()
+        : java.util.Optional.of("compression=" + compression + ": " + library + " runs without it");
   }
 
   /** The unhonoured-settings entry of an engine whose background thread count cannot be set. */

@@ -57,7 +57,10 @@ abstract class LevelDbApiEngine implements BenchEngine {
         .cacheSize(s.blockCacheBytes())
         .blockSize(s.blockBytes())
         .writeBufferSize((int) Math.min(Integer.MAX_VALUE, s.memtableBytes()))
-        .compressionType(CompressionType.NONE);
+        .compressionType(s.compression().isNone() ? CompressionType.NONE : CompressionType.SNAPPY);
+    if (!s.compression().isNone()) {
+      unhonoured.add("compression=" + s.compression() + ": " + library() + " has Snappy only, which it ran in its place");
+    }
     processBytesWrittenAtOpen = ProcessIo.bytesWritten();
     try {
       db = factory().open(dir.toFile(), options);

@@ -118,10 +118,15 @@ public final class RocksDbEngine implements BenchEngine {
     Options options = new Options()
         .setCreateIfMissing(true)
         .setTableFormatConfig(table)
-        .setCompressionType(CompressionType.NO_COMPRESSION)
-        .setBottommostCompressionType(CompressionType.NO_COMPRESSION)
+        .setCompressionType(compressionType(s.compression()))
+        .setBottommostCompressionType(compressionType(s.compression()))
         .setWriteBufferSize(s.memtableBytes())
         .setUseDirectReads(s.directReads());
+    if (s.compression().codec() == dev.cairn.config.Compression.Codec.ZSTD) {
+      options.setCompressionOptions(new org.rocksdb.CompressionOptions().setLevel(s.compression().level()));
+      options.setBottommostCompressionOptions(new org.rocksdb.CompressionOptions().setLevel(s.compression().level())
+          .setEnabled(true));
+    }
     if (statistics != null) {
       options.setStatistics(statistics);
     }
@@ -159,12 +164,35 @@ public final class RocksDbEngine implements BenchEngine {
     return new Options(dbOptions, columnFamilyOptions);
   }
 
+  /** RocksDB's type for the runner's codec: the same library code, LZ4's block format and ZSTD's frames. */
+  static CompressionType compressionType(dev.cairn.config.Compression c) {
+    return switch (c.codec()) {
+      case NONE -> CompressionType.NO_COMPRESSION;
+      case LZ4 -> CompressionType.LZ4_COMPRESSION;
+      case ZSTD -> CompressionType.ZSTD_COMPRESSION;
+    };
+  }
+
+  /** {@link #compressionType}'s name in RocksDB's option strings. */
+  static String compressionName(dev.cairn.config.Compression c) {
+    return switch (c.codec()) {
+      case NONE -> "kNoCompression";
+      case LZ4 -> "kLZ4Compression";
+      case ZSTD -> "kZSTD";
+    };
+  }
+
   /** The column family's options of {@link Tuning#BEST} as RocksDB's option strings. */
   static Properties bestColumnFamilyOptions(EngineSettings s) {
     Properties p = new Properties();
     p.setProperty("write_buffer_size", Long.toString(s.memtableBytes()));
-    p.setProperty("compression", "kNoCompression");
-    p.setProperty("bottommost_compression", "kNoCompression");
+    p.setProperty("compression", compressionName(s.compression()));
+    p.setProperty("bottommost_compression", compressionName(s.compression()));
+    if (s.compression().codec() == dev.cairn.config.Compression.Codec.ZSTD) {
+      String opts = "{level=" + s.compression().level() + "}";
+      p.setProperty("compression_opts", opts);
+      p.setProperty("bottommost_compression_opts", "{level=" + s.compression().level() + ";enabled=true}");
+    }
     p.setProperty("uncache_aggressiveness", Integer.toString(UNCACHE_AGGRESSIVENESS));
     if (!s.engineDefaults()) {
       p.setProperty("level_compaction_dynamic_level_bytes", "false");

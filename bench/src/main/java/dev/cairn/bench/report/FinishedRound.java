@@ -28,7 +28,8 @@ public final class FinishedRound {
    *     series mixing the two would compare runs of different shapes
    */
   public static List<RunFigures> figures(Path roundDir, RunConfig config) throws IOException {
-    Map<String, Object> recorded = RunFigures.configOfRecords(roundDir);
+    Map<String, Object> recorded = new java.util.LinkedHashMap<>(RunFigures.configOfRecords(roundDir));
+    RunConfig.KEYS_ADDED_LATER.forEach(recorded::putIfAbsent);
     // Through JSON and back, so that numbers compare as the record holds them.
     Object expected = JsonParser.parse(Json.write(config.asMap()));
     if (!recorded.equals(expected)) {

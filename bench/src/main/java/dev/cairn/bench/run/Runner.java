@@ -53,7 +53,7 @@ public final class Runner {
       engine.open(dir, settingsFor(workload));
       m.unhonoured = engine.unhonouredSettings();
       KeySpace keys = new KeySpace(config.records());
-      Values values = new Values(config.valueBytes(), config.seed());
+      Values values = new Values(config.valueBytes(), config.compressionRatio(), config.seed());
       if (workload.preload()) {
         m.loadSeconds = load(engine, values, m);
       }

@@ -41,6 +41,25 @@ class RocksDbBestTest {
     }
   }
 
+  /** {@code --compression} reaches both tunings at every level, ZSTD with its level. */
+  @Test
+  void theRunnersCodecIsWhatRocksDbRunsWith(@TempDir Path best, @TempDir Path plain) throws IOException {
+    EngineSettings s = settings();
+    EngineSettings zstd = new EngineSettings(s.blockCacheBytes(), s.memtableBytes(), s.blockBytes(), s.bloomBitsPerKey(),
+        s.baseLevelBytes(), s.levelSizeRatio(), s.targetFileBytes(), false, 0, 0, 0, RECORDS, 1024, 0, false, 0, false,
+        dev.cairn.config.Compression.zstd(5));
+    for (Object[] run : new Object[][] {{RocksDbEngine.Tuning.BEST, best}, {RocksDbEngine.Tuning.DEFAULTS, plain}}) {
+      try (RocksDbEngine engine = new RocksDbEngine((RocksDbEngine.Tuning) run[0])) {
+        engine.open((Path) run[1], zstd);
+        String options = latestOptionsFile((Path) run[1]);
+        for (String expected : new String[] {"compression=kZSTD", "bottommost_compression=kZSTD"}) {
+          assertTrue(options.contains(expected), run[0] + ": OPTIONS lacks " + expected);
+        }
+        assertTrue(options.matches("(?s).*compression_opts=\\{[^}]*level=5;.*"), run[0] + ": no level 5 in " + options);
+      }
+    }
+  }
+
   @Test
   void aFlushedBlockIsCachedBeforeAnyReadAndItsGetHits(@TempDir Path best, @TempDir Path plain) {
     try (RocksDbEngine warmed = new RocksDbEngine(RocksDbEngine.Tuning.BEST);

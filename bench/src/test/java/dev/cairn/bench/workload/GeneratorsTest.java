@@ -128,4 +128,30 @@ class GeneratorsTest {
     int len = d.deflate(buf);
     assertTrue(len > 4000, "a 4 KiB value compressed to " + len + " bytes");
   }
+
+  @Test
+  void valuesAtARatioCompressToAboutThatRatio() {
+    for (double ratio : new double[] {0.25, 0.5, 0.75}) {
+      Values values = new Values(4096, ratio, SEED);
+      SplittableRandom r = new SplittableRandom(SEED);
+      long raw = 0;
+      long deflated = 0;
+      for (int i = 0; i < 16; i++) {
+        byte[] v = values.next(r);
+        java.util.zip.Deflater d = new java.util.zip.Deflater(1);
+        d.setInput(v);
+        d.finish();
+        byte[] buf = new byte[8192];
+        deflated += d.deflate(buf);
+        raw += v.length;
+        d.end();
+      }
+      double got = deflated / (double) raw;
+      // Fresh bytes are printable characters (under 7 bits of entropy each), so a coder gets a
+      // little below the ratio; the repeats cost a few bytes a piece.
+      assertTrue(got > ratio * 0.6 && got < ratio * 1.1, "ratio " + ratio + " compressed to " + got);
+    }
+    assertThrows(IllegalArgumentException.class, () -> new Values(64, 0, SEED));
+    assertThrows(IllegalArgumentException.class, () -> new Values(64, 1.5, SEED));
+  }
 }

@@ -195,7 +195,7 @@ public final class CassandraEngine implements BenchEngine {
     session.execute("CREATE TABLE " + KEYSPACE + "." + TABLE
         + " (b bigint, k bigint, v blob, PRIMARY KEY (b, k))"
         + " WITH compaction = " + cqlMap(compaction)
-        + " AND compression = {'enabled': 'false'}"
+        + " AND compression = " + cqlMap(CassandraSettings.compression(s.compression()))
         + " AND bloom_filter_fp_chance = " + String.format(Locale.ROOT, "%.4f", CassandraSettings.bloomFpChance(s.bloomBitsPerKey()))
         + " AND caching = {'keys': 'ALL', 'rows_per_partition': 'NONE'}");
   }

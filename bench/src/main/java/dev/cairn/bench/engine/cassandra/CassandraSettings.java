@@ -127,6 +127,20 @@ final class CassandraSettings {
     return Math.min(0.5, Math.max(0.0001, Math.pow(0.63, bitsPerKey)));
   }
 
+  /**
+   * The table's {@code compression} map for the runner's codec: off, or Cassandra's LZ4 or Zstd
+   * compressor over 4 KiB chunks (the block size every engine is given; Cassandra's own default is
+   * 16 KiB), Zstd at the runner's level.
+   */
+  static Map<String, String> compression(dev.cairn.config.Compression c) {
+    return switch (c.codec()) {
+      case NONE -> Map.of("enabled", "false");
+      case LZ4 -> new java.util.TreeMap<>(Map.of("class", "LZ4Compressor", "chunk_length_in_kb", "4"));
+      case ZSTD -> new java.util.TreeMap<>(Map.of("class", "ZstdCompressor", "chunk_length_in_kb", "4",
+          "compression_level", Integer.toString(c.level())));
+    };
+  }
+
   static List<String> unhonoured(Strategy strategy, EngineSettings s, CassandraNode.Settings n, int bucketRecords,
       String cgroupProblem) {
     List<String> u = new ArrayList<>();

@@ -148,6 +148,8 @@ final class HBaseSettings {
     u.add("base-level-bytes, level-size-ratio, target-file-bytes: HBase's default store has no levels and"
         + " writes each compaction into one file; its ExploringCompactionPolicy picks files by size ratio 1.2,"
         + " 3 to 10 at a time");
+    s.compressionUnhonoured("the HBase engine (its family COMPRESSION is not wired: HBase's codecs need"
+        + " Hadoop's native libraries or extra modules on the node's class path)").ifPresent(u::add);
     u.add("stall: updatesBlockedTime (the time updates waited for a memstore over its blocking size); flushes"
         + " delayed by too many store files (blockingStoreFiles 16) are counted from node.log in node-summary.txt");
     if (variant == Variant.DLC) {
