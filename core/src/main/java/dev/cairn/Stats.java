@@ -185,11 +185,25 @@ public record Stats(
   /**
    * @param deadBytes bytes of the level's files no footer references any more (block compaction
    *     garbage: {@code totalBytes - validBytes}); {@link #bytes} includes them
+   * @param rawDataBytesWritten bytes of the data blocks written into this level since open, as
+   *     built (before compression)
+   * @param storedDataBytesWritten the same blocks' bytes as stored ({@code Options.compression()}):
+   *     equal to {@link #rawDataBytesWritten} where nothing was compressed
    */
   public record LevelStats(int level, int files, long bytes, double score, long bytesRead, long bytesWritten,
-      long deadBytes) {
+      long deadBytes, long rawDataBytesWritten, long storedDataBytesWritten) {
     public LevelStats(int level, int files, long bytes, double score, long bytesRead, long bytesWritten) {
-      this(level, files, bytes, score, bytesRead, bytesWritten, 0);
+      this(level, files, bytes, score, bytesRead, bytesWritten, 0, 0, 0);
+    }
+
+    public LevelStats(int level, int files, long bytes, double score, long bytesRead, long bytesWritten,
+        long deadBytes) {
+      this(level, files, bytes, score, bytesRead, bytesWritten, deadBytes, 0, 0);
+    }
+
+    /** Stored over raw bytes of the data blocks written into this level since open; 1 where none was. */
+    public double compressionRatio() {
+      return rawDataBytesWritten == 0 ? 1.0 : (double) storedDataBytesWritten / rawDataBytesWritten;
     }
   }
 
@@ -335,6 +349,16 @@ public record Stats(
       sb.append(String.format("L%-4d  %5d  %12.2f  %5.2f  %8.2f  %9.2f  %8.2f%n",
           l.level(), l.files(), mb(l.bytes()), l.score(), mb(l.bytesRead()), mb(l.bytesWritten()),
           mb(l.deadBytes())));
+    }
+    StringBuilder compressed = new StringBuilder();
+    for (LevelStats l : levels) {
+      if (l.storedDataBytesWritten() != l.rawDataBytesWritten()) {
+        compressed.append(String.format("%sL%d %.2f MB raw stored in %.2f MB (%.3f)", compressed.length() == 0 ? "" : ", ",
+            l.level(), mb(l.rawDataBytesWritten()), mb(l.storedDataBytesWritten()), l.compressionRatio()));
+      }
+    }
+    if (compressed.length() > 0) {
+      sb.append("compressed data blocks ").append(compressed).append(" (written since open)\n");
     }
     sb.append(String.format("user bytes written     %12.2f MB%n", mb(writes.userBytesWritten())));
     sb.append(String.format("device bytes written   %12.2f MB (wal %.2f, flush %.2f, compaction %.2f, manifest %.2f)%n",

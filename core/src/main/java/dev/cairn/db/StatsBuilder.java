@@ -27,7 +27,8 @@ final class StatsBuilder {
           : io.compactionBytesWritten(level);
       long dead = v.files(level).stream().mapToLong(f -> f.totalBytes() - f.validBytes()).sum();
       levels.add(new Stats.LevelStats(level, v.fileCount(level), v.levelBytes(level),
-          level < scores.length ? scores[level] : 0.0, io.compactionBytesRead(level), written, dead));
+          level < scores.length ? scores[level] : 0.0, io.compactionBytesRead(level), written, dead,
+          engine.counters().rawDataBytesWritten(level), engine.counters().storedDataBytesWritten(level)));
     }
     long user = engine.counters().userBytesWritten().sum();
     long device = io.totalBytesWritten();

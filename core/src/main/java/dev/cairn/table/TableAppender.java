@@ -58,9 +58,11 @@ public final class TableAppender {
    * @param newBlocks blocks written
    * @param appendedBytes bytes written after the old valid length
    * @param filterRebuilt whether the filter was rebuilt rather than ORed into
+   * @param rawDataBytes the new data blocks' bytes as built
+   * @param storedDataBytes the new data blocks' bytes as stored (trailers excluded)
    */
   public record Result(TableSummary summary, long validBytes, long dirtyBlocks, long newBlocks,
-      long appendedBytes, boolean filterRebuilt) {}
+      long appendedBytes, boolean filterRebuilt, long rawDataBytes, long storedDataBytes) {}
 
   private final TableReader reader;
   private final ReadableFile file;
@@ -85,6 +87,8 @@ public final class TableAppender {
   private long dataBlocks;
   private long dataBytes;
   private long newBlocks;
+  private long rawDataBytes;
+  private long storedDataBytes;
   private final EntryTotals added = new EntryTotals();
   private final EntryTotals removed = new EntryTotals();
 
@@ -184,7 +188,8 @@ public final class TableAppender {
     }
     long rewritten = dirty.dirtyCount() - dirty.besideCount();
     if (dataBlocks == 0) {
-      return new Result(null, 0, rewritten, newBlocks, out.size() - startOffset, false);
+      return new Result(null, 0, rewritten, newBlocks, out.size() - startOffset, false, rawDataBytes,
+          storedDataBytes);
     }
     return finish(rewritten);
   }
@@ -328,7 +333,10 @@ public final class TableAppender {
     if (dataBlock.isEmpty()) {
       return;
     }
-    pendingHandle = TableTail.writeBlock(out, dataBlock.finish(), compressor);
+    byte[] contents = dataBlock.finish();
+    pendingHandle = TableTail.writeBlock(out, contents, compressor);
+    rawDataBytes += contents.length;
+    storedDataBytes += pendingHandle.size();
     dataBlock.reset();
     dataBlocks++;
     newBlocks++;
@@ -357,6 +365,7 @@ public final class TableAppender {
     TableProperties props = tail.properties();
     long validBytes = dataBytes + props.indexBytes() + props.filterBytes() + tail.propertiesBytes()
         + Footer.SIZE;
-    return new Result(tail.summary(), validBytes, dirtyBlocks, newBlocks, out.size() - startOffset, rebuilt);
+    return new Result(tail.summary(), validBytes, dirtyBlocks, newBlocks, out.size() - startOffset, rebuilt,
+        rawDataBytes, storedDataBytes);
   }
 }

@@ -41,6 +41,8 @@ public final class TableBuilder {
   private final BlockCompressor compressor;
   private final TableStatsAccumulator stats = new TableStatsAccumulator();
   private byte[] lastKey;
+  private long rawDataBytes;
+  private long storedDataBytes;
   /** Handle of the last written data block whose index entry waits for the next key. */
   private BlockHandle pendingHandle;
   private DataBlockListener dataBlockListener;
@@ -117,6 +119,8 @@ public final class TableBuilder {
       dataBlockListener.written(handle.offset(), contents);
     }
     dataBlock.reset();
+    rawDataBytes += contents.length;
+    storedDataBytes += handle.size();
     stats.addDataBlock(handle.size() + BlockTrailer.SIZE);
     pendingHandle = handle;
   }
@@ -128,6 +132,16 @@ public final class TableBuilder {
 
   public long entries() {
     return stats.entries();
+  }
+
+  /** Bytes of the data blocks written so far as built (their contents before compression). */
+  public long rawDataBytes() {
+    return rawDataBytes;
+  }
+
+  /** Bytes of the data blocks written so far as stored (compressed where it paid), trailers excluded. */
+  public long storedDataBytes() {
+    return storedDataBytes;
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.cairn.key.InternalKey;
 import dev.cairn.key.UserKeys;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockIterator;
+import dev.cairn.table.block.BlockTrailer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
@@ -60,11 +61,14 @@ public final class TableDump {
       }
       TableIndex index = reader.index();
       out.append("index: ").append(index.size()).append(" data blocks (key order)\n");
+      long[] storedByType = new long[BlockTrailer.MAX_TYPE + 1];
+      long[] rawByType = new long[BlockTrailer.MAX_TYPE + 1];
+      int[] blocksByType = new int[BlockTrailer.MAX_TYPE + 1];
       for (int i = 0; i < index.size(); i++) {
         BlockHandle h = index.handle(i);
         out.append(String.format("  #%d block %s separator %s: ", i, h,
             InternalKey.describe(index.separator(i))));
-        String summary = blockSummary(reader, h);
+        String summary = blockSummary(reader, file, fileName, h, storedByType, rawByType, blocksByType);
         out.append(summary).append("\n");
         if (summary.startsWith(CORRUPT)) {
           damage++;
@@ -72,8 +76,38 @@ public final class TableDump {
           renderEntries(reader, h, out);
         }
       }
+      out.append(codecTotals(storedByType, rawByType, blocksByType));
     }
     return new Rendering(out.toString(), damage);
+  }
+
+  /** The block type ids' names, as docs/format.md section 3 numbers them. */
+  private static String typeName(int type) {
+    return switch (type) {
+      case BlockTrailer.TYPE_UNCOMPRESSED -> "as built";
+      case 1 -> "lz4";
+      case 2 -> "zstd";
+      default -> "type " + type;
+    };
+  }
+
+  /** One line per block type met: blocks, stored and raw bytes, their ratio; then the table's. */
+  private static String codecTotals(long[] stored, long[] raw, int[] blocks) {
+    StringBuilder out = new StringBuilder("stored data blocks:\n");
+    long allStored = 0;
+    long allRaw = 0;
+    for (int t = 0; t < blocks.length; t++) {
+      if (blocks[t] == 0) {
+        continue;
+      }
+      out.append(String.format("  %-8s %d blocks, %d stored bytes for %d raw (%.3f)%n", typeName(t), blocks[t],
+          stored[t], raw[t], raw[t] == 0 ? 1.0 : (double) stored[t] / raw[t]));
+      allStored += stored[t];
+      allRaw += raw[t];
+    }
+    out.append(String.format("  table    %d stored bytes for %d raw (%.3f)%n", allStored, allRaw,
+        allRaw == 0 ? 1.0 : (double) allStored / allRaw));
+    return out.toString();
   }
 
   private static final String CORRUPT = "CORRUPT: ";
@@ -116,9 +150,26 @@ public final class TableDump {
     return 0;
   }
 
-  private static String blockSummary(TableReader reader, BlockHandle h) {
+  /**
+   * The block's entries and key range, and how it is stored (its trailer's type, its stored and raw
+   * sizes), which is added to the tallies by type.
+   */
+  private static String blockSummary(TableReader reader, ReadableFile file, String fileName, BlockHandle h,
+      long[] storedByType, long[] rawByType, int[] blocksByType) throws IOException {
+    byte[] type = new byte[1];
+    if (file.read(h.offset() + h.size(), ByteBuffer.wrap(type), IoTag.OTHER) != 1) {
+      return CORRUPT + new CorruptionException(fileName, h.offset(), "block trailer past the file's end").getMessage();
+    }
     try (BlockRef ref = reader.acquireDataBlock(h, false, IoTag.OTHER);
          BlockIterator it = ref.block().internalKeyIterator()) {
+      int t = type[0] & 0xff; // the read checked it: a known type
+      long raw = ref.block().contents().remaining();
+      storedByType[t] += h.size();
+      rawByType[t] += raw;
+      blocksByType[t]++;
+      String stored = t == BlockTrailer.TYPE_UNCOMPRESSED
+          ? ""
+          : String.format(", %s %d of %d bytes (%.3f)", typeName(t), h.size(), raw, (double) h.size() / raw);
       int entries = 0;
       byte[] first = null;
       byte[] last = null;
@@ -130,7 +181,7 @@ public final class TableDump {
         entries++;
       }
       return entries + " entries, "
-          + (first == null ? "empty" : InternalKey.describe(first) + " .. " + InternalKey.describe(last));
+          + (first == null ? "empty" : InternalKey.describe(first) + " .. " + InternalKey.describe(last)) + stored;
     } catch (CorruptionException e) {
       return CORRUPT + e.getMessage();
     }

@@ -445,6 +445,11 @@ public final class TableReader implements AutoCloseable {
     return index.size();
   }
 
+  /** The handle of data block {@code i} (key order), {@code 0 <= i < dataBlockCount()}. */
+  public BlockHandle dataBlockHandle(int i) {
+    return index.handle(i);
+  }
+
   /** File offset of data block {@code i} in key order: its block-cache key. */
   public long dataBlockOffset(int i) {
     return index.handle(i).offset();

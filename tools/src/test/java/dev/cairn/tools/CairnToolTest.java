@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.Cairn;
 import dev.cairn.Options;
+import dev.cairn.config.Compression;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -190,6 +191,31 @@ class CairnToolTest {
     Run entries = run("dump-table", table.toString(), "--entries");
     assertEquals(CairnTool.OK, entries.exit(), entries.err());
     assertTrue(entries.out().contains("=> value7\n") && entries.out().contains("key7"), entries.out());
+  }
+
+  /** A table written with a codec: each block says how it is stored, the table its totals, and it verifies. */
+  @Test
+  void dumpTableSaysHowEachBlockIsStoredAndVerifyReadsCompressedTables() throws IOException {
+    Path db = dir.resolve("compressed");
+    try (Cairn c = Cairn.open(db, Options.builder().compression(Compression.zstd()).build())) {
+      for (int i = 0; i < 500; i++) {
+        c.put(("key" + i).getBytes(StandardCharsets.UTF_8), ("value" + i).repeat(20).getBytes(StandardCharsets.UTF_8));
+      }
+      c.flush();
+    }
+    Path table;
+    try (Stream<Path> s = Files.list(db)) {
+      table = s.filter(p -> p.getFileName().toString().endsWith(".sst")).findFirst().orElseThrow();
+    }
+    Run dump = run("dump-table", table.toString());
+    assertEquals(CairnTool.OK, dump.exit(), dump.err());
+    assertTrue(dump.out().contains(": version 2,"), dump.out());
+    assertTrue(dump.out().contains(", zstd "), "a block stored as zstd: " + dump.out());
+    assertTrue(dump.out().lines().anyMatch(l -> l.startsWith("  zstd ") && l.contains(" blocks, ")), dump.out());
+    assertTrue(dump.out().lines().anyMatch(l -> l.startsWith("  table ") && l.contains(" raw (0.")), dump.out());
+    Run verify = run("verify", db.toString());
+    assertEquals(CairnTool.OK, verify.exit(), verify.err());
+    assertEquals(new Run(CairnTool.OK, ("value42").repeat(20) + "\n", ""), run("get", db.toString(), "key42"));
   }
 
   @Test

@@ -20,8 +20,35 @@ public final class EngineCounters {
   public enum StallCause { SLOWDOWN, L0_STOP, MEMTABLE_STOP }
 
   /** Per cause, the time writers waited and how often; the totals in {@link dev.cairn.Stats} are their sums. */
+  /** Data blocks written into each level since open: their bytes as built and as stored. */
+  private final LongAdder[] rawDataBytesByLevel = adders(dev.cairn.Options.MAX_LEVELS);
+  private final LongAdder[] storedDataBytesByLevel = adders(dev.cairn.Options.MAX_LEVELS);
   private final LongAdder[] stallNanosByCause = {new LongAdder(), new LongAdder(), new LongAdder()};
   private final LongAdder[] stallsByCause = {new LongAdder(), new LongAdder(), new LongAdder()};
+
+  private static LongAdder[] adders(int n) {
+    LongAdder[] a = new LongAdder[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = new LongAdder();
+    }
+    return a;
+  }
+
+  /** Counts data blocks of {@code raw} bytes as built, {@code stored} as stored, written into {@code level}. */
+  public void dataBlocksWritten(int level, long raw, long stored) {
+    rawDataBytesByLevel[level].add(raw);
+    storedDataBytesByLevel[level].add(stored);
+  }
+
+  /** Bytes as built of the data blocks written into {@code level} since open. */
+  public long rawDataBytesWritten(int level) {
+    return rawDataBytesByLevel[level].sum();
+  }
+
+  /** Bytes as stored (after compression) of the data blocks written into {@code level} since open. */
+  public long storedDataBytesWritten(int level) {
+    return storedDataBytesByLevel[level].sum();
+  }
 
   public void recordStall(long startNanos, StallCause cause) {
     stallNanosByCause[cause.ordinal()].add(System.nanoTime() - startNanos);

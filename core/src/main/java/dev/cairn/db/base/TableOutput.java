@@ -68,6 +68,8 @@ public final class TableOutput implements AutoCloseable {
   private TableBuilder builder;
   private long fileNumber;
   private byte[] lastKey;
+  private long rawDataBytes;
+  private long storedDataBytes;
 
   /** Where written data blocks go as they are written, or null. */
   private BlockCache warmCache;
@@ -123,12 +125,24 @@ public final class TableOutput implements AutoCloseable {
 
   private void finishCurrent() throws IOException {
     TableSummary s = builder.finish();
+    rawDataBytes += builder.rawDataBytes();
+    storedDataBytes += builder.storedDataBytes();
     file.sync();
     file.close();
     finished.add(new FileMetaData(fileNumber, s.footerOffset(), s.fileSize(), s.fileSize(),
         s.smallest(), s.largest(), s.entries(), s.smallestSequence(), s.largestSequence()));
     builder = null;
     file = null;
+  }
+
+  /** Data block bytes as built in the tables finished so far. */
+  public long rawDataBytes() {
+    return rawDataBytes;
+  }
+
+  /** Data block bytes as stored in the tables finished so far. */
+  public long storedDataBytes() {
+    return storedDataBytes;
   }
 
   /** Finishes the last table and syncs the directory; returns every table written. */

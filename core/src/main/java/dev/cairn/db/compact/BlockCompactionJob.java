@@ -320,7 +320,9 @@ final class BlockCompactionJob implements CompactionExecution {
           }
         }
         counters.rewrittenTables().increment();
-        return new Outcome(target, out.finish(), null, true);
+        List<FileMetaData> files = out.finish();
+        engine.counters().dataBlocksWritten(plan.outputLevel(), out.rawDataBytes(), out.storedDataBytes());
+        return new Outcome(target, files, null, true);
       }
     }
 
@@ -342,6 +344,7 @@ final class BlockCompactionJob implements CompactionExecution {
         counters.appendedTables().increment();
         counters.dirtyBlocks().add(r.dirtyBlocks());
         counters.appendedBytes().add(r.appendedBytes());
+        engine.counters().dataBlocksWritten(plan.outputLevel(), r.rawDataBytes(), r.storedDataBytes());
         if (r.filterRebuilt()) {
           counters.filterRebuilds().increment();
         }

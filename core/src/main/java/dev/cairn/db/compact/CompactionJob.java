@@ -94,6 +94,7 @@ final class CompactionJob implements CompactionExecution {
       for (FileMetaData f : out.finish()) {
         edit.addFile(plan.outputLevel(), f);
       }
+      engine.counters().dataBlocksWritten(plan.outputLevel(), out.rawDataBytes(), out.storedDataBytes());
     }
     pacer.pace(); // the entries since the last call and the tables' tails
     for (FileMetaData f : inputs) {

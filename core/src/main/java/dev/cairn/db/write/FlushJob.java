@@ -44,6 +44,7 @@ public final class FlushJob {
         out.add(it.key(), it.value());
       }
       files = out.finish();
+      engine.counters().dataBlocksWritten(0, out.rawDataBytes(), out.storedDataBytes());
     } finally {
       engine.mutex().lock();
       if (files == null) {
