@@ -22,8 +22,6 @@ import dev.cairn.table.block.BlockTrailer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
@@ -187,15 +185,7 @@ class CompressedTableTest {
   }
 
   private static void assertAnswers(TreeMap<byte[], byte[]> model, TableReader r) {
-    List<Map.Entry<byte[], byte[]>> want = new ArrayList<>(model.entrySet());
-    try (InternalIterator it = r.iterator(true, IoTag.USER_READ)) {
-      int i = 0;
-      for (it.seekToFirst(); it.isValid(); it.next(), i++) {
-        assertArrayEquals(want.get(i).getKey(), it.key(), "entry " + i);
-        assertArrayEquals(want.get(i).getValue(), it.value(), "entry " + i);
-      }
-      assertEquals(want.size(), i);
-    }
+    TableTestSupport.assertScanMatches(model, r);
     for (int k = 0; k < 800; k++) {
       LookupResult expected = expected(model, userKey(k), InternalKey.MAX_SEQUENCE);
       LookupResult got = r.get(userKey(k), InternalKey.MAX_SEQUENCE, true);

@@ -1,5 +1,6 @@
 package dev.cairn.table;
 
+import static dev.cairn.table.TableTestSupport.assertScanMatches;
 import static dev.cairn.table.TableTestSupport.build;
 import static dev.cairn.table.TableTestSupport.expected;
 import static dev.cairn.table.TableTestSupport.randomModel;
@@ -318,18 +319,6 @@ class TableAppenderTest {
       LookupResult want1 = expected(model, user(k), InternalKey.MAX_SEQUENCE);
       LookupResult got = r.get(user(k), InternalKey.MAX_SEQUENCE, false);
       assertEquals(want1.kind(), got.kind(), "key " + k);
-    }
-  }
-
-  private static void assertScanMatches(TreeMap<byte[], byte[]> model, TableReader r) {
-    List<Map.Entry<byte[], byte[]>> want = new ArrayList<>(model.entrySet());
-    try (InternalIterator it = r.iterator(false, IoTag.USER_READ)) {
-      int i = 0;
-      for (it.seekToFirst(); it.isValid(); it.next(), i++) {
-        assertArrayEquals(want.get(i).getKey(), it.key(), "entry " + i);
-        assertArrayEquals(want.get(i).getValue(), it.value(), "entry " + i);
-      }
-      assertEquals(want.size(), i);
     }
   }
 }

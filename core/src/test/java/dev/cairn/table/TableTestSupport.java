@@ -56,4 +56,17 @@ final class TableTestSupport {
         ? LookupResult.found(e.getValue())
         : LookupResult.DELETED;
   }
+
+  /** A full scan of {@code r} gives exactly {@code model}'s entries, in order. */
+  static void assertScanMatches(java.util.SortedMap<byte[], byte[]> model, TableReader r) {
+    java.util.List<Map.Entry<byte[], byte[]>> want = new java.util.ArrayList<>(model.entrySet());
+    try (dev.cairn.iter.InternalIterator it = r.iterator(true, dev.cairn.fs.IoTag.USER_READ)) {
+      int i = 0;
+      for (it.seekToFirst(); it.isValid(); it.next(), i++) {
+        org.junit.jupiter.api.Assertions.assertArrayEquals(want.get(i).getKey(), it.key(), "entry " + i);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(want.get(i).getValue(), it.value(), "entry " + i);
+      }
+      org.junit.jupiter.api.Assertions.assertEquals(want.size(), i);
+    }
+  }
 }

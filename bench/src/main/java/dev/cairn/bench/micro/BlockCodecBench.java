@@ -7,6 +7,8 @@ import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.ValueType;
 import dev.cairn.table.block.BlockBuilder;
+import io.airlift.compress.Compressor;
+import io.airlift.compress.Decompressor;
 import io.airlift.compress.lz4.Lz4Compressor;
 import io.airlift.compress.lz4.Lz4Decompressor;
 import io.airlift.compress.zstd.ZstdCompressor;
@@ -147,49 +149,31 @@ public class BlockCodecBench {
     return switch (name) {
       case "lz4-java-jni" -> lz4Java(LZ4Factory.nativeInstance());
       case "lz4-java-pure" -> lz4Java(LZ4Factory.fastestJavaInstance());
-      case "lz4-air" -> new Codec() {
-        final Lz4Compressor compressor = new Lz4Compressor();
-        final Lz4Decompressor decompressor = new Lz4Decompressor();
-
-        @Override
-        public int compress(byte[] src, int srcLength, byte[] dst) {
-          return compressor.compress(src, 0, srcLength, dst, 0, dst.length);
-        }
-
-        @Override
-        public int decompress(byte[] src, int srcLength, byte[] dst, int rawLength) {
-          return decompressor.decompress(src, 0, srcLength, dst, 0, rawLength);
-        }
-
-        @Override
-        public int decompressDirect(byte[] src, int srcLength, ByteBuffer dst, int rawLength) {
-          decompressor.decompress(ByteBuffer.wrap(src, 0, srcLength), dst.limit(rawLength));
-          return dst.position();
-        }
-      };
+      case "lz4-air" -> aircompressor(new Lz4Compressor(), new Lz4Decompressor());
       case "zstd-jni-1" -> zstdJni(1);
       case "zstd-jni-3" -> zstdJni(3);
-      case "zstd-air" -> new Codec() {
-        final ZstdCompressor compressor = new ZstdCompressor();
-        final ZstdDecompressor decompressor = new ZstdDecompressor();
-
-        @Override
-        public int compress(byte[] src, int srcLength, byte[] dst) {
-          return compressor.compress(src, 0, srcLength, dst, 0, dst.length);
-        }
-
-        @Override
-        public int decompress(byte[] src, int srcLength, byte[] dst, int rawLength) {
-          return decompressor.decompress(src, 0, srcLength, dst, 0, rawLength);
-        }
-
-        @Override
-        public int decompressDirect(byte[] src, int srcLength, ByteBuffer dst, int rawLength) {
-          decompressor.decompress(ByteBuffer.wrap(src, 0, srcLength), dst.limit(rawLength));
-          return dst.position();
-        }
-      };
+      case "zstd-air" -> aircompressor(new ZstdCompressor(), new ZstdDecompressor());
       default -> throw new IllegalArgumentException("unknown codec " + name);
+    };
+  }
+
+  private static Codec aircompressor(Compressor compressor, Decompressor decompressor) {
+    return new Codec() {
+      @Override
+      public int compress(byte[] src, int srcLength, byte[] dst) {
+        return compressor.compress(src, 0, srcLength, dst, 0, dst.length);
+      }
+
+      @Override
+      public int decompress(byte[] src, int srcLength, byte[] dst, int rawLength) {
+        return decompressor.decompress(src, 0, srcLength, dst, 0, rawLength);
+      }
+
+      @Override
+      public int decompressDirect(byte[] src, int srcLength, ByteBuffer dst, int rawLength) {
+        decompressor.decompress(ByteBuffer.wrap(src, 0, srcLength), dst.limit(rawLength));
+        return dst.position();
+      }
     };
   }
 
