@@ -121,20 +121,14 @@ public final class Options {
   }
 
   /**
-   * How the data and index blocks of new tables are stored, at every level but the bottommost
-   * ({@link #bottommostCompression()}): flushes and compactions into levels with data below them.
-   * Default {@link Compression#none()}. A change applies to tables written from then on; a
-   * database may hold tables of every codec (docs/format.md section 3.2).
+   * How new tables' data and index blocks are stored, but at the bottommost level: flushes, and
+   * compactions into levels with data below. Default none. Applies to tables written from then on.
    */
   public Compression compression() {
     return values.compression;
   }
 
-  /**
-   * How the blocks of tables written to the bottommost level (no data below: where most of the
-   * data ends up) are stored, as RocksDB's {@code bottommost_compression}: a denser codec there
-   * costs the writes that reach it and saves most of the space. Default: {@link #compression()}.
-   */
+  /** The same for compactions with no data below their output (RocksDB's {@code bottommost_compression}). */
   public Compression bottommostCompression() {
     return values.bottommostCompression != null ? values.bottommostCompression : values.compression;
   }
@@ -292,8 +286,6 @@ public final class Options {
     return values.alignCompactionOutputs;
   }
 
-
-
   /** The filesystem layer. Default the local filesystem. */
   public FileSystem fileSystem() {
     return values.fileSystem;
@@ -315,11 +307,9 @@ public final class Options {
         + ", tableCacheFiles=" + values.tableCacheFiles + ", syncWrites=" + values.syncWrites
         + ", backgroundThreads=" + values.backgroundThreads + ", compaction=" + values.compaction
         + ", walRecoveryMode=" + values.walRecoveryMode
-        + ", obsoleteFileBatchBytes=" + values.obsoleteFileBatchBytes
-        + ", flushCaching=" + values.flushCaching
+        + ", obsoleteFileBatchBytes=" + values.obsoleteFileBatchBytes + ", flushCaching=" + values.flushCaching
         + ", compression=" + values.compression + ", bottommostCompression=" + bottommostCompression()
-        + ", bytesPerSync=" + values.bytesPerSync
-        + ", alignCompactionOutputs=" + values.alignCompactionOutputs + "}";
+        + ", bytesPerSync=" + values.bytesPerSync + ", alignCompactionOutputs=" + values.alignCompactionOutputs + "}";
   }
 
   /** Mutable builder; {@link #build()} validates. */
@@ -332,8 +322,7 @@ public final class Options {
     private int blockRestartInterval = 16;
     private int bloomBitsPerKey = 10;
     private Compression compression = Compression.none();
-    /** Null: as {@link #compression}. */
-    private Compression bottommostCompression;
+    private Compression bottommostCompression; // null: as compression
     private int l0CompactionTrigger = 4;
     private int l0SlowdownTrigger = 20;
     private int l0StopTrigger = 36;
@@ -426,21 +415,11 @@ public final class Options {
       range("backgroundThreads", backgroundThreads, 1, 64);
       range("obsoleteFileBatchBytes", obsoleteFileBatchBytes, 0, Long.MAX_VALUE);
       range("bytesPerSync", bytesPerSync, 0, Long.MAX_VALUE);
-      if (blockCacheEvictionPolicy == null) {
-        throw new IllegalArgumentException("option blockCacheEvictionPolicy must not be null");
-      }
-      if (walRecoveryMode == null) {
-        throw new IllegalArgumentException("option walRecoveryMode must not be null");
-      }
-      if (flushCaching == null) {
-        throw new IllegalArgumentException("option flushCaching must not be null");
-      }
-      if (compaction == null) {
-        throw new IllegalArgumentException("option compaction must not be null");
-      }
-      if (compression == null) {
-        throw new IllegalArgumentException("option compression must not be null (Compression.none() for none)");
-      }
+      present("blockCacheEvictionPolicy", blockCacheEvictionPolicy);
+      present("walRecoveryMode", walRecoveryMode);
+      present("flushCaching", flushCaching);
+      present("compaction", compaction);
+      present("compression (Compression.none() for none)", compression);
       if (compaction instanceof CompactionSettings.Leveled leveled
           && leveled.scheduler() instanceof CompactionSettings.Dlc dlc) {
         // Bursty compaction must act before the stall triggers do: stalls are the last resort.
@@ -453,6 +432,12 @@ public final class Options {
       Builder values = copy();
       values.fileSystem = fileSystem != null ? fileSystem : new LocalFileSystem();
       return new Options(values);
+    }
+
+    private static void present(String name, Object value) {
+      if (value == null) {
+        throw new IllegalArgumentException("option " + name + " must not be null");
+      }
     }
 
     private static void range(String name, long value, long min, long max) {

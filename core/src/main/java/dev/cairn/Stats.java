@@ -185,10 +185,8 @@ public record Stats(
   /**
    * @param deadBytes bytes of the level's files no footer references any more (block compaction
    *     garbage: {@code totalBytes - validBytes}); {@link #bytes} includes them
-   * @param rawDataBytesWritten bytes of the data blocks written into this level since open, as
-   *     built (before compression)
-   * @param storedDataBytesWritten the same blocks' bytes as stored ({@code Options.compression()}):
-   *     equal to {@link #rawDataBytesWritten} where nothing was compressed
+   * @param rawDataBytesWritten data block bytes written into this level since open, as built
+   * @param storedDataBytesWritten the same as stored: less where they were compressed
    */
   public record LevelStats(int level, int files, long bytes, double score, long bytesRead, long bytesWritten,
       long deadBytes, long rawDataBytesWritten, long storedDataBytesWritten) {

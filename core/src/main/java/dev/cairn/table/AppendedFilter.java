@@ -37,7 +37,7 @@ record AppendedFilter(byte[] contents, long bitsPerKey, boolean rebuilt) {
       return null;
     }
     if (reader.footer().hasFilter()) {
-      ByteBuffer old = TableReader.readVerified(file, reader.fileName(), reader.footer().filterHandle(), tag);
+      ByteBuffer old = StoredBlockReader.readVerified(file, reader.fileName(), reader.footer().filterHandle(), tag);
       byte[] bytes = new byte[old.remaining()];
       old.get(bytes);
       long[] hashes = newKeyHashes.stream().mapToLong(Long::longValue).toArray();

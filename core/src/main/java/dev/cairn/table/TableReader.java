@@ -12,11 +12,8 @@ import dev.cairn.key.InternalKey;
 import dev.cairn.key.LookupResult;
 import dev.cairn.key.ValueType;
 import dev.cairn.model.KeyFilter;
-import dev.cairn.table.block.Block;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockIterator;
-import dev.cairn.table.block.BlockTrailer;
-import dev.cairn.table.codec.StoredBlocks;
 import dev.cairn.table.filter.BloomFilter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -46,8 +43,10 @@ public final class TableReader implements AutoCloseable {
   private final TableProperties properties;
   private final BlockCache cache; // null when reads are uncached
   private final ReadaheadBuffers readaheadBuffers; // null: iterators do not read ahead
-  /** Whether data blocks may be stored compressed: a miss then reads into the heap first. */
+  /** Whether data blocks may be stored compressed (a version 2 footer). */
   private final boolean compressed;
+  /** Reads a missed data block from the file or the read-ahead, into the cache when asked. */
+  private final StoredBlockReader blocks;
 
   private final LongAdder filterProbes = new LongAdder();
   private final LongAdder filterUseful = new LongAdder();
@@ -67,6 +66,7 @@ public final class TableReader implements AutoCloseable {
     this.cache = cache;
     this.readaheadBuffers = readaheadBuffers;
     this.compressed = footer.mayHoldCompressedBlocks();
+    this.blocks = new StoredBlockReader(file, fileName, fileNumber, cache, compressed);
   }
 
   /**
@@ -94,18 +94,18 @@ public final class TableReader implements AutoCloseable {
       }
       Footer footer = Footer.decode(readRaw(file, fileName, footerOffset, Footer.SIZE),
           fileName, footerOffset);
-      ByteBuffer indexContents = readContents(file, fileName, footer.indexHandle(), IoTag.USER_READ,
+      ByteBuffer indexContents = StoredBlockReader.readContents(file, fileName, footer.indexHandle(), IoTag.USER_READ,
           footer.mayHoldCompressedBlocks());
       TableIndex index = TableIndex.decode(indexContents, fileName, footer.indexHandle().offset(),
           footerOffset);
       BloomFilter filter = null;
       if (footer.hasFilter()) {
-        ByteBuffer f = readVerified(file, fileName, footer.filterHandle(), IoTag.USER_READ);
+        ByteBuffer f = StoredBlockReader.readVerified(file, fileName, footer.filterHandle(), IoTag.USER_READ);
         byte[] bytes = new byte[f.remaining()];
         f.get(bytes);
         filter = BloomFilter.decode(bytes, fileName, footer.filterHandle().offset());
       }
-      ByteBuffer p = readVerified(file, fileName, footer.propertiesHandle(), IoTag.USER_READ);
+      ByteBuffer p = StoredBlockReader.readVerified(file, fileName, footer.propertiesHandle(), IoTag.USER_READ);
       TableProperties properties =
           TableProperties.decode(p, fileName, footer.propertiesHandle().offset());
       if (properties.dataBlocks() != index.size()) {
@@ -135,70 +135,9 @@ public final class TableReader implements AutoCloseable {
     return raw;
   }
 
-  private static int storedBytes(BlockHandle h) {
-    return Math.toIntExact(h.size() + BlockTrailer.SIZE);
-  }
-
-  /**
-   * Reads a block and its trailer into {@code target} (index 0 to its limit, which must be the
-   * block's stored size), verifies type and CRC, returns the length of the contents.
-   */
-  private static int readVerifiedInto(ReadableFile file, String fileName, BlockHandle h, IoTag tag,
-      ByteBuffer target) throws IOException {
-    int wanted = target.limit();
-    int n = file.read(h.offset(), target.duplicate().position(0), tag);
-    if (n != wanted) {
-      throw new CorruptionException(fileName, h.offset(),
-          "truncated block: wanted " + wanted + " bytes, got " + Math.max(0, n));
-    }
-    return BlockTrailer.verify(target, fileName, h.offset());
-  }
-
-  /**
-   * Reads a block stored as built (a filter or properties block) and its trailer, verifies type
-   * and CRC, returns the contents (heap).
-   */
-  static ByteBuffer readVerified(ReadableFile file, String fileName, BlockHandle h, IoTag tag)
-      throws IOException {
-    ByteBuffer raw = ByteBuffer.allocate(storedBytes(h));
-    return raw.slice(0, readVerifiedInto(file, fileName, h, tag, raw));
-  }
-
-  /**
-   * Reads a data or index block and its trailer, verifies its CRC, returns its contents as built
-   * (heap): decompressed if it was stored compressed, which only a table whose footer says so
-   * ({@code compressed}) may hold.
-   */
-  static ByteBuffer readContents(ReadableFile file, String fileName, BlockHandle h, IoTag tag, boolean compressed)
-      throws IOException {
-    if (!compressed) {
-      return readVerified(file, fileName, h, tag);
-    }
-    ByteBuffer raw = ByteBuffer.allocate(storedBytes(h));
-    int n = file.read(h.offset(), raw.duplicate(), tag);
-    if (n != raw.limit()) {
-      throw new CorruptionException(fileName, h.offset(),
-          "truncated block: wanted " + raw.limit() + " bytes, got " + Math.max(0, n));
-    }
-    return decodeStored(raw, fileName, h.offset(), true);
-  }
-
-  /**
-   * The contents as built of a block read with its trailer into the heap buffer {@code raw} (index
-   * 0 to its limit), CRC checked here: a view of {@code raw} when stored as built, else the
-   * decompressed bytes. {@code compressed}: whether the block's table may hold compressed blocks.
-   */
-  static ByteBuffer decodeStored(ByteBuffer raw, String fileName, long blockOffset, boolean compressed) {
-    if (!compressed) {
-      return raw.slice(0, BlockTrailer.verify(raw, fileName, blockOffset));
-    }
-    int n = BlockTrailer.verifyStored(raw, fileName, blockOffset);
-    return StoredBlocks.contents(BlockTrailer.type(raw), raw.array(), raw.arrayOffset(), n, fileName, blockOffset);
-  }
-
-  /** {@link #decodeStored} for a block of this table. */
+  /** {@link StoredBlockReader#decodeStored} for a block of this table. */
   ByteBuffer decodeStored(ByteBuffer raw, long blockOffset) {
-    return decodeStored(raw, fileName, blockOffset, compressed);
+    return StoredBlockReader.decodeStored(raw, fileName, blockOffset, compressed);
   }
 
   /**
@@ -322,101 +261,15 @@ public final class TableReader implements AutoCloseable {
   private BlockRef readDataBlock(BlockHandle h, boolean fillCache, IoTag tag, LookupKey reader,
       Readahead readahead) {
     long start = reader != null ? System.nanoTime() : 0;
-    if (compressed) {
-      BlockRef read = readMaybeCompressed(h, fillCache, tag, readahead);
-      if (reader != null) {
-        reader.noteBlockRead(System.nanoTime() - start);
-      }
-      return read;
-    }
-    if (fillCache && cache != null && cache.capacityBytes() > 0) {
-      // Read straight into the cache's memory: no heap buffer, no copy into the cache.
-      CachedBlock read;
-      try {
-        read = cache.insertRead(fileNumber, h.offset(), storedBytes(h),
-            target -> readStoredInto(h, tag, target, readahead));
-      } catch (IOException e) {
-        throw new CairnIOException("read block " + h + " of " + fileName, e);
-      }
-      if (reader != null) {
-        reader.noteBlockRead(System.nanoTime() - start);
-      }
-      return pin(read, h);
-    }
-    ByteBuffer contents;
-    try {
-      ByteBuffer raw = ByteBuffer.allocate(storedBytes(h));
-      contents = raw.slice(0, readStoredInto(h, tag, raw, readahead));
-    } catch (IOException e) {
-      throw new CairnIOException("read block " + h + " of " + fileName, e);
-    }
+    BlockRef read = blocks.read(h, fillCache, tag, readahead);
     if (reader != null) {
       reader.noteBlockRead(System.nanoTime() - start);
     }
-    return new BlockRef(new Block(contents, fileName, h.offset()), null);
-  }
-
-  /**
-   * {@link #readDataBlock} in a table whose blocks may be stored compressed: the stored bytes are
-   * read into the heap and checked, then a compressed block is decompressed once, into the cache's
-   * memory when it is cached (a block stored as built is copied there).
-   */
-  private BlockRef readMaybeCompressed(BlockHandle h, boolean fillCache, IoTag tag, Readahead readahead) {
-    ByteBuffer raw = ByteBuffer.allocate(storedBytes(h));
-    int n;
-    try {
-      if (readahead != null && readahead.copyBlock(file, h, raw, tag)) {
-        n = BlockTrailer.verifyStored(raw, fileName, h.offset());
-      } else {
-        int got = file.read(h.offset(), raw.duplicate(), tag);
-        if (got != raw.limit()) {
-          throw new CorruptionException(fileName, h.offset(),
-              "truncated block: wanted " + raw.limit() + " bytes, got " + Math.max(0, got));
-        }
-        n = BlockTrailer.verifyStored(raw, fileName, h.offset());
-      }
-    } catch (IOException e) {
-      throw new CairnIOException("read block " + h + " of " + fileName, e);
-    }
-    int type = BlockTrailer.type(raw);
-    if (!fillCache || cache == null || cache.capacityBytes() == 0) {
-      return new BlockRef(new Block(StoredBlocks.contents(type, raw.array(), 0, n, fileName, h.offset()),
-          fileName, h.offset()), null);
-    }
-    if (type == BlockTrailer.TYPE_UNCOMPRESSED) {
-      return pin(cache.insert(fileNumber, h.offset(), raw.slice(0, n)), h);
-    }
-    int rawLength = StoredBlocks.rawLength(type, raw.array(), 0, n, fileName, h.offset());
-    CachedBlock read;
-    try {
-      read = cache.insertRead(fileNumber, h.offset(), rawLength,
-          target -> StoredBlocks.decompress(type, raw.array(), 0, n, target, fileName, h.offset()));
-    } catch (IOException e) {
-      throw new CairnIOException("read block " + h + " of " + fileName, e); // a decompression does no I/O
-    }
-    return pin(read, h);
-  }
-
-  /**
-   * Block {@code h} with its trailer into {@code target} (limit = its stored size), from the
-   * read-ahead when it can serve it, else read from the file; verified either way. Returns the
-   * length of the contents.
-   */
-  private int readStoredInto(BlockHandle h, IoTag tag, ByteBuffer target, Readahead readahead)
-      throws IOException {
-    if (readahead != null && readahead.copyBlock(file, h, target, tag)) {
-      return BlockTrailer.verify(target, fileName, h.offset());
-    }
-    return readVerifiedInto(file, fileName, h, tag, target);
+    return read;
   }
 
   private BlockRef pin(CachedBlock cached, BlockHandle h) {
-    try {
-      return new BlockRef(new Block(cached.contents(), fileName, h.offset()), cached);
-    } catch (RuntimeException e) {
-      cached.close();
-      throw e;
-    }
+    return StoredBlockReader.pin(cached, fileName, h);
   }
 
   /**

@@ -33,7 +33,7 @@ final class TableVerifier {
       BlockHandle h = index.handle(i);
       Block block;
       try {
-        block = new Block(TableReader.readContents(file, fileName, h, IoTag.OTHER,
+        block = new Block(StoredBlockReader.readContents(file, fileName, h, IoTag.OTHER,
             reader.footer().mayHoldCompressedBlocks()), fileName, h.offset());
       } catch (IOException e) {
         throw new CairnIOException("verify " + fileName, e);

@@ -75,7 +75,11 @@ class CompressionEngineTest {
       assertTrue(bottom > 0, "the compaction reached a level below L0");
       assertTrue(!v.files(0).isEmpty(), "the last flush is in L0");
       assertEquals(Set.of(1), blockTypes(db, v.files(0)), style + ": L0 is LZ4");
-      assertEquals(Set.of(2), blockTypes(db, v.files(bottom)), style + ": the bottommost level is ZSTD");
+      // ZSTD, and possibly LZ4 blocks as well: a table moved down whole (a trivial move) and the
+      // clean blocks block compaction keeps stay as they were stored when their level still had
+      // data below it, as in RocksDB.
+      Set<Integer> bottomTypes = blockTypes(db, v.files(bottom));
+      assertTrue(bottomTypes.contains(2), style + ": the bottommost level is ZSTD: " + bottomTypes);
       Stats stats = db.stats();
       Stats.LevelStats l0 = stats.levels().get(0);
       assertTrue(l0.rawDataBytesWritten() > 0 && l0.compressionRatio() < 0.5, style + ": " + l0);
