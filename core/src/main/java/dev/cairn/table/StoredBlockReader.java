@@ -61,9 +61,7 @@ final class StoredBlockReader {
    * and CRC, returns the contents (heap).
    */
   static ByteBuffer readVerified(ReadableFile file, String fileName, BlockHandle h, IoTag tag) throws IOException {
-    ByteBuffer raw = ByteBuffer.allocate(storedBytes(h));
-    readStored(file, fileName, h, tag, raw);
-    return raw.slice(0, BlockTrailer.verify(raw, fileName, h.offset()));
+    return readContents(file, fileName, h, tag, false);
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.cairn.key.UserKeys;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockIterator;
 import dev.cairn.table.block.BlockTrailer;
+import dev.cairn.table.codec.BlockCodecs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
@@ -81,16 +82,6 @@ public final class TableDump {
     return new Rendering(out.toString(), damage);
   }
 
-  /** The block type ids' names, as docs/format.md section 3 numbers them. */
-  private static String typeName(int type) {
-    return switch (type) {
-      case BlockTrailer.TYPE_UNCOMPRESSED -> "as built";
-      case 1 -> "lz4";
-      case 2 -> "zstd";
-      default -> "type " + type;
-    };
-  }
-
   /** One line per block type met: blocks, stored and raw bytes, their ratio; then the table's. */
   private static String codecTotals(long[] stored, long[] raw, int[] blocks) {
     StringBuilder out = new StringBuilder("stored data blocks:\n");
@@ -100,7 +91,7 @@ public final class TableDump {
       if (blocks[t] == 0) {
         continue;
       }
-      out.append(String.format("  %-8s %d blocks, %d stored bytes for %d raw (%.3f)%n", typeName(t), blocks[t],
+      out.append(String.format("  %-8s %d blocks, %d stored bytes for %d raw (%.3f)%n", BlockCodecs.typeName(t), blocks[t],
           stored[t], raw[t], raw[t] == 0 ? 1.0 : (double) stored[t] / raw[t]));
       allStored += stored[t];
       allRaw += raw[t];
@@ -169,7 +160,7 @@ public final class TableDump {
       blocksByType[t]++;
       String stored = t == BlockTrailer.TYPE_UNCOMPRESSED
           ? ""
-          : String.format(", %s %d of %d bytes (%.3f)", typeName(t), h.size(), raw, (double) h.size() / raw);
+          : String.format(", %s %d of %d bytes (%.3f)", BlockCodecs.typeName(t), h.size(), raw, (double) h.size() / raw);
       int entries = 0;
       byte[] first = null;
       byte[] last = null;

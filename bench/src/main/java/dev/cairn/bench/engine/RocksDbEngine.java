@@ -189,9 +189,9 @@ public final class RocksDbEngine implements BenchEngine {
     p.setProperty("compression", compressionName(s.compression()));
     p.setProperty("bottommost_compression", compressionName(s.compression()));
     if (s.compression().codec() == dev.cairn.config.Compression.Codec.ZSTD) {
-      String opts = "{level=" + s.compression().level() + "}";
-      p.setProperty("compression_opts", opts);
-      p.setProperty("bottommost_compression_opts", "{level=" + s.compression().level() + ";enabled=true}");
+      String level = "level=" + s.compression().level();
+      p.setProperty("compression_opts", "{" + level + "}");
+      p.setProperty("bottommost_compression_opts", "{" + level + ";enabled=true}");
     }
     p.setProperty("uncache_aggressiveness", Integer.toString(UNCACHE_AGGRESSIVENESS));
     if (!s.engineDefaults()) {

@@ -22,7 +22,7 @@ import java.util.zip.CRC32C;
 public final class BlockTrailer {
   public static final int SIZE = 5;
   /** Contents stored as built. */
-  public static final int TYPE_UNCOMPRESSED = 0;
+  public static final int TYPE_UNCOMPRESSED = dev.cairn.table.codec.BlockCodecs.TYPE_NONE;
   /** The largest type id this release reads. */
   public static final int MAX_TYPE = dev.cairn.table.codec.BlockCodecs.MAX_TYPE;
 

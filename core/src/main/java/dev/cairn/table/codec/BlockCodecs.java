@@ -57,6 +57,16 @@ public final class BlockCodecs {
     };
   }
 
+  /** The name of block type {@code type} in dumps and errors, without loading its codec. */
+  public static String typeName(int type) {
+    return switch (type) {
+      case TYPE_NONE -> "as built";
+      case Lz4BlockCodec.TYPE -> Lz4BlockCodec.NAME;
+      case ZstdBlockCodec.TYPE -> ZstdBlockCodec.NAME;
+      default -> "type " + type;
+    };
+  }
+
   /** The platform as errors name it: the JVM's operating system and architecture. */
   static String platform() {
     return System.getProperty("os.name").toLowerCase(Locale.ROOT) + "/" + System.getProperty("os.arch");

@@ -11,6 +11,7 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
  * safe decompressor never writes past the bound it is given, whatever the input.
  */
 final class Lz4BlockCodec implements BlockCodec {
+  static final String NAME = "lz4";
   static final int TYPE = 1;
   /**
    * LZ4's format can expand no byte into more than about 255 (a match length is coded in runs of
@@ -35,7 +36,7 @@ final class Lz4BlockCodec implements BlockCodec {
 
   @Override
   public String name() {
-    return "lz4";
+    return NAME;
   }
 
   @Override
@@ -70,6 +71,6 @@ final class Lz4BlockCodec implements BlockCodec {
 
   @Override
   public String toString() {
-    return "lz4 (" + implementation + ")";
+    return NAME + " (" + implementation + ")";
   }
 }

@@ -1,6 +1,7 @@
 package dev.cairn.table.codec;
 
 import dev.cairn.CorruptionException;
+import dev.cairn.util.ByteSource;
 import java.nio.ByteBuffer;
 
 /**
@@ -23,32 +24,34 @@ public final class StoredBlocks {
 
   private StoredBlocks() {}
 
+  /** A compressed block's header, checked: its codec, the raw length it claims, where its payload lies. */
+  private record Header(BlockCodec codec, int rawLength, int payloadOff, int payloadLen) {}
+
+  private static Header header(int type, byte[] stored, int off, int len, String fileName, long blockOffset) {
+    BlockCodec codec = codec(type, fileName, blockOffset);
+    ByteSource in = new ByteSource(stored, off, len, fileName, blockOffset);
+    long value;
+    try {
+      value = in.getVarint64();
+    } catch (CorruptionException e) {
+      throw new CorruptionException(fileName, blockOffset, codec.name() + " block with a malformed raw length ("
+          + e.reason() + ")");
+    }
+    int payload = in.remaining();
+    long bound = Math.min(MAX_RAW_BYTES, codec.maxRawBytes(payload));
+    if (value < 0 || value > bound) {
+      throw new CorruptionException(fileName, blockOffset, codec.name() + " block claims " + value
+          + " raw bytes from a payload of " + payload + " (at most " + bound + ")");
+    }
+    return new Header(codec, (int) value, in.position(), payload);
+  }
+
   /**
    * The raw length a compressed block of {@code type} claims, checked: {@code stored[off, off +
    * len)} are its stored contents.
    */
   public static int rawLength(int type, byte[] stored, int off, int len, String fileName, long blockOffset) {
-    BlockCodec codec = codec(type, fileName, blockOffset);
-    long value = 0;
-    int at = off;
-    int end = off + len;
-    for (int shift = 0; ; shift += 7) {
-      if (at == end || shift > 28) {
-        throw new CorruptionException(fileName, blockOffset, codec.name() + " block with a malformed raw length");
-      }
-      byte b = stored[at++];
-      value |= (long) (b & 0x7f) << shift;
-      if (b >= 0) {
-        break;
-      }
-    }
-    int payload = end - at;
-    if (value > MAX_RAW_BYTES || value > codec.maxRawBytes(payload)) {
-      throw new CorruptionException(fileName, blockOffset, codec.name() + " block claims " + value
-          + " raw bytes from a payload of " + payload + " (at most " + Math.min(MAX_RAW_BYTES,
-              codec.maxRawBytes(payload)) + ")");
-    }
-    return (int) value;
+    return header(type, stored, off, len, fileName, blockOffset).rawLength();
   }
 
   /**
@@ -58,16 +61,17 @@ public final class StoredBlocks {
    */
   public static int decompress(int type, byte[] stored, int off, int len, ByteBuffer dst, String fileName,
       long blockOffset) {
-    int raw = rawLength(type, stored, off, len, fileName, blockOffset);
-    BlockCodec codec = BlockCodecs.forType(type);
-    int header = varintBytes(stored, off);
+    return decompress(header(type, stored, off, len, fileName, blockOffset), stored, dst, fileName, blockOffset);
+  }
+
+  private static int decompress(Header h, byte[] stored, ByteBuffer dst, String fileName, long blockOffset) {
     try {
-      codec.decompress(stored, off + header, len - header, dst, raw);
+      h.codec().decompress(stored, h.payloadOff(), h.payloadLen(), dst, h.rawLength());
     } catch (RuntimeException e) {
       throw new CorruptionException(fileName, blockOffset,
-          codec.name() + " block does not decompress to its " + raw + " raw bytes: " + e.getMessage());
+          h.codec().name() + " block does not decompress to its " + h.rawLength() + " raw bytes: " + e.getMessage());
     }
-    return raw;
+    return h.rawLength();
   }
 
   /**
@@ -78,8 +82,9 @@ public final class StoredBlocks {
     if (type == BlockCodecs.TYPE_NONE) {
       return ByteBuffer.wrap(stored, off, len).slice();
     }
-    ByteBuffer out = ByteBuffer.allocate(rawLength(type, stored, off, len, fileName, blockOffset));
-    decompress(type, stored, off, len, out, fileName, blockOffset);
+    Header h = header(type, stored, off, len, fileName, blockOffset);
+    ByteBuffer out = ByteBuffer.allocate(h.rawLength());
+    decompress(h, stored, out, fileName, blockOffset);
     return out.flip();
   }
 
@@ -88,14 +93,5 @@ public final class StoredBlocks {
       throw new CorruptionException(fileName, blockOffset, "unknown block type " + type);
     }
     return BlockCodecs.forType(type);
-  }
-
-  /** Bytes of the varint at {@code off}, which {@link #rawLength} has checked. */
-  private static int varintBytes(byte[] stored, int off) {
-    int n = 1;
-    while (stored[off + n - 1] < 0) {
-      n++;
-    }
-    return n;
   }
 }

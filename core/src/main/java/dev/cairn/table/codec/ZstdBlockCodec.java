@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * thread-safe; the pool holds at most as many as readers ever decompressed at once.
  */
 final class ZstdBlockCodec implements BlockCodec {
+  static final String NAME = "zstd";
   static final int TYPE = 2;
   /**
    * Zstandard's densest form, a run-length block, spends 4 bytes (block header and the byte) on
@@ -29,7 +30,7 @@ final class ZstdBlockCodec implements BlockCodec {
 
   @Override
   public String name() {
-    return "zstd";
+    return NAME;
   }
 
   @Override
@@ -89,6 +90,6 @@ final class ZstdBlockCodec implements BlockCodec {
 
   @Override
   public String toString() {
-    return "zstd (zstd-jni " + Zstd.class.getPackage().getImplementationVersion() + ")";
+    return NAME + " (zstd-jni " + Zstd.class.getPackage().getImplementationVersion() + ")";
   }
 }
