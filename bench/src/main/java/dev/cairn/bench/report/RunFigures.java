@@ -25,6 +25,7 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
   private static final int WORKLOAD = Outputs.CSV_COLUMNS.indexOf("workload");
   private static final int READS_PER_S = Outputs.CSV_COLUMNS.indexOf("reads_per_s");
   private static final int SCANS_PER_S = Outputs.CSV_COLUMNS.indexOf("scans_per_s");
+  private static final int WRITES_PER_S = Outputs.CSV_COLUMNS.indexOf("writes_per_s");
 
   public double get(Figure f) {
     return figures.getOrDefault(f, Double.NaN);
@@ -37,7 +38,8 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
         meanAfterFirstThird(r.samples(), Sample::elapsedSeconds, Sample::readsPerSecond),
         r.scanOpsPerSecond(),
         meanAfterFirstThird(r.samples(), Sample::elapsedSeconds, Sample::scansPerSecond),
-        r.writeOpsPerSecond(), r.readP99Micros(), r.highPhaseReadP99Micros(), r.hitRatioMean(),
+        r.writeOpsPerSecond(), meanAfterFirstThird(r.samples(), Sample::elapsedSeconds, Sample::writesPerSecond),
+        r.readP99Micros(), r.highPhaseReadP99Micros(), r.hitRatioMean(),
         r.blockCacheMisses() / ops, r.deviceReads() / ops,
         r.writeAmplification(), r.spaceAmplificationPeak()));
   }
@@ -63,7 +65,8 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
       runs.add(new RunFigures(engine, workload, "ok".equals(e.get("status")), figures(reads,
           meanAfterFirstThird(own, r -> cell(r, ELAPSED), r -> cell(r, READS_PER_S)), scans,
           meanAfterFirstThird(own, r -> cell(r, ELAPSED), r -> cell(r, SCANS_PER_S)),
-          number(e, "write_ops_per_s"), number(e, "read_p99_us"), number(e, "high_phase_read_p99_us"),
+          number(e, "write_ops_per_s"), meanAfterFirstThird(own, r -> cell(r, ELAPSED), r -> cell(r, WRITES_PER_S)),
+          number(e, "read_p99_us"), number(e, "high_phase_read_p99_us"),
           number(e, "hit_ratio_mean"), number(e, "block_cache_misses") / ops,
           number(e, "device_reads") / ops, number(e, "write_amplification"),
           number(e, "space_amplification_peak"))));
@@ -88,14 +91,15 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
   }
 
   private static Map<Figure, Double> figures(double reads, double readsAfter, double scans, double scansAfter,
-      double writes, double p99, double highPhaseP99, double hitRatio, double missesPerRead, double deviceReadsPerRead,
-      double writeAmplification, double peakSpace) {
+      double writes, double writesAfter, double p99, double highPhaseP99, double hitRatio, double missesPerRead,
+      double deviceReadsPerRead, double writeAmplification, double peakSpace) {
     Map<Figure, Double> m = new EnumMap<>(Figure.class);
     m.put(Figure.READS, reads);
     m.put(Figure.READS_AFTER, readsAfter);
     m.put(Figure.SCANS, scans);
     m.put(Figure.SCANS_AFTER, scansAfter);
     m.put(Figure.WRITES, writes);
+    m.put(Figure.WRITES_AFTER, writesAfter);
     m.put(Figure.READ_P99, p99);
     m.put(Figure.HIGH_PHASE_READ_P99, highPhaseP99);
     m.put(Figure.HIT_RATIO, hitRatio);

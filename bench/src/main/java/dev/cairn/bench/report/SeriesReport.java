@@ -168,7 +168,7 @@ public final class SeriesReport {
 
   /**
    * {@code f}, or its counterpart in a workload that does not read: scans in one that only scans,
-   * writes in one that only writes (a load, which has no steady window).
+   * writes in one that only writes (a load).
    */
   private static Figure opsFigure(WorkloadSeries w, Figure f) {
     if (w.figures().contains(Figure.READS) || (f != Figure.READS && f != Figure.READS_AFTER)) {
@@ -177,7 +177,7 @@ public final class SeriesReport {
     if (w.figures().contains(Figure.SCANS)) {
       return f == Figure.READS ? Figure.SCANS : Figure.SCANS_AFTER;
     }
-    return f == Figure.READS ? Figure.WRITES : f;
+    return f == Figure.READS ? Figure.WRITES : f == Figure.READS_AFTER ? Figure.WRITES_AFTER : f;
   }
 
   /** series.json: the same analysis as data, for the summaries rendered from kept records. */
