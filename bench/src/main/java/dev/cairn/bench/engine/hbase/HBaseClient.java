@@ -18,16 +18,17 @@ public interface HBaseClient extends AutoCloseable {
    * @param family the column family
    * @param blockBytes the family's {@code BLOCKSIZE}
    * @param memstoreFlushBytes the table's {@code MEMSTORE_FLUSHSIZE}
+   * @param compression the family's {@code COMPRESSION}, as HBase names its algorithm ({@code NONE}, {@code LZ4}, ...)
    * @param configuration the table's {@code CONFIGURATION} (store settings; what tells the engines apart)
    */
-  record TableSpec(String table, String family, int blockBytes, long memstoreFlushBytes,
+  record TableSpec(String table, String family, int blockBytes, long memstoreFlushBytes, String compression,
       Map<String, String> configuration) {}
 
   /** Opens a connection with these client settings (the ZooKeeper quorum and port, retries). */
   void connect(Map<String, String> settings);
 
   /**
-   * Creates the table (single region, never split; Bloom filter ROW, no compression, one version)
+   * Creates the table (single region, never split; Bloom filter ROW, the spec's compression, one version)
    * and waits until it is available; what HBase made of it goes to {@link #describeTable}.
    */
   void createTable(TableSpec spec);

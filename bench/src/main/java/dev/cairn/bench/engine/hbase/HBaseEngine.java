@@ -28,7 +28,7 @@ import javax.management.ObjectName;
  * (metrics). docs/benchmarks.md, "HBase engines", has the whole mapping.
  *
  * <p><b>Data model.</b> Table {@code kv}, one family {@code f} (BLOCKSIZE from the settings,
- * BLOOMFILTER ROW, no compression, one version), one region that never splits; record id {@code
+ * BLOOMFILTER ROW, the run's compression, one version), one region that never splits; record id {@code
  * i} is the row {@code Keys.encode(i)} (16 ASCII digits, so HBase's byte order is the ids' order)
  * with the value in qualifier {@code v}. A get is a {@code Get} of that cell, a scan a {@code Scan}
  * from the key with a row limit, a flush {@code Admin.flushRegion} of the table's region.

@@ -122,6 +122,7 @@ record HBaseLaunch(HBaseInstall install, HBaseServer.Settings settings, Path dat
     p.put("hbase.hfile.compaction.discharger.interval", "2000");
     p.put("hbase.master.hfilecleaner.ttl", "2000");
     p.put("hbase.master.cleaner.interval", "2000");
+    p.putAll(HBaseCodecs.siteProperties(settings.compression()));
     return p;
   }
 

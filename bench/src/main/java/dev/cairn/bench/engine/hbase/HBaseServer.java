@@ -46,9 +46,10 @@ final class HBaseServer implements AutoCloseable {
    * @param maxDirectBytes {@code -XX:MaxDirectMemorySize} (RPC buffers, netty)
    * @param bloomErrorRate {@code io.storefile.bloom.error.rate}, the Bloom filters' false-positive rate
    * @param pageCacheBudgetBytes page cache allowed beyond the JVM's memory (its cgroup)
+   * @param compression the codec a family may ask for, set up in {@code hbase-site.xml} ({@link HBaseCodecs})
    */
   record Settings(long heapBytes, long blockCacheBytes, long memstoreFlushBytes, long maxDirectBytes,
-      double bloomErrorRate, long pageCacheBudgetBytes) {}
+      double bloomErrorRate, long pageCacheBudgetBytes, dev.cairn.config.Compression compression) {}
 
   private final String name;
   private final HBaseLaunch launch;

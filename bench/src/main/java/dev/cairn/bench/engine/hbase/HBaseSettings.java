@@ -55,7 +55,7 @@ final class HBaseSettings {
       heap = (needed + MIB - 1) / MIB * MIB;
     }
     return new HBaseServer.Settings(heap, s.blockCacheBytes(), s.memtableBytes(), MAX_DIRECT_MIB * MIB,
-        bloomErrorRate(s.bloomBitsPerKey()), s.nodePageCacheBytes());
+        bloomErrorRate(s.bloomBitsPerKey()), s.nodePageCacheBytes(), s.compression());
   }
 
   /** The false-positive rate of a Bloom filter with this many bits per key (0.63^bits: 10 bits, 1%). */
@@ -64,7 +64,8 @@ final class HBaseSettings {
   }
 
   static HBaseClient.TableSpec tableSpec(Variant variant, EngineSettings s) {
-    return new HBaseClient.TableSpec(TABLE, FAMILY, s.blockBytes(), s.memtableBytes(), tableConfiguration(variant, s));
+    return new HBaseClient.TableSpec(TABLE, FAMILY, s.blockBytes(), s.memtableBytes(),
+        HBaseCodecs.familyCompression(s.compression()), tableConfiguration(variant, s));
   }
 
   /**
@@ -148,8 +149,6 @@ final class HBaseSettings {
     u.add("base-level-bytes, level-size-ratio, target-file-bytes: HBase's default store has no levels and"
         + " writes each compaction into one file; its ExploringCompactionPolicy picks files by size ratio 1.2,"
         + " 3 to 10 at a time");
-    s.compressionUnhonoured("the HBase engine (its family COMPRESSION is not wired: HBase's codecs need"
-        + " Hadoop's native libraries or extra modules on the node's class path)").ifPresent(u::add);
     u.add("stall: updatesBlockedTime (the time updates waited for a memstore over its blocking size); flushes"
         + " delayed by too many store files (blockingStoreFiles 16) are counted from node.log in node-summary.txt");
     if (variant == Variant.DLC) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.config.Compression;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -23,10 +24,14 @@ class HBaseLaunchTest {
   private static final Path NODE = Path.of("/runs/out/data/hbase-default-rangehot-node");
 
   private static HBaseLaunch launch(long cacheBytes, long memstoreBytes) {
+    return launch(cacheBytes, memstoreBytes, Compression.none());
+  }
+
+  private static HBaseLaunch launch(long cacheBytes, long memstoreBytes, Compression compression) {
     HBaseInstall install = new HBaseInstall(Path.of("/build/hbase-lib"), Path.of("/build/cairn-hbase-adapter.jar"),
         List.of("--add-opens", "java.base/java.nio=ALL-UNNAMED"));
     HBaseServer.Settings settings = new HBaseServer.Settings(1024 * MIB, cacheBytes, memstoreBytes, 256 * MIB, 0.0098,
-        64 * MIB);
+        64 * MIB, compression);
     return new HBaseLaunch(install, settings, DATA, NODE, 20001, 20002, 20003, 20004, Path.of("/jdk17"));
   }
 
@@ -75,6 +80,19 @@ class HBaseLaunchTest {
     assertEquals(Long.toString(MIB / 2), site.get("hbase.hregion.memstore.flush.size.limit"));
     assertEquals("0", site.get("hfile.block.cache.size"));
     assertFalse(site.containsKey("hfile.onheap.block.cache.fixed.size"));
+  }
+
+  @Test
+  void aCodecLoadsHBasesOwnModuleAndNoCodecSetsNothing() throws Exception {
+    Map<String, String> lz4 = parse(launch(60 * MIB, MIB, Compression.lz4()).configurationFiles()
+        .get(NODE.resolve("conf/hbase-site.xml")));
+    assertEquals("org.apache.hadoop.hbase.io.compress.lz4.Lz4Codec", lz4.get("hbase.io.compress.lz4.codec"));
+    Map<String, String> zstd = launch(60 * MIB, MIB, Compression.zstd(6)).siteProperties();
+    assertEquals("org.apache.hadoop.hbase.io.compress.zstd.ZstdCodec", zstd.get("hbase.io.compress.zstd.codec"));
+    assertEquals("6", zstd.get("hbase.io.compress.zstd.level"));
+    assertTrue(launch(60 * MIB, MIB).siteProperties().keySet().stream().noneMatch(k -> k.startsWith("hbase.io.compress")));
+    assertEquals("ZSTD", HBaseCodecs.familyCompression(Compression.zstd(6)));
+    assertEquals("NONE", HBaseCodecs.familyCompression(Compression.none()));
   }
 
   @Test

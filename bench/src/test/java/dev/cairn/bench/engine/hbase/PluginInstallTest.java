@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.cairn.config.Compression;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ class PluginInstallTest {
   private static final String POLICY = "dev.cairn.hbase.CairnCompactionPolicy";
   private static final String BEANS = "dev.cairn.hbase:type=CompactionPolicy,*";
   private static final HBaseServer.Settings SMALL =
-      new HBaseServer.Settings(384L << 20, 16L << 20, 1L << 20, 128L << 20, 0.01, 64L << 20);
+      new HBaseServer.Settings(384L << 20, 16L << 20, 1L << 20, 128L << 20, 0.01, 64L << 20, Compression.lz4());
   private static HBaseInstall install;
 
   @BeforeAll
@@ -70,7 +71,10 @@ class PluginInstallTest {
     try (HBaseServer server = HBaseServer.start("install-with-plugin", install, data, SMALL);
         HBaseClient client = HBaseClientLoader.newClient(install.libJars())) {
       client.connect(server.launchSettings().clientSettings());
-      client.createTable(new HBaseClient.TableSpec("installed", "f", 4096, 1L << 20, Map.of(POLICY_KEY, POLICY)));
+      // As an operator would run it: the plugin beside a family compressed with HBase's own LZ4
+      // module (the region server refuses the table if that codec does not load).
+      client.createTable(new HBaseClient.TableSpec("installed", "f", 4096, 1L << 20, "LZ4", Map.of(POLICY_KEY, POLICY)));
+      assertTrue(client.describeTable().contains("COMPRESSION => 'LZ4'"), client.describeTable());
       // Three flushes: the store needs a compaction and asks its policy, which registers its bean.
       for (int batch = 0; batch < 3; batch++) {
         for (int i = batch * rows / 3; i < (batch + 1) * rows / 3; i++) {

@@ -72,7 +72,7 @@ public final class HBaseClientImpl implements HBaseClient {
         .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(family)
             .setBlocksize(spec.blockBytes())
             .setBloomFilterType(BloomType.ROW)
-            .setCompressionType(Compression.Algorithm.NONE)
+            .setCompressionType(Compression.Algorithm.valueOf(spec.compression()))
             .setMaxVersions(1)
             .build());
     spec.configuration().forEach(table::setValue);
