@@ -137,6 +137,17 @@ public record TableProperties(
     }
   }
 
+  /**
+   * What this table's data blocks store for {@code rawEntryBytes} of entries (internal keys plus
+   * values, as {@link #rawKeyBytes} and {@link #rawValueBytes} count them): that many bytes scaled
+   * by its own data bytes per raw byte, which folds in its compression and its blocks' overhead.
+   * A table with no entries stores them as they are.
+   */
+  public long storedBytesFor(long rawEntryBytes) {
+    long raw = rawKeyBytes + rawValueBytes;
+    return raw <= 0 ? rawEntryBytes : (long) Math.ceil((double) rawEntryBytes * dataBytes / raw);
+  }
+
   /** One property per line, "name: value", for dumps. */
   public String render() {
     return "entries: " + entries + "\n"

@@ -83,6 +83,34 @@ class CompressedTableTest {
     }
   }
 
+  /**
+   * Block compaction weighs an append's incoming entries (raw) against its target's file (as
+   * stored): each table scales raw bytes by what its own data blocks store per raw byte.
+   */
+  @Test
+  void aTableCountsRawBytesAsItsOwnBlocksStoreThem() throws IOException {
+    TreeMap<byte[], byte[]> model = compressibleModel(new Random(29), 3000, 700);
+    InMemoryFile plain = new InMemoryFile();
+    TableSummary plainSummary = build(plain, options(Compression.none()), model);
+    InMemoryFile file = new InMemoryFile();
+    TableSummary summary = build(file, options(Compression.lz4()), model);
+    try (TableReader r = TableReader.open(file, "t.sst", 7, summary.footerOffset(), null);
+        TableReader p = TableReader.open(plain, "p.sst", 8, plainSummary.footerOffset(), null)) {
+      TableProperties compressed = r.properties();
+      long raw = compressed.rawKeyBytes() + compressed.rawValueBytes();
+      assertEquals(compressed.dataBytes(), compressed.storedBytesFor(raw), "its own entries: its data bytes");
+      assertEquals(p.properties().dataBytes(), p.properties().storedBytesFor(raw));
+      long incoming = raw / 10;
+      assertTrue(compressed.storedBytesFor(incoming) < p.properties().storedBytesFor(incoming) * 3 / 4,
+          compressed.storedBytesFor(incoming) + " stored by LZ4 against " + p.properties().storedBytesFor(incoming));
+      // Uncompressed blocks store about what they hold (prefix-compressed keys, restart points, trailers).
+      assertTrue(Math.abs(p.properties().storedBytesFor(incoming) - incoming) < incoming / 10,
+          p.properties().storedBytesFor(incoming) + " for " + incoming + " raw bytes");
+    }
+    TableProperties empty = new TableProperties(0, 0, new byte[0], new byte[0], 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "t", 0);
+    assertEquals(1234, empty.storedBytesFor(1234), "a table with no entries has no ratio of its own");
+  }
+
   @Test
   void appendingCompressedBlocksToAVersionOneTableWritesAVersionTwoFooterAndKeepsTheOld() throws IOException {
     TreeMap<byte[], byte[]> oldModel = compressibleModel(new Random(5), 800, 200);

@@ -24,6 +24,7 @@ import dev.cairn.key.InternalKey;
 import dev.cairn.table.TableAppender;
 import dev.cairn.table.TableHandle;
 import dev.cairn.table.TableOptions;
+import dev.cairn.table.TableProperties;
 import dev.cairn.table.TableSummary;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.VersionEdit;
@@ -204,11 +205,13 @@ final class BlockCompactionJob implements CompactionExecution {
     try (TableHandle h = TableIterators.acquire(engine.tableCache(), target)) {
       long blocks = TableAppender.dataBlocks(h.reader());
       long dirty = Math.min(blocks, TableAppender.countDirtyBlocks(h.reader(), userKeys));
-      long dataBytes = h.reader().properties().dataBytes();
-      long dirtyBytes = blocks == 0 ? 0 : dataBytes / blocks * dirty;
-      long metadata = h.reader().properties().indexBytes() + h.reader().properties().filterBytes();
+      TableProperties p = h.reader().properties();
+      long dirtyBytes = blocks == 0 ? 0 : p.dataBytes() / blocks * dirty;
+      long metadata = p.indexBytes() + p.filterBytes();
+      // The file's sizes are as stored (compressed, where its blocks are); the incoming entries
+      // are raw, so they are counted as the target's own blocks store them.
       return new TargetStats(target.number(), target.totalBytes(), target.validBytes(), blocks, dirty,
-          dirtyBytes + incomingBytes + metadata);
+          dirtyBytes + p.storedBytesFor(incomingBytes) + metadata);
     }
   }
 
