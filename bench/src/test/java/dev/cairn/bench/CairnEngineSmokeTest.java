@@ -52,26 +52,30 @@ class CairnEngineSmokeTest {
 
   /**
    * A candidate default is the shipped options with one lever changed: the buffer's engine runs a
-   * compaction buffer, the DLC one the DLC scheduler, and both keep the shipped flush caching.
+   * compaction buffer, the DLC one the DLC scheduler, the LZ4 one compresses though the run asks
+   * for no codec, and all keep the shipped flush caching.
    */
   @Test
   void theCandidateDefaultsChangeOneLeverOfTheShippedOptions(@TempDir Path out) throws Exception {
     StringBuilder stderr = new StringBuilder();
-    List<String> engines = List.of("cairn-default+buffer", "cairn-default+dlc");
+    List<String> engines = List.of("cairn-default+buffer", "cairn-default+dlc", "cairn-default+lz4");
     int code = OutputChecks.execute(stderr, RunnerSmokeTest.concat(new String[] {"compare", "--engines",
-        String.join(",", engines), "--workloads", "latest-rangehot", "--out", out.toString()},
-        RunnerSmokeTest.TINY));
+        String.join(",", engines), "--workloads", "latest-rangehot", "--compression", "none",
+        "--compression-ratio", "0.5", "--out", out.toString()}, RunnerSmokeTest.TINY));
     assertEquals(BenchMain.EXIT_OK, code, "compare failed:\n" + stderr);
     for (Map<String, Object> e : OutputChecks.assertWellFormed(out, engines, List.of("latest-rangehot"))) {
       assertEquals("ok", e.get("status"), e.get("engine") + " failed: " + e.get("error"));
     }
     String buffer = Files.readString(out.resolve("data/cairn-default+buffer-latest-rangehot-stats.txt"));
     String dlc = Files.readString(out.resolve("data/cairn-default+dlc-latest-rangehot-stats.txt"));
+    String lz4 = Files.readString(out.resolve("data/cairn-default+lz4-latest-rangehot-stats.txt"));
     assertTrue(buffer.contains("compaction buffer"), buffer);
     assertFalse(buffer.contains("dlc "), buffer);
     assertTrue(dlc.contains("dlc "), dlc);
     assertFalse(dlc.contains("compaction buffer"), dlc);
-    for (String stats : List.of(buffer, dlc)) {
+    assertTrue(lz4.contains("compressed data blocks"), lz4);
+    assertFalse(buffer.contains("compressed data blocks"), buffer);
+    for (String stats : List.of(buffer, dlc, lz4)) {
       assertTrue(stats.lines().anyMatch(l -> l.startsWith("flush caching") && l.contains("adaptive")), stats);
     }
   }
