@@ -6,6 +6,7 @@ import dev.cairn.Entry;
 import dev.cairn.Options;
 import dev.cairn.VerifyProgress;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -32,12 +33,14 @@ public final class CairnTool {
              [--compaction-style TABLE|BLOCK|BUFFER]
                                    load, read back under writes, print stats; DIR must be new or
                                    empty and is kept (without --dir, a temporary one is removed)
+        create DIR                 make a new, empty database
         put DIR KEY VALUE          write one key
         delete DIR KEY             delete a key
         get DIR KEY                print a key's value (read-only)
         scan DIR [FROM [TO]] [--limit N]
-                                   print keys in [FROM, TO) (no TO: to the end), default limit
-                                   100, then the count (read-only)
+                                   print keys in [FROM, TO) (no TO: to the end), at most the
+                                   limit (default 100), then the count and whether more
+                                   follow (read-only)
         stats DIR                  print the statistics table (read-only)
         verify DIR                 check every table's checksums (read-only)
         repair DIR                 drop tables the manifest names that are missing or short (the open
@@ -53,6 +56,8 @@ public final class CairnTool {
       exit codes: 0 done (get: found), 1 get: not found, 2 bad command line, 3 the database
       refused or failed (the message says why)
       """;
+  /** After a command-line mistake other than the command itself: where the usage is. */
+  static final String HELP_HINT = "run 'cairn help' for every command and its arguments";
 
   private CairnTool() {}
 
@@ -62,7 +67,7 @@ public final class CairnTool {
 
   /** Runs one command; returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length == 0 || args[0].equals("help") || args[0].equals("--help")) {
+    if (args.length == 0 || args[0].equals("help") || args[0].equals("--help") || args[0].equals("-h")) {
       out.print(USAGE);
       return args.length == 0 ? USAGE_ERROR : OK;
     }
@@ -71,13 +76,20 @@ public final class CairnTool {
         Demo.run(DemoConfig.parse(Arrays.copyOfRange(args, 1, args.length)), out);
         return OK;
       }
-      CommandLine line = CommandLine.parse(Arrays.copyOfRange(args, 1, args.length));
+      Command command = Command.named(args[0]);
+      CommandLine line = CommandLine.parse(command, Arrays.copyOfRange(args, 1, args.length));
       String[] rest = line.positional();
       ByteText text = new ByteText(line.hex());
-      return switch (args[0]) {
-        case "put" -> withDb(rest, 3, db -> db.put(text.parse(rest[1], "KEY"), text.parse(rest[2], "VALUE")));
-        case "delete" -> withDb(rest, 2, db -> db.delete(text.parse(rest[1], "KEY")));
-        case "get" -> readOnly(rest, 2, db -> {
+      return switch (command) {
+        case CREATE -> {
+          Path dir = Path.of(rest[0]);
+          Cairn.open(dir, Options.builder().createIfMissing(true).errorIfExists(true).build()).close();
+          out.println("created an empty database in " + dir);
+          yield OK;
+        }
+        case PUT -> withDb(rest, db -> db.put(text.parse(rest[1], "KEY"), text.parse(rest[2], "VALUE")));
+        case DELETE -> withDb(rest, db -> db.delete(text.parse(rest[1], "KEY")));
+        case GET -> readOnly(rest, db -> {
           byte[] v = db.get(text.parse(rest[1], "KEY"));
           if (v == null) {
             err.println("cairn: " + rest[1] + ": not found");
@@ -86,8 +98,8 @@ public final class CairnTool {
           out.println(text.render(v));
           return OK;
         });
-        case "scan" -> readOnly(rest, 1, db -> scan(db, rest, line.limit(), text, out));
-        case "stats" -> readOnly(rest, 1, db -> {
+        case SCAN -> readOnly(rest, db -> scan(db, rest, line.limit(), text, out));
+        case STATS -> readOnly(rest, db -> {
           // Counters live in the process that opened the database; this view just opened it.
           out.println("# levels, files, space and memtables as the database is now; counters (bytes written,");
           out.println("# cache, latencies, compactions) are this tool's own read-only view's: an application's");
@@ -95,52 +107,53 @@ public final class CairnTool {
           out.print(db.stats());
           return OK;
         });
-        case "verify" -> readOnly(rest, 1, db -> {
+        case VERIFY -> readOnly(rest, db -> {
           out.println("ok: " + db.verifyChecksums(new ProgressLine(err)) + " tables verified");
           return OK;
         });
-        case "repair" -> {
-          requireArgs(rest, 1);
-          out.print(Cairn.repair(Path.of(rest[0]), Options.defaults()));
+        case REPAIR -> {
+          out.print(Cairn.repair(databaseDir(rest[0]), Options.defaults()));
           yield OK;
         }
-        case "dump-table" -> {
-          requireArgs(rest, 1);
+        case DUMP_TABLE -> {
           Dumps.table(Path.of(rest[0]), line.entries(), out);
           yield OK;
         }
-        case "dump-manifest" -> {
-          requireArgs(rest, 1);
-          out.print(Dumps.manifest(Path.of(rest[0])));
+        case DUMP_MANIFEST -> {
+          out.print(Dumps.manifest(databaseDir(rest[0])));
           yield OK;
         }
-        default -> throw new UsageException("unknown command '" + args[0] + "'");
       };
     } catch (UsageException e) {
       err.println("cairn: " + e.getMessage());
-      err.print(USAGE);
+      if (e.showUsage) {
+        err.print(USAGE);
+      } else {
+        err.println(HELP_HINT);
+      }
       return USAGE_ERROR;
     } catch (IllegalArgumentException e) {
       // The engine's refusal of an argument (an empty or oversized key): the message names it.
       err.println("cairn: " + e.getMessage());
       return USAGE_ERROR;
-    } catch (CairnException e) {
+    } catch (CairnException | ToolFailure e) {
       err.println("cairn: " + e.getMessage());
       return FAILED;
     }
   }
 
+  /** Prints up to {@code limit} entries, then their count and whether the range holds more. */
   private static int scan(Cairn db, String[] rest, int limit, ByteText text, PrintStream out) {
-    if (rest.length > 3) {
-      throw new UsageException("scan takes DIR [FROM [TO]]; give the limit as --limit N");
-    }
     byte[] from = rest.length > 1 ? text.parse(rest[1], "FROM") : new byte[0];
     byte[] to = rest.length > 2 ? text.parse(rest[2], "TO") : null;
-    List<Entry> entries = db.scan(from, to, limit);
-    for (Entry e : entries) {
+    // One entry past the limit says whether more follow; at Integer.MAX_VALUE none can.
+    List<Entry> entries = db.scan(from, to, limit == Integer.MAX_VALUE ? limit : limit + 1);
+    boolean more = entries.size() > limit;
+    List<Entry> shown = more ? entries.subList(0, limit) : entries;
+    for (Entry e : shown) {
       out.println(text.render(e.key()) + "\t" + text.render(e.value()));
     }
-    out.println("(" + entries.size() + " entries)");
+    out.println(more ? "(" + limit + " entries shown; more follow: raise --limit)" : "(" + shown.size() + " entries)");
     return OK;
   }
 
@@ -154,27 +167,31 @@ public final class CairnTool {
   }
 
   /** Opens the database for writing (it must exist) and applies {@code action}. */
-  private static int withDb(String[] rest, int required, DbWrite action) {
-    requireArgs(rest, required);
+  private static int withDb(String[] rest, DbWrite action) {
     Options options = Options.builder().createIfMissing(false).build();
-    try (Cairn db = Cairn.open(Path.of(rest[0]), options)) {
+    try (Cairn db = Cairn.open(databaseDir(rest[0]), options)) {
       action.apply(db);
     }
     return OK;
   }
 
   /** Opens a read-only view of the database and applies {@code action}. */
-  private static int readOnly(String[] rest, int required, DbRead action) {
-    requireArgs(rest, required);
-    try (Cairn db = Cairn.openReadOnly(Path.of(rest[0]), Options.defaults())) {
+  private static int readOnly(String[] rest, DbRead action) {
+    try (Cairn db = Cairn.openReadOnly(databaseDir(rest[0]), Options.defaults())) {
       return action.apply(db);
     }
   }
 
-  static void requireArgs(String[] rest, int required) {
-    if (rest.length < required) {
-      throw new UsageException("expected " + required + " argument(s), got " + rest.length);
+  /**
+   * {@code arg} as a database directory, refused when it names a file: the engine would say only
+   * that the directory has no CURRENT file.
+   */
+  static Path databaseDir(String arg) {
+    Path dir = Path.of(arg);
+    if (Files.isRegularFile(dir)) {
+      throw new ToolFailure(dir + " is a file, not a database directory");
     }
+    return dir;
   }
 
   static int parseInt(String s, String name) {
@@ -187,16 +204,24 @@ public final class CairnTool {
 
   /** A command's flags ({@code --hex}, {@code --limit N}, {@code --entries}, anywhere) and its other arguments. */
   record CommandLine(String[] positional, boolean hex, int limit, boolean entries) {
-    static CommandLine parse(String[] args) {
+    /** The command line of {@code command}, refused when it takes another number of arguments or flag. */
+    static CommandLine parse(Command command, String[] args) {
       List<String> positional = new java.util.ArrayList<>();
       boolean hex = false;
       boolean entries = false;
       int limit = 100;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
-          case "--hex" -> hex = true;
-          case "--entries" -> entries = true;
+          case "--hex" -> {
+            command.checkFlag(Command.Flag.HEX);
+            hex = true;
+          }
+          case "--entries" -> {
+            command.checkFlag(Command.Flag.ENTRIES);
+            entries = true;
+          }
           case "--limit" -> {
+            command.checkFlag(Command.Flag.LIMIT);
             if (i + 1 >= args.length) {
               throw new UsageException("--limit needs a value");
             }
@@ -207,12 +232,13 @@ public final class CairnTool {
           }
           default -> {
             if (args[i].startsWith("--")) {
-              throw new UsageException("unknown flag '" + args[i] + "' (valid: --hex, --limit N, --entries)");
+              throw new UsageException("unknown flag '" + args[i] + "' (" + command.validFlags() + ")");
             }
             positional.add(args[i]);
           }
         }
       }
+      command.checkArgumentCount(positional.size());
       return new CommandLine(positional.toArray(String[]::new), hex, limit, entries);
     }
   }
@@ -236,9 +262,26 @@ public final class CairnTool {
     }
   }
 
-  /** A command-line mistake: printed with the usage, exit code 2. */
+  /**
+   * A command-line mistake, exit code 2: printed with the whole usage when the command itself is
+   * wrong, else with where the usage is.
+   */
   static final class UsageException extends RuntimeException {
+    final boolean showUsage;
+
     UsageException(String message) {
+      this(message, false);
+    }
+
+    UsageException(String message, boolean showUsage) {
+      super(message);
+      this.showUsage = showUsage;
+    }
+  }
+
+  /** The tool could not do what it was asked for a reason outside the engine: exit code 3. */
+  static final class ToolFailure extends RuntimeException {
+    ToolFailure(String message) {
       super(message);
     }
   }

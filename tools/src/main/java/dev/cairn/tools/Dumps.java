@@ -1,6 +1,5 @@
 package dev.cairn.tools;
 
-import dev.cairn.CairnIOException;
 import dev.cairn.CorruptionException;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
@@ -14,7 +13,10 @@ import dev.cairn.wal.LogReader;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /** Read-only renderings of a table and of a manifest for {@code cairn dump-*}. */
@@ -40,7 +42,7 @@ final class Dumps {
             + " not a Cairn table, or a damaged one");
       }
     } catch (IOException e) {
-      throw new CairnIOException("reading table " + file, e);
+      throw new CairnTool.ToolFailure("reading table " + file + ": " + describe(e));
     }
   }
 
@@ -71,7 +73,21 @@ final class Dumps {
       }
       return out.toString();
     } catch (IOException e) {
-      throw new CairnIOException("reading the manifest of " + dir, e);
+      throw new CairnTool.ToolFailure("reading the manifest of " + dir + ": " + describe(e));
     }
+  }
+
+  /** What went wrong with a file, in words rather than an exception's class name. */
+  static String describe(IOException e) {
+    if (e instanceof NoSuchFileException n) {
+      return n.getFile() + " does not exist";
+    }
+    if (e instanceof AccessDeniedException a) {
+      return "permission denied on " + a.getFile();
+    }
+    if (e instanceof FileSystemException f && f.getReason() != null) {
+      return (f.getFile() != null ? f.getFile() + ": " : "") + f.getReason();
+    }
+    return e.getMessage() != null ? e.getMessage() : "an I/O error with no message";
   }
 }

@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -69,7 +70,7 @@ class CairnToolTest {
     assertEquals(CairnTool.OK, run("get", db.toString(), "key1").exit());
     Run scan = run("scan", db.toString(), "key1", "key2", "--limit", "5");
     assertEquals(CairnTool.OK, scan.exit());
-    assertTrue(scan.out().startsWith("key1\tvalue1\nkey10\tvalue10\n") && scan.out().endsWith("(5 entries)\n"), scan.out());
+    assertTrue(scan.out().startsWith("key1\tvalue1\nkey10\tvalue10\n") && scan.out().endsWith("(5 entries shown; more follow: raise --limit)\n"), scan.out());
     assertEquals(CairnTool.OK, run("stats", db.toString()).exit());
     Run verify = run("verify", db.toString());
     assertEquals(CairnTool.OK, verify.exit(), verify.err());
@@ -149,7 +150,7 @@ class CairnToolTest {
     assertEquals(new Run(CairnTool.OK, "v\\x01\n", ""), run("get", db.toString(), "bin\\x00\\xff\\x5c"));
     assertEquals(new Run(CairnTool.OK, "7601\n", ""), run("get", "--hex", db.toString(), "62696e00ff5c"));
     Run scan = run("scan", db.toString(), "bin", "--limit", "1");
-    assertEquals("bin\\x00\\xff\\x5c\tv\\x01\n(1 entries)\n", scan.out());
+    assertEquals("bin\\x00\\xff\\x5c\tv\\x01\n(1 entries shown; more follow: raise --limit)\n", scan.out());
     Run badHex = run("get", "--hex", db.toString(), "6g");
     assertEquals(CairnTool.USAGE_ERROR, badHex.exit());
     assertTrue(badHex.err().contains("not hex"), badHex.err());
@@ -162,10 +163,81 @@ class CairnToolTest {
     Path db = database();
     Run scan = run("scan", db.toString(), "key8", "--limit", "3");
     assertEquals(CairnTool.OK, scan.exit(), scan.err());
-    assertEquals("key8\tvalue8\nkey80\tvalue80\nkey81\tvalue81\n(3 entries)\n", scan.out());
+    assertEquals("key8\tvalue8\nkey80\tvalue80\nkey81\tvalue81\n(3 entries shown; more follow: raise --limit)\n",
+        scan.out());
+    Run toTheEnd = run("scan", db.toString(), "key98", "--limit", "3");
+    assertEquals("key98\tvalue98\nkey99\tvalue99\nunflushed\tin-the-log\n(3 entries)\n", toTheEnd.out(),
+        "a range that ends at the limit has nothing more to say");
     Run all = run("scan", db.toString(), "--limit", "1000");
     assertTrue(all.out().endsWith("(501 entries)\n"), "500 keys and the unflushed one: " + all.out());
     assertEquals(CairnTool.USAGE_ERROR, run("scan", db.toString(), "a", "b", "5").exit(), "the limit is a flag");
+  }
+
+  @Test
+  void aCommandLineACommandWouldMisreadIsRefusedAndChangesNothing() {
+    Path db = database();
+    Run split = run("put", db.toString(), "k", "hello", "world");
+    assertEquals(CairnTool.USAGE_ERROR, split.exit());
+    assertTrue(split.err().contains("put takes DIR KEY VALUE: got 4 arguments (quote"), split.err());
+    assertEquals(CairnTool.NOT_FOUND, run("get", db.toString(), "k").exit(), "nothing was written");
+    Run extra = run("get", db.toString(), "key1", "key2");
+    assertEquals(CairnTool.USAGE_ERROR, extra.exit());
+    assertTrue(extra.err().contains("get takes DIR KEY: got 3 arguments"), extra.err());
+    Run wrongFlag = run("get", db.toString(), "key1", "--entries");
+    assertEquals(CairnTool.USAGE_ERROR, wrongFlag.exit());
+    assertTrue(wrongFlag.err().contains("get does not take --entries (get's flags: --hex)"), wrongFlag.err());
+    Run noFlags = run("verify", db.toString(), "--hex");
+    assertTrue(noFlags.err().contains("verify takes no flags"), noFlags.err());
+    for (Run r : new Run[] {split, extra, wrongFlag, noFlags}) {
+      List<String> lines = r.err().lines().toList();
+      assertEquals(2, lines.size(), "the message and where the usage is, not the whole usage: " + r.err());
+      assertTrue(lines.get(0).startsWith("cairn: "), r.err());
+      assertEquals(CairnTool.HELP_HINT, lines.get(1));
+    }
+    Run unknown = run("frobnicate");
+    assertTrue(unknown.err().contains("usage: cairn"), "an unknown command shows every command: " + unknown.err());
+    Run h = run("-h");
+    assertEquals(CairnTool.OK, h.exit());
+    assertTrue(h.out().contains("usage: cairn"), h.out());
+  }
+
+  @Test
+  void createMakesAnEmptyDatabaseOnceAndAFileIsNoDatabase() throws IOException {
+    Path db = dir.resolve("fresh");
+    Run create = run("create", db.toString());
+    assertEquals(new Run(CairnTool.OK, "created an empty database in " + db + "\n", ""), create);
+    assertEquals(CairnTool.OK, run("put", db.toString(), "k", "v").exit());
+    assertEquals(new Run(CairnTool.OK, "v\n", ""), run("get", db.toString(), "k"));
+    Run again = run("create", db.toString());
+    assertEquals(CairnTool.FAILED, again.exit(), "an existing database is not made again");
+    assertEquals(new Run(CairnTool.OK, "v\n", ""), run("get", db.toString(), "k"));
+    Path file = dir.resolve("plain.txt");
+    Files.writeString(file, "text");
+    for (String command : new String[] {"get", "put", "scan", "verify", "dump-manifest"}) {
+      String[] args = switch (command) {
+        case "get" -> new String[] {command, file.toString(), "k"};
+        case "put" -> new String[] {command, file.toString(), "k", "v"};
+        default -> new String[] {command, file.toString()};
+      };
+      Run r = run(args);
+      assertEquals(CairnTool.FAILED, r.exit(), command + ": " + r.err());
+      assertEquals("cairn: " + file + " is a file, not a database directory\n", r.err(), command);
+    }
+    assertEquals("text", Files.readString(file), "the file is left as it was");
+  }
+
+  @Test
+  void fileErrorsAreWordsNotExceptionNames() {
+    Path missing = dir.resolve("000042.sst");
+    Run table = run("dump-table", missing.toString());
+    assertEquals(new Run(CairnTool.FAILED, "", "cairn: reading table " + missing + ": " + missing + " does not exist\n"),
+        table);
+    Run manifest = run("dump-manifest", dir.toString());
+    assertEquals(CairnTool.FAILED, manifest.exit());
+    assertTrue(manifest.err().contains(dir.resolve("CURRENT") + " does not exist"), manifest.err());
+    for (Run r : new Run[] {table, manifest}) {
+      assertFalse(r.err().contains("Exception") || r.err().contains("java."), r.err());
+    }
   }
 
   @Test
@@ -222,7 +294,7 @@ class CairnToolTest {
   void helpListsEveryCommandAndTheExitCodes() {
     Run help = run("help");
     assertEquals(CairnTool.OK, help.exit());
-    for (String command : new String[] {"demo", "put", "delete", "get", "scan", "stats", "verify", "dump-table",
+    for (String command : new String[] {"demo", "create", "put", "delete", "get", "scan", "stats", "verify", "dump-table",
         "dump-manifest", "repair", "exit codes", "TABLE|BLOCK|BUFFER"}) {
       assertTrue(help.out().contains(command), command + " in: " + help.out());
     }
