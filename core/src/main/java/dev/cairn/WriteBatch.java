@@ -1,17 +1,16 @@
 package dev.cairn;
 
-import dev.cairn.key.InternalKey;
 import dev.cairn.key.ValueType;
 import dev.cairn.util.ByteSink;
-import dev.cairn.util.ByteSource;
 import dev.cairn.util.Coding;
+import dev.cairn.wal.WriteBatchRecords;
 import java.util.Arrays;
 
 /**
  * Puts and deletes applied atomically by {@link Cairn#write}. Not thread-safe.
  *
- * <p>The batch is kept in its WAL encoding (docs/log_format.md, "Write batch"), so writing it
- * costs no re-encoding:
+ * <p>The batch is kept in its WAL encoding (docs/log_format.md, "Write batch"; read and written
+ * by {@link WriteBatchRecords}, inside the engine), so writing it costs no re-encoding:
  *
  * <pre>
  *   fixed64 sequence | fixed32 count | count × record
@@ -19,8 +18,6 @@ import java.util.Arrays;
  * </pre>
  */
 public final class WriteBatch {
-  static final int HEADER_BYTES = 12;
-
   private final ByteSink rep = new ByteSink(64);
   private int count;
   private long userBytes;
@@ -88,84 +85,26 @@ public final class WriteBatch {
 
   /** Appends every operation of {@code other} to this batch. */
   public WriteBatch append(WriteBatch other) {
-    rep.putBytes(other.rep.array(), HEADER_BYTES, other.rep.size() - HEADER_BYTES);
+    rep.putBytes(other.rep.array(), WriteBatchRecords.HEADER_BYTES, other.rep.size() - WriteBatchRecords.HEADER_BYTES);
     count += other.count;
     userBytes += other.userBytes;
     return this;
   }
 
+  static {
+    WriteBatchRecords.setEncoder(WriteBatch::encode);
+  }
+
   /**
    * The encoding with {@code firstSequence} and the count filled in; the first operation gets
-   * {@code firstSequence}, the next one more, and so on.
+   * {@code firstSequence}, the next one more, and so on. Reached through
+   * {@link WriteBatchRecords#encode}: the log's encoding is not API.
    */
-  public byte[] encode(long firstSequence) {
+  private byte[] encode(long firstSequence) {
     byte[] out = rep.toByteArray();
     Coding.putFixed64(out, 0, firstSequence);
     Coding.putFixed32(out, 8, count);
     return out;
-  }
-
-  /** Receives the operations of an encoded batch in order. */
-  public interface Handler {
-    void put(long sequence, byte[] key, byte[] value);
-
-    void delete(long sequence, byte[] key);
-  }
-
-  /**
-   * Decodes an encoded batch (as written to the WAL), calling {@code handler} per operation;
-   * returns the number of operations. Damage raises {@link CorruptionException} naming
-   * {@code fileName} and {@code fileOffset} + the position in the record.
-   */
-  public static int decode(byte[] encoded, String fileName, long fileOffset, Handler handler) {
-    ByteSource src = new ByteSource(encoded, fileName, fileOffset);
-    if (encoded.length < HEADER_BYTES) {
-      throw src.corruption("write batch shorter than its " + HEADER_BYTES + "-byte header");
-    }
-    long sequence = src.getFixed64();
-    if (sequence < 0 || sequence > InternalKey.MAX_SEQUENCE) {
-      throw src.corruption("write batch sequence " + Long.toUnsignedString(sequence) + " out of range");
-    }
-    int expected = src.getFixed32();
-    int seen = 0;
-    while (src.hasRemaining()) {
-      if (sequence + seen > InternalKey.MAX_SEQUENCE) {
-        throw src.corruption("write batch operation " + seen + " would get a sequence beyond "
-            + InternalKey.MAX_SEQUENCE);
-      }
-      int type = src.getByte();
-      byte[] key = src.getLengthPrefixed();
-      if (key.length == 0 || key.length > Options.MAX_KEY_BYTES) {
-        // The API refuses such a key, so no intact batch holds one.
-        throw src.corruption("write batch key of " + key.length + " bytes");
-      }
-      if (type == ValueType.VALUE.persistentId()) {
-        byte[] value = src.getLengthPrefixed();
-        if (value.length > Options.MAX_VALUE_BYTES) {
-          throw src.corruption("write batch value of " + value.length + " bytes");
-        }
-        handler.put(sequence + seen, key, value);
-      } else if (type == ValueType.DELETION.persistentId()) {
-        handler.delete(sequence + seen, key);
-      } else {
-        throw src.corruption("unknown write batch record type " + type);
-      }
-      seen++;
-    }
-    if (seen != expected) {
-      throw src.corruption("write batch says " + expected + " operations but holds " + seen);
-    }
-    return seen;
-  }
-
-  /** The first sequence number of an encoded batch. */
-  public static long sequenceOf(byte[] encoded) {
-    return Coding.getFixed64(encoded, 0);
-  }
-
-  /** The operation count of an encoded batch. */
-  public static int countOf(byte[] encoded) {
-    return Coding.getFixed32(encoded, 8);
   }
 
   @Override

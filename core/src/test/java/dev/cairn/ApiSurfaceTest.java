@@ -73,7 +73,6 @@ class ApiSurfaceTest {
       "dev.cairn.Stats$Writes",
       "dev.cairn.VerifyProgress",
       "dev.cairn.WriteBatch",
-      "dev.cairn.WriteBatch$Handler",
       "dev.cairn.WriteOptions",
       "dev.cairn.cache.CacheStats",
       "dev.cairn.cache.EvictionPolicy",

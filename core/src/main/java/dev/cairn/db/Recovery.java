@@ -1,5 +1,6 @@
 package dev.cairn.db;
 
+import dev.cairn.wal.WriteBatchRecords;
 import dev.cairn.CorruptionException;
 import dev.cairn.Options;
 import dev.cairn.WriteBatch;
@@ -136,7 +137,7 @@ final class Recovery {
       result = WalReplay.replay(file, name, engine.options().walRecoveryMode(), (record, offset) -> {
         checkFollowsPrevious(record, name, offset);
         MemTableInserter.insert(record, mem, name, offset);
-        long last = WriteBatch.sequenceOf(record) + WriteBatch.countOf(record) - 1;
+        long last = WriteBatchRecords.sequenceOf(record) + WriteBatchRecords.countOf(record) - 1;
         lastReplayed = last;
         maxSequence = Math.max(maxSequence, last);
         if (mem.approximateBytes() > engine.options().memtableBytes()) {
@@ -155,8 +156,8 @@ final class Recovery {
    * entries already in the memtable under the same sequence.
    */
   private void checkFollowsPrevious(byte[] record, String name, long offset) {
-    if (record.length >= 8 && WriteBatch.sequenceOf(record) <= lastReplayed) {
-      throw new CorruptionException(name, offset, "write batch at sequence " + WriteBatch.sequenceOf(record)
+    if (record.length >= 8 && WriteBatchRecords.sequenceOf(record) <= lastReplayed) {
+      throw new CorruptionException(name, offset, "write batch at sequence " + WriteBatchRecords.sequenceOf(record)
           + " does not follow the previous record, which ended at sequence " + lastReplayed);
     }
   }

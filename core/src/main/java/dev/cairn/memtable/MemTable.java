@@ -1,5 +1,6 @@
 package dev.cairn.memtable;
 
+import dev.cairn.wal.WriteBatchRecords;
 import dev.cairn.WriteBatch;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.key.InternalKey;
@@ -69,8 +70,8 @@ public final class MemTable {
   }
 
   /** A write-batch handler that adds each decoded operation here (for the write path and recovery). */
-  public WriteBatch.Handler inserter() {
-    return new WriteBatch.Handler() {
+  public WriteBatchRecords.Handler inserter() {
+    return new WriteBatchRecords.Handler() {
       @Override
       public void put(long sequence, byte[] key, byte[] value) {
         add(sequence, ValueType.VALUE, key, value);

@@ -1,5 +1,6 @@
 package dev.cairn.fuzz;
 
+import dev.cairn.wal.WriteBatchRecords;
 import dev.cairn.fs.fake.InMemoryFile;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -59,11 +60,11 @@ class LogFuzzTest {
         WalReplay.replay(new InMemoryFile(bytes), "000001.log", mode, (r, offset) -> {
           // Recovery's rule (Recovery#checkFollowsPrevious, ReplayedSequenceTest): a record must
           // follow the previous one's sequences, or it would overwrite memtable entries.
-          if (r.length >= 8 && WriteBatch.sequenceOf(r) <= lastReplayed[0]) {
+          if (r.length >= 8 && WriteBatchRecords.sequenceOf(r) <= lastReplayed[0]) {
             throw new CorruptionException("000001.log", offset, "record does not follow the previous one");
           }
-          int n = WriteBatch.decode(r, "000001.log", offset, mem.inserter());
-          lastReplayed[0] = WriteBatch.sequenceOf(r) + n - 1;
+          int n = WriteBatchRecords.decode(r, "000001.log", offset, mem.inserter());
+          lastReplayed[0] = WriteBatchRecords.sequenceOf(r) + n - 1;
         });
       } catch (CorruptionException expected) {
         // The mode refused the damage, or a record is not a valid batch.

@@ -1,5 +1,6 @@
 package dev.cairn.fuzz;
 
+import dev.cairn.wal.WriteBatchRecords;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
@@ -23,10 +24,10 @@ class RecordFuzzTest {
   void writeBatch(byte[] data) {
     List<String> ops = new ArrayList<>();
     MemTable mem = new MemTable();
-    WriteBatch.Handler intoMemtable = mem.inserter();
+    WriteBatchRecords.Handler intoMemtable = mem.inserter();
     int count;
     try {
-      count = WriteBatch.decode(data, "fuzz.log", 0, new WriteBatch.Handler() {
+      count = WriteBatchRecords.decode(data, "fuzz.log", 0, new WriteBatchRecords.Handler() {
         @Override
         public void put(long sequence, byte[] key, byte[] value) {
           ops.add("put " + sequence + " " + java.util.HexFormat.of().formatHex(key) + " " + value.length);

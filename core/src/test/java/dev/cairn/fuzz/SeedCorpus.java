@@ -1,5 +1,6 @@
 package dev.cairn.fuzz;
 
+import dev.cairn.wal.WriteBatchRecords;
 import dev.cairn.WriteBatch;
 import dev.cairn.config.Compression;
 import dev.cairn.fs.fake.InMemoryFile;
@@ -91,10 +92,10 @@ public final class SeedCorpus {
 
   static Map<String, byte[]> writeBatches() {
     Map<String, byte[]> m = new LinkedHashMap<>();
-    m.put("empty", new WriteBatch().encode(1));
-    m.put("one-put", new WriteBatch().put(key("apple"), key("red")).encode(7));
-    m.put("mixed", new WriteBatch().put(key("a"), key("1")).delete(key("b")).put(key("c"), new byte[40])
-        .delete(key("a")).encode(1000));
+    m.put("empty", WriteBatchRecords.encode(new WriteBatch(), 1));
+    m.put("one-put", WriteBatchRecords.encode(new WriteBatch().put(key("apple"), key("red")), 7));
+    m.put("mixed", WriteBatchRecords.encode(new WriteBatch().put(key("a"), key("1")).delete(key("b"))
+        .put(key("c"), new byte[40]).delete(key("a")), 1000));
     return m;
   }
 
@@ -211,15 +212,15 @@ public final class SeedCorpus {
       for (byte[] b : batches.values()) {
         byte[] r = b.clone();
         dev.cairn.util.Coding.putFixed64(r, 0, seq);
-        seq += WriteBatch.countOf(r);
+        seq += WriteBatchRecords.countOf(r);
         w.addRecord(r);
       }
     }
     m.put("batches", small.bytes());
     InMemoryFile fragmented = new InMemoryFile();
     try (LogWriter w = new LogWriter(fragmented)) {
-      w.addRecord(new WriteBatch().put(key("big"), new byte[33_000]).encode(1));
-      w.addRecord(new WriteBatch().delete(key("big")).encode(2));
+      w.addRecord(WriteBatchRecords.encode(new WriteBatch().put(key("big"), new byte[33_000]), 1));
+      w.addRecord(WriteBatchRecords.encode(new WriteBatch().delete(key("big")), 2));
     }
     m.put("fragmented", fragmented.bytes());
     return m;

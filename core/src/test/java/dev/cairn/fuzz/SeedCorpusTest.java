@@ -1,5 +1,6 @@
 package dev.cairn.fuzz;
 
+import dev.cairn.wal.WriteBatchRecords;
 import dev.cairn.fs.fake.InMemoryFile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -40,7 +41,7 @@ class SeedCorpusTest {
   void validWriteBatchesAndEditsDecode() throws IOException {
     for (Path p : valid("RecordFuzzTest", "writeBatch")) {
       byte[] b = Files.readAllBytes(p);
-      assertEquals(WriteBatch.countOf(b), WriteBatch.decode(b, p.toString(), 0, new WriteBatch.Handler() {
+      assertEquals(WriteBatchRecords.countOf(b), WriteBatchRecords.decode(b, p.toString(), 0, new WriteBatchRecords.Handler() {
         @Override
         public void put(long sequence, byte[] key, byte[] value) {}
 

@@ -1,5 +1,6 @@
 package dev.cairn.memtable;
 
+import dev.cairn.wal.WriteBatchRecords;
 import static dev.cairn.iter.TestKeys.bytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -85,7 +86,7 @@ class MemTableTest {
   void inserterAppliesADecodedWriteBatch() {
     MemTable m = new MemTable();
     WriteBatch batch = new WriteBatch().put(bytes("a"), bytes("1")).delete(bytes("b"));
-    WriteBatch.decode(batch.encode(10), "test", 0, m.inserter());
+    WriteBatchRecords.decode(WriteBatchRecords.encode(batch, 10), "test", 0, m.inserter());
     assertArrayEquals(bytes("1"), m.get(bytes("a"), 10).value());
     assertEquals(LookupResult.Kind.DELETED, m.get(bytes("b"), 11).kind());
     assertEquals(LookupResult.Kind.NOT_PRESENT, m.get(bytes("b"), 10).kind());

@@ -1,5 +1,6 @@
 package dev.cairn.db.write;
 
+import dev.cairn.wal.WriteBatchRecords;
 import dev.cairn.WriteBatch;
 import dev.cairn.memtable.MemTable;
 
@@ -14,6 +15,6 @@ public final class MemTableInserter {
 
   /** As {@link #insert(byte[], MemTable)}, naming the log file and offset if the batch is corrupt. */
   public static int insert(byte[] encodedBatch, MemTable mem, String fileName, long offset) {
-    return WriteBatch.decode(encodedBatch, fileName, offset, mem.inserter());
+    return WriteBatchRecords.decode(encodedBatch, fileName, offset, mem.inserter());
   }
 }

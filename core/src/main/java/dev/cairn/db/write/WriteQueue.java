@@ -1,5 +1,6 @@
 package dev.cairn.db.write;
 
+import dev.cairn.wal.WriteBatchRecords;
 import dev.cairn.CairnException;
 import dev.cairn.CairnIOException;
 import dev.cairn.WriteBatch;
@@ -104,7 +105,7 @@ public final class WriteQueue {
       GroupBatch<Writer> group = GroupBatch.collect(writers, leader, w -> w.batch, w -> w.sync);
       last = group.last();
       long firstSequence = versions.lastSequence() + 1;
-      byte[] record = group.batch().encode(firstSequence);
+      byte[] record = WriteBatchRecords.encode(group.batch(), firstSequence);
       appendToLogAndMemTable(record, group.sync());
       versions.setLastSequence(firstSequence + group.batch().count() - 1);
       counters.userBytesWritten().add(group.batch().userBytes());
