@@ -11,7 +11,6 @@ module dev.cairn {
   requires transitive dev.cairn.cache;
   requires transitive dev.cairn.compaction;
   requires transitive dev.cairn.fs;
-  requires java.logging;
   // The block codecs' libraries: optional, each needed only by a database that uses its codec
   // (dev.cairn.table.codec.BlockCodecs says so when it is missing).
   requires static org.lz4.java;

@@ -20,7 +20,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.logging.Logger;
 
 /**
  * The background pool and what runs on it: one flush at a time (the loop that writes the
@@ -32,7 +31,7 @@ import java.util.logging.Logger;
  * the mutex to install its edit or list the directory and releases it for the I/O.
  */
 final class BackgroundWork implements BackgroundRequests.Handler {
-  private static final Logger LOG = Logger.getLogger(BackgroundWork.class.getName());
+  private static final System.Logger LOG = System.getLogger(BackgroundWork.class.getName());
 
   private final Engine engine;
   private final VersionSet versions;
@@ -102,6 +101,7 @@ final class BackgroundWork implements BackgroundRequests.Handler {
         MemTables.ImmutableMemTable imm = memTables.oldestImmutable();
         VersionEdit edit = new VersionEdit();
         boolean cacheBlocks = flushCaching.forNextFlush(versions.current());
+        long start = System.nanoTime();
         long table = FlushJob.flush(engine, compactions.style().tableOptions(), imm.mem(), edit, cacheBlocks);
         // Logs older than the next unflushed memtable's are no longer needed for recovery.
         edit.setLogNumber(memTables.logNumberAfterOldest());
@@ -112,6 +112,7 @@ final class BackgroundWork implements BackgroundRequests.Handler {
         }
         memTables.removeOldest();
         counters.flushes().increment();
+        engine.events().flushed(edit, System.nanoTime() - start);
         backgroundChanged.signalAll();
         collectObsoleteFiles(false);
       }
@@ -152,7 +153,7 @@ final class BackgroundWork implements BackgroundRequests.Handler {
       }
     } catch (IOException | RuntimeException e) {
       // Leftover files cost space, not correctness; the next collection tries again.
-      LOG.warning("obsolete-file collection failed: " + e);
+      LOG.log(System.Logger.Level.WARNING, "obsolete-file collection failed: " + e);
     } finally {
       mutex.lock();
     }

@@ -8,7 +8,6 @@ import dev.cairn.db.read.PointReads;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import java.util.function.LongSupplier;
-import java.util.logging.Logger;
 
 /**
  * Whether the next flush caches the blocks it writes: {@link Options#flushCaching()} when it is
@@ -22,7 +21,7 @@ import java.util.logging.Logger;
  * their versions with it held).
  */
 final class FlushCachingChoice {
-  private static final Logger LOG = Logger.getLogger(FlushCachingChoice.class.getName());
+  private static final System.Logger LOG = System.getLogger(FlushCachingChoice.class.getName());
 
   private final Options.FlushCaching mode;
   private final FlushCachingPolicy policy;
@@ -105,7 +104,7 @@ final class FlushCachingChoice {
     beginWindow(current, tables);
     FlushCachingPolicy.State next = policy.next(state, window);
     if (next.caching() != state.caching()) {
-      LOG.info(String.format("flushes %s caching their blocks: the tables flushed since the last decision answered"
+      LOG.log(System.Logger.Level.INFO, String.format("flushes %s caching their blocks: the tables flushed since the last decision answered"
           + " %d of %d reads from tables while they held %.3f of the table bytes on average (recency %.2f;"
           + " on above %.2f, off below %.2f)", next.caching() ? "start" : "stop", window.freshAnswered(),
           window.tableAnswered(), window.freshShare(), next.recency(), policy.onAbove(), policy.offBelow()));

@@ -15,7 +15,6 @@ import dev.cairn.version.VersionEdit;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.logging.Logger;
 
 /**
  * Opening and closing a database: builds the engine's parts around one {@link Engine} context,
@@ -24,7 +23,7 @@ import java.util.logging.Logger;
  * open releases what it built.
  */
 final class Lifecycle {
-  private static final Logger LOG = Logger.getLogger(Lifecycle.class.getName());
+  private static final System.Logger LOG = System.getLogger(Lifecycle.class.getName());
 
   private final Engine engine;
   private final AutoCloseable dbLock;
@@ -179,7 +178,7 @@ final class Lifecycle {
       try {
         memTables.syncAndCloseLog();
       } catch (IOException e) {
-        LOG.warning("closing the log: " + e);
+        LOG.log(System.Logger.Level.WARNING, "closing the log: " + e);
       }
       background.collectObsoleteFiles(true);
     } finally {
@@ -206,7 +205,7 @@ final class Lifecycle {
     try {
       engine.versions().close();
     } catch (IOException e) {
-      LOG.warning("closing the manifest: " + e);
+      LOG.log(System.Logger.Level.WARNING, "closing the manifest: " + e);
     }
     engine.tableCache().close();
     engine.blockCache().close();

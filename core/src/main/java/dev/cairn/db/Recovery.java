@@ -17,7 +17,6 @@ import dev.cairn.wal.WalReplay;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Logger;
 
 /**
  * Brings a database back to its last durable state on open: replays the manifest (through
@@ -29,7 +28,7 @@ import java.util.logging.Logger;
  * (docs/operations.md).
  */
 final class Recovery {
-  private static final Logger LOG = Logger.getLogger(Recovery.class.getName());
+  private static final System.Logger LOG = System.getLogger(Recovery.class.getName());
 
   private final Engine engine;
   private final TableOptions tableOptions;
@@ -115,14 +114,14 @@ final class Recovery {
       if (stoppedEarly) {
         // POINT_IN_TIME: a later log holds writes made after the lost ones; applying them would
         // not be a point in time. The log becomes obsolete once the recovered state is installed.
-        LOG.warning("recovery: skipping " + FileNames.log(number) + " after damage in an earlier log");
+        LOG.log(System.Logger.Level.WARNING, "recovery: skipping " + FileNames.log(number) + " after damage in an earlier log");
         continue;
       }
       WalReplay.ReplayResult result = replayLog(number);
       stoppedEarly = engine.options().walRecoveryMode() == Options.WalRecoveryMode.POINT_IN_TIME
           && result.droppedAnything();
       if (result.droppedAnything()) {
-        LOG.warning("recovery: " + FileNames.log(number) + " damaged at offset " + result.firstCorruptionOffset()
+        LOG.log(System.Logger.Level.WARNING, "recovery: " + FileNames.log(number) + " damaged at offset " + result.firstCorruptionOffset()
             + ", " + result.bytesDropped() + " bytes dropped (mode " + engine.options().walRecoveryMode() + ")");
       }
     }

@@ -31,6 +31,7 @@ public final class Engine {
   private final Options options;
   private final FileSystem fs;
   private final EngineCounters counters = new EngineCounters();
+  private final EngineEvents events;
   private final ReentrantLock mutex = new ReentrantLock();
   private final Condition backgroundChanged = mutex.newCondition();
   private final SnapshotList snapshots = new SnapshotList();
@@ -49,6 +50,7 @@ public final class Engine {
   public Engine(Path dir, Options options) {
     this.dir = dir;
     this.options = options;
+    this.events = new EngineEvents(dir.toString());
     // Outputs synced as they grow when Options.bytesPerSync asks for it, whoever writes them.
     this.fs = IncrementalSyncFile.syncingOutputs(options.fileSystem(), options.bytesPerSync());
     this.blockCache = new OffHeapBlockCache(options.blockCacheBytes(), options.blockCacheEvictionPolicy());
@@ -97,6 +99,11 @@ public final class Engine {
   /** The filesystem every file goes through ({@link Options#fileSystem()}). */
   public FileSystem fs() {
     return fs;
+  }
+
+  /** The lines an operator reads: flushes, compactions, write stops. Thread-safe. */
+  public EngineEvents events() {
+    return events;
   }
 
   /** The engine's own counters and latencies. Thread-safe. */

@@ -9,8 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.Set;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Finds files no live version, pending output or live log needs, and deletes them in batches:
@@ -19,7 +17,7 @@ import java.util.logging.Logger;
  * never deleted while any version that an iterator or read still pins references it.
  */
 public final class ObsoleteFiles {
-  private static final Logger LOG = Logger.getLogger(ObsoleteFiles.class.getName());
+  private static final System.Logger LOG = System.getLogger(ObsoleteFiles.class.getName());
 
   /**
    * What the collector must keep; captured under the engine's mutex, used after it is released.
@@ -102,7 +100,7 @@ public final class ObsoleteFiles {
           deleted++;
         }
       } catch (IOException e) {
-        LOG.log(Level.WARNING, "could not delete obsolete file " + dir.resolve(name), e);
+        LOG.log(System.Logger.Level.WARNING, "could not delete obsolete file " + dir.resolve(name), e);
       }
     }
     return deleted;

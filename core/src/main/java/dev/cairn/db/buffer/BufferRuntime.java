@@ -38,7 +38,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import java.util.logging.Logger;
 import java.util.stream.IntStream;
 
 /**
@@ -55,7 +54,7 @@ import java.util.stream.IntStream;
  * correct, so that buffer drains as the tree compacts (shadowed files are dropped).
  */
 public final class BufferRuntime {
-  private static final Logger LOG = Logger.getLogger(BufferRuntime.class.getName());
+  private static final System.Logger LOG = System.getLogger(BufferRuntime.class.getName());
 
   private final Engine engine;
   private final BufferConfig config;
@@ -256,7 +255,7 @@ public final class BufferRuntime {
       trimOnce();
       rewritePartsOnce();
     } catch (Throwable t) {
-      LOG.warning("compaction-buffer trim failed: " + t);
+      LOG.log(System.Logger.Level.WARNING, "compaction-buffer trim failed: " + t);
     }
   }
 

@@ -137,7 +137,9 @@ public final class Compactions {
         } else if (claimed.plan().kind() == CompactionKind.LEVEL_MOVE) {
           engine.counters().levelMoves().increment();
         }
-        engine.counters().compactionNanos().add(System.nanoTime() - start);
+        long nanos = System.nanoTime() - start;
+        engine.counters().compactionNanos().add(nanos);
+        engine.events().compacted(claimed.plan(), built, nanos);
       } else if (!engine.status().isClosing()) {
         engine.status().latch(failure);
       }

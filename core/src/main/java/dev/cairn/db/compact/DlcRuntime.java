@@ -19,7 +19,6 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Logger;
 
 /**
  * The engine side of Delayed L0 Compaction (docs/dlc.md): a monitor thread that feeds the pure
@@ -37,7 +36,7 @@ import java.util.logging.Logger;
  * clock and counters and set an interval long enough that the monitor never ticks.
  */
 public final class DlcRuntime implements SchedulerRuntime {
-  private static final Logger LOG = Logger.getLogger(DlcRuntime.class.getName());
+  private static final System.Logger LOG = System.getLogger(DlcRuntime.class.getName());
 
   private final Engine engine;
   private final LoadModel model;
@@ -86,7 +85,7 @@ public final class DlcRuntime implements SchedulerRuntime {
       apply(model.tick());
     } catch (Throwable t) {
       // A failed tick must not end the monitor: the next interval measures again.
-      LOG.warning("DLC load monitor tick failed: " + t);
+      LOG.log(System.Logger.Level.WARNING, "DLC load monitor tick failed: " + t);
     }
   }
 

@@ -4,6 +4,7 @@ import dev.cairn.Options;
 import dev.cairn.db.base.BackgroundRequests;
 import dev.cairn.db.base.Engine;
 import dev.cairn.db.base.EngineCounters;
+import dev.cairn.db.base.EngineEvents;
 import dev.cairn.db.base.EngineStatus;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
@@ -42,6 +43,7 @@ public final class MemTables {
   private final FileSystem fs;
   private final VersionSet versions;
   private final EngineCounters counters;
+  private final EngineEvents events;
   private final ReentrantLock mutex;
   private final Condition backgroundChanged;
   private final EngineStatus status;
@@ -65,6 +67,7 @@ public final class MemTables {
     this.fs = engine.fs();
     this.versions = engine.versions();
     this.counters = engine.counters();
+    this.events = engine.events();
     this.mutex = engine.mutex();
     this.backgroundChanged = engine.backgroundChanged();
     this.status = engine.status();
@@ -144,38 +147,55 @@ public final class MemTables {
   void makeRoomForWrite(boolean force, long chargedBytes) throws IOException {
     assert mutex.isHeldByCurrentThread();
     boolean allowDelay = !force;
-    while (true) {
-      status.throwIfUnusable();
-      Version current = versions.current();
-      int l0Files = current.fileCount(0);
-      long delay = allowDelay ? slowdown.delayNanos(l0Files, chargedBytes, System.nanoTime()) : 0;
-      allowDelay = false; // charged once per group, whatever happens next
-      if (delay > 0) {
-        // Paced, not stopped: the mutex is released so flushes and compactions install meanwhile.
-        long t0 = System.nanoTime();
-        mutex.unlock();
-        try {
-          pause(t0 + delay);
-        } finally {
-          mutex.lock();
+    // One stop, however many wake-ups it takes, is one line for the operator, with its first cause.
+    long stopStart = 0;
+    EngineCounters.StallCause stopCause = null;
+    try {
+      while (true) {
+        status.throwIfUnusable();
+        Version current = versions.current();
+        int l0Files = current.fileCount(0);
+        long delay = allowDelay ? slowdown.delayNanos(l0Files, chargedBytes, System.nanoTime()) : 0;
+        allowDelay = false; // charged once per group, whatever happens next
+        if (delay > 0) {
+          // Paced, not stopped: the mutex is released so flushes and compactions install meanwhile.
+          long t0 = System.nanoTime();
+          mutex.unlock();
+          try {
+            pause(t0 + delay);
+          } finally {
+            mutex.lock();
+          }
+          counters.recordStall(t0, EngineCounters.StallCause.SLOWDOWN);
+        } else if (!force && mem.approximateBytes() < options.memtableBytes()) {
+          return;
+        } else if (force && mem.isEmpty()) {
+          return;
+        } else if (immutables.size() >= options.maxImmutableMemtables()) {
+          long t0 = System.nanoTime();
+          backgroundChanged.awaitUninterruptibly();
+          counters.recordStall(t0, EngineCounters.StallCause.MEMTABLE_STOP);
+          if (stopCause == null) {
+            stopStart = t0;
+            stopCause = EngineCounters.StallCause.MEMTABLE_STOP;
+          }
+        } else if (l0Files >= options.l0StopTrigger()) {
+          long t0 = System.nanoTime();
+          background.maybeScheduleBackgroundWork();
+          backgroundChanged.awaitUninterruptibly();
+          counters.recordStall(t0, EngineCounters.StallCause.L0_STOP);
+          if (stopCause == null) {
+            stopStart = t0;
+            stopCause = EngineCounters.StallCause.L0_STOP;
+          }
+        } else {
+          switchMemTable();
+          force = false;
         }
-        counters.recordStall(t0, EngineCounters.StallCause.SLOWDOWN);
-      } else if (!force && mem.approximateBytes() < options.memtableBytes()) {
-        return;
-      } else if (force && mem.isEmpty()) {
-        return;
-      } else if (immutables.size() >= options.maxImmutableMemtables()) {
-        long t0 = System.nanoTime();
-        backgroundChanged.awaitUninterruptibly();
-        counters.recordStall(t0, EngineCounters.StallCause.MEMTABLE_STOP);
-      } else if (l0Files >= options.l0StopTrigger()) {
-        long t0 = System.nanoTime();
-        background.maybeScheduleBackgroundWork();
-        backgroundChanged.awaitUninterruptibly();
-        counters.recordStall(t0, EngineCounters.StallCause.L0_STOP);
-      } else {
-        switchMemTable();
-        force = false;
+      }
+    } finally {
+      if (stopCause != null) {
+        events.stopped(stopCause, System.nanoTime() - stopStart);
       }
     }
   }
