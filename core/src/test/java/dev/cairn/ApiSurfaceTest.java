@@ -71,6 +71,8 @@ class ApiSurfaceTest {
       "dev.cairn.Stats$Stalls",
       "dev.cairn.Stats$TableFiles",
       "dev.cairn.Stats$Writes",
+      "dev.cairn.StatsMBean",
+      "dev.cairn.StatsMBean$Registration",
       "dev.cairn.VerifyProgress",
       "dev.cairn.WriteBatch",
       "dev.cairn.WriteOptions",
