@@ -103,12 +103,12 @@ class ModelTest {
       return 400_000;
     }
     if (combo.layout() == LevelLayout.TWO_PHASE) {
-      return 20_000;
+      return 16_000;
     }
     return switch (combo.style()) {
-      case TABLE -> combo.scheduler() == CompactionScheduler.IMMEDIATE ? 25_000 : 10_000;
+      case TABLE -> combo.scheduler() == CompactionScheduler.IMMEDIATE ? 20_000 : 10_000;
       case BLOCK -> 8_000;
-      case BUFFER -> 20_000;
+      case BUFFER -> 16_000;
     };
   }
 
