@@ -19,7 +19,7 @@ import javax.management.ObjectName;
 
 /**
  * A database's {@link Stats} as a read-only JMX MBean on the platform MBean server, where JVM
- * operators look (JConsole, VisualVM, a JMX exporter): {@code dev.cairn:type=Database,name=NAME},
+ * operators look (JConsole, VisualVM, a JMX scraper): {@code dev.cairn:type=Database,name="NAME"},
  * one attribute per figure, named by its path in {@code Stats} ({@code writes.amplification},
  * {@code levels.1.bytes}, {@code cache.hits}: the rule is docs/operations.md's, "Metrics").
  * Each read takes a fresh {@link Cairn#stats()}; reading several attributes at once takes one.
@@ -117,7 +117,8 @@ public final class StatsMBean {
       this.name = name;
       List<MBeanAttributeInfo> attributes = new ArrayList<>();
       for (Map.Entry<String, Object> e : StatsAttributes.flatten(db.stats()).entrySet()) {
-        attributes.add(new MBeanAttributeInfo(e.getKey(), openType(e.getValue()), e.getKey(), true, false, false));
+        String type = e.getValue().getClass().getName();
+        attributes.add(new MBeanAttributeInfo(e.getKey(), type, e.getKey(), true, false, false));
       }
       this.info = new MBeanInfo(Bean.class.getName(), "Cairn database " + name + ": its Stats",
           attributes.toArray(MBeanAttributeInfo[]::new), null, null, null);
@@ -162,10 +163,6 @@ public final class StatsMBean {
     @Override
     public MBeanInfo getMBeanInfo() {
       return info;
-    }
-
-    private static String openType(Object value) {
-      return value.getClass().getName();
     }
   }
 }
