@@ -39,7 +39,8 @@ public interface HBaseClient extends AutoCloseable {
   /**
    * Sets ({@code value} non-null) or removes one key of the table's {@code CONFIGURATION} and
    * waits until its regions have reopened with it: how an operator switches a table's compaction
-   * policy (hbase shell {@code alter}, or {@code table_conf_unset}).
+   * policy (hbase shell {@code alter}, or {@code table_conf_unset}). Throws {@link
+   * IllegalStateException} if they have not reopened within two minutes.
    */
   void setTableConfiguration(String key, String value);
 

@@ -119,9 +119,11 @@ record HBaseLaunch(HBaseInstall install, HBaseServer.Settings settings, Path dat
     // blocks), then in the archive (under hbase.rootdir, so in db_bytes) until the master's cleaner
     // deletes them. HBase's periods (2 min; a 5 min TTL checked every 10 min) are scaled like the
     // runner's time (1/100, docs/benchmarks.md, "Scale"): discharged every 2 s, deleted 2-4 s after.
-    p.put("hbase.hfile.compaction.discharger.interval", "2000");
-    p.put("hbase.master.hfilecleaner.ttl", "2000");
-    p.put("hbase.master.cleaner.interval", "2000");
+    if (settings.scaledArchiveCleaning()) {
+      p.put("hbase.hfile.compaction.discharger.interval", "2000");
+      p.put("hbase.master.hfilecleaner.ttl", "2000");
+      p.put("hbase.master.cleaner.interval", "2000");
+    }
     p.putAll(HBaseCodecs.siteProperties(settings.compression()));
     return p;
   }

@@ -47,9 +47,15 @@ final class HBaseServer implements AutoCloseable {
    * @param bloomErrorRate {@code io.storefile.bloom.error.rate}, the Bloom filters' false-positive rate
    * @param pageCacheBudgetBytes page cache allowed beyond the JVM's memory (its cgroup)
    * @param compression the codec a family may ask for, set up in {@code hbase-site.xml} ({@link HBaseCodecs})
+   * @param scaledArchiveCleaning whether archived files are deleted on the runner's scaled periods
+   *     (seconds, so that the database's size follows its live files) rather than HBase's (minutes).
+   *     A server whose regions close and reopen wants HBase's: its archiver creates the archive's
+   *     directories while the cleaner deletes empty ones, and on a local file system a region that
+   *     loses that race on close aborts the region server (HBASE-7643 is the same race on rename).
    */
   record Settings(long heapBytes, long blockCacheBytes, long memstoreFlushBytes, long maxDirectBytes,
-      double bloomErrorRate, long pageCacheBudgetBytes, dev.cairn.config.Compression compression) {}
+      double bloomErrorRate, long pageCacheBudgetBytes, dev.cairn.config.Compression compression,
+      boolean scaledArchiveCleaning) {}
 
   private final String name;
   private final HBaseLaunch launch;

@@ -55,7 +55,7 @@ final class HBaseSettings {
       heap = (needed + MIB - 1) / MIB * MIB;
     }
     return new HBaseServer.Settings(heap, s.blockCacheBytes(), s.memtableBytes(), MAX_DIRECT_MIB * MIB,
-        bloomErrorRate(s.bloomBitsPerKey()), s.nodePageCacheBytes(), s.compression());
+        bloomErrorRate(s.bloomBitsPerKey()), s.nodePageCacheBytes(), s.compression(), true);
   }
 
   /** The false-positive rate of a Bloom filter with this many bits per key (0.63^bits: 10 bits, 1%). */

@@ -28,10 +28,14 @@ class HBaseLaunchTest {
   }
 
   private static HBaseLaunch launch(long cacheBytes, long memstoreBytes, Compression compression) {
+    return launch(cacheBytes, memstoreBytes, compression, true);
+  }
+
+  private static HBaseLaunch launch(long cacheBytes, long memstoreBytes, Compression compression, boolean scaledCleaning) {
     HBaseInstall install = new HBaseInstall(Path.of("/build/hbase-lib"), Path.of("/build/cairn-hbase-adapter.jar"),
         List.of("--add-opens", "java.base/java.nio=ALL-UNNAMED"));
     HBaseServer.Settings settings = new HBaseServer.Settings(1024 * MIB, cacheBytes, memstoreBytes, 256 * MIB, 0.0098,
-        64 * MIB, compression);
+        64 * MIB, compression, scaledCleaning);
     return new HBaseLaunch(install, settings, DATA, NODE, 20001, 20002, 20003, 20004, Path.of("/jdk17"));
   }
 
@@ -93,6 +97,16 @@ class HBaseLaunchTest {
     assertTrue(launch(60 * MIB, MIB).siteProperties().keySet().stream().noneMatch(k -> k.startsWith("hbase.io.compress")));
     assertEquals("ZSTD", HBaseCodecs.familyCompression(Compression.zstd(6)));
     assertEquals("NONE", HBaseCodecs.familyCompression(Compression.none()));
+  }
+
+  @Test
+  void archivedFilesGoOnTheRunnersScaledPeriodsOrOnHBasesOwn() {
+    Map<String, String> scaled = launch(60 * MIB, MIB).siteProperties();
+    assertEquals("2000", scaled.get("hbase.master.cleaner.interval"));
+    assertEquals("2000", scaled.get("hbase.master.hfilecleaner.ttl"));
+    assertEquals("2000", scaled.get("hbase.hfile.compaction.discharger.interval"));
+    Map<String, String> own = launch(60 * MIB, MIB, Compression.none(), false).siteProperties();
+    assertTrue(own.keySet().stream().noneMatch(k -> k.contains("cleaner") || k.contains("discharger")), own.toString());
   }
 
   @Test

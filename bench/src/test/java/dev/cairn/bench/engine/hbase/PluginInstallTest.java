@@ -32,8 +32,9 @@ class PluginInstallTest {
   private static final String POLICY_KEY = "hbase.hstore.defaultengine.compactionpolicy.class";
   private static final String POLICY = "dev.cairn.hbase.CairnCompactionPolicy";
   private static final String BEANS = "dev.cairn.hbase:type=CompactionPolicy,*";
+  /** HBase's own archive cleaning: this server's regions close and reopen (see the setting). */
   private static final HBaseServer.Settings SMALL =
-      new HBaseServer.Settings(384L << 20, 16L << 20, 1L << 20, 128L << 20, 0.01, 64L << 20, Compression.lz4());
+      new HBaseServer.Settings(384L << 20, 16L << 20, 1L << 20, 128L << 20, 0.01, 64L << 20, Compression.lz4(), false);
   private static HBaseInstall install;
 
   @BeforeAll

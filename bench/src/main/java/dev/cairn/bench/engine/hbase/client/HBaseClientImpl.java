@@ -6,6 +6,9 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
@@ -32,6 +35,7 @@ import org.apache.hadoop.hbase.regionserver.BloomType;
  */
 public final class HBaseClientImpl implements HBaseClient {
   private static final byte[] QUALIFIER = {'v'};
+  private static final long REOPEN_DEADLINE_SECONDS = 120;
   /** hbase-server's, so named rather than referenced: the client side has no hbase-server. */
   private static final String DISABLED_SPLITS = "org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy";
 
@@ -105,11 +109,18 @@ public final class HBaseClientImpl implements HBaseClient {
         } else {
           changed.setValue(key, value);
         }
-        // Synchronous: returns once the procedure has reopened the table's regions.
-        admin.modifyTable(changed.build());
+        // Done when the procedure has reopened the table's regions; a region server that aborted
+        // meanwhile would leave it waiting for ever, hence the deadline.
+        admin.modifyTableAsync(changed.build()).get(REOPEN_DEADLINE_SECONDS, TimeUnit.SECONDS);
         return null;
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot change " + key + " of " + tableName, e);
+      } catch (IOException | ExecutionException e) {
+        throw new IllegalStateException("cannot change " + key + " of " + tableName, e);
+      } catch (TimeoutException e) {
+        throw new IllegalStateException("changing " + key + " of " + tableName + " did not reopen its regions within "
+            + REOPEN_DEADLINE_SECONDS + " s", e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while changing " + key + " of " + tableName, e);
       }
     });
   }
