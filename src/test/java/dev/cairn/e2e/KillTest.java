@@ -71,7 +71,7 @@ class KillTest {
   void noAcknowledgedWriteIsLostWhenTheProcessIsKilled(EngineCombo combo) throws Exception {
     long seed = Seeds.seed();
     Random rnd = new Random(seed);
-    int cycles = LongTests.enabled() ? 40 : 5;
+    int cycles = LongTests.enabled() ? 40 : 4;
     // The simplest combination's kills may come early; the others' machinery (appends, trims,
     // DLC's load model) needs a tree a few levels deep first.
     boolean plain = combo.equals(EngineCombo.of(CompactionStyle.TABLE, CompactionScheduler.IMMEDIATE));

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * exact check of the recovered database (see {@link CrashVerifier}). docs/testing.md explains
  * what it proves.
  *
- * <p>CI runs 10 short cycles a combination (about 19 s each on two cores). Properties: {@code -Dcairn.crash.minutes=N} runs for N
+ * <p>CI runs 7 short cycles a combination (about 14 s each on two cores). Properties: {@code -Dcairn.crash.minutes=N} runs for N
  * minutes per style with longer-lived children (scripts/crash-test.sh); {@code
  * -Dcairn.crash.cycles=N} sets the cycle count; {@code -Dcairn.seed=S} replays a run. A failing
  * run keeps its database and the children's stderr in the temporary directory it names.
@@ -55,7 +55,7 @@ class CrashTest {
       // Longer-lived children and ten times the keys, so the tree grows more levels deep.
       summary = new CrashRun(dir, combo, new StressWorkload(seed, 6, 10_000, 10), 8000).run(Integer.MAX_VALUE, deadline);
     } else {
-      int cycles = Integer.getInteger("cairn.crash.cycles", LongTests.enabled() ? 100 : 10);
+      int cycles = Integer.getInteger("cairn.crash.cycles", LongTests.enabled() ? 100 : 7);
       summary = new CrashRun(dir, combo, new StressWorkload(seed, 4, 1000, 10), 1000).run(cycles, Long.MAX_VALUE);
     }
     System.out.println(summary);
