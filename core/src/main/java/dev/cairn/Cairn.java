@@ -101,6 +101,20 @@ public interface Cairn extends AutoCloseable {
    */
   void compactRange(byte[] from, byte[] to);
 
+  /**
+   * Makes an openable copy of this database in {@code dir}, which must not exist, while writes go
+   * on: the memtable is flushed first, so the copy holds every write acknowledged before the call
+   * (and perhaps some made during it). Tables are hard-linked where the file system allows and
+   * copied where not; the copy takes no more space than its new manifest until this database
+   * compacts the linked tables away. The directory appears whole or not at all
+   * (docs/operations.md, "Checkpoints").
+   *
+   * @throws IllegalArgumentException if {@code dir} is inside this database's directory
+   * @throws CairnException if {@code dir} exists
+   * @throws ReadOnlyException on a read-only view
+   */
+  void checkpoint(Path dir);
+
   Stats stats();
 
   /**

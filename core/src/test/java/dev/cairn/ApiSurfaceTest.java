@@ -34,6 +34,8 @@ class ApiSurfaceTest {
   /** The reviewed API, as of docs/api.md. */
   private static final Set<String> REVIEWED = new TreeSet<>(Set.of(
       "dev.cairn.BackgroundErrorException",
+      "dev.cairn.BackupInfo",
+      "dev.cairn.Backups",
       "dev.cairn.Cairn",
       "dev.cairn.CairnException",
       "dev.cairn.CairnIOException",

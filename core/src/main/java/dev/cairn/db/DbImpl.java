@@ -17,6 +17,7 @@ import dev.cairn.db.base.Engine;
 import dev.cairn.db.compact.Compactions;
 import dev.cairn.db.read.ReadState;
 import dev.cairn.db.read.SnapshotImpl;
+import dev.cairn.fs.FileSystem;
 import dev.cairn.table.codec.BlockCodecs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -234,6 +235,39 @@ public final class DbImpl implements Cairn {
     calls.enter();
     try {
       target.compactRange(from, to);
+    } finally {
+      calls.exit();
+    }
+  }
+
+  @Override
+  public void checkpoint(Path dir) {
+    if (dir == null) {
+      throw new IllegalArgumentException("checkpoint directory must not be null");
+    }
+    LiveDatabase target = writable("checkpoint");
+    calls.enter();
+    try {
+      target.checkpoint(dir);
+    } finally {
+      calls.exit();
+    }
+  }
+
+  /** What a backup does with the tables it pins ({@link #withPinnedTables}). */
+  interface PinnedWork<T> {
+    T run(PinnedTables tables, FileSystem databaseFiles) throws IOException;
+  }
+
+  /**
+   * Flushes, pins the tables of the version that follows and runs {@code work} on them, as one
+   * call in flight (close waits for it).
+   */
+  <T> T withPinnedTables(String what, PinnedWork<T> work) throws IOException {
+    LiveDatabase target = writable(what);
+    calls.enter();
+    try (PinnedTables tables = PinnedTables.pin(engine, target::flush)) {
+      return work.run(tables, engine.fs());
     } finally {
       calls.exit();
     }

@@ -90,6 +90,11 @@ final class LiveDatabase implements OpenDatabase {
     writes.flush();
   }
 
+  /** Makes a checkpoint in {@code dir} ({@link Checkpoint}). */
+  void checkpoint(Path dir) {
+    new Checkpoint(engine).create(dir, writes::flush);
+  }
+
   /** Flushes, then compacts the levels' files that overlap [from, to] (null: unbounded). */
   void compactRange(byte[] from, byte[] to) {
     writes.flush();

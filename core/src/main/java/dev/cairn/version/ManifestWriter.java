@@ -65,10 +65,20 @@ final class ManifestWriter {
    */
   void startNewManifest(VersionSet versions) throws IOException {
     long number = versions.newFileNumber();
+    Version v = versions.current();
+    switchManifest(number, snapshot(versions, v, versions.logNumber(), versions.nextFileNumber()), v);
+  }
+
+  /**
+   * A manifest's first edit: the format version, the counters ({@code logNumber}, {@code
+   * nextFileNumber}, and the set's last sequence), the set's compaction pointers and every file
+   * and compaction-buffer entry of {@code v}. Requires: the engine mutex.
+   */
+  static VersionEdit snapshot(VersionSet versions, Version v, long logNumber, long nextFileNumber) {
     VersionEdit snapshot = new VersionEdit()
         .setFormatVersion(VersionEditCodec.CURRENT_FORMAT_VERSION)
-        .setLogNumber(versions.logNumber())
-        .setNextFileNumber(versions.nextFileNumber())
+        .setLogNumber(logNumber)
+        .setNextFileNumber(nextFileNumber)
         .setLastSequence(versions.lastSequence());
     for (int level = 0; level < Options.MAX_LEVELS; level++) {
       byte[] pointer = versions.compactPointer(level);
@@ -76,7 +86,6 @@ final class ManifestWriter {
         snapshot.setCompactPointer(level, pointer);
       }
     }
-    Version v = versions.current();
     for (int level = 0; level < v.numLevels(); level++) {
       for (FileMetaData f : v.files(level)) {
         snapshot.addFile(level, f);
@@ -87,7 +96,19 @@ final class ManifestWriter {
         }
       }
     }
-    switchManifest(number, snapshot, v);
+    return snapshot;
+  }
+
+  /**
+   * Writes manifest {@code number} holding {@code first} into {@code dir}, another database's
+   * directory (a copy being made), syncs it, and points that directory's CURRENT at it.
+   */
+  static void writeCopy(FileSystem fs, Path dir, long number, VersionEdit first) throws IOException {
+    try (LogWriter writer = new LogWriter(fs.create(dir.resolve(FileNames.manifest(number)), IoTag.MANIFEST))) {
+      writer.addRecord(VersionEditCodec.encode(first));
+      writer.sync();
+    }
+    CurrentFile.replace(fs, dir, number);
   }
 
   /**

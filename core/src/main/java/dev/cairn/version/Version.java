@@ -12,6 +12,8 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -224,6 +226,23 @@ public final class Version implements BufferedLevels<FileMetaData> {
   public Set<Long> liveFileNumbers() {
     Set<Long> out = levelFileNumbers();
     addBufferFileNumbers(out);
+    return out;
+  }
+
+  /**
+   * Every table this version names, in its levels or its compaction buffers, once each, by file
+   * number: what a copy of the database needs.
+   */
+  public SortedMap<Long, FileMetaData> allTables() {
+    SortedMap<Long, FileMetaData> out = new TreeMap<>();
+    for (List<FileMetaData> files : levels) {
+      files.forEach(f -> out.put(f.number(), f));
+    }
+    for (List<BufferRun<FileMetaData>> tables : buffers) {
+      for (BufferRun<FileMetaData> t : tables) {
+        t.allFiles().forEach(f -> out.putIfAbsent(f.number(), f));
+      }
+    }
     return out;
   }
 

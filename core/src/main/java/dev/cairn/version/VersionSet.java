@@ -144,6 +144,27 @@ public final class VersionSet implements AutoCloseable {
   }
 
   /**
+   * The first edit of the manifest of a copy of this database at {@code v} (a checkpoint): this
+   * set's last sequence and compaction pointers, {@code v}'s files, and no log, since the copy
+   * holds none: its log number and next file number are {@code copyManifestNumber + 1}, past every
+   * file of {@code v}. Requires: the engine mutex.
+   */
+  public VersionEdit copyEdit(Version v, long copyManifestNumber) {
+    if (copyManifestNumber < nextFileNumber()) {
+      throw new IllegalArgumentException("manifest " + copyManifestNumber + " of a copy would not be past every file number");
+    }
+    return ManifestWriter.snapshot(this, v, copyManifestNumber + 1, copyManifestNumber + 1);
+  }
+
+  /**
+   * Writes {@code first} ({@link #copyEdit}) as manifest {@code number} of the copy in {@code
+   * copyDir}, synced, and a CURRENT naming it. Does not sync the directory.
+   */
+  public static void writeCopyManifest(FileSystem fs, Path copyDir, long number, VersionEdit first) throws IOException {
+    ManifestWriter.writeCopy(fs, copyDir, number, first);
+  }
+
+  /**
    * Appends {@code edit} to the manifest, syncs it, then installs the resulting version as
    * current: {@link #prepare}, {@link #write} and {@link #install(PendingEdit)} in one call, all
    * under the engine mutex (opening, recovery, repair). The running engine writes with the mutex

@@ -47,6 +47,26 @@ public interface FileSystem {
    */
   AutoCloseable lock(Path lockFile) throws IOException;
 
+  /**
+   * Gives the file {@code existing} a second name, {@code link} (a hard link: both names are one
+   * file, so a change through either shows through both). A checkpoint links tables it does not
+   * have to copy. Throws {@link UnsupportedOperationException} where the file system has no links
+   * (the default), and an {@link IOException} where it cannot make this one (another device, a
+   * file system without them): the caller copies instead.
+   */
+  default void link(Path existing, Path link) throws IOException {
+    throw new UnsupportedOperationException(getClass().getName() + " makes no hard links");
+  }
+
+  /**
+   * How many names {@code path}'s file has (its hard links). An appender never changes a file
+   * with more than one: the other name may be a checkpoint's, whose copy must not move. The
+   * default, for a file system without links, is 1.
+   */
+  default int linkCount(Path path) throws IOException {
+    return 1;
+  }
+
   /** Byte counters by purpose. */
   IoStats ioStats();
 }

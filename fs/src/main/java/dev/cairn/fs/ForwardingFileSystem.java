@@ -77,6 +77,16 @@ public class ForwardingFileSystem implements FileSystem {
   }
 
   @Override
+  public void link(Path existing, Path link) throws IOException {
+    delegate.link(existing, link);
+  }
+
+  @Override
+  public int linkCount(Path path) throws IOException {
+    return delegate.linkCount(path);
+  }
+
+  @Override
   public AutoCloseable lock(Path lockFile) throws IOException {
     return delegate.lock(lockFile);
   }

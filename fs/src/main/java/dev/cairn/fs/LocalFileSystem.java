@@ -84,6 +84,24 @@ public final class LocalFileSystem implements FileSystem {
     Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 
+  /** Links only where {@link #linkCount} can count them (Linux, macOS), so that appenders see them. */
+  @Override
+  public void link(Path existing, Path link) throws IOException {
+    if (!Files.getFileStore(existing).supportsFileAttributeView("unix")) {
+      throw new IOException("cannot count the links of " + existing + " on this file system, so it is not linked");
+    }
+    Files.createLink(link, existing);
+  }
+
+  @Override
+  public int linkCount(Path path) throws IOException {
+    try {
+      return ((Number) Files.getAttribute(path, "unix:nlink")).intValue();
+    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+      return 1; // no "unix" view: link() made no links here
+    }
+  }
+
   @Override
   public boolean delete(Path path) throws IOException {
     return Files.deleteIfExists(path);

@@ -45,6 +45,16 @@ public final class CairnTool {
         verify DIR                 check every table's checksums (read-only)
         repair DIR                 drop tables the manifest names that are missing or short (the open
                                    refuses such a database), print each with the key range lost
+        checkpoint DIR COPY        make COPY (which must not exist) an openable copy of the database,
+                                   its tables hard-linked where the file system allows
+        backup DIR BACKUPS         add a backup of the database to the backup directory BACKUPS
+                                   (created if missing), copying only tables no backup there holds
+        list-backups BACKUPS       print each backup: id, time, sequence, files, bytes
+        verify-backup BACKUPS [ID] check every file of backup ID (default: of every backup)
+                                   against the checksums it recorded
+        restore BACKUPS COPY [ID]  restore backup ID (default: the newest) into COPY, which must
+                                   not exist
+        purge-backups BACKUPS KEEP delete all but the newest KEEP backups
         dump-table FILE [--entries]
                                    print a table's footers, properties, index and blocks, and
                                    with --entries every entry (values cut at 64 bytes)
@@ -115,6 +125,13 @@ public final class CairnTool {
           out.print(Cairn.repair(databaseDir(rest[0]), Options.defaults()));
           yield OK;
         }
+        case CHECKPOINT -> {
+          Path copy = Path.of(rest[1]);
+          withDb(rest, db -> db.checkpoint(copy));
+          out.println("checkpoint of " + rest[0] + " in " + copy);
+          yield OK;
+        }
+        case BACKUP, LIST_BACKUPS, VERIFY_BACKUP, RESTORE, PURGE_BACKUPS -> BackupCommands.run(command, rest, out);
         case DUMP_TABLE -> {
           Dumps.table(Path.of(rest[0]), line.entries(), out);
           yield OK;

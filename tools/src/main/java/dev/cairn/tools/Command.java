@@ -19,6 +19,12 @@ enum Command {
   STATS("stats", "DIR", 1, 1, EnumSet.noneOf(Flag.class)),
   VERIFY("verify", "DIR", 1, 1, EnumSet.noneOf(Flag.class)),
   REPAIR("repair", "DIR", 1, 1, EnumSet.noneOf(Flag.class)),
+  CHECKPOINT("checkpoint", "DIR COPY", 2, 2, EnumSet.noneOf(Flag.class)),
+  BACKUP("backup", "DIR BACKUPS", 2, 2, EnumSet.noneOf(Flag.class)),
+  LIST_BACKUPS("list-backups", "BACKUPS", 1, 1, EnumSet.noneOf(Flag.class)),
+  VERIFY_BACKUP("verify-backup", "BACKUPS [ID]", 1, 2, EnumSet.noneOf(Flag.class)),
+  RESTORE("restore", "BACKUPS COPY [ID]", 2, 3, EnumSet.noneOf(Flag.class)),
+  PURGE_BACKUPS("purge-backups", "BACKUPS KEEP", 2, 2, EnumSet.noneOf(Flag.class)),
   DUMP_TABLE("dump-table", "FILE", 1, 1, EnumSet.of(Flag.ENTRIES)),
   DUMP_MANIFEST("dump-manifest", "DIR", 1, 1, EnumSet.noneOf(Flag.class));
 

@@ -79,6 +79,60 @@ class CairnToolTest {
   }
 
   @Test
+  void checkpointMakesACopyThatOpensAndRefusesAnExistingTarget() throws IOException {
+    Path db = database();
+    Path copy = dir.resolve("copies").resolve("first");
+    Run made = run("checkpoint", db.toString(), copy.toString());
+    assertEquals(new Run(CairnTool.OK, "checkpoint of " + db + " in " + copy + "\n", ""), made);
+    assertEquals(new Run(CairnTool.OK, "in-the-log\n", ""), run("get", copy.toString(), "unflushed"));
+    assertEquals(new Run(CairnTool.OK, "value499\n", ""), run("get", copy.toString(), "key499"));
+    Run again = run("checkpoint", db.toString(), copy.toString());
+    assertEquals(CairnTool.FAILED, again.exit());
+    assertTrue(again.err().contains("already exists") && !again.err().contains("\tat "), again.err());
+    Run missingCopy = run("checkpoint", db.toString());
+    assertEquals(CairnTool.USAGE_ERROR, missingCopy.exit());
+    assertTrue(missingCopy.err().contains("checkpoint takes DIR COPY"), missingCopy.err());
+  }
+
+  @Test
+  void backupsAreTakenListedVerifiedRestoredAndPurged() throws IOException {
+    Path db = database();
+    String backups = dir.resolve("backups").toString();
+    Run first = run("backup", db.toString(), backups);
+    assertEquals(CairnTool.OK, first.exit(), first.err());
+    assertTrue(first.out().startsWith("backup 1 ("), first.out());
+    try (Cairn c = Cairn.open(db, Options.defaults())) {
+      c.put("later".getBytes(StandardCharsets.UTF_8), "second".getBytes(StandardCharsets.UTF_8));
+    }
+    assertTrue(run("backup", db.toString(), backups).out().startsWith("backup 2 ("));
+    Run list = run("list-backups", backups);
+    assertEquals(3, list.out().lines().count(), list.out());
+    assertTrue(list.out().lines().skip(1).allMatch(l -> l.matches("\\d+\t\\S+Z\t\\d+\t\\d+\t\\d+")), list.out());
+    Run verify = run("verify-backup", backups);
+    assertEquals(CairnTool.OK, verify.exit(), verify.err());
+    assertEquals(2, verify.out().lines().filter(l -> l.startsWith("ok: backup ")).count(), verify.out());
+
+    Path atFirst = dir.resolve("at-first");
+    assertEquals(CairnTool.OK, run("restore", backups, atFirst.toString(), "1").exit());
+    assertEquals(CairnTool.NOT_FOUND, run("get", atFirst.toString(), "later").exit());
+    assertEquals("in-the-log\n", run("get", atFirst.toString(), "unflushed").out());
+    Path newest = dir.resolve("newest");
+    assertTrue(run("restore", backups, newest.toString()).out().startsWith("restored backup 2 ("));
+    assertEquals("second\n", run("get", newest.toString(), "later").out());
+
+    assertEquals("deleted 1 backup(s): [1]; 1 left\n", run("purge-backups", backups, "1").out());
+    Run badKeep = run("purge-backups", backups, "-1");
+    assertEquals(CairnTool.USAGE_ERROR, badKeep.exit());
+    assertTrue(badKeep.err().contains("KEEP must be a number"), badKeep.err());
+    Run notBackups = run("list-backups", db.toString());
+    assertEquals(CairnTool.FAILED, notBackups.exit());
+    assertTrue(notBackups.err().contains("not a backup directory"), notBackups.err());
+    Run missing = run("verify-backup", backups, "1");
+    assertEquals(CairnTool.USAGE_ERROR, missing.exit());
+    assertTrue(missing.err().contains("no backup 1"), missing.err());
+  }
+
+  @Test
   void readOnlyCommandsRunBesideAnOwnerThatHoldsTheLock() {
     Path db = database();
     try (Cairn owner = Cairn.open(db, Options.defaults())) {

@@ -44,6 +44,7 @@ public final class Engine {
   private final PendingOutputs pendingOutputs;
   private final EngineStatus status;
   private final BackgroundRequests background = new BackgroundRequests();
+  private final TableLinks tableLinks;
   /** Guarded by the mutex: told of each version installed ({@link #onVersionInstalled}). */
   private final List<Consumer<Version>> installed = new ArrayList<>();
 
@@ -61,6 +62,7 @@ public final class Engine {
     this.pendingOutputs = new PendingOutputs(mutex, versions);
     this.status = new EngineStatus(dir, backgroundChanged);
     this.installer = new EditInstaller(mutex, versions, status);
+    this.tableLinks = new TableLinks(fs);
   }
 
   /** Under the mutex, after each install: the replaced version's cached references go first. */
@@ -152,6 +154,11 @@ public final class Engine {
   /** Whether the engine is closing, and the latched background error. */
   public EngineStatus status() {
     return status;
+  }
+
+  /** Appends in place and a checkpoint's links, kept apart ({@link TableLinks}). */
+  public TableLinks tableLinks() {
+    return tableLinks;
   }
 
   /** How to ask for background work (flushes, compactions, obsolete-file collection). */

@@ -304,7 +304,18 @@ final class BlockCompactionJob implements CompactionExecution {
       if (engine.status().isClosing()) {
         throw new IOException("compaction abandoned: the database is closing");
       }
-      return mode == TargetChoice.Mode.BLOCK ? append() : rewrite();
+      if (mode == TargetChoice.Mode.BLOCK) {
+        Path path = FileNames.tablePath(engine.dir(), target.number());
+        // A table file with a second name (a checkpoint's) is never appended: it is rewritten.
+        if (engine.tableLinks().beginAppend(target.number(), path)) {
+          try {
+            return append(path);
+          } finally {
+            engine.tableLinks().endAppend(target.number());
+          }
+        }
+      }
+      return rewrite();
     }
 
     private Outcome rewrite() throws IOException {
@@ -335,8 +346,7 @@ final class BlockCompactionJob implements CompactionExecution {
       return n;
     }
 
-    private Outcome append() throws IOException {
-      Path path = FileNames.tablePath(engine.dir(), target.number());
+    private Outcome append(Path path) throws IOException {
       try (TableHandle h = TableIterators.acquire(engine.tableCache(), target);
           ReadableFile in = engine.fs().openReadable(path);
           WritableFile out = engine.fs().openForAppend(path, target.totalBytes(), tag)) {

@@ -1,0 +1,398 @@
+package dev.cairn.db;
+
+import dev.cairn.BackupInfo;
+import dev.cairn.Cairn;
+import dev.cairn.CairnException;
+import dev.cairn.CairnIOException;
+import dev.cairn.CorruptionException;
+import dev.cairn.fs.FileNames;
+import dev.cairn.fs.FileSystem;
+import dev.cairn.fs.IoTag;
+import dev.cairn.fs.ReadableFile;
+import dev.cairn.fs.WritableFile;
+import dev.cairn.version.FileMetaData;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.zip.CRC32C;
+
+/**
+ * An incremental backup directory (docs/operations.md, "Backups"):
+ *
+ * <pre>
+ * BACKUPS/LOCK                          held while a process uses the directory
+ * BACKUPS/meta/ID                       a finished backup: its files and checksums ({@link BackupRecord})
+ * BACKUPS/shared/N_CRC_SIZE.sst         tables, each copied once and shared by every backup holding it
+ * BACKUPS/private/ID/MANIFEST-M, CURRENT   the backup's own manifest, naming its tables
+ * </pre>
+ *
+ * A backup exists once its record is renamed into {@code meta/}; until then its files are
+ * leftovers that the next backup or purge deletes. Nothing a backup writes touches a finished
+ * backup's files, so a backup interrupted at any point (a crash, a kill, a full disk) leaves the
+ * earlier ones whole. A table's shared name carries its number, CRC-32C and size, so two tables
+ * share a file only when their bytes agree.
+ */
+public final class BackupEngine implements AutoCloseable {
+  private static final String META = "meta";
+  private static final String SHARED = "shared";
+  private static final String PRIVATE = "private";
+  private static final String PARTIAL = ".partial";
+
+  private final Path dir;
+  private final FileSystem fs;
+  private final AutoCloseable lock;
+
+  private BackupEngine(Path dir, FileSystem fs, AutoCloseable lock) {
+    this.dir = dir;
+    this.fs = fs;
+    this.lock = lock;
+  }
+
+  /** Opens (creating) the backup directory {@code dir} and takes its LOCK. */
+  public static BackupEngine open(Path dir, FileSystem fs) {
+    try {
+      for (String sub : List.of(META, SHARED, PRIVATE)) {
+        fs.createDirectories(dir.resolve(sub));
+      }
+      try {
+        return new BackupEngine(dir, fs, fs.lock(dir.resolve(FileNames.LOCK)));
+      } catch (IOException | java.nio.channels.OverlappingFileLockException e) {
+        throw new CairnException("backup directory " + dir + " is in use: cannot take its LOCK (" + e.getMessage() + ")", e);
+      }
+    } catch (IOException e) {
+      throw new CairnIOException("opening backup directory " + dir, e);
+    }
+  }
+
+  /**
+   * Backs up {@code db}, open for writes: flushes it, then copies the tables no earlier backup
+   * holds and writes the backup's manifest and record.
+   */
+  public BackupInfo create(Cairn db) {
+    if (!(db instanceof DbImpl impl)) {
+      throw new IllegalArgumentException("not a database Cairn.open returned: " + db);
+    }
+    try {
+      collectGarbage(records());
+      long id = records().stream().mapToLong(BackupRecord::id).max().orElse(0) + 1;
+      BackupRecord record = impl.withPinnedTables("backup", (tables, source) -> backUp(id, tables, source));
+      writeRecord(record);
+      return record.info();
+    } catch (IOException e) {
+      throw new CairnIOException("backup of " + db + " into " + dir + " failed", e);
+    }
+  }
+
+  private BackupRecord backUp(long id, PinnedTables tables, FileSystem source) throws IOException {
+    List<BackupRecord.FileEntry> files = new ArrayList<>();
+    for (FileMetaData t : tables.tables()) {
+      files.add(backUpTable(t, tables.tablePath(t.number()), source));
+    }
+    fs.syncDirectory(dir.resolve(SHARED));
+    String own = PRIVATE + "/" + id;
+    Path ownDir = dir.resolve(own);
+    fs.createDirectories(ownDir);
+    tables.writeManifest(fs, ownDir);
+    fs.syncDirectory(ownDir);
+    for (String name : List.of(tables.manifestName(), FileNames.CURRENT)) {
+      Path p = ownDir.resolve(name);
+      files.add(entry(own + "/" + name, Checksums.of(fs, p, fs.size(p))));
+    }
+    return new BackupRecord(id, Instant.now(), tables.lastSequence(), files);
+  }
+
+  /** The table's shared copy: reused when an earlier backup holds the same bytes, else copied. */
+  private BackupRecord.FileEntry backUpTable(FileMetaData t, Path table, FileSystem source) throws IOException {
+    Checksums sums = Checksums.of(source, table, t.totalBytes());
+    String path = SHARED + "/" + sharedName(t.number(), sums.crc(), t.totalBytes());
+    Path target = dir.resolve(path);
+    if (fs.exists(target) && fs.size(target) == t.totalBytes()) {
+      return entry(path, sums);
+    }
+    Path partial = dir.resolve(path + PARTIAL);
+    Checksums copied = copy(source, table, t.totalBytes(), partial);
+    if (copied.crc() != sums.crc()) {
+      throw new IOException(table + " changed while it was backed up (CRC-32C " + BackupRecord.hex(sums.crc())
+          + ", then " + BackupRecord.hex(copied.crc()) + ")");
+    }
+    fs.rename(partial, target);
+    return entry(path, sums);
+  }
+
+  static String sharedName(long number, int crc, long size) {
+    return FileNames.table(number).replace(".sst", "") + "_" + BackupRecord.hex(crc) + "_" + size + ".sst";
+  }
+
+  private static BackupRecord.FileEntry entry(String path, Checksums sums) {
+    return new BackupRecord.FileEntry(path, sums.size(), sums.crc(), sums.chunkCrcs());
+  }
+
+  private void writeRecord(BackupRecord record) throws IOException {
+    Path metaDir = dir.resolve(META);
+    Path partial = metaDir.resolve(record.id() + PARTIAL);
+    try (WritableFile out = fs.create(partial, IoTag.OTHER)) {
+      out.append(record.render());
+      out.sync();
+    }
+    fs.rename(partial, metaDir.resolve(Long.toString(record.id())));
+    fs.syncDirectory(metaDir);
+  }
+
+  /** Every finished backup, oldest first. */
+  public List<BackupInfo> list() {
+    try {
+      return records().stream().map(BackupRecord::info).toList();
+    } catch (IOException e) {
+      throw new CairnIOException("listing backups in " + dir, e);
+    }
+  }
+
+  /**
+   * Reads every file of backup {@code id} and checks its size and checksums; a difference is a
+   * {@link CorruptionException} naming the file and the offset of its first damaged chunk.
+   */
+  public BackupInfo verify(long id) {
+    try {
+      BackupRecord record = record(id);
+      for (BackupRecord.FileEntry f : record.files()) {
+        Path p = dir.resolve(f.path());
+        if (!fs.exists(p)) {
+          throw new CorruptionException(p.toString(), 0, "missing from backup " + id);
+        }
+        long size = fs.size(p);
+        if (size != f.size()) {
+          throw new CorruptionException(p.toString(), Math.min(size, f.size()),
+              size + " bytes where backup " + id + " recorded " + f.size());
+        }
+        check(f, p, Checksums.of(fs, p, size));
+      }
+      return record.info();
+    } catch (IOException e) {
+      throw new CairnIOException("verifying backup " + id + " in " + dir, e);
+    }
+  }
+
+  private static void check(BackupRecord.FileEntry f, Path p, Checksums actual) {
+    for (int i = 0; i < f.chunkCrcs().size(); i++) {
+      if (i >= actual.chunkCrcs().size() || !f.chunkCrcs().get(i).equals(actual.chunkCrcs().get(i))) {
+        throw new CorruptionException(p.toString(), (long) i * BackupRecord.CHUNK_BYTES,
+            "the " + BackupRecord.CHUNK_BYTES + "-byte chunk here does not match the backup's checksum");
+      }
+    }
+    if (actual.crc() != f.crc()) {
+      throw new CorruptionException(p.toString(), 0, "CRC-32C " + BackupRecord.hex(actual.crc())
+          + " where the backup recorded " + BackupRecord.hex(f.crc()));
+    }
+  }
+
+  /**
+   * Restores backup {@code id} into {@code target}, which must not exist: every file copied and
+   * checked against the backup's checksums, into a directory beside the target renamed to it
+   * at the end (it appears whole or not at all).
+   */
+  public BackupInfo restore(long id, Path target) {
+    Path absolute = target.toAbsolutePath().normalize();
+    if (fs.exists(absolute)) {
+      throw new CairnException("restore target " + absolute + " already exists: a restore makes a new directory");
+    }
+    if (absolute.getParent() == null) {
+      throw new IllegalArgumentException("restore target " + absolute + " has no parent directory");
+    }
+    Path building = absolute.resolveSibling(absolute.getFileName() + ".restore-building");
+    try {
+      BackupRecord record = record(id);
+      removeDirectory(building);
+      fs.createDirectories(building);
+      for (BackupRecord.FileEntry f : record.files()) {
+        Path from = dir.resolve(f.path());
+        Path to = building.resolve(restoredName(f.path()));
+        check(f, from, copy(fs, from, f.size(), to));
+      }
+      fs.syncDirectory(building);
+      fs.rename(building, absolute);
+      fs.syncDirectory(absolute.getParent());
+      return record.info();
+    } catch (IOException | RuntimeException e) {
+      try {
+        removeDirectory(building);
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      if (e instanceof IOException io) {
+        throw new CairnIOException("restoring backup " + id + " from " + dir + " into " + absolute, io);
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  /** {@code shared/000017_3a2b1c0d_1048576.sst} is restored as {@code 000017.sst}; a private file keeps its name. */
+  static String restoredName(String path) {
+    String name = path.substring(path.lastIndexOf('/') + 1);
+    return path.startsWith(SHARED + "/") ? name.substring(0, name.indexOf('_')) + ".sst" : name;
+  }
+
+  /** Deletes all but the newest {@code keep} backups and the files only they held; returns those deleted. */
+  public List<BackupInfo> purgeOldBackups(int keep) {
+    if (keep < 0) {
+      throw new IllegalArgumentException("backups to keep must not be negative: " + keep);
+    }
+    try {
+      List<BackupRecord> all = records();
+      List<BackupRecord> old = all.subList(0, Math.max(0, all.size() - keep));
+      for (BackupRecord r : old) {
+        fs.delete(dir.resolve(META).resolve(Long.toString(r.id())));
+      }
+      fs.syncDirectory(dir.resolve(META));
+      collectGarbage(all.subList(old.size(), all.size()));
+      return old.stream().map(BackupRecord::info).toList();
+    } catch (IOException e) {
+      throw new CairnIOException("purging backups in " + dir, e);
+    }
+  }
+
+  /**
+   * Deletes what no finished backup in {@code kept} names: an interrupted backup's partial files
+   * and private directory, and the shared tables and private directories of purged backups.
+   */
+  private void collectGarbage(List<BackupRecord> kept) throws IOException {
+    Set<String> named = new HashSet<>();
+    Set<String> ids = new HashSet<>();
+    for (BackupRecord r : kept) {
+      r.files().forEach(f -> named.add(f.path()));
+      ids.add(Long.toString(r.id()));
+    }
+    for (String name : fs.list(dir.resolve(META))) {
+      if (name.endsWith(PARTIAL)) {
+        fs.delete(dir.resolve(META).resolve(name));
+      }
+    }
+    for (String name : fs.list(dir.resolve(SHARED))) {
+      if (!named.contains(SHARED + "/" + name)) {
+        fs.delete(dir.resolve(SHARED).resolve(name));
+      }
+    }
+    for (String name : fs.list(dir.resolve(PRIVATE))) {
+      if (!ids.contains(name)) {
+        removeDirectory(dir.resolve(PRIVATE).resolve(name));
+      }
+    }
+  }
+
+  private void removeDirectory(Path directory) throws IOException {
+    if (!fs.exists(directory)) {
+      return;
+    }
+    for (String name : fs.list(directory)) {
+      fs.delete(directory.resolve(name));
+    }
+    fs.delete(directory);
+  }
+
+  private BackupRecord record(long id) throws IOException {
+    return records().stream().filter(r -> r.id() == id).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no backup " + id + " in " + dir));
+  }
+
+  /** The finished backups' records, oldest first; a damaged record is a {@link CorruptionException}. */
+  private List<BackupRecord> records() throws IOException {
+    List<BackupRecord> out = new ArrayList<>();
+    Path metaDir = dir.resolve(META);
+    for (String name : fs.list(metaDir)) {
+      if (!name.chars().allMatch(Character::isDigit)) {
+        continue; // a partial record: the backup never finished
+      }
+      Path p = metaDir.resolve(name);
+      byte[] content;
+      try (ReadableFile in = fs.openReadable(p)) {
+        content = in.readFully(0, Math.toIntExact(in.size()), IoTag.OTHER);
+      }
+      BackupRecord r = BackupRecord.parse(p.toString(), content);
+      if (!Long.toString(r.id()).equals(name)) {
+        throw new CorruptionException(p.toString(), 0, "holds backup " + r.id() + " under the name " + name);
+      }
+      out.add(r);
+    }
+    out.sort(Comparator.comparingLong(BackupRecord::id));
+    return out;
+  }
+
+  /**
+   * Copies the first {@code length} bytes of {@code from} (on {@code source}) into {@code to}
+   * (created, synced) and returns their checksums.
+   */
+  private Checksums copy(FileSystem source, Path from, long length, Path to) throws IOException {
+    Checksums.Builder sums = new Checksums.Builder();
+    ByteBuffer chunk = ByteBuffer.allocate(BackupRecord.CHUNK_BYTES);
+    try (ReadableFile in = source.openReadable(from); WritableFile out = fs.create(to, IoTag.OTHER)) {
+      for (long at = 0; at < length; ) {
+        chunk.clear().limit((int) Math.min(BackupRecord.CHUNK_BYTES, length - at));
+        int n = in.read(at, chunk, IoTag.OTHER);
+        if (n < chunk.limit()) {
+          throw new CorruptionException(from.toString(), at + n, "the file ends here, before its " + length + " bytes");
+        }
+        chunk.flip();
+        sums.add(chunk.duplicate());
+        out.append(chunk);
+        at += n;
+      }
+      out.sync();
+    }
+    return sums.build(length);
+  }
+
+  @Override
+  public void close() {
+    try {
+      lock.close();
+    } catch (Exception e) {
+      throw new CairnException("releasing the LOCK of backup directory " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A file's size, CRC-32C, and the CRC-32C of each {@link BackupRecord#CHUNK_BYTES} chunk. */
+  record Checksums(long size, int crc, List<Integer> chunkCrcs) {
+    static Checksums of(FileSystem fs, Path file, long length) throws IOException {
+      Builder sums = new Builder();
+      ByteBuffer chunk = ByteBuffer.allocate(BackupRecord.CHUNK_BYTES);
+      try (ReadableFile in = fs.openReadable(file)) {
+        for (long at = 0; at < length; ) {
+          chunk.clear().limit((int) Math.min(BackupRecord.CHUNK_BYTES, length - at));
+          int n = in.read(at, chunk, IoTag.OTHER);
+          if (n < chunk.limit()) {
+            throw new CorruptionException(file.toString(), at + n, "the file ends here, before its " + length + " bytes");
+          }
+          chunk.flip();
+          sums.add(chunk);
+          at += n;
+        }
+      }
+      return sums.build(length);
+    }
+
+    /** Takes whole chunks in order (only the last may be short). */
+    static final class Builder {
+      private final CRC32C whole = new CRC32C();
+      private final List<Integer> chunks = new ArrayList<>();
+
+      void add(ByteBuffer chunk) {
+        CRC32C one = new CRC32C();
+        one.update(chunk.duplicate());
+        whole.update(chunk);
+        chunks.add((int) one.getValue());
+      }
+
+      Checksums build(long size) {
+        if (chunks.isEmpty()) {
+          chunks.add((int) new CRC32C().getValue());
+        }
+        return new Checksums(size, (int) whole.getValue(), chunks);
+      }
+    }
+  }
+}

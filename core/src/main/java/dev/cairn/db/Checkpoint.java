@@ -1,0 +1,146 @@
+package dev.cairn.db;
+
+import dev.cairn.CairnException;
+import dev.cairn.CairnIOException;
+import dev.cairn.db.base.Engine;
+import dev.cairn.fs.FileNames;
+import dev.cairn.fs.FileSystem;
+import dev.cairn.fs.IoTag;
+import dev.cairn.fs.ReadableFile;
+import dev.cairn.fs.WritableFile;
+import dev.cairn.version.FileMetaData;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * An openable copy of a live database at one point in time, made while writes go on
+ * (docs/operations.md, "Checkpoints"):
+ *
+ * <ol>
+ *   <li>the memtable is flushed, so the copy needs no write-ahead log: its point in time is the
+ *       flush's, which follows every write acknowledged before the call;
+ *   <li>the current version is pinned, so that none of its tables is deleted meanwhile;
+ *   <li>its tables are hard-linked into a temporary directory beside the target, or copied up to
+ *       their valid length where a link cannot be made or the table is being appended to
+ *       ({@link dev.cairn.db.base.TableLinks} keeps appends off linked files from then on);
+ *   <li>a manifest describing that version alone and a CURRENT naming it are written and synced;
+ *   <li>the temporary directory is renamed to the target: the target appears whole or not at all.
+ * </ol>
+ *
+ * A failure removes the temporary directory; the database is unchanged either way.
+ */
+final class Checkpoint {
+  /** Suffix of the directory a checkpoint is built in before it takes its name. */
+  static final String BUILDING_SUFFIX = ".checkpoint-building";
+  private static final int COPY_CHUNK_BYTES = 1 << 20;
+
+  private final Engine engine;
+  private final FileSystem fs;
+
+  Checkpoint(Engine engine) {
+    this.engine = engine;
+    this.fs = engine.fs();
+  }
+
+  /**
+   * Makes the checkpoint in {@code target}, which must not exist; {@code flush} flushes the
+   * memtable and waits for it.
+   */
+  void create(Path target, Runnable flush) {
+    Path absolute = target.toAbsolutePath().normalize();
+    Path building = checkTarget(absolute);
+    try (PinnedTables pinned = PinnedTables.pin(engine, flush)) {
+      fs.createDirectories(building);
+      List<FileMetaData> toCopy = engine.tableLinks().linkInto(engine.dir(), building, pinned.tables());
+      for (FileMetaData t : toCopy) {
+        copyTable(t, building);
+      }
+      pinned.writeManifest(fs, building);
+      fs.syncDirectory(building);
+      fs.rename(building, absolute);
+      fs.syncDirectory(absolute.getParent());
+    } catch (IOException | RuntimeException e) {
+      removeQuietly(building, e);
+      if (e instanceof IOException io) {
+        throw new CairnIOException("checkpoint of " + engine.dir() + " into " + absolute + " failed", io);
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  /**
+   * Refuses a target that exists or is the database itself, and clears what an interrupted
+   * checkpoint into the same target left; returns the directory to build in.
+   */
+  private Path checkTarget(Path target) {
+    if (target.getParent() == null) {
+      throw new IllegalArgumentException("checkpoint directory " + target + " has no parent directory");
+    }
+    Path dir = engine.dir().toAbsolutePath().normalize();
+    if (target.startsWith(dir) || dir.startsWith(target)) {
+      throw new IllegalArgumentException("checkpoint directory " + target + " must lie outside the database "
+          + dir + " and not contain it");
+    }
+    if (fs.exists(target)) {
+      throw new CairnException("checkpoint directory " + target + " already exists: a checkpoint makes a new directory");
+    }
+    Path building = target.resolveSibling(target.getFileName() + BUILDING_SUFFIX);
+    try {
+      fs.createDirectories(target.getParent());
+      if (fs.exists(building)) {
+        for (String name : fs.list(building)) {
+          FileNames.Kind kind = FileNames.parse(name).kind();
+          if (kind != FileNames.Kind.TABLE && kind != FileNames.Kind.MANIFEST && kind != FileNames.Kind.CURRENT
+              && kind != FileNames.Kind.TEMP) {
+            throw new CairnException(building + " holds " + name + ", which no checkpoint writes: "
+                + "it is not the leftover of an interrupted checkpoint, so it is left alone; move it away");
+          }
+        }
+        remove(building);
+      }
+    } catch (IOException e) {
+      throw new CairnIOException("preparing checkpoint directory " + target, e);
+    }
+    return building;
+  }
+
+  /** Copies table {@code t} up to its valid length (its file may be longer: an append's tail). */
+  private void copyTable(FileMetaData t, Path into) throws IOException {
+    Path source = FileNames.tablePath(engine.dir(), t.number());
+    ByteBuffer chunk = ByteBuffer.allocate(COPY_CHUNK_BYTES);
+    try (ReadableFile in = fs.openReadable(source);
+        WritableFile out = fs.create(FileNames.tablePath(into, t.number()), IoTag.OTHER)) {
+      for (long at = 0; at < t.totalBytes(); ) {
+        chunk.clear().limit((int) Math.min(COPY_CHUNK_BYTES, t.totalBytes() - at));
+        int n = in.read(at, chunk, IoTag.OTHER);
+        if (n < chunk.limit()) {
+          throw new EOFException(source + " ends at " + (at + n) + ", before its valid length " + t.totalBytes());
+        }
+        chunk.flip();
+        out.append(chunk);
+        at += n;
+      }
+      out.sync();
+    }
+  }
+
+  private void remove(Path directory) throws IOException {
+    for (String name : fs.list(directory)) {
+      fs.delete(directory.resolve(name));
+    }
+    fs.delete(directory);
+  }
+
+  private void removeQuietly(Path directory, Exception primary) {
+    try {
+      if (fs.exists(directory)) {
+        remove(directory);
+      }
+    } catch (IOException | RuntimeException e) {
+      primary.addSuppressed(e);
+    }
+  }
+}

@@ -1,0 +1,296 @@
+package dev.cairn.db;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.BackupInfo;
+import dev.cairn.Backups;
+import dev.cairn.Cairn;
+import dev.cairn.CairnException;
+import dev.cairn.CairnIOException;
+import dev.cairn.CorruptionException;
+import dev.cairn.Options;
+import dev.cairn.fs.ForwardingFileSystem;
+import dev.cairn.fs.IoTag;
+import dev.cairn.fs.LocalFileSystem;
+import dev.cairn.fs.WritableFile;
+import dev.cairn.testing.EngineCombo;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@link Backups}: incremental (a table is copied once), each backup restored as it was taken under
+ * every style, damage found with its file and offset, purges that keep what the newer backups
+ * need, and an interrupted backup that leaves the earlier ones whole.
+ */
+class BackupsTest {
+  private static final int KEYS = 2000;
+
+  @TempDir Path tmp;
+
+  static List<EngineCombo> combos() {
+    return EngineCombo.all();
+  }
+
+  private static Options options(EngineCombo combo) {
+    return combo.apply(EngineCombo.tinyTree()).build();
+  }
+
+  private static Options tableOptions() {
+    return options(EngineCombo.of(EngineCombo.CompactionStyle.TABLE, EngineCombo.CompactionScheduler.IMMEDIATE));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("combos")
+  void eachBackupRestoresAsItWasTaken(EngineCombo combo) {
+    Options options = options(combo);
+    Path live = tmp.resolve("live");
+    Path backupDir = tmp.resolve("backups");
+    BackupInfo first;
+    BackupInfo second;
+    try (Cairn db = Cairn.open(live, options); Backups backups = Backups.open(backupDir)) {
+      write(db, 0);
+      first = backups.create(db);
+      write(db, 1);
+      db.compactRange(null, null);
+      second = backups.create(db);
+      write(db, 2);
+      assertEquals(List.of(first, second), backups.list());
+      assertTrue(first.created().isBefore(second.created()) || first.created().equals(second.created()));
+      assertTrue(second.lastSequence() > first.lastSequence());
+      backups.verify(first.id());
+      backups.verify(second.id());
+      assertEquals(first, backups.restore(first.id(), tmp.resolve("at-first")));
+      assertEquals(second, backups.restoreLatest(tmp.resolve("at-second")));
+    }
+    try (Cairn atFirst = Cairn.open(tmp.resolve("at-first"), options)) {
+      check(atFirst, 0);
+    }
+    try (Cairn atSecond = Cairn.open(tmp.resolve("at-second"), options)) {
+      check(atSecond, 1);
+    }
+  }
+
+  @Test
+  void aTableIsCopiedOnceAndSharedByTheBackupsHoldingIt() throws IOException {
+    Path backupDir = tmp.resolve("backups");
+    try (Cairn db = Cairn.open(tmp.resolve("live"), tableOptions()); Backups backups = Backups.open(backupDir)) {
+      write(db, 0);
+      db.compactRange(null, null); // L0 empty: the one table flushed below starts no compaction
+      backups.create(db);
+      List<String> afterFirst = list(backupDir.resolve("shared"));
+      backups.create(db); // nothing written between: every table is shared
+      assertEquals(afterFirst, list(backupDir.resolve("shared")));
+      db.put(key(1), value(1, 5));
+      BackupInfo third = backups.create(db); // one new L0 table
+      List<String> afterThird = list(backupDir.resolve("shared"));
+      assertEquals(afterFirst.size() + 1, afterThird.size(), afterThird.toString());
+      assertTrue(afterThird.containsAll(afterFirst));
+      assertEquals(3, backups.list().size());
+      assertEquals(third.files(), afterThird.size() + 2, "the tables, a manifest and CURRENT");
+    }
+  }
+
+  @Test
+  void damageIsReportedWithItsFileAndOffsetAndNeverRestored() throws IOException {
+    Path backupDir = tmp.resolve("backups");
+    BackupInfo info;
+    try (Cairn db = Cairn.open(tmp.resolve("live"), tableOptions()); Backups backups = Backups.open(backupDir)) {
+      write(db, 0);
+      info = backups.create(db);
+    }
+    Path table = list(backupDir.resolve("shared")).stream().map(n -> backupDir.resolve("shared").resolve(n))
+        .filter(p -> p.toFile().length() > 100).findFirst().orElseThrow();
+    try (var ch = Files.newByteChannel(table, StandardOpenOption.WRITE, StandardOpenOption.READ)) {
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1);
+      ch.position(50).read(b);
+      b.put(0, (byte) (b.get(0) ^ 0x40)).rewind();
+      ch.position(50).write(b);
+    }
+    try (Backups backups = Backups.open(backupDir)) {
+      CorruptionException damaged = assertThrows(CorruptionException.class, () -> backups.verify(info.id()));
+      assertEquals(table.toString(), damaged.file());
+      assertEquals(0, damaged.offset(), "the first megabyte holds the damaged byte");
+      Path target = tmp.resolve("restored");
+      CorruptionException refused = assertThrows(CorruptionException.class, () -> backups.restore(info.id(), target));
+      assertEquals(table.toString(), refused.file());
+      assertFalse(Files.exists(target));
+      assertFalse(Files.exists(tmp.resolve("restored.restore-building")));
+    }
+    // A damaged record is reported too, never read as a shorter list.
+    Path record = backupDir.resolve("meta").resolve(Long.toString(info.id()));
+    Files.writeString(record, Files.readString(record).replace("sequence ", "sequence 1"));
+    try (Backups backups = Backups.open(backupDir)) {
+      CorruptionException bad = assertThrows(CorruptionException.class, backups::list);
+      assertEquals(record.toString(), bad.file());
+      assertTrue(bad.getMessage().contains("checksum"), bad.getMessage());
+    }
+  }
+
+  @Test
+  void purgingKeepsWhatTheNewerBackupsNeed() throws IOException {
+    Path backupDir = tmp.resolve("backups");
+    try (Cairn db = Cairn.open(tmp.resolve("live"), tableOptions()); Backups backups = Backups.open(backupDir)) {
+      write(db, 0);
+      BackupInfo first = backups.create(db);
+      write(db, 1);
+      db.compactRange(null, null);
+      BackupInfo second = backups.create(db);
+      write(db, 2);
+      BackupInfo third = backups.create(db);
+      assertEquals(List.of(first), backups.purgeOldBackups(2));
+      assertEquals(List.of(second, third), backups.list());
+      assertFalse(Files.exists(backupDir.resolve("private").resolve(Long.toString(first.id()))));
+      backups.verify(second.id());
+      assertEquals(List.of(second), backups.purgeOldBackups(1));
+      backups.verify(third.id());
+      backups.restore(third.id(), tmp.resolve("restored"));
+      assertEquals(List.of(), backups.purgeOldBackups(1));
+      assertThrows(IllegalArgumentException.class, () -> backups.purgeOldBackups(-1));
+      assertEquals(third.files() - 2, list(backupDir.resolve("shared")).size(), "only the last backup's tables are left");
+    }
+    try (Cairn restored = Cairn.open(tmp.resolve("restored"), tableOptions())) {
+      check(restored, 2);
+    }
+  }
+
+  @Test
+  void anInterruptedBackupLeavesTheEarlierOnesWholeAndIsCleanedUp() throws IOException {
+    Path backupDir = tmp.resolve("backups");
+    AtomicInteger createsLeft = new AtomicInteger(Integer.MAX_VALUE);
+    ForwardingFileSystem failing = new ForwardingFileSystem(new LocalFileSystem()) {
+      @Override
+      public WritableFile create(Path path, IoTag tag) throws IOException {
+        if (createsLeft.decrementAndGet() < 0) {
+          throw new IOException("injected: the disk is full at " + path);
+        }
+        return super.create(path, tag);
+      }
+    };
+    try (Cairn db = Cairn.open(tmp.resolve("live"), tableOptions()); Backups backups = Backups.open(backupDir, failing)) {
+      write(db, 0);
+      BackupInfo first = backups.create(db);
+      write(db, 1);
+      // Fail at each of the backup's file creations in turn: shared tables, manifest, CURRENT, record.
+      for (int at = 0; ; at++) {
+        createsLeft.set(at);
+        try {
+          BackupInfo made = backups.create(db);
+          createsLeft.set(Integer.MAX_VALUE);
+          assertEquals(List.of(first, made), backups.list());
+          break;
+        } catch (CairnIOException e) {
+          assertTrue(e.getMessage().contains("injected"), e.getMessage());
+          createsLeft.set(Integer.MAX_VALUE);
+          assertEquals(List.of(first), backups.list(), "after a failure at creation " + at);
+          backups.verify(first.id());
+        }
+      }
+      assertEquals(List.of(), Stream.concat(list(backupDir.resolve("meta")).stream(), list(backupDir.resolve("shared")).stream())
+          .filter(n -> n.endsWith(".partial")).toList(), "the leftovers went");
+      assertEquals(2, list(backupDir.resolve("private")).size());
+    }
+  }
+
+  @Test
+  void misuseIsRefusedWithAMessage() throws IOException {
+    Path backupDir = tmp.resolve("backups");
+    try (Backups backups = Backups.open(backupDir)) {
+      CairnException inUse = assertThrows(CairnException.class, () -> Backups.open(backupDir));
+      assertTrue(inUse.getMessage().contains("in use"), inUse.getMessage());
+      CairnException none = assertThrows(CairnException.class, () -> backups.restoreLatest(tmp.resolve("x")));
+      assertTrue(none.getMessage().contains("no backup"), none.getMessage());
+      assertThrows(IllegalArgumentException.class, () -> backups.verify(42));
+      try (Cairn db = Cairn.open(tmp.resolve("live"), tableOptions())) {
+        write(db, 0);
+        BackupInfo b = backups.create(db);
+        Path existing = Files.createDirectories(tmp.resolve("existing"));
+        CairnException exists = assertThrows(CairnException.class, () -> backups.restore(b.id(), existing));
+        assertTrue(exists.getMessage().contains("already exists"), exists.getMessage());
+      }
+      try (Cairn view = Cairn.openReadOnly(tmp.resolve("live"), tableOptions())) {
+        assertThrows(dev.cairn.ReadOnlyException.class, () -> backups.create(view));
+      }
+    }
+  }
+
+  @Test
+  void theRecordReadsBackAsWrittenAndRefusesDamage() {
+    BackupRecord r = new BackupRecord(7, Instant.parse("2026-12-04T07:13:12.123Z"), 123456, List.of(
+        new BackupRecord.FileEntry("shared/000017_3a2b1c0d_1048577.sst", 1048577, 0x3a2b1c0d, List.of(1, -2)),
+        new BackupRecord.FileEntry("private/7/CURRENT", 16, 0x77aa0011, List.of(0x77aa0011))));
+    byte[] bytes = r.render();
+    assertEquals(r, BackupRecord.parse("meta/7", bytes));
+    String text = new String(bytes, StandardCharsets.US_ASCII);
+    assertTrue(text.startsWith("cairn-backup 1\nid 7\ncreated 2026-12-04T07:13:12.123Z\nsequence 123456\n"
+        + "file shared/000017_3a2b1c0d_1048577.sst 1048577 3a2b1c0d 00000001,fffffffe\n"), text);
+    CorruptionException cut = assertThrows(CorruptionException.class,
+        () -> BackupRecord.parse("meta/7", java.util.Arrays.copyOf(bytes, bytes.length - 12)));
+    assertTrue(cut.getMessage().contains("cut short"), cut.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> new BackupRecord.FileEntry("../x", 1, 0, List.of(0)));
+    assertEquals("000017.sst", BackupEngine.restoredName("shared/000017_3a2b1c0d_1048577.sst"));
+    assertEquals("MANIFEST-000042", BackupEngine.restoredName("private/7/MANIFEST-000042"));
+  }
+
+  private static void write(Cairn db, int round) {
+    for (int i = 0; i < KEYS; i++) {
+      if (i % 3 == round % 3) {
+        db.put(key(i), value(i, round));
+      }
+    }
+    db.delete(key(round)); // one deletion per round
+  }
+
+  /** What {@link #write} left after rounds 0 to {@code last}. */
+  private static void check(Cairn db, int last) {
+    for (int i = 0; i < KEYS; i++) {
+      int round = -1;
+      for (int r = 0; r <= last; r++) {
+        if (i % 3 == r % 3) {
+          round = r;
+        }
+      }
+      boolean deleted = false;
+      for (int r = 0; r <= last; r++) {
+        if (i == r && (round <= r)) {
+          deleted = true;
+        }
+      }
+      byte[] actual = db.get(key(i));
+      if (deleted || round < 0) {
+        assertNull(actual, "key " + i + " after round " + last);
+      } else {
+        assertArrayEquals(value(i, round), actual, "key " + i + " after round " + last);
+      }
+    }
+  }
+
+  private static byte[] key(int i) {
+    return String.format("key%08d", i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] value(int i, int round) {
+    return ("value-" + i + "-" + round + "-" + "b".repeat(40)).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static List<String> list(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+}

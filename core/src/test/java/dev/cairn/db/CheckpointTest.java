@@ -1,0 +1,260 @@
+package dev.cairn.db;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.Cairn;
+import dev.cairn.CairnException;
+import dev.cairn.CairnIOException;
+import dev.cairn.Options;
+import dev.cairn.ReadOnlyException;
+import dev.cairn.fs.ForwardingFileSystem;
+import dev.cairn.fs.IoTag;
+import dev.cairn.fs.LocalFileSystem;
+import dev.cairn.fs.WritableFile;
+import dev.cairn.testing.EngineCombo;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@link Cairn#checkpoint}: a copy that opens at the point of the call under every style, whose
+ * files never change afterwards whatever either database does (block compaction appends in
+ * place: a linked table is rewritten instead), and that appears whole or not at all.
+ */
+class CheckpointTest {
+  private static final int KEYS = 3000;
+
+  static List<EngineCombo> combos() {
+    return EngineCombo.all();
+  }
+
+  private static Options options(EngineCombo combo) {
+    return combo.apply(EngineCombo.tinyTree()).build();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("combos")
+  void theCopyOpensAtThePointOfTheCallAndNeitherDatabaseChangesTheOthersFiles(EngineCombo combo, @TempDir Path tmp)
+      throws Exception {
+    Path live = tmp.resolve("live");
+    Path copy = tmp.resolve("copies/one");
+    Options options = options(combo);
+    try (Cairn db = Cairn.open(live, options)) {
+      for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < KEYS; i++) {
+          db.put(key(i), value(i, round));
+        }
+      }
+      for (int i = 0; i < KEYS; i += 5) {
+        db.delete(key(i));
+      }
+      db.put(key(1), value(1, 7)); // in the memtable only: the checkpoint flushes it
+      db.checkpoint(copy);
+      assertTrue(Files.exists(copy.resolve("CURRENT")));
+      assertFalse(Files.exists(copy.resolveSibling("one" + Checkpoint.BUILDING_SUFFIX)));
+      Map<String, String> frozen = digests(copy);
+      assertTrue(linkedTables(copy) > 0 || !linksSupported(tmp), "tables are linked, not copied");
+
+      // The live database goes on: overwrites, deletes and compactions into the linked tables.
+      for (int round = 3; round < 6; round++) {
+        for (int i = 0; i < KEYS; i++) {
+          db.put(key(i), value(i, round));
+        }
+      }
+      db.compactRange(null, null);
+      assertEquals(frozen, digests(copy), "the live database changed a file of the checkpoint");
+      assertArrayEquals(value(2, 5), db.get(key(2)));
+    }
+
+    try (Cairn restored = Cairn.open(copy, options)) {
+      checkContentsAtTheCall(restored);
+      // The copy is a database of its own: it writes and compacts without touching the original's files.
+      Map<String, String> liveFiles = digests(live);
+      for (int i = 0; i < KEYS; i++) {
+        restored.put(key(i), value(i, 9));
+      }
+      restored.compactRange(null, null);
+      assertEquals(liveFiles, digests(live), "the checkpoint changed a file of the live database");
+      assertArrayEquals(value(3, 9), restored.get(key(3)));
+    }
+    try (Cairn db = Cairn.open(live, options)) {
+      assertArrayEquals(value(2, 5), db.get(key(2)));
+      assertTrue(db.verifyChecksums() > 0, "the original's tables read back whole");
+    }
+  }
+
+  private static void checkContentsAtTheCall(Cairn db) {
+    for (int i = 0; i < KEYS; i++) {
+      byte[] expected = i == 1 ? value(1, 7) : i % 5 == 0 ? null : value(i, 2);
+      byte[] actual = db.get(key(i));
+      if (expected == null) {
+        assertNull(actual, "key " + i + " was deleted before the checkpoint");
+      } else {
+        assertArrayEquals(expected, actual, "key " + i);
+      }
+    }
+  }
+
+  @Test
+  void writesDuringTheCallLeaveAConsistentPrefix(@TempDir Path tmp) throws Exception {
+    Path live = tmp.resolve("live");
+    Path copy = tmp.resolve("copy");
+    Options options = options(EngineCombo.of(EngineCombo.CompactionStyle.TABLE, EngineCombo.CompactionScheduler.IMMEDIATE));
+    AtomicLong acknowledged = new AtomicLong();
+    AtomicBoolean stop = new AtomicBoolean();
+    long before;
+    try (Cairn db = Cairn.open(live, options)) {
+      Thread writer = new Thread(() -> {
+        for (long i = 0; !stop.get(); i++) {
+          db.put(key((int) i), value((int) i, 0));
+          acknowledged.set(i + 1);
+        }
+      });
+      writer.start();
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (acknowledged.get() < 2000 && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      before = acknowledged.get();
+      db.checkpoint(copy);
+      long after = acknowledged.get();
+      stop.set(true);
+      writer.join();
+      assertTrue(after > before, "writes went on during the call (" + before + " then " + after + ")");
+    }
+    try (Cairn restored = Cairn.open(copy, options)) {
+      int present = 0;
+      while (restored.get(key(present)) != null) {
+        present++;
+      }
+      assertTrue(present >= before, "writes acknowledged before the call are in the copy: " + present + " < " + before);
+      for (int i = present; i < present + 1000; i++) {
+        assertNull(restored.get(key(i)), "the copy holds a prefix of the writes, but key " + i + " follows a gap at "
+            + present);
+      }
+    }
+  }
+
+  @Test
+  void badTargetsAreRefusedAndChangeNothing(@TempDir Path tmp) throws Exception {
+    Path live = tmp.resolve("live");
+    Options options = options(EngineCombo.of(EngineCombo.CompactionStyle.TABLE, EngineCombo.CompactionScheduler.IMMEDIATE));
+    try (Cairn db = Cairn.open(live, options)) {
+      db.put(key(1), value(1, 0));
+      Path existing = Files.createDirectories(tmp.resolve("existing"));
+      CairnException exists = assertThrows(CairnException.class, () -> db.checkpoint(existing));
+      assertTrue(exists.getMessage().contains("already exists"), exists.getMessage());
+      assertEquals(List.of(), list(existing));
+      IllegalArgumentException inside = assertThrows(IllegalArgumentException.class,
+          () -> db.checkpoint(live.resolve("copy")));
+      assertTrue(inside.getMessage().contains("outside the database"), inside.getMessage());
+      assertThrows(IllegalArgumentException.class, () -> db.checkpoint(null));
+
+      // An interrupted checkpoint's leftover is cleared; a directory of someone else's is not.
+      Path leftover = Files.createDirectories(tmp.resolve("again" + Checkpoint.BUILDING_SUFFIX));
+      Files.write(leftover.resolve("000007.sst"), new byte[10]);
+      db.checkpoint(tmp.resolve("again"));
+      assertFalse(Files.exists(leftover));
+      Path foreign = Files.createDirectories(tmp.resolve("mine" + Checkpoint.BUILDING_SUFFIX));
+      Files.writeString(foreign.resolve("notes.txt"), "keep me");
+      CairnException notOurs = assertThrows(CairnException.class, () -> db.checkpoint(tmp.resolve("mine")));
+      assertTrue(notOurs.getMessage().contains("notes.txt"), notOurs.getMessage());
+      assertEquals("keep me", Files.readString(foreign.resolve("notes.txt")));
+      assertFalse(Files.exists(tmp.resolve("mine")));
+      assertArrayEquals(value(1, 0), db.get(key(1)));
+    }
+    try (Cairn view = Cairn.openReadOnly(live, options)) {
+      assertThrows(ReadOnlyException.class, () -> view.checkpoint(tmp.resolve("from-view")));
+    }
+  }
+
+  @Test
+  void aFailureLeavesNoDirectoryAndTheDatabaseWorking(@TempDir Path tmp) throws Exception {
+    Path live = tmp.resolve("live");
+    Path copy = tmp.resolve("copy");
+    AtomicBoolean failManifestsOfCopies = new AtomicBoolean(true);
+    Options options = EngineCombo.tinyTree().fileSystem(new ForwardingFileSystem(new LocalFileSystem()) {
+      @Override
+      public WritableFile create(Path path, IoTag tag) throws IOException {
+        if (failManifestsOfCopies.get() && !path.startsWith(live) && path.getFileName().toString().startsWith("MANIFEST")) {
+          throw new IOException("injected: no space for " + path);
+        }
+        return super.create(path, tag);
+      }
+    }).build();
+    try (Cairn db = Cairn.open(live, options)) {
+      for (int i = 0; i < KEYS; i++) {
+        db.put(key(i), value(i, 0));
+      }
+      CairnIOException failed = assertThrows(CairnIOException.class, () -> db.checkpoint(copy));
+      assertTrue(failed.getMessage().contains("injected"), failed.getMessage());
+      assertFalse(Files.exists(copy));
+      assertFalse(Files.exists(tmp.resolve("copy" + Checkpoint.BUILDING_SUFFIX)));
+      db.put(key(0), value(0, 1));
+      failManifestsOfCopies.set(false);
+      db.checkpoint(copy);
+    }
+    try (Cairn restored = Cairn.open(copy, options)) {
+      assertArrayEquals(value(0, 1), restored.get(key(0)));
+      assertArrayEquals(value(KEYS - 1, 0), restored.get(key(KEYS - 1)));
+    }
+  }
+
+  private static byte[] key(int i) {
+    return String.format("key%08d", i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] value(int i, int round) {
+    return ("value-" + i + "-" + round + "-" + "v".repeat(40)).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static List<String> list(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  /** Each file's SHA-256, by name (the LOCK file aside). */
+  private static Map<String, String> digests(Path dir) throws Exception {
+    Map<String, String> out = new HashMap<>();
+    for (String name : list(dir)) {
+      if (!name.equals("LOCK") && name.endsWith(".sst")) {
+        byte[] digest = MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(dir.resolve(name)));
+        out.put(name, HexFormat.of().formatHex(digest));
+      }
+    }
+    return out;
+  }
+
+  private static long linkedTables(Path dir) throws IOException {
+    long n = 0;
+    for (String name : list(dir)) {
+      if (name.endsWith(".sst") && ((Number) Files.getAttribute(dir.resolve(name), "unix:nlink")).intValue() > 1) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static boolean linksSupported(Path dir) throws IOException {
+    return Files.getFileStore(dir).supportsFileAttributeView("unix");
+  }
+}
