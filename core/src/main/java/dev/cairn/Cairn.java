@@ -26,7 +26,24 @@ public interface Cairn extends AutoCloseable {
    * naming the held lock.
    */
   static Cairn open(Path dir, Options options) {
-    return DbImpl.open(dir, options);
+    return DbImpl.open(dir, options, null);
+  }
+
+  /**
+   * Opens the database in {@code dir} as {@link #open(Path, Options)} does, on the block cache,
+   * background threads and memtable budget of {@code shared}, which many databases of one process
+   * may use at once (docs/operations.md, "Many databases in one process"). The options' own
+   * {@code blockCacheBytes}, {@code blockCacheEvictionPolicy} and {@code backgroundThreads} must
+   * stay at their defaults: the shared ones replace them.
+   *
+   * @throws IllegalArgumentException if the options set what {@code shared} provides
+   * @throws IllegalStateException if {@code shared} is closed
+   */
+  static Cairn open(Path dir, Options options, SharedResources shared) {
+    if (shared == null) {
+      throw new IllegalArgumentException("shared resources must not be null (Cairn.open(dir, options) for none)");
+    }
+    return DbImpl.open(dir, options, shared.forDatabase(options));
   }
 
   /**

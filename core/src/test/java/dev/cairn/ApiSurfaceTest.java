@@ -53,6 +53,8 @@ class ApiSurfaceTest {
       "dev.cairn.ReadOptions",
       "dev.cairn.RepairReport",
       "dev.cairn.RepairReport$DroppedTable",
+      "dev.cairn.SharedResources",
+      "dev.cairn.SharedResources$Builder",
       "dev.cairn.Snapshot",
       "dev.cairn.Stats",
       "dev.cairn.Stats$Block",

@@ -43,7 +43,10 @@ final class BackgroundWork implements BackgroundRequests.Handler {
   private final Compactions compactions;
   private final FlushCachingChoice flushCaching;
   private final ObsoleteFiles obsoleteFiles;
+  /** Compactions and obsolete-file collection; flushes too, unless the threads are shared. */
   private final ExecutorService background;
+  /** Flushes: {@link #background} itself, or the shared flush threads. */
+  private final ExecutorService flushes;
   private final AtomicBoolean collectionQueued = new AtomicBoolean();
 
   // Guarded by the engine mutex.
@@ -62,12 +65,18 @@ final class BackgroundWork implements BackgroundRequests.Handler {
     this.obsoleteFiles = new ObsoleteFiles(engine.fs(), engine.dir(), engine.tableCache(),
         compactions.style().obsoleteFileBatchBytes(), engine.counters().obsoleteTableBytes());
     this.versions.setVersionReleasedListener(this::onVersionReleased);
-    AtomicInteger threadIds = new AtomicInteger();
-    this.background = Executors.newFixedThreadPool(engine.options().backgroundThreads(), r -> {
-      Thread t = new Thread(r, "cairn-bg-" + engine.dir().getFileName() + "-" + threadIds.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    if (engine.shared() == null) {
+      AtomicInteger threadIds = new AtomicInteger();
+      this.background = Executors.newFixedThreadPool(engine.options().backgroundThreads(), r -> {
+        Thread t = new Thread(r, "cairn-bg-" + engine.dir().getFileName() + "-" + threadIds.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+      });
+      this.flushes = background;
+    } else {
+      this.background = engine.shared().compactionGroup();
+      this.flushes = engine.shared().flushGroup();
+    }
   }
 
   /** Requires: mutex held. Whether flushes cache their blocks, and on what evidence. */
@@ -85,7 +94,7 @@ final class BackgroundWork implements BackgroundRequests.Handler {
     }
     if (memTables.hasImmutable() && !flushScheduled) {
       flushScheduled = true;
-      background.execute(this::backgroundFlush);
+      flushes.execute(this::backgroundFlush);
     }
     Compactions.Claimed claimed;
     while ((claimed = compactions.claimNext()) != null) {
@@ -194,8 +203,10 @@ final class BackgroundWork implements BackgroundRequests.Handler {
   /** Close: lets the pool finish what it was given (bounded) and stops it. */
   void shutdown() {
     background.shutdown();
+    flushes.shutdown();
     try {
       background.awaitTermination(1, TimeUnit.MINUTES);
+      flushes.awaitTermination(1, TimeUnit.MINUTES);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -204,5 +215,6 @@ final class BackgroundWork implements BackgroundRequests.Handler {
   /** Failed open: stops the pool without waiting. */
   void shutdownNow() {
     background.shutdownNow();
+    flushes.shutdownNow();
   }
 }

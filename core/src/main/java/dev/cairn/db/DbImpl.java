@@ -14,6 +14,7 @@ import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
 import dev.cairn.cache.BlockCacheTrace;
 import dev.cairn.db.base.Engine;
+import dev.cairn.db.base.SharedPools;
 import dev.cairn.db.compact.Compactions;
 import dev.cairn.db.read.ReadState;
 import dev.cairn.db.read.SnapshotImpl;
@@ -55,13 +56,13 @@ public final class DbImpl implements Cairn {
     this.calls = db.calls();
   }
 
-  /** See {@link Cairn#open}. */
-  public static Cairn open(Path dir, Options options) {
+  /** See {@link Cairn#open}; {@code shared} is null or what the database shares with others. */
+  public static Cairn open(Path dir, Options options, SharedPools shared) {
     checkOpenArguments(dir, options);
     // A codec whose library is missing fails the open, naming it, not the first flush after it.
     BlockCodecs.forWriting(options.compression());
     BlockCodecs.forWriting(options.bottommostCompression());
-    LiveDatabase live = LiveDatabase.open(dir, options);
+    LiveDatabase live = LiveDatabase.open(dir, options, shared);
     return new DbImpl(live, live);
   }
 

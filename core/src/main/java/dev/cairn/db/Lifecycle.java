@@ -4,6 +4,7 @@ import dev.cairn.CairnIOException;
 import dev.cairn.Options;
 import dev.cairn.Stats;
 import dev.cairn.db.base.Engine;
+import dev.cairn.db.base.SharedPools;
 import dev.cairn.db.compact.Compactions;
 import dev.cairn.db.read.BufferScans;
 import dev.cairn.compaction.adapt.FlushCachingPolicy;
@@ -39,10 +40,10 @@ final class Lifecycle {
   private final BackgroundWork background;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private Lifecycle(Path dir, Options options, AutoCloseable dbLock) {
+  private Lifecycle(Path dir, Options options, SharedPools shared, AutoCloseable dbLock) {
     this.dbLock = dbLock;
     this.calls = new InFlightCalls("database " + dir);
-    this.engine = new Engine(dir, options);
+    this.engine = new Engine(dir, options, shared);
     this.pointReads = new PointReads();
     this.scans = new BufferScans();
     this.compactions = StyleRegistry.compactions(engine, pointReads, scans);
@@ -61,13 +62,16 @@ final class Lifecycle {
     engine.background().bind(background);
   }
 
-  /** Locks {@code dir}, builds the engine, recovers and starts the background tasks. */
-  static Lifecycle open(Path dir, Options options) {
+  /**
+   * Locks {@code dir}, builds the engine, recovers and starts the background tasks; {@code
+   * shared} (or null) is what the database shares with others.
+   */
+  static Lifecycle open(Path dir, Options options, SharedPools shared) {
     FileSystem fs = options.fileSystem();
     AutoCloseable lock = DatabaseDirectory.prepareAndLock(fs, dir, options);
     Lifecycle life = null;
     try {
-      life = new Lifecycle(dir, options, lock);
+      life = new Lifecycle(dir, options, shared, lock);
       life.recover();
       life.compactions.start();
       return life;
@@ -208,7 +212,16 @@ final class Lifecycle {
       LOG.log(System.Logger.Level.WARNING, "closing the manifest: " + e);
     }
     engine.tableCache().close();
-    engine.blockCache().close();
+    engine.blockCache().close(); // a shared cache's share only: its blocks go, the cache stays
+    engine.mutex().lock();
+    try {
+      memTables.leaveBudget();
+    } finally {
+      engine.mutex().unlock();
+    }
+    if (engine.shared() != null) {
+      engine.shared().closed();
+    }
     DatabaseDirectory.unlockQuietly(dbLock);
   }
 }

@@ -7,6 +7,7 @@ import dev.cairn.Stats;
 import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
 import dev.cairn.db.base.Engine;
+import dev.cairn.db.base.SharedPools;
 import dev.cairn.db.compact.Compactions;
 import dev.cairn.db.read.ReadState;
 import dev.cairn.db.read.Reads;
@@ -33,8 +34,8 @@ final class LiveDatabase implements OpenDatabase {
   }
 
   /** Locks {@code dir}, recovers and starts the background work ({@link Lifecycle#open}). */
-  static LiveDatabase open(Path dir, Options options) {
-    return new LiveDatabase(Lifecycle.open(dir, options));
+  static LiveDatabase open(Path dir, Options options, SharedPools shared) {
+    return new LiveDatabase(Lifecycle.open(dir, options, shared));
   }
 
   @Override

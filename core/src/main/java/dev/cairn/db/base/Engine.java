@@ -45,16 +45,29 @@ public final class Engine {
   private final EngineStatus status;
   private final BackgroundRequests background = new BackgroundRequests();
   private final TableLinks tableLinks;
+  /** What this database shares with others, or null. */
+  private final SharedPools shared;
   /** Guarded by the mutex: told of each version installed ({@link #onVersionInstalled}). */
   private final List<Consumer<Version>> installed = new ArrayList<>();
 
   public Engine(Path dir, Options options) {
+    this(dir, options, null);
+  }
+
+  /**
+   * @param shared the cache, threads and memtable budget this database shares with others, or
+   *     null for its own (the options' cache and threads)
+   */
+  public Engine(Path dir, Options options, SharedPools shared) {
     this.dir = dir;
+    this.shared = shared;
     this.options = options;
     this.events = new EngineEvents(dir.toString());
     // Outputs synced as they grow when Options.bytesPerSync asks for it, whoever writes them.
     this.fs = IncrementalSyncFile.syncingOutputs(options.fileSystem(), options.bytesPerSync());
-    this.blockCache = new OffHeapBlockCache(options.blockCacheBytes(), options.blockCacheEvictionPolicy());
+    this.blockCache = shared == null
+        ? new OffHeapBlockCache(options.blockCacheBytes(), options.blockCacheEvictionPolicy())
+        : shared.openShare();
     this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), blockCache);
     this.versions = new VersionSet(dir, fs, options);
     this.cachedVersions = new CachedVersions(versions);
@@ -154,6 +167,16 @@ public final class Engine {
   /** Whether the engine is closing, and the latched background error. */
   public EngineStatus status() {
     return status;
+  }
+
+  /** The cache, threads and memtable budget shared with other databases, or null for none. */
+  public SharedPools shared() {
+    return shared;
+  }
+
+  /** How many compactions may run at once: the shared compaction threads, or one less than the options' threads. */
+  public int compactionThreads() {
+    return shared != null ? shared.compactionThreads() : Math.max(1, options.backgroundThreads() - 1);
   }
 
   /** Appends in place and a checkpoint's links, kept apart ({@link TableLinks}). */

@@ -1,6 +1,5 @@
 package dev.cairn.db.compact;
 
-import dev.cairn.Options;
 import dev.cairn.compaction.CompactionKind;
 import dev.cairn.compaction.CompactionPicker;
 import dev.cairn.compaction.CompactionPlan;
@@ -35,12 +34,11 @@ public final class Compactions {
   /** The parts come from the options through {@link StyleRegistry#compactions}. */
   public Compactions(Engine engine, CompactionPicker picker, StyleRuntime style, SchedulerRuntime scheduler) {
     this.engine = engine;
-    Options o = engine.options();
     this.picker = picker;
     // The picker keeps the files and key ranges of running plans clear (docs/compaction.md), so
-    // several compactions may run at once. One thread stays free for flushes, so that a long
-    // compaction never blocks the memtable.
-    this.maxConcurrent = Math.max(1, o.backgroundThreads() - 1);
+    // several compactions may run at once. A thread stays free for flushes (one of the database's
+    // own, or the shared flush threads), so that a long compaction never blocks the memtable.
+    this.maxConcurrent = engine.compactionThreads();
     this.style = style;
     this.scheduler = scheduler;
   }

@@ -6,6 +6,7 @@ import dev.cairn.db.base.Engine;
 import dev.cairn.db.base.EngineCounters;
 import dev.cairn.db.base.EngineEvents;
 import dev.cairn.db.base.EngineStatus;
+import dev.cairn.db.base.MemtableBudget;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoTag;
@@ -35,6 +36,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * and insert into the memtable it read under the mutex after releasing it.
  */
 public final class MemTables {
+  /** A memtable smaller than this is not switched for the shared budget's sake. */
+  private static final long MIN_BUDGET_FLUSH_BYTES = 64 << 10;
+  private static final long BUDGET_WAIT_NANOS = 1_000_000;
   /** A memtable waiting to be flushed, with the WAL that holds its writes. */
   public record ImmutableMemTable(MemTable mem, long logNumber) {}
 
@@ -55,6 +59,11 @@ public final class MemTables {
   private LogWriter log;
   private long logNumber;
   private final WriteSlowdown slowdown;
+  /** The memtable budget shared with other databases, or null. */
+  private final MemtableBudget budget;
+  /** What this database last told the budget its memtables hold, all and immutable. */
+  private long reportedBytes;
+  private long reportedImmutableBytes;
   /**
    * The memtables a read sees, newest first: republished (under the mutex) whenever the active
    * or the immutable memtables change, read without it ({@link Reads#pin}).
@@ -74,6 +83,7 @@ public final class MemTables {
     this.background = engine.background();
     this.slowdown = new WriteSlowdown(options.delayedWriteBytesPerSecond(), options.l0SlowdownTrigger(),
         options.l0StopTrigger());
+    this.budget = engine.shared() == null ? null : engine.shared().budget();
   }
 
   // ---------------------------------------------------------------- open and close
@@ -150,9 +160,11 @@ public final class MemTables {
     // One stop, however many wake-ups it takes, is one line for the operator, with its first cause.
     long stopStart = 0;
     EngineCounters.StallCause stopCause = null;
+    boolean interrupted = false;
     try {
       while (true) {
         status.throwIfUnusable();
+        reportToBudget();
         Version current = versions.current();
         int l0Files = current.fileCount(0);
         long delay = allowDelay ? slowdown.delayNanos(l0Files, chargedBytes, System.nanoTime()) : 0;
@@ -167,6 +179,23 @@ public final class MemTables {
             mutex.lock();
           }
           counters.recordStall(t0, EngineCounters.StallCause.SLOWDOWN);
+        } else if (budget != null && budget.shouldFlush() && mem.approximateBytes() >= MIN_BUDGET_FLUSH_BYTES
+            && immutables.size() < options.maxImmutableMemtables()) {
+          switchMemTable(); // flushed early: the databases' memtables fill the shared budget
+          force = false;
+        } else if (budget != null && budget.shouldStall()) {
+          long t0 = System.nanoTime();
+          // Another database's flush frees the memory and signals its own condition, not ours.
+          try {
+            backgroundChanged.awaitNanos(BUDGET_WAIT_NANOS);
+          } catch (InterruptedException e) {
+            interrupted = true; // restored on return, as the other stops ignore interrupts
+          }
+          counters.recordStall(t0, EngineCounters.StallCause.MEMTABLE_STOP);
+          if (stopCause == null) {
+            stopStart = t0;
+            stopCause = EngineCounters.StallCause.MEMTABLE_STOP;
+          }
         } else if (!force && mem.approximateBytes() < options.memtableBytes()) {
           return;
         } else if (force && mem.isEmpty()) {
@@ -196,6 +225,9 @@ public final class MemTables {
     } finally {
       if (stopCause != null) {
         events.stopped(stopCause, System.nanoTime() - stopStart);
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
   }
@@ -327,5 +359,30 @@ public final class MemTables {
     assert mutex.isHeldByCurrentThread();
     immutables.pollFirst();
     publishReadView();
+    reportToBudget();
+  }
+
+  /** Requires: mutex held. Tells the shared budget, if any, what the memtables hold now. */
+  private void reportToBudget() {
+    if (budget == null) {
+      return;
+    }
+    long immutable = 0;
+    for (ImmutableMemTable imm : immutables) {
+      immutable += imm.mem().approximateBytes();
+    }
+    long all = immutable + (mem == null ? 0 : mem.approximateBytes());
+    budget.report(all - reportedBytes, immutable - reportedImmutableBytes);
+    reportedBytes = all;
+    reportedImmutableBytes = immutable;
+  }
+
+  /** Requires: mutex held. Close: this database's memtables leave the shared budget. */
+  public void leaveBudget() {
+    if (budget != null) {
+      budget.report(-reportedBytes, -reportedImmutableBytes);
+      reportedBytes = 0;
+      reportedImmutableBytes = 0;
+    }
   }
 }

@@ -1,0 +1,147 @@
+package dev.cairn;
+
+import dev.cairn.cache.CacheStats;
+import dev.cairn.cache.EvictionPolicy;
+import dev.cairn.db.base.MemtableBudget;
+import dev.cairn.db.base.SharedPools;
+
+/**
+ * A block cache, background threads and a memtable budget that many databases of one process use
+ * at once, passed to {@link Cairn#open(java.nio.file.Path, Options, SharedResources)}: the way to
+ * run dozens of databases in one JVM within one memory and thread budget (docs/operations.md,
+ * "Many databases in one process").
+ *
+ * <ul>
+ *   <li>the cache: each database's blocks are keyed apart, its own hits and misses are counted in
+ *       its {@link Stats}, and closing it drops its blocks;
+ *   <li>the threads: a quarter (at least one) flush the databases' memtables, the rest compact;
+ *       each database's compactions queue for them;
+ *   <li>the memtable budget (optional): when the databases' active memtables hold seven eighths
+ *       of it, a database that writes switches its memtable for a flush; over the budget, writers
+ *       wait for the flushes under way. A database that stops writing keeps its active memtable
+ *       until it writes, flushes or closes.
+ * </ul>
+ *
+ * Close it after the databases that use it.
+ */
+public final class SharedResources implements AutoCloseable {
+  private final SharedPools pools;
+  private final long memtableBudgetBytes;
+  private volatile boolean closed;
+
+  private SharedResources(Builder b) {
+    this.pools = new SharedPools(b.blockCacheBytes, b.blockCacheEvictionPolicy, b.backgroundThreads, b.memtableBudgetBytes);
+    this.memtableBudgetBytes = b.memtableBudgetBytes;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The pools for a database opening with {@code options}, which must leave what they replace at its default. */
+  SharedPools forDatabase(Options options) {
+    if (options == null) {
+      throw new IllegalArgumentException("options must not be null");
+    }
+    if (closed) {
+      throw new IllegalStateException("these shared resources are closed");
+    }
+    Options defaults = Options.defaults();
+    if (options.blockCacheBytes() != defaults.blockCacheBytes()
+        || options.blockCacheEvictionPolicy() != defaults.blockCacheEvictionPolicy()
+        || options.backgroundThreads() != defaults.backgroundThreads()) {
+      throw new IllegalArgumentException("the options set blockCacheBytes, blockCacheEvictionPolicy or "
+          + "backgroundThreads, which the shared resources provide: leave them at their defaults");
+    }
+    return pools;
+  }
+
+  /** The shared cache as a whole: every database's hits, misses and blocks. */
+  public CacheStats cacheStats() {
+    return pools.cache().stats();
+  }
+
+  /** Bytes the databases' memtables hold now (0 without a budget: counted only against one). */
+  public long memtableBytes() {
+    MemtableBudget budget = pools.budget();
+    return budget == null ? 0 : budget.usedBytes();
+  }
+
+  /** The memtable budget; 0 for none. */
+  public long memtableBudgetBytes() {
+    return memtableBudgetBytes;
+  }
+
+  /** Databases open on these resources now. */
+  public int openDatabases() {
+    return pools.openDatabases();
+  }
+
+  /**
+   * Stops the threads and frees the cache.
+   *
+   * @throws IllegalStateException if a database still uses them (close it first)
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    if (pools.openDatabases() > 0) {
+      throw new IllegalStateException(pools.openDatabases() + " database(s) still use these shared resources: close them first");
+    }
+    closed = true;
+    pools.close();
+  }
+
+  /** The shared resources' sizes; {@link #build()} validates. */
+  public static final class Builder {
+    private long blockCacheBytes = 128L << 20;
+    private EvictionPolicy blockCacheEvictionPolicy = EvictionPolicy.TINY_LFU_CLOCK;
+    private int backgroundThreads = 4;
+    private long memtableBudgetBytes = 0;
+
+    private Builder() {}
+
+    /** The one block cache's capacity. Default 128 MiB. */
+    public Builder blockCacheBytes(long v) {
+      blockCacheBytes = v;
+      return this;
+    }
+
+    /** As {@link Options#blockCacheEvictionPolicy()}. Default {@link EvictionPolicy#TINY_LFU_CLOCK}. */
+    public Builder blockCacheEvictionPolicy(EvictionPolicy v) {
+      blockCacheEvictionPolicy = v;
+      return this;
+    }
+
+    /** Threads for every database's flushes and compactions, at least 2. Default 4 (1 for flushes). */
+    public Builder backgroundThreads(int v) {
+      backgroundThreads = v;
+      return this;
+    }
+
+    /** The memtable budget across the databases; 0 (the default) for none. */
+    public Builder memtableBudgetBytes(long v) {
+      memtableBudgetBytes = v;
+      return this;
+    }
+
+    public SharedResources build() {
+      if (blockCacheBytes < 0 || blockCacheBytes > 1L << 44) {
+        throw new IllegalArgumentException("blockCacheBytes = " + blockCacheBytes + " is out of range [0, 2^44]");
+      }
+      if (blockCacheEvictionPolicy == null) {
+        throw new IllegalArgumentException("blockCacheEvictionPolicy must not be null");
+      }
+      if (backgroundThreads < 2 || backgroundThreads > 256) {
+        throw new IllegalArgumentException("backgroundThreads = " + backgroundThreads + " is out of range [2, 256]");
+      }
+      if (memtableBudgetBytes != 0 && memtableBudgetBytes < 1L << 20) {
+        throw new IllegalArgumentException("memtableBudgetBytes = " + memtableBudgetBytes
+            + " is below 1 MiB (0 for no budget)");
+      }
+      return new SharedResources(this);
+    }
+  }
+}

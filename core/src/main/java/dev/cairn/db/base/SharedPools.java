@@ -1,0 +1,99 @@
+package dev.cairn.db.base;
+
+import dev.cairn.cache.BlockCache;
+import dev.cairn.cache.EvictionPolicy;
+import dev.cairn.cache.OffHeapBlockCache;
+import dev.cairn.cache.ScopedBlockCache;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What several databases share ({@code dev.cairn.SharedResources}): one block cache, each
+ * database's blocks in a scope of their own; flush threads and compaction threads, each database's
+ * tasks in a {@link TaskGroup}; and optionally a {@link MemtableBudget}. Flushes have threads of
+ * their own so that no database's writes wait behind another's long compaction.
+ */
+public final class SharedPools {
+  private final OffHeapBlockCache cache;
+  private final ExecutorService flushThreads;
+  private final ExecutorService compactionThreads;
+  private final int compactionThreadCount;
+  private final MemtableBudget budget;
+  private final AtomicLong nextScope = new AtomicLong();
+  private final AtomicInteger openDatabases = new AtomicInteger();
+
+  /**
+   * @param backgroundThreads at least 2: a quarter (at least one) for flushes, the rest for compactions
+   * @param memtableBudgetBytes 0 for none
+   */
+  public SharedPools(long cacheBytes, EvictionPolicy policy, int backgroundThreads, long memtableBudgetBytes) {
+    this.cache = new OffHeapBlockCache(cacheBytes, policy);
+    int flushes = Math.max(1, backgroundThreads / 4);
+    this.compactionThreadCount = backgroundThreads - flushes;
+    this.flushThreads = Executors.newFixedThreadPool(flushes, named("cairn-shared-flush-"));
+    this.compactionThreads = Executors.newFixedThreadPool(compactionThreadCount, named("cairn-shared-compaction-"));
+    this.budget = memtableBudgetBytes == 0 ? null : new MemtableBudget(memtableBudgetBytes);
+  }
+
+  private static java.util.concurrent.ThreadFactory named(String prefix) {
+    AtomicInteger ids = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + ids.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /** A database opens: its share of the cache. */
+  BlockCache openShare() {
+    openDatabases.incrementAndGet();
+    return new ScopedBlockCache(cache, nextScope.getAndIncrement());
+  }
+
+  /** The database whose share {@link #openShare} gave has closed. */
+  public void closed() {
+    openDatabases.decrementAndGet();
+  }
+
+  public TaskGroup flushGroup() {
+    return new TaskGroup(flushThreads);
+  }
+
+  public TaskGroup compactionGroup() {
+    return new TaskGroup(compactionThreads);
+  }
+
+  /** How many compactions of one database may run at once: as many as there are threads for them. */
+  int compactionThreads() {
+    return compactionThreadCount;
+  }
+
+  /** The memtable budget, or null for none. */
+  public MemtableBudget budget() {
+    return budget;
+  }
+
+  public BlockCache cache() {
+    return cache;
+  }
+
+  public int openDatabases() {
+    return openDatabases.get();
+  }
+
+  /** Stops the threads and frees the cache. Requires: no database open. */
+  public void close() {
+    flushThreads.shutdown();
+    compactionThreads.shutdown();
+    try {
+      flushThreads.awaitTermination(1, TimeUnit.MINUTES);
+      compactionThreads.awaitTermination(1, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    cache.close();
+  }
+}

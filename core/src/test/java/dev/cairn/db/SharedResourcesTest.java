@@ -1,0 +1,139 @@
+package dev.cairn.db;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.Cairn;
+import dev.cairn.Options;
+import dev.cairn.SharedResources;
+import dev.cairn.Stats;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link SharedResources}: databases on one cache keep apart blocks of the same file number, each
+ * counts its own cache hits, closing one drops its blocks only, their background work runs on the
+ * shared threads alone, and the memtable budget flushes early what the databases hold together.
+ */
+class SharedResourcesTest {
+  private static final int KEYS = 3000;
+
+  @TempDir Path tmp;
+
+  private static Options small() {
+    return Options.builder().memtableBytes(64 << 10).targetFileBytes(32 << 10).baseLevelBytes(128 << 10)
+        .blockBytes(1024).l0CompactionTrigger(2).build();
+  }
+
+  @Test
+  void databasesShareTheCacheAndThreadsAndKeepTheirBlocksApart() {
+    List<Cairn> dbs = new ArrayList<>();
+    try (SharedResources shared = SharedResources.builder().blockCacheBytes(8 << 20).backgroundThreads(3).build()) {
+      for (int d = 0; d < 3; d++) {
+        Cairn db = Cairn.open(tmp.resolve("db" + d), small(), shared);
+        dbs.add(db);
+        // The same keys in each, so that each has tables of the same numbers holding other values.
+        for (int i = 0; i < KEYS; i++) {
+          db.put(key(i), value(d, i));
+        }
+        db.flush();
+      }
+      assertEquals(3, shared.openDatabases());
+      assertTrue(threadNames().stream().noneMatch(n -> n.startsWith("cairn-bg-")),
+          "no database started threads of its own: " + threadNames());
+      assertTrue(threadNames().stream().anyMatch(n -> n.startsWith("cairn-shared-flush-")), threadNames().toString());
+
+      for (int round = 0; round < 2; round++) { // the second round reads from the cache
+        for (int d = 0; d < 2; d++) { // the third database is not read
+          for (int i = 0; i < KEYS; i += 7) {
+            assertArrayEquals(value(d, i), dbs.get(d).get(key(i)), "database " + d + ", key " + i);
+          }
+        }
+      }
+      Stats.Flush unused = dbs.get(2).stats().flush();
+      assertTrue(unused.count() > 0);
+      assertEquals(0, dbs.get(2).stats().cache().hits() + dbs.get(2).stats().cache().misses(),
+          "a database counts its own lookups only");
+      long hits = dbs.get(0).stats().cache().hits() + dbs.get(1).stats().cache().hits();
+      assertTrue(hits > 0);
+      assertTrue(shared.cacheStats().hits() >= hits, shared.cacheStats() + " against " + hits);
+
+      long before = shared.cacheStats().usedBytes();
+      dbs.get(0).close();
+      assertEquals(2, shared.openDatabases());
+      assertTrue(shared.cacheStats().usedBytes() < before, "closing a database drops its blocks");
+      IllegalStateException inUse = assertThrows(IllegalStateException.class, shared::close);
+      assertTrue(inUse.getMessage().contains("2 database(s)"), inUse.getMessage());
+      for (int i = 0; i < KEYS; i += 11) {
+        assertArrayEquals(value(1, i), dbs.get(1).get(key(i)), "the others go on");
+      }
+      dbs.get(1).close();
+      dbs.get(2).close();
+    }
+    try (Cairn reopened = Cairn.open(tmp.resolve("db1"), small())) {
+      assertArrayEquals(value(1, 5), reopened.get(key(5)));
+    }
+  }
+
+  @Test
+  void theMemtableBudgetFlushesWhatTheDatabasesHoldTogether() {
+    Options bigMemtables = Options.builder().memtableBytes(8 << 20).build();
+    try (SharedResources shared = SharedResources.builder().memtableBudgetBytes(2 << 20).build()) {
+      List<Cairn> dbs = new ArrayList<>();
+      for (int d = 0; d < 3; d++) {
+        dbs.add(Cairn.open(tmp.resolve("db" + d), bigMemtables, shared));
+      }
+      byte[] pad = new byte[1000];
+      for (int i = 0; i < 6000; i++) { // 6 MB in all, none of the 8 MiB memtables full
+        dbs.get(i % 3).put(key(i), pad);
+        assertTrue(shared.memtableBytes() < (2 << 20) + (1 << 20),
+            "the budget holds within a memtable switch: " + shared.memtableBytes() + " at write " + i);
+      }
+      long flushes = 0;
+      for (Cairn db : dbs) {
+        flushes += db.stats().flush().count();
+      }
+      assertTrue(flushes >= 2, "the budget flushed memtables no database filled: " + flushes);
+      for (int i = 0; i < 6000; i += 13) {
+        assertEquals(pad.length, dbs.get(i % 3).get(key(i)).length);
+      }
+      for (Cairn db : dbs) {
+        db.close();
+      }
+      assertEquals(0, shared.memtableBytes(), "closed databases leave the budget");
+    }
+  }
+
+  @Test
+  void contradictionsAndMisuseAreRefused() {
+    SharedResources shared = SharedResources.builder().build();
+    IllegalArgumentException own = assertThrows(IllegalArgumentException.class,
+        () -> Cairn.open(tmp.resolve("db"), Options.builder().blockCacheBytes(1 << 20).build(), shared));
+    assertTrue(own.getMessage().contains("blockCacheBytes"), own.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> Cairn.open(tmp.resolve("db"), Options.builder().backgroundThreads(4).build(), shared));
+    assertEquals(0, shared.openDatabases());
+    shared.close();
+    assertThrows(IllegalStateException.class, () -> Cairn.open(tmp.resolve("db"), Options.defaults(), shared));
+    assertThrows(IllegalArgumentException.class, () -> SharedResources.builder().backgroundThreads(1).build());
+    assertThrows(IllegalArgumentException.class, () -> SharedResources.builder().memtableBudgetBytes(1000).build());
+  }
+
+  private static List<String> threadNames() {
+    return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).toList();
+  }
+
+  private static byte[] key(int i) {
+    return String.format("key%08d", i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] value(int db, int i) {
+    return ("db" + db + "-value-" + i + "-" + "s".repeat(60)).getBytes(StandardCharsets.UTF_8);
+  }
+}
