@@ -2,8 +2,7 @@ package dev.cairn;
 
 import dev.cairn.cache.CacheStats;
 import dev.cairn.cache.EvictionPolicy;
-import dev.cairn.db.base.MemtableBudget;
-import dev.cairn.db.base.SharedPools;
+import dev.cairn.db.SharedState;
 
 /**
  * A block cache, background threads and a memtable budget that many databases of one process use
@@ -25,12 +24,12 @@ import dev.cairn.db.base.SharedPools;
  * Close it after the databases that use it.
  */
 public final class SharedResources implements AutoCloseable {
-  private final SharedPools pools;
+  private final SharedState pools;
   private final long memtableBudgetBytes;
   private volatile boolean closed;
 
   private SharedResources(Builder b) {
-    this.pools = new SharedPools(b.blockCacheBytes, b.blockCacheEvictionPolicy, b.backgroundThreads, b.memtableBudgetBytes);
+    this.pools = new SharedState(b.blockCacheBytes, b.blockCacheEvictionPolicy, b.backgroundThreads, b.memtableBudgetBytes);
     this.memtableBudgetBytes = b.memtableBudgetBytes;
   }
 
@@ -39,7 +38,7 @@ public final class SharedResources implements AutoCloseable {
   }
 
   /** The pools for a database opening with {@code options}, which must leave what they replace at its default. */
-  SharedPools forDatabase(Options options) {
+  SharedState forDatabase(Options options) {
     if (options == null) {
       throw new IllegalArgumentException("options must not be null");
     }
@@ -58,13 +57,12 @@ public final class SharedResources implements AutoCloseable {
 
   /** The shared cache as a whole: every database's hits, misses and blocks. */
   public CacheStats cacheStats() {
-    return pools.cache().stats();
+    return pools.cacheStats();
   }
 
   /** Bytes the databases' memtables hold now (0 without a budget: counted only against one). */
   public long memtableBytes() {
-    MemtableBudget budget = pools.budget();
-    return budget == null ? 0 : budget.usedBytes();
+    return pools.memtableBytes();
   }
 
   /** The memtable budget; 0 for none. */

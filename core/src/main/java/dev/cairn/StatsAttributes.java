@@ -8,16 +8,17 @@ import java.util.Map;
 
 /**
  * Every figure of a {@link Stats} as a flat map from its path to its value, the names JMX shows
- * ({@link StatsMBean}): each record component by its accessor's name, nested records joined by
+ * ({@link StatsMBean}) and metrics libraries build theirs from (cairn-micrometer): each record component by its accessor's name, nested records joined by
  * dots ({@code writes.amplification}, {@code cache.hits}), list elements by their index
  * ({@code levels.1.bytes}, {@code reads.byLevel.0.answered}), enums by their name; numbers and
  * booleans as they are. Derived figures that are methods rather than components
  * ({@link Stats#totalTableBytes()}) are not included; their parts are.
  */
-final class StatsAttributes {
+public final class StatsAttributes {
   private StatsAttributes() {}
 
-  static Map<String, Object> flatten(Stats stats) {
+  /** {@code stats} as paths and values, in the order of the record's components. */
+  public static Map<String, Object> flatten(Stats stats) {
     Map<String, Object> out = new LinkedHashMap<>();
     add("", stats, out);
     return out;

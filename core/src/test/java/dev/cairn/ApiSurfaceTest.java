@@ -75,6 +75,7 @@ class ApiSurfaceTest {
       "dev.cairn.Stats$Stalls",
       "dev.cairn.Stats$TableFiles",
       "dev.cairn.Stats$Writes",
+      "dev.cairn.StatsAttributes",
       "dev.cairn.StatsMBean",
       "dev.cairn.StatsMBean$Registration",
       "dev.cairn.VerifyProgress",

@@ -33,6 +33,8 @@ class ImportRulesTest {
       Map.entry("compaction", List.of("dev.cairn.compaction.", "dev.cairn.model.")),
       Map.entry("core", List.of("dev.cairn.")),
       Map.entry("tools", List.of("dev.cairn.")),
+      // The API only (dev.cairn's classes), as any application would.
+      Map.entry("micrometer", List.of("dev.cairn.micrometer.", "dev.cairn.Cairn", "dev.cairn.StatsAttributes")),
       Map.entry("hbase-adapter", List.of("dev.cairn.hbase.", "dev.cairn.compaction.", "dev.cairn.model.")),
       Map.entry("cassandra-adapter", List.of("dev.cairn.cassandra.", "dev.cairn.compaction.", "dev.cairn.model.")),
       Map.entry("bench", List.of("dev.cairn.")));

@@ -14,7 +14,6 @@ import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
 import dev.cairn.cache.BlockCacheTrace;
 import dev.cairn.db.base.Engine;
-import dev.cairn.db.base.SharedPools;
 import dev.cairn.db.compact.Compactions;
 import dev.cairn.db.read.ReadState;
 import dev.cairn.db.read.SnapshotImpl;
@@ -57,12 +56,12 @@ public final class DbImpl implements Cairn {
   }
 
   /** See {@link Cairn#open}; {@code shared} is null or what the database shares with others. */
-  public static Cairn open(Path dir, Options options, SharedPools shared) {
+  public static Cairn open(Path dir, Options options, SharedState shared) {
     checkOpenArguments(dir, options);
     // A codec whose library is missing fails the open, naming it, not the first flush after it.
     BlockCodecs.forWriting(options.compression());
     BlockCodecs.forWriting(options.bottommostCompression());
-    LiveDatabase live = LiveDatabase.open(dir, options, shared);
+    LiveDatabase live = LiveDatabase.open(dir, options, shared == null ? null : shared.pools());
     return new DbImpl(live, live);
   }
 

@@ -1,0 +1,37 @@
+package dev.cairn.db;
+
+import dev.cairn.cache.CacheStats;
+import dev.cairn.cache.EvictionPolicy;
+import dev.cairn.db.base.MemtableBudget;
+import dev.cairn.db.base.SharedPools;
+
+/** The facade over {@link SharedPools} that the API's {@code SharedResources} holds. */
+public final class SharedState {
+  private final SharedPools pools;
+
+  public SharedState(long cacheBytes, EvictionPolicy policy, int backgroundThreads, long memtableBudgetBytes) {
+    this.pools = new SharedPools(cacheBytes, policy, backgroundThreads, memtableBudgetBytes);
+  }
+
+  SharedPools pools() {
+    return pools;
+  }
+
+  public CacheStats cacheStats() {
+    return pools.cache().stats();
+  }
+
+  /** Bytes the databases' memtables hold now; 0 without a budget. */
+  public long memtableBytes() {
+    MemtableBudget budget = pools.budget();
+    return budget == null ? 0 : budget.usedBytes();
+  }
+
+  public int openDatabases() {
+    return pools.openDatabases();
+  }
+
+  public void close() {
+    pools.close();
+  }
+}

@@ -1,0 +1,69 @@
+package dev.cairn.micrometer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.Cairn;
+import dev.cairn.Options;
+import dev.cairn.StatsAttributes;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every numeric figure of a database's Stats reaches a Micrometer registry, levels as tags. */
+class CairnMetricsTest {
+  @TempDir Path dir;
+
+  @Test
+  void everyFigureIsAGaugeTaggedWithTheDatabaseAndItsLevel() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Options options = Options.builder().memtableBytes(64 << 10).build();
+    try (Cairn db = Cairn.open(dir.resolve("orders"), options); Cairn other = Cairn.open(dir.resolve("users"), options)) {
+      new CairnMetrics(db, "orders", 0).bindTo(registry);
+      new CairnMetrics(other, "users", 0).bindTo(registry);
+      long numeric = StatsAttributes.flatten(db.stats()).values().stream()
+          .filter(v -> v instanceof Number || v instanceof Boolean).count();
+      assertEquals(numeric, registry.getMeters().stream().filter(m -> "orders".equals(m.getId().getTag("database"))).count(),
+          "one gauge per numeric figure");
+
+      for (int i = 0; i < 2000; i++) {
+        db.put(("key" + i).getBytes(StandardCharsets.UTF_8), new byte[100]);
+      }
+      db.flush();
+      Gauge written = registry.get("cairn.writes.userBytesWritten").tag("database", "orders").gauge();
+      assertTrue(written.value() >= 2000 * 100, "bytes written: " + written.value());
+      assertEquals(0, registry.get("cairn.writes.userBytesWritten").tag("database", "users").gauge().value());
+      Gauge l0Files = registry.get("cairn.levels.files").tags("database", "orders", "level", "0").gauge();
+      assertEquals(db.stats().levels().get(0).files(), (long) l0Files.value());
+    }
+    assertTrue(Double.isNaN(registry.get("cairn.flush.count").tag("database", "users").gauge().value()),
+        "a closed database's gauges read NaN");
+  }
+
+  @Test
+  void listIndicesBecomeLevelTags() {
+    CairnMetrics.Meter m = CairnMetrics.meterOf("reads.byLevel.3.answered");
+    assertEquals("cairn.reads.byLevel.answered", m.name());
+    assertEquals(List.of(Tag.of("level", "3")), m.tags());
+    assertEquals(List.of(), CairnMetrics.meterOf("cache.hits").tags());
+    assertThrows(IllegalArgumentException.class, () -> new CairnMetrics(null, "x"));
+  }
+
+  @Test
+  void noTwoFiguresShareAMeter(@TempDir Path d) {
+    try (Cairn db = Cairn.open(d, Options.defaults())) {
+      Set<CairnMetrics.Meter> seen = new HashSet<>();
+      for (String path : StatsAttributes.flatten(db.stats()).keySet()) {
+        assertTrue(seen.add(CairnMetrics.meterOf(path)), "two figures would be one meter: " + path);
+      }
+    }
+  }
+}
