@@ -86,6 +86,33 @@ class BackupsTest {
     }
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("combos")
+  void backupsUnderRandomWritesEachHoldAPrefixOfThem(EngineCombo combo) throws Exception {
+    Options options = options(combo);
+    int[][] bounds = new int[2][];
+    RandomWriter writer;
+    try (Cairn db = Cairn.open(tmp.resolve("live"), options); Backups backups = Backups.open(tmp.resolve("backups"))) {
+      writer = new RandomWriter(db, combo.hashCode(), 400).start();
+      try (writer) {
+        for (int b = 0; b < 2; b++) {
+          writer.awaitAcknowledged(3000 * (b + 1));
+          int from = writer.acknowledged();
+          backups.create(db);
+          bounds[b] = new int[] {from, writer.started()};
+        }
+      }
+      for (int b = 0; b < 2; b++) {
+        backups.restore(b + 1, tmp.resolve("restored-" + b));
+      }
+    }
+    for (int b = 0; b < 2; b++) {
+      try (Cairn restored = Cairn.open(tmp.resolve("restored-" + b), options)) {
+        writer.assertPrefix(restored, bounds[b][0], bounds[b][1]);
+      }
+    }
+  }
+
   @Test
   void aTableIsCopiedOnceAndSharedByTheBackupsHoldingIt() throws IOException {
     Path backupDir = tmp.resolve("backups");
