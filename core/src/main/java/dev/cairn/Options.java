@@ -193,7 +193,7 @@ public final class Options {
     return Math.min(MAX_DERIVED_TARGET_FILE_BYTES, Math.max(MIN_DERIVED_TARGET_FILE_BYTES, quarter));
   }
 
-  /** Off-heap block cache capacity; 0 disables the cache. Default 32 MiB. */
+  /** Off-heap block cache capacity; 0 disables it (a WARNING at open says so). Default 32 MiB. */
   public long blockCacheBytes() {
     return values.blockCacheBytes;
   }

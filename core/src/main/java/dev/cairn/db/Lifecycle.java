@@ -74,6 +74,9 @@ final class Lifecycle {
       life = new Lifecycle(dir, options, shared, lock);
       life.recover();
       life.compactions.start();
+      if (shared == null && options.blockCacheBytes() == 0) {
+        life.engine.events().openedWithoutCache();
+      }
       return life;
     } catch (RuntimeException | Error e) {
       if (life != null) {

@@ -28,6 +28,19 @@ public final class EngineEvents {
     this.database = database;
   }
 
+  /**
+   * At open: a database without a block cache ({@code blockCacheBytes} 0, allowed for tests and
+   * measurements) reads every block from the file system, which an operator should hear of.
+   */
+  public void openedWithoutCache() {
+    LOG.log(Level.WARNING, noCacheLine(database));
+  }
+
+  static String noCacheLine(String database) {
+    return database + ": opened without a block cache (blockCacheBytes 0): every table block read goes to the"
+        + " file system, index and filter blocks included";
+  }
+
   public void flushed(VersionEdit edit, long nanos) {
     if (LOG.isLoggable(Level.DEBUG)) {
       LOG.log(Level.DEBUG, flushLine(database, edit, nanos));

@@ -41,6 +41,34 @@ class EngineEventsTest {
   }
 
   @Test
+  void aDatabaseWithoutACacheIsAWarningAtOpen() {
+    Logger jdk = Logger.getLogger(EngineEvents.LOGGER);
+    List<LogRecord> seen = new CopyOnWriteArrayList<>();
+    Handler capture = new Handler() {
+      @Override
+      public void publish(LogRecord r) {
+        seen.add(r);
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    jdk.addHandler(capture);
+    try {
+      Cairn.open(dir.resolve("cached"), Options.defaults()).close();
+      assertEquals(List.of(), seen.stream().filter(r -> r.getLevel() == Level.WARNING).toList());
+      Cairn.open(dir.resolve("uncached"), Options.builder().blockCacheBytes(0).build()).close();
+      List<String> warnings = seen.stream().filter(r -> r.getLevel() == Level.WARNING).map(LogRecord::getMessage).toList();
+      assertEquals(List.of(EngineEvents.noCacheLine(dir.resolve("uncached").toString())), warnings);
+    } finally {
+      jdk.removeHandler(capture);
+    }
+  }
+
+  @Test
   void aStopIsInfoOnceAClientWouldNoticeIt() {
     assertEquals(System.Logger.Level.DEBUG, EngineEvents.stopLevel(99_999_999));
     assertEquals(System.Logger.Level.INFO, EngineEvents.stopLevel(100_000_000));
