@@ -32,7 +32,9 @@ import java.util.Map;
  * (docs/benchmarks.md), {@code jmh} hands its arguments to JMH for the microbenchmarks in
  * {@code dev.cairn.bench.micro}, {@code summarize} reports a finished run's steady state
  * ({@link dev.cairn.bench.report.SteadyState}), {@code hiccups} measures the machine's own stalls
- * ({@link dev.cairn.bench.run.MachineHiccups}). Exit codes: 0 success, 1 a run failed, 2 a bad command line.
+ * ({@link dev.cairn.bench.run.MachineHiccups}), {@code copies} times checkpoints, backups and many
+ * databases in one process ({@link dev.cairn.bench.copies.CopiesCommand}). Exit codes: 0 success, 1 a
+ * run failed, 2 a bad command line.
  */
 public final class BenchMain {
   public static final int EXIT_OK = 0;
@@ -105,11 +107,15 @@ public final class BenchMain {
           out.print(dev.cairn.bench.run.MachineHiccups.run(rest));
           return EXIT_OK;
         }
+        case "copies" -> {
+          dev.cairn.bench.copies.CopiesCommand.run(rest, err);
+          return EXIT_OK;
+        }
         case "help", "-h", "--help" -> {
           out.print(usage());
           return EXIT_OK;
         }
-        default -> throw new UsageException("unknown command '" + command + "'; valid commands: run, compare, matrix, series, docs, summarize, cache-replay, hiccups, jmh, help");
+        default -> throw new UsageException("unknown command '" + command + "'; valid commands: run, compare, matrix, series, docs, summarize, cache-replay, hiccups, copies, jmh, help");
       }
     } catch (UsageException e) {
       err.println("error: " + e.getMessage());
@@ -260,6 +266,9 @@ public final class BenchMain {
         .append("  java -jar cairn-bench.jar summarize --out DIR --after SECONDS   (a finished run's steady state)\n")
         .append("  java -jar cairn-bench.jar cache-replay --trace FILE [--cache-mb A,B] [--from F]   (a block cache trace against each policy)\n")
         .append("  java -jar cairn-bench.jar hiccups [--threads N] [--seconds S]   (this machine's own stalls: the floor under a p99)\n")
+        .append("  java -jar cairn-bench.jar copies --out DIR [--records N] [--value-bytes B] [--databases D] [--many-records R] [--repeat K] [--data-dir DIR] [--seed X]\n")
+        .append("      (checkpoint and backup times per compaction style; D databases on their own resources and on one SharedResources;\n")
+        .append("       its flags' defaults, 1000000 records, 20 databases of 200000, 3 rounds, are the full figures: docs/benchmarks.md)\n")
         .append("  java -jar cairn-bench.jar help\n\n")
         .append("engines:   ").append(String.join(", ", Engines.names())).append('\n')
         .append("workloads: ").append(String.join(", ", Workloads.names())).append("\n\nflags:\n");
