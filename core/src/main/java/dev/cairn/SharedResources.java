@@ -26,7 +26,6 @@ import dev.cairn.db.SharedState;
 public final class SharedResources implements AutoCloseable {
   private final SharedState pools;
   private final long memtableBudgetBytes;
-  private volatile boolean closed;
 
   private SharedResources(Builder b) {
     this.pools = new SharedState(b.blockCacheBytes, b.blockCacheEvictionPolicy, b.backgroundThreads, b.memtableBudgetBytes);
@@ -37,13 +36,14 @@ public final class SharedResources implements AutoCloseable {
     return new Builder();
   }
 
-  /** The pools for a database opening with {@code options}, which must leave what they replace at its default. */
+  /**
+   * The pools for a database opening with {@code options}, which must leave what they replace at
+   * its default; the database counts as open from here ({@code DbImpl.open} releases it if the
+   * open fails), so that {@link #close()} cannot slip between the check and the open.
+   */
   SharedState forDatabase(Options options) {
     if (options == null) {
       throw new IllegalArgumentException("options must not be null");
-    }
-    if (closed) {
-      throw new IllegalStateException("these shared resources are closed");
     }
     Options defaults = Options.defaults();
     if (options.blockCacheBytes() != defaults.blockCacheBytes()
@@ -52,6 +52,7 @@ public final class SharedResources implements AutoCloseable {
       throw new IllegalArgumentException("the options set blockCacheBytes, blockCacheEvictionPolicy or "
           + "backgroundThreads, which the shared resources provide: leave them at their defaults");
     }
+    pools.reserve();
     return pools;
   }
 
@@ -82,13 +83,6 @@ public final class SharedResources implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (closed) {
-      return;
-    }
-    if (pools.openDatabases() > 0) {
-      throw new IllegalStateException(pools.openDatabases() + " database(s) still use these shared resources: close them first");
-    }
-    closed = true;
     pools.close();
   }
 

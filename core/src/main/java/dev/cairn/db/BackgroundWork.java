@@ -93,8 +93,8 @@ final class BackgroundWork implements BackgroundRequests.Handler {
       return;
     }
     if (memTables.hasImmutable() && !flushScheduled) {
+      flushes.execute(this::backgroundFlush); // runs once this thread releases the mutex
       flushScheduled = true;
-      flushes.execute(this::backgroundFlush);
     }
     Compactions.Claimed claimed;
     while ((claimed = compactions.claimNext()) != null) {
@@ -212,9 +212,18 @@ final class BackgroundWork implements BackgroundRequests.Handler {
     }
   }
 
-  /** Failed open: stops the pool without waiting. */
+  /**
+   * Failed open: stops the pool, skipping what has not started, and waits (bounded) for what has,
+   * so that no task touches the engine after its resources are released.
+   */
   void shutdownNow() {
     background.shutdownNow();
     flushes.shutdownNow();
+    try {
+      background.awaitTermination(1, TimeUnit.MINUTES);
+      flushes.awaitTermination(1, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -20,7 +20,6 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.zip.CRC32C;
 
 /**
  * An incremental backup directory (docs/operations.md, "Backups"):
@@ -37,12 +36,17 @@ import java.util.zip.CRC32C;
  * backup's files, so a backup interrupted at any point (a crash, a kill, a full disk) leaves the
  * earlier ones whole. A table's shared name carries its number, CRC-32C and size, so two tables
  * share a file only when their bytes agree.
+ *
+ * <p>Thread-safe: the operations of one instance run one at a time (a backup's garbage collection
+ * must not see another's files before its record); the LOCK keeps other instances and processes out.
  */
 public final class BackupEngine implements AutoCloseable {
   private static final String META = "meta";
   private static final String SHARED = "shared";
   private static final String PRIVATE = "private";
   private static final String PARTIAL = ".partial";
+  /** The file under meta/ holding the next backup's id. */
+  private static final String NEXT = "NEXT";
 
   private final Path dir;
   private final FileSystem fs;
@@ -60,6 +64,7 @@ public final class BackupEngine implements AutoCloseable {
       for (String sub : List.of(META, SHARED, PRIVATE)) {
         fs.createDirectories(dir.resolve(sub));
       }
+      fs.syncDirectory(dir);
       try {
         return new BackupEngine(dir, fs, fs.lock(dir.resolve(FileNames.LOCK)));
       } catch (IOException | java.nio.channels.OverlappingFileLockException e) {
@@ -74,15 +79,17 @@ public final class BackupEngine implements AutoCloseable {
    * Backs up {@code db}, open for writes: flushes it, then copies the tables no earlier backup
    * holds and writes the backup's manifest and record.
    */
-  public BackupInfo create(Cairn db) {
+  public synchronized BackupInfo create(Cairn db) {
     if (!(db instanceof DbImpl impl)) {
       throw new IllegalArgumentException("not a database Cairn.open returned: " + db);
     }
     try {
-      collectGarbage(records());
-      long id = records().stream().mapToLong(BackupRecord::id).max().orElse(0) + 1;
+      List<BackupRecord> finished = records();
+      collectGarbage(finished);
+      long id = Math.max(finished.stream().mapToLong(BackupRecord::id).max().orElse(0) + 1, nextId());
+      writeNextId(id + 1); // taken before anything is written: a failed backup leaves a gap, never a reuse
       BackupRecord record = impl.withPinnedTables("backup", (tables, source) -> backUp(id, tables, source));
-      writeRecord(record);
+      writeRecord(record); // the backup exists from here
       return record.info();
     } catch (IOException e) {
       throw new CairnIOException("backup of " + db + " into " + dir + " failed", e);
@@ -90,6 +97,7 @@ public final class BackupEngine implements AutoCloseable {
   }
 
   private BackupRecord backUp(long id, PinnedTables tables, FileSystem source) throws IOException {
+    Instant created = Instant.now(); // the point in time the backup holds: just after its flush
     List<BackupRecord.FileEntry> files = new ArrayList<>();
     for (FileMetaData t : tables.tables()) {
       files.add(backUpTable(t, tables.tablePath(t.number()), source));
@@ -100,23 +108,24 @@ public final class BackupEngine implements AutoCloseable {
     fs.createDirectories(ownDir);
     tables.writeManifest(fs, ownDir);
     fs.syncDirectory(ownDir);
+    fs.syncDirectory(dir.resolve(PRIVATE));
     for (String name : List.of(tables.manifestName(), FileNames.CURRENT)) {
       Path p = ownDir.resolve(name);
-      files.add(entry(own + "/" + name, Checksums.of(fs, p, fs.size(p))));
+      files.add(entry(own + "/" + name, BackupChecksums.of(fs, p, fs.size(p))));
     }
-    return new BackupRecord(id, Instant.now(), tables.lastSequence(), files);
+    return new BackupRecord(id, created, tables.lastSequence(), files);
   }
 
   /** The table's shared copy: reused when an earlier backup holds the same bytes, else copied. */
   private BackupRecord.FileEntry backUpTable(FileMetaData t, Path table, FileSystem source) throws IOException {
-    Checksums sums = Checksums.of(source, table, t.totalBytes());
+    BackupChecksums sums = BackupChecksums.of(source, table, t.totalBytes());
     String path = SHARED + "/" + sharedName(t.number(), sums.crc(), t.totalBytes());
     Path target = dir.resolve(path);
     if (fs.exists(target) && fs.size(target) == t.totalBytes()) {
       return entry(path, sums);
     }
     Path partial = dir.resolve(path + PARTIAL);
-    Checksums copied = copy(source, table, t.totalBytes(), partial);
+    BackupChecksums copied = copy(source, table, t.totalBytes(), partial);
     if (copied.crc() != sums.crc()) {
       throw new IOException(table + " changed while it was backed up (CRC-32C " + BackupRecord.hex(sums.crc())
           + ", then " + BackupRecord.hex(copied.crc()) + ")");
@@ -129,8 +138,38 @@ public final class BackupEngine implements AutoCloseable {
     return FileNames.table(number).replace(".sst", "") + "_" + BackupRecord.hex(crc) + "_" + size + ".sst";
   }
 
-  private static BackupRecord.FileEntry entry(String path, Checksums sums) {
+  private static BackupRecord.FileEntry entry(String path, BackupChecksums sums) {
     return new BackupRecord.FileEntry(path, sums.size(), sums.crc(), sums.chunkCrcs());
+  }
+
+  /**
+   * The id the next backup takes at least, from {@code meta/NEXT}: kept so that ids are never
+   * reused, even after every backup was purged (1 when there is no such file).
+   */
+  private long nextId() throws IOException {
+    Path next = dir.resolve(META).resolve(NEXT);
+    if (!fs.exists(next)) {
+      return 1;
+    }
+    try (ReadableFile in = fs.openReadable(next)) {
+      String text = new String(in.readFully(0, Math.toIntExact(in.size()), IoTag.OTHER), java.nio.charset.StandardCharsets.US_ASCII).trim();
+      try {
+        return Long.parseLong(text);
+      } catch (NumberFormatException e) {
+        throw new CorruptionException(next.toString(), 0, "not a backup id: '" + text + "'");
+      }
+    }
+  }
+
+  private void writeNextId(long id) throws IOException {
+    Path metaDir = dir.resolve(META);
+    Path partial = metaDir.resolve(NEXT + PARTIAL);
+    try (WritableFile out = fs.create(partial, IoTag.OTHER)) {
+      out.append((id + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      out.sync();
+    }
+    fs.rename(partial, metaDir.resolve(NEXT));
+    fs.syncDirectory(metaDir);
   }
 
   private void writeRecord(BackupRecord record) throws IOException {
@@ -145,7 +184,7 @@ public final class BackupEngine implements AutoCloseable {
   }
 
   /** Every finished backup, oldest first. */
-  public List<BackupInfo> list() {
+  public synchronized List<BackupInfo> list() {
     try {
       return records().stream().map(BackupRecord::info).toList();
     } catch (IOException e) {
@@ -157,7 +196,7 @@ public final class BackupEngine implements AutoCloseable {
    * Reads every file of backup {@code id} and checks its size and checksums; a difference is a
    * {@link CorruptionException} naming the file and the offset of its first damaged chunk.
    */
-  public BackupInfo verify(long id) {
+  public synchronized BackupInfo verify(long id) {
     try {
       BackupRecord record = record(id);
       for (BackupRecord.FileEntry f : record.files()) {
@@ -170,7 +209,7 @@ public final class BackupEngine implements AutoCloseable {
           throw new CorruptionException(p.toString(), Math.min(size, f.size()),
               size + " bytes where backup " + id + " recorded " + f.size());
         }
-        check(f, p, Checksums.of(fs, p, size));
+        check(f, p, BackupChecksums.of(fs, p, size));
       }
       return record.info();
     } catch (IOException e) {
@@ -178,7 +217,7 @@ public final class BackupEngine implements AutoCloseable {
     }
   }
 
-  private static void check(BackupRecord.FileEntry f, Path p, Checksums actual) {
+  private static void check(BackupRecord.FileEntry f, Path p, BackupChecksums actual) {
     for (int i = 0; i < f.chunkCrcs().size(); i++) {
       if (i >= actual.chunkCrcs().size() || !f.chunkCrcs().get(i).equals(actual.chunkCrcs().get(i))) {
         throw new CorruptionException(p.toString(), (long) i * BackupRecord.CHUNK_BYTES,
@@ -196,7 +235,7 @@ public final class BackupEngine implements AutoCloseable {
    * checked against the backup's checksums, into a directory beside the target renamed to it
    * at the end (it appears whole or not at all).
    */
-  public BackupInfo restore(long id, Path target) {
+  public synchronized BackupInfo restore(long id, Path target) {
     Path absolute = target.toAbsolutePath().normalize();
     if (fs.exists(absolute)) {
       throw new CairnException("restore target " + absolute + " already exists: a restore makes a new directory");
@@ -207,7 +246,16 @@ public final class BackupEngine implements AutoCloseable {
     Path building = absolute.resolveSibling(absolute.getFileName() + ".restore-building");
     try {
       BackupRecord record = record(id);
-      removeDirectory(building);
+      if (fs.exists(building)) {
+        for (String name : fs.list(building)) {
+          FileNames.Kind kind = FileNames.parse(name).kind();
+          if (kind != FileNames.Kind.TABLE && kind != FileNames.Kind.MANIFEST && kind != FileNames.Kind.CURRENT) {
+            throw new CairnException(building + " holds " + name + ", which no restore writes: it is not the leftover"
+                + " of an interrupted restore, so it is left alone; move it away");
+          }
+        }
+        removeDirectory(building);
+      }
       fs.createDirectories(building);
       for (BackupRecord.FileEntry f : record.files()) {
         Path from = dir.resolve(f.path());
@@ -238,7 +286,7 @@ public final class BackupEngine implements AutoCloseable {
   }
 
   /** Deletes all but the newest {@code keep} backups and the files only they held; returns those deleted. */
-  public List<BackupInfo> purgeOldBackups(int keep) {
+  public synchronized List<BackupInfo> purgeOldBackups(int keep) {
     if (keep < 0) {
       throw new IllegalArgumentException("backups to keep must not be negative: " + keep);
     }
@@ -268,7 +316,7 @@ public final class BackupEngine implements AutoCloseable {
       ids.add(Long.toString(r.id()));
     }
     for (String name : fs.list(dir.resolve(META))) {
-      if (name.endsWith(PARTIAL)) {
+      if (name.endsWith(PARTIAL)) { // NEXT's too: NEXT itself stays
         fs.delete(dir.resolve(META).resolve(name));
       }
     }
@@ -294,9 +342,25 @@ public final class BackupEngine implements AutoCloseable {
     fs.delete(directory);
   }
 
+  /** Backup {@code id}'s record, read on its own: another backup's damaged record does not stand in the way. */
   private BackupRecord record(long id) throws IOException {
-    return records().stream().filter(r -> r.id() == id).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("no backup " + id + " in " + dir));
+    Path p = dir.resolve(META).resolve(Long.toString(id));
+    if (id <= 0 || !fs.exists(p)) {
+      throw new IllegalArgumentException("no backup " + id + " in " + dir);
+    }
+    return readRecord(p, Long.toString(id));
+  }
+
+  private BackupRecord readRecord(Path p, String name) throws IOException {
+    byte[] content;
+    try (ReadableFile in = fs.openReadable(p)) {
+      content = in.readFully(0, Math.toIntExact(in.size()), IoTag.OTHER);
+    }
+    BackupRecord r = BackupRecord.parse(p.toString(), content);
+    if (!Long.toString(r.id()).equals(name)) {
+      throw new CorruptionException(p.toString(), 0, "holds backup " + r.id() + " under the name " + name);
+    }
+    return r;
   }
 
   /** The finished backups' records, oldest first; a damaged record is a {@link CorruptionException}. */
@@ -305,18 +369,9 @@ public final class BackupEngine implements AutoCloseable {
     Path metaDir = dir.resolve(META);
     for (String name : fs.list(metaDir)) {
       if (!name.chars().allMatch(Character::isDigit)) {
-        continue; // a partial record: the backup never finished
+        continue; // NEXT, or a partial record: a backup that never finished
       }
-      Path p = metaDir.resolve(name);
-      byte[] content;
-      try (ReadableFile in = fs.openReadable(p)) {
-        content = in.readFully(0, Math.toIntExact(in.size()), IoTag.OTHER);
-      }
-      BackupRecord r = BackupRecord.parse(p.toString(), content);
-      if (!Long.toString(r.id()).equals(name)) {
-        throw new CorruptionException(p.toString(), 0, "holds backup " + r.id() + " under the name " + name);
-      }
-      out.add(r);
+      out.add(readRecord(metaDir.resolve(name), name));
     }
     out.sort(Comparator.comparingLong(BackupRecord::id));
     return out;
@@ -326,8 +381,8 @@ public final class BackupEngine implements AutoCloseable {
    * Copies the first {@code length} bytes of {@code from} (on {@code source}) into {@code to}
    * (created, synced) and returns their checksums.
    */
-  private Checksums copy(FileSystem source, Path from, long length, Path to) throws IOException {
-    Checksums.Builder sums = new Checksums.Builder();
+  private BackupChecksums copy(FileSystem source, Path from, long length, Path to) throws IOException {
+    BackupChecksums.Builder sums = new BackupChecksums.Builder();
     ByteBuffer chunk = ByteBuffer.allocate(BackupRecord.CHUNK_BYTES);
     try (ReadableFile in = source.openReadable(from); WritableFile out = fs.create(to, IoTag.OTHER)) {
       for (long at = 0; at < length; ) {
@@ -352,47 +407,6 @@ public final class BackupEngine implements AutoCloseable {
       lock.close();
     } catch (Exception e) {
       throw new CairnException("releasing the LOCK of backup directory " + dir + ": " + e.getMessage(), e);
-    }
-  }
-
-  /** A file's size, CRC-32C, and the CRC-32C of each {@link BackupRecord#CHUNK_BYTES} chunk. */
-  record Checksums(long size, int crc, List<Integer> chunkCrcs) {
-    static Checksums of(FileSystem fs, Path file, long length) throws IOException {
-      Builder sums = new Builder();
-      ByteBuffer chunk = ByteBuffer.allocate(BackupRecord.CHUNK_BYTES);
-      try (ReadableFile in = fs.openReadable(file)) {
-        for (long at = 0; at < length; ) {
-          chunk.clear().limit((int) Math.min(BackupRecord.CHUNK_BYTES, length - at));
-          int n = in.read(at, chunk, IoTag.OTHER);
-          if (n < chunk.limit()) {
-            throw new CorruptionException(file.toString(), at + n, "the file ends here, before its " + length + " bytes");
-          }
-          chunk.flip();
-          sums.add(chunk);
-          at += n;
-        }
-      }
-      return sums.build(length);
-    }
-
-    /** Takes whole chunks in order (only the last may be short). */
-    static final class Builder {
-      private final CRC32C whole = new CRC32C();
-      private final List<Integer> chunks = new ArrayList<>();
-
-      void add(ByteBuffer chunk) {
-        CRC32C one = new CRC32C();
-        one.update(chunk.duplicate());
-        whole.update(chunk);
-        chunks.add((int) one.getValue());
-      }
-
-      Checksums build(long size) {
-        if (chunks.isEmpty()) {
-          chunks.add((int) new CRC32C().getValue());
-        }
-        return new Checksums(size, (int) whole.getValue(), chunks);
-      }
     }
   }
 }

@@ -61,13 +61,18 @@ final class Checkpoint {
       pinned.writeManifest(fs, building);
       fs.syncDirectory(building);
       fs.rename(building, absolute);
-      fs.syncDirectory(absolute.getParent());
     } catch (IOException | RuntimeException e) {
       removeQuietly(building, e);
       if (e instanceof IOException io) {
         throw new CairnIOException("checkpoint of " + engine.dir() + " into " + absolute + " failed", io);
       }
       throw (RuntimeException) e;
+    }
+    try {
+      fs.syncDirectory(absolute.getParent());
+    } catch (IOException e) {
+      throw new CairnIOException("checkpoint " + absolute + " is made and complete, but its name may not survive a"
+          + " power loss (syncing " + absolute.getParent() + " failed)", e);
     }
   }
 

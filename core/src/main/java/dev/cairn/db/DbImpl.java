@@ -57,12 +57,19 @@ public final class DbImpl implements Cairn {
 
   /** See {@link Cairn#open}; {@code shared} is null or what the database shares with others. */
   public static Cairn open(Path dir, Options options, SharedState shared) {
-    checkOpenArguments(dir, options);
-    // A codec whose library is missing fails the open, naming it, not the first flush after it.
-    BlockCodecs.forWriting(options.compression());
-    BlockCodecs.forWriting(options.bottommostCompression());
-    LiveDatabase live = LiveDatabase.open(dir, options, shared == null ? null : shared.pools());
-    return new DbImpl(live, live);
+    try {
+      checkOpenArguments(dir, options);
+      // A codec whose library is missing fails the open, naming it, not the first flush after it.
+      BlockCodecs.forWriting(options.compression());
+      BlockCodecs.forWriting(options.bottommostCompression());
+      LiveDatabase live = LiveDatabase.open(dir, options, shared == null ? null : shared.pools());
+      return new DbImpl(live, live);
+    } catch (RuntimeException | Error e) {
+      if (shared != null) {
+        shared.pools().released(); // reserved by SharedResources before the open
+      }
+      throw e;
+    }
   }
 
   /** See {@link Cairn#openReadOnly}. */

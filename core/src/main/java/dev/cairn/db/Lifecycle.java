@@ -191,7 +191,13 @@ final class Lifecycle {
     } finally {
       engine.mutex().unlock();
     }
-    releaseResources();
+    try {
+      releaseResources();
+    } finally {
+      if (engine.shared() != null) {
+        engine.shared().released(); // failed opens release in DbImpl.open
+      }
+    }
   }
 
   private void closeAfterFailedOpen() {
@@ -208,23 +214,31 @@ final class Lifecycle {
     releaseResources();
   }
 
+  /** Each step runs whatever the one before it threw; the first failure is thrown at the end. */
   private void releaseResources() {
     try {
       engine.versions().close();
     } catch (IOException e) {
       LOG.log(System.Logger.Level.WARNING, "closing the manifest: " + e);
-    }
-    engine.tableCache().close();
-    engine.blockCache().close(); // a shared cache's share only: its blocks go, the cache stays
-    engine.mutex().lock();
-    try {
-      memTables.leaveBudget();
     } finally {
-      engine.mutex().unlock();
+      try {
+        engine.tableCache().close();
+      } finally {
+        try {
+          engine.blockCache().close(); // a shared cache's share only: its blocks go, the cache stays
+        } finally {
+          try {
+            engine.mutex().lock();
+            try {
+              memTables.leaveBudget();
+            } finally {
+              engine.mutex().unlock();
+            }
+          } finally {
+            DatabaseDirectory.unlockQuietly(dbLock);
+          }
+        }
+      }
     }
-    if (engine.shared() != null) {
-      engine.shared().closed();
-    }
-    DatabaseDirectory.unlockQuietly(dbLock);
   }
 }

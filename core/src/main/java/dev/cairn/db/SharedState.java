@@ -17,6 +17,11 @@ public final class SharedState {
     return pools;
   }
 
+  /** A database is about to open on these: see {@link SharedPools#reserve}. */
+  public void reserve() {
+    pools.reserve();
+  }
+
   public CacheStats cacheStats() {
     return pools.cache().stats();
   }

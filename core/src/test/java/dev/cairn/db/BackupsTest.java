@@ -220,6 +220,7 @@ class BackupsTest {
           BackupInfo made = backups.create(db);
           createsLeft.set(Integer.MAX_VALUE);
           assertEquals(List.of(first, made), backups.list());
+          assertTrue(made.id() > first.id());
           break;
         } catch (CairnIOException e) {
           assertTrue(e.getMessage().contains("injected"), e.getMessage());
@@ -231,6 +232,30 @@ class BackupsTest {
       assertEquals(List.of(), Stream.concat(list(backupDir.resolve("meta")).stream(), list(backupDir.resolve("shared")).stream())
           .filter(n -> n.endsWith(".partial")).toList(), "the leftovers went");
       assertEquals(2, list(backupDir.resolve("private")).size());
+      assertEquals(List.of("1", "NEXT"), list(backupDir.resolve("meta")).stream().filter(n -> !n.matches("\\d+") || n.equals("1")).toList());
+    }
+  }
+
+  @Test
+  void idsAreNeverReusedAndADamagedRecordBlocksOnlyItsOwnBackup() throws IOException {
+    Path backupDir = tmp.resolve("backups");
+    try (Cairn db = Cairn.open(tmp.resolve("live"), tableOptions()); Backups backups = Backups.open(backupDir)) {
+      write(db, 0);
+      assertEquals(1, backups.create(db).id());
+      assertEquals(2, backups.create(db).id());
+      backups.purgeOldBackups(0);
+      assertEquals(List.of(), backups.list());
+      assertEquals(3, backups.create(db).id(), "an id names one backup for good");
+      BackupInfo fourth = backups.create(db);
+      Path third = backupDir.resolve("meta").resolve("3");
+      Files.writeString(third, Files.readString(third).replace("id 3", "id 4"));
+      assertThrows(CorruptionException.class, backups::list);
+      assertThrows(CorruptionException.class, () -> backups.verify(3));
+      assertEquals(fourth, backups.verify(fourth.id()), "the other backups stay usable");
+      backups.restore(fourth.id(), tmp.resolve("restored"));
+    }
+    try (Cairn restored = Cairn.open(tmp.resolve("restored"), tableOptions())) {
+      check(restored, 0);
     }
   }
 

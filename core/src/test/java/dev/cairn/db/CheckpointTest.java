@@ -191,6 +191,38 @@ class CheckpointTest {
   }
 
   @Test
+  void aFileSystemThatCannotCountLinksGetsCopies(@TempDir Path tmp) throws Exception {
+    AtomicLong links = new AtomicLong();
+    ForwardingFileSystem noCount = new ForwardingFileSystem(new LocalFileSystem()) {
+      @Override
+      public void link(Path existing, Path link) throws IOException {
+        links.incrementAndGet();
+        super.link(existing, link);
+      }
+
+      @Override
+      public int linkCount(Path path) {
+        throw new UnsupportedOperationException("no count here");
+      }
+    };
+    EngineCombo block = EngineCombo.of(EngineCombo.CompactionStyle.BLOCK, EngineCombo.CompactionScheduler.IMMEDIATE);
+    Options options = block.apply(EngineCombo.tinyTree()).fileSystem(noCount).build();
+    try (Cairn db = Cairn.open(tmp.resolve("live"), options)) {
+      for (int i = 0; i < KEYS; i++) {
+        db.put(key(i), value(i, 0));
+      }
+      db.checkpoint(tmp.resolve("copy"));
+      Map<String, String> frozen = digests(tmp.resolve("copy"));
+      for (int i = 0; i < KEYS; i++) {
+        db.put(key(i), value(i, 1));
+      }
+      db.compactRange(null, null); // appends in place: the copy's files are its own
+      assertEquals(frozen, digests(tmp.resolve("copy")));
+    }
+    assertEquals(0, links.get(), "a link its appender could not see would let an append change the copy");
+  }
+
+  @Test
   void badTargetsAreRefusedAndChangeNothing(@TempDir Path tmp) throws Exception {
     Path live = tmp.resolve("live");
     Options options = options(EngineCombo.of(EngineCombo.CompactionStyle.TABLE, EngineCombo.CompactionScheduler.IMMEDIATE));

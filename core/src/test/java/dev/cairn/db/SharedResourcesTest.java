@@ -2,6 +2,7 @@ package dev.cairn.db;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,7 +10,13 @@ import dev.cairn.Cairn;
 import dev.cairn.Options;
 import dev.cairn.SharedResources;
 import dev.cairn.Stats;
+import dev.cairn.fs.ForwardingFileSystem;
+import dev.cairn.fs.IoTag;
+import dev.cairn.fs.LocalFileSystem;
+import dev.cairn.fs.WritableFile;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -133,6 +140,50 @@ class SharedResourcesTest {
       }
       assertEquals(0, shared.memtableBytes(), "closed databases leave the budget");
     }
+  }
+
+  @Test
+  void aDatabaseWhoseFlushesFailedMakesNoOtherWriterWait() throws Exception {
+    AtomicBoolean failTables = new AtomicBoolean();
+    Options failing = Options.builder().memtableBytes(8 << 20).fileSystem(new ForwardingFileSystem(new LocalFileSystem()) {
+      @Override
+      public WritableFile create(Path path, IoTag tag) throws IOException {
+        if (failTables.get() && path.toString().endsWith(".sst")) {
+          throw new IOException("injected: the disk is full");
+        }
+        return super.create(path, tag);
+      }
+    }).build();
+    try (SharedResources shared = SharedResources.builder().memtableBudgetBytes(2 << 20).build();
+        Cairn broken = Cairn.open(tmp.resolve("broken"), failing, shared);
+        Cairn healthy = Cairn.open(tmp.resolve("healthy"), Options.builder().memtableBytes(8 << 20).build(), shared)) {
+      byte[] pad = new byte[1000];
+      for (int i = 0; i < 1500; i++) {
+        broken.put(key(i), pad);
+      }
+      failTables.set(true);
+      assertThrows(RuntimeException.class, broken::flush); // its memtable stays, unflushable
+      assertTrue(shared.memtableBytes() > 1 << 20, "the broken database holds " + shared.memtableBytes());
+      Thread writer = new Thread(() -> {
+        for (int i = 0; i < 3000; i++) {
+          healthy.put(key(i), pad);
+        }
+      });
+      writer.start();
+      writer.join(60_000);
+      assertFalse(writer.isAlive(), "the healthy database's writer waited for a flush that will never come");
+      assertEquals(1000, healthy.get(key(2999)).length);
+    }
+  }
+
+  @Test
+  void aFailedOpenLeavesNoDatabaseCounted() throws IOException {
+    Path notADirectory = Files.writeString(tmp.resolve("file"), "x");
+    SharedResources shared = SharedResources.builder().build();
+    assertThrows(RuntimeException.class, () -> Cairn.open(notADirectory, Options.defaults(), shared));
+    assertEquals(0, shared.openDatabases());
+    shared.close(); // would refuse with a database counted
+    assertThrows(IllegalStateException.class, () -> Cairn.open(tmp.resolve("db"), Options.defaults(), shared));
   }
 
   @Test

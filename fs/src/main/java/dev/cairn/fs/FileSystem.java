@@ -60,11 +60,13 @@ public interface FileSystem {
 
   /**
    * How many names {@code path}'s file has (its hard links). An appender never changes a file
-   * with more than one: the other name may be a checkpoint's, whose copy must not move. The
-   * default, for a file system without links, is 1.
+   * with more than one: the other name may be a checkpoint's, whose copy must not move. Throws
+   * {@link UnsupportedOperationException} where the file system cannot count them (the default):
+   * the engine then makes no links of its own there (a checkpoint copies), so that links and the
+   * count of them are one capability.
    */
   default int linkCount(Path path) throws IOException {
-    return 1;
+    throw new UnsupportedOperationException(getClass().getName() + " counts no hard links");
   }
 
   /** Byte counters by purpose. */

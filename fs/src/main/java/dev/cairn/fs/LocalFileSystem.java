@@ -93,12 +93,13 @@ public final class LocalFileSystem implements FileSystem {
     Files.createLink(link, existing);
   }
 
+  /** Throws {@link UnsupportedOperationException} without the "unix" attributes (as {@link #link} refuses there). */
   @Override
   public int linkCount(Path path) throws IOException {
     try {
       return ((Number) Files.getAttribute(path, "unix:nlink")).intValue();
-    } catch (UnsupportedOperationException | IllegalArgumentException e) {
-      return 1; // no "unix" view: link() made no links here
+    } catch (IllegalArgumentException e) {
+      throw new UnsupportedOperationException("no link count for " + path + " on this file system", e);
     }
   }
 

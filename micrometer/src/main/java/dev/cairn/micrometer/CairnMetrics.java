@@ -25,9 +25,12 @@ import java.util.Map;
  * A scrape reads one {@code Stats} for all the gauges (taken again when the last is older than
  * {@link #MAX_AGE_NANOS}), not one each. Counts since open (hits, bytes written, stall time) are
  * gauges that only grow: a backend's rate over them is the rate. A closed database's gauges read
- * NaN.
+ * NaN; {@link #close()} removes them from the registries (do so with the database: a database
+ * reopened under the same name binds anew). A list of plain numbers (a buffer's frozen levels) and
+ * a level's own number are not exported: they are labels, not figures. On shared resources the
+ * cache's size and eviction figures are the whole cache's under every database's tag.
  */
-public final class CairnMetrics implements MeterBinder {
+public final class CairnMetrics implements MeterBinder, AutoCloseable {
   /** How long one {@code Stats} serves the gauges: 1 second. */
   public static final long MAX_AGE_NANOS = 1_000_000_000L;
 
@@ -38,6 +41,7 @@ public final class CairnMetrics implements MeterBinder {
   // Guarded by this.
   private Map<String, Object> figures;
   private long takenAt;
+  private final List<Map.Entry<MeterRegistry, io.micrometer.core.instrument.Meter>> bound = new ArrayList<>();
 
   /** {@code name} tags every meter ({@code database}). */
   public CairnMetrics(Cairn db, String name) {
@@ -57,15 +61,34 @@ public final class CairnMetrics implements MeterBinder {
   @Override
   public void bindTo(MeterRegistry registry) {
     for (Map.Entry<String, Object> e : figures().entrySet()) {
-      if (e.getValue() instanceof Number || e.getValue() instanceof Boolean) {
+      if (exported(e.getKey(), e.getValue())) {
         Meter meter = meterOf(e.getKey());
         String path = e.getKey();
-        Gauge.builder(meter.name(), this, m -> m.value(path))
+        Gauge gauge = Gauge.builder(meter.name(), this, m -> m.value(path))
             .tags(Tags.of(meter.tags()).and("database", name))
             .strongReference(true) // the registry keeps the binder: nothing else need hold it
             .register(registry);
+        synchronized (this) {
+          bound.add(Map.entry(registry, gauge));
+        }
       }
     }
+  }
+
+  /** Numbers and booleans, but not list elements (labels such as level numbers) nor a level's own number. */
+  static boolean exported(String path, Object value) {
+    boolean figure = value instanceof Number || value instanceof Boolean;
+    boolean listElement = path.substring(path.lastIndexOf('.') + 1).chars().allMatch(Character::isDigit);
+    return figure && !listElement && !path.matches("levels\\.\\d+\\.level");
+  }
+
+  /** Removes every gauge this binder registered. */
+  @Override
+  public synchronized void close() {
+    for (Map.Entry<MeterRegistry, io.micrometer.core.instrument.Meter> b : bound) {
+      b.getKey().remove(b.getValue());
+    }
+    bound.clear();
   }
 
   /** A figure's meter: its path without list indices, and the indices as {@code level} tags. */
@@ -85,12 +108,7 @@ public final class CairnMetrics implements MeterBinder {
   }
 
   private double value(String path) {
-    Object v;
-    try {
-      v = figures().get(path);
-    } catch (CairnException e) {
-      return Double.NaN; // closed, or failed: no figure rather than a stale one
-    }
+    Object v = figures().get(path);
     if (v instanceof Number n) {
       return n.doubleValue();
     }
@@ -103,7 +121,11 @@ public final class CairnMetrics implements MeterBinder {
   private synchronized Map<String, Object> figures() {
     long now = System.nanoTime();
     if (figures == null || now - takenAt >= maxAgeNanos) {
-      figures = StatsAttributes.flatten(db.stats());
+      try {
+        figures = StatsAttributes.flatten(db.stats());
+      } catch (CairnException e) {
+        figures = Map.of(); // closed, or failed: no figure rather than a stale one
+      }
       takenAt = now;
     }
     return figures;

@@ -29,8 +29,8 @@ class CairnMetricsTest {
     try (Cairn db = Cairn.open(dir.resolve("orders"), options); Cairn other = Cairn.open(dir.resolve("users"), options)) {
       new CairnMetrics(db, "orders", 0).bindTo(registry);
       new CairnMetrics(other, "users", 0).bindTo(registry);
-      long numeric = StatsAttributes.flatten(db.stats()).values().stream()
-          .filter(v -> v instanceof Number || v instanceof Boolean).count();
+      long numeric = StatsAttributes.flatten(db.stats()).entrySet().stream()
+          .filter(e -> CairnMetrics.exported(e.getKey(), e.getValue())).count();
       assertEquals(numeric, registry.getMeters().stream().filter(m -> "orders".equals(m.getId().getTag("database"))).count(),
           "one gauge per numeric figure");
 
@@ -46,6 +46,24 @@ class CairnMetricsTest {
     }
     assertTrue(Double.isNaN(registry.get("cairn.flush.count").tag("database", "users").gauge().value()),
         "a closed database's gauges read NaN");
+  }
+
+  @Test
+  void closingTheBinderRemovesItsGaugesSoAReopenedDatabaseBindsAnew() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Path db = dir.resolve("orders");
+    for (int open = 0; open < 2; open++) {
+      try (Cairn c = Cairn.open(db, Options.defaults()); CairnMetrics metrics = new CairnMetrics(c, "orders", 0)) {
+        metrics.bindTo(registry);
+        c.put(("k" + open).getBytes(StandardCharsets.UTF_8), new byte[10]);
+        assertTrue(registry.get("cairn.writes.userBytesWritten").tag("database", "orders").gauge().value() > 0,
+            "the gauges read the database open now (open " + open + ")");
+      }
+      assertTrue(registry.find("cairn.writes.userBytesWritten").gauges().isEmpty());
+    }
+    assertTrue(CairnMetrics.exported("cache.hits", 1L));
+    assertTrue(!CairnMetrics.exported("buffer.frozenLevels.0", 3) && !CairnMetrics.exported("levels.2.level", 2)
+        && !CairnMetrics.exported("dlc.load", "HIGH"));
   }
 
   @Test

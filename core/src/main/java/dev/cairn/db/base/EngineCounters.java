@@ -51,8 +51,15 @@ public final class EngineCounters {
   }
 
   public void recordStall(long startNanos, StallCause cause) {
+    recordStallTime(startNanos, cause, true);
+  }
+
+  /** Adds the time since {@code startNanos} to {@code cause}'s, and counts a stall if {@code newStall}. */
+  public void recordStallTime(long startNanos, StallCause cause, boolean newStall) {
     stallNanosByCause[cause.ordinal()].add(System.nanoTime() - startNanos);
-    stallsByCause[cause.ordinal()].increment();
+    if (newStall) {
+      stallsByCause[cause.ordinal()].increment();
+    }
   }
 
   public long stallNanos(StallCause cause) {

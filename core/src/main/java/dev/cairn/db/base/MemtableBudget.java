@@ -1,6 +1,9 @@
 package dev.cairn.db.base;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * Memtable bytes across the databases that share one budget (RocksDB's WriteBufferManager): each
@@ -14,6 +17,8 @@ public final class MemtableBudget {
   private final long limitBytes;
   private final AtomicLong used = new AtomicLong();
   private final AtomicLong immutable = new AtomicLong();
+  /** Per database: the immutable bytes its flushes will free (0 for one that failed or closes). */
+  private final List<LongSupplier> beingFlushed = new CopyOnWriteArrayList<>();
 
   public MemtableBudget(long limitBytes) {
     if (limitBytes <= 0) {
@@ -45,9 +50,31 @@ public final class MemtableBudget {
     return used.get() - immutable.get() >= limitBytes - limitBytes / 8;
   }
 
-  /** Whether a writer over the budget should wait: flushes under way will free memory. */
+  /**
+   * Whether a writer over the budget should wait: some database's flushes will free memory. A
+   * database whose flushes stopped (a background error) frees nothing, so its immutable memtables
+   * make no one wait, or its failure would stop every writer of the budget.
+   */
   public boolean shouldStall() {
-    return exceeded() && immutable.get() > 0;
+    if (!exceeded()) {
+      return false;
+    }
+    for (LongSupplier flushing : beingFlushed) {
+      if (flushing.getAsLong() > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A database takes part: {@code bytesBeingFlushed} is what its running flushes will free. */
+  public void join(LongSupplier bytesBeingFlushed) {
+    beingFlushed.add(bytesBeingFlushed);
+  }
+
+  /** The database {@link #join} named leaves (closed). */
+  public void leave(LongSupplier bytesBeingFlushed) {
+    beingFlushed.remove(bytesBeingFlushed);
   }
 
   public long usedBytes() {

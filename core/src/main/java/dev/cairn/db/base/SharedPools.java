@@ -23,7 +23,10 @@ public final class SharedPools {
   private final int compactionThreadCount;
   private final MemtableBudget budget;
   private final AtomicLong nextScope = new AtomicLong();
-  private final AtomicInteger openDatabases = new AtomicInteger();
+
+  // Guarded by this.
+  private int openDatabases;
+  private boolean closed;
 
   /**
    * @param backgroundThreads at least 2: a quarter (at least one) for flushes, the rest for compactions
@@ -47,15 +50,25 @@ public final class SharedPools {
     };
   }
 
-  /** A database opens: its share of the cache. */
-  BlockCache openShare() {
-    openDatabases.incrementAndGet();
-    return new ScopedBlockCache(cache, nextScope.getAndIncrement());
+  /**
+   * A database is about to open on these pools: counted until {@link #released}, so that {@link
+   * #close} refuses meanwhile. Throws if the pools are closed.
+   */
+  public synchronized void reserve() {
+    if (closed) {
+      throw new IllegalStateException("these shared resources are closed");
+    }
+    openDatabases++;
   }
 
-  /** The database whose share {@link #openShare} gave has closed. */
-  public void closed() {
-    openDatabases.decrementAndGet();
+  /** The database {@link #reserve} counted has closed, or failed to open. */
+  public synchronized void released() {
+    openDatabases--;
+  }
+
+  /** An opening database's share of the cache. */
+  BlockCache openShare() {
+    return new ScopedBlockCache(cache, nextScope.getAndIncrement());
   }
 
   public TaskGroup flushGroup() {
@@ -80,12 +93,25 @@ public final class SharedPools {
     return cache;
   }
 
-  public int openDatabases() {
-    return openDatabases.get();
+  public synchronized int openDatabases() {
+    return openDatabases;
   }
 
-  /** Stops the threads and frees the cache. Requires: no database open. */
+  /**
+   * Stops the threads and frees the cache; a second call does nothing.
+   *
+   * @throws IllegalStateException if a database still uses the pools
+   */
   public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      if (openDatabases > 0) {
+        throw new IllegalStateException(openDatabases + " database(s) still use these shared resources: close them first");
+      }
+      closed = true;
+    }
     flushThreads.shutdown();
     compactionThreads.shutdown();
     try {

@@ -26,8 +26,7 @@ import java.util.Set;
  * </ul>
  *
  * <p>The check and the act of each happen under this object's monitor, so that neither slips
- * between the other's. Linking takes a system call per table, so an appender waits milliseconds
- * at most.
+ * between the other's; a checkpoint takes it per table, so an appender waits for one link.
  */
 public final class TableLinks {
   private final FileSystem fs;
@@ -41,11 +40,18 @@ public final class TableLinks {
 
   /**
    * Whether table {@code number}, whose file is {@code file}, may be appended in place: true when
-   * the file has one name, and then it counts as being appended until {@link #endAppend}; false
-   * when it has more (a checkpoint's, a backup's): rewrite it.
+   * the file has one name (or the file system counts none, and then this engine made no links
+   * there), and then it counts as being appended until {@link #endAppend}; false when it has more
+   * (a checkpoint's, a backup's): rewrite it.
    */
   public synchronized boolean beginAppend(long number, Path file) throws IOException {
-    if (fs.linkCount(file) > 1) {
+    int names;
+    try {
+      names = fs.linkCount(file);
+    } catch (UnsupportedOperationException e) {
+      names = 1;
+    }
+    if (names > 1) {
       return false;
     }
     if (!appending.add(number)) {
@@ -61,17 +67,20 @@ public final class TableLinks {
 
   /**
    * Links each of {@code tables}, in {@code sourceDir}, into {@code targetDir} under the same name,
-   * unless it is being appended or the file system cannot link it (none at all, another device):
-   * returns those it did not link, for the caller to copy up to their valid length.
+   * unless it is being appended or the file system cannot link it or count its links (none at all,
+   * another device): returns those it did not link, for the caller to copy up to their valid
+   * length. Each table is checked and linked under the monitor, which is released between tables,
+   * so that an appender waits for one link at most.
    */
-  public synchronized List<FileMetaData> linkInto(Path sourceDir, Path targetDir, Collection<FileMetaData> tables) {
+  public List<FileMetaData> linkInto(Path sourceDir, Path targetDir, Collection<FileMetaData> tables) {
     List<FileMetaData> notLinked = new ArrayList<>();
     boolean linking = true;
     for (FileMetaData t : tables) {
-      if (linking && !appending.contains(t.number())) {
+      if (linking) {
         try {
-          fs.link(FileNames.tablePath(sourceDir, t.number()), FileNames.tablePath(targetDir, t.number()));
-          continue;
+          if (linkUnlessAppending(t, FileNames.tablePath(sourceDir, t.number()), FileNames.tablePath(targetDir, t.number()))) {
+            continue;
+          }
         } catch (UnsupportedOperationException | IOException e) {
           linking = false; // what failed once (no links, another device) fails for the rest
         }
@@ -79,5 +88,14 @@ public final class TableLinks {
       notLinked.add(t);
     }
     return notLinked;
+  }
+
+  private synchronized boolean linkUnlessAppending(FileMetaData t, Path source, Path target) throws IOException {
+    if (appending.contains(t.number())) {
+      return false;
+    }
+    fs.linkCount(source); // a file system that cannot count links gets none (see linkCount)
+    fs.link(source, target);
+    return true;
   }
 }

@@ -64,6 +64,9 @@ public final class MemTables {
   /** What this database last told the budget its memtables hold, all and immutable. */
   private long reportedBytes;
   private long reportedImmutableBytes;
+  /** Read by other databases' writers: the immutable bytes this database's flushes will free. */
+  private volatile long flushableBytes;
+  private final java.util.function.LongSupplier beingFlushed;
   /**
    * The memtables a read sees, newest first: republished (under the mutex) whenever the active
    * or the immutable memtables change, read without it ({@link Reads#pin}).
@@ -84,6 +87,7 @@ public final class MemTables {
     this.slowdown = new WriteSlowdown(options.delayedWriteBytesPerSecond(), options.l0SlowdownTrigger(),
         options.l0StopTrigger());
     this.budget = engine.shared() == null ? null : engine.shared().budget();
+    this.beingFlushed = () -> status.hasBackgroundError() || status.isClosing() ? 0 : flushableBytes;
   }
 
   // ---------------------------------------------------------------- open and close
@@ -104,6 +108,9 @@ public final class MemTables {
     assert mutex.isHeldByCurrentThread();
     mem = new MemTable();
     publishReadView();
+    if (budget != null) {
+      budget.join(beingFlushed);
+    }
   }
 
   /** Requires: mutex held, no writer left. Clean close: syncs and closes the log. */
@@ -161,6 +168,7 @@ public final class MemTables {
     long stopStart = 0;
     EngineCounters.StallCause stopCause = null;
     boolean interrupted = false;
+    int budgetStop = 0;
     try {
       while (true) {
         status.throwIfUnusable();
@@ -191,7 +199,9 @@ public final class MemTables {
           } catch (InterruptedException e) {
             interrupted = true; // restored on return, as the other stops ignore interrupts
           }
-          counters.recordStall(t0, EngineCounters.StallCause.MEMTABLE_STOP);
+          // Polled each millisecond: one stop, however many polls.
+          counters.recordStallTime(t0, EngineCounters.StallCause.MEMTABLE_STOP, budgetStop == 0);
+          budgetStop++;
           if (stopCause == null) {
             stopStart = t0;
             stopCause = EngineCounters.StallCause.MEMTABLE_STOP;
@@ -363,7 +373,7 @@ public final class MemTables {
   }
 
   /** Requires: mutex held. Tells the shared budget, if any, what the memtables hold now. */
-  private void reportToBudget() {
+  void reportToBudget() {
     if (budget == null) {
       return;
     }
@@ -375,14 +385,17 @@ public final class MemTables {
     budget.report(all - reportedBytes, immutable - reportedImmutableBytes);
     reportedBytes = all;
     reportedImmutableBytes = immutable;
+    flushableBytes = immutable;
   }
 
   /** Requires: mutex held. Close: this database's memtables leave the shared budget. */
   public void leaveBudget() {
     if (budget != null) {
+      budget.leave(beingFlushed);
       budget.report(-reportedBytes, -reportedImmutableBytes);
       reportedBytes = 0;
       reportedImmutableBytes = 0;
+      flushableBytes = 0;
     }
   }
 }

@@ -156,6 +156,7 @@ public final class WriteQueue {
     } finally {
       mutex.lock();
       logWriteInProgress = false;
+      memTables.reportToBudget(); // the group's bytes count now, not at the next write
       backgroundChanged.signalAll();
     }
     if (failure != null) {
