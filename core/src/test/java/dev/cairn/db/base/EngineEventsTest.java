@@ -34,17 +34,9 @@ class EngineEventsTest {
     return FileMetaData.ofNewTable(number, bytes, bytes - 64, a, a, 1, 1, 1);
   }
 
-  @Test
-  void aFlushLineNamesItsTableAndSize() {
-    VersionEdit edit = new VersionEdit().addFile(0, table(12, 3L << 20));
-    assertEquals("db: flush -> L0 table 12 (3.00 MiB) in 41.5 ms", EngineEvents.flushLine("db", edit, 41_500_000));
-  }
-
-  @Test
-  void aDatabaseWithoutACacheIsAWarningAtOpen() {
-    Logger jdk = Logger.getLogger(EngineEvents.LOGGER);
-    List<LogRecord> seen = new CopyOnWriteArrayList<>();
-    Handler capture = new Handler() {
+  /** A handler of the JDK's backend that keeps every record it is given in {@code seen}. */
+  private static Handler capturing(List<LogRecord> seen) {
+    return new Handler() {
       @Override
       public void publish(LogRecord r) {
         seen.add(r);
@@ -56,6 +48,19 @@ class EngineEventsTest {
       @Override
       public void close() {}
     };
+  }
+
+  @Test
+  void aFlushLineNamesItsTableAndSize() {
+    VersionEdit edit = new VersionEdit().addFile(0, table(12, 3L << 20));
+    assertEquals("db: flush -> L0 table 12 (3.00 MiB) in 41.5 ms", EngineEvents.flushLine("db", edit, 41_500_000));
+  }
+
+  @Test
+  void aDatabaseWithoutACacheIsAWarningAtOpen() {
+    Logger jdk = Logger.getLogger(EngineEvents.LOGGER);
+    List<LogRecord> seen = new CopyOnWriteArrayList<>();
+    Handler capture = capturing(seen);
     jdk.addHandler(capture);
     try {
       Cairn.open(dir.resolve("cached"), Options.defaults()).close();
@@ -82,18 +87,7 @@ class EngineEventsTest {
   void aDatabaseSendsFlushAndCompactionLinesToTheApplicationsBackend() {
     Logger jdk = Logger.getLogger(EngineEvents.LOGGER);
     List<LogRecord> seen = new CopyOnWriteArrayList<>();
-    Handler capture = new Handler() {
-      @Override
-      public void publish(LogRecord r) {
-        seen.add(r);
-      }
-
-      @Override
-      public void flush() {}
-
-      @Override
-      public void close() {}
-    };
+    Handler capture = capturing(seen);
     Level before = jdk.getLevel();
     jdk.setLevel(Level.FINE);
     jdk.addHandler(capture);
