@@ -14,7 +14,8 @@ import dev.cairn.db.SharedState;
  *   <li>the cache: each database's blocks are keyed apart, its own hits and misses are counted in
  *       its {@link Stats}, and closing it drops its blocks;
  *   <li>the threads: a quarter (at least one) flush the databases' memtables, the rest compact;
- *       each database's compactions queue for them;
+ *       each database's compactions queue for them; one more thread runs every database's
+ *       periodic tasks (the buffer's trim, DLC's monitor, the idle drain);
  *   <li>the memtable budget (optional): when the databases' active memtables hold seven eighths
  *       of it, a database that writes switches its memtable for a flush; over the budget, writers
  *       wait for the flushes under way. A database that stops writing keeps its active memtable

@@ -14,6 +14,7 @@ import dev.cairn.fs.ForwardingFileSystem;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.LocalFileSystem;
 import dev.cairn.fs.WritableFile;
+import dev.cairn.testing.EngineCombo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -173,6 +174,36 @@ class SharedResourcesTest {
       writer.join(60_000);
       assertFalse(writer.isAlive(), "the healthy database's writer waited for a flush that will never come");
       assertEquals(1000, healthy.get(key(2999)).length);
+    }
+  }
+
+  @Test
+  void periodicTasksRunOnTheSharedTimerThread() throws Exception {
+    EngineCombo[] combos = {EngineCombo.of(EngineCombo.CompactionStyle.BUFFER, EngineCombo.CompactionScheduler.DLC),
+        EngineCombo.twoPhase()};
+    try (SharedResources shared = SharedResources.builder().build()) {
+      List<Cairn> dbs = new ArrayList<>();
+      for (int d = 0; d < combos.length; d++) {
+        Options.Builder b = combos[d].apply(EngineCombo.tinyTree().blockCacheBytes(Options.defaults().blockCacheBytes()));
+        dbs.add(Cairn.open(tmp.resolve("db" + d), b.build(), shared));
+      }
+      for (int i = 0; i < KEYS; i++) {
+        for (Cairn db : dbs) {
+          db.put(key(i), value(0, i));
+          db.get(key(i / 2)); // DLC's load and the buffer's heat
+        }
+      }
+      assertTrue(threadNames().stream().noneMatch(n -> n.startsWith("cairn-buffer-trim") || n.startsWith("cairn-dlc")
+          || n.startsWith("cairn-idle")), "no database started a timer of its own: " + threadNames());
+      assertTrue(threadNames().stream().anyMatch(n -> n.startsWith("cairn-shared-timer-")), threadNames().toString());
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (dbs.get(0).stats().buffer().trimPasses() == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertTrue(dbs.get(0).stats().buffer().trimPasses() > 0, "the buffer's trim ran on the shared timer");
+      for (Cairn db : dbs) {
+        db.close();
+      }
     }
   }
 

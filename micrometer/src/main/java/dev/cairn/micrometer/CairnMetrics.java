@@ -26,8 +26,8 @@ import java.util.Map;
  * {@link #MAX_AGE_NANOS}), not one each. Counts since open (hits, bytes written, stall time) are
  * gauges that only grow: a backend's rate over them is the rate. A closed database's gauges read
  * NaN; {@link #close()} removes them from the registries (do so with the database: a database
- * reopened under the same name binds anew). A list of plain numbers (a buffer's frozen levels) and
- * a level's own number are not exported: they are labels, not figures. On shared resources the
+ * reopened under the same name binds anew). The buffer's frozen levels (a list of level numbers)
+ * and a level's own number are not exported: they are labels, not figures. On shared resources the
  * cache's size and eviction figures are the whole cache's under every database's tag.
  */
 public final class CairnMetrics implements MeterBinder, AutoCloseable {
@@ -75,11 +75,10 @@ public final class CairnMetrics implements MeterBinder, AutoCloseable {
     }
   }
 
-  /** Numbers and booleans, but not list elements (labels such as level numbers) nor a level's own number. */
+  /** Numbers and booleans, but not the ones that are labels: the frozen levels' numbers, a level's own number. */
   static boolean exported(String path, Object value) {
     boolean figure = value instanceof Number || value instanceof Boolean;
-    boolean listElement = path.substring(path.lastIndexOf('.') + 1).chars().allMatch(Character::isDigit);
-    return figure && !listElement && !path.matches("levels\\.\\d+\\.level");
+    return figure && !path.startsWith("buffer.frozenLevels.") && !path.matches("levels\\.\\d+\\.level");
   }
 
   /** Removes every gauge this binder registered. */

@@ -6,6 +6,7 @@ import dev.cairn.cache.OffHeapBlockCache;
 import dev.cairn.cache.ScopedBlockCache;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,13 +14,16 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What several databases share ({@code dev.cairn.SharedResources}): one block cache, each
  * database's blocks in a scope of their own; flush threads and compaction threads, each database's
- * tasks in a {@link TaskGroup}; and optionally a {@link MemtableBudget}. Flushes have threads of
+ * tasks in a {@link TaskGroup}; a timer thread for their periodic tasks; and optionally a {@link
+ * MemtableBudget}. Flushes have threads of
  * their own so that no database's writes wait behind another's long compaction.
  */
 public final class SharedPools {
   private final OffHeapBlockCache cache;
   private final ExecutorService flushThreads;
   private final ExecutorService compactionThreads;
+  /** One thread for every database's periodic tasks (trim, DLC's monitor, the idle drain). */
+  private final ScheduledExecutorService timers;
   private final int compactionThreadCount;
   private final MemtableBudget budget;
   private final AtomicLong nextScope = new AtomicLong();
@@ -38,6 +42,7 @@ public final class SharedPools {
     this.compactionThreadCount = backgroundThreads - flushes;
     this.flushThreads = Executors.newFixedThreadPool(flushes, named("cairn-shared-flush-"));
     this.compactionThreads = Executors.newFixedThreadPool(compactionThreadCount, named("cairn-shared-compaction-"));
+    this.timers = Executors.newSingleThreadScheduledExecutor(named("cairn-shared-timer-"));
     this.budget = memtableBudgetBytes == 0 ? null : new MemtableBudget(memtableBudgetBytes);
   }
 
@@ -84,6 +89,11 @@ public final class SharedPools {
     return compactionThreadCount;
   }
 
+  /** The timer thread the databases' periodic tasks share ({@link PeriodicTask}). */
+  ScheduledExecutorService timers() {
+    return timers;
+  }
+
   /** The memtable budget, or null for none. */
   public MemtableBudget budget() {
     return budget;
@@ -112,6 +122,7 @@ public final class SharedPools {
       }
       closed = true;
     }
+    timers.shutdownNow();
     flushThreads.shutdown();
     compactionThreads.shutdown();
     try {

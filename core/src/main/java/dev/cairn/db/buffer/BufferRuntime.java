@@ -16,6 +16,7 @@ import dev.cairn.compaction.buffer.TrimPlanner;
 import dev.cairn.compaction.buffer.TrimSchedule;
 import dev.cairn.db.base.EditInstaller;
 import dev.cairn.db.base.Engine;
+import dev.cairn.db.base.PeriodicTask;
 import dev.cairn.db.base.TableIterators;
 import dev.cairn.db.read.BufferScans;
 import dev.cairn.db.read.PointReads;
@@ -33,8 +34,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -60,7 +59,8 @@ public final class BufferRuntime {
   private final BufferConfig config;
   /** BUFFER style: merges append and the trim runs. Otherwise only markers keep a leftover buffer right. */
   private final boolean active;
-  private final ScheduledExecutorService trimmer;
+  /** Set by {@link #start}, null while the buffer is inactive. */
+  private volatile PeriodicTask trimmer;
   /** What the last trim pass saw of the buffer's files: the space bound evicts the coolest first. */
   private volatile BufferHeat heat = BufferHeat.NONE;
   /** When passes run and the unit they judge, derived from the tree's base level. */
@@ -110,11 +110,6 @@ public final class BufferRuntime {
     Arrays.fill(rounds, FreezeRound.NEW);
     Arrays.fill(schedules, TrimSchedule.FIRST_PASS);
     Arrays.fill(idle, IdleBuffer.watching(0, clockMillis.getAsLong()));
-    this.trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "cairn-buffer-trim-" + engine.dir().getFileName());
-      t.setDaemon(true);
-      return t;
-    });
   }
 
   void start() {
@@ -123,7 +118,7 @@ public final class BufferRuntime {
     }
     lastPassNanos = System.nanoTime();
     long poll = pacing.pollMillis();
-    trimmer.scheduleWithFixedDelay(this::trimWhenDue, poll, poll, TimeUnit.MILLISECONDS);
+    trimmer = PeriodicTask.start(engine, "cairn-buffer-trim", poll, this::trimWhenDue);
   }
 
   /** Runs a pass when the writes since the previous one, or the time, make it due ({@link TrimPacing}). */
@@ -137,13 +132,8 @@ public final class BufferRuntime {
 
   /** Stops the trim task and waits for a pass in progress, so none runs after close. */
   void stop() {
-    trimmer.shutdown();
-    try {
-      if (!trimmer.awaitTermination(30, TimeUnit.SECONDS)) {
-        trimmer.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (trimmer != null) {
+      trimmer.stop(30_000);
     }
   }
 

@@ -10,14 +10,13 @@ import dev.cairn.compaction.dlc.LoadCounters;
 import dev.cairn.compaction.dlc.LoadEstimate;
 import dev.cairn.compaction.dlc.LoadModel;
 import dev.cairn.db.base.Engine;
+import dev.cairn.db.base.PeriodicTask;
 import dev.cairn.model.FileDescriptor;
 import dev.cairn.model.LsmShape;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -42,7 +41,8 @@ public final class DlcRuntime implements SchedulerRuntime {
   private final LoadModel model;
   private final DlcScheduler scheduler;
   private final CompactionThrottle throttle;
-  private final ScheduledExecutorService monitor;
+  /** Set by {@link #start}. */
+  private volatile PeriodicTask monitor;
   // Guarded by the engine mutex.
   private final Set<Long> burstyOutputs = new HashSet<>();
 
@@ -51,27 +51,18 @@ public final class DlcRuntime implements SchedulerRuntime {
     this.model = new LoadModel(config, engine.options().blockBytes(), System::nanoTime, this::sample);
     this.scheduler = new DlcScheduler(config, picker);
     this.throttle = new CompactionThrottle(engine.fs().ioStats(), model.current().compactionBytesPerSecond());
-    this.monitor = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "cairn-dlc-" + engine.dir().getFileName());
-      t.setDaemon(true);
-      return t;
-    });
   }
 
   @Override
   public void start() {
-    long interval = model.config().intervalMillis();
-    monitor.scheduleAtFixedRate(this::tick, interval, interval, TimeUnit.MILLISECONDS);
+    monitor = PeriodicTask.start(engine, "cairn-dlc", model.config().intervalMillis(), this::tick);
   }
 
   /** Stops the monitor and waits for a tick in progress, so none runs after close. */
   @Override
   public void stop() {
-    monitor.shutdownNow();
-    try {
-      monitor.awaitTermination(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (monitor != null) {
+      monitor.stop(10_000);
     }
   }
 

@@ -1,8 +1,7 @@
 package dev.cairn.db.compact;
 
 import dev.cairn.db.base.Engine;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import dev.cairn.db.base.PeriodicTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -20,7 +19,8 @@ final class IdleDrain {
   private final Engine engine;
   private final long idleNanos;
   private final LongSupplier clock;
-  private final ScheduledExecutorService ticker;
+  /** Set by {@link #start}, null while aggressive compaction is off. */
+  private volatile PeriodicTask ticker;
   private volatile boolean draining;
   private final AtomicLong drains = new AtomicLong();
   // Touched by the tick thread only.
@@ -32,29 +32,19 @@ final class IdleDrain {
     this.engine = engine;
     this.idleNanos = TimeUnit.MILLISECONDS.toNanos(idleMillis);
     this.clock = clock;
-    this.ticker = idleMillis == 0 ? null : Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "cairn-idle-" + engine.dir().getFileName());
-      t.setDaemon(true);
-      return t;
-    });
   }
 
   void start() {
-    if (ticker != null) {
+    if (idleNanos > 0) {
       long period = Math.max(1, Math.min(1000, TimeUnit.NANOSECONDS.toMillis(idleNanos) / 4));
-      ticker.scheduleAtFixedRate(this::tick, period, period, TimeUnit.MILLISECONDS);
+      ticker = PeriodicTask.start(engine, "cairn-idle", period, this::tick);
     }
   }
 
   /** Stops the ticks and waits for one in progress. */
   void stop() {
     if (ticker != null) {
-      ticker.shutdownNow();
-      try {
-        ticker.awaitTermination(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      ticker.stop(10_000);
     }
   }
 
