@@ -27,6 +27,7 @@ import java.util.Set;
  * <pre>
  * BACKUPS/LOCK                          held while a process uses the directory
  * BACKUPS/meta/ID                       a finished backup: its files and checksums ({@link BackupRecord})
+ * BACKUPS/meta/NEXT                     the next backup's id, taken before the backup starts
  * BACKUPS/shared/N_CRC_SIZE.sst         tables, each copied once and shared by every backup holding it
  * BACKUPS/private/ID/MANIFEST-M, CURRENT   the backup's own manifest, naming its tables
  * </pre>
