@@ -1,9 +1,6 @@
 package dev.cairn.db;
 
-import dev.cairn.CorruptionException;
 import dev.cairn.fs.FileSystem;
-import dev.cairn.fs.IoTag;
-import dev.cairn.fs.ReadableFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -15,19 +12,7 @@ import java.util.zip.CRC32C;
 record BackupChecksums(long size, int crc, List<Integer> chunkCrcs) {
   static BackupChecksums of(FileSystem fs, Path file, long length) throws IOException {
     Builder sums = new Builder();
-    ByteBuffer chunk = ByteBuffer.allocate(BackupRecord.CHUNK_BYTES);
-    try (ReadableFile in = fs.openReadable(file)) {
-      for (long at = 0; at < length; ) {
-        chunk.clear().limit((int) Math.min(BackupRecord.CHUNK_BYTES, length - at));
-        int n = in.read(at, chunk, IoTag.OTHER);
-        if (n < chunk.limit()) {
-          throw new CorruptionException(file.toString(), at + n, "the file ends here, before its " + length + " bytes");
-        }
-        chunk.flip();
-        sums.add(chunk);
-        at += n;
-      }
-    }
+    CopyFiles.readChunks(fs, file, length, sums::add);
     return sums.build(length);
   }
 

@@ -9,14 +9,13 @@ import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.ReadableFile;
-import dev.cairn.fs.WritableFile;
 import dev.cairn.version.FileMetaData;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -48,6 +47,9 @@ public final class BackupEngine implements AutoCloseable {
   private static final String PARTIAL = ".partial";
   /** The file under meta/ holding the next backup's id. */
   private static final String NEXT = "NEXT";
+  /** What a restore writes in its building directory. */
+  private static final Set<FileNames.Kind> RESTORED_KINDS =
+      EnumSet.of(FileNames.Kind.TABLE, FileNames.Kind.MANIFEST, FileNames.Kind.CURRENT);
 
   private final Path dir;
   private final FileSystem fs;
@@ -163,25 +165,11 @@ public final class BackupEngine implements AutoCloseable {
   }
 
   private void writeNextId(long id) throws IOException {
-    Path metaDir = dir.resolve(META);
-    Path partial = metaDir.resolve(NEXT + PARTIAL);
-    try (WritableFile out = fs.create(partial, IoTag.OTHER)) {
-      out.append((id + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-      out.sync();
-    }
-    fs.rename(partial, metaDir.resolve(NEXT));
-    fs.syncDirectory(metaDir);
+    CopyFiles.writeWhole(fs, dir.resolve(META).resolve(NEXT), (id + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
   }
 
   private void writeRecord(BackupRecord record) throws IOException {
-    Path metaDir = dir.resolve(META);
-    Path partial = metaDir.resolve(record.id() + PARTIAL);
-    try (WritableFile out = fs.create(partial, IoTag.OTHER)) {
-      out.append(record.render());
-      out.sync();
-    }
-    fs.rename(partial, metaDir.resolve(Long.toString(record.id())));
-    fs.syncDirectory(metaDir);
+    CopyFiles.writeWhole(fs, dir.resolve(META).resolve(Long.toString(record.id())), record.render());
   }
 
   /** Every finished backup, oldest first. */
@@ -247,16 +235,7 @@ public final class BackupEngine implements AutoCloseable {
     Path building = absolute.resolveSibling(absolute.getFileName() + ".restore-building");
     try {
       BackupRecord record = record(id);
-      if (fs.exists(building)) {
-        for (String name : fs.list(building)) {
-          FileNames.Kind kind = FileNames.parse(name).kind();
-          if (kind != FileNames.Kind.TABLE && kind != FileNames.Kind.MANIFEST && kind != FileNames.Kind.CURRENT) {
-            throw new CairnException(building + " holds " + name + ", which no restore writes: it is not the leftover"
-                + " of an interrupted restore, so it is left alone; move it away");
-          }
-        }
-        removeDirectory(building);
-      }
+      CopyFiles.clearLeftover(fs, building, RESTORED_KINDS, "restore");
       fs.createDirectories(building);
       for (BackupRecord.FileEntry f : record.files()) {
         Path from = dir.resolve(f.path());
@@ -269,7 +248,7 @@ public final class BackupEngine implements AutoCloseable {
       return record.info();
     } catch (IOException | RuntimeException e) {
       try {
-        removeDirectory(building);
+        CopyFiles.removeDirectory(fs, building);
       } catch (IOException suppressed) {
         e.addSuppressed(suppressed);
       }
@@ -328,19 +307,9 @@ public final class BackupEngine implements AutoCloseable {
     }
     for (String name : fs.list(dir.resolve(PRIVATE))) {
       if (!ids.contains(name)) {
-        removeDirectory(dir.resolve(PRIVATE).resolve(name));
+        CopyFiles.removeDirectory(fs, dir.resolve(PRIVATE).resolve(name));
       }
     }
-  }
-
-  private void removeDirectory(Path directory) throws IOException {
-    if (!fs.exists(directory)) {
-      return;
-    }
-    for (String name : fs.list(directory)) {
-      fs.delete(directory.resolve(name));
-    }
-    fs.delete(directory);
   }
 
   /** Backup {@code id}'s record, read on its own: another backup's damaged record does not stand in the way. */
@@ -378,27 +347,10 @@ public final class BackupEngine implements AutoCloseable {
     return out;
   }
 
-  /**
-   * Copies the first {@code length} bytes of {@code from} (on {@code source}) into {@code to}
-   * (created, synced) and returns their checksums.
-   */
+  /** Copies the first {@code length} bytes of {@code from} (on {@code source}) into {@code to}; returns their checksums. */
   private BackupChecksums copy(FileSystem source, Path from, long length, Path to) throws IOException {
     BackupChecksums.Builder sums = new BackupChecksums.Builder();
-    ByteBuffer chunk = ByteBuffer.allocate(BackupRecord.CHUNK_BYTES);
-    try (ReadableFile in = source.openReadable(from); WritableFile out = fs.create(to, IoTag.OTHER)) {
-      for (long at = 0; at < length; ) {
-        chunk.clear().limit((int) Math.min(BackupRecord.CHUNK_BYTES, length - at));
-        int n = in.read(at, chunk, IoTag.OTHER);
-        if (n < chunk.limit()) {
-          throw new CorruptionException(from.toString(), at + n, "the file ends here, before its " + length + " bytes");
-        }
-        chunk.flip();
-        sums.add(chunk.duplicate());
-        out.append(chunk);
-        at += n;
-      }
-      out.sync();
-    }
+    CopyFiles.copy(source, from, length, fs, to, sums::add);
     return sums.build(length);
   }
 

@@ -5,15 +5,12 @@ import dev.cairn.CairnIOException;
 import dev.cairn.db.base.Engine;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
-import dev.cairn.fs.IoTag;
-import dev.cairn.fs.ReadableFile;
-import dev.cairn.fs.WritableFile;
 import dev.cairn.version.FileMetaData;
-import java.io.EOFException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * An openable copy of a live database at one point in time, made while writes go on
@@ -35,7 +32,9 @@ import java.util.List;
 final class Checkpoint {
   /** Suffix of the directory a checkpoint is built in before it takes its name. */
   static final String BUILDING_SUFFIX = ".checkpoint-building";
-  private static final int COPY_CHUNK_BYTES = 1 << 20;
+  /** What a checkpoint writes in its building directory. */
+  static final Set<FileNames.Kind> COPY_KINDS =
+      EnumSet.of(FileNames.Kind.TABLE, FileNames.Kind.MANIFEST, FileNames.Kind.CURRENT, FileNames.Kind.TEMP);
 
   private final Engine engine;
   private final FileSystem fs;
@@ -95,17 +94,7 @@ final class Checkpoint {
     Path building = target.resolveSibling(target.getFileName() + BUILDING_SUFFIX);
     try {
       fs.createDirectories(target.getParent());
-      if (fs.exists(building)) {
-        for (String name : fs.list(building)) {
-          FileNames.Kind kind = FileNames.parse(name).kind();
-          if (kind != FileNames.Kind.TABLE && kind != FileNames.Kind.MANIFEST && kind != FileNames.Kind.CURRENT
-              && kind != FileNames.Kind.TEMP) {
-            throw new CairnException(building + " holds " + name + ", which no checkpoint writes: "
-                + "it is not the leftover of an interrupted checkpoint, so it is left alone; move it away");
-          }
-        }
-        remove(building);
-      }
+      CopyFiles.clearLeftover(fs, building, COPY_KINDS, "checkpoint");
     } catch (IOException e) {
       throw new CairnIOException("preparing checkpoint directory " + target, e);
     }
@@ -114,36 +103,13 @@ final class Checkpoint {
 
   /** Copies table {@code t} up to its valid length (its file may be longer: an append's tail). */
   private void copyTable(FileMetaData t, Path into) throws IOException {
-    Path source = FileNames.tablePath(engine.dir(), t.number());
-    ByteBuffer chunk = ByteBuffer.allocate(COPY_CHUNK_BYTES);
-    try (ReadableFile in = fs.openReadable(source);
-        WritableFile out = fs.create(FileNames.tablePath(into, t.number()), IoTag.OTHER)) {
-      for (long at = 0; at < t.totalBytes(); ) {
-        chunk.clear().limit((int) Math.min(COPY_CHUNK_BYTES, t.totalBytes() - at));
-        int n = in.read(at, chunk, IoTag.OTHER);
-        if (n < chunk.limit()) {
-          throw new EOFException(source + " ends at " + (at + n) + ", before its valid length " + t.totalBytes());
-        }
-        chunk.flip();
-        out.append(chunk);
-        at += n;
-      }
-      out.sync();
-    }
-  }
-
-  private void remove(Path directory) throws IOException {
-    for (String name : fs.list(directory)) {
-      fs.delete(directory.resolve(name));
-    }
-    fs.delete(directory);
+    CopyFiles.copy(fs, FileNames.tablePath(engine.dir(), t.number()), t.totalBytes(), fs,
+        FileNames.tablePath(into, t.number()), chunk -> {});
   }
 
   private void removeQuietly(Path directory, Exception primary) {
     try {
-      if (fs.exists(directory)) {
-        remove(directory);
-      }
+      CopyFiles.removeDirectory(fs, directory);
     } catch (IOException | RuntimeException e) {
       primary.addSuppressed(e);
     }

@@ -104,11 +104,25 @@ final class ManifestWriter {
    * directory (a copy being made), syncs it, and points that directory's CURRENT at it.
    */
   static void writeCopy(FileSystem fs, Path dir, long number, VersionEdit first) throws IOException {
-    try (LogWriter writer = new LogWriter(fs.create(dir.resolve(FileNames.manifest(number)), IoTag.MANIFEST))) {
+    writeAndPointCurrent(fs, dir, number, first).close();
+  }
+
+  /**
+   * Writes manifest {@code number} of {@code dir} holding {@code first}, syncs it and points
+   * CURRENT at it; returns the manifest still open, or closes it and throws.
+   */
+  private static LogWriter writeAndPointCurrent(FileSystem fs, Path dir, long number, VersionEdit first)
+      throws IOException {
+    LogWriter writer = new LogWriter(fs.create(dir.resolve(FileNames.manifest(number)), IoTag.MANIFEST));
+    try {
       writer.addRecord(VersionEditCodec.encode(first));
       writer.sync();
+      CurrentFile.replace(fs, dir, number);
+      return writer;
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(writer, e);
+      throw e;
     }
-    CurrentFile.replace(fs, dir, number);
   }
 
   /**
@@ -117,15 +131,7 @@ final class ManifestWriter {
    * {@code current}, the set's current version, keeps open for its reads.
    */
   void switchManifest(long number, VersionEdit first, Version current) throws IOException {
-    LogWriter writer = new LogWriter(fs.create(dir.resolve(FileNames.manifest(number)), IoTag.MANIFEST));
-    try {
-      writer.addRecord(VersionEditCodec.encode(first));
-      writer.sync();
-      CurrentFile.replace(fs, dir, number);
-    } catch (IOException | RuntimeException e) {
-      closeQuietly(writer, e);
-      throw e;
-    }
+    LogWriter writer = writeAndPointCurrent(fs, dir, number, first);
     // Once renamed, CURRENT may name the new manifest even if the directory sync below fails:
     // adopt it first, so that the engine never deletes the manifest CURRENT names.
     closeManifest(current);
