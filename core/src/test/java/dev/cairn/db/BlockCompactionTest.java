@@ -251,27 +251,25 @@ class BlockCompactionTest {
       long positives = 0;
       long maxExtent = 0;
       DbImpl impl = (DbImpl) db;
-      Version v;
-      impl.engine().mutex().lock();
+      Version v = impl.engine().versions().refCurrent(); // pinned: a compaction may replace it meanwhile
       try {
-        v = impl.engine().versions().current();
-      } finally {
-        impl.engine().mutex().unlock();
-      }
-      for (int level = 1; level < v.numLevels(); level++) {
-        for (FileMetaData f : v.files(level)) {
-          try (TableHandle h = TableIterators.acquire(impl.engine().tableCache(), f)) {
-            TableReader r = h.reader();
-            FilterCounters before = r.filterCounters();
-            for (int i = 1; i < 20_000; i += 2) {
-              r.get(key(i), InternalKey.MAX_SEQUENCE, false);
+        for (int level = 1; level < v.numLevels(); level++) {
+          for (FileMetaData f : v.files(level)) {
+            try (TableHandle h = TableIterators.acquire(impl.engine().tableCache(), f)) {
+              TableReader r = h.reader();
+              FilterCounters before = r.filterCounters();
+              for (int i = 1; i < 20_000; i += 2) {
+                r.get(key(i), InternalKey.MAX_SEQUENCE, false);
+              }
+              FilterCounters after = r.filterCounters();
+              probes += after.probes() - before.probes();
+              positives += after.falsePositives() - before.falsePositives();
+              maxExtent = Math.max(maxExtent, r.properties().extent());
             }
-            FilterCounters after = r.filterCounters();
-            probes += after.probes() - before.probes();
-            positives += after.falsePositives() - before.falsePositives();
-            maxExtent = Math.max(maxExtent, r.properties().extent());
           }
         }
+      } finally {
+        v.unref();
       }
       double fpRate = (double) positives / probes;
       System.out.printf("block compaction: %d appended tables, %d filter rebuilds, max extent %d,"

@@ -67,24 +67,28 @@ class CompressionEngineTest {
       for (int i = 0; i < n; i++) {
         assertArrayEquals(value(i, 2), db.get(key(i)), style + " key " + i);
       }
-      Version v = current(db);
-      int bottom = v.numLevels() - 1;
-      while (bottom > 0 && v.files(bottom).isEmpty()) {
-        bottom--;
+      Version v = db.engine().versions().refCurrent(); // pinned: a compaction may replace it meanwhile
+      try {
+        int bottom = v.numLevels() - 1;
+        while (bottom > 0 && v.files(bottom).isEmpty()) {
+          bottom--;
+        }
+        assertTrue(bottom > 0, "the compaction reached a level below L0");
+        assertTrue(!v.files(0).isEmpty(), "the last flush is in L0");
+        assertEquals(Set.of(1), blockTypes(db, v.files(0)), style + ": L0 is LZ4");
+        // ZSTD, and possibly LZ4 blocks as well: a table moved down whole (a trivial move) and the
+        // clean blocks block compaction keeps stay as they were stored when their level still had
+        // data below it, as in RocksDB.
+        Set<Integer> bottomTypes = blockTypes(db, v.files(bottom));
+        assertTrue(bottomTypes.contains(2), style + ": the bottommost level is ZSTD: " + bottomTypes);
+        Stats stats = db.stats();
+        Stats.LevelStats l0 = stats.levels().get(0);
+        assertTrue(l0.rawDataBytesWritten() > 0 && l0.compressionRatio() < 0.5, style + ": " + l0);
+        assertTrue(stats.levels().get(bottom).compressionRatio() < 0.5, style + ": " + stats.levels().get(bottom));
+        assertTrue(stats.toString().contains("compressed data blocks L0 "), stats.toString());
+      } finally {
+        v.unref();
       }
-      assertTrue(bottom > 0, "the compaction reached a level below L0");
-      assertTrue(!v.files(0).isEmpty(), "the last flush is in L0");
-      assertEquals(Set.of(1), blockTypes(db, v.files(0)), style + ": L0 is LZ4");
-      // ZSTD, and possibly LZ4 blocks as well: a table moved down whole (a trivial move) and the
-      // clean blocks block compaction keeps stay as they were stored when their level still had
-      // data below it, as in RocksDB.
-      Set<Integer> bottomTypes = blockTypes(db, v.files(bottom));
-      assertTrue(bottomTypes.contains(2), style + ": the bottommost level is ZSTD: " + bottomTypes);
-      Stats stats = db.stats();
-      Stats.LevelStats l0 = stats.levels().get(0);
-      assertTrue(l0.rawDataBytesWritten() > 0 && l0.compressionRatio() < 0.5, style + ": " + l0);
-      assertTrue(stats.levels().get(bottom).compressionRatio() < 0.5, style + ": " + stats.levels().get(bottom));
-      assertTrue(stats.toString().contains("compressed data blocks L0 "), stats.toString());
     }
   }
 
@@ -105,13 +109,17 @@ class CompressionEngineTest {
       }
       db.flush();
       Set<Integer> versions = new HashSet<>();
-      Version v = current(db);
-      for (int level = 0; level < v.numLevels(); level++) {
-        for (FileMetaData f : v.files(level)) {
-          try (TableHandle h = TableIterators.acquire(db.engine().tableCache(), f)) {
-            versions.add(h.reader().footer().version());
+      Version v = db.engine().versions().refCurrent();
+      try {
+        for (int level = 0; level < v.numLevels(); level++) {
+          for (FileMetaData f : v.files(level)) {
+            try (TableHandle h = TableIterators.acquire(db.engine().tableCache(), f)) {
+              versions.add(h.reader().footer().version());
+            }
           }
         }
+      } finally {
+        v.unref();
       }
       assertTrue(versions.contains(2), style + ": the new table is version 2: " + versions);
       for (int i = 0; i < 1000; i++) {
@@ -122,15 +130,6 @@ class CompressionEngineTest {
       for (int i = 0; i < 1000; i++) {
         assertArrayEquals(value(i, i < 500 ? 0 : 1), db.get(key(i)), style + " key " + i);
       }
-    }
-  }
-
-  private static Version current(DbImpl db) {
-    db.engine().mutex().lock();
-    try {
-      return db.engine().versions().current();
-    } finally {
-      db.engine().mutex().unlock();
     }
   }
 
