@@ -97,18 +97,18 @@ class ModelTest {
         EngineCombo.dlsm());
   }
 
-  /** Steps per run: about a minute for the whole class in CI (the long mode runs 400,000). */
+  /** Steps per run: under a minute for the whole class in CI (the long mode runs 400,000). */
   private static int ops(EngineCombo combo) {
     if (LongTests.enabled()) {
       return 400_000;
     }
     if (combo.layout() == LevelLayout.TWO_PHASE) {
-      return 16_000;
+      return 10_000;
     }
     return switch (combo.style()) {
-      case TABLE -> combo.scheduler() == CompactionScheduler.IMMEDIATE ? 20_000 : 10_000;
-      case BLOCK -> 8_000;
-      case BUFFER -> 16_000;
+      case TABLE -> combo.scheduler() == CompactionScheduler.IMMEDIATE ? 12_000 : 6_000;
+      case BLOCK -> 6_000;
+      case BUFFER -> 10_000;
     };
   }
 
