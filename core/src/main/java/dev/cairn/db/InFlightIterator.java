@@ -68,6 +68,42 @@ final class InFlightIterator implements CairnIterator {
   }
 
   @Override
+  public void seekToLast() {
+    calls.enter();
+    try {
+      delegate.seekToLast();
+    } catch (RuntimeException e) {
+      throw failures.apply(e);
+    } finally {
+      calls.exit();
+    }
+  }
+
+  @Override
+  public void seekForPrev(byte[] key) {
+    calls.enter();
+    try {
+      delegate.seekForPrev(key);
+    } catch (RuntimeException e) {
+      throw failures.apply(e);
+    } finally {
+      calls.exit();
+    }
+  }
+
+  @Override
+  public void prev() {
+    calls.enter();
+    try {
+      delegate.prev();
+    } catch (RuntimeException e) {
+      throw failures.apply(e);
+    } finally {
+      calls.exit();
+    }
+  }
+
+  @Override
   public byte[] key() {
     return delegate.key();
   }

@@ -25,7 +25,11 @@ public final class ClippedIterator implements InternalIterator {
 
   @Override
   public boolean isValid() {
-    return inner.isValid() && ORDER.compare(inner.key(), highest) <= 0;
+    if (!inner.isValid()) {
+      return false;
+    }
+    byte[] key = inner.key();
+    return ORDER.compare(key, highest) <= 0 && ORDER.compare(key, lowest) >= 0;
   }
 
   @Override
@@ -39,9 +43,25 @@ public final class ClippedIterator implements InternalIterator {
   }
 
   @Override
+  public void seekToLast() {
+    inner.seekForPrev(highest);
+  }
+
+  @Override
+  public void seekForPrev(byte[] internalKeyTarget) {
+    inner.seekForPrev(ORDER.compare(internalKeyTarget, highest) > 0 ? highest : internalKeyTarget);
+  }
+
+  @Override
   public void next() {
     requireValid();
     inner.next();
+  }
+
+  @Override
+  public void prev() {
+    requireValid();
+    inner.prev();
   }
 
   @Override

@@ -30,8 +30,8 @@ import java.util.function.Predicate;
  * This includes LevelDB's rule (a tombstone at or below the smallest snapshot at the base level is
  * dropped) and also drops newer tombstones that no snapshot can tell apart from absence.
  *
- * <p>Only {@link #seekToFirst()} and {@link #next()} are supported; {@link #seek} throws {@link
- * UnsupportedOperationException} (a compaction reads its inputs once, front to back).
+ * <p>Only {@link #seekToFirst()} and {@link #next()} are supported; the other positioning methods
+ * throw {@link UnsupportedOperationException} (a compaction reads its inputs once, front to back).
  *
  * <p>Implementation: the entries of one user key are read as a group; the kept ones (at most one
  * per stripe, so at most {@code snapshots + 2}) are buffered and then yielded. Buffered arrays are
@@ -108,6 +108,21 @@ public final class CompactionFilterIterator implements InternalIterator {
   @Override
   public void seek(byte[] internalKeyTarget) {
     throw new UnsupportedOperationException("compaction filter iterates from the start only");
+  }
+
+  @Override
+  public void seekToLast() {
+    throw new UnsupportedOperationException("compaction filter iterates from the start only");
+  }
+
+  @Override
+  public void seekForPrev(byte[] internalKeyTarget) {
+    throw new UnsupportedOperationException("compaction filter iterates from the start only");
+  }
+
+  @Override
+  public void prev() {
+    throw new UnsupportedOperationException("compaction filter iterates forward only");
   }
 
   @Override

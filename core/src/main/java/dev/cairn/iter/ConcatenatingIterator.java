@@ -64,10 +64,28 @@ public final class ConcatenatingIterator<T> implements InternalIterator {
   }
 
   @Override
+  public void seekToLast() {
+    if (items.isEmpty()) {
+      closeChild();
+      return;
+    }
+    open(items.size() - 1);
+    child.seekToLast();
+    skipExhaustedItemsBackward();
+  }
+
+  @Override
   public void next() {
     requireValid();
     child.next();
     skipExhaustedItems();
+  }
+
+  @Override
+  public void prev() {
+    requireValid();
+    child.prev();
+    skipExhaustedItemsBackward();
   }
 
   @Override
@@ -118,6 +136,18 @@ public final class ConcatenatingIterator<T> implements InternalIterator {
       }
       open(openIndex + 1);
       child.seekToFirst();
+    }
+  }
+
+  /** While the open item is exhausted, moves back to the end of the one before. */
+  private void skipExhaustedItemsBackward() {
+    while (!child.isValid()) {
+      if (openIndex == 0) {
+        closeChild();
+        return;
+      }
+      open(openIndex - 1);
+      child.seekToLast();
     }
   }
 

@@ -20,11 +20,16 @@ import java.util.NoSuchElementException;
  *   <li>keys below {@code lowerBound} are never shown ({@link #seekToFirst()} seeks to it, a seek
  *       below it is clamped up) and the iterator becomes invalid at the first key {@code >=
  *       upperBound}, without reading further (so a bounded scan does not walk tombstones beyond
- *       its range).
+ *       its range); backward the same, mirrored ({@link #seekToLast()} starts below {@code
+ *       upperBound}, a scan stops at the first key below {@code lowerBound}).
  * </ul>
  *
- * <p>Invariant while valid: the internal iterator is positioned on the entry being shown, the
- * newest visible entry of {@link #key()}.
+ * <p>Invariants while valid (LevelDB's DBIter): moving forward, the internal iterator is
+ * positioned on the entry being shown, the newest visible entry of {@link #key()}; moving
+ * backward, it is positioned before every entry of {@link #key()} (on the last entry of a smaller
+ * user key, or invalid), and the entry shown is held here. Backward, the entries of a user key
+ * arrive oldest first, so each visible one replaces the one held until a smaller user key
+ * begins. A change of direction steps the internal iterator across the shown key's entries.
  *
  * <p>{@link #key()} and {@link #value()} return arrays the caller owns and may modify. A {@link
  * dev.cairn.CorruptionException} from the internal iterator propagates; afterwards the iterator
@@ -40,6 +45,10 @@ public final class DbIterator implements CairnIterator {
   private boolean closed;
   /** The user key shown, a private copy; null when not valid. */
   private byte[] currentKey;
+  /** Whether the last positioning moved backward (see the invariants). */
+  private boolean backward;
+  /** Backward only: the value shown, an array the internal iterator returned (never mutated). */
+  private byte[] heldValue;
 
   /**
    * @param internal merged internal entries; owned (closed) by this iterator
@@ -71,7 +80,7 @@ public final class DbIterator implements CairnIterator {
   @Override
   public void seekToFirst() {
     ensureOpen();
-    currentKey = null;
+    forget(false);
     if (lowerBound != null) {
       internal.seek(InternalKey.seekKey(lowerBound, snapshotSequence));
     } else {
@@ -83,20 +92,78 @@ public final class DbIterator implements CairnIterator {
   @Override
   public void seek(byte[] key) {
     ensureOpen();
-    currentKey = null;
+    forget(false);
     byte[] target = lowerBound != null && UserKeys.compare(key, lowerBound) < 0 ? lowerBound : key;
     internal.seek(InternalKey.seekKey(target, snapshotSequence));
     findVisibleEntry(null);
   }
 
   @Override
+  public void seekToLast() {
+    ensureOpen();
+    forget(true);
+    if (upperBound != null) {
+      internal.seekForPrev(InternalKey.seekKey(upperBound, InternalKey.MAX_SEQUENCE));
+      while (internal.isValid() && InternalKey.compareUserKey(upperBound, internal.key()) <= 0) {
+        internal.prev();
+      }
+    } else {
+      internal.seekToLast();
+    }
+    findVisibleEntryBackward();
+  }
+
+  @Override
+  public void seekForPrev(byte[] key) {
+    ensureOpen();
+    if (upperBound != null && UserKeys.compare(key, upperBound) >= 0) {
+      seekToLast();
+      return;
+    }
+    forget(true);
+    // The largest internal key of the user key: every entry of it is <= this one.
+    internal.seekForPrev(InternalKey.encode(key, 0, ValueType.DELETION));
+    findVisibleEntryBackward();
+  }
+
+  @Override
   public void next() {
     ensureOpen();
     requireValid();
+    if (backward) {
+      // The internal iterator is before the shown key's entries: step into them, then past them.
+      byte[] shown = InternalKey.encode(currentKey, 0, ValueType.DELETION);
+      forget(false);
+      if (internal.isValid()) {
+        internal.next();
+      } else if (lowerBound != null) {
+        internal.seek(InternalKey.seekKey(lowerBound, InternalKey.MAX_SEQUENCE));
+      } else {
+        internal.seekToFirst();
+      }
+      findVisibleEntry(shown);
+      return;
+    }
     byte[] shownInternalKey = internal.key();
     currentKey = null;
     internal.next();
     findVisibleEntry(shownInternalKey);
+  }
+
+  @Override
+  public void prev() {
+    ensureOpen();
+    requireValid();
+    if (!backward) {
+      // The internal iterator is on the shown entry; entries before it of the same user key are
+      // newer than the snapshot. Step back past all of them.
+      byte[] shown = currentKey;
+      forget(true);
+      do {
+        internal.prev();
+      } while (internal.isValid() && InternalKey.compareUserKey(shown, internal.key()) <= 0);
+    }
+    findVisibleEntryBackward();
   }
 
   @Override
@@ -110,7 +177,7 @@ public final class DbIterator implements CairnIterator {
   public byte[] value() {
     ensureOpen();
     requireValid();
-    return internal.ownedValue();
+    return backward ? heldValue.clone() : internal.ownedValue();
   }
 
   @Override
@@ -120,6 +187,7 @@ public final class DbIterator implements CairnIterator {
     }
     closed = true;
     currentKey = null;
+    heldValue = null;
     Runnable release = onClose;
     onClose = null;
     try {
@@ -166,6 +234,47 @@ public final class DbIterator implements CairnIterator {
                 + InternalKey.describe(ikey));
       }
     }
+  }
+
+  /**
+   * Moves the internal iterator back to the newest visible entry of the previous live user key
+   * (the largest below where it stands), holding that entry, or leaves this iterator invalid. On
+   * return the internal iterator is before every entry of the key shown.
+   */
+  private void findVisibleEntryBackward() {
+    currentKey = null;
+    heldValue = null;
+    for (; internal.isValid(); internal.prev()) {
+      byte[] ikey = internal.key();
+      if (lowerBound != null && InternalKey.compareUserKey(lowerBound, ikey) > 0) {
+        return;
+      }
+      if (InternalKey.sequence(ikey) > snapshotSequence) {
+        continue;
+      }
+      if (currentKey != null && InternalKey.compareUserKey(currentKey, ikey) > 0) {
+        return; // a smaller user key begins: the one held is the newest visible of its key
+      }
+      ValueType type = InternalKey.type(ikey);
+      if (type == ValueType.DELETION) {
+        currentKey = null; // a newer tombstone hides what was held
+        heldValue = null;
+      } else if (type == ValueType.VALUE) {
+        currentKey = InternalKey.userKey(ikey);
+        heldValue = internal.value();
+      } else {
+        throw new IllegalStateException(
+            "internal iterator yielded a key of unknown type (its source must report corruption): "
+                + InternalKey.describe(ikey));
+      }
+    }
+  }
+
+  /** Shows nothing, about to move in the given direction. */
+  private void forget(boolean towardSmaller) {
+    currentKey = null;
+    heldValue = null;
+    backward = towardSmaller;
   }
 
   private void ensureOpen() {

@@ -16,7 +16,18 @@ public final class EmptyIterator implements InternalIterator {
   public void seek(byte[] internalKeyTarget) {}
 
   @Override
+  public void seekToLast() {}
+
+  @Override
+  public void seekForPrev(byte[] internalKeyTarget) {}
+
+  @Override
   public void next() {
+    throw new NoSuchElementException("empty iterator has no entries");
+  }
+
+  @Override
+  public void prev() {
     throw new NoSuchElementException("empty iterator has no entries");
   }
 

@@ -1,10 +1,15 @@
 package dev.cairn.iter;
 
+import dev.cairn.key.InternalKeyComparator;
+
 /**
  * An iterator over internal entries (internal key, value) in {@link
- * dev.cairn.key.InternalKeyComparator} order. Memtables, blocks, tables, levels and the merging
- * iterator all implement it. Not thread-safe. Positioning methods may throw
+ * dev.cairn.key.InternalKeyComparator} order, in both directions. Memtables, blocks, tables, levels
+ * and the merging iterator all implement it. Not thread-safe. Positioning methods may throw
  * {@link dev.cairn.CorruptionException} when they meet damaged data.
+ *
+ * <p>{@link #next()} and {@link #prev()} may be mixed freely: {@code prev()} after {@code next()}
+ * returns to the entry before, whatever the iterator had to do to change direction.
  *
  * <p>Returned arrays must not be modified by the caller; an implementation may return the same
  * array again but never mutates one it has returned.
@@ -17,8 +22,27 @@ public interface InternalIterator extends AutoCloseable {
   /** Positions at the first entry whose internal key is {@code >= target}. */
   void seek(byte[] internalKeyTarget);
 
+  /** Positions at the last entry, or leaves the iterator invalid when there is none. */
+  void seekToLast();
+
+  /**
+   * Positions at the last entry whose internal key is {@code <= target}. This default seeks forward
+   * and steps back at most once; an iterator that can do better overrides it.
+   */
+  default void seekForPrev(byte[] internalKeyTarget) {
+    seek(internalKeyTarget);
+    if (!isValid()) {
+      seekToLast();
+    } else if (InternalKeyComparator.INSTANCE.compare(key(), internalKeyTarget) > 0) {
+      prev();
+    }
+  }
+
   /** Requires: {@link #isValid()}. */
   void next();
+
+  /** Moves to the entry before the current one, or leaves the iterator invalid. Requires: {@link #isValid()}. */
+  void prev();
 
   /** Requires: {@link #isValid()}. */
   byte[] key();

@@ -77,9 +77,21 @@ public final class ListIterator implements InternalIterator {
   }
 
   @Override
+  public void seekToLast() {
+    position = keys.isEmpty() ? keys.size() : keys.size() - 1;
+  }
+
+  @Override
   public void next() {
     requireValid();
     position++;
+  }
+
+  /** Stepping back from the first entry leaves the iterator invalid, as stepping past the last does. */
+  @Override
+  public void prev() {
+    requireValid();
+    position = position == 0 ? keys.size() : position - 1;
   }
 
   @Override

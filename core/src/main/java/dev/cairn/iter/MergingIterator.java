@@ -5,9 +5,17 @@ import java.util.List;
 import java.util.NoSuchElementException;
 
 /**
- * Merges N child iterators into one in {@link InternalKeyComparator} order, with a binary
- * min-heap of the valid children keyed by their current key. {@link #next()} advances only the
- * child at the top and sifts it down: O(log N) per entry.
+ * Merges N child iterators into one in {@link InternalKeyComparator} order, with a binary heap of
+ * the valid children keyed by their current key: a min-heap moving forward, a max-heap moving
+ * backward. {@link #next()} and {@link #prev()} move only the child at the top and sift it down:
+ * O(log N) per entry.
+ *
+ * <p><b>Changing direction</b> (LevelDB's rule). Moving forward, every child is at its first entry
+ * {@code >=} the current key; moving backward, at its last entry {@code <=} it. A {@link #prev()}
+ * after {@link #next()} therefore first puts every other child at its last entry {@code <} the
+ * current key (a seek, then one step back or to its end), and a {@code next()} after {@code
+ * prev()} puts them at their first entry {@code >} it; a change of direction costs a seek in every
+ * child.
  *
  * <p>Ties (the same internal key in two children, which should not happen since sequences are
  * unique) go to the child with the lower index, so callers list children newest first (memtable,
@@ -22,6 +30,8 @@ public final class MergingIterator implements InternalIterator {
   /** Indexes into {@link #children} of the valid children, a min-heap by (key, index). */
   private final int[] heap;
   private int heapSize;
+  /** Whether the heap orders children largest first: the last move was backward. */
+  private boolean backward;
   private boolean closed;
 
   public MergingIterator(List<? extends InternalIterator> children) {
@@ -40,7 +50,7 @@ public final class MergingIterator implements InternalIterator {
     for (InternalIterator child : children) {
       child.seekToFirst();
     }
-    rebuildHeap();
+    rebuildHeap(false);
   }
 
   @Override
@@ -49,7 +59,25 @@ public final class MergingIterator implements InternalIterator {
     for (InternalIterator child : children) {
       child.seek(internalKeyTarget);
     }
-    rebuildHeap();
+    rebuildHeap(false);
+  }
+
+  @Override
+  public void seekToLast() {
+    heapSize = 0;
+    for (InternalIterator child : children) {
+      child.seekToLast();
+    }
+    rebuildHeap(true);
+  }
+
+  @Override
+  public void seekForPrev(byte[] internalKeyTarget) {
+    heapSize = 0;
+    for (InternalIterator child : children) {
+      child.seekForPrev(internalKeyTarget);
+    }
+    rebuildHeap(true);
   }
 
   @Override
@@ -57,17 +85,49 @@ public final class MergingIterator implements InternalIterator {
     requireValid();
     int top = heap[0];
     try {
+      if (backward) {
+        byte[] current = children[top].key();
+        heapSize = 0;
+        for (int i = 0; i < children.length; i++) {
+          if (i != top) {
+            placeAfter(children[i], current);
+          }
+        }
+        children[top].next();
+        rebuildHeap(false);
+        return;
+      }
       children[top].next();
     } catch (RuntimeException e) {
       heapSize = 0;
       throw e;
     }
-    if (!children[top].isValid()) {
-      heap[0] = heap[--heapSize];
+    settleTop(top);
+  }
+
+  @Override
+  public void prev() {
+    requireValid();
+    int top = heap[0];
+    try {
+      if (!backward) {
+        byte[] current = children[top].key();
+        heapSize = 0;
+        for (int i = 0; i < children.length; i++) {
+          if (i != top) {
+            placeBefore(children[i], current);
+          }
+        }
+        children[top].prev();
+        rebuildHeap(true);
+        return;
+      }
+      children[top].prev();
+    } catch (RuntimeException e) {
+      heapSize = 0;
+      throw e;
     }
-    if (heapSize > 0) {
-      siftDown(0);
-    }
+    settleTop(top);
   }
 
   @Override
@@ -112,7 +172,36 @@ public final class MergingIterator implements InternalIterator {
     }
   }
 
-  private void rebuildHeap() {
+  /** Puts {@code child} at its first entry {@code > key}. */
+  private static void placeAfter(InternalIterator child, byte[] key) {
+    child.seek(key);
+    if (child.isValid() && InternalKeyComparator.INSTANCE.compare(child.key(), key) == 0) {
+      child.next();
+    }
+  }
+
+  /** Puts {@code child} at its last entry {@code < key}. */
+  private static void placeBefore(InternalIterator child, byte[] key) {
+    child.seek(key);
+    if (child.isValid()) {
+      child.prev();
+    } else {
+      child.seekToLast();
+    }
+  }
+
+  /** After the top child moved: drops it if it ran out, and restores the heap order. */
+  private void settleTop(int top) {
+    if (!children[top].isValid()) {
+      heap[0] = heap[--heapSize];
+    }
+    if (heapSize > 0) {
+      siftDown(0);
+    }
+  }
+
+  private void rebuildHeap(boolean largestFirst) {
+    backward = largestFirst;
     for (int i = 0; i < children.length; i++) {
       if (children[i].isValid()) {
         heap[heapSize++] = i;
@@ -143,9 +232,16 @@ public final class MergingIterator implements InternalIterator {
     heap[slot] = moving;
   }
 
-  /** Whether child {@code a} comes before child {@code b}: smaller key, then lower index. */
+  /**
+   * Whether child {@code a} is nearer the top than child {@code b}: moving forward the smaller key
+   * (on a tie the lower index), moving backward the larger (on a tie the higher index), so that
+   * the two directions visit equal keys in mirrored order.
+   */
   private boolean less(int a, int b) {
     int c = InternalKeyComparator.INSTANCE.compare(children[a].key(), children[b].key());
+    if (backward) {
+      return c > 0 || (c == 0 && a > b);
+    }
     return c < 0 || (c == 0 && a < b);
   }
 

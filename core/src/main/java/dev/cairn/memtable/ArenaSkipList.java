@@ -143,9 +143,44 @@ final class ArenaSkipList {
     }
   }
 
+  /**
+   * The last node whose key is {@code < internalKey}, or {@link #NONE}: LevelDB's FindLessThan, a
+   * search from the head as {@link #seek} is (nodes have no back links).
+   */
+  int lessThan(byte[] internalKey) {
+    int x = head;
+    int level = height - 1;
+    while (true) {
+      int next = next(x, level);
+      if (next != NONE && compare(next, internalKey) < 0) {
+        x = next;
+      } else if (level == 0) {
+        return x == head ? NONE : x;
+      } else {
+        level--;
+      }
+    }
+  }
+
   /** The first node, or {@link #NONE} when empty. */
   int first() {
     return next(head, 0);
+  }
+
+  /** The last node, or {@link #NONE} when empty. */
+  int last() {
+    int x = head;
+    int level = height - 1;
+    while (true) {
+      int next = next(x, level);
+      if (next != NONE) {
+        x = next;
+      } else if (level == 0) {
+        return x == head ? NONE : x;
+      } else {
+        level--;
+      }
+    }
   }
 
   /** The node after {@code node}, or {@link #NONE}. */

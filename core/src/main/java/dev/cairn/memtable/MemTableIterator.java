@@ -4,7 +4,9 @@ import dev.cairn.iter.InternalIterator;
 import java.util.NoSuchElementException;
 
 /**
- * Walks a memtable's {@link ArenaSkipList}: a seek is one search, {@link #next()} one link. The
+ * Walks a memtable's {@link ArenaSkipList}: a seek is one search, {@link #next()} one link,
+ * {@link #prev()} a search for the last node before the current key (the list has no back links,
+ * as in LevelDB). The
  * key of the current entry is copied out of the arena once per position; the value is the array
  * the memtable holds.
  */
@@ -33,9 +35,20 @@ final class MemTableIterator implements InternalIterator {
   }
 
   @Override
+  public void seekToLast() {
+    moveTo(table.last());
+  }
+
+  @Override
   public void next() {
     requireValid();
     moveTo(table.next(node));
+  }
+
+  @Override
+  public void prev() {
+    requireValid();
+    moveTo(table.lessThan(key()));
   }
 
   @Override

@@ -55,10 +55,26 @@ final class TableIterator implements InternalIterator {
   }
 
   @Override
+  public void seekToLast() {
+    openBlock(index.size() - 1);
+    if (blockIter != null) {
+      blockIter.seekToLast();
+    }
+    skipExhaustedBlocksBackward();
+  }
+
+  @Override
   public void next() {
     assert isValid() : "next() on an invalid table iterator";
     blockIter.next();
     skipExhaustedBlocks();
+  }
+
+  @Override
+  public void prev() {
+    assert isValid() : "prev() on an invalid table iterator";
+    blockIter.prev();
+    skipExhaustedBlocksBackward();
   }
 
   @Override
@@ -97,6 +113,18 @@ final class TableIterator implements InternalIterator {
     }
   }
 
+  private void skipExhaustedBlocksBackward() {
+    while (blockIter != null && !blockIter.isValid()) {
+      if (blockIndex <= 0) {
+        release();
+        blockIter = null;
+        return;
+      }
+      openBlock(blockIndex - 1);
+      blockIter.seekToLast();
+    }
+  }
+
   private void openBlock(int i) {
     if (i == blockIndex && current != null) {
       return; // reuse the pinned block (e.g. repeated seeks into the same block)
@@ -104,7 +132,7 @@ final class TableIterator implements InternalIterator {
     release();
     blockIndex = i;
     blockIter = null;
-    if (i < index.size()) {
+    if (i >= 0 && i < index.size()) {
       BlockHandle h = index.handle(i);
       if (readahead != null) {
         readahead.noteAccess(h);

@@ -21,6 +21,7 @@ import dev.cairn.Stats;
 import dev.cairn.WriteBatch;
 import dev.cairn.model.BufferEntry;
 import dev.cairn.model.BufferRun;
+import dev.cairn.iter.IteratorWalk;
 import dev.cairn.config.CompactionSettings;
 import dev.cairn.fs.LocalFileSystem;
 import dev.cairn.testing.EngineCombo;
@@ -498,7 +499,10 @@ class ModelTest {
 
     void checkIteration(CairnIterator it, NavigableMap<String, byte[]> expected, String lo, String hi) {
       try (it) {
-        if (rnd.nextBoolean() || expected.isEmpty()) {
+        if (rnd.nextInt(3) == 0) {
+          // Both ways: runs of next() and prev(), changes of direction, every kind of seek.
+          IteratorWalk.user(it, expected, ModelTest::bytes, this::randomKey, rnd, 80, this::where);
+        } else if (rnd.nextBoolean() || expected.isEmpty()) {
           it.seekToFirst();
           compareFrom(it, expected.entrySet().iterator());
         } else {

@@ -172,6 +172,8 @@ class DbIteratorTest {
               }
               assertEquals(expected, actual, where + " seek " + printable(target));
             }
+            IteratorWalk.user(it, model, k -> k, () -> randomUserKey(random, keySpace + 2), random, 300,
+                () -> where);
           }
           assertEquals(1, released.get());
         }

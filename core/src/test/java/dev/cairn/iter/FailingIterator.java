@@ -2,7 +2,7 @@ package dev.cairn.iter;
 
 import dev.cairn.key.InternalKeyComparator;
 
-/** Yields one entry, then throws the given exception from next(). */
+/** Yields one entry, then throws the given exception from next() and prev(). */
 public final class FailingIterator implements InternalIterator {
   private final byte[] key;
   private final RuntimeException failure;
@@ -30,7 +30,17 @@ public final class FailingIterator implements InternalIterator {
   }
 
   @Override
+  public void seekToLast() {
+    valid = true;
+  }
+
+  @Override
   public void next() {
+    throw failure;
+  }
+
+  @Override
+  public void prev() {
     throw failure;
   }
 

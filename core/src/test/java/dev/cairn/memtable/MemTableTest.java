@@ -158,6 +158,11 @@ class MemTableTest {
             assertFalse(it.isValid());
           }
         }
+        java.util.TreeMap<byte[], byte[]> reference = new java.util.TreeMap<>(InternalKeyComparator.INSTANCE);
+        sorted.forEach(op -> reference.put(op.internalKey(), op.value));
+        dev.cairn.iter.IteratorWalk.internal(it, reference, InternalKeyComparator.INSTANCE,
+            () -> InternalKey.encode(randomKey(random, keySpace + 3), random.nextInt(count + 10),
+                random.nextBoolean() ? ValueType.VALUE : ValueType.DELETION), random, 2000, "memtable");
       }
     });
   }

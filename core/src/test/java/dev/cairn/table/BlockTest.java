@@ -82,5 +82,41 @@ class BlockTest {
     assertFalse(it.isValid());
     it.seek(new byte[] {1});
     assertFalse(it.isValid());
+    it.seekToLast();
+    assertFalse(it.isValid());
+    it.seekForPrev(new byte[] {1});
+    assertFalse(it.isValid());
+  }
+
+  /**
+   * Backward through a block: prev() decodes forward from the restart point before the entry, so
+   * every restart interval, and entries sharing long prefixes, are walked both ways.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 16})
+  void walksBothWaysWithEveryRestartInterval(int restartInterval) {
+    Random rnd = new Random(SEED + restartInterval);
+    for (int round = 0; round < 20; round++) {
+      TreeMap<byte[], byte[]> model = new TreeMap<>(UserKeys.COMPARATOR);
+      int n = rnd.nextInt(120);
+      for (int i = 0; i < n; i++) {
+        model.put(randomKey(rnd), new byte[] {(byte) i, (byte) rnd.nextInt()});
+      }
+      BlockBuilder b = new BlockBuilder(restartInterval, UserKeys.COMPARATOR, 4096);
+      model.forEach(b::add);
+      Block block = new Block(ByteBuffer.wrap(b.finish()), "t", 0);
+      try (BlockIterator it = block.iterator(UserKeys.COMPARATOR)) {
+        dev.cairn.iter.IteratorWalk.internal(it, model, UserKeys.COMPARATOR, () -> randomKey(rnd), rnd, 500,
+            "restart interval " + restartInterval + ", " + n + " entries, seed " + SEED);
+      }
+    }
+  }
+
+  private static byte[] randomKey(Random rnd) {
+    byte[] k = new byte[1 + rnd.nextInt(10)];
+    for (int j = 0; j < k.length; j++) {
+      k[j] = (byte) ("abc\u00ff".charAt(rnd.nextInt(4))); // shared prefixes are likely
+    }
+    return k;
   }
 }

@@ -192,6 +192,12 @@ class TableAppendTest {
       assertEquals(want.size(), i);
     }
     long maxSeq = model.keySet().stream().mapToLong(InternalKey::sequence).max().orElse(0);
+    // Backward too: the index's key order, whatever order the blocks lie in the file.
+    java.util.Random rnd = new java.util.Random(maxSeq);
+    try (InternalIterator it = r.iterator(true, IoTag.USER_READ)) {
+      dev.cairn.iter.IteratorWalk.internal(it, model, CMP, () -> InternalKey.encode(userKey(rnd.nextInt(320)),
+          rnd.nextInt((int) maxSeq + 2), ValueType.VALUE), rnd, 2000, "appended table");
+    }
     for (int k = 0; k < 310; k++) {
       for (long snap : new long[] {maxSeq / 4, maxSeq / 2, maxSeq}) {
         LookupResult want1 = expected(model, userKey(k), snap);

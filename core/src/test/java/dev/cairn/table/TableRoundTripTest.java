@@ -16,6 +16,7 @@ import dev.cairn.CorruptionException;
 import dev.cairn.fs.IoTag;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.key.InternalKey;
+import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.LookupResult;
 import dev.cairn.key.ValueType;
 import java.io.IOException;
@@ -81,6 +82,10 @@ class TableRoundTripTest {
             assertArrayEquals(want.getKey(), it.key(), ctx);
           }
         }
+        // Both ways across blocks: prev() at a block's first entry opens the block before.
+        dev.cairn.iter.IteratorWalk.internal(it, model, InternalKeyComparator.INSTANCE,
+            () -> InternalKey.encode(userKey(rnd.nextInt(1500)), rnd.nextInt((int) maxSeq + 2),
+                rnd.nextBoolean() ? ValueType.VALUE : ValueType.DELETION), rnd, 3000, ctx);
       }
       r.verifyChecksums();
       if (bloomBits > 0) {

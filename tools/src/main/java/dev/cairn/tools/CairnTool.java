@@ -2,8 +2,9 @@ package dev.cairn.tools;
 
 import dev.cairn.Cairn;
 import dev.cairn.CairnException;
-import dev.cairn.Entry;
+import dev.cairn.CairnIterator;
 import dev.cairn.Options;
+import dev.cairn.ReadOptions;
 import dev.cairn.VerifyProgress;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -37,10 +38,10 @@ public final class CairnTool {
         put DIR KEY VALUE          write one key
         delete DIR KEY             delete a key
         get DIR KEY                print a key's value (read-only)
-        scan DIR [FROM [TO]] [--limit N]
+        scan DIR [FROM [TO]] [--limit N] [--reverse]
                                    print keys in [FROM, TO) (no TO: to the end), at most the
                                    limit (default 100), then the count and whether more
-                                   follow (read-only)
+                                   follow; --reverse from the largest key down (read-only)
         stats DIR                  print the statistics table (read-only)
         verify DIR                 check every table's checksums (read-only)
         repair DIR                 drop tables the manifest names that are missing or short (the open
@@ -108,7 +109,7 @@ public final class CairnTool {
           out.println(text.render(v));
           return OK;
         });
-        case SCAN -> readOnly(rest, db -> scan(db, rest, line.limit(), text, out));
+        case SCAN -> readOnly(rest, db -> scan(db, rest, line.limit(), line.reverse(), text, out));
         case STATS -> readOnly(rest, db -> {
           // Counters live in the process that opened the database; this view just opened it.
           out.println("# levels, files, space and memtables as the database is now; counters (bytes written,");
@@ -160,18 +161,40 @@ public final class CairnTool {
   }
 
   /** Prints up to {@code limit} entries, then their count and whether the range holds more. */
-  private static int scan(Cairn db, String[] rest, int limit, ByteText text, PrintStream out) {
-    byte[] from = rest.length > 1 ? text.parse(rest[1], "FROM") : new byte[0];
+  /** The live entries in [FROM, TO), in key order or, with {@code --reverse}, from the largest key down. */
+  private static int scan(Cairn db, String[] rest, int limit, boolean reverse, ByteText text, PrintStream out) {
+    byte[] from = rest.length > 1 ? text.parse(rest[1], "FROM") : null;
     byte[] to = rest.length > 2 ? text.parse(rest[2], "TO") : null;
-    // One entry past the limit says whether more follow; at Integer.MAX_VALUE none can.
-    List<Entry> entries = db.scan(from, to, limit == Integer.MAX_VALUE ? limit : limit + 1);
-    boolean more = entries.size() > limit;
-    List<Entry> shown = more ? entries.subList(0, limit) : entries;
-    for (Entry e : shown) {
-      out.println(text.render(e.key()) + "\t" + text.render(e.value()));
+    int shown = 0;
+    boolean more = false;
+    try (CairnIterator it = db.iterator(ReadOptions.DEFAULT.withBounds(from, to))) {
+      for (position(it, reverse); it.isValid(); step(it, reverse)) {
+        if (shown == limit) {
+          more = true;
+          break;
+        }
+        out.println(text.render(it.key()) + "\t" + text.render(it.value()));
+        shown++;
+      }
     }
-    out.println(more ? "(" + limit + " entries shown; more follow: raise --limit)" : "(" + shown.size() + " entries)");
+    out.println(more ? "(" + limit + " entries shown; more follow: raise --limit)" : "(" + shown + " entries)");
     return OK;
+  }
+
+  private static void position(CairnIterator it, boolean reverse) {
+    if (reverse) {
+      it.seekToLast();
+    } else {
+      it.seekToFirst();
+    }
+  }
+
+  private static void step(CairnIterator it, boolean reverse) {
+    if (reverse) {
+      it.prev();
+    } else {
+      it.next();
+    }
   }
 
   private interface DbWrite {
@@ -219,13 +242,17 @@ public final class CairnTool {
     }
   }
 
-  /** A command's flags ({@code --hex}, {@code --limit N}, {@code --entries}, anywhere) and its other arguments. */
-  record CommandLine(String[] positional, boolean hex, int limit, boolean entries) {
+  /**
+   * A command's flags ({@code --hex}, {@code --limit N}, {@code --entries}, {@code --reverse},
+   * anywhere) and its other arguments.
+   */
+  record CommandLine(String[] positional, boolean hex, int limit, boolean entries, boolean reverse) {
     /** The command line of {@code command}, refused when it takes another number of arguments or flag. */
     static CommandLine parse(Command command, String[] args) {
       List<String> positional = new java.util.ArrayList<>();
       boolean hex = false;
       boolean entries = false;
+      boolean reverse = false;
       int limit = 100;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
@@ -236,6 +263,10 @@ public final class CairnTool {
           case "--entries" -> {
             command.checkFlag(Command.Flag.ENTRIES);
             entries = true;
+          }
+          case "--reverse" -> {
+            command.checkFlag(Command.Flag.REVERSE);
+            reverse = true;
           }
           case "--limit" -> {
             command.checkFlag(Command.Flag.LIMIT);
@@ -256,7 +287,7 @@ public final class CairnTool {
         }
       }
       command.checkArgumentCount(positional.size());
-      return new CommandLine(positional.toArray(String[]::new), hex, limit, entries);
+      return new CommandLine(positional.toArray(String[]::new), hex, limit, entries, reverse);
     }
   }
 

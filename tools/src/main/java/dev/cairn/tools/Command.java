@@ -15,7 +15,7 @@ enum Command {
   PUT("put", "DIR KEY VALUE", 3, 3, EnumSet.of(Flag.HEX)),
   DELETE("delete", "DIR KEY", 2, 2, EnumSet.of(Flag.HEX)),
   GET("get", "DIR KEY", 2, 2, EnumSet.of(Flag.HEX)),
-  SCAN("scan", "DIR [FROM [TO]]", 1, 3, EnumSet.of(Flag.HEX, Flag.LIMIT)),
+  SCAN("scan", "DIR [FROM [TO]]", 1, 3, EnumSet.of(Flag.HEX, Flag.LIMIT, Flag.REVERSE)),
   STATS("stats", "DIR", 1, 1, EnumSet.noneOf(Flag.class)),
   VERIFY("verify", "DIR", 1, 1, EnumSet.noneOf(Flag.class)),
   REPAIR("repair", "DIR", 1, 1, EnumSet.noneOf(Flag.class)),
@@ -32,6 +32,7 @@ enum Command {
   enum Flag {
     HEX("--hex", "--hex"),
     LIMIT("--limit", "--limit N"),
+    REVERSE("--reverse", "--reverse"),
     ENTRIES("--entries", "--entries");
 
     final String word;

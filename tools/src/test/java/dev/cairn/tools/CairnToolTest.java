@@ -228,6 +228,17 @@ class CairnToolTest {
   }
 
   @Test
+  void scanReverseStartsAtTheLargestKeyBelowTo() {
+    Path db = database();
+    Run last = run("scan", db.toString(), "--reverse", "--limit", "2");
+    assertEquals(CairnTool.OK, last.exit(), last.err());
+    assertEquals("unflushed\tin-the-log\nkey99\tvalue99\n(2 entries shown; more follow: raise --limit)\n", last.out());
+    Run range = run("scan", db.toString(), "key80", "key82", "--reverse");
+    assertEquals("key81\tvalue81\nkey80\tvalue80\n(2 entries)\n", range.out(), "[FROM, TO) backward");
+    assertEquals(CairnTool.USAGE_ERROR, run("get", db.toString(), "key1", "--reverse").exit(), "only scan takes it");
+  }
+
+  @Test
   void aCommandLineACommandWouldMisreadIsRefusedAndChangesNothing() {
     Path db = database();
     Run split = run("put", db.toString(), "k", "hello", "world");

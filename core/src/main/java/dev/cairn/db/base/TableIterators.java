@@ -45,7 +45,10 @@ public final class TableIterators {
     @Override public boolean isValid() { return inner.isValid(); }
     @Override public void seekToFirst() { inner.seekToFirst(); }
     @Override public void seek(byte[] target) { inner.seek(target); }
+    @Override public void seekToLast() { inner.seekToLast(); }
+    @Override public void seekForPrev(byte[] target) { inner.seekForPrev(target); }
     @Override public void next() { inner.next(); }
+    @Override public void prev() { inner.prev(); }
     @Override public byte[] key() { return inner.key(); }
     @Override public byte[] value() { return inner.value(); }
 

@@ -6,9 +6,12 @@ import java.nio.ByteBuffer;
 import java.util.Comparator;
 
 /**
- * Iterates a {@link Block}'s entries in order. {@link #seek} binary-searches the restart points,
- * then scans forward (at most one restart interval). Keys are materialized per entry (the prefix
- * compression needs the previous key anyway); values are copied out when asked for.
+ * Iterates a {@link Block}'s entries in both directions. {@link #seek} binary-searches the restart
+ * points, then scans forward (at most one restart interval). {@link #prev()} goes back to the
+ * last restart point before the current entry and decodes forward up to the entry before it, as
+ * LevelDB's block iterator does: entries are prefix-compressed against the one before, so a block
+ * can only be decoded forward. Keys are materialized per entry (the prefix compression needs the
+ * previous key anyway); values are copied out when asked for.
  *
  * <p>Not thread-safe. Holds no resources of its own: {@link #close()} only invalidates it.
  */
@@ -22,6 +25,7 @@ public final class BlockIterator implements InternalIterator {
 
   // Current entry; valid when key != null.
   private byte[] key;
+  private int currentOffset;
   private int valueOffset;
   private int valueLength;
   private int nextOffset;
@@ -67,9 +71,44 @@ public final class BlockIterator implements InternalIterator {
   }
 
   @Override
+  public void seekToLast() {
+    seekToRestart(block.restartCount() - 1);
+    parseNext();
+    while (key != null && nextOffset < end) {
+      parseNext();
+    }
+  }
+
+  /** The last entry {@code <= target} in this block's own order. */
+  @Override
+  public void seekForPrev(byte[] target) {
+    seek(target);
+    if (key == null) {
+      seekToLast();
+    } else if (comparator.compare(key, target) > 0) {
+      prev();
+    }
+  }
+
+  @Override
   public void next() {
     assert isValid() : "next() on an invalid block iterator";
     parseNext();
+  }
+
+  @Override
+  public void prev() {
+    assert isValid() : "prev() on an invalid block iterator";
+    int original = currentOffset;
+    int restart = lastRestartBefore(original);
+    if (restart < 0) {
+      key = null; // the first entry: nothing before it
+      return;
+    }
+    seekToRestart(restart);
+    do {
+      parseNext();
+    } while (key != null && nextOffset < original);
   }
 
   @Override
@@ -103,6 +142,24 @@ public final class BlockIterator implements InternalIterator {
   @Override
   public void close() {
     key = null;
+  }
+
+  /** The index of the last restart point whose offset is {@code < offset}, or -1. */
+  private int lastRestartBefore(int offset) {
+    int left = 0;
+    int right = block.restartCount() - 1;
+    if (block.restartPoint(0) >= offset) {
+      return -1;
+    }
+    while (left < right) {
+      int mid = (left + right + 1) >>> 1;
+      if (block.restartPoint(mid) < offset) {
+        left = mid;
+      } else {
+        right = mid - 1;
+      }
+    }
+    return left;
   }
 
   private void seekToRestart(int index) {
@@ -158,6 +215,7 @@ public final class BlockIterator implements InternalIterator {
     valueOffset = pos[0] + unshared;
     valueLength = valueLen;
     nextOffset = valueOffset + valueLen;
+    currentOffset = p;
     key = checkKey(k, p);
   }
 
