@@ -21,6 +21,14 @@ public interface BenchEngine extends AutoCloseable {
   /** Reads up to {@code limit} entries from the first key {@code >= from}; returns how many. */
   int scan(byte[] from, int limit);
 
+  /**
+   * Reads up to {@code limit} entries backward from the last key {@code <= from}; returns how
+   * many. Only engines whose iterators move backward have it.
+   */
+  default int scanBackward(byte[] from, int limit) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " has no backward scan in the runner");
+  }
+
   /** Writes the memtable out, so that the data of the load phase sits in tables. */
   void flush();
 

@@ -174,6 +174,19 @@ public final class CairnTableEngine implements BenchEngine {
   }
 
   @Override
+  public int scanBackward(byte[] from, int limit) {
+    int n = 0;
+    try (CairnIterator it = db.iterator()) {
+      for (it.seekForPrev(from); it.isValid() && n < limit; it.prev()) {
+        it.key();
+        it.value();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  @Override
   public void flush() {
     db.flush();
   }

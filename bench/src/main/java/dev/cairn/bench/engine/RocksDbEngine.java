@@ -254,6 +254,26 @@ public final class RocksDbEngine implements BenchEngine {
     }
   }
 
+  @Override
+  public int scanBackward(byte[] from, int limit) {
+    if (userReadHits != null) {
+      userReadHits.beforeRead();
+    }
+    int n = 0;
+    try (RocksIterator it = db.newIterator()) {
+      for (it.seekForPrev(from); it.isValid() && n < limit; it.prev()) {
+        it.key();
+        it.value();
+        n++;
+      }
+    } finally {
+      if (userReadHits != null) {
+        userReadHits.afterRead();
+      }
+    }
+    return n;
+  }
+
   private int uncountedScan(byte[] from, int limit) {
     int n = 0;
     try (RocksIterator it = db.newIterator()) {

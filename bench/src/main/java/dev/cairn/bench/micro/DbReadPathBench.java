@@ -40,7 +40,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * trial, every engine through the runner's own {@link BenchEngine}. {@code hit} reads only keys
  * whose blocks are cached (4,096 of the generator's keys, read before measuring), so the pair
  * separates the miss path's cost from the rest. {@code scan} is the runner's {@code scan}: an
- * iterator from a scrambled Zipfian start, 1 to 100 entries, each key and value taken.
+ * iterator from a scrambled Zipfian start, 1 to 100 entries, each key and value taken; {@code
+ * scanBackward} the same walked backward ({@code seekForPrev}, then {@code prev}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -135,6 +136,12 @@ public class DbReadPathBench {
   @Benchmark
   public int scan(Reader reader) {
     return db.scan(Keys.encode(zipfian.next(reader.random)), 1 + reader.random.nextInt(100));
+  }
+
+  /** {@link #scan} backward: from the last key at or before the start, 1 to 100 entries. */
+  @Benchmark
+  public int scanBackward(Reader reader) {
+    return db.scanBackward(Keys.encode(zipfian.next(reader.random)), 1 + reader.random.nextInt(100));
   }
 
   @Benchmark
