@@ -286,6 +286,11 @@ public final class Options {
     return values.alignCompactionOutputs;
   }
 
+  /** What compactions ask about each key's newest value ({@link CompactionFilter}). Default null: none. */
+  public CompactionFilter compactionFilter() {
+    return values.compactionFilter;
+  }
+
   /** The filesystem layer. Default the local filesystem. */
   public FileSystem fileSystem() {
     return values.fileSystem;
@@ -309,7 +314,8 @@ public final class Options {
         + ", walRecoveryMode=" + values.walRecoveryMode
         + ", obsoleteFileBatchBytes=" + values.obsoleteFileBatchBytes + ", flushCaching=" + values.flushCaching
         + ", compression=" + values.compression + ", bottommostCompression=" + bottommostCompression()
-        + ", bytesPerSync=" + values.bytesPerSync + ", alignCompactionOutputs=" + values.alignCompactionOutputs + "}";
+        + ", bytesPerSync=" + values.bytesPerSync + ", alignCompactionOutputs=" + values.alignCompactionOutputs
+        + (values.compactionFilter == null ? "" : ", compactionFilter=" + values.compactionFilter) + "}";
   }
 
   /** Mutable builder; {@link #build()} validates. */
@@ -343,6 +349,7 @@ public final class Options {
     private FlushCaching flushCaching = FlushCaching.ADAPTIVE;
     private long bytesPerSync = 0;
     private boolean alignCompactionOutputs = true;
+    private CompactionFilter compactionFilter;
     private FileSystem fileSystem;
 
     private Builder() {}
@@ -390,61 +397,50 @@ public final class Options {
     public Builder obsoleteFileBatchBytes(long v) { obsoleteFileBatchBytes = v; return this; }
     public Builder bytesPerSync(long v) { bytesPerSync = v; return this; }
     public Builder alignCompactionOutputs(boolean v) { alignCompactionOutputs = v; return this; }
+    /** {@link Options#compactionFilter()}; null for none. */
+    public Builder compactionFilter(CompactionFilter v) { compactionFilter = v; return this; }
     public Builder fileSystem(FileSystem v) { fileSystem = v; return this; }
 
     /** Validates every value and returns the options; throws naming the first invalid one. */
     public Options build() {
-      range("memtableBytes", memtableBytes, 64 << 10, 1L << 30);
-      range("maxImmutableMemtables", maxImmutableMemtables, 1, 64);
-      range("blockBytes", blockBytes, 256, 1 << 20);
-      range("blockRestartInterval", blockRestartInterval, 1, 1024);
-      range("bloomBitsPerKey", bloomBitsPerKey, 0, 64);
-      range("l0CompactionTrigger", l0CompactionTrigger, 1, 1000);
-      range("l0SlowdownTrigger", l0SlowdownTrigger, l0CompactionTrigger, 1000);
-      range("l0StopTrigger", l0StopTrigger, l0SlowdownTrigger, 1000);
-      range("delayedWriteBytesPerSecond", delayedWriteBytesPerSecond, 16 << 10, 1L << 40);
-      range("levelSizeRatio", levelSizeRatio, 2, 1000);
+      OptionChecks.range("memtableBytes", memtableBytes, 64 << 10, 1L << 30);
+      OptionChecks.range("maxImmutableMemtables", maxImmutableMemtables, 1, 64);
+      OptionChecks.range("blockBytes", blockBytes, 256, 1 << 20);
+      OptionChecks.range("blockRestartInterval", blockRestartInterval, 1, 1024);
+      OptionChecks.range("bloomBitsPerKey", bloomBitsPerKey, 0, 64);
+      OptionChecks.range("l0CompactionTrigger", l0CompactionTrigger, 1, 1000);
+      OptionChecks.range("l0SlowdownTrigger", l0SlowdownTrigger, l0CompactionTrigger, 1000);
+      OptionChecks.range("l0StopTrigger", l0StopTrigger, l0SlowdownTrigger, 1000);
+      OptionChecks.range("delayedWriteBytesPerSecond", delayedWriteBytesPerSecond, 16 << 10, 1L << 40);
+      OptionChecks.range("levelSizeRatio", levelSizeRatio, 2, 1000);
       if (baseLevelBytes != DERIVED) {
-        range("baseLevelBytes", baseLevelBytes, 64 << 10, 1L << 40);
+        OptionChecks.range("baseLevelBytes", baseLevelBytes, 64 << 10, 1L << 40);
       }
       if (targetFileBytes != DERIVED) {
-        range("targetFileBytes", targetFileBytes, 16 << 10, 1L << 36);
+        OptionChecks.range("targetFileBytes", targetFileBytes, 16 << 10, 1L << 36);
       }
-      range("blockCacheBytes", blockCacheBytes, 0, 1L << 44);
-      range("tableCacheFiles", tableCacheFiles, 16, 1_000_000);
-      range("backgroundThreads", backgroundThreads, 1, 64);
-      range("obsoleteFileBatchBytes", obsoleteFileBatchBytes, 0, Long.MAX_VALUE);
-      range("bytesPerSync", bytesPerSync, 0, Long.MAX_VALUE);
-      present("blockCacheEvictionPolicy", blockCacheEvictionPolicy);
-      present("walRecoveryMode", walRecoveryMode);
-      present("flushCaching", flushCaching);
-      present("compaction", compaction);
-      present("compression (Compression.none() for none)", compression);
+      OptionChecks.range("blockCacheBytes", blockCacheBytes, 0, 1L << 44);
+      OptionChecks.range("tableCacheFiles", tableCacheFiles, 16, 1_000_000);
+      OptionChecks.range("backgroundThreads", backgroundThreads, 1, 64);
+      OptionChecks.range("obsoleteFileBatchBytes", obsoleteFileBatchBytes, 0, Long.MAX_VALUE);
+      OptionChecks.range("bytesPerSync", bytesPerSync, 0, Long.MAX_VALUE);
+      OptionChecks.present("blockCacheEvictionPolicy", blockCacheEvictionPolicy);
+      OptionChecks.present("walRecoveryMode", walRecoveryMode);
+      OptionChecks.present("flushCaching", flushCaching);
+      OptionChecks.present("compaction", compaction);
+      OptionChecks.present("compression (Compression.none() for none)", compression);
       if (compaction instanceof CompactionSettings.Leveled leveled
           && leveled.scheduler() instanceof CompactionSettings.Dlc dlc) {
         // Bursty compaction must act before the stall triggers do: stalls are the last resort.
         DlcConfig c = dlc.config();
-        range("dlc.fullTriggerL0Files", c.fullTriggerL0Files(), 2, l0SlowdownTrigger - 1);
-        range("dlc.partTriggerFreshFiles", c.partTriggerFreshFiles(), 2, c.fullTriggerL0Files() - 1);
+        OptionChecks.range("dlc.fullTriggerL0Files", c.fullTriggerL0Files(), 2, l0SlowdownTrigger - 1);
+        OptionChecks.range("dlc.partTriggerFreshFiles", c.partTriggerFreshFiles(), 2, c.fullTriggerL0Files() - 1);
       }
       // Each build without an explicit filesystem gets its own LocalFileSystem, so that a
       // database's I/O counters are its own.
       Builder values = copy();
       values.fileSystem = fileSystem != null ? fileSystem : new LocalFileSystem();
       return new Options(values);
-    }
-
-    private static void present(String name, Object value) {
-      if (value == null) {
-        throw new IllegalArgumentException("option " + name + " must not be null");
-      }
-    }
-
-    private static void range(String name, long value, long min, long max) {
-      if (value < min || value > max) {
-        throw new IllegalArgumentException(
-            "option " + name + " = " + value + " is out of range [" + min + ", " + max + "]");
-      }
     }
   }
 }

@@ -110,6 +110,9 @@ class OptionsRoundTripTest {
     if (type == dev.cairn.fs.FileSystem.class) {
       return new LocalFileSystem();
     }
+    if (type == dev.cairn.CompactionFilter.class) {
+      return (dev.cairn.CompactionFilter) (context, key, value) -> dev.cairn.CompactionFilter.Decision.KEEP;
+    }
     throw new AssertionError("OptionsRoundTripTest does not know how to vary an option of type " + type
         + "; teach differentValue()");
   }

@@ -1,6 +1,9 @@
 package dev.cairn.iter;
 
+import dev.cairn.CairnException;
+import dev.cairn.CompactionFilter;
 import dev.cairn.key.InternalKey;
+import dev.cairn.key.UserKeys;
 import dev.cairn.key.ValueType;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,6 +25,12 @@ import java.util.function.Predicate;
  * {@code DoCompactionWork} rule (A) refined per snapshot, as RocksDB's compaction iterator does:
  * LevelDB keeps every entry above the oldest snapshot.
  *
+ * <p><b>The user's filter</b> ({@link CompactionFilter}), when there is one, is asked about each user
+ * key's newest kept entry when it is a value newer than every snapshot (no snapshot sees it, so
+ * no snapshot's view changes), before the tombstone rule: a value it removes becomes a tombstone
+ * with the value's sequence, hiding the key's older entries as a delete would, and goes with
+ * them at the bottom.
+ *
  * <p><b>Tombstones at the bottom.</b> A tombstone only matters if something older than it for the
  * same user key would otherwise show through. When the output is bottommost for a key (no older
  * data for it exists outside this merge), the oldest kept entries of the key, if they are
@@ -37,12 +46,20 @@ import java.util.function.Predicate;
  * per stripe, so at most {@code snapshots + 2}) are buffered and then yielded. Buffered arrays are
  * those the input returned, which the {@link InternalIterator} contract keeps unchanged.
  */
-public final class CompactionFilterIterator implements InternalIterator {
+public final class CompactionOutputIterator implements InternalIterator {
+  private static final byte[] EMPTY = new byte[0];
+
   private final InternalIterator input;
   /** Ascending, distinct stripe upper bounds (snapshot sequences). */
   private final long[] stripeBounds;
   /** Given a user key, whether no older data for it exists outside this merge; null: never. */
   private final Predicate<byte[]> bottommostFor;
+
+  /** The user's filter and where this compaction writes; null: none. */
+  private final CompactionFilter userFilter;
+  private final CompactionFilter.Context filterContext;
+  /** Entries newer than this no snapshot sees: the user's filter may act on them. */
+  private final long newestSnapshot;
 
   private final List<byte[]> keptKeys = new ArrayList<>();
   private final List<byte[]> keptValues = new ArrayList<>();
@@ -50,6 +67,9 @@ public final class CompactionFilterIterator implements InternalIterator {
 
   private long droppedEntries;
   private long droppedTombstones;
+  private long removedByFilter;
+  private long changedByFilter;
+  private long smallestFilteredSequence = Long.MAX_VALUE;
 
   /**
    * @param merged the merged input in internal-key order; owned (closed) by this iterator
@@ -60,7 +80,7 @@ public final class CompactionFilterIterator implements InternalIterator {
    * @param dropTombstonesAtBottom whether the output is bottommost for every key in the merge, so
    *     that tombstones hiding nothing may be dropped
    */
-  public CompactionFilterIterator(
+  public CompactionOutputIterator(
       InternalIterator merged,
       long[] snapshotsAscending,
       long smallestSnapshotOrLastSequence,
@@ -77,11 +97,40 @@ public final class CompactionFilterIterator implements InternalIterator {
    * IsBaseLevelForKey}): {@code bottommostForUserKey} returns true if no level below the output
    * holds the key. Null means never bottommost.
    */
-  public CompactionFilterIterator(
+  public CompactionOutputIterator(
       InternalIterator merged,
       long[] snapshotsAscending,
       long smallestSnapshotOrLastSequence,
       Predicate<byte[]> bottommostForUserKey) {
+    this(merged, snapshotsAscending, smallestSnapshotOrLastSequence, bottommostForUserKey, null, null);
+  }
+
+  /**
+   * Like the main constructor, and asks {@code filter} (null for none) about each user key's
+   * newest value that no snapshot sees, before the tombstone rule runs, so that a value it
+   * removes becomes a tombstone that the rule may drop at the bottom.
+   */
+  public CompactionOutputIterator(
+      InternalIterator merged,
+      long[] snapshotsAscending,
+      long smallestSnapshotOrLastSequence,
+      boolean dropTombstonesAtBottom,
+      CompactionFilter filter,
+      CompactionFilter.Context context) {
+    this(merged, snapshotsAscending, smallestSnapshotOrLastSequence,
+        dropTombstonesAtBottom ? userKey -> true : null, filter, context);
+  }
+
+  private CompactionOutputIterator(
+      InternalIterator merged,
+      long[] snapshotsAscending,
+      long smallestSnapshotOrLastSequence,
+      Predicate<byte[]> bottommostForUserKey,
+      CompactionFilter filter,
+      CompactionFilter.Context context) {
+    this.userFilter = filter;
+    this.filterContext = context;
+    this.newestSnapshot = Arrays.stream(snapshotsAscending).max().orElse(-1);
     this.input = merged;
     long[] bounds = Arrays.copyOf(snapshotsAscending, snapshotsAscending.length + 1);
     bounds[snapshotsAscending.length] = smallestSnapshotOrLastSequence;
@@ -162,6 +211,24 @@ public final class CompactionFilterIterator implements InternalIterator {
     return droppedEntries;
   }
 
+  /** Values the user's filter turned into tombstones (counted again in the drops if the tombstone went too). */
+  public long removedByFilter() {
+    return removedByFilter;
+  }
+
+  /** Values the user's filter replaced. */
+  public long changedByFilter() {
+    return changedByFilter;
+  }
+
+  /**
+   * The smallest sequence of a value the user's filter removed or replaced, {@code Long.MAX_VALUE}
+   * if none: a snapshot at or above it, taken after this iterator was made, may see the change.
+   */
+  public long smallestFilteredSequence() {
+    return smallestFilteredSequence;
+  }
+
   /** Of {@link #droppedEntries()}, the tombstones dropped because they hid nothing at the bottom. */
   public long droppedTombstones() {
     return droppedTombstones;
@@ -198,6 +265,9 @@ public final class CompactionFilterIterator implements InternalIterator {
       input.next();
     } while (input.isValid() && InternalKey.compareUserKeys(input.key(), first) == 0);
 
+    if (userFilter != null) {
+      applyUserFilter();
+    }
     if (bottommostFor != null && endsWithTombstone()
         && bottommostFor.test(InternalKey.userKey(first))) {
       while (endsWithTombstone()) {
@@ -206,6 +276,40 @@ public final class CompactionFilterIterator implements InternalIterator {
         droppedEntries++;
         droppedTombstones++;
       }
+    }
+  }
+
+  /**
+   * Offers the key's newest kept entry to the user's filter when it is a value no snapshot sees;
+   * a removal becomes a tombstone with the value's sequence, which keeps older values hidden.
+   */
+  private void applyUserFilter() {
+    byte[] newest = keptKeys.get(0);
+    if (InternalKey.type(newest) != ValueType.VALUE || InternalKey.sequence(newest) <= newestSnapshot) {
+      return;
+    }
+    byte[] userKey = InternalKey.userKey(newest);
+    CompactionFilter.Decision decision;
+    try {
+      decision = userFilter.filter(filterContext, userKey, keptValues.get(0));
+    } catch (RuntimeException e) {
+      throw new CairnException("compaction filter " + userFilter.getClass().getName() + " failed on key "
+          + UserKeys.printable(userKey) + ": " + e, e);
+    }
+    if (decision == null) {
+      throw new CairnException("compaction filter " + userFilter.getClass().getName()
+          + " returned no decision for key " + UserKeys.printable(userKey));
+    }
+    if (decision != CompactionFilter.Decision.KEEP) {
+      smallestFilteredSequence = Math.min(smallestFilteredSequence, InternalKey.sequence(newest));
+    }
+    if (decision == CompactionFilter.Decision.REMOVE) {
+      keptKeys.set(0, InternalKey.encode(userKey, InternalKey.sequence(newest), ValueType.DELETION));
+      keptValues.set(0, EMPTY);
+      removedByFilter++;
+    } else if (decision != CompactionFilter.Decision.KEEP) {
+      keptValues.set(0, decision.newValue());
+      changedByFilter++;
     }
   }
 

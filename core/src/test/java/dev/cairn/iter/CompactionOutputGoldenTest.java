@@ -1,6 +1,7 @@
 package dev.cairn.iter;
 
 
+import dev.cairn.CompactionFilter;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.ValueType;
 import dev.cairn.testkit.DataDrivenFile;
@@ -13,29 +14,31 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Data-driven cases in {@code compaction_filter.txt}, run by compaction's golden runner
+ * Data-driven cases in {@code compaction_output.txt}, run by compaction's golden runner
  * ({@link DataDrivenFile}, from cairn-compaction's test-jar): a command line {@code snapshots: ...
  * bottom: ...}, the input entries, {@code ----}, the expected output. With {@code
  * -Dcairn.rewrite=true} the file in src/test/resources is rewritten with actual outputs.
  */
-class CompactionFilterGoldenTest {
+class CompactionOutputGoldenTest {
 
   @TestFactory
   Stream<DynamicTest> goldenCases() {
     return DataDrivenFile.dynamicTests(
-        DataDrivenFile.sourcePath("core", "dev/cairn/iter/compaction_filter.txt"), CompactionFilterGoldenTest::run);
+        DataDrivenFile.sourcePath("core", "dev/cairn/iter/compaction_output.txt"), CompactionOutputGoldenTest::run);
   }
 
   private static String run(DataDrivenFile.Case c) {
     if (!c.command().startsWith("snapshots:") || c.input().size() != 2) {
       throw new IllegalArgumentException("want 'snapshots: ... bottom: ...' and one line of entries");
     }
-    String[] parts = c.command().substring("snapshots:".length()).split("bottom:");
+    String[] withFilter = c.command().split("filter:");
+    String[] parts = withFilter[0].substring("snapshots:".length()).split("bottom:");
     String snapshotText = parts[0].trim();
     long[] snapshots = snapshotText.equals("-")
         ? new long[0]
         : Arrays.stream(snapshotText.split("\\s+")).mapToLong(Long::parseLong).toArray();
     boolean bottom = Boolean.parseBoolean(parts[1].trim());
+    CompactionFilter filter = withFilter.length > 1 ? filter(withFilter[1].trim()) : null;
 
     List<Map.Entry<byte[], byte[]>> entries = new ArrayList<>();
     long last = 0;
@@ -49,13 +52,32 @@ class CompactionFilterGoldenTest {
           new byte[0]));
     }
     long smallest = snapshots.length == 0 ? last : snapshots[0];
-    try (CompactionFilterIterator it =
-        new CompactionFilterIterator(new ListIterator(entries), snapshots, smallest, bottom)) {
-      it.seekToFirst();
-      List<String> kept = TestKeys.drain(it);
+    try (CompactionOutputIterator it = new CompactionOutputIterator(new ListIterator(entries), snapshots, smallest,
+        bottom, filter, new CompactionFilter.Context(1, bottom))) {
+      List<String> kept = new ArrayList<>();
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        kept.add(InternalKey.describe(it.key()) + (it.value().length == 0 ? "" : "=" + TestKeys.string(it.value())));
+      }
       // The runner's outputs have no blank lines: an empty result is written "(none)".
       String output = kept.isEmpty() ? "(none)" : String.join(" ", kept);
-      return output + "\ndropped: " + it.droppedEntries() + " tombstones: " + it.droppedTombstones();
+      return output + "\ndropped: " + it.droppedEntries() + " tombstones: " + it.droppedTombstones()
+          + (filter == null ? "" : "\nfilter removed: " + it.removedByFilter() + " changed: " + it.changedByFilter());
     }
+  }
+
+  /**
+   * A filter from {@code remove=a,b change=c}: removes the values of the keys listed after
+   * {@code remove=}, replaces those after {@code change=} by "new", keeps the others.
+   */
+  private static CompactionFilter filter(String spec) {
+    List<String> remove = new ArrayList<>();
+    List<String> change = new ArrayList<>();
+    for (String part : spec.split("\\s+")) {
+      String[] kv = part.split("=");
+      (kv[0].equals("remove") ? remove : change).addAll(Arrays.asList(kv[1].split(",")));
+    }
+    return (context, key, value) -> remove.contains(TestKeys.string(key)) ? CompactionFilter.Decision.REMOVE
+        : change.contains(TestKeys.string(key)) ? CompactionFilter.Decision.change(TestKeys.bytes("new"))
+        : CompactionFilter.Decision.KEEP;
   }
 }

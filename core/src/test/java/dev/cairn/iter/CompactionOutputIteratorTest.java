@@ -22,12 +22,12 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-class CompactionFilterIteratorTest {
+class CompactionOutputIteratorTest {
   private static final byte[] EMPTY = new byte[0];
 
   private static List<String> filter(InternalIterator input, long[] snapshots, long last, boolean bottom) {
     long smallest = snapshots.length == 0 ? last : snapshots[0];
-    try (CompactionFilterIterator it = new CompactionFilterIterator(input, snapshots, smallest, bottom)) {
+    try (CompactionOutputIterator it = new CompactionOutputIterator(input, snapshots, smallest, bottom)) {
       it.seekToFirst();
       return drain(it);
     }
@@ -38,7 +38,7 @@ class CompactionFilterIteratorTest {
     ListIterator input = ListIterator.of(
         put("a", 5), bytes("a5"), put("a", 3), bytes("a3"), del("a", 2), EMPTY, put("a", 1), bytes("a1"),
         del("b", 4), EMPTY, put("b", 1), bytes("b1"));
-    CompactionFilterIterator it = new CompactionFilterIterator(input, new long[0], 5, false);
+    CompactionOutputIterator it = new CompactionOutputIterator(input, new long[0], 5, false);
     it.seekToFirst();
     assertEquals(List.of("a@5:VALUE", "b@4:DELETION"), drain(it));
     assertEquals(4, it.droppedEntries());
@@ -82,7 +82,7 @@ class CompactionFilterIteratorTest {
   @Test
   void perKeyBottommostDecision() {
     InternalIterator input = ListIterator.of(del("a", 3), EMPTY, del("b", 2), EMPTY);
-    try (CompactionFilterIterator it = new CompactionFilterIterator(
+    try (CompactionOutputIterator it = new CompactionOutputIterator(
         input, new long[0], 3, userKey -> Arrays.equals(userKey, bytes("a")))) {
       it.seekToFirst();
       assertEquals(List.of("b@2:DELETION"), drain(it));
@@ -92,7 +92,7 @@ class CompactionFilterIteratorTest {
 
   @Test
   void seekIsUnsupported() {
-    try (CompactionFilterIterator it = new CompactionFilterIterator(ListIterator.of(), new long[0], 0, true)) {
+    try (CompactionOutputIterator it = new CompactionOutputIterator(ListIterator.of(), new long[0], 0, true)) {
       assertThrows(UnsupportedOperationException.class, () -> it.seek(put("a", 1)));
     }
   }
@@ -115,8 +115,8 @@ class CompactionFilterIteratorTest {
         List<Map.Entry<byte[], byte[]>> output = new ArrayList<>();
         long smallest = snapshots.length == 0 ? entries : snapshots[0];
         long dropped;
-        try (CompactionFilterIterator it =
-            new CompactionFilterIterator(new ListIterator(inputList), snapshots, smallest, bottom)) {
+        try (CompactionOutputIterator it =
+            new CompactionOutputIterator(new ListIterator(inputList), snapshots, smallest, bottom)) {
           for (it.seekToFirst(); it.isValid(); it.next()) {
             output.add(Map.entry(it.key(), it.value()));
           }

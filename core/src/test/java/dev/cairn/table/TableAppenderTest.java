@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.CorruptionException;
 import dev.cairn.fs.fake.InMemoryFile;
 import dev.cairn.fs.IoTag;
-import dev.cairn.iter.CompactionFilterIterator;
+import dev.cairn.iter.CompactionOutputIterator;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
@@ -151,7 +151,7 @@ class TableAppenderTest {
       union.putAll(in);
       // Bottommost, no snapshot: tombstones and shadowed versions of merged keys are dropped.
       UnaryOperator<InternalIterator> drop =
-          it -> new CompactionFilterIterator(it, new long[0], NEW_SEQ + 10, true);
+          it -> new CompactionOutputIterator(it, new long[0], NEW_SEQ + 10, true);
       TableAppender.Result r;
       try (TableReader old = TableReader.open(file, "t.sst", 5, first.footerOffset(), null)) {
         r = new TableAppender(old, file, file, OPTIONS, 0.02, drop, IoTag.USER_READ)
@@ -287,7 +287,7 @@ class TableAppenderTest {
         List.of(Map.entry(InternalKey.encode(userKey(1), 9, ValueType.DELETION), new byte[0]));
     try (TableReader old = TableReader.open(file, "t.sst", 5, first.footerOffset(), null)) {
       TableAppender.Result r = new TableAppender(old, file, file, OPTIONS, 0.02,
-          it -> new CompactionFilterIterator(it, new long[0], 10, true), IoTag.USER_READ).append(in);
+          it -> new CompactionOutputIterator(it, new long[0], 10, true), IoTag.USER_READ).append(in);
       assertNull(r.summary());
     }
   }

@@ -19,10 +19,10 @@ public final class EngineCounters {
   /** Why a writer waited: the pace L0's slowdown trigger sets, L0 at its stop trigger, or no memtable free. */
   public enum StallCause { SLOWDOWN, L0_STOP, MEMTABLE_STOP }
 
-  /** Per cause, the time writers waited and how often; the totals in {@link dev.cairn.Stats} are their sums. */
   /** Data blocks written into each level since open: their bytes as built and as stored. */
   private final LongAdder[] rawDataBytesByLevel = adders(dev.cairn.Options.MAX_LEVELS);
   private final LongAdder[] storedDataBytesByLevel = adders(dev.cairn.Options.MAX_LEVELS);
+  /** Per cause, the time writers waited and how often; the totals in {@link dev.cairn.Stats} are their sums. */
   private final LongAdder[] stallNanosByCause = {new LongAdder(), new LongAdder(), new LongAdder()};
   private final LongAdder[] stallsByCause = {new LongAdder(), new LongAdder(), new LongAdder()};
 
@@ -32,6 +32,33 @@ public final class EngineCounters {
       a[i] = new LongAdder();
     }
     return a;
+  }
+
+  /** Values compactions offered to the user's filter that it removed, and that it changed. */
+  private final LongAdder filterRemoved = new LongAdder();
+  private final LongAdder filterChanged = new LongAdder();
+  /** Compactions discarded because a snapshot taken while they ran could see a value they filtered. */
+  private final LongAdder filteredCompactionsDiscarded = new LongAdder();
+
+  public void filteredCompactionDiscarded() {
+    filteredCompactionsDiscarded.increment();
+  }
+
+  public long filteredCompactionsDiscarded() {
+    return filteredCompactionsDiscarded.sum();
+  }
+
+  public void filteredByUser(long removed, long changed) {
+    filterRemoved.add(removed);
+    filterChanged.add(changed);
+  }
+
+  public long filterRemoved() {
+    return filterRemoved.sum();
+  }
+
+  public long filterChanged() {
+    return filterChanged.sum();
   }
 
   /** Counts data blocks of {@code raw} bytes as built, {@code stored} as stored, written into {@code level}. */

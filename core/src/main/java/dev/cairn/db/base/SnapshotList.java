@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class SnapshotList {
   private final ConcurrentSkipListMap<Long, AtomicInteger> counts = new ConcurrentSkipListMap<>();
   private final AtomicInteger size = new AtomicInteger();
+  /** Guarded by the engine mutex. */
+  private boolean held;
 
   public void add(long sequence) {
     counts.compute(sequence, (k, v) -> {
@@ -37,6 +39,32 @@ public final class SnapshotList {
   public long oldest(long fallback) {
     Map.Entry<Long, AtomicInteger> first = counts.firstEntry();
     return first == null ? fallback : first.getKey();
+  }
+
+  /** The newest open snapshot, or {@code fallback} when none is open. */
+  public long newest(long fallback) {
+    Map.Entry<Long, AtomicInteger> last = counts.lastEntry();
+    return last == null ? fallback : last.getKey();
+  }
+
+  /**
+   * Requires: engine mutex held. Makes new snapshots wait ({@link #isHeld()}) while an edit whose
+   * compaction filter changed values is written and installed: the installer writes the manifest
+   * with the mutex released, and a snapshot taken then could see the version before the edit and
+   * after it.
+   */
+  public void hold() {
+    held = true;
+  }
+
+  /** Requires: engine mutex held. Ends {@link #hold()}; the caller signals the waiters. */
+  public void release() {
+    held = false;
+  }
+
+  /** Requires: engine mutex held. Whether a new snapshot must wait. */
+  public boolean isHeld() {
+    return held;
   }
 
   public int size() {

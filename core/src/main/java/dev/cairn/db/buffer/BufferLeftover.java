@@ -82,11 +82,11 @@ public final class BufferLeftover implements StyleRuntime {
   }
 
   @Override
-  public void beforeInstall(CompactionPlan plan, VersionEdit edit) {
-    style.beforeInstall(plan, edit);
+  public void beforeInstall(CompactionPlan plan, VersionEdit edit, boolean outputDiffers) {
+    style.beforeInstall(plan, edit, outputDiffers);
     BufferRuntime d = drainFor(engine.versions().current());
     if (d != null) {
-      d.beforeInstall(plan, edit);
+      d.beforeInstall(plan, edit, outputDiffers);
     }
   }
 

@@ -140,9 +140,13 @@ public final class BufferRuntime {
   /**
    * Requires: mutex held, {@code edit} about to be installed on the current version. Adds the
    * buffer's part of a compaction: appends the merged input files to the output level's buffer
-   * (unless frozen), and removed markers wherever a level changed otherwise.
+   * (unless frozen), and removed markers wherever a level changed otherwise. A merge whose output
+   * differs from its inputs ({@code outputDiffers}: the user's compaction filter removed or changed
+   * values) appends nothing and marks its range as a frozen buffer's merge does: appended, its
+   * inputs would answer with the values the filter replaced (docs/compaction.md, "The buffer
+   * invariant").
    */
-  void beforeInstall(CompactionPlan plan, VersionEdit edit) {
+  void beforeInstall(CompactionPlan plan, VersionEdit edit, boolean outputDiffers) {
     assert engine.mutex().isHeldByCurrentThread();
     Version v = engine.versions().current();
     LevelChanges<FileMetaData> changes = edit.levelChanges(v);
@@ -160,7 +164,7 @@ public final class BufferRuntime {
         counters.freezes.incrementAndGet();
       }
     }
-    boolean append = BufferedMerge.appends(plan, active, rounds[out]);
+    boolean append = !outputDiffers && BufferedMerge.appends(plan, active, rounds[out]);
     BufferDraft<FileMetaData> draft = new BufferDraft<>(v, changes, engine.versions()::newFileNumber);
     // The arrivals' growth paces the trim only while nothing has been written since the last
     // pass (TrimPacing.due): under writes, skip the two walks over the buffer that measure it.

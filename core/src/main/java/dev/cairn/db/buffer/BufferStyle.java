@@ -50,8 +50,8 @@ public final class BufferStyle extends TableStyle {
   }
 
   @Override
-  public void beforeInstall(CompactionPlan plan, VersionEdit edit) {
-    runtime.beforeInstall(plan, edit);
+  public void beforeInstall(CompactionPlan plan, VersionEdit edit, boolean outputDiffers) {
+    runtime.beforeInstall(plan, edit, outputDiffers);
   }
 
   @Override

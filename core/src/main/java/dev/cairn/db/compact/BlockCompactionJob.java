@@ -1,5 +1,6 @@
 package dev.cairn.db.compact;
 
+import dev.cairn.CompactionFilter;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.block.LevelThresholds;
@@ -16,7 +17,7 @@ import dev.cairn.fs.FileNames;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.ReadableFile;
 import dev.cairn.fs.WritableFile;
-import dev.cairn.iter.CompactionFilterIterator;
+import dev.cairn.iter.CompactionOutputIterator;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.iter.ListIterator;
 import dev.cairn.iter.MergingIterator;
@@ -93,6 +94,14 @@ final class BlockCompactionJob implements CompactionExecution {
     this.tag = IoTag.compaction(plan.outputLevel());
   }
 
+  /** The merges that asked the user's compaction filter (sub-tasks add to it in parallel). */
+  private final java.util.Queue<CompactionOutputIterator> filtered = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+  @Override
+  public long smallestFilteredSequence() {
+    return filtered.stream().mapToLong(CompactionOutputIterator::smallestFilteredSequence).min().orElse(Long.MAX_VALUE);
+  }
+
   @Override
   public List<Long> outputNumbers() {
     return outputNumbers;
@@ -100,11 +109,14 @@ final class BlockCompactionJob implements CompactionExecution {
 
   /**
    * Drops the readers of the superseded footers of every table appended to: they go once no
-   * version holds them, and the tables' blocks stay cached.
+   * version holds them, and the tables' blocks stay cached. Counts the user filter's decisions.
    */
   @Override
   public void afterInstall() {
     appendedBefore.forEach(f -> engine.tableCache().evictFooter(f.number(), f.footerOffset()));
+    for (CompactionOutputIterator kept : filtered) {
+      engine.counters().filteredByUser(kept.removedByFilter(), kept.changedByFilter());
+    }
   }
 
   @Override
@@ -264,10 +276,23 @@ final class BlockCompactionJob implements CompactionExecution {
     }
   }
 
+  /**
+   * The drop rules and the user's filter, one iterator per merge the sub-tasks run; those that
+   * had a filter to ask are kept to count its decisions once all are done.
+   */
   private UnaryOperator<InternalIterator> dropRules() {
     long[] snapshots = engine.snapshots().sequencesAscending();
     long oldest = engine.snapshots().oldest(engine.versions().lastSequence());
-    return merged -> new CompactionFilterIterator(merged, snapshots, oldest, plan.bottommost());
+    CompactionFilter filter = engine.options().compactionFilter();
+    CompactionFilter.Context context = new CompactionFilter.Context(plan.outputLevel(), plan.bottommost());
+    return merged -> {
+      CompactionOutputIterator kept =
+          new CompactionOutputIterator(merged, snapshots, oldest, plan.bottommost(), filter, context);
+      if (filter != null) {
+        filtered.add(kept);
+      }
+      return kept;
+    };
   }
 
   /** One target's share of the compaction (parallel merging). */

@@ -1,11 +1,12 @@
 package dev.cairn.db.compact;
 
+import dev.cairn.CompactionFilter;
 import dev.cairn.compaction.CompactionPlan;
 import dev.cairn.db.base.Engine;
 import dev.cairn.db.base.TableIterators;
 import dev.cairn.db.base.TableOutput;
 import dev.cairn.fs.IoTag;
-import dev.cairn.iter.CompactionFilterIterator;
+import dev.cairn.iter.CompactionOutputIterator;
 import dev.cairn.iter.ConcatenatingIterator;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.iter.MergingIterator;
@@ -39,6 +40,11 @@ final class CompactionJob implements CompactionExecution {
   private final List<FileMetaData> inputs;
   private final List<FileMetaData> targets;
   private final List<Long> outputNumbers = new ArrayList<>();
+  /** See {@link CompactionExecution#smallestFilteredSequence()}. */
+  private long smallestFilteredSequence = Long.MAX_VALUE;
+  /** The user's filter's decisions, counted once the output is installed. */
+  private long filterRemoved;
+  private long filterChanged;
   /** The scheduler's pace for compaction I/O. */
   private final CompactionPacer pacer;
 
@@ -55,6 +61,16 @@ final class CompactionJob implements CompactionExecution {
   @Override
   public List<Long> outputNumbers() {
     return outputNumbers;
+  }
+
+  @Override
+  public long smallestFilteredSequence() {
+    return smallestFilteredSequence;
+  }
+
+  @Override
+  public void afterInstall() {
+    engine.counters().filteredByUser(filterRemoved, filterChanged);
   }
 
   /** Builds the edit that replaces the inputs by the outputs. */
@@ -75,8 +91,9 @@ final class CompactionJob implements CompactionExecution {
     long[] snapshots = engine.snapshots().sequencesAscending();
     long oldestSnapshot = engine.snapshots().oldest(engine.versions().lastSequence());
     try (InternalIterator merged = new MergingIterator(inputIterators(tag));
-        CompactionFilterIterator kept =
-            new CompactionFilterIterator(merged, snapshots, oldestSnapshot, plan.bottommost());
+        CompactionOutputIterator kept = new CompactionOutputIterator(merged, snapshots, oldestSnapshot,
+            plan.bottommost(), engine.options().compactionFilter(),
+            new CompactionFilter.Context(plan.outputLevel(), plan.bottommost()));
         TableOutput out = new TableOutput(engine.fs(), engine.dir(),
             tableOptions.forOutput(engine.options(), plan.bottommost()), tag,
             plan.outputLimits().targetFileBytes(), this::newOutputNumber,
@@ -95,6 +112,9 @@ final class CompactionJob implements CompactionExecution {
         edit.addFile(plan.outputLevel(), f);
       }
       engine.counters().dataBlocksWritten(plan.outputLevel(), out.rawDataBytes(), out.storedDataBytes());
+      filterRemoved = kept.removedByFilter();
+      filterChanged = kept.changedByFilter();
+      smallestFilteredSequence = kept.smallestFilteredSequence();
     }
     pacer.pace(); // the entries since the last call and the tables' tails
     for (FileMetaData f : inputs) {

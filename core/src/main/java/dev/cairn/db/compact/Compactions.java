@@ -121,12 +121,30 @@ public final class Compactions {
     try {
       if (failure == null) {
         VersionEdit built = edit;
-        engine.installer().install(() -> {
-          // Against the version the edit replaces (the installer holds the manifest from here):
-          // the style's part (the buffer's) goes into the same edit, atomic with the compaction.
-          style.beforeInstall(claimed.plan(), built);
-          return built;
-        });
+        CompactionExecution done = execution;
+        boolean outputDiffers = execution.smallestFilteredSequence() != Long.MAX_VALUE;
+        boolean installed;
+        try {
+          installed = engine.installer().install(() -> {
+            if (seenBySnapshotTakenMeanwhile(done)) {
+              // The outputs become obsolete and the plan is picked again, knowing the snapshot.
+              engine.counters().filteredCompactionDiscarded();
+              return null;
+            }
+            if (outputDiffers) {
+              engine.snapshots().hold(); // until installed: no snapshot sees the write of it half done
+            }
+            // Against the version the edit replaces (the installer holds the manifest from here):
+            // the style's part (the buffer's) goes into the same edit, atomic with the compaction.
+            style.beforeInstall(claimed.plan(), built, outputDiffers);
+            return built;
+          });
+        } finally {
+          engine.snapshots().release();
+        }
+        if (!installed) {
+          return; // the finally below releases the claim and the outputs
+        }
         execution.afterInstall();
         scheduler.installed(claimed.plan(), execution.outputNumbers());
         engine.counters().compactions().increment();
@@ -160,6 +178,17 @@ public final class Compactions {
         engine.mutex().unlock();
       }
     }
+  }
+
+  /**
+   * Requires: mutex held. Whether a snapshot open now, taken while {@code execution} ran, can see
+   * a value its output changed with the user's compaction filter: installing it would change
+   * that snapshot's view. (Snapshots open when it began were known to it and saw nothing it
+   * changed; a snapshot taken later, at or above the smallest changed value's sequence, may.)
+   */
+  private boolean seenBySnapshotTakenMeanwhile(CompactionExecution execution) {
+    long smallest = execution.smallestFilteredSequence();
+    return smallest != Long.MAX_VALUE && engine.snapshots().newest(-1) >= smallest;
   }
 
   /**

@@ -39,9 +39,10 @@ public interface StyleRuntime {
   /**
    * Requires: mutex held, the installer holding the manifest, {@code edit} about to be installed
    * on the current version. Adds the style's own part to a compaction's edit, atomic with it (the
-   * compaction buffer's appends and markers).
+   * compaction buffer's appends and markers). {@code outputDiffers}: the output holds values its
+   * inputs do not (the user's filter acted: {@link CompactionExecution#smallestFilteredSequence()}).
    */
-  default void beforeInstall(CompactionPlan plan, VersionEdit edit) {}
+  default void beforeInstall(CompactionPlan plan, VersionEdit edit, boolean outputDiffers) {}
 
   /** Requires: mutex held. The compaction buffer's figures in {@code v} ({@link Stats.Buffer#OFF} without one). */
   default Stats.Buffer bufferStats(Version v) {

@@ -98,6 +98,9 @@ public final class Reads {
   public Snapshot snapshot(Cairn owner) {
     mutex.lock();
     try {
+      while (engine.snapshots().isHeld()) {
+        engine.backgroundChanged().awaitUninterruptibly(); // a filtered compaction's install (SnapshotList.hold)
+      }
       return new SnapshotImpl(owner, engine.snapshots(), versions.lastSequence());
     } finally {
       mutex.unlock();
