@@ -129,18 +129,7 @@ final class ArenaSkipList {
 
   /** The first node whose key is >= {@code internalKey}, or {@link #NONE}. */
   int seek(byte[] internalKey) {
-    int x = head;
-    int level = height - 1;
-    while (true) {
-      int next = next(x, level);
-      if (next != NONE && compare(next, internalKey) < 0) {
-        x = next;
-      } else if (level == 0) {
-        return next;
-      } else {
-        level--;
-      }
-    }
+    return next(lastBefore(internalKey), 0);
   }
 
   /**
@@ -148,6 +137,12 @@ final class ArenaSkipList {
    * search from the head as {@link #seek} is (nodes have no back links).
    */
   int lessThan(byte[] internalKey) {
+    int x = lastBefore(internalKey);
+    return x == head ? NONE : x;
+  }
+
+  /** The last node whose key is {@code < internalKey}, or the head when there is none. */
+  private int lastBefore(byte[] internalKey) {
     int x = head;
     int level = height - 1;
     while (true) {
@@ -155,7 +150,7 @@ final class ArenaSkipList {
       if (next != NONE && compare(next, internalKey) < 0) {
         x = next;
       } else if (level == 0) {
-        return x == head ? NONE : x;
+        return x;
       } else {
         level--;
       }
