@@ -7,11 +7,13 @@ import java.util.Comparator;
 
 /**
  * Iterates a {@link Block}'s entries in both directions. {@link #seek} binary-searches the restart
- * points, then scans forward (at most one restart interval). {@link #prev()} goes back to the
- * last restart point before the current entry and decodes forward up to the entry before it, as
- * LevelDB's block iterator does: entries are prefix-compressed against the one before, so a block
- * can only be decoded forward. Keys are materialized per entry (the prefix compression needs the
- * previous key anyway); values are copied out when asked for.
+ * points, then scans forward (at most one restart interval). Entries are prefix-compressed against
+ * the one before, so a block can only be decoded forward: {@link #prev()} goes back to the last
+ * restart point before the current entry and decodes forward up to it, remembering the entries it
+ * decoded, so that the next steps back through that interval take them from memory (RocksDB's
+ * block iterator does the same; LevelDB's decodes the interval again on every step). Keys are
+ * materialized per entry (the prefix compression needs the previous key anyway); values are
+ * copied out when asked for.
  *
  * <p>Not thread-safe. Holds no resources of its own: {@link #close()} only invalidates it.
  */
@@ -31,6 +33,13 @@ public final class BlockIterator implements InternalIterator {
   private int nextOffset;
   private byte[] value;
 
+  // Moving backward: the entries from the restart point before the one shown up to it, decoded
+  // once; the current entry is backKeys[backIndex]. backIndex -1: not walking back through them.
+  private final java.util.ArrayList<byte[]> backKeys = new java.util.ArrayList<>();
+  /** Per remembered entry: its offset, value offset, value length and the next entry's offset. */
+  private int[] backPositions = new int[4 * 16];
+  private int backIndex = -1;
+
   BlockIterator(Block block, Comparator<byte[]> comparator, boolean internalKeys) {
     this.block = block;
     this.buf = block.buffer();
@@ -46,12 +55,14 @@ public final class BlockIterator implements InternalIterator {
 
   @Override
   public void seekToFirst() {
+    backIndex = -1;
     seekToRestart(0);
     parseNext();
   }
 
   @Override
   public void seek(byte[] target) {
+    backIndex = -1;
     // Find the last restart point whose key is < target; the answer is at or after it.
     int left = 0;
     int right = block.restartCount() - 1;
@@ -72,6 +83,7 @@ public final class BlockIterator implements InternalIterator {
 
   @Override
   public void seekToLast() {
+    backIndex = -1;
     seekToRestart(block.restartCount() - 1);
     parseNext();
     while (key != null && nextOffset < end) {
@@ -93,22 +105,61 @@ public final class BlockIterator implements InternalIterator {
   @Override
   public void next() {
     assert isValid() : "next() on an invalid block iterator";
+    backIndex = -1;
     parseNext();
   }
 
   @Override
   public void prev() {
     assert isValid() : "prev() on an invalid block iterator";
+    if (backIndex > 0) {
+      showRemembered(backIndex - 1);
+      return;
+    }
     int original = currentOffset;
     int restart = lastRestartBefore(original);
     if (restart < 0) {
       key = null; // the first entry: nothing before it
+      backIndex = -1;
       return;
     }
     seekToRestart(restart);
-    do {
+    backKeys.clear();
+    while (nextOffset < original) { // every entry remembered starts before the one shown
       parseNext();
-    } while (key != null && nextOffset < original);
+      if (key == null) {
+        break;
+      }
+      remember();
+    }
+    if (backKeys.isEmpty()) {
+      key = null;
+      backIndex = -1;
+      return;
+    }
+    showRemembered(backKeys.size() - 1);
+  }
+
+  private void remember() {
+    int i = backKeys.size();
+    if (4 * i + 4 > backPositions.length) {
+      backPositions = java.util.Arrays.copyOf(backPositions, backPositions.length * 2);
+    }
+    backPositions[4 * i] = currentOffset;
+    backPositions[4 * i + 1] = valueOffset;
+    backPositions[4 * i + 2] = valueLength;
+    backPositions[4 * i + 3] = nextOffset;
+    backKeys.add(key);
+  }
+
+  private void showRemembered(int i) {
+    backIndex = i;
+    key = backKeys.get(i);
+    currentOffset = backPositions[4 * i];
+    valueOffset = backPositions[4 * i + 1];
+    valueLength = backPositions[4 * i + 2];
+    nextOffset = backPositions[4 * i + 3];
+    value = null;
   }
 
   @Override
@@ -142,6 +193,8 @@ public final class BlockIterator implements InternalIterator {
   @Override
   public void close() {
     key = null;
+    backIndex = -1;
+    backKeys.clear();
   }
 
   /** The index of the last restart point whose offset is {@code < offset}, or -1. */
