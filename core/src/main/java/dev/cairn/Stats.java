@@ -121,9 +121,13 @@ public record Stats(
    * @param running compactions running now (flushes not included)
    * @param bytesRead bytes read by compactions, all levels
    * @param bytesWritten bytes of tables written by compactions, all levels
+   * @param filterRemoved values the user's {@link CompactionFilter} removed, in installed compactions
+   * @param filterChanged values it changed, in installed compactions
+   * @param filterDiscarded compactions discarded and run again because a snapshot taken while they
+   *     ran could see a value the filter changed
    */
   public record Compaction(long completed, long trivialMoves, long levelMoves, long idleDrains, long micros,
-      int running, long bytesRead, long bytesWritten) {}
+      int running, long bytesRead, long bytesWritten, long filterRemoved, long filterChanged, long filterDiscarded) {}
 
   /**
    * @param bytesWritten bytes appended to manifests
@@ -340,111 +344,6 @@ public record Stats(
   /** A fixed-layout table for humans and golden tests. */
   @Override
   public String toString() {
-    StringBuilder sb = new StringBuilder();
-    sb.append("Level  Files      Size(MB)  Score  Read(MB)  Write(MB)  Dead(MB)\n");
-    sb.append("-----  -----  ------------  -----  --------  ---------  --------\n");
-    for (LevelStats l : levels) {
-      sb.append(String.format("L%-4d  %5d  %12.2f  %5.2f  %8.2f  %9.2f  %8.2f%n",
-          l.level(), l.files(), mb(l.bytes()), l.score(), mb(l.bytesRead()), mb(l.bytesWritten()),
-          mb(l.deadBytes())));
-    }
-    StringBuilder compressed = new StringBuilder();
-    for (LevelStats l : levels) {
-      if (l.storedDataBytesWritten() != l.rawDataBytesWritten()) {
-        compressed.append(String.format("%sL%d %.2f MB raw stored in %.2f MB (%.3f)", compressed.length() == 0 ? "" : ", ",
-            l.level(), mb(l.rawDataBytesWritten()), mb(l.storedDataBytesWritten()), l.compressionRatio()));
-      }
-    }
-    if (compressed.length() > 0) {
-      sb.append("compressed data blocks ").append(compressed).append(" (written since open)\n");
-    }
-    sb.append(String.format("user bytes written     %12.2f MB%n", mb(writes.userBytesWritten())));
-    sb.append(String.format("device bytes written   %12.2f MB (wal %.2f, flush %.2f, compaction %.2f, manifest %.2f)%n",
-        mb(writes.deviceBytesWritten()), mb(writes.walBytesWritten()), mb(flush.bytesWritten()),
-        mb(compaction.bytesWritten()), mb(manifest.bytesWritten())));
-    sb.append(String.format("write amplification    %12.2f%n", writes.amplification()));
-    sb.append(String.format("space amplification    %12.2f (%.2f MB of tables on disk, %.2f MB of them obsolete and waiting for deletion)%n",
-        space.amplification(), mb(diskTableBytes()), mb(space.obsoleteTableBytes())));
-    sb.append(String.format("block cache            %12.2f%% hits (%d hits, %d misses, %d inserts, %d evictions (%d while warm), %.2f of %.2f MB%s)%n",
-        cache.hitRatio() * 100, cache.hits(), cache.misses(), cache.inserts(), cache.evictions(), cache.evictedWarm(),
-        mb(cache.usedBytes()), mb(cache.capacityBytes()),
-        cache.windowBytes() > 0 ? String.format(", window %.2f MB", mb(cache.windowBytes())) : ""));
-    sb.append(String.format("table cache            %d of %d tables open, %d opens%n",
-        tableCache.open(), tableCache.capacity(), tableCache.opens()));
-    sb.append(String.format("stalls                 %12.3f s (%d slowdowns, %d stops)%n",
-        stalls.totalMicros() / 1e6, stalls.slowdowns(), stalls.stops()));
-    if (stalls.totalMicros() > 0) {
-      sb.append(String.format("stalls by cause        pace %.3f s (%d), L0 stop %.3f s (%d), memtable stop %.3f s (%d)%n",
-          stalls.slowdownMicros() / 1e6, stalls.slowdowns(), stalls.l0StopMicros() / 1e6, stalls.l0Stops(),
-          stalls.memtableStopMicros() / 1e6, stalls.memtableStops()));
-    }
-    sb.append(String.format("flushes / compactions  %d / %d (%d trivial moves%s, %.3f s), %d running%n",
-        flush.count(), compaction.completed(), compaction.trivialMoves(),
-        (compaction.levelMoves() > 0 ? ", " + compaction.levelMoves() + " level moves" : "")
-            + (compaction.idleDrains() > 0 ? ", " + compaction.idleDrains() + " idle drains" : ""),
-        compaction.micros() / 1e6, compaction.running()));
-    if (flush.caching().mode() != Options.FlushCaching.NEVER) {
-      FlushCaching c = flush.caching();
-      sb.append(c.mode() == Options.FlushCaching.ALWAYS ? String.format("flush caching          always%n")
-          : String.format("flush caching          adaptive: %s (recency %.2f, %d switches)%n",
-              c.now() ? "on" : "off", c.recency(), c.switches()));
-    }
-    if (manifest.syncs() > 0) {
-      sb.append(String.format("manifest syncs         %d, %.1f us each on average (the mutex released)%n",
-          manifest.syncs(), (double) manifest.syncMicros() / manifest.syncs()));
-    }
-    sb.append(String.format("memtable               %.2f MB, %d immutable; %d snapshots; last sequence %d%n",
-        mb(memtable.activeBytes()), memtable.immutables(), liveSnapshots, lastSequence));
-    sb.append(latencyLine("get", latency.get())).append(latencyLine("put", latency.put()))
-        .append(latencyLine("scan", latency.scan()));
-    if (dlc != null && dlc.enabled()) {
-      sb.append(String.format("dlc                    %s load, client %.2f MB/s, limiter %.2f MB/s, %d delayed, %d part / %d full runs%n",
-          dlc.load(), dlc.clientBytesPerSecond() / 1e6, dlc.limiterBytesPerSecond() / 1e6,
-          dlc.delayedL0Compactions(), dlc.partRuns(), dlc.fullRuns()));
-    }
-    if (block != null && block.enabled()) {
-      sb.append(String.format("block compaction       %d appended / %d rewritten tables, %d dirty blocks, %.2f MB appended, %d filter rebuilds%n",
-          block.appendedTables(), block.rewrittenTables(), block.dirtyBlocks(),
-          mb(block.appendedBytes()), block.filterRebuilds()));
-    }
-    if (buffer != null && buffer.enabled()) {
-      sb.append(String.format("compaction buffer      %12.2f MB in %d files, %d runs, %d removed markers; frozen %s%n",
-          mb(buffer.bytes()), buffer.files(), buffer.runs(), buffer.removedMarkers(), buffer.frozenLevels()));
-      sb.append(String.format("buffer traffic         %d appended, %d cold left out, %d trimmed, %d shadowed, %d evicted for space, %d rewritten (%.2f MB freed) (%d trim passes, %d freezes), %d gets served, %d files scanned from the buffer%n",
-          buffer.appendedFiles(), buffer.coldArrivalsLeftOut(), buffer.trimmedFiles(), buffer.shadowedFiles(), buffer.evictedFiles(),
-          buffer.rewrittenFiles(), mb(buffer.rewrittenBytes()), buffer.trimPasses(),
-          buffer.freezes(), buffer.servedGets(), buffer.scannedFromBuffer()));
-      sb.append(String.format("buffer bound           %.4f of the levels' bytes (a miss costs %s)%n", buffer.boundFraction(),
-          Double.isNaN(buffer.missCostMicros()) ? "not yet measured" : String.format("%.1f us", buffer.missCostMicros())));
-      for (int level = 0; level < buffer.readsByLevel().size(); level++) {
-        BufferLevelReads r = buffer.readsByLevel().get(level);
-        if (r.served() + r.stoppedAtMarker() + r.fellThrough() > 0) {
-          sb.append(String.format("buffer reads L%-4d     %d served, %d stopped at a marker, %d through to the level%n",
-              level, r.served(), r.stoppedAtMarker(), r.fellThrough()));
-        }
-      }
-    }
-    long blocksRead = reads.blockReads();
-    if (blocksRead > 0) {
-      sb.append(String.format("point-read misses      %d blocks read from the device, %.1f us each on average%n",
-          blocksRead, reads.missMicros()));
-    }
-    for (int level = 0; level < reads.byLevel().size(); level++) {
-      LevelReads r = reads.byLevel().get(level);
-      if (r.answered() + r.blockReads() > 0) {
-        sb.append(String.format("point reads L%-4d      %d answered, %d blocks read (%d from the buffer)%n",
-            level, r.answered(), r.blockReads(), r.bufferBlockReads()));
-      }
-    }
-    return sb.toString();
-  }
-
-  private static String latencyLine(String name, Latency l) {
-    return String.format("%-5s latency (us)      p50 %.1f  p99 %.1f  max %.1f  (%d ops)%n",
-        name, l.p50Micros(), l.p99Micros(), l.maxMicros(), l.count());
-  }
-
-  private static double mb(long bytes) {
-    return bytes / (1024.0 * 1024.0);
+    return StatsText.render(this);
   }
 }
