@@ -1,5 +1,8 @@
 package dev.cairn;
 
+import dev.cairn.compaction.dlc.DlcConfig;
+import dev.cairn.config.CompactionSettings;
+
 /** The checks {@link Options.Builder#build()} makes, each naming the option it refuses. */
 final class OptionChecks {
   private OptionChecks() {}
@@ -7,6 +10,16 @@ final class OptionChecks {
   static void present(String name, Object value) {
     if (value == null) {
       throw new IllegalArgumentException("option " + name + " must not be null");
+    }
+  }
+
+  /** Bursty compaction must act before the stall triggers do: stalls are the last resort. */
+  static void dlcActsBeforeStalls(CompactionSettings compaction, int l0SlowdownTrigger) {
+    if (compaction instanceof CompactionSettings.Leveled leveled
+        && leveled.scheduler() instanceof CompactionSettings.Dlc dlc) {
+      DlcConfig c = dlc.config();
+      range("dlc.fullTriggerL0Files", c.fullTriggerL0Files(), 2, l0SlowdownTrigger - 1);
+      range("dlc.partTriggerFreshFiles", c.partTriggerFreshFiles(), 2, c.fullTriggerL0Files() - 1);
     }
   }
 

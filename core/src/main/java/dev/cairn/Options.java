@@ -1,11 +1,12 @@
 package dev.cairn;
 
 import dev.cairn.cache.EvictionPolicy;
-import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.config.CompactionSettings;
 import dev.cairn.config.Compression;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.LocalFileSystem;
+import java.time.Clock;
+import java.time.Duration;
 
 /**
  * Immutable database options, made with {@link #builder()}. Every value is validated by
@@ -291,6 +292,22 @@ public final class Options {
     return values.compactionFilter;
   }
 
+  /**
+   * How long a value lives after it was written, RocksDB's {@code TtlDB}: a value older than this
+   * reads as absent and compactions remove it. Each value then carries its write time (4 bytes, in
+   * seconds, docs/format.md "Values with a write time"), so a value holds at most {@link
+   * #MAX_VALUE_BYTES} - 4 bytes, and a database created with a TTL opens only with one (and one
+   * created without, only without). Default null: values live until deleted.
+   */
+  public Duration ttl() {
+    return values.ttl;
+  }
+
+  /** The clock write times and expiry are read from (a test's own). Default the system's, UTC. */
+  public Clock clock() {
+    return values.clock;
+  }
+
   /** The filesystem layer. Default the local filesystem. */
   public FileSystem fileSystem() {
     return values.fileSystem;
@@ -298,24 +315,7 @@ public final class Options {
 
   @Override
   public String toString() {
-    return "Options{memtableBytes=" + values.memtableBytes
-        + ", maxImmutableMemtables=" + values.maxImmutableMemtables
-        + ", blockBytes=" + values.blockBytes + ", blockRestartInterval=" + values.blockRestartInterval
-        + ", bloomBitsPerKey=" + values.bloomBitsPerKey + ", l0CompactionTrigger=" + values.l0CompactionTrigger
-        + ", l0SlowdownTrigger=" + values.l0SlowdownTrigger + ", l0StopTrigger=" + values.l0StopTrigger
-        + ", delayedWriteBytesPerSecond=" + values.delayedWriteBytesPerSecond
-        + ", levelSizeRatio=" + values.levelSizeRatio + ", baseLevelBytes=" + baseLevelBytes()
-        + (values.baseLevelBytes == DERIVED ? " (derived)" : "")
-        + ", targetFileBytes=" + targetFileBytes() + (values.targetFileBytes == DERIVED ? " (derived)" : "")
-        + ", blockCacheBytes=" + values.blockCacheBytes
-        + ", blockCacheEvictionPolicy=" + values.blockCacheEvictionPolicy
-        + ", tableCacheFiles=" + values.tableCacheFiles + ", syncWrites=" + values.syncWrites
-        + ", backgroundThreads=" + values.backgroundThreads + ", compaction=" + values.compaction
-        + ", walRecoveryMode=" + values.walRecoveryMode
-        + ", obsoleteFileBatchBytes=" + values.obsoleteFileBatchBytes + ", flushCaching=" + values.flushCaching
-        + ", compression=" + values.compression + ", bottommostCompression=" + bottommostCompression()
-        + ", bytesPerSync=" + values.bytesPerSync + ", alignCompactionOutputs=" + values.alignCompactionOutputs
-        + (values.compactionFilter == null ? "" : ", compactionFilter=" + values.compactionFilter) + "}";
+    return OptionsText.render(this, values.baseLevelBytes == DERIVED, values.targetFileBytes == DERIVED);
   }
 
   /** Mutable builder; {@link #build()} validates. */
@@ -350,6 +350,8 @@ public final class Options {
     private long bytesPerSync = 0;
     private boolean alignCompactionOutputs = true;
     private CompactionFilter compactionFilter;
+    private Duration ttl;
+    private Clock clock = Clock.systemUTC();
     private FileSystem fileSystem;
 
     private Builder() {}
@@ -399,6 +401,9 @@ public final class Options {
     public Builder alignCompactionOutputs(boolean v) { alignCompactionOutputs = v; return this; }
     /** {@link Options#compactionFilter()}; null for none. */
     public Builder compactionFilter(CompactionFilter v) { compactionFilter = v; return this; }
+    /** {@link Options#ttl()}; null for none. */
+    public Builder ttl(Duration v) { ttl = v; return this; }
+    public Builder clock(Clock v) { clock = v; return this; }
     public Builder fileSystem(FileSystem v) { fileSystem = v; return this; }
 
     /** Validates every value and returns the options; throws naming the first invalid one. */
@@ -428,14 +433,12 @@ public final class Options {
       OptionChecks.present("walRecoveryMode", walRecoveryMode);
       OptionChecks.present("flushCaching", flushCaching);
       OptionChecks.present("compaction", compaction);
-      OptionChecks.present("compression (Compression.none() for none)", compression);
-      if (compaction instanceof CompactionSettings.Leveled leveled
-          && leveled.scheduler() instanceof CompactionSettings.Dlc dlc) {
-        // Bursty compaction must act before the stall triggers do: stalls are the last resort.
-        DlcConfig c = dlc.config();
-        OptionChecks.range("dlc.fullTriggerL0Files", c.fullTriggerL0Files(), 2, l0SlowdownTrigger - 1);
-        OptionChecks.range("dlc.partTriggerFreshFiles", c.partTriggerFreshFiles(), 2, c.fullTriggerL0Files() - 1);
+      OptionChecks.present("clock", clock);
+      if (ttl != null) {
+        OptionChecks.range("ttl (seconds)", ttl.getSeconds(), 1, Integer.MAX_VALUE);
       }
+      OptionChecks.present("compression (Compression.none() for none)", compression);
+      OptionChecks.dlcActsBeforeStalls(compaction, l0SlowdownTrigger);
       // Each build without an explicit filesystem gets its own LocalFileSystem, so that a
       // database's I/O counters are its own.
       Builder values = copy();

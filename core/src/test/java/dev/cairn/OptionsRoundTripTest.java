@@ -110,6 +110,12 @@ class OptionsRoundTripTest {
     if (type == dev.cairn.fs.FileSystem.class) {
       return new LocalFileSystem();
     }
+    if (type == java.time.Duration.class) {
+      return java.time.Duration.ofHours(1).equals(current) ? java.time.Duration.ofDays(1) : java.time.Duration.ofHours(1);
+    }
+    if (type == java.time.Clock.class) {
+      return java.time.Clock.fixed(java.time.Instant.EPOCH, java.time.ZoneOffset.UTC);
+    }
     if (type == dev.cairn.CompactionFilter.class) {
       return (dev.cairn.CompactionFilter) (context, key, value) -> dev.cairn.CompactionFilter.Decision.KEEP;
     }

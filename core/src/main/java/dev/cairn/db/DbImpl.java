@@ -14,6 +14,8 @@ import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
 import dev.cairn.cache.BlockCacheTrace;
 import dev.cairn.db.base.Engine;
+import dev.cairn.db.base.WriteTimes;
+import dev.cairn.iter.StoredValues;
 import dev.cairn.db.compact.Compactions;
 import dev.cairn.db.read.ReadState;
 import dev.cairn.db.read.SnapshotImpl;
@@ -131,9 +133,11 @@ public final class DbImpl implements Cairn {
     if (writeOptions == null) {
       throw new IllegalArgumentException("write options must not be null");
     }
+    WriteTimes writeTimes = engine.writeTimes();
+    WriteBatch stored = writeTimes == null ? batch : writeTimes.stamp(batch);
     calls.enter();
     try {
-      target.write(batch, writeOptions);
+      target.write(stored, writeOptions);
     } finally {
       calls.exit();
     }
@@ -163,7 +167,9 @@ public final class DbImpl implements Cairn {
     calls.enter();
     long start = System.nanoTime();
     try {
-      return db.get(key, sequenceFor(readOptions.snapshot()), readOptions.fillCache());
+      byte[] value = db.get(key, sequenceFor(readOptions.snapshot()), readOptions.fillCache());
+      WriteTimes writeTimes = engine.writeTimes();
+      return value == null || writeTimes == null ? value : writeTimes.userValue(value, writeTimes.now());
     } catch (RuntimeException e) {
       throw db.failure(e);
     } finally {
@@ -194,7 +200,10 @@ public final class DbImpl implements Cairn {
     }
     calls.enter();
     try {
-      return new InFlightIterator(db.pin(sequenceFor(readOptions.snapshot())).iterator(readOptions), calls,
+      WriteTimes writeTimes = engine.writeTimes();
+      long now = writeTimes == null ? 0 : writeTimes.now(); // one instant for the whole iteration
+      StoredValues values = writeTimes == null ? null : stored -> writeTimes.userValue(stored, now);
+      return new InFlightIterator(db.pin(sequenceFor(readOptions.snapshot())).iterator(readOptions, values), calls,
           db::failure);
     } catch (RuntimeException e) {
       throw db.failure(e);

@@ -57,11 +57,12 @@ final class Recovery {
     VersionSet versions = engine.versions();
     if (versions.exists()) {
       versions.recover();
+      ValueFormatCheck.requireMatches(engine.dir(), engine.options(), versions.valueFormat());
       // Before the log replay below writes any table, and before the open writes a manifest.
       LiveFilesCheck.requirePresent(engine.fs(), engine.dir(), versions.current(),
           FileNames.manifest(versions.manifestFileNumber()));
     } else {
-      versions.create();
+      versions.create(engine.options().ttl() != null ? VersionEdit.VALUES_WITH_WRITE_TIME : 0);
     }
     // No reads have been seen yet to adapt to: only a pinned ALWAYS caches the recovered blocks.
     boolean cacheBlocks = engine.options().flushCaching() == Options.FlushCaching.ALWAYS;
@@ -77,6 +78,7 @@ final class Recovery {
     assert engine.mutex().isHeldByCurrentThread();
     VersionSet versions = engine.versions();
     versions.recover();
+    ValueFormatCheck.requireMatches(engine.dir(), engine.options(), versions.valueFormat());
     LiveFilesCheck.requirePresent(engine.fs(), engine.dir(), versions.current(),
         FileNames.manifest(versions.manifestFileNumber()));
     List<MemTable> kept = new ArrayList<>();

@@ -40,6 +40,8 @@ public final class DbIterator implements CairnIterator {
   private final long snapshotSequence;
   private final byte[] lowerBound;
   private final byte[] upperBound;
+  /** Null: values are shown as stored. Else the user's value of each, or a tombstone. */
+  private final StoredValues storedValues;
   private Runnable onClose;
 
   private boolean closed;
@@ -47,7 +49,10 @@ public final class DbIterator implements CairnIterator {
   private byte[] currentKey;
   /** Whether the last positioning moved backward (see the invariants). */
   private boolean backward;
-  /** Backward only: the value shown, an array the internal iterator returned (never mutated). */
+  /**
+   * The value shown when moving backward (an array the internal iterator returned, never
+   * mutated), or with {@link #storedValues} in either direction (the user's value); else null.
+   */
   private byte[] heldValue;
 
   /**
@@ -64,6 +69,18 @@ public final class DbIterator implements CairnIterator {
       byte[] lowerBound,
       byte[] upperBound,
       Runnable onClose) {
+    this(internal, snapshotSequence, lowerBound, upperBound, null, onClose);
+  }
+
+  /** As the other constructor, reading each value through {@code storedValues} (null: as stored). */
+  public DbIterator(
+      InternalIterator internal,
+      long snapshotSequence,
+      byte[] lowerBound,
+      byte[] upperBound,
+      StoredValues storedValues,
+      Runnable onClose) {
+    this.storedValues = storedValues;
     this.internal = internal;
     this.snapshotSequence = Math.min(snapshotSequence, InternalKey.MAX_SEQUENCE);
     this.lowerBound = lowerBound == null ? null : lowerBound.clone();
@@ -177,7 +194,7 @@ public final class DbIterator implements CairnIterator {
   public byte[] value() {
     ensureOpen();
     requireValid();
-    return backward ? heldValue.clone() : internal.ownedValue();
+    return heldValue != null ? heldValue.clone() : internal.ownedValue();
   }
 
   @Override
@@ -222,11 +239,14 @@ public final class DbIterator implements CairnIterator {
         continue;
       }
       ValueType type = InternalKey.type(ikey);
-      if (type == ValueType.DELETION) {
-        // The newest visible entry of this key is a tombstone: hide the key and its older entries.
+      byte[] userValue = type == ValueType.VALUE && storedValues != null ? storedValues.userValue(internal.value()) : null;
+      if (type == ValueType.DELETION || (storedValues != null && type == ValueType.VALUE && userValue == null)) {
+        // The newest visible entry of this key is a tombstone (or reads as one): hide the key and
+        // its older entries.
         skipThrough = ikey;
       } else if (type == ValueType.VALUE) {
         currentKey = InternalKey.userKey(ikey);
+        heldValue = userValue;
         return;
       } else {
         throw new IllegalStateException(
@@ -256,12 +276,14 @@ public final class DbIterator implements CairnIterator {
         return; // a smaller user key begins: the one held is the newest visible of its key
       }
       ValueType type = InternalKey.type(ikey);
-      if (type == ValueType.DELETION) {
-        currentKey = null; // a newer tombstone hides what was held
+      byte[] value = type == ValueType.VALUE
+          ? (storedValues != null ? storedValues.userValue(internal.value()) : internal.value()) : null;
+      if (type == ValueType.DELETION || (type == ValueType.VALUE && value == null)) {
+        currentKey = null; // a newer tombstone (or a value that reads as one) hides what was held
         heldValue = null;
       } else if (type == ValueType.VALUE) {
         currentKey = InternalKey.userKey(ikey);
-        heldValue = internal.value();
+        heldValue = value;
       } else {
         throw new IllegalStateException(
             "internal iterator yielded a key of unknown type (its source must report corruption): "

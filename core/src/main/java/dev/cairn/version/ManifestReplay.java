@@ -14,7 +14,7 @@ import java.nio.file.Path;
  * each counter. A torn last edit is ignored; see {@link VersionSet#recover()}.
  */
 record ManifestReplay(VersionBuilder builder, long logNumber, long nextFileNumber,
-    long lastSequence, byte[][] compactPointers) {
+    long lastSequence, byte[][] compactPointers, int valueFormat) {
 
   static ManifestReplay replay(FileSystem fs, Path path) throws IOException {
     String file = path.toString();
@@ -22,6 +22,7 @@ record ManifestReplay(VersionBuilder builder, long logNumber, long nextFileNumbe
     long logNumber = -1;
     long nextFileNumber = -1;
     long lastSequence = -1;
+    int valueFormat = 0;
     byte[][] pointers = new byte[Options.MAX_LEVELS][];
     int edits = 0;
     try (ReadableFile in = fs.openReadable(path)) {
@@ -49,6 +50,9 @@ record ManifestReplay(VersionBuilder builder, long logNumber, long nextFileNumbe
         if (edit.hasLastSequence()) {
           lastSequence = edit.lastSequence();
         }
+        if (edit.valueFormat() != 0) {
+          valueFormat = edit.valueFormat();
+        }
         edit.compactPointers().forEach((level, key) -> pointers[level] = key);
       }
     }
@@ -63,6 +67,6 @@ record ManifestReplay(VersionBuilder builder, long logNumber, long nextFileNumbe
     if (problem != null) {
       throw new CorruptionException(file, 0, "the recovered version is invalid: " + problem);
     }
-    return new ManifestReplay(builder, logNumber, nextFileNumber, lastSequence, pointers);
+    return new ManifestReplay(builder, logNumber, nextFileNumber, lastSequence, pointers, valueFormat);
   }
 }

@@ -75,8 +75,7 @@ final class ManifestWriter {
    * and compaction-buffer entry of {@code v}. Requires: the engine mutex.
    */
   static VersionEdit snapshot(VersionSet versions, Version v, long logNumber, long nextFileNumber) {
-    VersionEdit snapshot = new VersionEdit()
-        .setFormatVersion(VersionEditCodec.CURRENT_FORMAT_VERSION)
+    VersionEdit snapshot = VersionSet.firstEdit(versions.valueFormat())
         .setLogNumber(logNumber)
         .setNextFileNumber(nextFileNumber)
         .setLastSequence(versions.lastSequence());

@@ -20,6 +20,9 @@ import java.util.TreeMap;
  * Not thread-safe.
  */
 public final class VersionEdit {
+  /** {@link #valueFormat()}: every value ends with a 4-byte write time (docs/format.md). */
+  public static final int VALUES_WITH_WRITE_TIME = 1;
+
   /** A table removed from a level. */
   public record DeletedFile(int level, long number) {}
 
@@ -38,6 +41,7 @@ public final class VersionEdit {
   private long logNumber = -1;
   private long nextFileNumber = -1;
   private long lastSequence = -1;
+  private int valueFormat; // 0: absent (values as written)
   private final Map<Integer, byte[]> compactPointers = new TreeMap<>();
   private final Set<DeletedFile> deletedFiles = new LinkedHashSet<>();
   private final List<NewFile> newFiles = new ArrayList<>();
@@ -87,6 +91,22 @@ public final class VersionEdit {
 
   public VersionEdit setNextFileNumber(long number) {
     this.nextFileNumber = checkNonNegative("next file number", number);
+    return this;
+  }
+
+  /**
+   * How the database stores values: {@link #VALUES_WITH_WRITE_TIME} when each ends with its write
+   * time (a TTL database), 0 (absent) when values are stored as written.
+   */
+  public int valueFormat() {
+    return valueFormat;
+  }
+
+  public VersionEdit setValueFormat(int format) {
+    if (format != VALUES_WITH_WRITE_TIME) {
+      throw new IllegalArgumentException("unknown value format " + format);
+    }
+    this.valueFormat = format;
     return this;
   }
 
@@ -231,6 +251,9 @@ public final class VersionEdit {
     }
     if (hasNextFileNumber()) {
       out.add("nextFileNumber=" + nextFileNumber);
+    }
+    if (valueFormat != 0) {
+      out.add("valueFormat=" + valueFormat);
     }
     if (hasLastSequence()) {
       out.add("lastSequence=" + lastSequence);

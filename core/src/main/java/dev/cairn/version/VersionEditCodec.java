@@ -26,7 +26,9 @@ import java.util.Map;
  */
 public final class VersionEditCodec {
   /** The manifest format this code writes and the newest it reads. */
-  public static final int CURRENT_FORMAT_VERSION = 4;
+  public static final int CURRENT_FORMAT_VERSION = 5;
+  /** What a manifest without {@link Tag#VALUE_FORMAT} says: older readers can read it. */
+  public static final int PLAIN_VALUES_FORMAT_VERSION = 4;
 
   /** Manifest tags. The ids are written to disk and never change or get reused. */
   enum Tag {
@@ -45,7 +47,9 @@ public final class VersionEditCodec {
      * Block compaction appended to a live table: level, then the table's new metadata (same
      * layout as {@link #NEW_FILE}); the file stays at its level under its number. Since format 2.
      */
-    FOOTER_UPDATE(18);
+    FOOTER_UPDATE(18),
+    /** The database's value format ({@link VersionEdit#valueFormat()}); since format 5. */
+    VALUE_FORMAT(19);
 
     final int persistentId;
 
@@ -92,6 +96,9 @@ public final class VersionEditCodec {
     }
     if (edit.hasNextFileNumber()) {
       out.putVarint32(Tag.NEXT_FILE_NUMBER.persistentId).putVarint64(edit.nextFileNumber());
+    }
+    if (edit.valueFormat() != 0) {
+      out.putVarint32(Tag.VALUE_FORMAT.persistentId).putVarint32(edit.valueFormat());
     }
     if (edit.hasLastSequence()) {
       out.putVarint32(Tag.LAST_SEQUENCE.persistentId).putVarint64(edit.lastSequence());
@@ -186,6 +193,13 @@ public final class VersionEditCodec {
             throw new NewerFormatVersionException(fileName, version);
           }
           edit.setFormatVersion(version);
+        }
+        case VALUE_FORMAT -> {
+          int format = in.getVarint32();
+          if (format != VersionEdit.VALUES_WITH_WRITE_TIME) {
+            throw in.corruption("unknown value format " + Integer.toUnsignedString(format));
+          }
+          edit.setValueFormat(format);
         }
         case LOG_NUMBER -> edit.setLogNumber(nonNegative(in, "log number"));
         case NEXT_FILE_NUMBER -> edit.setNextFileNumber(nonNegative(in, "next file number"));

@@ -41,6 +41,8 @@ public final class VersionSet implements AutoCloseable {
   // Atomic or volatile: read without the engine mutex.
   private final AtomicLong nextFileNumber = new AtomicLong(2);
   private volatile long lastSequence;
+  /** Set at create or recover, never changed: {@link #valueFormat()}. */
+  private int valueFormat;
   private volatile long logNumber;
   private volatile Version current;
 
@@ -86,17 +88,38 @@ public final class VersionSet implements AutoCloseable {
    * mutex; no database in the directory.
    */
   public void create() throws IOException {
+    create(0);
+  }
+
+  /** {@link #create()} for a database whose values are stored as {@code valueFormat} says (0: as written). */
+  public void create(int valueFormat) throws IOException {
     fs.createDirectories(dir);
     long number = 1;
     nextFileNumber.set(number + 1);
     logNumber = 0;
     lastSequence = 0;
-    VersionEdit first = new VersionEdit()
-        .setFormatVersion(VersionEditCodec.CURRENT_FORMAT_VERSION)
+    this.valueFormat = valueFormat;
+    VersionEdit first = firstEdit(valueFormat)
         .setLogNumber(0)
         .setNextFileNumber(nextFileNumber.get())
         .setLastSequence(0);
     manifest.switchManifest(number, first, current);
+  }
+
+  /**
+   * A manifest's first edit, with its format version: 4 where values are stored as written, so that
+   * an older Cairn reads the database, 5 with {@code VALUE_FORMAT} where they carry more.
+   */
+  static VersionEdit firstEdit(int valueFormat) {
+    if (valueFormat == 0) {
+      return new VersionEdit().setFormatVersion(VersionEditCodec.PLAIN_VALUES_FORMAT_VERSION);
+    }
+    return new VersionEdit().setFormatVersion(VersionEditCodec.CURRENT_FORMAT_VERSION).setValueFormat(valueFormat);
+  }
+
+  /** How the database stores values ({@link VersionEdit#valueFormat()}; 0: as written). */
+  public int valueFormat() {
+    return valueFormat;
   }
 
   /**
@@ -117,6 +140,7 @@ public final class VersionSet implements AutoCloseable {
     manifest.recovered(number);
     logNumber = replay.logNumber();
     lastSequence = replay.lastSequence();
+    valueFormat = replay.valueFormat();
     nextFileNumber.set(replay.nextFileNumber());
     markFileNumberUsed(number);
     markFileNumberUsed(replay.logNumber());

@@ -85,17 +85,28 @@ class VersionEditTest {
   @Test
   void newerFormatVersionIsRejectedWithAClearMessage() {
     // The newer format's unknown tag 99 follows: the version must be rejected first.
-    byte[] record = new ByteSink().putVarint32(1).putVarint32(5).putVarint32(99).putVarint32(0).toByteArray();
+    byte[] record = new ByteSink().putVarint32(1).putVarint32(6).putVarint32(99).putVarint32(0).toByteArray();
     NewerFormatVersionException e = assertThrows(NewerFormatVersionException.class,
         () -> VersionEditCodec.decode(record, "MANIFEST-000004", 0));
-    assertEquals("database format version 5 is newer than this Cairn supports (max 4)", e.getMessage());
-    assertEquals(5, e.version());
+    assertEquals("database format version 6 is newer than this Cairn supports (max 5)", e.getMessage());
+    assertEquals(6, e.version());
     assertEquals("MANIFEST-000004", e.file());
+  }
+
+  /** Format 5's one tag: a TTL database's value format, pinned; an unknown format is corruption. */
+  @Test
+  void theValueFormatRoundTripsAndPinsItsTag() {
+    VersionEdit edit = new VersionEdit().setFormatVersion(5).setValueFormat(VersionEdit.VALUES_WITH_WRITE_TIME);
+    assertArrayEquals(new byte[] {1, 5, 19, 1}, VersionEditCodec.encode(edit));
+    assertEquals(VersionEdit.VALUES_WITH_WRITE_TIME, roundTrip(edit).valueFormat());
+    assertEquals(0, roundTrip(new VersionEdit().setLogNumber(1)).valueFormat());
+    byte[] unknown = new ByteSink().putVarint32(19).putVarint32(2).toByteArray();
+    assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(unknown, "m", 0));
   }
 
   @Test
   void unknownTagsAreCorruption() {
-    for (int tag : new int[] {0, 8, 9, 15, 19, 1000}) {
+    for (int tag : new int[] {0, 8, 9, 15, 20, 1000}) {
       byte[] record = new ByteSink().putVarint32(2).putVarint64(1).putVarint32(tag).putVarint64(1).toByteArray();
       CorruptionException e = assertThrows(CorruptionException.class,
           () -> VersionEditCodec.decode(record, "MANIFEST-000002", 100), "tag " + tag);

@@ -29,6 +29,10 @@ import java.util.function.Consumer;
 public final class Engine {
   private final Path dir;
   private final Options options;
+  /** A TTL database's write times ({@link Options#ttl()}), or null. */
+  private final WriteTimes writeTimes;
+  /** What compactions ask: the TTL's filter in front of the user's, or the user's, or null. */
+  private final dev.cairn.CompactionFilter compactionFilter;
   private final FileSystem fs;
   private final EngineCounters counters = new EngineCounters();
   private final EngineEvents events;
@@ -62,6 +66,9 @@ public final class Engine {
     this.dir = dir;
     this.shared = shared;
     this.options = options;
+    this.writeTimes = WriteTimes.of(options);
+    this.compactionFilter = writeTimes != null ? writeTimes.compactionFilter(options.compactionFilter())
+        : options.compactionFilter();
     this.events = new EngineEvents(dir.toString());
     // Outputs synced as they grow when Options.bytesPerSync asks for it, whoever writes them.
     this.fs = IncrementalSyncFile.syncingOutputs(options.fileSystem(), options.bytesPerSync());
@@ -109,6 +116,16 @@ public final class Engine {
 
   public Options options() {
     return options;
+  }
+
+  /** A TTL database's write times, or null when values are stored as written. */
+  public WriteTimes writeTimes() {
+    return writeTimes;
+  }
+
+  /** The filter compactions run (the TTL's and the user's), or null for none. */
+  public dev.cairn.CompactionFilter compactionFilter() {
+    return compactionFilter;
   }
 
   /** The filesystem every file goes through ({@link Options#fileSystem()}). */

@@ -283,7 +283,7 @@ final class BlockCompactionJob implements CompactionExecution {
   private UnaryOperator<InternalIterator> dropRules() {
     long[] snapshots = engine.snapshots().sequencesAscending();
     long oldest = engine.snapshots().oldest(engine.versions().lastSequence());
-    CompactionFilter filter = engine.options().compactionFilter();
+    CompactionFilter filter = engine.compactionFilter();
     CompactionFilter.Context context = new CompactionFilter.Context(plan.outputLevel(), plan.bottommost());
     return merged -> {
       CompactionOutputIterator kept =

@@ -9,6 +9,7 @@ import dev.cairn.iter.ConcatenatingIterator;
 import dev.cairn.iter.DbIterator;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.iter.MergingIterator;
+import dev.cairn.iter.StoredValues;
 import dev.cairn.key.LookupResult;
 import dev.cairn.memtable.MemTable;
 import dev.cairn.table.LookupKey;
@@ -73,6 +74,14 @@ public final class ReadState implements AutoCloseable {
 
   /** Hands this state's references to the returned iterator. */
   public CairnIterator iterator(ReadOptions options) {
+    return iterator(options, null);
+  }
+
+  /**
+   * Hands this state's references to the returned iterator, which reads values through {@code
+   * storedValues} (null: as stored).
+   */
+  public CairnIterator iterator(ReadOptions options, StoredValues storedValues) {
     List<InternalIterator> children = new ArrayList<>();
     try {
       for (MemTable m : memtables) {
@@ -96,7 +105,7 @@ public final class ReadState implements AutoCloseable {
       throw e;
     }
     return new DbIterator(new MergingIterator(children), sequence, options.lowerBound(),
-        options.upperBound(), this::close);
+        options.upperBound(), storedValues, this::close);
   }
 
   /**
