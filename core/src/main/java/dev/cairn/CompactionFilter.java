@@ -22,7 +22,9 @@ import java.util.Objects;
  * <p><b>Snapshots keep their view</b>: a compaction that changed a value that a snapshot taken
  * while it ran can see is discarded and runs again, and a new snapshot waits while a filtered
  * compaction's result is being installed. (RocksDB, since 6.0, lets such a snapshot see the
- * change.)
+ * change.) After two compactions in a row were discarded so, the next runs without the filter
+ * until one installs, so that snapshots opened all the time cannot stop compactions; the values
+ * it would have changed wait for a later compaction.
  *
  * <p><b>What a decision does</b>: {@link Decision#KEEP} nothing; {@link Decision#REMOVE} turns the
  * value into a tombstone with its sequence, so that older values of the key below stay hidden

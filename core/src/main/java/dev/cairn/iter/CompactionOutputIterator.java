@@ -55,6 +55,8 @@ public final class CompactionOutputIterator implements InternalIterator {
   /** Given a user key, whether no older data for it exists outside this merge; null: never. */
   private final Predicate<byte[]> bottommostFor;
 
+  /** Whether a stored value has expired (a TTL database's); null: none expire. */
+  private final Predicate<byte[]> expired;
   /** The user's filter and where this compaction writes; null: none. */
   private final CompactionFilter userFilter;
   private final CompactionFilter.Context filterContext;
@@ -102,7 +104,7 @@ public final class CompactionOutputIterator implements InternalIterator {
       long[] snapshotsAscending,
       long smallestSnapshotOrLastSequence,
       Predicate<byte[]> bottommostForUserKey) {
-    this(merged, snapshotsAscending, smallestSnapshotOrLastSequence, bottommostForUserKey, null, null);
+    this(merged, snapshotsAscending, smallestSnapshotOrLastSequence, bottommostForUserKey, null, null, null);
   }
 
   /**
@@ -117,8 +119,25 @@ public final class CompactionOutputIterator implements InternalIterator {
       boolean dropTombstonesAtBottom,
       CompactionFilter filter,
       CompactionFilter.Context context) {
+    this(merged, snapshotsAscending, smallestSnapshotOrLastSequence, dropTombstonesAtBottom, null, filter, context);
+  }
+
+  /**
+   * As the constructor above, and removes the newest values that {@code expired} says have
+   * expired (null: none), before the user's filter is asked. An expired value already reads as
+   * absent, so its removal changes no reader's view: it is counted with the filter's removals but
+   * not in {@link #smallestFilteredSequence()}.
+   */
+  public CompactionOutputIterator(
+      InternalIterator merged,
+      long[] snapshotsAscending,
+      long smallestSnapshotOrLastSequence,
+      boolean dropTombstonesAtBottom,
+      Predicate<byte[]> expired,
+      CompactionFilter filter,
+      CompactionFilter.Context context) {
     this(merged, snapshotsAscending, smallestSnapshotOrLastSequence,
-        dropTombstonesAtBottom ? userKey -> true : null, filter, context);
+        dropTombstonesAtBottom ? userKey -> true : null, expired, filter, context);
   }
 
   private CompactionOutputIterator(
@@ -126,8 +145,10 @@ public final class CompactionOutputIterator implements InternalIterator {
       long[] snapshotsAscending,
       long smallestSnapshotOrLastSequence,
       Predicate<byte[]> bottommostForUserKey,
+      Predicate<byte[]> expired,
       CompactionFilter filter,
       CompactionFilter.Context context) {
+    this.expired = expired;
     this.userFilter = filter;
     this.filterContext = context;
     this.newestSnapshot = Arrays.stream(snapshotsAscending).max().orElse(-1);
@@ -265,7 +286,7 @@ public final class CompactionOutputIterator implements InternalIterator {
       input.next();
     } while (input.isValid() && InternalKey.compareUserKeys(input.key(), first) == 0);
 
-    if (userFilter != null) {
+    if (userFilter != null || expired != null) {
       applyUserFilter();
     }
     if (bottommostFor != null && endsWithTombstone()
@@ -289,6 +310,15 @@ public final class CompactionOutputIterator implements InternalIterator {
       return;
     }
     byte[] userKey = InternalKey.userKey(newest);
+    if (expired != null && expired.test(keptValues.get(0))) {
+      keptKeys.set(0, InternalKey.encode(userKey, InternalKey.sequence(newest), ValueType.DELETION));
+      keptValues.set(0, EMPTY);
+      removedByFilter++;
+      return;
+    }
+    if (userFilter == null) {
+      return;
+    }
     CompactionFilter.Decision decision;
     try {
       decision = userFilter.filter(filterContext, userKey, keptValues.get(0));

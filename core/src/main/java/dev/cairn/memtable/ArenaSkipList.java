@@ -127,9 +127,23 @@ final class ArenaSkipList {
     }
   }
 
-  /** The first node whose key is >= {@code internalKey}, or {@link #NONE}. */
+  /**
+   * The first node whose key is >= {@code internalKey}, or {@link #NONE}. Returns the successor it
+   * compared, not a second load of the link: a node linked in between may sort before the key.
+   */
   int seek(byte[] internalKey) {
-    return next(lastBefore(internalKey), 0);
+    int x = head;
+    int level = height - 1;
+    while (true) {
+      int next = next(x, level);
+      if (next != NONE && compare(next, internalKey) < 0) {
+        x = next;
+      } else if (level == 0) {
+        return next;
+      } else {
+        level--;
+      }
+    }
   }
 
   /**
@@ -141,7 +155,10 @@ final class ArenaSkipList {
     return x == head ? NONE : x;
   }
 
-  /** The last node whose key is {@code < internalKey}, or the head when there is none. */
+  /**
+   * The last node whose key is {@code < internalKey}, or the head when there is none (a node linked
+   * after it meanwhile may also be smaller: callers step back from a key, where that is harmless).
+   */
   private int lastBefore(byte[] internalKey) {
     int x = head;
     int level = height - 1;

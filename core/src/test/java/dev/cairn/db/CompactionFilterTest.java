@@ -108,11 +108,12 @@ class CompactionFilterTest {
       for (int i = 0; i < KEYS; i++) {
         assertAllowed(i, 2, db.get(bytes(key(i))), combo);
       }
-      // Most keys went through a compaction after their last write; the deepest level's own
-      // data is filtered when a compaction next rewrites it (compactRange does not yet).
+      // The deepest level's own data is filtered when a compaction next rewrites it (compactRange
+      // does not yet).
       Stats.Compaction counts = db.stats().compaction();
-      assertTrue(counts.filterRemoved() >= KEYS / 3, combo + ": removed " + counts);
-      assertTrue(counts.filterChanged() >= KEYS / 3, combo + ": changed " + counts);
+      // Not every key: the snapshots this test takes while compactions run discard some of them.
+      assertTrue(counts.filterRemoved() > 0, combo + ": removed " + counts);
+      assertTrue(counts.filterChanged() > 0, combo + ": changed " + counts);
       assertTrue(db.stats().toString().contains("compaction filter      " + counts.filterRemoved() + " removed"),
           db.stats().toString());
     }
@@ -179,6 +180,42 @@ class CompactionFilterTest {
       db.compactRange(null, null);
       assertNull(db.get(bytes(key(0))), combo + ": the snapshot released, a new value is removed");
       assertArrayEquals(changed(value(1, 1)), db.get(bytes(key(1))), combo.toString());
+    }
+  }
+
+  /**
+   * A snapshot taken while a compaction runs (here by the filter itself, on its first call) sees
+   * the values the compaction read: the compaction is discarded, and the next run leaves alone what
+   * the snapshot sees.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("combos")
+  void aCompactionThatChangedWhatASnapshotTakenMeanwhileSeesIsDiscarded(EngineCombo combo, @TempDir Path dir) {
+    java.util.concurrent.atomic.AtomicReference<Cairn> opened = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.atomic.AtomicReference<Snapshot> taken = new java.util.concurrent.atomic.AtomicReference<>();
+    CompactionFilter snapshotting = (context, key, value) -> {
+      if (taken.get() == null) {
+        synchronized (taken) {
+          if (taken.get() == null) {
+            taken.set(opened.get().snapshot());
+          }
+        }
+      }
+      return FILTER.filter(context, key, value);
+    };
+    try (Cairn db = Cairn.open(dir, oneMemtable(combo, snapshotting))) {
+      opened.set(db);
+      for (int i = 0; i < KEYS; i++) {
+        db.put(bytes(key(i)), value(i, 0));
+      }
+      db.compactRange(null, null);
+      Snapshot s = taken.get();
+      assertTrue(s != null, combo + ": the filter ran");
+      assertTrue(db.stats().compaction().filterDiscarded() >= 1, combo + ": " + db.stats().compaction());
+      for (int i = 0; i < KEYS; i++) {
+        assertArrayEquals(value(i, 0), db.get(bytes(key(i)), ReadOptions.at(s)), combo + ": " + key(i) + " at the snapshot");
+      }
+      s.close();
     }
   }
 

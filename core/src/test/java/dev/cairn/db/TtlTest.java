@@ -154,6 +154,38 @@ class TtlTest {
     }
   }
 
+  /** Removing expired values changes no reader's view: a snapshot taken meanwhile discards nothing. */
+  @Test
+  void expiryNeverDiscardsACompactionForASnapshot(@TempDir Path dir) {
+    TestClock clock = new TestClock();
+    java.util.concurrent.atomic.AtomicReference<Cairn> opened = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.atomic.AtomicReference<dev.cairn.Snapshot> taken = new java.util.concurrent.atomic.AtomicReference<>();
+    CompactionFilter snapshotting = (context, key, value) -> {
+      synchronized (taken) {
+        if (taken.get() == null) {
+          taken.set(opened.get().snapshot());
+        }
+      }
+      return CompactionFilter.Decision.KEEP;
+    };
+    EngineCombo buffer = EngineCombo.of(EngineCombo.CompactionStyle.BUFFER, EngineCombo.CompactionScheduler.IMMEDIATE);
+    Options options = buffer.apply(EngineCombo.tinyTree()).memtableBytes(4 << 20).ttl(TTL).clock(clock)
+        .compactionFilter(snapshotting).build();
+    try (Cairn db = Cairn.open(dir, options)) {
+      opened.set(db);
+      for (int i = 0; i < KEYS; i++) {
+        db.put(key(i), value(i));
+      }
+      clock.advanceSeconds(TTL.getSeconds() + 1);
+      db.put(key(KEYS), value(KEYS)); // one live value: the user's filter is asked, and takes a snapshot
+      db.compactRange(null, null);
+      assertTrue(taken.get() != null, "the user's filter ran");
+      assertEquals(0, db.stats().compaction().filterDiscarded(), db.stats().compaction().toString());
+      assertEquals(KEYS, db.stats().compaction().filterRemoved(), db.stats().compaction().toString());
+      taken.get().close();
+    }
+  }
+
   @Test
   void aDatabaseOpensOnlyWithTheValueFormatItWasCreatedWith(@TempDir Path dir) {
     TestClock clock = new TestClock();

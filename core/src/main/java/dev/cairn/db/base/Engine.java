@@ -31,8 +31,10 @@ public final class Engine {
   private final Options options;
   /** A TTL database's write times ({@link Options#ttl()}), or null. */
   private final WriteTimes writeTimes;
-  /** What compactions ask: the TTL's filter in front of the user's, or the user's, or null. */
+  /** The user's compaction filter (under a TTL, seeing values without their write time), or null. */
   private final dev.cairn.CompactionFilter compactionFilter;
+  /** Set after compactions were discarded for snapshots twice in a row: the next run without the user's filter. */
+  private volatile boolean userFilterPaused;
   private final FileSystem fs;
   private final EngineCounters counters = new EngineCounters();
   private final EngineEvents events;
@@ -67,8 +69,8 @@ public final class Engine {
     this.shared = shared;
     this.options = options;
     this.writeTimes = WriteTimes.of(options);
-    this.compactionFilter = writeTimes != null ? writeTimes.compactionFilter(options.compactionFilter())
-        : options.compactionFilter();
+    this.compactionFilter = writeTimes != null && options.compactionFilter() != null
+        ? writeTimes.userFilter(options.compactionFilter()) : options.compactionFilter();
     this.events = new EngineEvents(dir.toString());
     // Outputs synced as they grow when Options.bytesPerSync asks for it, whoever writes them.
     this.fs = IncrementalSyncFile.syncingOutputs(options.fileSystem(), options.bytesPerSync());
@@ -123,9 +125,27 @@ public final class Engine {
     return writeTimes;
   }
 
-  /** The filter compactions run (the TTL's and the user's), or null for none. */
+  /** The user's filter for a compaction starting now, or null: none, or paused ({@link #pauseUserFilter}). */
   public dev.cairn.CompactionFilter compactionFilter() {
-    return compactionFilter;
+    return userFilterPaused ? null : compactionFilter;
+  }
+
+  /**
+   * Pauses or resumes the user's filter: compactions discarded for a snapshot taken while they ran
+   * again and again (a snapshot opened during each) would otherwise never install; a run without
+   * the filter always can, and the values it would have changed wait for a later compaction.
+   */
+  public void pauseUserFilter(boolean paused) {
+    userFilterPaused = paused;
+  }
+
+  /** Whether a stored value has expired, for a compaction starting now; null without a TTL. */
+  public java.util.function.Predicate<byte[]> compactionExpiry() {
+    if (writeTimes == null) {
+      return null;
+    }
+    long now = writeTimes.now();
+    return stored -> writeTimes.expired(stored, now);
   }
 
   /** The filesystem every file goes through ({@link Options#fileSystem()}). */

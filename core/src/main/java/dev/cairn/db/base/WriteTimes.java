@@ -17,6 +17,8 @@ import java.util.Arrays;
  * the user's. Thread-safe (immutable).
  */
 public final class WriteTimes {
+  private static final System.Logger LOG = System.getLogger(WriteTimes.class.getName());
+
   /** Bytes of the write time at the end of every stored value. */
   public static final int BYTES = 4;
 
@@ -96,25 +98,22 @@ public final class WriteTimes {
   }
 
   /**
-   * The filter compactions run: an expired value is removed; the user's filter, if any, is asked
-   * about the others with their write time taken off, and a value it changes keeps its write time.
+   * The user's filter as a TTL database runs it (compactions remove expired values before asking
+   * it): it sees values without their write time, and a value it changes keeps its write time. A
+   * changed value with no room left for the time is not applied (the value stays, a warning says
+   * why): failing the compaction would stop the database's writes.
    */
-  public CompactionFilter compactionFilter(CompactionFilter user) {
+  public CompactionFilter userFilter(CompactionFilter user) {
     return (context, key, value) -> {
-      if (expired(value, now())) {
-        return CompactionFilter.Decision.REMOVE;
-      }
-      if (user == null) {
-        return CompactionFilter.Decision.KEEP;
-      }
       CompactionFilter.Decision d = user.filter(context, key, Arrays.copyOf(value, value.length - BYTES));
       if (d == null || d == CompactionFilter.Decision.KEEP || d == CompactionFilter.Decision.REMOVE) {
         return d;
       }
       byte[] changed = d.newValue();
       if (changed.length > Options.MAX_VALUE_BYTES - BYTES) {
-        throw new IllegalArgumentException("with a TTL a changed value holds at most "
-            + (Options.MAX_VALUE_BYTES - BYTES) + " bytes: " + changed.length + " bytes");
+        LOG.log(System.Logger.Level.WARNING, "compaction filter changed a value to " + changed.length
+            + " bytes, more than a TTL database's " + (Options.MAX_VALUE_BYTES - BYTES) + ": the value is kept");
+        return CompactionFilter.Decision.KEEP;
       }
       return CompactionFilter.Decision.change(withTime(changed, writeTime(value)));
     };

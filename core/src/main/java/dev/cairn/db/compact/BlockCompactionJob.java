@@ -284,11 +284,12 @@ final class BlockCompactionJob implements CompactionExecution {
     long[] snapshots = engine.snapshots().sequencesAscending();
     long oldest = engine.snapshots().oldest(engine.versions().lastSequence());
     CompactionFilter filter = engine.compactionFilter();
+    java.util.function.Predicate<byte[]> expired = engine.compactionExpiry();
     CompactionFilter.Context context = new CompactionFilter.Context(plan.outputLevel(), plan.bottommost());
     return merged -> {
       CompactionOutputIterator kept =
-          new CompactionOutputIterator(merged, snapshots, oldest, plan.bottommost(), filter, context);
-      if (filter != null) {
+          new CompactionOutputIterator(merged, snapshots, oldest, plan.bottommost(), expired, filter, context);
+      if (filter != null || expired != null) {
         filtered.add(kept);
       }
       return kept;

@@ -92,7 +92,7 @@ final class CompactionJob implements CompactionExecution {
     long oldestSnapshot = engine.snapshots().oldest(engine.versions().lastSequence());
     try (InternalIterator merged = new MergingIterator(inputIterators(tag));
         CompactionOutputIterator kept = new CompactionOutputIterator(merged, snapshots, oldestSnapshot,
-            plan.bottommost(), engine.compactionFilter(),
+            plan.bottommost(), engine.compactionExpiry(), engine.compactionFilter(),
             new CompactionFilter.Context(plan.outputLevel(), plan.bottommost()));
         TableOutput out = new TableOutput(engine.fs(), engine.dir(),
             tableOptions.forOutput(engine.options(), plan.bottommost()), tag,

@@ -105,6 +105,9 @@ public final class Compactions {
         engine.options().blockBytes());
   }
 
+  /** Guarded by the mutex: compactions discarded for a snapshot since the last install. */
+  private int discardsInARow;
+
   /** Runs a claimed plan (on a background thread or the caller's) and installs its result. */
   public void runClaimed(Claimed claimed) {
     long start = System.nanoTime();
@@ -124,15 +127,19 @@ public final class Compactions {
         CompactionExecution done = execution;
         boolean outputDiffers = execution.smallestFilteredSequence() != Long.MAX_VALUE;
         boolean installed;
+        boolean[] held = {false};
         try {
           installed = engine.installer().install(() -> {
             if (seenBySnapshotTakenMeanwhile(done)) {
-              // The outputs become obsolete and the plan is picked again, knowing the snapshot.
+              // The outputs become obsolete and the plan is picked again, knowing the snapshot;
+              // after two such discards in a row, without the user's filter (Engine.pauseUserFilter).
               engine.counters().filteredCompactionDiscarded();
+              engine.pauseUserFilter(++discardsInARow >= 2);
               return null;
             }
             if (outputDiffers) {
               engine.snapshots().hold(); // until installed: no snapshot sees the write of it half done
+              held[0] = true;
             }
             // Against the version the edit replaces (the installer holds the manifest from here):
             // the style's part (the buffer's) goes into the same edit, atomic with the compaction.
@@ -140,10 +147,16 @@ public final class Compactions {
             return built;
           });
         } finally {
-          engine.snapshots().release();
+          if (held[0]) {
+            engine.snapshots().release();
+          }
         }
         if (!installed) {
           return; // the finally below releases the claim and the outputs
+        }
+        if (discardsInARow > 0) {
+          discardsInARow = 0;
+          engine.pauseUserFilter(false);
         }
         execution.afterInstall();
         scheduler.installed(claimed.plan(), execution.outputNumbers());
