@@ -13,11 +13,11 @@ final class BackupCommands {
   private BackupCommands() {}
 
   /** Runs {@code command} with its positional arguments; returns the exit code. */
-  static int run(Command command, String[] rest, PrintStream out) {
+  static int run(Command command, String[] rest, Options.Builder options, PrintStream out) {
     switch (command) {
       case BACKUP -> {
         Path db = CairnTool.databaseDir(rest[0]);
-        try (Cairn open = Cairn.open(db, Options.builder().createIfMissing(false).build());
+        try (Cairn open = Cairn.open(db, options.createIfMissing(false).build());
             Backups backups = Backups.open(Path.of(rest[1]))) {
           out.println("backup " + describe(backups.create(open)) + " of " + db + " in " + rest[1]);
         }

@@ -64,6 +64,9 @@ public final class CairnTool {
       \\xNN (\\\\ is a backslash); with --hex, as hex digits both ways.
       Read-only commands take no lock and change nothing: they may run beside a process that
       holds the database, and see it as of their start.
+      --ttl SECONDS (create, put, delete, get, scan, stats, verify, checkpoint, backup): a TTL
+      database's, as Options.ttl: values older than SECONDS read as absent. A TTL database opens
+      only with it, any other only without.
       exit codes: 0 done (get: found), 1 get: not found, 2 bad command line, 3 the database
       refused or failed (the message says why)
       """;
@@ -94,13 +97,13 @@ public final class CairnTool {
       return switch (command) {
         case CREATE -> {
           Path dir = Path.of(rest[0]);
-          Cairn.open(dir, Options.builder().createIfMissing(true).errorIfExists(true).build()).close();
+          Cairn.open(dir, line.options().createIfMissing(true).errorIfExists(true).build()).close();
           out.println("created an empty database in " + dir);
           yield OK;
         }
-        case PUT -> withDb(rest, db -> db.put(text.parse(rest[1], "KEY"), text.parse(rest[2], "VALUE")));
-        case DELETE -> withDb(rest, db -> db.delete(text.parse(rest[1], "KEY")));
-        case GET -> readOnly(rest, db -> {
+        case PUT -> withDb(line, db -> db.put(text.parse(rest[1], "KEY"), text.parse(rest[2], "VALUE")));
+        case DELETE -> withDb(line, db -> db.delete(text.parse(rest[1], "KEY")));
+        case GET -> readOnly(line, db -> {
           byte[] v = db.get(text.parse(rest[1], "KEY"));
           if (v == null) {
             err.println("cairn: " + rest[1] + ": not found");
@@ -109,8 +112,8 @@ public final class CairnTool {
           out.println(text.render(v));
           return OK;
         });
-        case SCAN -> readOnly(rest, db -> scan(db, rest, line.limit(), line.reverse(), text, out));
-        case STATS -> readOnly(rest, db -> {
+        case SCAN -> readOnly(line, db -> scan(db, rest, line.limit(), line.reverse(), text, out));
+        case STATS -> readOnly(line, db -> {
           // Counters live in the process that opened the database; this view just opened it.
           out.println("# levels, files, space and memtables as the database is now; counters (bytes written,");
           out.println("# cache, latencies, compactions) are this tool's own read-only view's: an application's");
@@ -118,7 +121,7 @@ public final class CairnTool {
           out.print(db.stats());
           return OK;
         });
-        case VERIFY -> readOnly(rest, db -> {
+        case VERIFY -> readOnly(line, db -> {
           out.println("ok: " + db.verifyChecksums(new ProgressLine(err)) + " tables verified");
           return OK;
         });
@@ -128,11 +131,11 @@ public final class CairnTool {
         }
         case CHECKPOINT -> {
           Path copy = Path.of(rest[1]);
-          withDb(rest, db -> db.checkpoint(copy));
+          withDb(line, db -> db.checkpoint(copy));
           out.println("checkpoint of " + rest[0] + " in " + copy);
           yield OK;
         }
-        case BACKUP, LIST_BACKUPS, VERIFY_BACKUP, RESTORE, PURGE_BACKUPS -> BackupCommands.run(command, rest, out);
+        case BACKUP, LIST_BACKUPS, VERIFY_BACKUP, RESTORE, PURGE_BACKUPS -> BackupCommands.run(command, rest, line.options(), out);
         case DUMP_TABLE -> {
           Dumps.table(Path.of(rest[0]), line.entries(), out);
           yield OK;
@@ -207,17 +210,17 @@ public final class CairnTool {
   }
 
   /** Opens the database for writing (it must exist) and applies {@code action}. */
-  private static int withDb(String[] rest, DbWrite action) {
-    Options options = Options.builder().createIfMissing(false).build();
-    try (Cairn db = Cairn.open(databaseDir(rest[0]), options)) {
+  private static int withDb(CommandLine line, DbWrite action) {
+    Options options = line.options().createIfMissing(false).build();
+    try (Cairn db = Cairn.open(databaseDir(line.positional()[0]), options)) {
       action.apply(db);
     }
     return OK;
   }
 
   /** Opens a read-only view of the database and applies {@code action}. */
-  private static int readOnly(String[] rest, DbRead action) {
-    try (Cairn db = Cairn.openReadOnly(databaseDir(rest[0]), Options.defaults())) {
+  private static int readOnly(CommandLine line, DbRead action) {
+    try (Cairn db = Cairn.openReadOnly(databaseDir(line.positional()[0]), line.options().build())) {
       return action.apply(db);
     }
   }
@@ -244,15 +247,21 @@ public final class CairnTool {
 
   /**
    * A command's flags ({@code --hex}, {@code --limit N}, {@code --entries}, {@code --reverse},
-   * anywhere) and its other arguments.
+   * {@code --ttl SECONDS}, anywhere) and its other arguments.
    */
-  record CommandLine(String[] positional, boolean hex, int limit, boolean entries, boolean reverse) {
+  record CommandLine(String[] positional, boolean hex, int limit, boolean entries, boolean reverse, long ttlSeconds) {
+    /** Options for the database the command opens: with {@code --ttl}, a TTL database's. */
+    Options.Builder options() {
+      return ttlSeconds > 0 ? Options.builder().ttl(java.time.Duration.ofSeconds(ttlSeconds)) : Options.builder();
+    }
+
     /** The command line of {@code command}, refused when it takes another number of arguments or flag. */
     static CommandLine parse(Command command, String[] args) {
       List<String> positional = new java.util.ArrayList<>();
       boolean hex = false;
       boolean entries = false;
       boolean reverse = false;
+      long ttlSeconds = 0;
       int limit = 100;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
@@ -267,6 +276,16 @@ public final class CairnTool {
           case "--reverse" -> {
             command.checkFlag(Command.Flag.REVERSE);
             reverse = true;
+          }
+          case "--ttl" -> {
+            command.checkFlag(Command.Flag.TTL);
+            if (i + 1 >= args.length) {
+              throw new UsageException("--ttl needs a number of seconds");
+            }
+            ttlSeconds = parseInt(args[++i], "--ttl");
+            if (ttlSeconds < 1) {
+              throw new UsageException("--ttl must be at least 1 second: " + ttlSeconds);
+            }
           }
           case "--limit" -> {
             command.checkFlag(Command.Flag.LIMIT);
@@ -287,7 +306,7 @@ public final class CairnTool {
         }
       }
       command.checkArgumentCount(positional.size());
-      return new CommandLine(positional.toArray(String[]::new), hex, limit, entries, reverse);
+      return new CommandLine(positional.toArray(String[]::new), hex, limit, entries, reverse, ttlSeconds);
     }
   }
 

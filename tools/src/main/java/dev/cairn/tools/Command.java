@@ -11,16 +11,16 @@ import java.util.stream.Collectors;
  * a flag another command takes) is refused rather than half obeyed.
  */
 enum Command {
-  CREATE("create", "DIR", 1, 1, EnumSet.noneOf(Flag.class)),
-  PUT("put", "DIR KEY VALUE", 3, 3, EnumSet.of(Flag.HEX)),
-  DELETE("delete", "DIR KEY", 2, 2, EnumSet.of(Flag.HEX)),
-  GET("get", "DIR KEY", 2, 2, EnumSet.of(Flag.HEX)),
-  SCAN("scan", "DIR [FROM [TO]]", 1, 3, EnumSet.of(Flag.HEX, Flag.LIMIT, Flag.REVERSE)),
-  STATS("stats", "DIR", 1, 1, EnumSet.noneOf(Flag.class)),
-  VERIFY("verify", "DIR", 1, 1, EnumSet.noneOf(Flag.class)),
+  CREATE("create", "DIR", 1, 1, EnumSet.of(Flag.TTL)),
+  PUT("put", "DIR KEY VALUE", 3, 3, EnumSet.of(Flag.HEX, Flag.TTL)),
+  DELETE("delete", "DIR KEY", 2, 2, EnumSet.of(Flag.HEX, Flag.TTL)),
+  GET("get", "DIR KEY", 2, 2, EnumSet.of(Flag.HEX, Flag.TTL)),
+  SCAN("scan", "DIR [FROM [TO]]", 1, 3, EnumSet.of(Flag.HEX, Flag.LIMIT, Flag.REVERSE, Flag.TTL)),
+  STATS("stats", "DIR", 1, 1, EnumSet.of(Flag.TTL)),
+  VERIFY("verify", "DIR", 1, 1, EnumSet.of(Flag.TTL)),
   REPAIR("repair", "DIR", 1, 1, EnumSet.noneOf(Flag.class)),
-  CHECKPOINT("checkpoint", "DIR COPY", 2, 2, EnumSet.noneOf(Flag.class)),
-  BACKUP("backup", "DIR BACKUPS", 2, 2, EnumSet.noneOf(Flag.class)),
+  CHECKPOINT("checkpoint", "DIR COPY", 2, 2, EnumSet.of(Flag.TTL)),
+  BACKUP("backup", "DIR BACKUPS", 2, 2, EnumSet.of(Flag.TTL)),
   LIST_BACKUPS("list-backups", "BACKUPS", 1, 1, EnumSet.noneOf(Flag.class)),
   VERIFY_BACKUP("verify-backup", "BACKUPS [ID]", 1, 2, EnumSet.noneOf(Flag.class)),
   RESTORE("restore", "BACKUPS COPY [ID]", 2, 3, EnumSet.noneOf(Flag.class)),
@@ -33,6 +33,7 @@ enum Command {
     HEX("--hex", "--hex"),
     LIMIT("--limit", "--limit N"),
     REVERSE("--reverse", "--reverse"),
+    TTL("--ttl", "--ttl SECONDS"),
     ENTRIES("--entries", "--entries");
 
     final String word;

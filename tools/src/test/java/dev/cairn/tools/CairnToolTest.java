@@ -228,6 +228,20 @@ class CairnToolTest {
   }
 
   @Test
+  void aTtlDatabaseIsCreatedReadAndWrittenWithItsTtlAndRefusedWithout() {
+    Path db = dir.resolve("ttl");
+    assertEquals(CairnTool.OK, run("create", db.toString(), "--ttl", "3600").exit());
+    assertEquals(CairnTool.OK, run("put", db.toString(), "k", "v", "--ttl", "3600").exit());
+    Run get = run("get", db.toString(), "k", "--ttl", "3600");
+    assertEquals("v\n", get.out(), get.err());
+    Run without = run("get", db.toString(), "k");
+    assertEquals(CairnTool.FAILED, without.exit());
+    assertTrue(without.err().contains("created with a TTL"), without.err());
+    assertEquals(CairnTool.USAGE_ERROR, run("get", db.toString(), "k", "--ttl", "0").exit());
+    assertEquals(CairnTool.USAGE_ERROR, run("dump-manifest", db.toString(), "--ttl", "5").exit(), "not a flag of it");
+  }
+
+  @Test
   void scanReverseStartsAtTheLargestKeyBelowTo() {
     Path db = database();
     Run last = run("scan", db.toString(), "--reverse", "--limit", "2");
@@ -250,9 +264,9 @@ class CairnToolTest {
     assertTrue(extra.err().contains("get takes DIR KEY: got 3 arguments"), extra.err());
     Run wrongFlag = run("get", db.toString(), "key1", "--entries");
     assertEquals(CairnTool.USAGE_ERROR, wrongFlag.exit());
-    assertTrue(wrongFlag.err().contains("get does not take --entries (get's flags: --hex)"), wrongFlag.err());
-    Run noFlags = run("verify", db.toString(), "--hex");
-    assertTrue(noFlags.err().contains("verify takes no flags"), noFlags.err());
+    assertTrue(wrongFlag.err().contains("get does not take --entries (get's flags: --hex, --ttl SECONDS)"), wrongFlag.err());
+    Run noFlags = run("repair", db.toString(), "--hex");
+    assertTrue(noFlags.err().contains("repair takes no flags"), noFlags.err());
     for (Run r : new Run[] {split, extra, wrongFlag, noFlags}) {
       List<String> lines = r.err().lines().toList();
       assertEquals(2, lines.size(), "the message and where the usage is, not the whole usage: " + r.err());
