@@ -33,69 +33,39 @@ final class InFlightIterator implements CairnIterator {
 
   @Override
   public void seekToFirst() {
-    calls.enter();
-    try {
-      delegate.seekToFirst();
-    } catch (RuntimeException e) {
-      throw failures.apply(e);
-    } finally {
-      calls.exit();
-    }
+    inFlight(delegate::seekToFirst);
   }
 
   @Override
   public void seek(byte[] key) {
-    calls.enter();
-    try {
-      delegate.seek(key);
-    } catch (RuntimeException e) {
-      throw failures.apply(e);
-    } finally {
-      calls.exit();
-    }
-  }
-
-  @Override
-  public void next() {
-    calls.enter();
-    try {
-      delegate.next();
-    } catch (RuntimeException e) {
-      throw failures.apply(e);
-    } finally {
-      calls.exit();
-    }
+    inFlight(() -> delegate.seek(key));
   }
 
   @Override
   public void seekToLast() {
-    calls.enter();
-    try {
-      delegate.seekToLast();
-    } catch (RuntimeException e) {
-      throw failures.apply(e);
-    } finally {
-      calls.exit();
-    }
+    inFlight(delegate::seekToLast);
   }
 
   @Override
   public void seekForPrev(byte[] key) {
-    calls.enter();
-    try {
-      delegate.seekForPrev(key);
-    } catch (RuntimeException e) {
-      throw failures.apply(e);
-    } finally {
-      calls.exit();
-    }
+    inFlight(() -> delegate.seekForPrev(key));
+  }
+
+  @Override
+  public void next() {
+    inFlight(delegate::next);
   }
 
   @Override
   public void prev() {
+    inFlight(delegate::prev);
+  }
+
+  /** Runs a positioning call as a call in flight, its failure translated. */
+  private void inFlight(Runnable move) {
     calls.enter();
     try {
-      delegate.prev();
+      move.run();
     } catch (RuntimeException e) {
       throw failures.apply(e);
     } finally {

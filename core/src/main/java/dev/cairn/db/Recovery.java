@@ -56,11 +56,8 @@ final class Recovery {
     assert engine.mutex().isHeldByCurrentThread();
     VersionSet versions = engine.versions();
     if (versions.exists()) {
-      versions.recover();
-      ValueFormatCheck.requireMatches(engine.dir(), engine.options(), versions.valueFormat());
       // Before the log replay below writes any table, and before the open writes a manifest.
-      LiveFilesCheck.requirePresent(engine.fs(), engine.dir(), versions.current(),
-          FileNames.manifest(versions.manifestFileNumber()));
+      recoverManifest();
     } else {
       versions.create(engine.options().ttl() != null ? VersionEdit.VALUES_WITH_WRITE_TIME : 0);
     }
@@ -76,11 +73,7 @@ final class Recovery {
    */
   List<MemTable> recoverInMemory() throws IOException {
     assert engine.mutex().isHeldByCurrentThread();
-    VersionSet versions = engine.versions();
-    versions.recover();
-    ValueFormatCheck.requireMatches(engine.dir(), engine.options(), versions.valueFormat());
-    LiveFilesCheck.requirePresent(engine.fs(), engine.dir(), versions.current(),
-        FileNames.manifest(versions.manifestFileNumber()));
+    recoverManifest();
     List<MemTable> kept = new ArrayList<>();
     sink = full -> {
       if (full.entries() > 0) {
@@ -89,6 +82,18 @@ final class Recovery {
     };
     replayLogs();
     return kept;
+  }
+
+  /**
+   * The manifest's version, refused when its values are stored otherwise than the options say or
+   * a table it names is missing: before anything is written.
+   */
+  private void recoverManifest() throws IOException {
+    VersionSet versions = engine.versions();
+    versions.recover();
+    ValueFormatCheck.requireMatches(engine.dir(), engine.options(), versions.valueFormat());
+    LiveFilesCheck.requirePresent(engine.fs(), engine.dir(), versions.current(),
+        FileNames.manifest(versions.manifestFileNumber()));
   }
 
   private void replayLogs() throws IOException {

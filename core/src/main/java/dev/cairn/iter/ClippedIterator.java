@@ -16,6 +16,8 @@ public final class ClippedIterator implements InternalIterator {
   private final InternalIterator inner;
   private final byte[] lowest;
   private final byte[] highest;
+  /** Whether the last move went backward (then the inner iterator may stand below lowest). */
+  private boolean backward;
 
   public ClippedIterator(InternalIterator inner, byte[] lowest, byte[] highest) {
     this.inner = inner;
@@ -29,26 +31,31 @@ public final class ClippedIterator implements InternalIterator {
       return false;
     }
     byte[] key = inner.key();
-    return ORDER.compare(key, highest) <= 0 && ORDER.compare(key, lowest) >= 0;
+    // Moving forward from a seek clamped to lowest never goes below it: only a backward move can.
+    return ORDER.compare(key, highest) <= 0 && (!backward || ORDER.compare(key, lowest) >= 0);
   }
 
   @Override
   public void seekToFirst() {
+    backward = false;
     inner.seek(lowest);
   }
 
   @Override
   public void seek(byte[] internalKeyTarget) {
+    backward = false;
     inner.seek(ORDER.compare(internalKeyTarget, lowest) < 0 ? lowest : internalKeyTarget);
   }
 
   @Override
   public void seekToLast() {
+    backward = true;
     inner.seekForPrev(highest);
   }
 
   @Override
   public void seekForPrev(byte[] internalKeyTarget) {
+    backward = true;
     inner.seekForPrev(ORDER.compare(internalKeyTarget, highest) > 0 ? highest : internalKeyTarget);
   }
 
@@ -61,6 +68,7 @@ public final class ClippedIterator implements InternalIterator {
   @Override
   public void prev() {
     requireValid();
+    backward = true;
     inner.prev();
   }
 

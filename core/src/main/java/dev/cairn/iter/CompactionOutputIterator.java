@@ -287,7 +287,7 @@ public final class CompactionOutputIterator implements InternalIterator {
     } while (input.isValid() && InternalKey.compareUserKeys(input.key(), first) == 0);
 
     if (userFilter != null || expired != null) {
-      applyUserFilter();
+      applyFilters();
     }
     if (bottommostFor != null && endsWithTombstone()
         && bottommostFor.test(InternalKey.userKey(first))) {
@@ -301,10 +301,11 @@ public final class CompactionOutputIterator implements InternalIterator {
   }
 
   /**
-   * Offers the key's newest kept entry to the user's filter when it is a value no snapshot sees;
-   * a removal becomes a tombstone with the value's sequence, which keeps older values hidden.
+   * When the key's newest kept entry is a value no snapshot sees: removes it if it has expired,
+   * else offers it to the user's filter. A removal becomes a tombstone with the value's sequence,
+   * which keeps older values hidden.
    */
-  private void applyUserFilter() {
+  private void applyFilters() {
     byte[] newest = keptKeys.get(0);
     if (InternalKey.type(newest) != ValueType.VALUE || InternalKey.sequence(newest) <= newestSnapshot) {
       return;

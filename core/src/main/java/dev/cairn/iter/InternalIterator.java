@@ -1,6 +1,7 @@
 package dev.cairn.iter;
 
 import dev.cairn.key.InternalKeyComparator;
+import java.util.Comparator;
 
 /**
  * An iterator over internal entries (internal key, value) in {@link
@@ -30,11 +31,16 @@ public interface InternalIterator extends AutoCloseable {
    * and steps back at most once; an iterator that can do better overrides it.
    */
   default void seekForPrev(byte[] internalKeyTarget) {
-    seek(internalKeyTarget);
-    if (!isValid()) {
-      seekToLast();
-    } else if (InternalKeyComparator.INSTANCE.compare(key(), internalKeyTarget) > 0) {
-      prev();
+    seekForPrevBySeeking(this, internalKeyTarget, InternalKeyComparator.INSTANCE);
+  }
+
+  /** {@code it.seekForPrev(target)} in {@code order}: a seek forward, then at most one step back. */
+  static void seekForPrevBySeeking(InternalIterator it, byte[] target, Comparator<byte[]> order) {
+    it.seek(target);
+    if (!it.isValid()) {
+      it.seekToLast();
+    } else if (order.compare(it.key(), target) > 0) {
+      it.prev();
     }
   }
 

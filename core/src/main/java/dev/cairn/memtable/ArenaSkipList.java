@@ -127,39 +127,28 @@ final class ArenaSkipList {
     }
   }
 
-  /**
-   * The first node whose key is >= {@code internalKey}, or {@link #NONE}. Returns the successor it
-   * compared, not a second load of the link: a node linked in between may sort before the key.
-   */
+  /** The first node whose key is >= {@code internalKey}, or {@link #NONE}. */
   int seek(byte[] internalKey) {
-    int x = head;
-    int level = height - 1;
-    while (true) {
-      int next = next(x, level);
-      if (next != NONE && compare(next, internalKey) < 0) {
-        x = next;
-      } else if (level == 0) {
-        return next;
-      } else {
-        level--;
-      }
-    }
+    return (int) search(internalKey);
   }
 
   /**
    * The last node whose key is {@code < internalKey}, or {@link #NONE}: LevelDB's FindLessThan, a
-   * search from the head as {@link #seek} is (nodes have no back links).
+   * search from the head as {@link #seek} is (nodes have no back links). A node linked after it
+   * meanwhile may also sort before the key: callers step back from a key, where that is harmless.
    */
   int lessThan(byte[] internalKey) {
-    int x = lastBefore(internalKey);
+    int x = (int) (search(internalKey) >>> 32);
     return x == head ? NONE : x;
   }
 
   /**
-   * The last node whose key is {@code < internalKey}, or the head when there is none (a node linked
-   * after it meanwhile may also be smaller: callers step back from a key, where that is harmless).
+   * One search for {@code internalKey}: the last node whose key is smaller (the head when none) in
+   * the high 32 bits, and the level-0 successor it compared with the key in the low 32 bits (addresses
+   * are non-negative ints). The successor is the one compared, not the link loaded again: a node
+   * linked in between may sort before the key, and {@link #seek} must not return it.
    */
-  private int lastBefore(byte[] internalKey) {
+  private long search(byte[] internalKey) {
     int x = head;
     int level = height - 1;
     while (true) {
@@ -167,7 +156,7 @@ final class ArenaSkipList {
       if (next != NONE && compare(next, internalKey) < 0) {
         x = next;
       } else if (level == 0) {
-        return x;
+        return ((long) x << 32) | next;
       } else {
         level--;
       }

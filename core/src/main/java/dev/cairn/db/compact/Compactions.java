@@ -9,6 +9,7 @@ import dev.cairn.db.base.Engine;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -123,40 +124,8 @@ public final class Compactions {
     engine.mutex().lock();
     try {
       if (failure == null) {
-        VersionEdit built = edit;
-        CompactionExecution done = execution;
-        boolean outputDiffers = execution.smallestFilteredSequence() != Long.MAX_VALUE;
-        boolean installed;
-        boolean[] held = {false};
-        try {
-          installed = engine.installer().install(() -> {
-            if (seenBySnapshotTakenMeanwhile(done)) {
-              // The outputs become obsolete and the plan is picked again, knowing the snapshot;
-              // after two such discards in a row, without the user's filter (Engine.pauseUserFilter).
-              engine.counters().filteredCompactionDiscarded();
-              engine.pauseUserFilter(++discardsInARow >= 2);
-              return null;
-            }
-            if (outputDiffers) {
-              engine.snapshots().hold(); // until installed: no snapshot sees the write of it half done
-              held[0] = true;
-            }
-            // Against the version the edit replaces (the installer holds the manifest from here):
-            // the style's part (the buffer's) goes into the same edit, atomic with the compaction.
-            style.beforeInstall(claimed.plan(), built, outputDiffers);
-            return built;
-          });
-        } finally {
-          if (held[0]) {
-            engine.snapshots().release();
-          }
-        }
-        if (!installed) {
+        if (!installUnlessSeenBySnapshot(claimed, execution, edit)) {
           return; // the finally below releases the claim and the outputs
-        }
-        if (discardsInARow > 0) {
-          discardsInARow = 0;
-          engine.pauseUserFilter(false);
         }
         execution.afterInstall();
         scheduler.installed(claimed.plan(), execution.outputNumbers());
@@ -168,7 +137,7 @@ public final class Compactions {
         }
         long nanos = System.nanoTime() - start;
         engine.counters().compactionNanos().add(nanos);
-        engine.events().compacted(claimed.plan(), built, nanos);
+        engine.events().compacted(claimed.plan(), edit, nanos);
       } else if (!engine.status().isClosing()) {
         engine.status().latch(failure);
       }
@@ -189,6 +158,47 @@ public final class Compactions {
       } finally {
         engine.backgroundChanged().signalAll();
         engine.mutex().unlock();
+      }
+    }
+  }
+
+  /**
+   * Requires: mutex held. Installs {@code edit}, with the style's part, unless a snapshot taken
+   * while {@code execution} ran can see a value its compaction filter changed: then it installs
+   * nothing and returns false (the outputs become obsolete and the plan is picked again, knowing
+   * the snapshot; after two such discards in a row, without the user's filter until an install,
+   * {@link dev.cairn.db.base.Engine#pauseUserFilter}). While an edit whose filter changed values
+   * is written, new snapshots wait ({@link dev.cairn.db.base.SnapshotList#hold}): the installer
+   * writes the manifest with the mutex released.
+   */
+  private boolean installUnlessSeenBySnapshot(Claimed claimed, CompactionExecution execution, VersionEdit edit)
+      throws IOException {
+    boolean outputDiffers = execution.smallestFilteredSequence() != Long.MAX_VALUE;
+    boolean[] held = {false};
+    try {
+      boolean installed = engine.installer().install(() -> {
+        if (seenBySnapshotTakenMeanwhile(execution)) {
+          engine.counters().filteredCompactionDiscarded();
+          engine.pauseUserFilter(++discardsInARow >= 2);
+          return null;
+        }
+        if (outputDiffers) {
+          engine.snapshots().hold();
+          held[0] = true;
+        }
+        // Against the version the edit replaces (the installer holds the manifest from here):
+        // the style's part (the buffer's) goes into the same edit, atomic with the compaction.
+        style.beforeInstall(claimed.plan(), edit, outputDiffers);
+        return edit;
+      });
+      if (installed && discardsInARow > 0) {
+        discardsInARow = 0;
+        engine.pauseUserFilter(false);
+      }
+      return installed;
+    } finally {
+      if (held[0]) {
+        engine.snapshots().release();
       }
     }
   }

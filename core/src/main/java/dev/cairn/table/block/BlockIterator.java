@@ -94,12 +94,7 @@ public final class BlockIterator implements InternalIterator {
   /** The last entry {@code <= target} in this block's own order. */
   @Override
   public void seekForPrev(byte[] target) {
-    seek(target);
-    if (key == null) {
-      seekToLast();
-    } else if (comparator.compare(key, target) > 0) {
-      prev();
-    }
+    InternalIterator.seekForPrevBySeeking(this, target, comparator);
   }
 
   @Override
