@@ -88,6 +88,16 @@ public interface Cairn extends AutoCloseable {
 
   void delete(byte[] key, WriteOptions options);
 
+  /**
+   * Combines {@code operand} with {@code key}'s value through the database's {@link
+   * MergeOperator} (RocksDB's {@code Merge}), without reading it: the operand is stored, and reads
+   * and compactions apply it. Refused with an {@link IllegalArgumentException}, writing nothing,
+   * when the database has no merge operator or the operator refuses the operand.
+   */
+  void merge(byte[] key, byte[] operand);
+
+  void merge(byte[] key, byte[] operand, WriteOptions options);
+
   /** Applies every operation of {@code batch} atomically. */
   void write(WriteBatch batch);
 

@@ -23,6 +23,18 @@ final class OptionChecks {
     }
   }
 
+  /** A TTL is a whole number of seconds that fits the write time, and takes no merges. */
+  static void ttl(java.time.Duration ttl, MergeOperator mergeOperator) {
+    if (ttl == null) {
+      return;
+    }
+    range("ttl (seconds)", ttl.getSeconds(), 1, Integer.MAX_VALUE);
+    if (mergeOperator != null) {
+      throw new IllegalArgumentException("options ttl and mergeOperator cannot be combined: a database with a"
+          + " time to live takes no merges");
+    }
+  }
+
   static void range(String name, long value, long min, long max) {
     if (value < min || value > max) {
       throw new IllegalArgumentException(

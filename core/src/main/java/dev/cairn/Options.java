@@ -225,9 +225,6 @@ public final class Options {
     return values.backgroundThreads;
   }
 
-
-
-
   /** Default {@link WalRecoveryMode#TOLERATE_CORRUPTED_TAIL}. */
   public WalRecoveryMode walRecoveryMode() {
     return values.walRecoveryMode;
@@ -253,8 +250,6 @@ public final class Options {
   public FlushCaching flushCaching() {
     return values.flushCaching;
   }
-
-
 
   /**
    * Obsolete files are deleted in batches once their total size passes this many bytes (and at
@@ -308,6 +303,11 @@ public final class Options {
     return values.clock;
   }
 
+  /** How merges combine with a key's value ({@link MergeOperator}). Default null: merges are refused. */
+  public MergeOperator mergeOperator() {
+    return values.mergeOperator;
+  }
+
   /** The filesystem layer. Default the local filesystem. */
   public FileSystem fileSystem() {
     return values.fileSystem;
@@ -352,6 +352,7 @@ public final class Options {
     private CompactionFilter compactionFilter;
     private Duration ttl;
     private Clock clock = Clock.systemUTC();
+    private MergeOperator mergeOperator;
     private FileSystem fileSystem;
 
     private Builder() {}
@@ -404,6 +405,8 @@ public final class Options {
     /** {@link Options#ttl()}; null for none. */
     public Builder ttl(Duration v) { ttl = v; return this; }
     public Builder clock(Clock v) { clock = v; return this; }
+    /** {@link Options#mergeOperator()}; null for none. */
+    public Builder mergeOperator(MergeOperator v) { mergeOperator = v; return this; }
     public Builder fileSystem(FileSystem v) { fileSystem = v; return this; }
 
     /** Validates every value and returns the options; throws naming the first invalid one. */
@@ -434,9 +437,7 @@ public final class Options {
       OptionChecks.present("flushCaching", flushCaching);
       OptionChecks.present("compaction", compaction);
       OptionChecks.present("clock", clock);
-      if (ttl != null) {
-        OptionChecks.range("ttl (seconds)", ttl.getSeconds(), 1, Integer.MAX_VALUE);
-      }
+      OptionChecks.ttl(ttl, mergeOperator);
       OptionChecks.present("compression (Compression.none() for none)", compression);
       OptionChecks.dlcActsBeforeStalls(compaction, l0SlowdownTrigger);
       // Each build without an explicit filesystem gets its own LocalFileSystem, so that a

@@ -23,6 +23,7 @@ final class OptionsText {
         + ", compression=" + o.compression() + ", bottommostCompression=" + o.bottommostCompression()
         + ", bytesPerSync=" + o.bytesPerSync() + ", alignCompactionOutputs=" + o.alignCompactionOutputs()
         + (o.compactionFilter() == null ? "" : ", compactionFilter=" + o.compactionFilter())
-        + (o.ttl() == null ? "" : ", ttl=" + o.ttl()) + "}";
+        + (o.ttl() == null ? "" : ", ttl=" + o.ttl())
+        + (o.mergeOperator() == null ? "" : ", mergeOperator=" + o.mergeOperator().name()) + "}";
   }
 }

@@ -125,9 +125,12 @@ public record Stats(
    * @param filterChanged values it changed, in installed compactions
    * @param filterDiscarded compactions discarded and run again because a snapshot taken while they
    *     ran could see a value the filter changed
+   * @param mergedOperands merge operands merged into a value or combined with another operand, in
+   *     installed compactions ({@link MergeOperator})
    */
   public record Compaction(long completed, long trivialMoves, long levelMoves, long idleDrains, long micros,
-      int running, long bytesRead, long bytesWritten, long filterRemoved, long filterChanged, long filterDiscarded) {}
+      int running, long bytesRead, long bytesWritten, long filterRemoved, long filterChanged, long filterDiscarded,
+      long mergedOperands) {}
 
   /**
    * @param bytesWritten bytes appended to manifests

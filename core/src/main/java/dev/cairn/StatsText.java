@@ -59,6 +59,9 @@ final class StatsText {
       sb.append(String.format("compaction filter      %d removed, %d changed; %d compactions run again for a snapshot%n",
           filter.filterRemoved(), filter.filterChanged(), filter.filterDiscarded()));
     }
+    if (filter.mergedOperands() > 0) {
+      sb.append(String.format("merge operands         %d merged by compactions%n", filter.mergedOperands()));
+    }
     if (s.flush().caching().mode() != Options.FlushCaching.NEVER) {
       FlushCaching c = s.flush().caching();
       sb.append(c.mode() == Options.FlushCaching.ALWAYS ? String.format("flush caching          always%n")

@@ -7,19 +7,21 @@ import dev.cairn.wal.WriteBatchRecords;
 import java.util.Arrays;
 
 /**
- * Puts and deletes applied atomically by {@link Cairn#write}. Not thread-safe.
+ * Puts, deletes and merges applied atomically by {@link Cairn#write}. Not thread-safe.
  *
  * <p>The batch is kept in its WAL encoding (docs/log_format.md, "Write batch"; read and written
  * by {@link WriteBatchRecords}, inside the engine), so writing it costs no re-encoding:
  *
  * <pre>
  *   fixed64 sequence | fixed32 count | count × record
- *   record := type byte (1 = put, 0 = delete) | varint32 keyLen | key | [varint32 valueLen | value]
+ *   record := type byte (1 = put, 0 = delete, 2 = merge) | varint32 keyLen | key
+ *             | [varint32 valueLen | value]   (put: the value; merge: the operand)
  * </pre>
  */
 public final class WriteBatch {
   private final ByteSink rep = new ByteSink(64);
   private int count;
+  private int merges;
   private long userBytes;
 
   public WriteBatch() {
@@ -38,6 +40,27 @@ public final class WriteBatch {
     rep.putByte(ValueType.VALUE.persistentId()).putLengthPrefixed(key).putLengthPrefixed(value);
     count++;
     userBytes += key.length + value.length;
+    return this;
+  }
+
+  /**
+   * Adds {@code operand} to {@code key}'s value through the database's merge operator ({@link
+   * Cairn#merge}). Writing a batch that holds merges to a database without a merge operator is
+   * refused.
+   */
+  public WriteBatch merge(byte[] key, byte[] operand) {
+    checkKey(key);
+    if (operand == null) {
+      throw new IllegalArgumentException("merge operand must not be null");
+    }
+    if (operand.length > Options.MAX_VALUE_BYTES) {
+      throw new IllegalArgumentException(
+          "merge operand of " + operand.length + " bytes exceeds the limit of " + Options.MAX_VALUE_BYTES);
+    }
+    rep.putByte(ValueType.MERGE.persistentId()).putLengthPrefixed(key).putLengthPrefixed(operand);
+    count++;
+    merges++;
+    userBytes += key.length + operand.length;
     return this;
   }
 
@@ -66,6 +89,11 @@ public final class WriteBatch {
     return count;
   }
 
+  /** How many of the operations are merges. */
+  public int merges() {
+    return merges;
+  }
+
   /** Key and value bytes of the batch's operations (the denominator of write amplification). */
   public long userBytes() {
     return userBytes;
@@ -80,6 +108,7 @@ public final class WriteBatch {
     rep.reset();
     rep.putFixed64(0).putFixed32(0);
     count = 0;
+    merges = 0;
     userBytes = 0;
   }
 
@@ -87,6 +116,7 @@ public final class WriteBatch {
   public WriteBatch append(WriteBatch other) {
     rep.putBytes(other.rep.array(), WriteBatchRecords.HEADER_BYTES, other.rep.size() - WriteBatchRecords.HEADER_BYTES);
     count += other.count;
+    merges += other.merges;
     userBytes += other.userBytes;
     return this;
   }

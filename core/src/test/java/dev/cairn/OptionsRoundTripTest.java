@@ -119,6 +119,9 @@ class OptionsRoundTripTest {
     if (type == dev.cairn.CompactionFilter.class) {
       return (dev.cairn.CompactionFilter) (context, key, value) -> dev.cairn.CompactionFilter.Decision.KEEP;
     }
+    if (type == dev.cairn.MergeOperator.class) {
+      return dev.cairn.MergeOperator.counter();
+    }
     throw new AssertionError("OptionsRoundTripTest does not know how to vary an option of type " + type
         + "; teach differentValue()");
   }

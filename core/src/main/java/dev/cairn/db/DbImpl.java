@@ -14,6 +14,7 @@ import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
 import dev.cairn.cache.BlockCacheTrace;
 import dev.cairn.db.base.Engine;
+import dev.cairn.db.base.MergeWrites;
 import dev.cairn.db.base.WriteTimes;
 import dev.cairn.iter.StoredValues;
 import dev.cairn.db.compact.Compactions;
@@ -116,6 +117,18 @@ public final class DbImpl implements Cairn {
   }
 
   @Override
+  public void merge(byte[] key, byte[] operand) {
+    writable("merge");
+    write(new WriteBatch().merge(key, operand), defaultWriteOptions());
+  }
+
+  @Override
+  public void merge(byte[] key, byte[] operand, WriteOptions options) {
+    writable("merge");
+    write(new WriteBatch().merge(key, operand), options);
+  }
+
+  @Override
   public void write(WriteBatch batch) {
     write(batch, defaultWriteOptions());
   }
@@ -132,6 +145,9 @@ public final class DbImpl implements Cairn {
     }
     if (writeOptions == null) {
       throw new IllegalArgumentException("write options must not be null");
+    }
+    if (batch.merges() > 0) {
+      MergeWrites.check(batch, engine.options().mergeOperator());
     }
     WriteTimes writeTimes = engine.writeTimes();
     WriteBatch stored = writeTimes == null ? batch : writeTimes.stamp(batch);

@@ -125,7 +125,7 @@ final class ReadOnlyView implements OpenDatabase {
   @Override
   public ReadState pin(long sequence) {
     version.ref();
-    return new ReadState(engine.tableCache(), pointReads, scans, memtables, version, sequence);
+    return new ReadState(engine.tableCache(), pointReads, scans, engine.merger(), memtables, version, sequence);
   }
 
   @Override

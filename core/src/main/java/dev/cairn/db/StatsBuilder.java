@@ -57,7 +57,7 @@ final class StatsBuilder {
         new Stats.Compaction(c.compactions().sum(), c.trivialMoves().sum(), c.levelMoves().sum(),
             compactions.scheduler().idleDrains(), c.compactionNanos().sum() / 1000, compactions.running(),
             io.bytesRead(IoPurpose.COMPACTION), io.bytesWritten(IoPurpose.COMPACTION), c.filterRemoved(),
-            c.filterChanged(), c.filteredCompactionsDiscarded()),
+            c.filterChanged(), c.filteredCompactionsDiscarded(), c.mergedOperands()),
         new Stats.Manifest(io.bytesWritten(IoPurpose.MANIFEST), engine.installer().manifestWrites(),
             engine.installer().manifestWriteNanos() / 1000),
         new Stats.Reads(io.bytesRead(IoPurpose.USER_READ), reads.levelReads(v.numLevels()), reads.meanBlockReadMicros()),

@@ -3,6 +3,7 @@ package dev.cairn.iter;
 import dev.cairn.CairnException;
 import dev.cairn.CompactionFilter;
 import dev.cairn.key.InternalKey;
+import dev.cairn.key.Merger;
 import dev.cairn.key.UserKeys;
 import dev.cairn.key.ValueType;
 import java.util.ArrayList;
@@ -31,6 +32,16 @@ import java.util.function.Predicate;
  * with the value's sequence, hiding the key's older entries as a delete would, and goes with
  * them at the bottom.
  *
+ * <p><b>Merge operands.</b> An operand does not hide the entries below it: the newest entry of a
+ * stripe that is an operand keeps the stripe open. The operands at the top of a stripe are merged
+ * ({@link Merger}) onto the stripe's first value or tombstone below them into one value with the
+ * newest operand's sequence (every reader that sees one of them sees them all and that base); in
+ * a stripe with no base, neighbouring operands are combined by the operator's partial merge where
+ * it allows and kept as operands, unless the output is bottommost for the key and the stripe is
+ * its oldest: then nothing lies below, and they are merged onto nothing into a value (RocksDB's
+ * {@code MergeHelper}). Operands never merge across a snapshot: that snapshot reads the older
+ * stripes alone.
+ *
  * <p><b>Tombstones at the bottom.</b> A tombstone only matters if something older than it for the
  * same user key would otherwise show through. When the output is bottommost for a key (no older
  * data for it exists outside this merge), the oldest kept entries of the key, if they are
@@ -42,8 +53,9 @@ import java.util.function.Predicate;
  * <p>Only {@link #seekToFirst()} and {@link #next()} are supported; the other positioning methods
  * throw {@link UnsupportedOperationException} (a compaction reads its inputs once, front to back).
  *
- * <p>Implementation: the entries of one user key are read as a group; the kept ones (at most one
- * per stripe, so at most {@code snapshots + 2}) are buffered and then yielded. Buffered arrays are
+ * <p>Implementation: the entries of one user key are read as a group; the kept ones (one per
+ * stripe, so at most {@code snapshots + 2}, plus the operands no partial merge combined) are
+ * buffered and then yielded. Buffered arrays are
  * those the input returned, which the {@link InternalIterator} contract keeps unchanged.
  */
 public final class CompactionOutputIterator implements InternalIterator {
@@ -60,15 +72,21 @@ public final class CompactionOutputIterator implements InternalIterator {
   /** The user's filter and where this compaction writes; null: none. */
   private final CompactionFilter userFilter;
   private final CompactionFilter.Context filterContext;
+  /** Merges operands; {@link Merger#NONE} refuses them. */
+  private final Merger merger;
   /** Entries newer than this no snapshot sees: the user's filter may act on them. */
   private final long newestSnapshot;
 
   private final List<byte[]> keptKeys = new ArrayList<>();
   private final List<byte[]> keptValues = new ArrayList<>();
+  /** The current stripe's operands not yet merged or kept, newest first. */
+  private final List<byte[]> pendingKeys = new ArrayList<>();
+  private final List<byte[]> pendingValues = new ArrayList<>();
   private int position;
 
   private long droppedEntries;
   private long droppedTombstones;
+  private long mergedOperands;
   private long removedByFilter;
   private long changedByFilter;
   private long smallestFilteredSequence = Long.MAX_VALUE;
@@ -104,7 +122,8 @@ public final class CompactionOutputIterator implements InternalIterator {
       long[] snapshotsAscending,
       long smallestSnapshotOrLastSequence,
       Predicate<byte[]> bottommostForUserKey) {
-    this(merged, snapshotsAscending, smallestSnapshotOrLastSequence, bottommostForUserKey, null, null, null);
+    this(merged, snapshotsAscending, smallestSnapshotOrLastSequence, bottommostForUserKey, null, null, null,
+        Merger.NONE);
   }
 
   /**
@@ -119,14 +138,15 @@ public final class CompactionOutputIterator implements InternalIterator {
       boolean dropTombstonesAtBottom,
       CompactionFilter filter,
       CompactionFilter.Context context) {
-    this(merged, snapshotsAscending, smallestSnapshotOrLastSequence, dropTombstonesAtBottom, null, filter, context);
+    this(merged, snapshotsAscending, smallestSnapshotOrLastSequence, dropTombstonesAtBottom, null, filter, context,
+        Merger.NONE);
   }
 
   /**
    * As the constructor above, and removes the newest values that {@code expired} says have
    * expired (null: none), before the user's filter is asked. An expired value already reads as
    * absent, so its removal changes no reader's view: it is counted with the filter's removals but
-   * not in {@link #smallestFilteredSequence()}.
+   * not in {@link #smallestFilteredSequence()}. Merge operands are merged by {@code merger}.
    */
   public CompactionOutputIterator(
       InternalIterator merged,
@@ -135,9 +155,10 @@ public final class CompactionOutputIterator implements InternalIterator {
       boolean dropTombstonesAtBottom,
       Predicate<byte[]> expired,
       CompactionFilter filter,
-      CompactionFilter.Context context) {
+      CompactionFilter.Context context,
+      Merger merger) {
     this(merged, snapshotsAscending, smallestSnapshotOrLastSequence,
-        dropTombstonesAtBottom ? userKey -> true : null, expired, filter, context);
+        dropTombstonesAtBottom ? userKey -> true : null, expired, filter, context, merger);
   }
 
   private CompactionOutputIterator(
@@ -147,7 +168,9 @@ public final class CompactionOutputIterator implements InternalIterator {
       Predicate<byte[]> bottommostForUserKey,
       Predicate<byte[]> expired,
       CompactionFilter filter,
-      CompactionFilter.Context context) {
+      CompactionFilter.Context context,
+      Merger merger) {
+    this.merger = merger;
     this.expired = expired;
     this.userFilter = filter;
     this.filterContext = context;
@@ -250,6 +273,11 @@ public final class CompactionOutputIterator implements InternalIterator {
     return smallestFilteredSequence;
   }
 
+  /** Merge operands merged into a value or combined with a neighbour by a partial merge. */
+  public long mergedOperands() {
+    return mergedOperands;
+  }
+
   /** Of {@link #droppedEntries()}, the tombstones dropped because they hid nothing at the bottom. */
   public long droppedTombstones() {
     return droppedTombstones;
@@ -265,26 +293,55 @@ public final class CompactionOutputIterator implements InternalIterator {
   /** Consumes all input entries of the current user key, buffering those the output keeps. */
   private void readUserKeyGroup() {
     byte[] first = input.key();
+    byte[] userKey = null; // made when an operand needs it
     int previousStripe = -1;
+    boolean stripeDecided = false; // the stripe's value or tombstone (or its merge) is kept
+    int entries = 0;
     do {
       byte[] ikey = input.key();
-      if (InternalKey.type(ikey) == null) {
+      ValueType type = InternalKey.type(ikey);
+      if (type == null) {
         throw new IllegalStateException(
             "compaction input yielded a key of unknown type (its source must report corruption): "
                 + InternalKey.describe(ikey));
       }
+      entries++;
       int stripe = stripeOf(InternalKey.sequence(ikey));
       // Entries arrive newest first, so stripes never increase within a user key.
       assert previousStripe == -1 || stripe <= previousStripe : "input out of order";
-      if (stripe == previousStripe) {
-        droppedEntries++; // shadowed by the newer entry of the same stripe
-      } else {
-        keptKeys.add(ikey);
-        keptValues.add(input.value());
+      if (stripe != previousStripe) {
+        if (!pendingKeys.isEmpty()) {
+          keepPendingOperands(userKey); // a snapshot lies between them and anything older
+        }
         previousStripe = stripe;
+        stripeDecided = false;
+      }
+      if (!stripeDecided) {
+        // Shadowed otherwise, by the newer entry of the same stripe.
+        if (type == ValueType.MERGE) {
+          userKey = userKey != null ? userKey : InternalKey.userKey(first);
+          pendingKeys.add(ikey);
+          pendingValues.add(input.value());
+        } else if (pendingKeys.isEmpty()) {
+          keptKeys.add(ikey);
+          keptValues.add(input.value());
+          stripeDecided = true;
+        } else {
+          mergePendingOnto(userKey, type == ValueType.VALUE ? input.value() : null);
+          stripeDecided = true;
+        }
       }
       input.next();
     } while (input.isValid() && InternalKey.compareUserKeys(input.key(), first) == 0);
+    if (!pendingKeys.isEmpty()) {
+      // The key's oldest operands here: merged onto nothing where nothing older exists.
+      if (bottommostFor != null && bottommostFor.test(userKey)) {
+        mergePendingOnto(userKey, null);
+      } else {
+        keepPendingOperands(userKey);
+      }
+    }
+    droppedEntries += entries - keptKeys.size();
 
     if (userFilter != null || expired != null) {
       applyFilters();
@@ -298,6 +355,48 @@ public final class CompactionOutputIterator implements InternalIterator {
         droppedTombstones++;
       }
     }
+  }
+
+  /** Keeps one value: the pending operands merged onto {@code base} (null: none), with the newest one's sequence. */
+  private void mergePendingOnto(byte[] userKey, byte[] base) {
+    List<byte[]> newestFirst = new ArrayList<>(pendingValues);
+    keptKeys.add(InternalKey.encode(userKey, InternalKey.sequence(pendingKeys.get(0)), ValueType.VALUE));
+    keptValues.add(merger.fullMerge(userKey, base, newestFirst));
+    mergedOperands += pendingKeys.size();
+    pendingKeys.clear();
+    pendingValues.clear();
+  }
+
+  /**
+   * Keeps the pending operands as operands, neighbours combined by the operator's partial merge
+   * where it allows (each result takes the sequence of the newer operand of the pair).
+   */
+  private void keepPendingOperands(byte[] userKey) {
+    int last = pendingKeys.size() - 1;
+    byte[] runKey = pendingKeys.get(last);
+    byte[] runValue = pendingValues.get(last);
+    List<byte[]> runKeys = new ArrayList<>();
+    List<byte[]> runValues = new ArrayList<>();
+    for (int i = last - 1; i >= 0; i--) { // oldest to newest
+      byte[] combined = merger.partialMerge(userKey, runValue, pendingValues.get(i));
+      if (combined != null) {
+        runValue = combined;
+        mergedOperands++;
+      } else {
+        runKeys.add(runKey);
+        runValues.add(runValue);
+        runValue = pendingValues.get(i);
+      }
+      runKey = pendingKeys.get(i);
+    }
+    runKeys.add(runKey);
+    runValues.add(runValue);
+    for (int i = runKeys.size() - 1; i >= 0; i--) { // newest first, as the output orders them
+      keptKeys.add(runKeys.get(i));
+      keptValues.add(runValues.get(i));
+    }
+    pendingKeys.clear();
+    pendingValues.clear();
   }
 
   /**

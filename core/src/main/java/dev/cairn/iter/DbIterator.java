@@ -3,6 +3,8 @@ package dev.cairn.iter;
 import dev.cairn.CairnIterator;
 import dev.cairn.DatabaseClosedException;
 import dev.cairn.key.InternalKey;
+import dev.cairn.key.MergeOperands;
+import dev.cairn.key.Merger;
 import dev.cairn.key.UserKeys;
 import dev.cairn.key.ValueType;
 import java.util.Arrays;
@@ -17,6 +19,8 @@ import java.util.NoSuchElementException;
  *   <li>of the visible entries of a user key only the newest counts (internal order puts it
  *       first);
  *   <li>a key whose newest visible entry is a tombstone is hidden;
+ *   <li>merge operands above a key's newest visible value or tombstone (or above nothing) are
+ *       merged onto it ({@link Merger}), and the result is shown;
  *   <li>keys below {@code lowerBound} are never shown ({@link #seekToFirst()} seeks to it, a seek
  *       below it is clamped up) and the iterator becomes invalid at the first key {@code >=
  *       upperBound}, without reading further (so a bounded scan does not walk tombstones beyond
@@ -29,7 +33,9 @@ import java.util.NoSuchElementException;
  * backward, it is positioned before every entry of {@link #key()} (on the last entry of a smaller
  * user key, or invalid), and the entry shown is held here. Backward, the entries of a user key
  * arrive oldest first, so each visible one replaces the one held until a smaller user key
- * begins. A change of direction steps the internal iterator across the shown key's entries.
+ * begins. A change of direction steps the internal iterator across the shown key's entries. A
+ * key shown forward whose newest entry is a merge operand is held too (its merged value), and the
+ * internal iterator stands past the operands, on an older entry of the key or beyond it.
  *
  * <p>{@link #key()} and {@link #value()} return arrays the caller owns and may modify. A {@link
  * dev.cairn.CorruptionException} from the internal iterator propagates; afterwards the iterator
@@ -42,6 +48,7 @@ public final class DbIterator implements CairnIterator {
   private final byte[] upperBound;
   /** Null: values are shown as stored. Else the user's value of each, or a tombstone. */
   private final StoredValues storedValues;
+  private final Merger merger;
   private Runnable onClose;
 
   private boolean closed;
@@ -54,6 +61,8 @@ public final class DbIterator implements CairnIterator {
    * mutated), or with {@link #storedValues} in either direction (the user's value); else null.
    */
   private byte[] heldValue;
+  /** Moving forward, whether the internal iterator stands past the shown entry (a merged key). */
+  private boolean pastShown;
 
   /**
    * @param internal merged internal entries; owned (closed) by this iterator
@@ -69,18 +78,23 @@ public final class DbIterator implements CairnIterator {
       byte[] lowerBound,
       byte[] upperBound,
       Runnable onClose) {
-    this(internal, snapshotSequence, lowerBound, upperBound, null, onClose);
+    this(internal, snapshotSequence, lowerBound, upperBound, null, Merger.NONE, onClose);
   }
 
-  /** As the other constructor, reading each value through {@code storedValues} (null: as stored). */
+  /**
+   * As the other constructor, reading each value through {@code storedValues} (null: as stored)
+   * and merging operands with {@code merger}.
+   */
   public DbIterator(
       InternalIterator internal,
       long snapshotSequence,
       byte[] lowerBound,
       byte[] upperBound,
       StoredValues storedValues,
+      Merger merger,
       Runnable onClose) {
     this.storedValues = storedValues;
+    this.merger = merger;
     this.internal = internal;
     this.snapshotSequence = Math.min(snapshotSequence, InternalKey.MAX_SEQUENCE);
     this.lowerBound = lowerBound == null ? null : lowerBound.clone();
@@ -161,9 +175,14 @@ public final class DbIterator implements CairnIterator {
       findVisibleEntry(shown);
       return;
     }
-    byte[] shownInternalKey = internal.key();
-    currentKey = null;
-    internal.next();
+    byte[] shownInternalKey;
+    if (pastShown) {
+      shownInternalKey = InternalKey.encode(currentKey, 0, ValueType.DELETION);
+    } else {
+      shownInternalKey = internal.key();
+      internal.next();
+    }
+    forget(false);
     findVisibleEntry(shownInternalKey);
   }
 
@@ -175,10 +194,17 @@ public final class DbIterator implements CairnIterator {
       // The internal iterator is on the shown entry; entries before it of the same user key are
       // newer than the snapshot. Step back past all of them.
       byte[] shown = currentKey;
+      boolean past = pastShown;
       forget(true);
-      do {
+      if (past) {
+        // Past a merged key's operands, perhaps past the end: land before the key's entries.
+        internal.seekForPrev(InternalKey.seekKey(shown, InternalKey.MAX_SEQUENCE));
+      } else {
         internal.prev();
-      } while (internal.isValid() && InternalKey.compareUserKey(shown, internal.key()) <= 0);
+      }
+      while (internal.isValid() && InternalKey.compareUserKey(shown, internal.key()) <= 0) {
+        internal.prev();
+      }
     }
     findVisibleEntryBackward();
   }
@@ -248,6 +274,9 @@ public final class DbIterator implements CairnIterator {
         currentKey = InternalKey.userKey(ikey);
         heldValue = userValue;
         return;
+      } else if (type == ValueType.MERGE) {
+        showMergedForward(ikey);
+        return;
       } else {
         throw new IllegalStateException(
             "internal iterator yielded a key of unknown type (its source must report corruption): "
@@ -257,45 +286,96 @@ public final class DbIterator implements CairnIterator {
   }
 
   /**
+   * Shows the key of {@code newest}, its newest visible entry and a merge operand: gathers the
+   * operands below it down to the key's value, tombstone or last entry and holds their merge. The
+   * internal iterator stops past the operands (on that value or tombstone, or past the key).
+   */
+  private void showMergedForward(byte[] newest) {
+    MergeOperands operands = new MergeOperands();
+    byte[] base = null;
+    for (; internal.isValid() && InternalKey.compareUserKeys(internal.key(), newest) == 0; internal.next()) {
+      ValueType type = InternalKey.type(internal.key());
+      if (type != ValueType.MERGE) {
+        base = type == ValueType.VALUE ? internal.value() : null;
+        break;
+      }
+      operands.add(internal.value());
+    }
+    currentKey = InternalKey.userKey(newest);
+    heldValue = operands.resolve(merger, currentKey, base);
+    pastShown = true;
+  }
+
+  /**
    * Moves the internal iterator back to the newest visible entry of the previous live user key
-   * (the largest below where it stands), holding that entry, or leaves this iterator invalid. On
-   * return the internal iterator is before every entry of the key shown.
+   * (the largest below where it stands), holding its value (merged, where merge operands top
+   * it), or leaves this iterator invalid. On return the internal iterator is before every entry
+   * of the key shown. A key's entries arrive oldest first: a value or tombstone replaces what was
+   * gathered for the key, an operand is gathered on top, and the key is decided when a smaller
+   * one begins.
    */
   private void findVisibleEntryBackward() {
     currentKey = null;
     heldValue = null;
+    byte[] gathering = null; // the user key whose entries are being read
+    byte[] base = null; // its newest value read so far, or null (none, or a newer tombstone)
+    MergeOperands operands = null; // operands newer than base, newest first
     for (; internal.isValid(); internal.prev()) {
       byte[] ikey = internal.key();
       if (lowerBound != null && InternalKey.compareUserKey(lowerBound, ikey) > 0) {
-        return;
+        break;
       }
       if (InternalKey.sequence(ikey) > snapshotSequence) {
         continue;
       }
-      if (currentKey != null && InternalKey.compareUserKey(currentKey, ikey) > 0) {
-        return; // a smaller user key begins: the one held is the newest visible of its key
+      if (gathering != null && InternalKey.compareUserKey(gathering, ikey) > 0) {
+        if (show(gathering, base, operands)) {
+          return; // a smaller user key begins and the one gathered is live
+        }
+        base = null;
+        operands = null;
+      }
+      if (gathering == null || InternalKey.compareUserKey(gathering, ikey) != 0) {
+        gathering = InternalKey.userKey(ikey);
       }
       ValueType type = InternalKey.type(ikey);
-      byte[] value = type == ValueType.VALUE
-          ? (storedValues != null ? storedValues.userValue(internal.value()) : internal.value()) : null;
-      if (type == ValueType.DELETION || (type == ValueType.VALUE && value == null)) {
-        currentKey = null; // a newer tombstone (or a value that reads as one) hides what was held
-        heldValue = null;
-      } else if (type == ValueType.VALUE) {
-        currentKey = InternalKey.userKey(ikey);
-        heldValue = value;
+      if (type == ValueType.VALUE) {
+        // A value that reads as a tombstone (expired) is one.
+        base = storedValues != null ? storedValues.userValue(internal.value()) : internal.value();
+        operands = null;
+      } else if (type == ValueType.DELETION) {
+        base = null;
+        operands = null;
+      } else if (type == ValueType.MERGE) {
+        operands = operands != null ? operands : new MergeOperands();
+        operands.addNewest(internal.value());
       } else {
         throw new IllegalStateException(
             "internal iterator yielded a key of unknown type (its source must report corruption): "
                 + InternalKey.describe(ikey));
       }
     }
+    if (gathering != null) {
+      show(gathering, base, operands);
+    }
+  }
+
+  /** Shows {@code userKey} with {@code base} and the operands on it (null: none), if that is a value. */
+  private boolean show(byte[] userKey, byte[] base, MergeOperands operands) {
+    byte[] value = operands == null ? base : operands.resolve(merger, userKey, base);
+    if (value == null) {
+      return false;
+    }
+    currentKey = userKey;
+    heldValue = value;
+    return true;
   }
 
   /** Shows nothing, about to move in the given direction. */
   private void forget(boolean towardSmaller) {
     currentKey = null;
     heldValue = null;
+    pastShown = false;
     backward = towardSmaller;
   }
 

@@ -6,10 +6,12 @@ package dev.cairn.key;
  */
 public enum ValueType {
   DELETION(0),
-  VALUE(1);
+  VALUE(1),
+  /** A merge operand: combined with the key's older entries by the database's merge operator. */
+  MERGE(2);
 
   /** The type with the highest id: used in seek keys so that a seek lands on the newest entry. */
-  public static final ValueType FOR_SEEK = VALUE;
+  public static final ValueType FOR_SEEK = MERGE;
 
   private final int persistentId;
 
@@ -26,6 +28,7 @@ public enum ValueType {
     return switch (id) {
       case 0 -> DELETION;
       case 1 -> VALUE;
+      case 2 -> MERGE;
       default -> null;
     };
   }

@@ -6,6 +6,7 @@ import dev.cairn.iter.InternalIterator;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.LookupResult;
+import dev.cairn.key.MergeOperands;
 import dev.cairn.key.ValueType;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -81,25 +82,46 @@ public final class MemTable {
       public void delete(long sequence, byte[] key) {
         add(sequence, ValueType.DELETION, key, NO_VALUE);
       }
+
+      @Override
+      public void merge(long sequence, byte[] key, byte[] operand) {
+        add(sequence, ValueType.MERGE, key, operand);
+      }
     };
   }
 
   /**
    * The newest entry for {@code userKey} with sequence {@code <= snapshotSequence}: {@code FOUND}
    * with a copy of the value (the caller may hand it to a user), {@code DELETED} for a tombstone,
-   * or {@code NOT_PRESENT} when this memtable holds no visible entry for the key.
+   * or {@code NOT_PRESENT} when this memtable holds no visible entry for the key. Meeting a merge
+   * operand is an error ({@link #get(byte[], long, MergeOperands)} collects them).
    */
   public LookupResult get(byte[] userKey, long snapshotSequence) {
-    byte[] seekKey = InternalKey.seekKey(userKey, clampSequence(snapshotSequence));
-    int node = table.seek(seekKey);
-    if (node == 0 || !table.sameUserKey(node, seekKey)) {
-      return LookupResult.NOT_PRESENT;
+    MergeOperands operands = new MergeOperands();
+    LookupResult r = get(userKey, snapshotSequence, operands);
+    if (!operands.isEmpty()) {
+      throw new IllegalStateException("merge operands for a read that collects none");
     }
-    ValueType type = InternalKey.typeOf(table.trailer(node));
-    assert type != null : "memtable holds a key of unknown type";
-    return type == ValueType.DELETION
-        ? LookupResult.DELETED
-        : LookupResult.found(table.value(node).clone());
+    return r;
+  }
+
+  /**
+   * As {@link #get(byte[], long)}, adding the merge operands above the key's newest visible value
+   * or tombstone (or above nothing) to {@code operands}, newest first. The operands are the
+   * memtable's arrays: read them, do not modify them.
+   */
+  public LookupResult get(byte[] userKey, long snapshotSequence, MergeOperands operands) {
+    byte[] seekKey = InternalKey.seekKey(userKey, clampSequence(snapshotSequence));
+    for (int node = table.seek(seekKey); node != 0 && table.sameUserKey(node, seekKey); node = table.next(node)) {
+      ValueType type = InternalKey.typeOf(table.trailer(node));
+      assert type != null : "memtable holds a key of unknown type";
+      if (type == ValueType.MERGE) {
+        operands.add(table.value(node));
+      } else {
+        return type == ValueType.DELETION ? LookupResult.DELETED : LookupResult.found(table.value(node).clone());
+      }
+    }
+    return LookupResult.NOT_PRESENT;
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.cairn.table;
 
 import dev.cairn.key.InternalKey;
+import dev.cairn.key.MergeOperands;
 import dev.cairn.table.filter.BloomHash;
 
 /**
@@ -16,6 +17,7 @@ import dev.cairn.table.filter.BloomHash;
 public final class LookupKey {
   private final byte[] userKey;
   private final long sequence;
+  private final MergeOperands operands;
   private byte[] seekKey;
   private long bloomHash;
   private boolean hashed;
@@ -24,8 +26,22 @@ public final class LookupKey {
 
   /** @param sequence the snapshot: entries with a larger sequence are invisible */
   public LookupKey(byte[] userKey, long sequence) {
+    this(userKey, sequence, new MergeOperands());
+  }
+
+  /** @param operands the merge operands the read met before the tables (in memtables) */
+  public LookupKey(byte[] userKey, long sequence, MergeOperands operands) {
     this.userKey = userKey;
     this.sequence = sequence;
+    this.operands = operands;
+  }
+
+  /**
+   * The merge operands met so far, newest first: a table adds those above the key's newest value
+   * or tombstone in it, and the read resolves them where the search ends.
+   */
+  public MergeOperands operands() {
+    return operands;
   }
 
   public byte[] userKey() {

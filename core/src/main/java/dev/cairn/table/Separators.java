@@ -35,7 +35,9 @@ final class Separators {
     if (a + 1 < b && diff + 1 < aLen) {
       byte[] user = Arrays.copyOf(lastOfBlock, diff + 1);
       user[diff] = (byte) (a + 1);
-      return InternalKey.encode(user, InternalKey.MAX_SEQUENCE, ValueType.FOR_SEEK);
+      // u lies strictly between the two user keys, so any trailer orders it correctly; a fixed
+      // one keeps a table's bytes independent of which value types exist.
+      return InternalKey.encode(user, InternalKey.MAX_SEQUENCE, ValueType.VALUE);
     }
     return lastOfBlock;
   }

@@ -175,7 +175,9 @@ public final class TableReader implements AutoCloseable {
 
   /**
    * Looks up the newest entry for {@code userKey} with sequence {@code <= snapshotSequence}.
-   * Consults the filter first, then the index, then one data block.
+   * Consults the filter first, then the index, then one data block (more only where the key's
+   * merge operands run on past its end). Merge operands above the key's newest value or
+   * tombstone are added to the lookup's operands ({@link LookupKey#operands()}).
    *
    * @param fillCache whether a block read from the file is inserted into the block cache
    */
@@ -195,27 +197,29 @@ public final class TableReader implements AutoCloseable {
    */
   public LookupResult getPastFilter(LookupKey lookup, boolean fillCache) {
     byte[] target = lookup.seekKey();
-    int i = index.seek(target);
-    if (i == index.size()) {
-      return LookupResult.NOT_PRESENT;
+    boolean keyFound = false;
+    // Merge operands above the key's value may run on into the next blocks.
+    for (int i = index.seek(target); i < index.size(); i++) {
+      try (BlockRef ref = acquireDataBlock(index.handle(i), fillCache, IoTag.USER_READ, lookup, null)) {
+        BlockIterator it = ref.block().internalKeyIterator();
+        for (it.seek(target); it.isValid(); it.next()) {
+          byte[] key = it.key();
+          if (InternalKey.compareUserKeys(key, target) != 0) {
+            return LookupResult.NOT_PRESENT;
+          }
+          if (!keyFound && filter != null) {
+            filterTruePositives.increment();
+          }
+          keyFound = true;
+          ValueType type = InternalKey.type(key);
+          if (type != ValueType.MERGE) {
+            return type == ValueType.VALUE ? LookupResult.found(it.value()) : LookupResult.DELETED;
+          }
+          lookup.operands().add(it.value());
+        }
+      }
     }
-    try (BlockRef ref = acquireDataBlock(index.handle(i), fillCache, IoTag.USER_READ, lookup, null)) {
-      BlockIterator it = ref.block().internalKeyIterator();
-      it.seek(target);
-      if (!it.isValid()) {
-        return LookupResult.NOT_PRESENT;
-      }
-      byte[] key = it.key();
-      if (InternalKey.compareUserKeys(key, target) != 0) {
-        return LookupResult.NOT_PRESENT;
-      }
-      if (filter != null) {
-        filterTruePositives.increment();
-      }
-      return InternalKey.type(key) == ValueType.VALUE
-          ? LookupResult.found(it.value())
-          : LookupResult.DELETED;
-    }
+    return LookupResult.NOT_PRESENT;
   }
 
   /**

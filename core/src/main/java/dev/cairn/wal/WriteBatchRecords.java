@@ -15,7 +15,8 @@ import java.util.function.BiFunction;
  *
  * <pre>
  *   fixed64 sequence | fixed32 count | count × record
- *   record := type byte (1 = put, 0 = delete) | varint32 keyLen | key | [varint32 valueLen | value]
+ *   record := type byte (1 = put, 0 = delete, 2 = merge) | varint32 keyLen | key
+ *             | [varint32 valueLen | value]   (put: the value; merge: the operand)
  * </pre>
  */
 public final class WriteBatchRecords {
@@ -49,6 +50,8 @@ public final class WriteBatchRecords {
     void put(long sequence, byte[] key, byte[] value);
 
     void delete(long sequence, byte[] key);
+
+    void merge(long sequence, byte[] key, byte[] operand);
   }
 
   /**
@@ -78,12 +81,16 @@ public final class WriteBatchRecords {
         // The API refuses such a key, so no intact batch holds one.
         throw src.corruption("write batch key of " + key.length + " bytes");
       }
-      if (type == ValueType.VALUE.persistentId()) {
+      if (type == ValueType.VALUE.persistentId() || type == ValueType.MERGE.persistentId()) {
         byte[] value = src.getLengthPrefixed();
         if (value.length > Options.MAX_VALUE_BYTES) {
           throw src.corruption("write batch value of " + value.length + " bytes");
         }
-        handler.put(sequence + seen, key, value);
+        if (type == ValueType.VALUE.persistentId()) {
+          handler.put(sequence + seen, key, value);
+        } else {
+          handler.merge(sequence + seen, key, value);
+        }
       } else if (type == ValueType.DELETION.persistentId()) {
         handler.delete(sequence + seen, key);
       } else {

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.Cairn;
 import dev.cairn.CairnIterator;
+import dev.cairn.MergeOperator;
 import dev.cairn.Options;
 import dev.cairn.testing.EngineCombo.LevelLayout;
 import dev.cairn.testing.EngineCombo.CompactionScheduler;
@@ -43,7 +44,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Runs a long random mix of puts, deletes, batches, snapshots, reads, iterations, flushes,
+ * Runs a long random mix of puts, deletes, merges, batches, snapshots, reads, iterations, flushes,
  * manual compactions and reopens against a {@link TreeMap} reference, with tiny memtables and
  * tables so that flushes and compactions run all the time, and checks every read (LevelDB's
  * randomized model test), under each compaction style and scheduler ({@link EngineCombo}). The
@@ -53,6 +54,37 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ModelTest {
   @TempDir Path dir;
+
+  /**
+   * Appends each operand to the value: associative, and unlike a counter it tells every order
+   * and grouping of the operands apart, so a misplaced or repeated operand shows in the value.
+   */
+  static final MergeOperator APPEND = new MergeOperator() {
+    @Override
+    public String name() {
+      return "append";
+    }
+
+    @Override
+    public byte[] fullMerge(byte[] key, byte[] existing, List<byte[]> operands) {
+      byte[] out = existing == null ? new byte[0] : existing;
+      for (byte[] operand : operands) {
+        out = concat(out, operand);
+      }
+      return out;
+    }
+
+    @Override
+    public byte[] partialMerge(byte[] key, byte[] older, byte[] newer) {
+      return concat(older, newer);
+    }
+  };
+
+  static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
 
   static Options smallOptions() {
     return Options.builder()
@@ -66,6 +98,7 @@ class ModelTest {
         .blockCacheBytes(256 << 10)
         // Three threads: a flush and two compactions can run at once.
         .backgroundThreads(3)
+        .mergeOperator(APPEND)
         .build();
   }
 
@@ -344,8 +377,10 @@ class ModelTest {
       try {
         for (step = 0; step < ops; step++) {
           int r = rnd.nextInt(1000);
-          if (r < 450) {
+          if (r < 400) {
             put();
+          } else if (r < 450) {
+            merge();
           } else if (r < 550) {
             delete();
           } else if (r < 620) {
@@ -421,6 +456,22 @@ class ModelTest {
       model.put(k, v);
     }
 
+    /** A short operand: a hot key takes many, and its value grows by each. */
+    void merge() {
+      String k = randomKey();
+      byte[] operand = randomOperand();
+      db.merge(bytes(k), operand);
+      model.merge(k, operand, ModelTest::concat);
+    }
+
+    byte[] randomOperand() {
+      byte[] operand = new byte[1 + rnd.nextInt(6)];
+      for (int i = 0; i < operand.length; i++) {
+        operand[i] = (byte) rnd.nextInt(256);
+      }
+      return operand;
+    }
+
     void delete() {
       String k = randomKey();
       db.delete(bytes(k));
@@ -433,9 +484,14 @@ class ModelTest {
       int n = 1 + rnd.nextInt(20);
       for (int i = 0; i < n; i++) {
         String k = randomKey();
-        if (rnd.nextInt(4) == 0) {
+        int kind = rnd.nextInt(8);
+        if (kind < 2) {
           b.delete(bytes(k));
           pending.remove(k);
+        } else if (kind == 2) {
+          byte[] operand = randomOperand();
+          b.merge(bytes(k), operand);
+          pending.merge(k, operand, ModelTest::concat);
         } else {
           byte[] v = randomValue();
           b.put(bytes(k), v);

@@ -39,6 +39,12 @@ class RecordFuzzTest {
           ops.add("del " + sequence + " " + java.util.HexFormat.of().formatHex(key));
           intoMemtable.delete(sequence, key);
         }
+
+        @Override
+        public void merge(long sequence, byte[] key, byte[] operand) {
+          ops.add("merge " + sequence + " " + java.util.HexFormat.of().formatHex(key) + " " + operand.length);
+          intoMemtable.merge(sequence, key, operand);
+        }
       });
     } catch (CorruptionException expected) {
       return;

@@ -47,6 +47,9 @@ class SeedCorpusTest {
 
         @Override
         public void delete(long sequence, byte[] key) {}
+
+        @Override
+        public void merge(long sequence, byte[] key, byte[] operand) {}
       }), p.toString());
     }
     for (Path p : valid("RecordFuzzTest", "versionEdit")) {

@@ -2,6 +2,8 @@ package dev.cairn.iter;
 
 
 import dev.cairn.CompactionFilter;
+import dev.cairn.MergeOperator;
+import dev.cairn.key.Merger;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.ValueType;
 import dev.cairn.testkit.DataDrivenFile;
@@ -16,7 +18,7 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Data-driven cases in {@code compaction_output.txt}, run by compaction's golden runner
  * ({@link DataDrivenFile}, from cairn-compaction's test-jar): a command line {@code snapshots: ...
- * bottom: ...}, the input entries, {@code ----}, the expected output. With {@code
+ * bottom: ...} (with a filter, a merge operator), the input entries, {@code ----}, the expected output. With {@code
  * -Dcairn.rewrite=true} the file in src/test/resources is rewritten with actual outputs.
  */
 class CompactionOutputGoldenTest {
@@ -31,7 +33,14 @@ class CompactionOutputGoldenTest {
     if (!c.command().startsWith("snapshots:") || c.input().size() != 2) {
       throw new IllegalArgumentException("want 'snapshots: ... bottom: ...' and one line of entries");
     }
-    String[] withFilter = c.command().split("filter:");
+    String command = c.command();
+    Merger merger = Merger.NONE;
+    int mergeAt = command.indexOf("merge:");
+    if (mergeAt >= 0) {
+      merger = Merger.of(new AppendOperator(command.substring(mergeAt + "merge:".length()).trim().equals("partial")));
+      command = command.substring(0, mergeAt);
+    }
+    String[] withFilter = command.split("filter:");
     String[] parts = withFilter[0].substring("snapshots:".length()).split("bottom:");
     String snapshotText = parts[0].trim();
     long[] snapshots = snapshotText.equals("-")
@@ -47,13 +56,14 @@ class CompactionOutputGoldenTest {
       String[] seqAndType = userAndRest[1].split(":");
       long sequence = Long.parseLong(seqAndType[0]);
       last = Math.max(last, sequence);
+      String[] typeAndValue = seqAndType[1].split("=");
       entries.add(Map.entry(
-          InternalKey.encode(TestKeys.bytes(userAndRest[0]), sequence, ValueType.valueOf(seqAndType[1])),
-          new byte[0]));
+          InternalKey.encode(TestKeys.bytes(userAndRest[0]), sequence, ValueType.valueOf(typeAndValue[0])),
+          typeAndValue.length > 1 ? TestKeys.bytes(typeAndValue[1]) : new byte[0]));
     }
     long smallest = snapshots.length == 0 ? last : snapshots[0];
     try (CompactionOutputIterator it = new CompactionOutputIterator(new ListIterator(entries), snapshots, smallest,
-        bottom, filter, new CompactionFilter.Context(1, bottom))) {
+        bottom, null, filter, new CompactionFilter.Context(1, bottom), merger)) {
       List<String> kept = new ArrayList<>();
       for (it.seekToFirst(); it.isValid(); it.next()) {
         kept.add(InternalKey.describe(it.key()) + (it.value().length == 0 ? "" : "=" + TestKeys.string(it.value())));
@@ -61,7 +71,34 @@ class CompactionOutputGoldenTest {
       // The runner's outputs have no blank lines: an empty result is written "(none)".
       String output = kept.isEmpty() ? "(none)" : String.join(" ", kept);
       return output + "\ndropped: " + it.droppedEntries() + " tombstones: " + it.droppedTombstones()
-          + (filter == null ? "" : "\nfilter removed: " + it.removedByFilter() + " changed: " + it.changedByFilter());
+          + (filter == null ? "" : "\nfilter removed: " + it.removedByFilter() + " changed: " + it.changedByFilter())
+          + (merger == Merger.NONE ? "" : "\nmerged operands: " + it.mergedOperands());
+    }
+  }
+
+  /**
+   * Joins a value and its operands with "+", oldest first ("v+x+y"; "x+y" on nothing); with
+   * {@code partial}, combines two operands the same way ("x+y"), else declines.
+   */
+  private record AppendOperator(boolean partial) implements MergeOperator {
+    @Override
+    public String name() {
+      return "append";
+    }
+
+    @Override
+    public byte[] fullMerge(byte[] key, byte[] existing, List<byte[]> operands) {
+      List<String> parts = new ArrayList<>();
+      if (existing != null) {
+        parts.add(existing.length == 0 ? "()" : TestKeys.string(existing));
+      }
+      operands.forEach(o -> parts.add(TestKeys.string(o)));
+      return TestKeys.bytes(String.join("+", parts));
+    }
+
+    @Override
+    public byte[] partialMerge(byte[] key, byte[] older, byte[] newer) {
+      return partial ? TestKeys.bytes(TestKeys.string(older) + "+" + TestKeys.string(newer)) : null;
     }
   }
 

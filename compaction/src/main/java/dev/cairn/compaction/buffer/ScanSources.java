@@ -22,9 +22,9 @@ import java.util.Map;
  * its inputs and targets overlapping an output. The output is the merge of exactly those files,
  * so over its key range they (its <em>sources</em>) hold every entry the output holds, and besides
  * only versions the merge dropped: versions no reader can see (the merge keeps the newest of each
- * snapshot stripe) and tombstones with nothing older below them (which read as absent either
- * way). A scan that merges the sources, clipped to the output's internal-key range,
- * therefore reads what the output reads.
+ * snapshot stripe), tombstones with nothing older below them (which read as absent either
+ * way) and merge operands it combined (which a reader combines alike). A scan that merges the
+ * sources, clipped to the user keys of the output's range, therefore reads what the output reads.
  *
  * <p>The proof is about file contents, which never change (buffer files are never appended to),
  * so it holds as long as the sources exist; {@link #servable} asks the scan's pinned version

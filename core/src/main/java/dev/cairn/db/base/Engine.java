@@ -31,6 +31,7 @@ public final class Engine {
   private final Options options;
   /** A TTL database's write times ({@link Options#ttl()}), or null. */
   private final WriteTimes writeTimes;
+  private final dev.cairn.key.Merger merger;
   /** The user's compaction filter (under a TTL, seeing values without their write time), or null. */
   private final dev.cairn.CompactionFilter compactionFilter;
   /** Set after compactions were discarded for snapshots twice in a row: the next run without the user's filter. */
@@ -69,6 +70,7 @@ public final class Engine {
     this.shared = shared;
     this.options = options;
     this.writeTimes = WriteTimes.of(options);
+    this.merger = dev.cairn.key.Merger.of(options.mergeOperator());
     this.compactionFilter = writeTimes != null && options.compactionFilter() != null
         ? writeTimes.userFilter(options.compactionFilter()) : options.compactionFilter();
     this.events = new EngineEvents(dir.toString());
@@ -118,6 +120,11 @@ public final class Engine {
 
   public Options options() {
     return options;
+  }
+
+  /** The merge operator as reads and compactions call it. */
+  public dev.cairn.key.Merger merger() {
+    return merger;
   }
 
   /** A TTL database's write times, or null when values are stored as written. */

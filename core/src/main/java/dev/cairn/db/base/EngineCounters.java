@@ -37,6 +37,8 @@ public final class EngineCounters {
   /** Values compactions offered to the user's filter that it removed, and that it changed. */
   private final LongAdder filterRemoved = new LongAdder();
   private final LongAdder filterChanged = new LongAdder();
+  /** Merge operands compactions merged into values or combined. */
+  private final LongAdder mergedOperands = new LongAdder();
   /** Compactions discarded because a snapshot taken while they ran could see a value they filtered. */
   private final LongAdder filteredCompactionsDiscarded = new LongAdder();
 
@@ -48,9 +50,15 @@ public final class EngineCounters {
     return filteredCompactionsDiscarded.sum();
   }
 
-  public void filteredByUser(long removed, long changed) {
+  /** An installed compaction's decisions: values the user's filter removed and changed, operands merged. */
+  public void keepDecisions(long removed, long changed, long merged) {
     filterRemoved.add(removed);
     filterChanged.add(changed);
+    mergedOperands.add(merged);
+  }
+
+  public long mergedOperands() {
+    return mergedOperands.sum();
   }
 
   public long filterRemoved() {

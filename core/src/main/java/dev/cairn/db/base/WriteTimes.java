@@ -62,6 +62,11 @@ public final class WriteTimes {
       public void delete(long sequence, byte[] key) {
         stamped.delete(key);
       }
+
+      @Override
+      public void merge(long sequence, byte[] key, byte[] operand) {
+        throw new IllegalArgumentException("a database with a TTL takes no merges");
+      }
     });
     return stamped;
   }

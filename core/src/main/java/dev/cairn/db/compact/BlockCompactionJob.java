@@ -94,7 +94,7 @@ final class BlockCompactionJob implements CompactionExecution {
     this.tag = IoTag.compaction(plan.outputLevel());
   }
 
-  /** The merges that asked the user's compaction filter (sub-tasks add to it in parallel). */
+  /** The merges that asked the user's filter or had operands to merge (sub-tasks add to it in parallel). */
   private final java.util.Queue<CompactionOutputIterator> filtered = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
   @Override
@@ -115,7 +115,7 @@ final class BlockCompactionJob implements CompactionExecution {
   public void afterInstall() {
     appendedBefore.forEach(f -> engine.tableCache().evictFooter(f.number(), f.footerOffset()));
     for (CompactionOutputIterator kept : filtered) {
-      engine.counters().filteredByUser(kept.removedByFilter(), kept.changedByFilter());
+      engine.counters().keepDecisions(kept.removedByFilter(), kept.changedByFilter(), kept.mergedOperands());
     }
   }
 
@@ -288,8 +288,9 @@ final class BlockCompactionJob implements CompactionExecution {
     CompactionFilter.Context context = new CompactionFilter.Context(plan.outputLevel(), plan.bottommost());
     return merged -> {
       CompactionOutputIterator kept =
-          new CompactionOutputIterator(merged, snapshots, oldest, plan.bottommost(), expired, filter, context);
-      if (filter != null || expired != null) {
+          new CompactionOutputIterator(merged, snapshots, oldest, plan.bottommost(), expired, filter, context,
+              engine.merger());
+      if (filter != null || expired != null || engine.options().mergeOperator() != null) {
         filtered.add(kept);
       }
       return kept;

@@ -42,9 +42,10 @@ final class CompactionJob implements CompactionExecution {
   private final List<Long> outputNumbers = new ArrayList<>();
   /** See {@link CompactionExecution#smallestFilteredSequence()}. */
   private long smallestFilteredSequence = Long.MAX_VALUE;
-  /** The user's filter's decisions, counted once the output is installed. */
+  /** The user's filter's decisions and the operands merged, counted once the output is installed. */
   private long filterRemoved;
   private long filterChanged;
+  private long mergedOperands;
   /** The scheduler's pace for compaction I/O. */
   private final CompactionPacer pacer;
 
@@ -70,7 +71,7 @@ final class CompactionJob implements CompactionExecution {
 
   @Override
   public void afterInstall() {
-    engine.counters().filteredByUser(filterRemoved, filterChanged);
+    engine.counters().keepDecisions(filterRemoved, filterChanged, mergedOperands);
   }
 
   /** Builds the edit that replaces the inputs by the outputs. */
@@ -93,7 +94,7 @@ final class CompactionJob implements CompactionExecution {
     try (InternalIterator merged = new MergingIterator(inputIterators(tag));
         CompactionOutputIterator kept = new CompactionOutputIterator(merged, snapshots, oldestSnapshot,
             plan.bottommost(), engine.compactionExpiry(), engine.compactionFilter(),
-            new CompactionFilter.Context(plan.outputLevel(), plan.bottommost()));
+            new CompactionFilter.Context(plan.outputLevel(), plan.bottommost()), engine.merger());
         TableOutput out = new TableOutput(engine.fs(), engine.dir(),
             tableOptions.forOutput(engine.options(), plan.bottommost()), tag,
             plan.outputLimits().targetFileBytes(), this::newOutputNumber,
@@ -114,6 +115,7 @@ final class CompactionJob implements CompactionExecution {
       engine.counters().dataBlocksWritten(plan.outputLevel(), out.rawDataBytes(), out.storedDataBytes());
       filterRemoved = kept.removedByFilter();
       filterChanged = kept.changedByFilter();
+      mergedOperands = kept.mergedOperands();
       smallestFilteredSequence = kept.smallestFilteredSequence();
     }
     pacer.pace(); // the entries since the last call and the tables' tails

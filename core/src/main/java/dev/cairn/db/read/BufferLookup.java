@@ -19,6 +19,13 @@ import java.util.List;
  * the buffer did not. A hit reads (and caches) the buffer file's blocks, which keeps that file
  * warm for the trim; a miss costs one filter probe per covering buffer file. A buffer file that
  * carries its former level's buffer is read the same way, recursively.
+ *
+ * <p><b>Merge operands.</b> The buffer answers for a key only where its newest entry there is a
+ * value or a tombstone: that entry is what the level's file holds newest for the key (the buffer
+ * invariant). Operands met in the buffer are not: the merge that made the level's file may have
+ * combined them with the value below into one value, so operands from the buffer and the rest
+ * from the level's file would apply them twice. A walk that meets an operand is set aside, its
+ * operands forgotten, and the level's file answers.
  */
 final class BufferLookup {
   private BufferLookup() {}
@@ -40,8 +47,13 @@ final class BufferLookup {
         return LookupResult.NOT_PRESENT;
       }
       int blocksBefore = key.blockReads();
+      int operandsBefore = key.operands().size();
       Walk w = walk(tables, buffer, key, fillCache);
       reads.bufferBlockReads(level, key.blockReads() - blocksBefore);
+      if (key.operands().size() != operandsBefore) {
+        key.operands().truncate(operandsBefore);
+        w = Walk.NOTHING;
+      }
       if (w.answer != null) {
         reads.served(level);
         return w.answer;

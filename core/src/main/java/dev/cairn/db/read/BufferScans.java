@@ -6,6 +6,8 @@ import dev.cairn.fs.IoTag;
 import dev.cairn.iter.ClippedIterator;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.iter.MergingIterator;
+import dev.cairn.key.InternalKey;
+import dev.cairn.key.ValueType;
 import dev.cairn.model.LevelChanges;
 import dev.cairn.table.TableCache;
 import dev.cairn.version.FileMetaData;
@@ -23,7 +25,7 @@ import java.util.function.Function;
  * Range queries through the compaction buffer (LSbM's Algorithm 4 where it is exact, {@link
  * ScanSources}; docs/compaction.md, "Range queries through the buffer"). Keeps, for each level
  * file a buffered merge made of files it appended whole, those files (its sources); an iterator
- * reads such a level file's range from its sources, clipped to the file's internal-key range,
+ * reads such a level file's range from its sources, clipped to the user keys of the file's range,
  * while the pinned version's buffer still holds them over that range. The blocks reads cached for
  * the sources before the merge keep serving scans, where the new file's blocks are cold.
  *
@@ -88,7 +90,14 @@ public final class BufferScans {
       throw e;
     }
     fromBuffer.increment();
-    return new ClippedIterator(new MergingIterator(children), file.smallest(), file.largest());
+    // Clipped to whole user keys, not the file's internal-key bounds: a merge that combined a
+    // key's merge operands wrote a value where the sources hold the newest operand, with another
+    // type and so another internal key, and those bounds would cut the sources' operands off. A
+    // table output never splits a user key (TableOutput), so the sources' entries between the two
+    // user keys are exactly those the file was made of.
+    return new ClippedIterator(new MergingIterator(children),
+        InternalKey.seekKey(InternalKey.userKey(file.smallest()), InternalKey.MAX_SEQUENCE),
+        InternalKey.encode(InternalKey.userKey(file.largest()), 0, ValueType.DELETION));
   }
 
   /** Level files an iterator read from their sources since open. */

@@ -11,6 +11,8 @@ import dev.cairn.iter.InternalIterator;
 import dev.cairn.iter.MergingIterator;
 import dev.cairn.iter.StoredValues;
 import dev.cairn.key.LookupResult;
+import dev.cairn.key.MergeOperands;
+import dev.cairn.key.Merger;
 import dev.cairn.memtable.MemTable;
 import dev.cairn.table.LookupKey;
 import dev.cairn.table.TableCache;
@@ -33,43 +35,47 @@ public final class ReadState implements AutoCloseable {
   private final PointReads reads;
   /** Level files iterators may read from the compaction buffer instead. */
   private final BufferScans scans;
+  private final Merger merger;
   private final List<MemTable> memtables;
   private final Version version;
   private final long sequence;
   private final AtomicBoolean released = new AtomicBoolean();
 
-  public ReadState(TableCache tables, PointReads reads, BufferScans scans, List<MemTable> memtables, Version version,
-      long sequence) {
+  public ReadState(TableCache tables, PointReads reads, BufferScans scans, Merger merger, List<MemTable> memtables,
+      Version version, long sequence) {
     this.tables = tables;
     this.reads = reads;
     this.scans = scans;
+    this.merger = merger;
     this.memtables = memtables;
     this.version = version;
     this.sequence = sequence;
   }
 
   public byte[] get(byte[] key, boolean fillCache) {
-    return get(tables, reads, memtables, version, sequence, key, fillCache);
+    return get(tables, reads, merger, memtables, version, sequence, key, fillCache);
   }
 
   /**
    * The value of {@code key} at {@code sequence} in {@code memtables} (newest first) and then
-   * {@code version}, or null. Requires: {@code version} referenced for the call.
+   * {@code version}, or null: the newest value or tombstone found, with the merge operands above
+   * it merged onto it by {@code merger}. Requires: {@code version} referenced for the call.
    */
-  public static byte[] get(TableCache tables, PointReads reads, List<MemTable> memtables, Version version, long sequence,
-      byte[] key, boolean fillCache) {
+  public static byte[] get(TableCache tables, PointReads reads, Merger merger, List<MemTable> memtables,
+      Version version, long sequence, byte[] key, boolean fillCache) {
+    MergeOperands operands = new MergeOperands();
     for (MemTable m : memtables) {
-      LookupResult r = m.get(key, sequence);
+      LookupResult r = m.get(key, sequence, operands);
       if (r.isDecided()) {
-        return r.value();
+        return operands.resolve(merger, key, r.value());
       }
     }
-    LookupKey lookup = new LookupKey(key, sequence);
+    LookupKey lookup = new LookupKey(key, sequence, operands);
     byte[] value = VersionLookup.get(tables, version, lookup, fillCache, reads).value();
     if (lookup.blockReads() > 0) {
       reads.blockReadTime(lookup.blockReadNanos());
     }
-    return value;
+    return operands.resolve(merger, key, value);
   }
 
   /** Hands this state's references to the returned iterator. */
@@ -105,7 +111,7 @@ public final class ReadState implements AutoCloseable {
       throw e;
     }
     return new DbIterator(new MergingIterator(children), sequence, options.lowerBound(),
-        options.upperBound(), storedValues, this::close);
+        options.upperBound(), storedValues, merger, this::close);
   }
 
   /**

@@ -67,7 +67,7 @@ public final class Reads {
     List<MemTable> memtables = memTables.newestFirst();
     Version v = versions.refCurrent();
     long at = sequenceAfterPinning(sequence);
-    return new ReadState(engine.tableCache(), pointReads, scans, memtables, v, at);
+    return new ReadState(engine.tableCache(), pointReads, scans, engine.merger(), memtables, v, at);
   }
 
   /**
@@ -80,7 +80,7 @@ public final class Reads {
     Version v = cachedVersions.acquire();
     try {
       long at = sequenceAfterPinning(sequence);
-      return ReadState.get(engine.tableCache(), pointReads, memtables, v, at, key, fillCache);
+      return ReadState.get(engine.tableCache(), pointReads, engine.merger(), memtables, v, at, key, fillCache);
     } finally {
       cachedVersions.release(v);
     }
