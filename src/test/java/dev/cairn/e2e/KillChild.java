@@ -1,6 +1,9 @@
 package dev.cairn.e2e;
 
 import dev.cairn.Cairn;
+import dev.cairn.CounterOperator;
+import dev.cairn.MergeOperator;
+import dev.cairn.WriteBatch;
 import dev.cairn.Options;
 import dev.cairn.testing.EngineCombo.CompactionScheduler;
 import dev.cairn.testing.EngineCombo.CompactionStyle;
@@ -17,7 +20,10 @@ import java.util.Random;
  * the engine combination ({@link EngineCombo#toString()}, e.g. {@code BLOCK/DLC}). It opens the
  * database, prints "open", then for {@code i = start, start+1, ...} puts key {@code i} synced and
  * prints {@code i} once the put returned (acknowledged), with unsynced filler puts that keep
- * flushes and compactions busy. It runs until it is killed. What it adds per combination:
+ * flushes and compactions busy. The synced put's batch also adds one to counter {@code i %}
+ * {@link #COUNTERS} ({@link Cairn#merge}), so that the counters' operands, merged by flushes'
+ * successors and compactions, are in flight at every kill too. It runs until it is killed. What
+ * it adds per combination:
  *
  * <ul>
  *   <li>{@code BLOCK}: the filler overwrites a fixed key space, so that compactions dirty blocks of
@@ -34,6 +40,8 @@ import java.util.Random;
  */
 public final class KillChild {
   static final int HOT_KEYS = 64;
+  /** Counters merged into, one per step. */
+  static final int COUNTERS = 4;
   /** The fixed filler key space under BLOCK. */
   private static final int BLOCK_FILLER_SLOTS = 997;
 
@@ -48,12 +56,17 @@ public final class KillChild {
         .l0CompactionTrigger(2)
         .blockBytes(512)
         .blockCacheBytes(256 << 10)
-        .backgroundThreads(3))
+        .backgroundThreads(3)
+        .mergeOperator(MergeOperator.counter()))
         .build();
   }
 
   static byte[] key(long i) {
     return String.format("ack-%012d", i).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  static byte[] counterKey(long slot) {
+    return String.format("count-%d", slot).getBytes(StandardCharsets.US_ASCII);
   }
 
   static byte[] fillerKey(long slot, int j) {
@@ -92,7 +105,8 @@ public final class KillChild {
         // Before the synced put, so that acknowledging i makes hot write i durable too.
         db.put(hotKey(i % HOT_KEYS), ByteBuffer.allocate(8 + pad.length).putLong(i).put(pad).array(), WriteOptions.NO_SYNC);
       }
-      db.put(key(i), value(i), WriteOptions.SYNC);
+      db.write(new WriteBatch().put(key(i), value(i)).merge(counterKey(i % COUNTERS), CounterOperator.encode(1)),
+          WriteOptions.SYNC);
       out.println(i);
       long slot = block ? i % BLOCK_FILLER_SLOTS : i;
       for (int j = 0; j < fillers; j++) {

@@ -1,10 +1,12 @@
 package dev.cairn.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.Cairn;
+import dev.cairn.CounterOperator;
 import dev.cairn.testing.EngineCombo;
 import dev.cairn.testing.EngineCombo.CompactionScheduler;
 import dev.cairn.testing.EngineCombo.CompactionStyle;
@@ -26,7 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * A child JVM ({@link KillChild}) writes synced keys and reports each one after it is
  * acknowledged; the test kills it with SIGKILL at a random moment, reopens the database and checks
- * that every acknowledged key is there with its value and every table verifies. Several cycles run
+ * that every acknowledged key is there with its value, that the counters merged into in the same
+ * batches count exactly the batches that survived, and that every table verifies. Several cycles run
  * on the same database, so recovery of a recovered database is exercised too. It runs under each
  * compaction style and scheduler ({@link EngineCombo}), with these checks on top:
  *
@@ -85,6 +88,10 @@ class KillTest {
         for (long i = 0; i <= acknowledged; i++) {
           assertArrayEquals(KillChild.value(i), db.get(KillChild.key(i)), "acknowledged key " + i + " lost" + where);
         }
+        // The batch in flight at the kill may have reached the log too; the next cycle starts after it.
+        long survived = db.get(KillChild.key(acknowledged + 1)) != null ? acknowledged + 1 : acknowledged;
+        checkCounters(db, survived, where);
+        acknowledged = survived;
         if (combo.style() == CompactionStyle.BUFFER) {
           checkHotKeys(db, acknowledged, where);
           assertTrue(db.stats().buffer().enabled(), "the buffer is on");
@@ -105,6 +112,15 @@ class KillTest {
     }
     System.out.println("kill test " + combo + ": " + cycles + " kills, " + next + " acknowledged synced writes, "
         + "0 lost (seed " + seed + ")");
+  }
+
+  /** Counter {@code slot} took one operand per surviving step {@code i <= survived} with {@code i % COUNTERS == slot}. */
+  private static void checkCounters(Cairn db, long survived, String where) {
+    for (int slot = 0; slot < KillChild.COUNTERS; slot++) {
+      long expected = survived < slot ? 0 : (survived - slot) / KillChild.COUNTERS + 1;
+      byte[] v = db.get(KillChild.counterKey(slot));
+      assertEquals(expected, v == null ? 0 : CounterOperator.decode(v), "counter " + slot + where);
+    }
   }
 
   /**

@@ -45,12 +45,33 @@ public final class MemTable {
   private static final byte[] NO_VALUE = new byte[0];
 
   private final ArenaSkipList table = new ArenaSkipList();
+  /** The log that holds this memtable's writes; {@link Long#MAX_VALUE}: none (never flushed into a version). */
+  private final long logNumber;
 
   // Statistics, updated after each insert; readers may see them lag the map by one entry.
   private final AtomicLong approximateBytes = new AtomicLong();
   private final AtomicLong entries = new AtomicLong();
   private final AtomicLong smallestSequence = new AtomicLong(Long.MAX_VALUE);
   private final AtomicLong largestSequence = new AtomicLong(-1);
+
+  /** A memtable outside a database's write path (recovery's, a read-only view's, a test's). */
+  public MemTable() {
+    this(Long.MAX_VALUE);
+  }
+
+  /** A memtable whose writes go to log {@code logNumber}. */
+  public MemTable(long logNumber) {
+    this.logNumber = logNumber;
+  }
+
+  /**
+   * Whether {@code version} holds this memtable's flushed table: its log is older than the
+   * version's ({@link dev.cairn.version.Version#logNumber()}), so a read pinning both must read
+   * this memtable's entries once, from the version (a merge operand read twice is applied twice).
+   */
+  public boolean isFlushedInto(dev.cairn.version.Version version) {
+    return logNumber < version.logNumber();
+  }
 
   /**
    * Adds one entry. {@code value} must be an empty array for a {@link ValueType#DELETION}. The

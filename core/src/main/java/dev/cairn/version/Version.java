@@ -51,6 +51,8 @@ public final class Version implements BufferedLevels<FileMetaData> {
    */
   private final List<List<BufferRun<FileMetaData>>> buffers;
   private final Consumer<Version> onRelease;
+  /** See {@link #logNumber()}. */
+  private final long logNumber;
 
   private final AtomicInteger refs = new AtomicInteger();
   private final KeptPerFile kept;
@@ -61,8 +63,11 @@ public final class Version implements BufferedLevels<FileMetaData> {
    *     ({@link FixedList}: the read path's compiled code sees no other)
    * @param buffers per level, buffer runs newest first (largest id first)
    * @param onRelease called once, on the thread that drops the last reference
+   * @param logNumber the manifest's log number as of this version: logs older than it are flushed into it
    */
-  Version(List<List<FileMetaData>> levels, List<List<BufferRun<FileMetaData>>> buffers, Consumer<Version> onRelease) {
+  Version(List<List<FileMetaData>> levels, List<List<BufferRun<FileMetaData>>> buffers, Consumer<Version> onRelease,
+      long logNumber) {
+    this.logNumber = logNumber;
     if (levels.size() != Options.MAX_LEVELS) {
       throw new IllegalArgumentException(levels.size() + " levels, expected " + Options.MAX_LEVELS);
     }
@@ -97,7 +102,15 @@ public final class Version implements BufferedLevels<FileMetaData> {
   /** An empty version of {@link Options#MAX_LEVELS} levels, not owned by a version set. */
   static Version empty(Consumer<Version> onRelease) {
     return new Version(Collections.nCopies(Options.MAX_LEVELS, List.of()),
-        Collections.nCopies(Options.MAX_LEVELS, List.of()), onRelease);
+        Collections.nCopies(Options.MAX_LEVELS, List.of()), onRelease, 0);
+  }
+
+  /**
+   * The manifest's log number as of this version (LevelDB's {@code log_number}): the writes of
+   * every older log are in its tables, so a memtable of such a log is flushed into it.
+   */
+  public long logNumber() {
+    return logNumber;
   }
 
   /** The first invariant {@code levels} break, or null. */

@@ -147,9 +147,9 @@ final class VersionBuilder {
     return files;
   }
 
-  /** The version with every applied edit; {@code onRelease} as in {@link Version}. */
-  Version build(Consumer<Version> onRelease) {
-    return new Version(sortedLevels(), bufferRuns(), onRelease);
+  /** The version with every applied edit; {@code onRelease} and {@code logNumber} as in {@link Version}. */
+  Version build(Consumer<Version> onRelease, long logNumber) {
+    return new Version(sortedLevels(), bufferRuns(), onRelease, logNumber);
   }
 
   /** The levels in invariant order, without building (or paranoid-checking) a version. */

@@ -146,6 +146,59 @@ class MergeOperatorTest {
     }
   }
 
+  /**
+   * Readers beside a writer that adds one to a counter at a time while memtables flush: a read
+   * sees at least the merges acknowledged before it began and at most those begun before it
+   * ended. A read that pinned a memtable and the version holding its flushed table (the two are
+   * pinned one after the other, without a lock) would count that memtable's operands twice.
+   */
+  @Test
+  void readsBesideFlushesCountEachOperandOnce(@TempDir Path dir) throws Exception {
+    byte[] counter = bytes("counter");
+    byte[] pad = new byte[512];
+    try (Cairn db = Cairn.open(dir, EngineCombo.tinyTree().mergeOperator(MergeOperator.counter()).build())) {
+      java.util.concurrent.atomic.AtomicLong begun = new java.util.concurrent.atomic.AtomicLong();
+      java.util.concurrent.atomic.AtomicLong acknowledged = new java.util.concurrent.atomic.AtomicLong();
+      java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+      Thread writer = new Thread(() -> {
+        try {
+          for (int i = 0; i < 20_000 && failure.get() == null; i++) {
+            begun.incrementAndGet();
+            // The padding fills memtables quickly: a flush every hundred merges or so.
+            db.write(new WriteBatch().merge(counter, CounterOperator.encode(1)).put(bytes("pad" + (i % 50)), pad));
+            acknowledged.incrementAndGet();
+          }
+        } catch (Throwable t) {
+          failure.compareAndSet(null, t);
+        }
+      }, "merging-writer");
+      writer.start();
+      long reads = 0;
+      while (writer.isAlive() && failure.get() == null) {
+        long low = acknowledged.get();
+        byte[] v;
+        if (reads % 4 == 0) {
+          try (CairnIterator it = db.iterator()) {
+            it.seek(counter);
+            v = it.isValid() && java.util.Arrays.equals(it.key(), counter) ? it.value() : null;
+          }
+        } else {
+          v = db.get(counter);
+        }
+        long high = begun.get();
+        long got = v == null ? 0 : CounterOperator.decode(v);
+        assertTrue(low <= got && got <= high, "read " + got + " outside [" + low + ", " + high + "]");
+        reads++;
+      }
+      writer.join();
+      if (failure.get() != null) {
+        throw new AssertionError("the writer failed", failure.get());
+      }
+      assertEquals(20_000, CounterOperator.decode(db.get(counter)));
+      assertTrue(db.stats().flush().count() > 10, "flushes ran beside the reads: " + db.stats().flush().count());
+    }
+  }
+
   @Test
   void theCounterAddsWithWraparoundAndRefusesMalformedOperands() {
     MergeOperator c = MergeOperator.counter();

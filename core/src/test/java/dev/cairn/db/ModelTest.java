@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.Cairn;
 import dev.cairn.CairnIterator;
-import dev.cairn.MergeOperator;
 import dev.cairn.Options;
 import dev.cairn.testing.EngineCombo.LevelLayout;
 import dev.cairn.testing.EngineCombo.CompactionScheduler;
@@ -25,6 +24,7 @@ import dev.cairn.model.BufferRun;
 import dev.cairn.iter.IteratorWalk;
 import dev.cairn.config.CompactionSettings;
 import dev.cairn.fs.LocalFileSystem;
+import dev.cairn.testing.AppendOperator;
 import dev.cairn.testing.EngineCombo;
 import dev.cairn.version.Version;
 import java.nio.charset.StandardCharsets;
@@ -55,37 +55,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ModelTest {
   @TempDir Path dir;
 
-  /**
-   * Appends each operand to the value: associative, and unlike a counter it tells every order
-   * and grouping of the operands apart, so a misplaced or repeated operand shows in the value.
-   */
-  static final MergeOperator APPEND = new MergeOperator() {
-    @Override
-    public String name() {
-      return "append";
-    }
-
-    @Override
-    public byte[] fullMerge(byte[] key, byte[] existing, List<byte[]> operands) {
-      byte[] out = existing == null ? new byte[0] : existing;
-      for (byte[] operand : operands) {
-        out = concat(out, operand);
-      }
-      return out;
-    }
-
-    @Override
-    public byte[] partialMerge(byte[] key, byte[] older, byte[] newer) {
-      return concat(older, newer);
-    }
-  };
-
-  static byte[] concat(byte[] a, byte[] b) {
-    byte[] out = Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, out, a.length, b.length);
-    return out;
-  }
-
   static Options smallOptions() {
     return Options.builder()
         .memtableBytes(64 << 10)
@@ -98,7 +67,7 @@ class ModelTest {
         .blockCacheBytes(256 << 10)
         // Three threads: a flush and two compactions can run at once.
         .backgroundThreads(3)
-        .mergeOperator(APPEND)
+        .mergeOperator(AppendOperator.INSTANCE)
         .build();
   }
 
@@ -461,7 +430,7 @@ class ModelTest {
       String k = randomKey();
       byte[] operand = randomOperand();
       db.merge(bytes(k), operand);
-      model.merge(k, operand, ModelTest::concat);
+      model.merge(k, operand, AppendOperator::concat);
     }
 
     byte[] randomOperand() {
@@ -491,7 +460,7 @@ class ModelTest {
         } else if (kind == 2) {
           byte[] operand = randomOperand();
           b.merge(bytes(k), operand);
-          pending.merge(k, operand, ModelTest::concat);
+          pending.merge(k, operand, AppendOperator::concat);
         } else {
           byte[] v = randomValue();
           b.put(bytes(k), v);

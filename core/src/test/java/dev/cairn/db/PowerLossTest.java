@@ -10,6 +10,7 @@ import dev.cairn.Options;
 import dev.cairn.WriteBatch;
 import dev.cairn.WriteOptions;
 import dev.cairn.fs.fake.FaultInjectingFileSystem;
+import dev.cairn.testing.AppendOperator;
 import dev.cairn.testing.EngineCombo;
 import dev.cairn.testing.EngineCombo.CompactionScheduler;
 import dev.cairn.testing.EngineCombo.CompactionStyle;
@@ -22,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
@@ -38,7 +38,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Random synced and unsynced writes, batches, flushes and compactions, cut by a simulated power
+ * Random synced and unsynced writes (puts, deletes and merges), batches, flushes and compactions, cut by a simulated power
  * loss at a random moment (from another thread, so it lands anywhere in the foreground or
  * background work). After each loss the database is reopened and must hold exactly the state
  * after some prefix of the attempted commits, no shorter than the last acknowledged synced
@@ -69,8 +69,15 @@ class PowerLossTest {
     ENGINE_LOG.setLevel(savedLevel);
   }
 
-  /** One attempted commit: the keys it sets (null value: delete). */
-  private record Commit(Map<String, byte[]> writes) {}
+  /** One operation of a commit: a put, a delete (null bytes) or a merge of {@code bytes}. */
+  private record Op(String key, byte[] bytes, boolean merge) {}
+
+  /** One attempted commit: its operations in order. */
+  private record Commit(List<Op> ops) {
+    List<String> keys() {
+      return ops.stream().map(Op::key).toList();
+    }
+  }
 
   /**
    * CI rotation: every style and scheduler once; {@code -Dcairn.long=true} runs the
@@ -96,7 +103,8 @@ class PowerLossTest {
     Random random = new Random(seed);
     FaultInjectingFileSystem fs = new FaultInjectingFileSystem();
     Options options = combo.apply(Options.builder().fileSystem(fs).memtableBytes(64 << 10).targetFileBytes(32 << 10)
-        .baseLevelBytes(128 << 10).l0CompactionTrigger(2).blockCacheBytes(1 << 20)).build();
+        .baseLevelBytes(128 << 10).l0CompactionTrigger(2).blockCacheBytes(1 << 20)
+        .mergeOperator(AppendOperator.INSTANCE)).build();
     ResourceHygiene.Baseline baseline = ResourceHygiene.before(dir);
 
     TreeMap<String, byte[]> durable = new TreeMap<>(); // the state as of the last synced ack
@@ -234,21 +242,26 @@ class PowerLossTest {
     }
     boolean sync = random.nextInt(15) == 0;
     WriteBatch batch = new WriteBatch();
-    Map<String, byte[]> writes = new TreeMap<>();
+    List<Op> ops = new ArrayList<>();
     int n = random.nextInt(10) == 0 ? 1 + random.nextInt(20) : 1;
     for (int i = 0; i < n; i++) {
       String key = String.format("k%05d", random.nextInt(KEYS));
-      if (random.nextInt(6) == 0) {
+      int kind = random.nextInt(6);
+      if (kind == 0) {
         batch.delete(key.getBytes(StandardCharsets.UTF_8));
-        writes.put(key, null);
+        ops.add(new Op(key, null, false));
+      } else if (kind == 1) {
+        byte[] operand = ("+" + random.nextInt(1000)).getBytes(StandardCharsets.UTF_8);
+        batch.merge(key.getBytes(StandardCharsets.UTF_8), operand);
+        ops.add(new Op(key, operand, true));
       } else {
         byte[] value = value(key, random);
         batch.put(key.getBytes(StandardCharsets.UTF_8), value);
-        writes.put(key, value);
+        ops.add(new Op(key, value, false));
       }
     }
     // Recorded before the attempt: a write cut by the power loss may or may not survive.
-    sinceDurable.add(new Commit(writes));
+    sinceDurable.add(new Commit(ops));
     db.write(batch, sync ? WriteOptions.SYNC : WriteOptions.NO_SYNC);
     return sync;
   }
@@ -259,13 +272,15 @@ class PowerLossTest {
   }
 
   private static void applyTo(TreeMap<String, byte[]> state, Commit c) {
-    c.writes().forEach((k, v) -> {
-      if (v == null) {
-        state.remove(k);
+    for (Op op : c.ops()) {
+      if (op.merge()) {
+        state.merge(op.key(), op.bytes(), AppendOperator::concat);
+      } else if (op.bytes() == null) {
+        state.remove(op.key());
       } else {
-        state.put(k, v);
+        state.put(op.key(), op.bytes());
       }
-    });
+    }
   }
 
   /**
@@ -301,7 +316,7 @@ class PowerLossTest {
     while (!differing.isEmpty() && prefix < sinceDurable.size()) {
       Commit c = sinceDurable.get(prefix++);
       applyTo(model, c);
-      for (String k : c.writes().keySet()) {
+      for (String k : c.keys()) {
         if (Arrays.equals(model.get(k), recovered.get(k))) {
           differing.remove(k);
         } else {

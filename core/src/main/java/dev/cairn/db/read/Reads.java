@@ -60,12 +60,14 @@ public final class Reads {
    *       a memtable switched in after it are not seen: the read is ordered before them.
    * </ol>
    *
-   * A read may find a flushed memtable's entries twice, in the memtable and in its table: the
-   * same entries, so it reads the same values.
+   * A flush installs its version before it removes the memtable, so the memtables read first may
+   * include one whose table the version holds: those are left out ({@link #unflushed}), so that
+   * no entry is read twice (a merge operand read twice would be applied twice).
    */
   public ReadState pin(long sequence) {
-    List<MemTable> memtables = memTables.newestFirst();
+    List<MemTable> pinned = memTables.newestFirst();
     Version v = versions.refCurrent();
+    List<MemTable> memtables = unflushed(pinned, v);
     long at = sequenceAfterPinning(sequence);
     return new ReadState(engine.tableCache(), pointReads, scans, engine.merger(), memtables, v, at);
   }
@@ -76,14 +78,27 @@ public final class Reads {
    * ({@link CachedVersions}) instead of one taken and dropped by this read, and no state object.
    */
   public byte[] get(byte[] key, long sequence, boolean fillCache) {
-    List<MemTable> memtables = memTables.newestFirst();
+    List<MemTable> pinned = memTables.newestFirst();
     Version v = cachedVersions.acquire();
     try {
+      List<MemTable> memtables = unflushed(pinned, v);
       long at = sequenceAfterPinning(sequence);
       return ReadState.get(engine.tableCache(), pointReads, engine.merger(), memtables, v, at, key, fillCache);
     } finally {
       cachedVersions.release(v);
     }
+  }
+
+  /**
+   * {@code memtables} without those flushed into {@code v}: the oldest ones, if any (flushes run
+   * oldest first). The list itself when none is, as almost always.
+   */
+  static List<MemTable> unflushed(List<MemTable> memtables, Version v) {
+    int n = memtables.size();
+    while (n > 0 && memtables.get(n - 1).isFlushedInto(v)) {
+      n--;
+    }
+    return n == memtables.size() ? memtables : memtables.subList(0, n);
   }
 
   /**

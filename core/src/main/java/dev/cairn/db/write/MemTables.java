@@ -106,7 +106,7 @@ public final class MemTables {
   /** Requires: mutex held. Open: the recovered state is installed; writes may begin. */
   public void createMemTable() {
     assert mutex.isHeldByCurrentThread();
-    mem = new MemTable();
+    mem = new MemTable(logNumber);
     publishReadView();
     if (budget != null) {
       budget.join(beingFlushed);
@@ -290,7 +290,7 @@ public final class MemTables {
     immutables.addLast(new ImmutableMemTable(mem, logNumber));
     log = newLog;
     logNumber = newLogNumber;
-    mem = new MemTable();
+    mem = new MemTable(logNumber);
     publishReadView();
     background.maybeScheduleBackgroundWork();
   }
