@@ -7,15 +7,15 @@ import dev.cairn.wal.WriteBatchRecords;
 import java.util.Arrays;
 
 /**
- * Puts, deletes and merges applied atomically by {@link Cairn#write}. Not thread-safe.
+ * Puts, deletes, range deletes and merges applied atomically by {@link Cairn#write}. Not thread-safe.
  *
  * <p>The batch is kept in its WAL encoding (docs/log_format.md, "Write batch"; read and written
  * by {@link WriteBatchRecords}, inside the engine), so writing it costs no re-encoding:
  *
  * <pre>
  *   fixed64 sequence | fixed32 count | count × record
- *   record := type byte (1 = put, 0 = delete, 2 = merge) | varint32 keyLen | key
- *             | [varint32 valueLen | value]   (put: the value; merge: the operand)
+ *   record := type byte (1 = put, 0 = delete, 2 = merge, 3 = range delete) | varint32 keyLen | key
+ *             | [varint32 valueLen | value]   (put: the value; merge: the operand; range delete: the end)
  * </pre>
  */
 public final class WriteBatch {
@@ -61,6 +61,24 @@ public final class WriteBatch {
     count++;
     merges++;
     userBytes += key.length + operand.length;
+    return this;
+  }
+
+  /**
+   * Deletes every key in [{@code from}, {@code toExclusive}) ({@link Cairn#deleteRange}).
+   *
+   * @throws IllegalArgumentException if a bound is not a valid key or the range is empty or inverted
+   */
+  public WriteBatch deleteRange(byte[] from, byte[] toExclusive) {
+    checkKey(from);
+    checkKey(toExclusive);
+    if (java.util.Arrays.compareUnsigned(from, toExclusive) >= 0) {
+      throw new IllegalArgumentException("deleteRange needs from < toExclusive (unsigned bytewise); the range is "
+          + (java.util.Arrays.equals(from, toExclusive) ? "empty" : "inverted"));
+    }
+    rep.putByte(ValueType.RANGE_DELETION.persistentId()).putLengthPrefixed(from).putLengthPrefixed(toExclusive);
+    count++;
+    userBytes += from.length + toExclusive.length;
     return this;
   }
 

@@ -8,9 +8,18 @@ public enum ValueType {
   DELETION(0),
   VALUE(1),
   /** A merge operand: combined with the key's older entries by the database's merge operator. */
-  MERGE(2);
+  MERGE(2),
+  /**
+   * A range tombstone: deletes every key in [its user key, its value) written before it. Kept
+   * apart from the point entries (a memtable's list, a table's range-deletion block), never among
+   * them.
+   */
+  RANGE_DELETION(3);
 
-  /** The type with the highest id: used in seek keys so that a seek lands on the newest entry. */
+  /**
+   * The point entry type with the highest id: used in seek keys so that a seek lands on the
+   * newest entry (range tombstones never stand among point entries).
+   */
   public static final ValueType FOR_SEEK = MERGE;
 
   private final int persistentId;
@@ -29,6 +38,7 @@ public enum ValueType {
       case 0 -> DELETION;
       case 1 -> VALUE;
       case 2 -> MERGE;
+      case 3 -> RANGE_DELETION;
       default -> null;
     };
   }

@@ -7,6 +7,8 @@ import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.LookupResult;
 import dev.cairn.key.MergeOperands;
+import dev.cairn.key.RangeTombstone;
+import dev.cairn.key.RangeTombstones;
 import dev.cairn.key.ValueType;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -45,6 +47,10 @@ public final class MemTable {
   private static final byte[] NO_VALUE = new byte[0];
 
   private final ArenaSkipList table = new ArenaSkipList();
+  /** The range tombstones added, in order: replaced whole (copy on write) by each add. */
+  private volatile RangeTombstone[] rangeDeletions = new RangeTombstone[0];
+  /** {@link #rangeDeletions} fragmented for reads; rebuilt when a tombstone was added since. */
+  private volatile RangeTombstones fragmented = RangeTombstones.EMPTY;
   /** The log that holds this memtable's writes; {@link Long#MAX_VALUE}: none (never flushed into a version). */
   private final long logNumber;
 
@@ -91,6 +97,35 @@ public final class MemTable {
     entries.incrementAndGet();
   }
 
+  /**
+   * Adds a range tombstone deleting [{@code from}, {@code to}) below {@code sequence}. Range
+   * tombstones are kept apart from the point entries, in a list every read consults whole (they
+   * are few: a range deletion replaces many point deletions).
+   *
+   * <p>Requires: {@code sequence} is unique across all adds to this memtable; {@code from < to}.
+   */
+  public synchronized void addRangeDeletion(long sequence, byte[] from, byte[] to) {
+    RangeTombstone[] old = rangeDeletions;
+    RangeTombstone[] grown = java.util.Arrays.copyOf(old, old.length + 1);
+    grown[old.length] = new RangeTombstone(from, to, sequence);
+    rangeDeletions = grown;
+    approximateBytes.addAndGet(from.length + to.length + ENTRY_OVERHEAD_BYTES);
+    smallestSequence.accumulateAndGet(sequence, Math::min);
+    largestSequence.accumulateAndGet(sequence, Math::max);
+    entries.incrementAndGet();
+  }
+
+  /** The range tombstones added so far (a reader sees at least those added before it asked). */
+  public RangeTombstones rangeTombstones() {
+    RangeTombstone[] current = rangeDeletions;
+    RangeTombstones f = fragmented;
+    if (f.size() != current.length) {
+      f = RangeTombstones.of(java.util.Arrays.asList(current));
+      fragmented = f; // derived data: a race rebuilds it twice, never wrongly
+    }
+    return f;
+  }
+
   /** A write-batch handler that adds each decoded operation here (for the write path and recovery). */
   public WriteBatchRecords.Handler inserter() {
     return new WriteBatchRecords.Handler() {
@@ -107,6 +142,11 @@ public final class MemTable {
       @Override
       public void merge(long sequence, byte[] key, byte[] operand) {
         add(sequence, ValueType.MERGE, key, operand);
+      }
+
+      @Override
+      public void deleteRange(long sequence, byte[] from, byte[] to) {
+        addRangeDeletion(sequence, from, to);
       }
     };
   }
@@ -133,8 +173,15 @@ public final class MemTable {
    */
   public LookupResult get(byte[] userKey, long snapshotSequence, MergeOperands operands) {
     byte[] seekKey = InternalKey.seekKey(userKey, clampSequence(snapshotSequence));
+    // A range tombstone here over the key deletes its entries here older than the tombstone.
+    long cover = rangeDeletions.length == 0 ? RangeTombstones.NONE
+        : rangeTombstones().coverSequence(userKey, snapshotSequence);
     for (int node = table.seek(seekKey); node != 0 && table.sameUserKey(node, seekKey); node = table.next(node)) {
-      ValueType type = InternalKey.typeOf(table.trailer(node));
+      long trailer = table.trailer(node);
+      if ((trailer >>> 8) < cover) {
+        return LookupResult.DELETED;
+      }
+      ValueType type = InternalKey.typeOf(trailer);
       assert type != null : "memtable holds a key of unknown type";
       if (type == ValueType.MERGE) {
         operands.add(table.value(node));
@@ -142,7 +189,7 @@ public final class MemTable {
         return type == ValueType.DELETION ? LookupResult.DELETED : LookupResult.found(table.value(node).clone());
       }
     }
-    return LookupResult.NOT_PRESENT;
+    return cover == RangeTombstones.NONE ? LookupResult.NOT_PRESENT : LookupResult.DELETED;
   }
 
   /**
@@ -163,8 +210,9 @@ public final class MemTable {
     return entries.get();
   }
 
+  /** Whether nothing was added: no entry and no range tombstone. */
   public boolean isEmpty() {
-    return table.first() == 0;
+    return table.first() == 0 && rangeDeletions.length == 0;
   }
 
   /** The smallest sequence added, or {@link Long#MAX_VALUE} while the memtable is empty. */

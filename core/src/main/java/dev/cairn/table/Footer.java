@@ -15,7 +15,8 @@ import dev.cairn.util.Coding;
  *   16     16   filter handle      fixed64 offset | fixed64 size  (0, 0 = no filter)
  *   32     16   properties handle  fixed64 offset | fixed64 size
  *   48      8   previous footer    fixed64, -1 if none
- *   56      4   format version     fixed32: 1 (no block compressed) or 2 (blocks may be)
+ *   56      4   format version     fixed32: 1 (no block compressed), 2 (blocks may be), 3 (and
+ *                                   a range-deletion block)
  *   60      4   footer CRC         fixed32 masked CRC32C of bytes [0, 60)
  *   64      8   magic              fixed64 0x4e5241435f424154
  * </pre>
@@ -31,8 +32,10 @@ public record Footer(
   public static final int VERSION_UNCOMPRESSED = 1;
   /** Data and index blocks may be stored compressed (docs/format.md section 3.2). */
   public static final int VERSION_COMPRESSED = 2;
+  /** As version 2, and the properties may name a range-deletion block (docs/format.md section 5a). */
+  public static final int VERSION_RANGE_DELETIONS = 3;
   /** The newest version this release reads. */
-  public static final int FORMAT_VERSION = VERSION_COMPRESSED;
+  public static final int FORMAT_VERSION = VERSION_RANGE_DELETIONS;
   public static final long MAGIC = 0x4e5241435f424154L;
   /** {@link #previousFooterOffset} of a table's first footer. */
   public static final long NO_PREVIOUS = -1;
@@ -53,6 +56,20 @@ public record Footer(
   /** The version of a table whose blocks {@code compressed} may be stored compressed. */
   public static int versionFor(boolean compressed) {
     return compressed ? VERSION_COMPRESSED : VERSION_UNCOMPRESSED;
+  }
+
+  /**
+   * The version of a table whose blocks {@code compressed} may be stored compressed and that
+   * {@code rangeDeletions} holds range tombstones: the lowest that reads it, so that a table
+   * without tombstones stays readable by releases before them.
+   */
+  public static int versionFor(boolean compressed, boolean rangeDeletions) {
+    return rangeDeletions ? VERSION_RANGE_DELETIONS : versionFor(compressed);
+  }
+
+  /** Whether this footer's properties may name a range-deletion block. */
+  public boolean mayHoldRangeDeletions() {
+    return version >= VERSION_RANGE_DELETIONS;
   }
 
   public byte[] encode() {

@@ -48,6 +48,11 @@ public final class LookupKey {
     return userKey;
   }
 
+  /** The snapshot: entries with a larger sequence are invisible. */
+  public long sequence() {
+    return sequence;
+  }
+
   /** The smallest internal key for the user key visible at the snapshot. */
   byte[] seekKey() {
     if (seekKey == null) {

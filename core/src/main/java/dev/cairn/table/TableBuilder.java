@@ -9,12 +9,16 @@ import dev.cairn.table.block.BlockTrailer;
 import dev.cairn.table.codec.BlockCompressor;
 import dev.cairn.table.filter.BloomFilterBuilder;
 import java.io.IOException;
+import dev.cairn.key.RangeTombstone;
+import dev.cairn.key.RangeTombstones;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Writes a table (docs/format.md) by appending to a {@link WritableFile}, starting at the file's
- * current size: data blocks as entries arrive, then on {@link #finish()} the filter, properties
- * and index blocks and the footer.
+ * current size: data blocks as entries arrive, then on {@link #finish()} the filter, range-deletion,
+ * properties and index blocks and the footer.
  *
  * <p>The index entry of a block is written when the next block's first key is known, so that the
  * separator can be shortened (section 4). The last block's separator is its exact last key.
@@ -46,6 +50,7 @@ public final class TableBuilder {
   /** Handle of the last written data block whose index entry waits for the next key. */
   private BlockHandle pendingHandle;
   private DataBlockListener dataBlockListener;
+  private final List<RangeTombstone> rangeTombstones = new ArrayList<>();
   private boolean closed;
 
   /** Told of each data block as it is written: its offset in the file and its contents (no trailer). */
@@ -105,6 +110,20 @@ public final class TableBuilder {
     }
   }
 
+  /**
+   * Adds a range tombstone, written to the table's range-deletion block (docs/format.md section
+   * 5a); the table's bounds then span it ({@link RangeTombstone#smallestKey()}).
+   */
+  public void addRangeTombstone(RangeTombstone t) {
+    assert !closed : "add after finish/abandon";
+    rangeTombstones.add(t);
+  }
+
+  /** Whether nothing was added: no entry and no range tombstone. */
+  public boolean isEmpty() {
+    return stats.entries() == 0 && rangeTombstones.isEmpty();
+  }
+
   private void addIndexEntry(byte[] separator, BlockHandle handle) {
     indexBlock.add(separator, handle.encode());
   }
@@ -158,9 +177,10 @@ public final class TableBuilder {
     }
     byte[] filterContents = filter == null ? null : filter.finish(options.filterReserve());
     try {
-      TableTail.Written tail = TableTail.write(file, filterContents, indexBlock.finish(), compressor,
+      RangeTombstones ranges = RangeTombstones.of(rangeTombstones);
+      TableTail.Written tail = TableTail.write(file, filterContents, ranges, indexBlock.finish(), compressor,
           (indexBytes, filterBytes) -> stats.toProperties(indexBytes, filterBytes, options.bloomBitsPerKey(), extent),
-          previousFooterOffset, Footer.versionFor(compressor.compresses()));
+          previousFooterOffset, Footer.versionFor(compressor.compresses(), !ranges.isEmpty()));
       return tail.summary();
     } finally {
       compressor.close();

@@ -4,6 +4,7 @@ import dev.cairn.CorruptionException;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.UserKeys;
 import dev.cairn.table.block.Block;
+import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockBuilder;
 import dev.cairn.table.block.BlockIterator;
 import dev.cairn.util.ByteSink;
@@ -35,6 +36,8 @@ import java.util.TreeMap;
  * @param creationTimeMillis when this footer was written, ms since the epoch
  * @param creator the writing software
  * @param extent 0 for a freshly built table, +1 per append
+ * @param rangeDeletions the range-deletion block ({@link BlockHandle#NONE}: none; only in a
+ *     version 3 table, docs/format.md section 5a)
  */
 public record TableProperties(
     long entries,
@@ -52,9 +55,30 @@ public record TableProperties(
     long filterBitsPerKey,
     long creationTimeMillis,
     String creator,
-    long extent) {
+    long extent,
+    BlockHandle rangeDeletions) {
 
   public static final String CREATOR = "cairn 0.1";
+
+  /** Properties of a table without range tombstones. */
+  public TableProperties(long entries, long deletions, byte[] smallest, byte[] largest, long smallestSequence,
+      long largestSequence, long rawKeyBytes, long rawValueBytes, long dataBlocks, long dataBytes, long indexBytes,
+      long filterBytes, long filterBitsPerKey, long creationTimeMillis, String creator, long extent) {
+    this(entries, deletions, smallest, largest, smallestSequence, largestSequence, rawKeyBytes, rawValueBytes,
+        dataBlocks, dataBytes, indexBytes, filterBytes, filterBitsPerKey, creationTimeMillis, creator, extent,
+        BlockHandle.NONE);
+  }
+
+  /** These properties naming {@code handle} as the table's range-deletion block. */
+  public TableProperties withRangeDeletions(BlockHandle handle) {
+    return new TableProperties(entries, deletions, smallest, largest, smallestSequence, largestSequence, rawKeyBytes,
+        rawValueBytes, dataBlocks, dataBytes, indexBytes, filterBytes, filterBitsPerKey, creationTimeMillis, creator,
+        extent, handle);
+  }
+
+  public boolean hasRangeDeletions() {
+    return rangeDeletions.size() != 0;
+  }
 
   public byte[] encode() {
     TreeMap<String, byte[]> m = new TreeMap<>();
@@ -72,6 +96,12 @@ public record TableProperties(
     m.put("cairn.key.smallest", smallest);
     m.put("cairn.raw.key.bytes", varint(rawKeyBytes));
     m.put("cairn.raw.value.bytes", varint(rawValueBytes));
+    if (hasRangeDeletions()) {
+      byte[] handle = new byte[16];
+      dev.cairn.util.Coding.putFixed64(handle, 0, rangeDeletions.offset());
+      dev.cairn.util.Coding.putFixed64(handle, 8, rangeDeletions.size());
+      m.put("cairn.range.deletions", handle);
+    }
     m.put("cairn.sequence.largest", varint(largestSequence));
     m.put("cairn.sequence.smallest", varint(smallestSequence));
     BlockBuilder b = new BlockBuilder(1, UserKeys.COMPARATOR, 512);
@@ -114,7 +144,8 @@ public record TableProperties(
         d.number("cairn.filter.bits.per.key"),
         d.number("cairn.creation.time"),
         new String(d.bytes("cairn.creator"), StandardCharsets.UTF_8),
-        d.number("cairn.extent"));
+        d.number("cairn.extent"),
+        d.handle("cairn.range.deletions"));
   }
 
   private record Decoder(Map<String, byte[]> m, String fileName, long blockOffset) {
@@ -124,6 +155,20 @@ public record TableProperties(
         throw new CorruptionException(fileName, blockOffset, "missing table property " + name);
       }
       return v;
+    }
+
+    /** An optional fixed64 offset | fixed64 size; {@link BlockHandle#NONE} when absent. */
+    BlockHandle handle(String name) {
+      byte[] v = m.get(name);
+      if (v == null) {
+        return BlockHandle.NONE;
+      }
+      long offset = v.length == 16 ? dev.cairn.util.Coding.getFixed64(v, 0) : -1;
+      long size = v.length == 16 ? dev.cairn.util.Coding.getFixed64(v, 8) : -1;
+      if (offset < 0 || size <= 0) {
+        throw new CorruptionException(fileName, blockOffset, "bad table property " + name);
+      }
+      return new BlockHandle(offset, size);
     }
 
     long number(String name) {
@@ -162,6 +207,8 @@ public record TableProperties(
         + "index bytes: " + indexBytes + "\n"
         + "filter bytes: " + filterBytes + " (" + filterBitsPerKey + " bits/key)\n"
         + "created: " + java.time.Instant.ofEpochMilli(creationTimeMillis) + " by " + creator + "\n"
-        + "extent: " + extent + "\n";
+        + "extent: " + extent + "\n"
+        + (hasRangeDeletions() ? "range deletions: block at " + rangeDeletions.offset() + ", " + rangeDeletions.size()
+            + " bytes\n" : "");
   }
 }

@@ -10,6 +10,7 @@ import dev.cairn.fs.ReadableFile;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.LookupResult;
+import dev.cairn.key.RangeTombstones;
 import dev.cairn.key.ValueType;
 import dev.cairn.model.KeyFilter;
 import dev.cairn.table.block.BlockHandle;
@@ -41,6 +42,8 @@ public final class TableReader implements AutoCloseable {
   private final TableIndex index;
   private final BloomFilter filter; // null when the table has none
   private final TableProperties properties;
+  /** The range-deletion block's tombstones, read at open; {@link RangeTombstones#EMPTY}: none. */
+  private final RangeTombstones rangeTombstones;
   private final BlockCache cache; // null when reads are uncached
   private final ReadaheadBuffers readaheadBuffers; // null: iterators do not read ahead
   /** Whether data blocks may be stored compressed (a version 2 footer). */
@@ -53,8 +56,9 @@ public final class TableReader implements AutoCloseable {
   private final LongAdder filterTruePositives = new LongAdder();
 
   private TableReader(ReadableFile file, String fileName, long fileNumber, long footerOffset,
-      Footer footer, TableIndex index, BloomFilter filter, TableProperties properties,
+      Footer footer, TableIndex index, BloomFilter filter, TableProperties properties, RangeTombstones rangeTombstones,
       BlockCache cache, ReadaheadBuffers readaheadBuffers) {
+    this.rangeTombstones = rangeTombstones;
     this.file = file;
     this.fileName = fileName;
     this.fileNumber = fileNumber;
@@ -112,8 +116,17 @@ public final class TableReader implements AutoCloseable {
         throw new CorruptionException(fileName, footer.propertiesHandle().offset(),
             "properties count " + properties.dataBlocks() + " data blocks, index has " + index.size());
       }
+      RangeTombstones ranges = RangeTombstones.EMPTY;
+      if (properties.hasRangeDeletions()) {
+        if (!footer.mayHoldRangeDeletions()) {
+          throw new CorruptionException(fileName, footer.propertiesHandle().offset(),
+              "a range-deletion block in a version " + footer.version() + " table");
+        }
+        ByteBuffer r = StoredBlockReader.readVerified(file, fileName, properties.rangeDeletions(), IoTag.USER_READ);
+        ranges = RangeDeletionBlock.decode(r, fileName, properties.rangeDeletions().offset());
+      }
       return new TableReader(file, fileName, fileNumber, footerOffset, footer, index, filter,
-          properties, cache, readaheadBuffers);
+          properties, ranges, cache, readaheadBuffers);
     } catch (IOException | RuntimeException e) {
       try {
         file.close();
@@ -187,7 +200,28 @@ public final class TableReader implements AutoCloseable {
 
   /** {@link #get(byte[], long, boolean)} with a key prepared once for every table of a read. */
   public LookupResult get(LookupKey lookup, boolean fillCache) {
-    return mayContain(lookup) ? getPastFilter(lookup, fillCache) : LookupResult.NOT_PRESENT;
+    if (mayContain(lookup)) {
+      return getPastFilter(lookup, fillCache);
+    }
+    return rangeTombstones.isEmpty() || !coveredByTombstone(lookup) ? LookupResult.NOT_PRESENT : LookupResult.DELETED;
+  }
+
+  /**
+   * Whether this table can answer a read of {@code lookup}: its filter may hold the key, or one
+   * of its range tombstones covers the key at the read's snapshot (the filter knows point keys
+   * only). Counted as {@link #mayContain(LookupKey)} counts.
+   */
+  public boolean mayAnswer(LookupKey lookup) {
+    return mayContain(lookup) || (!rangeTombstones.isEmpty() && coveredByTombstone(lookup));
+  }
+
+  private boolean coveredByTombstone(LookupKey lookup) {
+    return rangeTombstones.coverSequence(lookup.userKey(), lookup.sequence()) != RangeTombstones.NONE;
+  }
+
+  /** This table's range tombstones ({@link RangeTombstones#EMPTY}: none). */
+  public RangeTombstones rangeTombstones() {
+    return rangeTombstones;
   }
 
   /**
@@ -198,6 +232,10 @@ public final class TableReader implements AutoCloseable {
   public LookupResult getPastFilter(LookupKey lookup, boolean fillCache) {
     byte[] target = lookup.seekKey();
     boolean keyFound = false;
+    // A range tombstone here over the key deletes its entries here older than the tombstone.
+    long cover = rangeTombstones.isEmpty() ? RangeTombstones.NONE
+        : rangeTombstones.coverSequence(lookup.userKey(), lookup.sequence());
+    LookupResult nothingNewer = cover == RangeTombstones.NONE ? LookupResult.NOT_PRESENT : LookupResult.DELETED;
     // Merge operands above the key's value may run on into the next blocks.
     for (int i = index.seek(target); i < index.size(); i++) {
       try (BlockRef ref = acquireDataBlock(index.handle(i), fillCache, IoTag.USER_READ, lookup, null)) {
@@ -205,12 +243,15 @@ public final class TableReader implements AutoCloseable {
         for (it.seek(target); it.isValid(); it.next()) {
           byte[] key = it.key();
           if (InternalKey.compareUserKeys(key, target) != 0) {
-            return LookupResult.NOT_PRESENT;
+            return nothingNewer;
           }
           if (!keyFound && filter != null) {
             filterTruePositives.increment();
           }
           keyFound = true;
+          if (InternalKey.sequence(key) < cover) {
+            return LookupResult.DELETED;
+          }
           ValueType type = InternalKey.type(key);
           if (type != ValueType.MERGE) {
             return type == ValueType.VALUE ? LookupResult.found(it.value()) : LookupResult.DELETED;
@@ -219,7 +260,7 @@ public final class TableReader implements AutoCloseable {
         }
       }
     }
-    return LookupResult.NOT_PRESENT;
+    return nothingNewer;
   }
 
   /**

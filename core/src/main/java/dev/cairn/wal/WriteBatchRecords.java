@@ -15,8 +15,8 @@ import java.util.function.BiFunction;
  *
  * <pre>
  *   fixed64 sequence | fixed32 count | count × record
- *   record := type byte (1 = put, 0 = delete, 2 = merge) | varint32 keyLen | key
- *             | [varint32 valueLen | value]   (put: the value; merge: the operand)
+ *   record := type byte (1 = put, 0 = delete, 2 = merge, 3 = range delete) | varint32 keyLen | key
+ *             | [varint32 valueLen | value]   (put: the value; merge: the operand; range delete: the end)
  * </pre>
  */
 public final class WriteBatchRecords {
@@ -52,6 +52,9 @@ public final class WriteBatchRecords {
     void delete(long sequence, byte[] key);
 
     void merge(long sequence, byte[] key, byte[] operand);
+
+    /** A range deletion of [{@code from}, {@code to}). */
+    void deleteRange(long sequence, byte[] from, byte[] to);
   }
 
   /**
@@ -93,6 +96,13 @@ public final class WriteBatchRecords {
         }
       } else if (type == ValueType.DELETION.persistentId()) {
         handler.delete(sequence + seen, key);
+      } else if (type == ValueType.RANGE_DELETION.persistentId()) {
+        byte[] to = src.getLengthPrefixed();
+        if (to.length == 0 || to.length > Options.MAX_KEY_BYTES || dev.cairn.key.UserKeys.compare(key, to) >= 0) {
+          // The API refuses an empty or inverted range, so no intact batch holds one.
+          throw src.corruption("write batch range deletion ends at or before its start");
+        }
+        handler.deleteRange(sequence + seen, key, to);
       } else {
         throw src.corruption("unknown write batch record type " + type);
       }

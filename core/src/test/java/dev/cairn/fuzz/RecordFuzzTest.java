@@ -41,6 +41,13 @@ class RecordFuzzTest {
         }
 
         @Override
+        public void deleteRange(long sequence, byte[] from, byte[] to) {
+          ops.add("range " + sequence + " " + java.util.HexFormat.of().formatHex(from) + " "
+              + java.util.HexFormat.of().formatHex(to));
+          intoMemtable.deleteRange(sequence, from, to);
+        }
+
+        @Override
         public void merge(long sequence, byte[] key, byte[] operand) {
           ops.add("merge " + sequence + " " + java.util.HexFormat.of().formatHex(key) + " " + operand.length);
           intoMemtable.merge(sequence, key, operand);

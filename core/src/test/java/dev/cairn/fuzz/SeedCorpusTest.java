@@ -50,6 +50,9 @@ class SeedCorpusTest {
 
         @Override
         public void merge(long sequence, byte[] key, byte[] operand) {}
+
+        @Override
+        public void deleteRange(long sequence, byte[] from, byte[] to) {}
       }), p.toString());
     }
     for (Path p : valid("RecordFuzzTest", "versionEdit")) {

@@ -28,6 +28,9 @@ public final class MergeWrites {
       public void delete(long sequence, byte[] key) {}
 
       @Override
+      public void deleteRange(long sequence, byte[] from, byte[] to) {}
+
+      @Override
       public void merge(long sequence, byte[] key, byte[] operand) {
         try {
           operator.checkOperand(key, operand);

@@ -64,6 +64,11 @@ public final class WriteTimes {
       }
 
       @Override
+      public void deleteRange(long sequence, byte[] from, byte[] to) {
+        stamped.deleteRange(from, to);
+      }
+
+      @Override
       public void merge(long sequence, byte[] key, byte[] operand) {
         throw new IllegalArgumentException("a database with a TTL takes no merges");
       }

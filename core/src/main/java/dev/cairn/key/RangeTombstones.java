@@ -1,0 +1,127 @@
+package dev.cairn.key;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * An immutable set of range tombstones that answers "which is the newest tombstone a reader at
+ * snapshot {@code s} sees over key {@code k}" with one binary search. The tombstones, which may
+ * overlap, are cut at every start and end into fragments that do not (RocksDB's fragmented range
+ * tombstone list); each fragment keeps the sequences of the tombstones over it, newest first.
+ */
+public final class RangeTombstones {
+  /** {@link #coverSequence}: no tombstone covers the key. Below every sequence. */
+  public static final long NONE = -1;
+
+  public static final RangeTombstones EMPTY = new RangeTombstones(List.of());
+
+  /** In (from, sequence descending) order: a table's range-deletion block order. */
+  private static final Comparator<RangeTombstone> ORDER = Comparator.comparing(RangeTombstone::from, UserKeys.COMPARATOR)
+      .thenComparing(Comparator.comparingLong(RangeTombstone::sequence).reversed())
+      .thenComparing(RangeTombstone::to, UserKeys.COMPARATOR);
+
+  private final List<RangeTombstone> all;
+  private final byte[][] starts;
+  private final byte[][] ends;
+  private final long[][] sequences;
+
+  private RangeTombstones(List<RangeTombstone> sorted) {
+    this.all = sorted;
+    List<byte[]> s = new ArrayList<>();
+    List<byte[]> e = new ArrayList<>();
+    List<long[]> q = new ArrayList<>();
+    TreeSet<byte[]> bounds = new TreeSet<>(UserKeys.COMPARATOR);
+    for (RangeTombstone t : sorted) {
+      bounds.add(t.from());
+      bounds.add(t.to());
+    }
+    List<RangeTombstone> active = new ArrayList<>();
+    int next = 0;
+    byte[] previous = null;
+    for (byte[] b : bounds) {
+      if (previous != null && !active.isEmpty()) {
+        s.add(previous);
+        e.add(b);
+        q.add(active.stream().mapToLong(RangeTombstone::sequence).map(x -> -x).sorted().map(x -> -x).toArray());
+      }
+      active.removeIf(t -> UserKeys.compare(t.to(), b) <= 0);
+      while (next < sorted.size() && UserKeys.compare(sorted.get(next).from(), b) == 0) {
+        active.add(sorted.get(next++));
+      }
+      previous = b;
+    }
+    this.starts = s.toArray(new byte[0][]);
+    this.ends = e.toArray(new byte[0][]);
+    this.sequences = q.toArray(new long[0][]);
+  }
+
+  public static RangeTombstones of(Collection<RangeTombstone> tombstones) {
+    if (tombstones.isEmpty()) {
+      return EMPTY;
+    }
+    List<RangeTombstone> sorted = new ArrayList<>(tombstones);
+    sorted.sort(ORDER);
+    return new RangeTombstones(List.copyOf(sorted));
+  }
+
+  /** Every tombstone of {@code sets} in one set. */
+  public static RangeTombstones union(Collection<RangeTombstones> sets) {
+    List<RangeTombstone> all = new ArrayList<>();
+    sets.forEach(t -> all.addAll(t.all));
+    return of(all);
+  }
+
+  public boolean isEmpty() {
+    return all.isEmpty();
+  }
+
+  public int size() {
+    return all.size();
+  }
+
+  /** The tombstones as given, in (from, sequence descending) order. */
+  public List<RangeTombstone> all() {
+    return all;
+  }
+
+  /**
+   * The largest sequence at or below {@code snapshot} of a tombstone over {@code userKey}, or
+   * {@link #NONE}: an entry of the key with a smaller sequence reads as deleted at the snapshot.
+   */
+  public long coverSequence(byte[] userKey, long snapshot) {
+    int lo = 0;
+    int hi = starts.length - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      if (UserKeys.compare(userKey, starts[mid]) < 0) {
+        hi = mid - 1;
+      } else if (UserKeys.compare(userKey, ends[mid]) >= 0) {
+        lo = mid + 1;
+      } else {
+        for (long seq : sequences[mid]) {
+          if (seq <= snapshot) {
+            return seq;
+          }
+        }
+        return NONE;
+      }
+    }
+    return NONE;
+  }
+
+  /** Whether an entry of {@code userKey} with {@code sequence} reads as deleted at {@code snapshot}. */
+  public boolean covers(byte[] userKey, long sequence, long snapshot) {
+    return sequence < coverSequence(userKey, snapshot);
+  }
+
+  @Override
+  public String toString() {
+    return all.toString() + " as " + starts.length + " fragments"
+        + (starts.length == 0 ? "" : " from " + UserKeys.printable(starts[0]) + " to "
+            + UserKeys.printable(ends[ends.length - 1]) + " " + Arrays.toString(sequences[0]));
+  }
+}
