@@ -89,6 +89,19 @@ public interface Cairn extends AutoCloseable {
   void delete(byte[] key, WriteOptions options);
 
   /**
+   * Deletes every key in [{@code from}, {@code toExclusive}) with one range tombstone (RocksDB's
+   * {@code DeleteRange}): whatever the range holds, the write costs one log record, and reads,
+   * iterators and snapshots taken after it see none of the range's older keys. Compactions drop
+   * the covered entries as they rewrite them (docs/api.md, "Range deletions").
+   *
+   * @throws IllegalArgumentException if a bound is not a valid key or the range is empty or
+   *     inverted (nothing is written)
+   */
+  void deleteRange(byte[] from, byte[] toExclusive);
+
+  void deleteRange(byte[] from, byte[] toExclusive, WriteOptions options);
+
+  /**
    * Combines {@code operand} with {@code key}'s value through the database's {@link
    * MergeOperator} (RocksDB's {@code Merge}), without reading it: the operand is stored, and reads
    * and compactions apply it. Refused with an {@link IllegalArgumentException}, writing nothing,

@@ -117,6 +117,18 @@ public final class DbImpl implements Cairn {
   }
 
   @Override
+  public void deleteRange(byte[] from, byte[] toExclusive) {
+    writable("deleteRange");
+    write(new WriteBatch().deleteRange(from, toExclusive), defaultWriteOptions());
+  }
+
+  @Override
+  public void deleteRange(byte[] from, byte[] toExclusive, WriteOptions options) {
+    writable("deleteRange");
+    write(new WriteBatch().deleteRange(from, toExclusive), options);
+  }
+
+  @Override
   public void merge(byte[] key, byte[] operand) {
     writable("merge");
     write(new WriteBatch().merge(key, operand), defaultWriteOptions());

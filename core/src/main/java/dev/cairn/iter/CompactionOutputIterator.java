@@ -4,6 +4,8 @@ import dev.cairn.CairnException;
 import dev.cairn.CompactionFilter;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.Merger;
+import dev.cairn.key.RangeTombstone;
+import dev.cairn.key.RangeTombstones;
 import dev.cairn.key.UserKeys;
 import dev.cairn.key.ValueType;
 import java.util.ArrayList;
@@ -42,6 +44,13 @@ import java.util.function.Predicate;
  * {@code MergeHelper}). Operands never merge across a snapshot: that snapshot reads the older
  * stripes alone.
  *
+ * <p><b>Range tombstones</b> ({@link #withRangeTombstones}): an entry a tombstone of the inputs
+ * covers is dropped when the two are in the same stripe (every reader that sees the entry sees
+ * the tombstone), and acts as a tombstone for the operands above it there. The inputs' range
+ * tombstones go to the output ({@link #keptRangeTombstones()}), but at the bottom those in the
+ * oldest stripe: every reader sees them, and everything they covered was in this merge and is
+ * gone.
+ *
  * <p><b>Tombstones at the bottom.</b> A tombstone only matters if something older than it for the
  * same user key would otherwise show through. When the output is bottommost for a key (no older
  * data for it exists outside this merge), the oldest kept entries of the key, if they are
@@ -74,6 +83,10 @@ public final class CompactionOutputIterator implements InternalIterator {
   private final CompactionFilter.Context filterContext;
   /** Merges operands; {@link Merger#NONE} refuses them. */
   private final Merger merger;
+  /** The inputs' range tombstones. */
+  private RangeTombstones rangeTombstones = RangeTombstones.EMPTY;
+  /** Whether the output is bottommost for every key (the boolean constructors). */
+  private final boolean bottommostForAll;
   /** Entries newer than this no snapshot sees: the user's filter may act on them. */
   private final long newestSnapshot;
 
@@ -87,6 +100,8 @@ public final class CompactionOutputIterator implements InternalIterator {
   private long droppedEntries;
   private long droppedTombstones;
   private long mergedOperands;
+  private long coveredEntries;
+  private long droppedRangeTombstones;
   private long removedByFilter;
   private long changedByFilter;
   private long smallestFilteredSequence = Long.MAX_VALUE;
@@ -109,7 +124,7 @@ public final class CompactionOutputIterator implements InternalIterator {
         merged,
         snapshotsAscending,
         smallestSnapshotOrLastSequence,
-        dropTombstonesAtBottom ? userKey -> true : null);
+        dropTombstonesAtBottom ? BOTTOMMOST_FOR_ALL : null);
   }
 
   /**
@@ -158,7 +173,44 @@ public final class CompactionOutputIterator implements InternalIterator {
       CompactionFilter.Context context,
       Merger merger) {
     this(merged, snapshotsAscending, smallestSnapshotOrLastSequence,
-        dropTombstonesAtBottom ? userKey -> true : null, expired, filter, context, merger);
+        dropTombstonesAtBottom ? BOTTOMMOST_FOR_ALL : null, expired, filter, context, merger);
+  }
+
+  private static final Predicate<byte[]> BOTTOMMOST_FOR_ALL = userKey -> true;
+
+  /**
+   * Applies the inputs' range tombstones (set before {@link #seekToFirst()}): covered entries in
+   * a tombstone's stripe are dropped, and the tombstones are kept for the output, but at the
+   * bottom those every reader sees.
+   */
+  public CompactionOutputIterator withRangeTombstones(RangeTombstones inputs) {
+    this.rangeTombstones = inputs;
+    return this;
+  }
+
+  /** The range tombstones the output keeps: the inputs', but at the bottom those in the oldest stripe. */
+  public RangeTombstones keptRangeTombstones() {
+    if (!bottommostForAll || rangeTombstones.isEmpty()) {
+      return rangeTombstones;
+    }
+    List<RangeTombstone> kept = new ArrayList<>();
+    for (RangeTombstone t : rangeTombstones.all()) {
+      if (stripeOf(t.sequence()) > 0) {
+        kept.add(t);
+      }
+    }
+    droppedRangeTombstones = rangeTombstones.size() - kept.size();
+    return RangeTombstones.of(kept);
+  }
+
+  /** Range tombstones {@link #keptRangeTombstones()} left out. */
+  public long droppedRangeTombstones() {
+    return droppedRangeTombstones;
+  }
+
+  /** Entries dropped because a range tombstone in their stripe covered them (counted in the drops too). */
+  public long coveredEntries() {
+    return coveredEntries;
   }
 
   private CompactionOutputIterator(
@@ -171,6 +223,7 @@ public final class CompactionOutputIterator implements InternalIterator {
       CompactionFilter.Context context,
       Merger merger) {
     this.merger = merger;
+    this.bottommostForAll = bottommostForUserKey == BOTTOMMOST_FOR_ALL;
     this.expired = expired;
     this.userFilter = filter;
     this.filterContext = context;
@@ -316,6 +369,14 @@ public final class CompactionOutputIterator implements InternalIterator {
         previousStripe = stripe;
         stripeDecided = false;
       }
+      if (!stripeDecided && !rangeTombstones.isEmpty() && coveredInStripe(first, ikey, stripe)) {
+        // Deleted for every reader that sees it, as are the older entries of its stripe.
+        coveredEntries++;
+        if (!pendingKeys.isEmpty()) {
+          mergePendingOnto(userKey, null);
+        }
+        stripeDecided = true;
+      }
       if (!stripeDecided) {
         // Shadowed otherwise, by the newer entry of the same stripe.
         if (type == ValueType.MERGE) {
@@ -446,6 +507,12 @@ public final class CompactionOutputIterator implements InternalIterator {
   private boolean endsWithTombstone() {
     return !keptKeys.isEmpty()
         && InternalKey.type(keptKeys.get(keptKeys.size() - 1)) == ValueType.DELETION;
+  }
+
+  /** Whether a range tombstone of the inputs in {@code stripe} covers {@code ikey} (of user key {@code first}'s). */
+  private boolean coveredInStripe(byte[] first, byte[] ikey, int stripe) {
+    long stripeTop = stripe < stripeBounds.length ? stripeBounds[stripe] : Long.MAX_VALUE;
+    return rangeTombstones.covers(InternalKey.userKey(first), InternalKey.sequence(ikey), stripeTop);
   }
 
   /** The stripe of a sequence: the number of snapshot bounds strictly below it. */

@@ -5,6 +5,7 @@ import dev.cairn.DatabaseClosedException;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.MergeOperands;
 import dev.cairn.key.Merger;
+import dev.cairn.key.RangeTombstones;
 import dev.cairn.key.UserKeys;
 import dev.cairn.key.ValueType;
 import java.util.Arrays;
@@ -21,6 +22,8 @@ import java.util.NoSuchElementException;
  *   <li>a key whose newest visible entry is a tombstone is hidden;
  *   <li>merge operands above a key's newest visible value or tombstone (or above nothing) are
  *       merged onto it ({@link Merger}), and the result is shown;
+ *   <li>an entry a visible range tombstone covers ({@link #withRangeTombstones}: one newer than
+ *       the entry, over its key) reads as a tombstone;
  *   <li>keys below {@code lowerBound} are never shown ({@link #seekToFirst()} seeks to it, a seek
  *       below it is clamped up) and the iterator becomes invalid at the first key {@code >=
  *       upperBound}, without reading further (so a bounded scan does not walk tombstones beyond
@@ -49,6 +52,8 @@ public final class DbIterator implements CairnIterator {
   /** Null: values are shown as stored. Else the user's value of each, or a tombstone. */
   private final StoredValues storedValues;
   private final Merger merger;
+  /** Range tombstones over the internal iterator's entries ({@link RangeTombstones#EMPTY}: none). */
+  private RangeTombstones rangeTombstones = RangeTombstones.EMPTY;
   private Runnable onClose;
 
   private boolean closed;
@@ -100,6 +105,12 @@ public final class DbIterator implements CairnIterator {
     this.lowerBound = lowerBound == null ? null : lowerBound.clone();
     this.upperBound = upperBound == null ? null : upperBound.clone();
     this.onClose = onClose;
+  }
+
+  /** Reads the entries {@code tombstones} cover (at this iterator's snapshot) as deleted. Before positioning. */
+  public DbIterator withRangeTombstones(RangeTombstones tombstones) {
+    this.rangeTombstones = tombstones;
+    return this;
   }
 
   @Override
@@ -264,6 +275,10 @@ public final class DbIterator implements CairnIterator {
       if (skipThrough != null && InternalKey.compareUserKeys(ikey, skipThrough) <= 0) {
         continue;
       }
+      if (rangeTombstones.coversEntry(ikey, snapshotSequence)) {
+        skipThrough = ikey; // its older entries are covered too
+        continue;
+      }
       ValueType type = InternalKey.type(ikey);
       byte[] userValue = type == ValueType.VALUE && storedValues != null ? storedValues.userValue(internal.value()) : null;
       if (type == ValueType.DELETION || (storedValues != null && type == ValueType.VALUE && userValue == null)) {
@@ -295,8 +310,9 @@ public final class DbIterator implements CairnIterator {
     byte[] base = null;
     for (; internal.isValid() && InternalKey.compareUserKeys(internal.key(), newest) == 0; internal.next()) {
       ValueType type = InternalKey.type(internal.key());
-      if (type != ValueType.MERGE) {
-        base = type == ValueType.VALUE ? internal.value() : null;
+      if (type != ValueType.MERGE || rangeTombstones.coversEntry(internal.key(), snapshotSequence)) {
+        base = type == ValueType.VALUE && !rangeTombstones.coversEntry(internal.key(), snapshotSequence)
+            ? internal.value() : null;
         break;
       }
       operands.add(internal.value());
@@ -339,7 +355,10 @@ public final class DbIterator implements CairnIterator {
         gathering = InternalKey.userKey(ikey);
       }
       ValueType type = InternalKey.type(ikey);
-      if (type == ValueType.VALUE) {
+      if (rangeTombstones.coversEntry(ikey, snapshotSequence)) {
+        base = null; // covered by a range tombstone: reads as a tombstone
+        operands = null;
+      } else if (type == ValueType.VALUE) {
         // A value that reads as a tombstone (expired) is one.
         base = storedValues != null ? storedValues.userValue(internal.value()) : internal.value();
         operands = null;

@@ -93,13 +93,18 @@ public final class RangeTombstones {
    * {@link #NONE}: an entry of the key with a smaller sequence reads as deleted at the snapshot.
    */
   public long coverSequence(byte[] userKey, long snapshot) {
+    return coverSequence(userKey, userKey.length, snapshot);
+  }
+
+  /** {@link #coverSequence(byte[], long)} for the user key that is the first {@code length} bytes of {@code key}. */
+  public long coverSequence(byte[] key, int length, long snapshot) {
     int lo = 0;
     int hi = starts.length - 1;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
-      if (UserKeys.compare(userKey, starts[mid]) < 0) {
+      if (Arrays.compareUnsigned(key, 0, length, starts[mid], 0, starts[mid].length) < 0) {
         hi = mid - 1;
-      } else if (UserKeys.compare(userKey, ends[mid]) >= 0) {
+      } else if (Arrays.compareUnsigned(key, 0, length, ends[mid], 0, ends[mid].length) >= 0) {
         lo = mid + 1;
       } else {
         for (long seq : sequences[mid]) {
@@ -116,6 +121,12 @@ public final class RangeTombstones {
   /** Whether an entry of {@code userKey} with {@code sequence} reads as deleted at {@code snapshot}. */
   public boolean covers(byte[] userKey, long sequence, long snapshot) {
     return sequence < coverSequence(userKey, snapshot);
+  }
+
+  /** Whether the entry {@code internalKey} reads as deleted at {@code snapshot}. */
+  public boolean coversEntry(byte[] internalKey, long snapshot) {
+    return !isEmpty() && InternalKey.sequence(internalKey)
+        < coverSequence(internalKey, InternalKey.userKeyLength(internalKey), snapshot);
   }
 
   @Override

@@ -44,6 +44,10 @@ import java.util.concurrent.atomic.LongAdder;
 public final class TableCache implements AutoCloseable {
   private record Key(long fileNumber, long footerOffset) {}
 
+  /** {@link #rangeTombstones}: what is known of each table's range tombstones, by file number. */
+  private final java.util.concurrent.ConcurrentHashMap<Long, dev.cairn.key.RangeTombstones> rangeTombstonesByFile =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   // Immutable after construction.
   private final FileSystem fs;
   private final Path dbDir;
@@ -75,6 +79,24 @@ public final class TableCache implements AutoCloseable {
   }
 
   /** Returns a handle on the table at {@code footerOffset} of file {@code fileNumber}. */
+  /**
+   * The range tombstones of table {@code fileNumber} (whose footer is at {@code footerOffset}),
+   * remembered by file number until {@link #evict(long)}: a table's tombstones never change (block
+   * compaction appends only to tables without any, and appends none), so an iterator learns which
+   * tables hold some without opening each table again.
+   */
+  public dev.cairn.key.RangeTombstones rangeTombstones(long fileNumber, long footerOffset) throws IOException {
+    dev.cairn.key.RangeTombstones known = rangeTombstonesByFile.get(fileNumber);
+    if (known != null) {
+      return known;
+    }
+    try (TableHandle h = acquire(fileNumber, footerOffset)) {
+      known = h.reader().rangeTombstones();
+    }
+    rangeTombstonesByFile.put(fileNumber, known);
+    return known;
+  }
+
   public TableHandle acquire(long fileNumber, long footerOffset) throws IOException {
     Key key = new Key(fileNumber, footerOffset);
     Entry cached = entries.get(key);
@@ -148,6 +170,7 @@ public final class TableCache implements AutoCloseable {
    * drops the file's blocks from the block cache.
    */
   public void evict(long fileNumber) {
+    rangeTombstonesByFile.remove(fileNumber);
     List<Entry> removed = new ArrayList<>();
     synchronized (lock) {
       entries.entrySet().removeIf(e -> {

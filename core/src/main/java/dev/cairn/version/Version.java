@@ -53,6 +53,8 @@ public final class Version implements BufferedLevels<FileMetaData> {
   private final Consumer<Version> onRelease;
   /** See {@link #logNumber()}. */
   private final long logNumber;
+  /** See {@link #rangeTombstones}; null until first asked. */
+  private volatile dev.cairn.key.RangeTombstones rangeTombstones;
 
   private final AtomicInteger refs = new AtomicInteger();
   private final KeptPerFile kept;
@@ -111,6 +113,22 @@ public final class Version implements BufferedLevels<FileMetaData> {
    */
   public long logNumber() {
     return logNumber;
+  }
+
+  /**
+   * The range tombstones of every table in the levels (the buffers' files are not read by
+   * iterators), found once per version by {@code ofFiles} and kept: a version never changes.
+   */
+  public dev.cairn.key.RangeTombstones rangeTombstones(
+      java.util.function.Function<List<FileMetaData>, dev.cairn.key.RangeTombstones> ofFiles) {
+    dev.cairn.key.RangeTombstones known = rangeTombstones;
+    if (known == null) {
+      List<FileMetaData> all = new ArrayList<>();
+      levels.forEach(all::addAll);
+      known = ofFiles.apply(all);
+      rangeTombstones = known; // derived data: a race computes it twice, never wrongly
+    }
+    return known;
   }
 
   /** The first invariant {@code levels} break, or null. */

@@ -14,6 +14,23 @@ public final class TableIterators {
   private TableIterators() {}
 
   /** Pins a table in the table cache, opening it if needed; I/O failures become unchecked. */
+  /** The range tombstones of {@code files}, in one set (each file's are read when it is opened). */
+  public static dev.cairn.key.RangeTombstones rangeTombstones(TableCache tables, java.util.Collection<FileMetaData> files) {
+    java.util.List<dev.cairn.key.RangeTombstones> sets = new java.util.ArrayList<>();
+    for (FileMetaData f : files) {
+      dev.cairn.key.RangeTombstones t;
+      try {
+        t = tables.rangeTombstones(f.number(), f.footerOffset());
+      } catch (IOException e) {
+        throw new CairnIOException("opening table " + FileNames.table(f.number()), e);
+      }
+      if (!t.isEmpty()) {
+        sets.add(t);
+      }
+    }
+    return sets.isEmpty() ? dev.cairn.key.RangeTombstones.EMPTY : dev.cairn.key.RangeTombstones.union(sets);
+  }
+
   public static TableHandle acquire(TableCache tables, FileMetaData file) {
     try {
       return tables.acquire(file.number(), file.footerOffset());

@@ -9,6 +9,8 @@ import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.WritableFile;
 import dev.cairn.key.InternalKey;
+import dev.cairn.key.RangeTombstone;
+import dev.cairn.key.RangeTombstones;
 import dev.cairn.table.TableBuilder;
 import dev.cairn.table.TableOptions;
 import dev.cairn.table.TableSummary;
@@ -17,6 +19,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongSupplier;
 
@@ -26,6 +30,13 @@ import java.util.function.LongSupplier;
  * overlap). A table is never cut between two entries of the same user key: if one user key's
  * versions were split across files, the files of a level would overlap in user keys, and a point
  * lookup that picks one file by key range could miss the newer version.
+ *
+ * <p><b>Range tombstones</b> ({@link #rangeTombstones}) go into the table open when the stream
+ * reaches their start, and the table's bounds span them. At a cut after user key {@code b}, a
+ * tombstone that reaches past {@code b} is split at {@code b}'s successor ({@code b} + a zero
+ * byte, {@link RangeTombstone#successor}): the finished table keeps the part up to and including
+ * {@code b}, the next table the rest, so that the tables' bounds neither overlap nor leave a gap
+ * the tombstone covered. A stream of tombstones without entries still makes a table.
  *
  * <p>Each finished table is synced and closed; {@link #finish()} also syncs the directory, so
  * that the tables are durable before a manifest edit names them.
@@ -68,6 +79,10 @@ public final class TableOutput implements AutoCloseable {
   private TableBuilder builder;
   private long fileNumber;
   private byte[] lastKey;
+  /** Range tombstones the stream has not reached yet, by start. */
+  private final ArrayDeque<RangeTombstone> pendingTombstones = new ArrayDeque<>();
+  /** Range tombstones of the open table, written when it is finished. */
+  private final List<RangeTombstone> tableTombstones = new ArrayList<>();
   private long rawDataBytes;
   private long storedDataBytes;
 
@@ -98,6 +113,12 @@ public final class TableOutput implements AutoCloseable {
     return this;
   }
 
+  /** Range tombstones to write with the entries; called before the first {@link #add}. */
+  public TableOutput rangeTombstones(RangeTombstones tombstones) {
+    pendingTombstones.addAll(tombstones.all()); // by start
+    return this;
+  }
+
   public void add(byte[] internalKey, byte[] value) throws IOException {
     boolean sameUserKey = lastKey != null && InternalKey.compareUserKeys(lastKey, internalKey) == 0;
     // The policy is asked only where a cut is allowed (a new user key), so a cut it asks for is
@@ -111,19 +132,63 @@ public final class TableOutput implements AutoCloseable {
       }
     }
     if (builder == null) {
-      fileNumber = newFileNumber.getAsLong();
-      file = fs.create(FileNames.tablePath(dir, fileNumber), tag);
-      builder = new TableBuilder(file, tableOptions);
-      if (warmCache != null) {
-        long number = fileNumber;
-        builder.onDataBlock((offset, contents) -> warmCache.insertWritten(number, offset, ByteBuffer.wrap(contents)));
-      }
+      startTable();
     }
+    takeTombstonesFrom(internalKey, internalKey.length - InternalKey.TRAILER_BYTES);
     builder.add(internalKey, value);
     lastKey = internalKey;
   }
 
+  private void startTable() throws IOException {
+    fileNumber = newFileNumber.getAsLong();
+    file = fs.create(FileNames.tablePath(dir, fileNumber), tag);
+    builder = new TableBuilder(file, tableOptions);
+    if (warmCache != null) {
+      long number = fileNumber;
+      builder.onDataBlock((offset, contents) -> warmCache.insertWritten(number, offset, ByteBuffer.wrap(contents)));
+    }
+  }
+
+  /** Moves the pending tombstones that start at or before the first {@code userKeyLength} bytes of {@code key} into the open table. */
+  private void takeTombstonesFrom(byte[] key, int userKeyLength) {
+    while (!pendingTombstones.isEmpty()
+        && Arrays.compareUnsigned(pendingTombstones.peekFirst().from(), 0, pendingTombstones.peekFirst().from().length,
+            key, 0, userKeyLength) <= 0) {
+      tableTombstones.add(pendingTombstones.pollFirst());
+    }
+  }
+
+  /**
+   * Finishes the open table. Its tombstones that reach past its last user key are split there,
+   * the rest going back to the front of the pending ones (they start before any still pending).
+   */
   private void finishCurrent() throws IOException {
+    finishCurrent(false);
+  }
+
+  /** @param last whether the stream has ended: the tombstones stay whole */
+  private void finishCurrent(boolean last) throws IOException {
+    if (!last && lastKey != null && !tableTombstones.isEmpty()) {
+      byte[] next = RangeTombstone.successor(InternalKey.userKey(lastKey));
+      List<RangeTombstone> rest = new ArrayList<>();
+      for (RangeTombstone t : tableTombstones) {
+        RangeTombstone kept = t.clip(null, next);
+        if (kept != null) {
+          builder.addRangeTombstone(kept);
+        }
+        RangeTombstone after = t.clip(next, null);
+        if (after != null) {
+          rest.add(after);
+        }
+      }
+      for (int i = rest.size() - 1; i >= 0; i--) {
+        pendingTombstones.addFirst(rest.get(i));
+      }
+    } else {
+      tableTombstones.forEach(builder::addRangeTombstone);
+    }
+    tableTombstones.clear();
+    lastKey = null;
     TableSummary s = builder.finish();
     rawDataBytes += builder.rawDataBytes();
     storedDataBytes += builder.storedDataBytes();
@@ -147,8 +212,16 @@ public final class TableOutput implements AutoCloseable {
 
   /** Finishes the last table and syncs the directory; returns every table written. */
   public List<FileMetaData> finish() throws IOException {
+    if (!pendingTombstones.isEmpty()) {
+      // Past the last entry: the rest go into the last table, whole.
+      if (builder == null) {
+        startTable();
+      }
+      tableTombstones.addAll(pendingTombstones);
+      pendingTombstones.clear();
+    }
     if (builder != null) {
-      finishCurrent();
+      finishCurrent(true);
     }
     if (!finished.isEmpty()) {
       fs.syncDirectory(dir);

@@ -64,6 +64,10 @@ final class PartRewriter {
       List<PartCompaction.Plan<FileMetaData>> plans =
           PartCompaction.plan(pinned, pinned.numLevels(), layouts, maxKeptFraction);
       for (PartCompaction.Plan<FileMetaData> plan : plans.subList(0, Math.min(plans.size(), MAX_FILES_PER_PASS))) {
+        if (!TableIterators.rangeTombstones(engine.tableCache(), List.of(plan.file())).isEmpty()) {
+          // A subset of blocks would leave the file's range tombstones behind: kept whole.
+          continue;
+        }
         long number = engine.pendingOutputs().allocate();
         numbers.add(number);
         written.add(new Rewrite(plan, write(plan, number)));

@@ -94,11 +94,13 @@ final class CompactionJob implements CompactionExecution {
     try (InternalIterator merged = new MergingIterator(inputIterators(tag));
         CompactionOutputIterator kept = new CompactionOutputIterator(merged, snapshots, oldestSnapshot,
             plan.bottommost(), engine.compactionExpiry(), engine.compactionFilter(),
-            new CompactionFilter.Context(plan.outputLevel(), plan.bottommost()), engine.merger());
+            new CompactionFilter.Context(plan.outputLevel(), plan.bottommost()), engine.merger())
+            .withRangeTombstones(inputRangeTombstones());
         TableOutput out = new TableOutput(engine.fs(), engine.dir(),
             tableOptions.forOutput(engine.options(), plan.bottommost()), tag,
             plan.outputLimits().targetFileBytes(), this::newOutputNumber,
             TableOutput.CutPolicy.grandparents(plan, engine.options()))) {
+      out.rangeTombstones(kept.keptRangeTombstones());
       long added = 0;
       for (kept.seekToFirst(); kept.isValid(); kept.next()) {
         if (engine.status().isClosing()) {
@@ -126,6 +128,13 @@ final class CompactionJob implements CompactionExecution {
       edit.deleteFile(plan.outputLevel(), f.number());
     }
     return edit;
+  }
+
+  /** The inputs' and targets' range tombstones. */
+  private dev.cairn.key.RangeTombstones inputRangeTombstones() {
+    List<FileMetaData> all = new ArrayList<>(inputs);
+    all.addAll(targets);
+    return TableIterators.rangeTombstones(engine.tableCache(), all);
   }
 
   private long newOutputNumber() {

@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * Point reads of one level through its compaction buffer (LSbM Algorithm 3). The level's own
- * file is consulted first: when its key range or filter rules the key out, the level's answer is
+ * file is consulted first: when its key range or filter rules the key out (and none of its range
+ * tombstones covers it), the level's answer is
  * "not here", and by the buffer invariant so is the buffer's, so both are skipped. Otherwise the
  * buffer's tables are walked newest first: the first file that holds the key (at the snapshot)
  * answers, a removed marker covering the key ends the walk, and the level's file answers when
@@ -43,7 +44,7 @@ final class BufferLookup {
       return VersionLookup.getFromTable(tables, levelFile, key, fillCache);
     }
     try (TableHandle h = TableIterators.acquire(tables, levelFile)) {
-      if (!h.reader().mayContain(key)) {
+      if (!h.reader().mayAnswer(key)) {
         return LookupResult.NOT_PRESENT;
       }
       int blocksBefore = key.blockReads();
@@ -117,7 +118,7 @@ final class BufferLookup {
   private static LookupResult readThrough(TableCache tables, BufferEntry.File<FileMetaData> f, LookupKey key,
       boolean fillCache) {
     try (TableHandle h = TableIterators.acquire(tables, f.meta())) {
-      if (!h.reader().mayContain(key)) {
+      if (!h.reader().mayAnswer(key)) {
         return LookupResult.NOT_PRESENT;
       }
       Walk w = walk(tables, f.carried(), key, fillCache);

@@ -13,6 +13,7 @@ import dev.cairn.iter.StoredValues;
 import dev.cairn.key.LookupResult;
 import dev.cairn.key.MergeOperands;
 import dev.cairn.key.Merger;
+import dev.cairn.key.RangeTombstones;
 import dev.cairn.memtable.MemTable;
 import dev.cairn.table.LookupKey;
 import dev.cairn.table.TableCache;
@@ -111,7 +112,22 @@ public final class ReadState implements AutoCloseable {
       throw e;
     }
     return new DbIterator(new MergingIterator(children), sequence, options.lowerBound(),
-        options.upperBound(), storedValues, merger, this::close);
+        options.upperBound(), storedValues, merger, this::close).withRangeTombstones(rangeTombstones());
+  }
+
+  /** The range tombstones of the memtables and the version's tables, in one set. */
+  private RangeTombstones rangeTombstones() {
+    List<RangeTombstones> sets = new ArrayList<>();
+    for (MemTable m : memtables) {
+      if (!m.rangeTombstones().isEmpty()) {
+        sets.add(m.rangeTombstones());
+      }
+    }
+    RangeTombstones inTables = version.rangeTombstones(files -> TableIterators.rangeTombstones(tables, files));
+    if (!inTables.isEmpty()) {
+      sets.add(inTables);
+    }
+    return sets.isEmpty() ? RangeTombstones.EMPTY : sets.size() == 1 ? sets.get(0) : RangeTombstones.union(sets);
   }
 
   /**

@@ -40,6 +40,7 @@ public final class FlushJob {
       if (cacheBlocks) {
         out.warming(engine.blockCache());
       }
+      out.rangeTombstones(mem.rangeTombstones());
       for (it.seekToFirst(); it.isValid(); it.next()) {
         out.add(it.key(), it.value());
       }
