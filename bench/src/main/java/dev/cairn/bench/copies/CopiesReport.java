@@ -58,12 +58,7 @@ final class CopiesReport {
   static String markdown(String command, Machine machine, CopiesSettings s, List<RoundFigures> rounds) {
     StringBuilder sb = new StringBuilder("# Copies: checkpoints, backups and many databases\n\n");
     sb.append("Command: `").append(command).append("`\n\n");
-    sb.append(String.format(Locale.ROOT, "Machine: %d processors (nproc), %.1f GiB of memory; %s, heap limit %.1f GiB",
-        machine.processors(), machine.memoryBytes() / MIB / 1024, machine.java(), machine.maxHeapBytes() / MIB / 1024));
-    if (!machine.jvmArguments().isEmpty()) {
-      sb.append(", JVM arguments `").append(String.join(" ", machine.jvmArguments())).append('`');
-    }
-    sb.append("; commit `").append(machine.commit()).append("`.\n\n");
+    sb.append(machine.markdown()).append("\n\n");
     sb.append(rounds.size() == 1 ? "One round." : "Each figure is the median [smallest-largest] over "
         + rounds.size() + " rounds.").append(" Every round's figures are in summary.json.\n\n");
 

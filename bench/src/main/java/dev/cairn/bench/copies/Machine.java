@@ -6,12 +6,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Where the figures were measured, for report.md's header: figures from another machine, JVM or
- * commit are other figures.
+ * Where the figures were measured, for report.md's header (of {@code copies} and {@code
+ * features}): figures from another machine, JVM or commit are other figures.
  *
  * @param processors the processors this JVM may use (what {@code nproc} prints)
  * @param memoryBytes the memory the operating system reports (a container's limit where it has one)
@@ -21,10 +22,10 @@ import java.util.concurrent.TimeUnit;
  * @param commit {@code git rev-parse HEAD} in the working directory, "+ local changes" when
  *     tracked files differ from it, or "unknown" outside a repository
  */
-record Machine(int processors, long memoryBytes, long maxHeapBytes, String java, List<String> jvmArguments,
+public record Machine(int processors, long memoryBytes, long maxHeapBytes, String java, List<String> jvmArguments,
     String commit) {
 
-  static Machine describe() {
+  public static Machine describe() {
     long memory = ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
         ? os.getTotalMemorySize() : -1;
     return new Machine(Runtime.getRuntime().availableProcessors(), memory, Runtime.getRuntime().maxMemory(),
@@ -61,7 +62,19 @@ record Machine(int processors, long memoryBytes, long maxHeapBytes, String java,
     }
   }
 
-  Map<String, Object> toJson() {
+  /** The report's machine line: processors, memory, JVM, heap limit, JVM arguments and commit. */
+  public String markdown() {
+    double gib = 1 << 30;
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
+        "Machine: %d processors (nproc), %.1f GiB of memory; %s, heap limit %.1f GiB", processors, memoryBytes / gib,
+        java, maxHeapBytes / gib));
+    if (!jvmArguments.isEmpty()) {
+      sb.append(", JVM arguments `").append(String.join(" ", jvmArguments)).append('`');
+    }
+    return sb.append("; commit `").append(commit).append("`.").toString();
+  }
+
+  public Map<String, Object> toJson() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("processors", processors);
     m.put("memory_bytes", memoryBytes);

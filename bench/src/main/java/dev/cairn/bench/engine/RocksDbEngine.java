@@ -183,7 +183,7 @@ public final class RocksDbEngine implements BenchEngine {
   }
 
   /** The column family's options of {@link Tuning#BEST} as RocksDB's option strings. */
-  static Properties bestColumnFamilyOptions(EngineSettings s) {
+  public static Properties bestColumnFamilyOptions(EngineSettings s) {
     Properties p = new Properties();
     p.setProperty("write_buffer_size", Long.toString(s.memtableBytes()));
     p.setProperty("compression", compressionName(s.compression()));

@@ -13,7 +13,7 @@ public final class DirectorySize {
   private DirectorySize() {}
 
   /** Sum of the sizes of the regular files under {@code dir}; 0 if it is gone. */
-  static long of(Path dir) {
+  public static long of(Path dir) {
     long total = 0;
     try (Stream<Path> files = Files.walk(dir)) {
       for (Path p : (Iterable<Path>) files::iterator) {
