@@ -33,8 +33,9 @@ import java.util.Map;
  * {@code dev.cairn.bench.micro}, {@code summarize} reports a finished run's steady state
  * ({@link dev.cairn.bench.report.SteadyState}), {@code hiccups} measures the machine's own stalls
  * ({@link dev.cairn.bench.run.MachineHiccups}), {@code copies} times checkpoints, backups and many
- * databases in one process ({@link dev.cairn.bench.copies.CopiesCommand}). Exit codes: 0 success, 1 a
- * run failed, 2 a bad command line.
+ * databases in one process ({@link dev.cairn.bench.copies.CopiesCommand}), {@code features} times
+ * counters as merges against read-modify-writes ({@link dev.cairn.bench.features.FeaturesCommand}).
+ * Exit codes: 0 success, 1 a run failed, 2 a bad command line.
  */
 public final class BenchMain {
   public static final int EXIT_OK = 0;
@@ -111,11 +112,15 @@ public final class BenchMain {
           dev.cairn.bench.copies.CopiesCommand.run(rest, err);
           return EXIT_OK;
         }
+        case "features" -> {
+          dev.cairn.bench.features.FeaturesCommand.run(rest, err);
+          return EXIT_OK;
+        }
         case "help", "-h", "--help" -> {
           out.print(usage());
           return EXIT_OK;
         }
-        default -> throw new UsageException("unknown command '" + command + "'; valid commands: run, compare, matrix, series, docs, summarize, cache-replay, hiccups, copies, jmh, help");
+        default -> throw new UsageException("unknown command '" + command + "'; valid commands: run, compare, matrix, series, docs, summarize, cache-replay, hiccups, copies, features, jmh, help");
       }
     } catch (UsageException e) {
       err.println("error: " + e.getMessage());
@@ -269,6 +274,9 @@ public final class BenchMain {
         .append("  java -jar cairn-bench.jar copies --out DIR [--records N] [--value-bytes B] [--databases D] [--many-records R] [--repeat K] [--data-dir DIR] [--seed X]\n")
         .append("      (checkpoint and backup times per compaction style; D databases on their own resources and on one SharedResources;\n")
         .append("       its flags' defaults, 1000000 records, 20 databases of 200000, 3 rounds, are the full figures: docs/benchmarks.md)\n")
+        .append("  java -jar cairn-bench.jar features --out DIR [--counters N] [--increments N] [--repeat R] [--data-dir DIR] [--cache-mb M] [--seed X]\n")
+        .append("      (64-bit counters as merges, reads after them and read-modify-writes on cairn, its A/A twin, rocksdb and rocksdb-best;\n")
+        .append("       its flags' defaults, 100000 counters, 2000000 increments, 3 rounds, 64 MiB caches, are the full figures: docs/benchmarks.md)\n")
         .append("  java -jar cairn-bench.jar help\n\n")
         .append("engines:   ").append(String.join(", ", Engines.names())).append('\n')
         .append("workloads: ").append(String.join(", ", Workloads.names())).append("\n\nflags:\n");
