@@ -4,6 +4,7 @@ import dev.cairn.CorruptionException;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.ReadableFile;
 import dev.cairn.key.InternalKey;
+import dev.cairn.key.RangeTombstones;
 import dev.cairn.key.ValueType;
 import dev.cairn.table.block.Block;
 import dev.cairn.table.block.BlockHandle;
@@ -71,13 +72,15 @@ final class DirtyBlocks {
    * (ascending, duplicates allowed).
    */
   static DirtyBlocks find(TableReader reader, ReadableFile file, IoTag tag, List<byte[]> userKeys,
-      BesideTest besideTest) throws IOException {
+      RangeTombstones tombstones, BesideTest besideTest) throws IOException {
     DirtyBlocks d = new DirtyBlocks(reader, file, tag);
     d.markFromIndex(userKeys);
+    boolean[] underTombstone = d.markUnder(tombstones);
     d.readCoalesced();
     for (int i = 0; i < d.dirty.length; i++) {
       boolean lone = d.dirty[i] && (i == 0 || !d.dirty[i - 1]) && (i + 1 == d.dirty.length || !d.dirty[i + 1]);
-      d.beside[i] = lone && besideTest.test(i, d.contents[i]);
+      // A block under an incoming range tombstone is merged: its covered entries go.
+      d.beside[i] = lone && !underTombstone[i] && besideTest.test(i, d.contents[i]);
     }
     d.widenStraddlingRuns();
     return d;
@@ -101,10 +104,30 @@ final class DirtyBlocks {
    * widening for straddling user keys, which needs the blocks' contents): the selective rule's
    * dirty ratio.
    */
-  static long countFromIndex(TableReader reader, List<byte[]> userKeys) {
+  static long countFromIndex(TableReader reader, List<byte[]> userKeys, RangeTombstones tombstones) {
     DirtyBlocks d = new DirtyBlocks(reader, null, null);
     d.markFromIndex(userKeys);
+    d.markUnder(tombstones);
     return d.dirtyCount();
+  }
+
+  /**
+   * Marks dirty every block that may hold a key some tombstone of {@code tombstones} covers (a
+   * clean block under a range tombstone is no longer clean); returns which blocks it marked.
+   */
+  private boolean[] markUnder(RangeTombstones tombstones) {
+    boolean[] under = new boolean[dirty.length];
+    int n = index.size();
+    for (dev.cairn.key.RangeTombstone t : tombstones.all()) {
+      int first = index.seek(InternalKey.encode(t.from(), InternalKey.MAX_SEQUENCE, ValueType.FOR_SEEK));
+      // The block holding the first entry at or after the end may hold covered keys before it.
+      int last = Math.min(index.seek(InternalKey.encode(t.to(), InternalKey.MAX_SEQUENCE, ValueType.FOR_SEEK)), n - 1);
+      for (int i = first; i <= last; i++) {
+        dirty[i] = true;
+        under[i] = true;
+      }
+    }
+    return under;
   }
 
   private void markFromIndex(List<byte[]> userKeys) {

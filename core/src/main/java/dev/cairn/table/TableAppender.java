@@ -8,6 +8,7 @@ import dev.cairn.iter.ListIterator;
 import dev.cairn.iter.MergingIterator;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
+import dev.cairn.key.RangeTombstones;
 import dev.cairn.table.block.Block;
 import dev.cairn.table.block.BlockBuilder;
 import dev.cairn.table.block.BlockHandle;
@@ -99,6 +100,9 @@ public final class TableAppender {
    *     earlier failed append is cut there)
    * @param dropRules wraps a merged stream with compaction's drop rules (snapshots, tombstones)
    */
+  /** Range tombstones arriving with the incoming entries ({@link #append(List, RangeTombstones)}). */
+  private RangeTombstones incomingTombstones = RangeTombstones.EMPTY;
+
   public TableAppender(TableReader reader, ReadableFile file, WritableFile out, TableOptions options,
       double maxFilterFpRate, UnaryOperator<InternalIterator> dropRules, IoTag readTag) {
     this.reader = reader;
@@ -119,7 +123,12 @@ public final class TableAppender {
    * the selective rule's input. The append itself may merge a few more neighbours.
    */
   public static long countDirtyBlocks(TableReader reader, List<byte[]> userKeys) {
-    return DirtyBlocks.countFromIndex(reader, userKeys);
+    return countDirtyBlocks(reader, userKeys, RangeTombstones.EMPTY);
+  }
+
+  /** As above, with the blocks under incoming range tombstones. */
+  public static long countDirtyBlocks(TableReader reader, List<byte[]> userKeys, RangeTombstones tombstones) {
+    return DirtyBlocks.countFromIndex(reader, userKeys, tombstones);
   }
 
   /** Data blocks in the reader's index. */
@@ -132,6 +141,17 @@ public final class TableAppender {
    * result; flushes {@code out} (the caller syncs and closes it).
    */
   public Result append(List<Map.Entry<byte[], byte[]>> incoming) throws IOException {
+    return append(incoming, RangeTombstones.EMPTY);
+  }
+
+  /**
+   * As above, with incoming range tombstones: the blocks under them are merged (their covered
+   * entries dropped by the drop rules, which must know the tombstones), and the new footer's
+   * range-deletion block holds the table's tombstones and these. Tombstones are never dropped
+   * here, even at the bottom: a clean block may still hold what the table's own ones cover.
+   */
+  public Result append(List<Map.Entry<byte[], byte[]>> incoming, RangeTombstones tombstones) throws IOException {
+    this.incomingTombstones = tombstones;
     try {
       return appendAll(incoming);
     } finally {
@@ -145,7 +165,7 @@ public final class TableAppender {
       userKeys.add(InternalKey.userKey(e.getKey()));
     }
     int n = oldIndex.size();
-    DirtyBlocks dirty = DirtyBlocks.find(reader, file, readTag, userKeys,
+    DirtyBlocks dirty = DirtyBlocks.find(reader, file, readTag, userKeys, incomingTombstones,
         (i, block) -> besideBlock(block, incoming.subList(entriesUpTo(incoming, i - 1), entriesUpTo(incoming, i))));
     int next = 0; // first incoming entry not written yet
     for (int i = 0; i < n; i++) {
@@ -187,7 +207,7 @@ public final class TableAppender {
       writeRun(List.of(new ListIterator(incoming.subList(next, incoming.size()))), null);
     }
     long rewritten = dirty.dirtyCount() - dirty.besideCount();
-    if (dataBlocks == 0) {
+    if (dataBlocks == 0 && reader.rangeTombstones().isEmpty() && incomingTombstones.isEmpty()) {
       return new Result(null, 0, rewritten, newBlocks, out.size() - startOffset, false, rawDataBytes,
           storedDataBytes);
     }
@@ -350,12 +370,16 @@ public final class TableAppender {
     boolean rebuilt = filter != null && filter.rebuilt();
     long bitsPerKey = filter == null ? 0 : filter.bitsPerKey();
     TableProperties old = reader.properties();
-    int version = Footer.versionFor(reader.footer().mayHoldCompressedBlocks() || compressor.compresses());
-    TableTail.Written tail = TableTail.write(out, filter == null ? null : filter.contents(), index, compressor,
+    RangeTombstones ranges = incomingTombstones.isEmpty() ? reader.rangeTombstones()
+        : RangeTombstones.union(List.of(reader.rangeTombstones(), incomingTombstones));
+    int version = Footer.versionFor(reader.footer().mayHoldCompressedBlocks() || compressor.compresses(),
+        !ranges.isEmpty());
+    TableTail.Written tail = TableTail.write(out, filter == null ? null : filter.contents(), ranges, index, compressor,
         (indexBytes, filterBytes) -> new TableProperties(
             old.entries() - removed.entries + added.entries,
             old.deletions() - removed.deletions + added.deletions,
-            firstIndexedKey, largestIndexedKey(),
+            // No data block left (everything merged away): bounds from the range tombstones alone.
+            dataBlocks == 0 ? new byte[0] : firstIndexedKey, dataBlocks == 0 ? new byte[0] : largestIndexedKey(),
             Math.min(old.smallestSequence(), added.minSeq), Math.max(old.largestSequence(), added.maxSeq),
             old.rawKeyBytes() - removed.rawKeyBytes + added.rawKeyBytes,
             old.rawValueBytes() - removed.rawValueBytes + added.rawValueBytes,
@@ -363,8 +387,8 @@ public final class TableAppender {
             bitsPerKey, System.currentTimeMillis(), TableProperties.CREATOR, old.extent() + 1),
         reader.footerOffset(), version);
     TableProperties props = tail.properties();
-    long validBytes = dataBytes + props.indexBytes() + props.filterBytes() + tail.propertiesBytes()
-        + Footer.SIZE;
+    long validBytes = dataBytes + props.indexBytes() + props.filterBytes() + tail.rangeDeletionBytes()
+        + tail.propertiesBytes() + Footer.SIZE;
     return new Result(tail.summary(), validBytes, dirtyBlocks, newBlocks, out.size() - startOffset, rebuilt,
         rawDataBytes, storedDataBytes);
   }

@@ -44,8 +44,8 @@ import java.util.concurrent.atomic.LongAdder;
 public final class TableCache implements AutoCloseable {
   private record Key(long fileNumber, long footerOffset) {}
 
-  /** {@link #rangeTombstones}: what is known of each table's range tombstones, by file number. */
-  private final java.util.concurrent.ConcurrentHashMap<Long, dev.cairn.key.RangeTombstones> rangeTombstonesByFile =
+  /** {@link #rangeTombstones}: what is known of each table's range tombstones, by file and footer. */
+  private final java.util.concurrent.ConcurrentHashMap<Key, dev.cairn.key.RangeTombstones> rangeTombstonesByFile =
       new java.util.concurrent.ConcurrentHashMap<>();
 
   // Immutable after construction.
@@ -80,20 +80,20 @@ public final class TableCache implements AutoCloseable {
 
   /** Returns a handle on the table at {@code footerOffset} of file {@code fileNumber}. */
   /**
-   * The range tombstones of table {@code fileNumber} (whose footer is at {@code footerOffset}),
-   * remembered by file number until {@link #evict(long)}: a table's tombstones never change (block
-   * compaction appends only to tables without any, and appends none), so an iterator learns which
-   * tables hold some without opening each table again.
+   * The range tombstones of table {@code fileNumber} as of its footer at {@code footerOffset},
+   * remembered until the file or the footer is evicted: a footer's tombstones never change, so
+   * an iterator learns which tables hold some without opening each table again.
    */
   public dev.cairn.key.RangeTombstones rangeTombstones(long fileNumber, long footerOffset) throws IOException {
-    dev.cairn.key.RangeTombstones known = rangeTombstonesByFile.get(fileNumber);
+    Key key = new Key(fileNumber, footerOffset);
+    dev.cairn.key.RangeTombstones known = rangeTombstonesByFile.get(key);
     if (known != null) {
       return known;
     }
     try (TableHandle h = acquire(fileNumber, footerOffset)) {
       known = h.reader().rangeTombstones();
     }
-    rangeTombstonesByFile.put(fileNumber, known);
+    rangeTombstonesByFile.put(key, known);
     return known;
   }
 
@@ -170,7 +170,7 @@ public final class TableCache implements AutoCloseable {
    * drops the file's blocks from the block cache.
    */
   public void evict(long fileNumber) {
-    rangeTombstonesByFile.remove(fileNumber);
+    rangeTombstonesByFile.keySet().removeIf(k -> k.fileNumber() == fileNumber);
     List<Entry> removed = new ArrayList<>();
     synchronized (lock) {
       entries.entrySet().removeIf(e -> {
@@ -192,6 +192,7 @@ public final class TableCache implements AutoCloseable {
    * file's cached blocks stay: their offsets are still valid.
    */
   public void evictFooter(long fileNumber, long footerOffset) {
+    rangeTombstonesByFile.remove(new Key(fileNumber, footerOffset));
     Entry e;
     synchronized (lock) {
       e = entries.remove(new Key(fileNumber, footerOffset));

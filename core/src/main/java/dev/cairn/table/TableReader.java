@@ -156,9 +156,18 @@ public final class TableReader implements AutoCloseable {
   /**
    * The table's filter as a test that outlives this reader (it holds the filter's bits only), or
    * null when the table has none: what a trimmed buffer file leaves behind as a filter marker.
+   * It also holds the keys the table's range tombstones cover, which the table answers for too.
    */
   public KeyFilter keyFilter() {
-    return filter == null ? null : filter::mayContain;
+    if (filter == null) {
+      return null;
+    }
+    if (rangeTombstones.isEmpty()) {
+      return filter::mayContain;
+    }
+    RangeTombstones ranges = rangeTombstones;
+    BloomFilter bloom = filter;
+    return key -> bloom.mayContain(key) || ranges.coverSequence(key, Long.MAX_VALUE) != RangeTombstones.NONE;
   }
 
   /**

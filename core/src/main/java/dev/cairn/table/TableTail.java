@@ -34,8 +34,11 @@ final class TableTail {
    * @param properties the properties block's contents
    * @param propertiesBytes the properties block's size with its trailer
    * @param footerOffset where the footer starts
+   * @param rangeDeletions the range tombstones written ({@link RangeTombstones#EMPTY}: none)
+   * @param rangeDeletionBytes the range-deletion block's size with its trailer (0: none)
    */
-  record Written(TableProperties properties, long propertiesBytes, long footerOffset, RangeTombstones rangeDeletions) {
+  record Written(TableProperties properties, long propertiesBytes, long footerOffset, RangeTombstones rangeDeletions,
+      long rangeDeletionBytes) {
     /**
      * The table as a level sees it: its bounds span its entries and its range tombstones (their
      * claims, {@link RangeTombstone#smallestKey()}), its sequences both.
@@ -114,6 +117,7 @@ final class TableTail {
     file.append(new Footer(indexHandle, filterHandle, propertiesHandle, previousFooterOffset,
         version).encode());
     file.flush();
-    return new Written(props, propertiesHandle.size() + BlockTrailer.SIZE, footerOffset, rangeDeletions);
+    return new Written(props, propertiesHandle.size() + BlockTrailer.SIZE, footerOffset, rangeDeletions,
+        rangeDeletions.isEmpty() ? 0 : rangeHandle.size() + BlockTrailer.SIZE);
   }
 }

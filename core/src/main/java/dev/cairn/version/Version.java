@@ -116,16 +116,20 @@ public final class Version implements BufferedLevels<FileMetaData> {
   }
 
   /**
-   * The range tombstones of every table in the levels (the buffers' files are not read by
-   * iterators), found once per version by {@code ofFiles} and kept: a version never changes.
+   * The range tombstones of every table in the levels and their compaction buffers, found once
+   * per version by {@code ofFiles} and kept: a version never changes. The buffers' count because
+   * an iterator may read a level file from its sources in the buffer, and a bottommost merge may
+   * have dropped a source's tombstone with everything it covered; a tombstone applied where its
+   * entries are gone is harmless, since it deletes only what was written before it.
    */
   public dev.cairn.key.RangeTombstones rangeTombstones(
       java.util.function.Function<List<FileMetaData>, dev.cairn.key.RangeTombstones> ofFiles) {
     dev.cairn.key.RangeTombstones known = rangeTombstones;
     if (known == null) {
-      List<FileMetaData> all = new ArrayList<>();
+      java.util.Set<FileMetaData> all = new java.util.LinkedHashSet<>();
       levels.forEach(all::addAll);
-      known = ofFiles.apply(all);
+      buffers.forEach(runs -> runs.forEach(run -> all.addAll(run.allFiles())));
+      known = ofFiles.apply(new ArrayList<>(all));
       rangeTombstones = known; // derived data: a race computes it twice, never wrongly
     }
     return known;

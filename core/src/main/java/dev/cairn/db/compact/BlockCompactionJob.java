@@ -22,6 +22,8 @@ import dev.cairn.iter.InternalIterator;
 import dev.cairn.iter.ListIterator;
 import dev.cairn.iter.MergingIterator;
 import dev.cairn.key.InternalKey;
+import dev.cairn.key.RangeTombstone;
+import dev.cairn.key.RangeTombstones;
 import dev.cairn.table.TableAppender;
 import dev.cairn.table.TableHandle;
 import dev.cairn.table.TableOptions;
@@ -123,15 +125,17 @@ final class BlockCompactionJob implements CompactionExecution {
   public VersionEdit run() throws IOException {
     // Snapshots as of the start, like CompactionJob: a snapshot taken later sees only sequences
     // above everything this compaction reads, so it needs nothing the drop rules remove.
-    UnaryOperator<InternalIterator> dropRules = dropRules();
+    java.util.function.Function<RangeTombstones, java.util.function.Function<InternalIterator, CompactionOutputIterator>>
+        dropRules = dropRules();
     List<List<Map.Entry<byte[], byte[]>>> slices = splitIncoming(readIncoming());
+    List<RangeTombstones> pieces = splitTombstones(TableIterators.rangeTombstones(engine.tableCache(), inputs));
     boolean lastLevel = plan.bottommost();
     LevelThresholds thresholds = config.thresholds(plan.outputLevel(), lastLevel);
     SelectiveCompactionRule rule = new SelectiveCompactionRule(config);
     List<TargetChoice> choices = new ArrayList<>();
     for (int j = 0; j < targets.size(); j++) {
       choices.add(rule.choose(plan.inputLevel(), plan.outputLevel(), lastLevel,
-          plan.outputLimits().targetFileBytes(), measure(targets.get(j), slices.get(j))));
+          plan.outputLimits().targetFileBytes(), measure(targets.get(j), slices.get(j), pieces.get(j))));
     }
     SelectivePlan selective = new SelectivePlan(plan, choices);
     TableOptions tableOptions = this.tableOptions.withFilterReserve(thresholds.filterReserve())
@@ -139,10 +143,10 @@ final class BlockCompactionJob implements CompactionExecution {
 
     List<SubTask> tasks = new ArrayList<>();
     for (int j = 0; j < targets.size(); j++) {
-      if (slices.get(j).isEmpty()) {
-        continue; // no incoming key falls into this target (it only spans the inputs' range)
+      if (slices.get(j).isEmpty() && pieces.get(j).isEmpty()) {
+        continue; // nothing incoming falls into this target (it only spans the inputs' range)
       }
-      tasks.add(new SubTask(targets.get(j), slices.get(j), selective.choices().get(j).mode(),
+      tasks.add(new SubTask(targets.get(j), slices.get(j), pieces.get(j), selective.choices().get(j).mode(),
           tableOptions, dropRules));
     }
     VersionEdit edit = new VersionEdit();
@@ -207,7 +211,30 @@ final class BlockCompactionJob implements CompactionExecution {
     return slices;
   }
 
-  private TargetStats measure(FileMetaData target, List<Map.Entry<byte[], byte[]>> slice) {
+  /**
+   * The inputs' range tombstones cut as the entries are ({@link #splitIncoming}): target {@code
+   * j}'s part ends at the successor of its largest user key, where target {@code j+1}'s begins,
+   * so each target's new bounds still overlap no neighbour.
+   */
+  private List<RangeTombstones> splitTombstones(RangeTombstones incoming) {
+    List<RangeTombstones> out = new ArrayList<>();
+    byte[] lo = null;
+    for (int j = 0; j < targets.size(); j++) {
+      byte[] hi = j < targets.size() - 1 ? RangeTombstone.successor(targets.get(j).largestUserKey()) : null;
+      List<RangeTombstone> piece = new ArrayList<>();
+      for (RangeTombstone t : incoming.all()) {
+        RangeTombstone clipped = t.clip(lo, hi);
+        if (clipped != null) {
+          piece.add(clipped);
+        }
+      }
+      out.add(RangeTombstones.of(piece));
+      lo = hi;
+    }
+    return out;
+  }
+
+  private TargetStats measure(FileMetaData target, List<Map.Entry<byte[], byte[]>> slice, RangeTombstones pieces) {
     List<byte[]> userKeys = new ArrayList<>(slice.size());
     long incomingBytes = 0;
     for (Map.Entry<byte[], byte[]> e : slice) {
@@ -216,7 +243,7 @@ final class BlockCompactionJob implements CompactionExecution {
     }
     try (TableHandle h = TableIterators.acquire(engine.tableCache(), target)) {
       long blocks = TableAppender.dataBlocks(h.reader());
-      long dirty = Math.min(blocks, TableAppender.countDirtyBlocks(h.reader(), userKeys));
+      long dirty = Math.min(blocks, TableAppender.countDirtyBlocks(h.reader(), userKeys, pieces));
       TableProperties p = h.reader().properties();
       long dirtyBytes = blocks == 0 ? 0 : p.dataBytes() / blocks * dirty;
       long metadata = p.indexBytes() + p.filterBytes();
@@ -280,16 +307,17 @@ final class BlockCompactionJob implements CompactionExecution {
    * The drop rules and the user's filter, one iterator per merge the sub-tasks run; those that
    * had a filter to ask are kept to count its decisions once all are done.
    */
-  private UnaryOperator<InternalIterator> dropRules() {
+  private java.util.function.Function<RangeTombstones, java.util.function.Function<InternalIterator, CompactionOutputIterator>>
+      dropRules() {
     long[] snapshots = engine.snapshots().sequencesAscending();
     long oldest = engine.snapshots().oldest(engine.versions().lastSequence());
     CompactionFilter filter = engine.compactionFilter();
     java.util.function.Predicate<byte[]> expired = engine.compactionExpiry();
     CompactionFilter.Context context = new CompactionFilter.Context(plan.outputLevel(), plan.bottommost());
-    return merged -> {
+    return tombstones -> merged -> {
       CompactionOutputIterator kept =
           new CompactionOutputIterator(merged, snapshots, oldest, plan.bottommost(), expired, filter, context,
-              engine.merger());
+              engine.merger()).withRangeTombstones(tombstones);
       if (filter != null || expired != null || engine.options().mergeOperator() != null) {
         filtered.add(kept);
       }
@@ -313,14 +341,19 @@ final class BlockCompactionJob implements CompactionExecution {
 
     private final FileMetaData target;
     private final List<Map.Entry<byte[], byte[]>> slice;
+    /** The incoming range tombstones' part over this target. */
+    private final RangeTombstones pieces;
     private final TargetChoice.Mode mode;
     private final TableOptions tableOptions;
-    private final UnaryOperator<InternalIterator> dropRules;
+    private final java.util.function.Function<RangeTombstones, java.util.function.Function<InternalIterator,
+        CompactionOutputIterator>> dropRules;
 
-    SubTask(FileMetaData target, List<Map.Entry<byte[], byte[]>> slice, TargetChoice.Mode mode,
-        TableOptions tableOptions, UnaryOperator<InternalIterator> dropRules) {
+    SubTask(FileMetaData target, List<Map.Entry<byte[], byte[]>> slice, RangeTombstones pieces,
+        TargetChoice.Mode mode, TableOptions tableOptions, java.util.function.Function<RangeTombstones,
+        java.util.function.Function<InternalIterator, CompactionOutputIterator>> dropRules) {
       this.target = target;
       this.slice = slice;
+      this.pieces = pieces;
       this.mode = mode;
       this.tableOptions = tableOptions;
       this.dropRules = dropRules;
@@ -349,10 +382,13 @@ final class BlockCompactionJob implements CompactionExecution {
       List<InternalIterator> sources = new ArrayList<>();
       sources.add(new ListIterator(slice));
       sources.add(TableIterators.open(engine.tableCache(), target, false, tag));
-      try (InternalIterator kept = dropRules.apply(new MergingIterator(sources));
+      RangeTombstones tombstones = RangeTombstones.union(List.of(pieces,
+          TableIterators.rangeTombstones(engine.tableCache(), List.of(target))));
+      try (CompactionOutputIterator kept = dropRules.apply(tombstones).apply(new MergingIterator(sources));
           TableOutput out = new TableOutput(engine.fs(), engine.dir(), tableOptions, tag,
               plan.outputLimits().targetFileBytes(), this::newOutputNumber,
               TableOutput.CutPolicy.grandparents(plan, engine.options()))) {
+        out.rangeTombstones(kept.keptRangeTombstones());
         long added = 0;
         for (kept.seekToFirst(); kept.isValid(); kept.next()) {
           out.add(kept.key(), kept.value());
@@ -377,8 +413,10 @@ final class BlockCompactionJob implements CompactionExecution {
       try (TableHandle h = TableIterators.acquire(engine.tableCache(), target);
           ReadableFile in = engine.fs().openReadable(path);
           WritableFile out = engine.fs().openForAppend(path, target.totalBytes(), tag)) {
+        RangeTombstones tombstones = RangeTombstones.union(List.of(pieces, h.reader().rangeTombstones()));
+        java.util.function.Function<InternalIterator, CompactionOutputIterator> rules = dropRules.apply(tombstones);
         TableAppender.Result r = new TableAppender(h.reader(), in, out, tableOptions,
-            execution.maxFilterFalsePositiveRate(), dropRules, tag).append(slice);
+            execution.maxFilterFalsePositiveRate(), rules::apply, tag).append(slice, pieces);
         out.sync();
         pacer.pace(); // the appender reads the dirty blocks and writes the tail in one call
         counters.appendedTables().increment();

@@ -22,7 +22,7 @@ public final class BlockStyle extends TableStyle {
 
   @Override
   public CompactionExecution execution(Compactions.Claimed claimed, CompactionPacer pacer) {
-    if (BlockMerge.runsAsBlockMerge(claimed.plan(), settings.policy()) && !touchesRangeTombstones(claimed)) {
+    if (BlockMerge.runsAsBlockMerge(claimed.plan(), settings.policy())) {
       return new BlockCompactionJob(engine, settings, tableOptions(), claimed.plan(), claimed.shape(), counters, pacer);
     }
     return super.execution(claimed, pacer);
@@ -38,16 +38,5 @@ public final class BlockStyle extends TableStyle {
   @Override
   public Stats.Block blockStats() {
     return counters.snapshot(true);
-  }
-
-  /**
-   * Whether an input or target of the plan holds range tombstones: such a plan runs as a table
-   * compaction, which rewrites every table it touches, so that no clean block under a tombstone
-   * is kept as it was and no appended table carries one (docs/compaction.md, "Range deletions").
-   */
-  private boolean touchesRangeTombstones(Compactions.Claimed claimed) {
-    java.util.List<dev.cairn.version.FileMetaData> files = new java.util.ArrayList<>(claimed.shape().metas(claimed.plan().inputs()));
-    files.addAll(claimed.shape().metas(claimed.plan().targets()));
-    return !dev.cairn.db.base.TableIterators.rangeTombstones(engine.tableCache(), files).isEmpty();
   }
 }

@@ -80,11 +80,6 @@ public final class BufferScans {
     if (from == null || !ScanSources.servable(version.bufferRuns(level), file, from)) {
       return TableIterators.open(tables, file, fillCache, IoTag.USER_READ);
     }
-    if (!TableIterators.rangeTombstones(tables, from).isEmpty()) {
-      // The iterator applies the version's range tombstones, not the sources': a bottommost merge
-      // may have dropped a tombstone of a source with everything it covered.
-      return TableIterators.open(tables, file, fillCache, IoTag.USER_READ);
-    }
     List<InternalIterator> children = new ArrayList<>(from.size());
     try {
       for (FileMetaData s : from) {

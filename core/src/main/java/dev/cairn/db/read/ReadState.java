@@ -90,7 +90,9 @@ public final class ReadState implements AutoCloseable {
    */
   public CairnIterator iterator(ReadOptions options, StoredValues storedValues) {
     List<InternalIterator> children = new ArrayList<>();
+    RangeTombstones tombstones;
     try {
+      tombstones = rangeTombstones(); // may open tables, and fail on a damaged one
       for (MemTable m : memtables) {
         children.add(m.iterator());
       }
@@ -112,7 +114,7 @@ public final class ReadState implements AutoCloseable {
       throw e;
     }
     return new DbIterator(new MergingIterator(children), sequence, options.lowerBound(),
-        options.upperBound(), storedValues, merger, this::close).withRangeTombstones(rangeTombstones());
+        options.upperBound(), storedValues, merger, this::close).withRangeTombstones(tombstones);
   }
 
   /** The range tombstones of the memtables and the version's tables, in one set. */
