@@ -445,7 +445,7 @@ class ModelTest {
       return operand;
     }
 
-    /** Mostly a few keys; one in sixteen a tenth of the key space or more. */
+    /** Mostly a few keys; one in sixteen a few percent of the key space. */
     void deleteRange() {
       String[] range = randomRange();
       db.deleteRange(bytes(range[0]), bytes(range[1]));
@@ -454,7 +454,7 @@ class ModelTest {
 
     String[] randomRange() {
       int from = rnd.nextInt(3000);
-      int length = rnd.nextInt(16) == 0 ? 300 + rnd.nextInt(1500) : 1 + rnd.nextInt(20);
+      int length = rnd.nextInt(16) == 0 ? 100 + rnd.nextInt(300) : 1 + rnd.nextInt(20);
       // "k%05d" keys: the end may lie past the last key, and between keys ("k00012x").
       String to = String.format("k%05d", from + length) + (rnd.nextBoolean() ? "x" : "");
       return new String[] {String.format("k%05d", from), to};

@@ -4,6 +4,8 @@ package dev.cairn.iter;
 import dev.cairn.CompactionFilter;
 import dev.cairn.MergeOperator;
 import dev.cairn.key.Merger;
+import dev.cairn.key.RangeTombstone;
+import dev.cairn.key.RangeTombstones;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.ValueType;
 import dev.cairn.testkit.DataDrivenFile;
@@ -34,6 +36,13 @@ class CompactionOutputGoldenTest {
       throw new IllegalArgumentException("want 'snapshots: ... bottom: ...' and one line of entries");
     }
     String command = c.command();
+    RangeTombstones ranges = RangeTombstones.EMPTY;
+    int rangesAt = command.indexOf("ranges:");
+    if (rangesAt >= 0) {
+      int end = command.indexOf("merge:", rangesAt);
+      ranges = ranges(command.substring(rangesAt + "ranges:".length(), end < 0 ? command.length() : end).trim());
+      command = command.substring(0, rangesAt) + (end < 0 ? "" : command.substring(end));
+    }
     Merger merger = Merger.NONE;
     int mergeAt = command.indexOf("merge:");
     if (mergeAt >= 0) {
@@ -63,7 +72,7 @@ class CompactionOutputGoldenTest {
     }
     long smallest = snapshots.length == 0 ? last : snapshots[0];
     try (CompactionOutputIterator it = new CompactionOutputIterator(new ListIterator(entries), snapshots, smallest,
-        bottom, null, filter, new CompactionFilter.Context(1, bottom), merger)) {
+        bottom, null, filter, new CompactionFilter.Context(1, bottom), merger).withRangeTombstones(ranges)) {
       List<String> kept = new ArrayList<>();
       for (it.seekToFirst(); it.isValid(); it.next()) {
         kept.add(InternalKey.describe(it.key()) + (it.value().length == 0 ? "" : "=" + TestKeys.string(it.value())));
@@ -72,8 +81,29 @@ class CompactionOutputGoldenTest {
       String output = kept.isEmpty() ? "(none)" : String.join(" ", kept);
       return output + "\ndropped: " + it.droppedEntries() + " tombstones: " + it.droppedTombstones()
           + (filter == null ? "" : "\nfilter removed: " + it.removedByFilter() + " changed: " + it.changedByFilter())
-          + (merger == Merger.NONE ? "" : "\nmerged operands: " + it.mergedOperands());
+          + (merger == Merger.NONE ? "" : "\nmerged operands: " + it.mergedOperands())
+          + (ranges.isEmpty() ? "" : "\ncovered: " + it.coveredEntries() + " ranges kept: " + describe(it.keptRangeTombstones()));
     }
+  }
+
+  /** Range tombstones from {@code from..to@sequence} tokens. */
+  private static RangeTombstones ranges(String spec) {
+    List<RangeTombstone> out = new ArrayList<>();
+    for (String token : spec.split("\\s+")) {
+      String[] rangeAndSeq = token.split("@");
+      String[] bounds = rangeAndSeq[0].split("\\.\\.");
+      out.add(new RangeTombstone(TestKeys.bytes(bounds[0]), TestKeys.bytes(bounds[1]), Long.parseLong(rangeAndSeq[1])));
+    }
+    return RangeTombstones.of(out);
+  }
+
+  private static String describe(RangeTombstones ranges) {
+    if (ranges.isEmpty()) {
+      return "(none)";
+    }
+    List<String> parts = new ArrayList<>();
+    ranges.all().forEach(t -> parts.add(TestKeys.string(t.from()) + ".." + TestKeys.string(t.to()) + "@" + t.sequence()));
+    return String.join(" ", parts);
   }
 
   /**

@@ -216,7 +216,9 @@ public final class Compactions {
 
   /**
    * Compacts every file overlapping {@code [from, to]} down to the deepest level that holds such
-   * a file (at least L1), one bounded step at a time, on the caller's thread.
+   * a file (at least L1), one bounded step at a time, on the caller's thread; then rewrites in
+   * place the deepest level's files in the range that hold range tombstones ({@link
+   * DeepestRewrite}), so that what the tombstones cover goes.
    */
   public void compactRangeManually(byte[] from, byte[] to) {
     int deepest = deepestLevelOverlapping(from, to);
@@ -226,15 +228,42 @@ public final class Compactions {
         if (claimed == null) {
           break;
         }
-        runClaimed(claimed);
-        engine.mutex().lock();
-        try {
-          engine.status().throwIfUnusable();
-        } finally {
-          engine.mutex().unlock();
-        }
+        runChecked(claimed);
       }
     }
+    Claimed rewrite = DeepestRewrite.claim(this, engine, Math.max(1, deepest), from, to);
+    if (rewrite != null) {
+      runChecked(rewrite);
+    }
+  }
+
+  /** Runs a claimed manual step and throws if it left the database unusable. */
+  private void runChecked(Claimed claimed) {
+    runClaimed(claimed);
+    engine.mutex().lock();
+    try {
+      engine.status().throwIfUnusable();
+    } finally {
+      engine.mutex().unlock();
+    }
+  }
+
+  /**
+   * Requires: mutex held. Claims {@code plan}, built over {@link #currentShape()}, once no
+   * compaction is running (a manual step's simple wait; it returns with the mutex held).
+   */
+  Claimed claimWhenIdle(java.util.function.Function<ShapeAdapter, CompactionPlan> plan) {
+    while (!runningPlans.isEmpty()) {
+      engine.status().throwIfUnusable();
+      engine.backgroundChanged().awaitUninterruptibly();
+    }
+    ShapeAdapter shape = currentShape();
+    CompactionPlan p = plan.apply(shape);
+    if (p == null) {
+      return null;
+    }
+    claim(p);
+    return new Claimed(p, shape);
   }
 
   private int deepestLevelOverlapping(byte[] from, byte[] to) {
