@@ -22,7 +22,8 @@ import java.util.Random;
  * prints {@code i} once the put returned (acknowledged), with unsynced filler puts that keep
  * flushes and compactions busy. The synced put's batch also adds one to counter {@code i %}
  * {@link #COUNTERS} ({@link Cairn#merge}), so that the counters' operands, merged by flushes'
- * successors and compactions, are in flight at every kill too. It runs until it is killed. What
+ * successors and compactions, are in flight at every kill too, and range-deletes a key {@code
+ * gone-i} put unsynced just before it, so that range tombstones are too. It runs until it is killed. What
  * it adds per combination:
  *
  * <ul>
@@ -69,6 +70,15 @@ public final class KillChild {
     return String.format("count-%d", slot).getBytes(StandardCharsets.US_ASCII);
   }
 
+  static byte[] goneKey(long i) {
+    return String.format("gone-%012d", i).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** The end of the range that deletes {@link #goneKey(long)} {@code i} alone. */
+  static byte[] goneEnd(long i) {
+    return String.format("gone-%012d~", i).getBytes(StandardCharsets.US_ASCII);
+  }
+
   static byte[] fillerKey(long slot, int j) {
     return String.format("fill-%012d-%d", slot, j).getBytes(StandardCharsets.US_ASCII);
   }
@@ -105,8 +115,9 @@ public final class KillChild {
         // Before the synced put, so that acknowledging i makes hot write i durable too.
         db.put(hotKey(i % HOT_KEYS), ByteBuffer.allocate(8 + pad.length).putLong(i).put(pad).array(), WriteOptions.NO_SYNC);
       }
-      db.write(new WriteBatch().put(key(i), value(i)).merge(counterKey(i % COUNTERS), CounterOperator.encode(1)),
-          WriteOptions.SYNC);
+      db.put(goneKey(i), value(i), WriteOptions.NO_SYNC);
+      db.write(new WriteBatch().put(key(i), value(i)).merge(counterKey(i % COUNTERS), CounterOperator.encode(1))
+          .deleteRange(goneKey(i), goneEnd(i)), WriteOptions.SYNC);
       out.println(i);
       long slot = block ? i % BLOCK_FILLER_SLOTS : i;
       for (int j = 0; j < fillers; j++) {

@@ -2,6 +2,7 @@ package dev.cairn.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,7 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * A child JVM ({@link KillChild}) writes synced keys and reports each one after it is
  * acknowledged; the test kills it with SIGKILL at a random moment, reopens the database and checks
  * that every acknowledged key is there with its value, that the counters merged into in the same
- * batches count exactly the batches that survived, and that every table verifies. Several cycles run
+ * batches count exactly the batches that survived, that the keys those batches range-deleted stay
+ * deleted, and that every table verifies. Several cycles run
  * on the same database, so recovery of a recovered database is exercised too. It runs under each
  * compaction style and scheduler ({@link EngineCombo}), with these checks on top:
  *
@@ -87,6 +89,7 @@ class KillTest {
       try (Cairn db = Cairn.open(dir, KillChild.options(combo))) {
         for (long i = 0; i <= acknowledged; i++) {
           assertArrayEquals(KillChild.value(i), db.get(KillChild.key(i)), "acknowledged key " + i + " lost" + where);
+          assertNull(db.get(KillChild.goneKey(i)), "range-deleted key " + i + " is back" + where);
         }
         // The batch in flight at the kill may have reached the log too; the next cycle starts after it.
         long survived = db.get(KillChild.key(acknowledged + 1)) != null ? acknowledged + 1 : acknowledged;

@@ -38,7 +38,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Random synced and unsynced writes (puts, deletes and merges), batches, flushes and compactions, cut by a simulated power
+ * Random synced and unsynced writes (puts, deletes, range deletes and merges), batches, flushes and compactions, cut by a simulated power
  * loss at a random moment (from another thread, so it lands anywhere in the foreground or
  * background work). After each loss the database is reopened and must hold exactly the state
  * after some prefix of the attempted commits, no shorter than the last acknowledged synced
@@ -69,13 +69,32 @@ class PowerLossTest {
     ENGINE_LOG.setLevel(savedLevel);
   }
 
-  /** One operation of a commit: a put, a delete (null bytes) or a merge of {@code bytes}. */
-  private record Op(String key, byte[] bytes, boolean merge) {}
+  /**
+   * One operation of a commit: a put, a delete (null bytes), a merge of {@code bytes}, or a range
+   * delete of [{@code key}, {@code bytes} as a key).
+   */
+  private record Op(String key, byte[] bytes, boolean merge, boolean range) {
+    /** The keys of the test's key space it may change. */
+    List<String> keys() {
+      if (!range) {
+        return List.of(key);
+      }
+      String to = new String(bytes, StandardCharsets.UTF_8);
+      List<String> in = new ArrayList<>();
+      for (int i = 0; i < KEYS; i++) {
+        String k = String.format("k%05d", i);
+        if (k.compareTo(key) >= 0 && k.compareTo(to) < 0) {
+          in.add(k);
+        }
+      }
+      return in;
+    }
+  }
 
   /** One attempted commit: its operations in order. */
   private record Commit(List<Op> ops) {
     List<String> keys() {
-      return ops.stream().map(Op::key).toList();
+      return ops.stream().flatMap(op -> op.keys().stream()).toList();
     }
   }
 
@@ -245,19 +264,24 @@ class PowerLossTest {
     List<Op> ops = new ArrayList<>();
     int n = random.nextInt(10) == 0 ? 1 + random.nextInt(20) : 1;
     for (int i = 0; i < n; i++) {
-      String key = String.format("k%05d", random.nextInt(KEYS));
-      int kind = random.nextInt(6);
-      if (kind == 0) {
+      int keyIndex = random.nextInt(KEYS);
+      String key = String.format("k%05d", keyIndex);
+      int kind = random.nextInt(60);
+      if (kind < 10) {
         batch.delete(key.getBytes(StandardCharsets.UTF_8));
-        ops.add(new Op(key, null, false));
-      } else if (kind == 1) {
+        ops.add(new Op(key, null, false, false));
+      } else if (kind < 20) {
         byte[] operand = ("+" + random.nextInt(1000)).getBytes(StandardCharsets.UTF_8);
         batch.merge(key.getBytes(StandardCharsets.UTF_8), operand);
-        ops.add(new Op(key, operand, true));
+        ops.add(new Op(key, operand, true, false));
+      } else if (kind == 20) {
+        byte[] to = String.format("k%05d", keyIndex + 1 + random.nextInt(30)).getBytes(StandardCharsets.UTF_8);
+        batch.deleteRange(key.getBytes(StandardCharsets.UTF_8), to);
+        ops.add(new Op(key, to, false, true));
       } else {
         byte[] value = value(key, random);
         batch.put(key.getBytes(StandardCharsets.UTF_8), value);
-        ops.add(new Op(key, value, false));
+        ops.add(new Op(key, value, false, false));
       }
     }
     // Recorded before the attempt: a write cut by the power loss may or may not survive.
@@ -273,7 +297,9 @@ class PowerLossTest {
 
   private static void applyTo(TreeMap<String, byte[]> state, Commit c) {
     for (Op op : c.ops()) {
-      if (op.merge()) {
+      if (op.range()) {
+        state.subMap(op.key(), true, new String(op.bytes(), StandardCharsets.UTF_8), false).clear();
+      } else if (op.merge()) {
         state.merge(op.key(), op.bytes(), AppendOperator::concat);
       } else if (op.bytes() == null) {
         state.remove(op.key());
