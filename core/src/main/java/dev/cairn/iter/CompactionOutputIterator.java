@@ -1,12 +1,10 @@
 package dev.cairn.iter;
 
-import dev.cairn.CairnException;
 import dev.cairn.CompactionFilter;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.Merger;
 import dev.cairn.key.RangeTombstone;
 import dev.cairn.key.RangeTombstones;
-import dev.cairn.key.UserKeys;
 import dev.cairn.key.ValueType;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -68,43 +66,29 @@ import java.util.function.Predicate;
  * those the input returned, which the {@link InternalIterator} contract keeps unchanged.
  */
 public final class CompactionOutputIterator implements InternalIterator {
-  private static final byte[] EMPTY = new byte[0];
-
   private final InternalIterator input;
   /** Ascending, distinct stripe upper bounds (snapshot sequences). */
   private final long[] stripeBounds;
   /** Given a user key, whether no older data for it exists outside this merge; null: never. */
   private final Predicate<byte[]> bottommostFor;
 
-  /** Whether a stored value has expired (a TTL database's); null: none expire. */
-  private final Predicate<byte[]> expired;
-  /** The user's filter and where this compaction writes; null: none. */
-  private final CompactionFilter userFilter;
-  private final CompactionFilter.Context filterContext;
-  /** Merges operands; {@link Merger#NONE} refuses them. */
-  private final Merger merger;
+  /** The expiry and the user's filter, asked about each key's newest value. */
+  private final NewestValueFilter filters;
   /** The inputs' range tombstones. */
   private RangeTombstones rangeTombstones = RangeTombstones.EMPTY;
   /** Whether the output is bottommost for every key (the boolean constructors). */
   private final boolean bottommostForAll;
-  /** Entries newer than this no snapshot sees: the user's filter may act on them. */
-  private final long newestSnapshot;
 
   private final List<byte[]> keptKeys = new ArrayList<>();
   private final List<byte[]> keptValues = new ArrayList<>();
-  /** The current stripe's operands not yet merged or kept, newest first. */
-  private final List<byte[]> pendingKeys = new ArrayList<>();
-  private final List<byte[]> pendingValues = new ArrayList<>();
+  /** The current stripe's operands not yet merged or kept. */
+  private final PendingOperands pending;
   private int position;
 
   private long droppedEntries;
   private long droppedTombstones;
-  private long mergedOperands;
   private long coveredEntries;
   private long droppedRangeTombstones;
-  private long removedByFilter;
-  private long changedByFilter;
-  private long smallestFilteredSequence = Long.MAX_VALUE;
 
   /**
    * @param merged the merged input in internal-key order; owned (closed) by this iterator
@@ -222,12 +206,9 @@ public final class CompactionOutputIterator implements InternalIterator {
       CompactionFilter filter,
       CompactionFilter.Context context,
       Merger merger) {
-    this.merger = merger;
+    this.pending = new PendingOperands(merger);
     this.bottommostForAll = bottommostForUserKey == BOTTOMMOST_FOR_ALL;
-    this.expired = expired;
-    this.userFilter = filter;
-    this.filterContext = context;
-    this.newestSnapshot = Arrays.stream(snapshotsAscending).max().orElse(-1);
+    this.filters = new NewestValueFilter(expired, filter, context, Arrays.stream(snapshotsAscending).max().orElse(-1));
     this.input = merged;
     long[] bounds = Arrays.copyOf(snapshotsAscending, snapshotsAscending.length + 1);
     bounds[snapshotsAscending.length] = smallestSnapshotOrLastSequence;
@@ -310,12 +291,12 @@ public final class CompactionOutputIterator implements InternalIterator {
 
   /** Values the user's filter turned into tombstones (counted again in the drops if the tombstone went too). */
   public long removedByFilter() {
-    return removedByFilter;
+    return filters.removed();
   }
 
   /** Values the user's filter replaced. */
   public long changedByFilter() {
-    return changedByFilter;
+    return filters.changed();
   }
 
   /**
@@ -323,12 +304,12 @@ public final class CompactionOutputIterator implements InternalIterator {
    * if none: a snapshot at or above it, taken after this iterator was made, may see the change.
    */
   public long smallestFilteredSequence() {
-    return smallestFilteredSequence;
+    return filters.smallestFilteredSequence();
   }
 
   /** Merge operands merged into a value or combined with a neighbour by a partial merge. */
   public long mergedOperands() {
-    return mergedOperands;
+    return pending.merged();
   }
 
   /** Of {@link #droppedEntries()}, the tombstones dropped because they hid nothing at the bottom. */
@@ -363,8 +344,8 @@ public final class CompactionOutputIterator implements InternalIterator {
       // Entries arrive newest first, so stripes never increase within a user key.
       assert previousStripe == -1 || stripe <= previousStripe : "input out of order";
       if (stripe != previousStripe) {
-        if (!pendingKeys.isEmpty()) {
-          keepPendingOperands(userKey); // a snapshot lies between them and anything older
+        if (!pending.isEmpty()) {
+          pending.keepAsOperands(userKey, keptKeys, keptValues); // a snapshot lies between them and anything older
         }
         previousStripe = stripe;
         stripeDecided = false;
@@ -372,8 +353,8 @@ public final class CompactionOutputIterator implements InternalIterator {
       if (!stripeDecided && !rangeTombstones.isEmpty() && coveredInStripe(first, ikey, stripe)) {
         // Deleted for every reader that sees it, as are the older entries of its stripe.
         coveredEntries++;
-        if (!pendingKeys.isEmpty()) {
-          mergePendingOnto(userKey, null);
+        if (!pending.isEmpty()) {
+          pending.mergeOnto(userKey, null, keptKeys, keptValues);
         }
         stripeDecided = true;
       }
@@ -381,31 +362,30 @@ public final class CompactionOutputIterator implements InternalIterator {
         // Shadowed otherwise, by the newer entry of the same stripe.
         if (type == ValueType.MERGE) {
           userKey = userKey != null ? userKey : InternalKey.userKey(first);
-          pendingKeys.add(ikey);
-          pendingValues.add(input.value());
-        } else if (pendingKeys.isEmpty()) {
+          pending.add(ikey, input.value());
+        } else if (pending.isEmpty()) {
           keptKeys.add(ikey);
           keptValues.add(input.value());
           stripeDecided = true;
         } else {
-          mergePendingOnto(userKey, type == ValueType.VALUE ? input.value() : null);
+          pending.mergeOnto(userKey, type == ValueType.VALUE ? input.value() : null, keptKeys, keptValues);
           stripeDecided = true;
         }
       }
       input.next();
     } while (input.isValid() && InternalKey.compareUserKeys(input.key(), first) == 0);
-    if (!pendingKeys.isEmpty()) {
+    if (!pending.isEmpty()) {
       // The key's oldest operands here: merged onto nothing where nothing older exists.
       if (bottommostFor != null && bottommostFor.test(userKey)) {
-        mergePendingOnto(userKey, null);
+        pending.mergeOnto(userKey, null, keptKeys, keptValues);
       } else {
-        keepPendingOperands(userKey);
+        pending.keepAsOperands(userKey, keptKeys, keptValues);
       }
     }
     droppedEntries += entries - keptKeys.size();
 
-    if (userFilter != null || expired != null) {
-      applyFilters();
+    if (filters.isActive()) {
+      filters.apply(keptKeys, keptValues);
     }
     if (bottommostFor != null && endsWithTombstone()
         && bottommostFor.test(InternalKey.userKey(first))) {
@@ -415,92 +395,6 @@ public final class CompactionOutputIterator implements InternalIterator {
         droppedEntries++;
         droppedTombstones++;
       }
-    }
-  }
-
-  /** Keeps one value: the pending operands merged onto {@code base} (null: none), with the newest one's sequence. */
-  private void mergePendingOnto(byte[] userKey, byte[] base) {
-    List<byte[]> newestFirst = new ArrayList<>(pendingValues);
-    keptKeys.add(InternalKey.encode(userKey, InternalKey.sequence(pendingKeys.get(0)), ValueType.VALUE));
-    keptValues.add(merger.fullMerge(userKey, base, newestFirst));
-    mergedOperands += pendingKeys.size();
-    pendingKeys.clear();
-    pendingValues.clear();
-  }
-
-  /**
-   * Keeps the pending operands as operands, neighbours combined by the operator's partial merge
-   * where it allows (each result takes the sequence of the newer operand of the pair).
-   */
-  private void keepPendingOperands(byte[] userKey) {
-    int last = pendingKeys.size() - 1;
-    byte[] runKey = pendingKeys.get(last);
-    byte[] runValue = pendingValues.get(last);
-    List<byte[]> runKeys = new ArrayList<>();
-    List<byte[]> runValues = new ArrayList<>();
-    for (int i = last - 1; i >= 0; i--) { // oldest to newest
-      byte[] combined = merger.partialMerge(userKey, runValue, pendingValues.get(i));
-      if (combined != null) {
-        runValue = combined;
-        mergedOperands++;
-      } else {
-        runKeys.add(runKey);
-        runValues.add(runValue);
-        runValue = pendingValues.get(i);
-      }
-      runKey = pendingKeys.get(i);
-    }
-    runKeys.add(runKey);
-    runValues.add(runValue);
-    for (int i = runKeys.size() - 1; i >= 0; i--) { // newest first, as the output orders them
-      keptKeys.add(runKeys.get(i));
-      keptValues.add(runValues.get(i));
-    }
-    pendingKeys.clear();
-    pendingValues.clear();
-  }
-
-  /**
-   * When the key's newest kept entry is a value no snapshot sees: removes it if it has expired,
-   * else offers it to the user's filter. A removal becomes a tombstone with the value's sequence,
-   * which keeps older values hidden.
-   */
-  private void applyFilters() {
-    byte[] newest = keptKeys.get(0);
-    if (InternalKey.type(newest) != ValueType.VALUE || InternalKey.sequence(newest) <= newestSnapshot) {
-      return;
-    }
-    byte[] userKey = InternalKey.userKey(newest);
-    if (expired != null && expired.test(keptValues.get(0))) {
-      keptKeys.set(0, InternalKey.encode(userKey, InternalKey.sequence(newest), ValueType.DELETION));
-      keptValues.set(0, EMPTY);
-      removedByFilter++;
-      return;
-    }
-    if (userFilter == null) {
-      return;
-    }
-    CompactionFilter.Decision decision;
-    try {
-      decision = userFilter.filter(filterContext, userKey, keptValues.get(0));
-    } catch (RuntimeException e) {
-      throw new CairnException("compaction filter " + userFilter.getClass().getName() + " failed on key "
-          + UserKeys.printable(userKey) + ": " + e, e);
-    }
-    if (decision == null) {
-      throw new CairnException("compaction filter " + userFilter.getClass().getName()
-          + " returned no decision for key " + UserKeys.printable(userKey));
-    }
-    if (decision != CompactionFilter.Decision.KEEP) {
-      smallestFilteredSequence = Math.min(smallestFilteredSequence, InternalKey.sequence(newest));
-    }
-    if (decision == CompactionFilter.Decision.REMOVE) {
-      keptKeys.set(0, InternalKey.encode(userKey, InternalKey.sequence(newest), ValueType.DELETION));
-      keptValues.set(0, EMPTY);
-      removedByFilter++;
-    } else if (decision != CompactionFilter.Decision.KEEP) {
-      keptValues.set(0, decision.newValue());
-      changedByFilter++;
     }
   }
 
