@@ -40,7 +40,7 @@ class CompactionOutputGoldenTest {
     int rangesAt = command.indexOf("ranges:");
     if (rangesAt >= 0) {
       int end = command.indexOf("merge:", rangesAt);
-      ranges = ranges(command.substring(rangesAt + "ranges:".length(), end < 0 ? command.length() : end).trim());
+      ranges = TestKeys.ranges(command.substring(rangesAt + "ranges:".length(), end < 0 ? command.length() : end).trim());
       command = command.substring(0, rangesAt) + (end < 0 ? "" : command.substring(end));
     }
     Merger merger = Merger.NONE;
@@ -82,28 +82,8 @@ class CompactionOutputGoldenTest {
       return output + "\ndropped: " + it.droppedEntries() + " tombstones: " + it.droppedTombstones()
           + (filter == null ? "" : "\nfilter removed: " + it.removedByFilter() + " changed: " + it.changedByFilter())
           + (merger == Merger.NONE ? "" : "\nmerged operands: " + it.mergedOperands())
-          + (ranges.isEmpty() ? "" : "\ncovered: " + it.coveredEntries() + " ranges kept: " + describe(it.keptRangeTombstones()));
+          + (ranges.isEmpty() ? "" : "\ncovered: " + it.coveredEntries() + " ranges kept: " + TestKeys.describe(it.keptRangeTombstones()));
     }
-  }
-
-  /** Range tombstones from {@code from..to@sequence} tokens. */
-  private static RangeTombstones ranges(String spec) {
-    List<RangeTombstone> out = new ArrayList<>();
-    for (String token : spec.split("\\s+")) {
-      String[] rangeAndSeq = token.split("@");
-      String[] bounds = rangeAndSeq[0].split("\\.\\.");
-      out.add(new RangeTombstone(TestKeys.bytes(bounds[0]), TestKeys.bytes(bounds[1]), Long.parseLong(rangeAndSeq[1])));
-    }
-    return RangeTombstones.of(out);
-  }
-
-  private static String describe(RangeTombstones ranges) {
-    if (ranges.isEmpty()) {
-      return "(none)";
-    }
-    List<String> parts = new ArrayList<>();
-    ranges.all().forEach(t -> parts.add(TestKeys.string(t.from()) + ".." + TestKeys.string(t.to()) + "@" + t.sequence()));
-    return String.join(" ", parts);
   }
 
   /**

@@ -34,4 +34,25 @@ public final class TestKeys {
     }
     return out;
   }
+
+  /** Range tombstones from space-separated {@code from..to@sequence} tokens. */
+  public static dev.cairn.key.RangeTombstones ranges(String spec) {
+    List<dev.cairn.key.RangeTombstone> out = new java.util.ArrayList<>();
+    for (String token : spec.trim().split("\\s+")) {
+      String[] rangeAndSeq = token.split("@");
+      String[] bounds = rangeAndSeq[0].split("\\.\\.");
+      out.add(new dev.cairn.key.RangeTombstone(bytes(bounds[0]), bytes(bounds[1]), Long.parseLong(rangeAndSeq[1])));
+    }
+    return dev.cairn.key.RangeTombstones.of(out);
+  }
+
+  /** {@code ranges} as {@link #ranges} reads them, or "(none)". */
+  public static String describe(dev.cairn.key.RangeTombstones ranges) {
+    if (ranges.isEmpty()) {
+      return "(none)";
+    }
+    List<String> parts = new java.util.ArrayList<>();
+    ranges.all().forEach(t -> parts.add(string(t.from()) + ".." + string(t.to()) + "@" + t.sequence()));
+    return String.join(" ", parts);
+  }
 }

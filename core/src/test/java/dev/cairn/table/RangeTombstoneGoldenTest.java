@@ -134,7 +134,7 @@ class RangeTombstoneGoldenTest {
         }
       }
       out.add("entries: " + (entries.isEmpty() ? "(none)" : String.join(" ", entries)));
-      out.add("ranges: " + describe(after.rangeTombstones()));
+      out.add("ranges: " + TestKeys.describe(after.rangeTombstones()));
       out.add("bounds: " + InternalKey.describe(r.summary().smallest()) + " .. " + InternalKey.describe(r.summary().largest()));
       Set<String> keys = new java.util.TreeSet<>();
       old.entries.keySet().forEach(k -> keys.add(TestKeys.string(InternalKey.userKey(k))));
@@ -164,20 +164,13 @@ class RangeTombstoneGoldenTest {
       entries.put(InternalKey.encode(TestKeys.bytes(userAndRest[0]), Long.parseLong(seqAndType[0]),
           ValueType.valueOf(typeAndValue[0])), typeAndValue.length > 1 ? TestKeys.bytes(typeAndValue[1]) : new byte[0]);
     }
-    List<RangeTombstone> ranges = new ArrayList<>();
+    RangeTombstones ranges = RangeTombstones.EMPTY;
     if (parts.length > 1) {
       String r = parts[1].trim();
       r = r.startsWith("ranges:") ? r.substring("ranges:".length()).trim() : r;
-      for (String token : r.split("\\s+")) {
-        if (token.equals("-") || token.isEmpty()) {
-          continue;
-        }
-        String[] rangeAndSeq = token.split("@");
-        String[] bounds = rangeAndSeq[0].split("\\.\\.");
-        ranges.add(new RangeTombstone(TestKeys.bytes(bounds[0]), TestKeys.bytes(bounds[1]), Long.parseLong(rangeAndSeq[1])));
-      }
+      ranges = r.equals("-") ? RangeTombstones.EMPTY : TestKeys.ranges(r);
     }
-    return new Parsed(entries, RangeTombstones.of(ranges));
+    return new Parsed(entries, ranges);
   }
 
   private static TableReader table(String spec, int number) throws IOException {
@@ -201,14 +194,5 @@ class RangeTombstoneGoldenTest {
       case DELETED -> "deleted";
       case NOT_PRESENT -> "absent";
     };
-  }
-
-  private static String describe(RangeTombstones ranges) {
-    if (ranges.isEmpty()) {
-      return "(none)";
-    }
-    List<String> parts = new ArrayList<>();
-    ranges.all().forEach(t -> parts.add(TestKeys.string(t.from()) + ".." + TestKeys.string(t.to()) + "@" + t.sequence()));
-    return String.join(" ", parts);
   }
 }
