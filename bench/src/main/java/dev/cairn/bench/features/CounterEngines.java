@@ -35,11 +35,11 @@ final class CounterEngines {
   }
 
   /** {@code names} rotated to start at {@code names.get(round mod n)}. */
-  static List<String> rotated(List<String> names, int round) {
+  static <T> List<T> rotated(List<T> names, int round) {
     if (round < 0) {
       throw new IllegalArgumentException("round must be 0 or more, got " + round);
     }
-    List<String> order = new ArrayList<>(names.size());
+    List<T> order = new ArrayList<>(names.size());
     for (int i = 0; i < names.size(); i++) {
       order.add(names.get((round + i) % names.size()));
     }
