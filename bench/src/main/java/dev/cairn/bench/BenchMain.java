@@ -34,7 +34,8 @@ import java.util.Map;
  * ({@link dev.cairn.bench.report.SteadyState}), {@code hiccups} measures the machine's own stalls
  * ({@link dev.cairn.bench.run.MachineHiccups}), {@code copies} times checkpoints, backups and many
  * databases in one process ({@link dev.cairn.bench.copies.CopiesCommand}), {@code features} times
- * counters as merges against read-modify-writes ({@link dev.cairn.bench.features.FeaturesCommand}).
+ * counters as merges against read-modify-writes and range deletes against per-key deletes ({@link
+ * dev.cairn.bench.features.FeaturesCommand}).
  * Exit codes: 0 success, 1 a run failed, 2 a bad command line.
  */
 public final class BenchMain {
@@ -274,9 +275,11 @@ public final class BenchMain {
         .append("  java -jar cairn-bench.jar copies --out DIR [--records N] [--value-bytes B] [--databases D] [--many-records R] [--repeat K] [--data-dir DIR] [--seed X]\n")
         .append("      (checkpoint and backup times per compaction style; D databases on their own resources and on one SharedResources;\n")
         .append("       its flags' defaults, 1000000 records, 20 databases of 200000, 3 rounds, are the full figures: docs/benchmarks.md)\n")
-        .append("  java -jar cairn-bench.jar features --out DIR [--counters N] [--increments N] [--repeat R] [--data-dir DIR] [--cache-mb M] [--seed X]\n")
-        .append("      (64-bit counters as merges, reads after them and read-modify-writes on cairn, its A/A twin, rocksdb and rocksdb-best;\n")
-        .append("       its flags' defaults, 100000 counters, 2000000 increments, 3 rounds, 64 MiB caches, are the full figures: docs/benchmarks.md)\n")
+        .append("  java -jar cairn-bench.jar features --out DIR [--experiments counter,range-delete] [--counters N] [--increments N] [--records N] [--gets N] [--scans N] [--repeat R] [--data-dir DIR] [--cache-mb M] [--seed X]\n")
+        .append("      (on cairn, its A/A twin, rocksdb and rocksdb-best: 64-bit counters as merges, reads after them and read-modify-writes;\n")
+        .append("       a tenth of the records deleted by one deleteRange and by a delete per key, the reads right after, a full compaction;\n")
+        .append("       its flags' defaults, both experiments, 100000 counters, 2000000 increments, 1000000 records, 200000 gets, 2000 scans,\n")
+        .append("       3 rounds, 64 MiB caches, are the full figures: docs/benchmarks.md)\n")
         .append("  java -jar cairn-bench.jar help\n\n")
         .append("engines:   ").append(String.join(", ", Engines.names())).append('\n')
         .append("workloads: ").append(String.join(", ", Workloads.names())).append("\n\nflags:\n");

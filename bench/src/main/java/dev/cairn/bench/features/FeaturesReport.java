@@ -4,6 +4,7 @@ import dev.cairn.bench.copies.Machine;
 import dev.cairn.bench.engine.EngineMetrics;
 import dev.cairn.bench.report.SeriesAnalysis.Band;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -12,13 +13,15 @@ import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
 /**
- * report.md and summary.json of {@code features}: report.md each engine's rates as median
+ * report.md and summary.json of {@code features}. report.md: the command line, the machine and the
+ * engines' order, then a section per experiment run. The counters': each engine's rates as median
  * [smallest-largest] over the rounds, each engine's ratio to {@code cairn} with its verdict against
- * the A/A band ({@link RatioBands}), then bytes written and database sizes, under the command line,
- * the machine and the settings; summary.json every round's raw figures.
+ * the A/A band ({@link RatioBands}), then bytes written and database sizes; the range deletes' are
+ * {@link RangeDeleteReport}'s. summary.json: every round's raw figures.
  */
 final class FeaturesReport {
   private static final double MIB = 1 << 20;
+  static final String COUNTER_TITLE = "Counters: merge against read-modify-write";
 
   /** A column of the bytes table: its header and the figure from one engine's round. */
   private record Column(String header, ToDoubleFunction<EngineFigures> value) {}
@@ -38,20 +41,47 @@ final class FeaturesReport {
       List<FeaturesRound> rounds) {
     // The command first, so that the report's first line is what runs it again.
     StringBuilder sb = new StringBuilder("Command: `").append(command).append("`\n\n");
-    sb.append("# Counters: merge against read-modify-write\n\n");
+    List<String> titles = new ArrayList<>();
+    if (s.runs(FeaturesSettings.COUNTER)) {
+      titles.add(COUNTER_TITLE);
+    }
+    if (s.runs(FeaturesSettings.RANGE_DELETE)) {
+      titles.add(RangeDeleteReport.TITLE);
+    }
+    sb.append("# Features: ").append(String.join("; ", titles)).append("\n\n");
     sb.append(machine.markdown()).append("\n\n");
     sb.append(rounds.size() == 1 ? "One round." : "Each figure is the median [smallest-largest] over "
         + rounds.size() + " rounds.").append(" Every round's figures are in summary.json.\n\n");
-    settings(sb, s, countersReached, rounds);
-    rates(sb, rounds);
-    againstCairn(sb, rounds);
-    bytes(sb, rounds);
+    order(sb, s, rounds);
+    if (s.runs(FeaturesSettings.COUNTER)) {
+      sb.append("## ").append(COUNTER_TITLE).append("\n\n");
+      settings(sb, s, countersReached);
+      rates(sb, rounds);
+      againstCairn(sb, rounds);
+      bytes(sb, rounds);
+    }
+    if (s.runs(FeaturesSettings.RANGE_DELETE)) {
+      RangeDeleteReport.markdown(sb, s, rounds);
+    }
     return sb.toString();
   }
 
-  private static void settings(StringBuilder sb, FeaturesSettings s, int countersReached,
-      List<FeaturesRound> rounds) {
-    sb.append("## What ran\n\n").append(String.format(Locale.ROOT, "%,d counters (16-byte keys, 8-byte "
+  /** The engines' order, round by round, which both experiments share. */
+  private static void order(StringBuilder sb, FeaturesSettings s, List<FeaturesRound> rounds) {
+    sb.append("Each round runs ").append(s.experiments().size() == 1 ? "the experiment" : "the experiments in turn ("
+        + String.join(", then ", s.experiments()) + ")").append(", each on every engine with the engines rotated one "
+        + "further than the round before (round r from 0 starts at engine r mod ")
+        .append(CounterEngines.NAMES.size()).append("): ");
+    List<String> orders = new ArrayList<>();
+    for (FeaturesRound r : rounds) {
+      orders.add("round " + r.round() + " " + String.join(", ", CounterEngines.order(r.round() - 1)));
+    }
+    sb.append(String.join("; ", orders)).append(". All rounds run in one JVM: the first engine of round 1 "
+        + "runs with the JIT cold, and each later one on code the earlier ones warmed.\n\n");
+  }
+
+  private static void settings(StringBuilder sb, FeaturesSettings s, int countersReached) {
+    sb.append("### What ran\n\n").append(String.format(Locale.ROOT, "%,d counters (16-byte keys, 8-byte "
         + "little-endian values), %,d increments, one thread. Each increment adds a delta uniform in [1, %d] to a "
         + "counter drawn from a scrambled Zipfian over the counters (theta 0.99, seed %d; %,d counters reached), "
         + "the same sequence for every engine and round. Per engine and round: *merge*, every increment as "
@@ -72,19 +102,10 @@ final class FeaturesReport {
         + "put in the cache, obsolete files' entries erased, index and filter blocks cached at high priority "
         + "with level 0's pinned, a 10-bit Bloom filter, the LRU cache with a high-priority pool) with RocksDB's own "
         + "write buffer, block size, level sizes and codec, plus `uint64add`.\n\n");
-    sb.append("Each round runs the engines rotated one further than the round before (round r from 0 starts at "
-        + "engine r mod ").append(CounterEngines.NAMES.size()).append("): ");
-    List<String> orders = new ArrayList<>();
-    for (FeaturesRound r : rounds) {
-      orders.add("round " + r.round() + " " + String.join(", ", r.engines().stream().map(EngineFigures::engine)
-          .toList()));
-    }
-    sb.append(String.join("; ", orders)).append(". All rounds run in one JVM: the first engine of round 1 "
-        + "runs with the JIT cold, and each later one on code the earlier ones warmed.\n\n");
   }
 
   private static void rates(StringBuilder sb, List<FeaturesRound> rounds) {
-    sb.append("## Rates\n\n| engine");
+    sb.append("### Rates\n\n| engine");
     for (Phase p : Phase.values()) {
       sb.append(" | ").append(p.label()).append(' ').append(p.unit());
     }
@@ -103,7 +124,7 @@ final class FeaturesReport {
   }
 
   private static void againstCairn(StringBuilder sb, List<FeaturesRound> rounds) {
-    sb.append("## Against cairn\n\nEach engine's rate over `cairn`'s in the same round, median [smallest-largest] "
+    sb.append("### Against cairn\n\nEach engine's rate over `cairn`'s in the same round, median [smallest-largest] "
         + "over the rounds. The A/A band is `cairn-aa` over `cairn`: ");
     List<String> bands = new ArrayList<>();
     for (Phase p : Phase.values()) {
@@ -148,7 +169,7 @@ final class FeaturesReport {
   }
 
   private static void bytes(StringBuilder sb, List<FeaturesRound> rounds) {
-    sb.append("## Bytes written and database sizes\n\nMiB written: the process's `write_bytes` less "
+    sb.append("### Bytes written and database sizes\n\nMiB written: the process's `write_bytes` less "
         + "`cancelled_write_bytes` from `/proc/self/io` over each phase (the engine's log, flushes and compactions; "
         + "compactions the merges left may still run during the reads). Database MiB: the directory after its "
         + "last phase, before the close. Close s: the close's wall time, where work an engine defers shows.\n\n");
@@ -173,9 +194,12 @@ final class FeaturesReport {
     m.put("command", command);
     m.put("machine", machine.toJson());
     Map<String, Object> settings = s.asMap();
-    settings.put("counters_reached", countersReached);
+    if (s.runs(FeaturesSettings.COUNTER)) {
+      settings.put("counters_reached", countersReached);
+    }
     m.put("settings", settings);
     m.put("engines", CounterEngines.NAMES);
+    m.put("range_methods", Arrays.stream(RangeMethod.values()).map(RangeMethod::label).toList());
     m.put("rounds", rounds.stream().map(FeaturesRound::toJson).toList());
     return m;
   }

@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * One timed phase of one engine in one round.
  *
- * @param ops the operations the phase ran (increments, or gets)
+ * @param ops the operations the phase ran (increments, gets, scans, records put, keys deleted; 1
+ *     for a compaction)
  * @param seconds the phase's wall time, from its first operation to its last one's return
  * @param bytesWritten the process's bytes written to storage over the phase ({@code /proc/self/io}
  *     {@code write_bytes - cancelled_write_bytes}: the engine's log, flushes and compactions, and

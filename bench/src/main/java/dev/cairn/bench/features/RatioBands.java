@@ -51,11 +51,22 @@ final class RatioBands {
    * noise range of {@code aa}; else which of the two is faster.
    */
   static String verdict(String engine, Band ratio, Band aa) {
+    return verdict(engine, ratio, aa, true, "faster");
+  }
+
+  /**
+   * {@link #NO_DIFFERENCE} when {@code ratio} ({@code engine}'s figure over {@code cairn}'s)
+   * overlaps the noise range of {@code aa}; else which of the two is {@code better} ("faster",
+   * "smaller"): the higher figure's engine when {@code higherIsBetter} (a rate), the lower's when
+   * not (a time, a size).
+   */
+  static String verdict(String engine, Band ratio, Band aa, boolean higherIsBetter, String better) {
     Band noise = aa.noiseRange();
     if (ratio.overlaps(noise)) {
       return NO_DIFFERENCE;
     }
-    return ratio.min() > noise.max() ? engine + " faster" : CounterEngines.CAIRN + " faster";
+    boolean engineHigher = ratio.min() > noise.max();
+    return (engineHigher == higherIsBetter ? engine : CounterEngines.CAIRN) + " " + better;
   }
 
   /** Every engine but {@code cairn} and its twin against {@code cairn}, phase by phase. */

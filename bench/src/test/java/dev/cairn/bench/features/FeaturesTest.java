@@ -26,8 +26,12 @@ class FeaturesTest {
     FeaturesSettings s = FeaturesSettings.parse(new String[] {"--out", "o"});
     assertEquals(Path.of("o"), s.out());
     assertEquals(Path.of("o", "data"), s.dataDir());
+    assertEquals(List.of("counter", "range-delete"), s.experiments());
     assertEquals(100_000, s.counters());
     assertEquals(2_000_000, s.increments());
+    assertEquals(1_000_000, s.records());
+    assertEquals(200_000, s.gets());
+    assertEquals(2_000, s.scans());
     assertEquals(3, s.repeat());
     assertEquals(64L << 20, s.cacheBytes());
     assertEquals(42, s.seed());
@@ -36,9 +40,15 @@ class FeaturesTest {
   @Test
   void everyFlagIsRead() {
     FeaturesSettings s = FeaturesSettings.parse(new String[] {"--counters", "2_000", "--increments", "20000",
-        "--repeat", "1", "--data-dir", "/d", "--cache-mb", "8", "--seed", "7", "--out", "o"});
+        "--repeat", "1", "--data-dir", "/d", "--cache-mb", "8", "--seed", "7", "--out", "o", "--experiments",
+        "range-delete", "--records", "20_000", "--gets", "500", "--scans", "50"});
+    assertEquals(List.of("range-delete"), s.experiments());
+    assertTrue(s.runs(FeaturesSettings.RANGE_DELETE) && !s.runs(FeaturesSettings.COUNTER));
     assertEquals(2000, s.counters());
     assertEquals(20_000, s.increments());
+    assertEquals(20_000, s.records());
+    assertEquals(500, s.gets());
+    assertEquals(50, s.scans());
     assertEquals(1, s.repeat());
     assertEquals(Path.of("/d"), s.dataDir());
     assertEquals(8L << 20, s.cacheBytes());
@@ -47,20 +57,36 @@ class FeaturesTest {
 
   @Test
   void badFlagsSayWhatIsWrong() {
-    Map<String[], String> cases = Map.of(
-        new String[] {"--counters", "10"}, "features needs --out DIR",
-        new String[] {"--out", "o", "--keys", "10"}, "unknown flag --keys for features (valid: --out, --counters",
-        new String[] {"--out", "o", "--repeat"}, "flag --repeat needs a value",
-        new String[] {"--out", "o", "--repeat", "2", "--repeat", "3"}, "flag --repeat given twice",
-        new String[] {"--out", "o", "--increments", "many"}, "flag --increments needs an integer, got 'many'",
-        new String[] {"--out", "o", "--counters", "0"}, "flag --counters = 0 is out of range [1, 10000000]",
-        new String[] {"--out", "o", "--cache-mb", "-1"}, "flag --cache-mb = -1 is out of range",
-        new String[] {"--out", "o", "--repeat", "101"}, "flag --repeat = 101 is out of range [1, 100]");
-    for (Map.Entry<String[], String> c : cases.entrySet()) {
+    List<Map.Entry<String[], String>> cases = List.of(
+        bad("features needs --out DIR", "--counters", "10"),
+        bad("unknown flag --keys for features (valid: --out, --experiments, --counters", "--out", "o", "--keys", "10"),
+        bad("flag --repeat needs a value", "--out", "o", "--repeat"),
+        bad("flag --repeat given twice", "--out", "o", "--repeat", "2", "--repeat", "3"),
+        bad("flag --increments needs an integer, got 'many'", "--out", "o", "--increments", "many"),
+        bad("flag --counters = 0 is out of range [1, 10000000]", "--out", "o", "--counters", "0"),
+        bad("flag --cache-mb = -1 is out of range", "--out", "o", "--cache-mb", "-1"),
+        bad("flag --repeat = 101 is out of range [1, 100]", "--out", "o", "--repeat", "101"),
+        bad("flag --records = 99 is out of range [100, 20000000]", "--out", "o", "--records", "99"),
+        bad("flag --experiments names 'counters', which is no experiment (valid: counter, range-delete)", "--out", "o",
+            "--experiments", "counters"),
+        bad("flag --experiments names '', which is no experiment", "--out", "o", "--experiments", "counter,"),
+        bad("flag --experiments names counter twice", "--out", "o", "--experiments", "counter,counter"));
+    for (Map.Entry<String[], String> c : cases) {
       UsageException e = assertThrows(UsageException.class, () -> FeaturesSettings.parse(c.getKey()),
           String.join(" ", c.getKey()));
       assertTrue(e.getMessage().contains(c.getValue()), "'" + e.getMessage() + "' lacks '" + c.getValue() + "'");
     }
+  }
+
+  private static Map.Entry<String[], String> bad(String message, String... args) {
+    return Map.entry(args, message);
+  }
+
+  @Test
+  void theExperimentsRunInTheirListedOrderWhateverTheFlagsOrder() {
+    assertEquals(List.of("counter", "range-delete"), FeaturesSettings.experiments("range-delete, counter"));
+    assertEquals(List.of("counter"), FeaturesSettings.experiments("counter"));
+    assertEquals(FeaturesSettings.EXPERIMENTS, FeaturesSettings.experiments(null));
   }
 
   @Test

@@ -1,0 +1,61 @@
+package dev.cairn.bench.features;
+
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The figures of the range-delete experiment that are compared across engines and methods, each
+ * with its unit and which way is better: a rate higher, a time or a size lower.
+ */
+enum RangeFigure {
+  /** The delete phase's wall time: the one range delete, or every batch of point deletes. */
+  DELETE("delete", "ms", false, "faster", r -> r.delete().seconds() * 1e3),
+  /** Uniform point reads over the whole key space right after the delete. */
+  GETS("gets", "gets/s", true, "faster", r -> r.gets().rate()),
+  /** Short scans from uniform keys right after the gets. */
+  SCANS("scans", "scans/s", true, "faster", r -> r.scans().rate()),
+  /** The full manual compaction's wall time. */
+  COMPACT("compact", "s", false, "faster", r -> r.compact().seconds()),
+  /** The database directory's size right after the compaction. */
+  SIZE("size after compact", "MiB", false, "smaller", r -> r.sizeAfterCompactBytes() / (double) (1 << 20));
+
+  private final String label;
+  private final String unit;
+  private final boolean higherIsBetter;
+  private final String better;
+  private final ToDoubleFunction<RangeRun> value;
+
+  RangeFigure(String label, String unit, boolean higherIsBetter, String better, ToDoubleFunction<RangeRun> value) {
+    this.label = label;
+    this.unit = unit;
+    this.higherIsBetter = higherIsBetter;
+    this.better = better;
+    this.value = value;
+  }
+
+  String label() {
+    return label;
+  }
+
+  String unit() {
+    return unit;
+  }
+
+  /** True for a rate, false for a time or a size. */
+  boolean higherIsBetter() {
+    return higherIsBetter;
+  }
+
+  /** What the better engine is called: "faster", or "smaller" for a size. */
+  String better() {
+    return better;
+  }
+
+  /** What a ratio of this figure compares, in words: the rate's unit, "time" or "size". */
+  String noun() {
+    return higherIsBetter ? unit : unit.equals("MiB") ? "size" : "time";
+  }
+
+  double of(RangeRun r) {
+    return value.applyAsDouble(r);
+  }
+}
