@@ -187,8 +187,10 @@ public final class Compactions {
           held[0] = true;
         }
         // Against the version the edit replaces (the installer holds the manifest from here):
-        // the style's part (the buffer's) goes into the same edit, atomic with the compaction.
-        style.beforeInstall(claimed.plan(), edit, outputDiffers);
+        // the style's part (the buffer's) goes into the same edit, atomic with the compaction. A
+        // level's tables rewritten in place differ from their inputs too (what the tombstones
+        // covered is gone), and their old selves belong in no buffer.
+        style.beforeInstall(claimed.plan(), edit, outputDiffers || DeepestRewrite.rewritesInPlace(claimed.plan()));
         return edit;
       });
       if (installed && discardsInARow > 0) {

@@ -24,6 +24,11 @@ import java.util.Set;
 final class DeepestRewrite {
   private DeepestRewrite() {}
 
+  /** Whether {@code plan} is such a rewrite: a table merge from a level into itself. */
+  static boolean rewritesInPlace(CompactionPlan plan) {
+    return plan.kind() == CompactionKind.TABLE_MERGE && plan.inputLevel() == plan.outputLevel();
+  }
+
   /** Claims the rewrite of {@code level}'s files in {@code [from, to]} that hold tombstones; null if none does. */
   static Compactions.Claimed claim(Compactions compactions, Engine engine, int level, byte[] from, byte[] to) {
     Set<Long> withTombstones = new HashSet<>();
