@@ -384,7 +384,7 @@ public final class CompactionOutputIterator implements InternalIterator {
     }
     droppedEntries += entries - keptKeys.size();
 
-    if (filters.isActive()) {
+    if (filters.isActive() && !keptKeys.isEmpty()) { // a range tombstone may have covered every entry
       filters.apply(keptKeys, keptValues);
     }
     if (bottommostFor != null && endsWithTombstone()

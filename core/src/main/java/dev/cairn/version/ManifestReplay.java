@@ -14,7 +14,7 @@ import java.nio.file.Path;
  * each counter. A torn last edit is ignored; see {@link VersionSet#recover()}.
  */
 record ManifestReplay(VersionBuilder builder, long logNumber, long nextFileNumber,
-    long lastSequence, byte[][] compactPointers, int valueFormat) {
+    long lastSequence, byte[][] compactPointers, int valueFormat, boolean rangeDeletions) {
 
   static ManifestReplay replay(FileSystem fs, Path path) throws IOException {
     String file = path.toString();
@@ -23,6 +23,7 @@ record ManifestReplay(VersionBuilder builder, long logNumber, long nextFileNumbe
     long nextFileNumber = -1;
     long lastSequence = -1;
     int valueFormat = 0;
+    boolean rangeDeletions = false;
     byte[][] pointers = new byte[Options.MAX_LEVELS][];
     int edits = 0;
     try (ReadableFile in = fs.openReadable(path)) {
@@ -53,6 +54,7 @@ record ManifestReplay(VersionBuilder builder, long logNumber, long nextFileNumbe
         if (edit.valueFormat() != 0) {
           valueFormat = edit.valueFormat();
         }
+        rangeDeletions |= edit.marksRangeDeletions();
         edit.compactPointers().forEach((level, key) -> pointers[level] = key);
       }
     }
@@ -67,6 +69,6 @@ record ManifestReplay(VersionBuilder builder, long logNumber, long nextFileNumbe
     if (problem != null) {
       throw new CorruptionException(file, 0, "the recovered version is invalid: " + problem);
     }
-    return new ManifestReplay(builder, logNumber, nextFileNumber, lastSequence, pointers, valueFormat);
+    return new ManifestReplay(builder, logNumber, nextFileNumber, lastSequence, pointers, valueFormat, rangeDeletions);
   }
 }

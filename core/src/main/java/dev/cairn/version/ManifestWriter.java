@@ -79,6 +79,9 @@ final class ManifestWriter {
         .setLogNumber(logNumber)
         .setNextFileNumber(nextFileNumber)
         .setLastSequence(versions.lastSequence());
+    if (v.mayHoldRangeTombstones()) {
+      snapshot.markRangeDeletions();
+    }
     for (int level = 0; level < Options.MAX_LEVELS; level++) {
       byte[] pointer = versions.compactPointer(level);
       if (pointer != null) {

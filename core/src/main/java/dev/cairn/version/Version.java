@@ -53,6 +53,8 @@ public final class Version implements BufferedLevels<FileMetaData> {
   private final Consumer<Version> onRelease;
   /** See {@link #logNumber()}. */
   private final long logNumber;
+  /** See {@link #mayHoldRangeTombstones()}. */
+  private final boolean rangeDeletions;
   /** See {@link #rangeTombstones}; null until first asked. */
   private volatile dev.cairn.key.RangeTombstones rangeTombstones;
 
@@ -68,8 +70,9 @@ public final class Version implements BufferedLevels<FileMetaData> {
    * @param logNumber the manifest's log number as of this version: logs older than it are flushed into it
    */
   Version(List<List<FileMetaData>> levels, List<List<BufferRun<FileMetaData>>> buffers, Consumer<Version> onRelease,
-      long logNumber) {
+      long logNumber, boolean rangeDeletions) {
     this.logNumber = logNumber;
+    this.rangeDeletions = rangeDeletions;
     if (levels.size() != Options.MAX_LEVELS) {
       throw new IllegalArgumentException(levels.size() + " levels, expected " + Options.MAX_LEVELS);
     }
@@ -104,7 +107,7 @@ public final class Version implements BufferedLevels<FileMetaData> {
   /** An empty version of {@link Options#MAX_LEVELS} levels, not owned by a version set. */
   static Version empty(Consumer<Version> onRelease) {
     return new Version(Collections.nCopies(Options.MAX_LEVELS, List.of()),
-        Collections.nCopies(Options.MAX_LEVELS, List.of()), onRelease, 0);
+        Collections.nCopies(Options.MAX_LEVELS, List.of()), onRelease, 0, false);
   }
 
   /**
@@ -113,6 +116,15 @@ public final class Version implements BufferedLevels<FileMetaData> {
    */
   public long logNumber() {
     return logNumber;
+  }
+
+  /**
+   * Whether this version's tables may hold range tombstones: the manifest was marked when a
+   * flush first wrote one ({@link VersionEdit#markRangeDeletions()}). When not, a reader looks
+   * for none and opens no table to find out.
+   */
+  public boolean mayHoldRangeTombstones() {
+    return rangeDeletions;
   }
 
   /**

@@ -148,8 +148,8 @@ final class VersionBuilder {
   }
 
   /** The version with every applied edit; {@code onRelease} and {@code logNumber} as in {@link Version}. */
-  Version build(Consumer<Version> onRelease, long logNumber) {
-    return new Version(sortedLevels(), bufferRuns(), onRelease, logNumber);
+  Version build(Consumer<Version> onRelease, long logNumber, boolean rangeDeletions) {
+    return new Version(sortedLevels(), bufferRuns(), onRelease, logNumber, rangeDeletions);
   }
 
   /** The levels in invariant order, without building (or paranoid-checking) a version. */

@@ -42,6 +42,7 @@ public final class VersionEdit {
   private long nextFileNumber = -1;
   private long lastSequence = -1;
   private int valueFormat; // 0: absent (values as written)
+  private boolean rangeDeletions; // see markRangeDeletions
   private final Map<Integer, byte[]> compactPointers = new TreeMap<>();
   private final Set<DeletedFile> deletedFiles = new LinkedHashSet<>();
   private final List<NewFile> newFiles = new ArrayList<>();
@@ -108,6 +109,19 @@ public final class VersionEdit {
     }
     this.valueFormat = format;
     return this;
+  }
+
+  /**
+   * Marks the database as one whose tables may hold range tombstones (a flush wrote the first):
+   * a mark that stays, so that reads of a database that never deleted a range look for none.
+   */
+  public VersionEdit markRangeDeletions() {
+    this.rangeDeletions = true;
+    return this;
+  }
+
+  public boolean marksRangeDeletions() {
+    return rangeDeletions;
   }
 
   public boolean hasLastSequence() {
@@ -254,6 +268,9 @@ public final class VersionEdit {
     }
     if (valueFormat != 0) {
       out.add("valueFormat=" + valueFormat);
+    }
+    if (rangeDeletions) {
+      out.add("rangeDeletions");
     }
     if (hasLastSequence()) {
       out.add("lastSequence=" + lastSequence);

@@ -49,7 +49,12 @@ public final class VersionEditCodec {
      */
     FOOTER_UPDATE(18),
     /** The database's value format ({@link VersionEdit#valueFormat()}); since format 5. */
-    VALUE_FORMAT(19);
+    VALUE_FORMAT(19),
+    /**
+     * Its tables may hold range tombstones from here on ({@link VersionEdit#markRangeDeletions()});
+     * a varint32 1. A release before range deletions refuses the manifest at this tag.
+     */
+    RANGE_DELETIONS(20);
 
     final int persistentId;
 
@@ -99,6 +104,9 @@ public final class VersionEditCodec {
     }
     if (edit.valueFormat() != 0) {
       out.putVarint32(Tag.VALUE_FORMAT.persistentId).putVarint32(edit.valueFormat());
+    }
+    if (edit.marksRangeDeletions()) {
+      out.putVarint32(Tag.RANGE_DELETIONS.persistentId).putVarint32(1);
     }
     if (edit.hasLastSequence()) {
       out.putVarint32(Tag.LAST_SEQUENCE.persistentId).putVarint64(edit.lastSequence());
@@ -200,6 +208,12 @@ public final class VersionEditCodec {
             throw in.corruption("unknown value format " + Integer.toUnsignedString(format));
           }
           edit.setValueFormat(format);
+        }
+        case RANGE_DELETIONS -> {
+          if (in.getVarint32() != 1) {
+            throw in.corruption("bad range deletions mark");
+          }
+          edit.markRangeDeletions();
         }
         case LOG_NUMBER -> edit.setLogNumber(nonNegative(in, "log number"));
         case NEXT_FILE_NUMBER -> edit.setNextFileNumber(nonNegative(in, "next file number"));

@@ -134,7 +134,7 @@ public final class VersionSet implements AutoCloseable {
   public void recover() throws IOException {
     long number = CurrentFile.read(fs, dir);
     ManifestReplay replay = ManifestReplay.replay(fs, dir.resolve(FileNames.manifest(number)));
-    Version recovered = replay.builder().build(this::released, replay.logNumber());
+    Version recovered = replay.builder().build(this::released, replay.logNumber(), replay.rangeDeletions());
     manifest.closeManifest(current);
     install(recovered);
     manifest.recovered(number);
@@ -242,7 +242,8 @@ public final class VersionSet implements AutoCloseable {
     }
     VersionBuilder builder = new VersionBuilder(current);
     builder.apply(edit, IllegalArgumentException::new);
-    Version next = builder.build(this::released, edit.hasLogNumber() ? edit.logNumber() : logNumber);
+    Version next = builder.build(this::released, edit.hasLogNumber() ? edit.logNumber() : logNumber,
+        current.mayHoldRangeTombstones() || edit.marksRangeDeletions());
     if (!manifest.isOpen()) {
       startNewManifest();
     }

@@ -154,6 +154,29 @@ class RangeDeletionTest {
     }
   }
 
+  /**
+   * With a TTL (whose expiry runs through the compaction filter's path) and a user filter, a
+   * compaction whose range tombstone covers every entry of some key keeps nothing of it and asks
+   * the filters nothing about it.
+   */
+  @Test
+  void rangeDeletionsBesideATtlAndAFilterCompact(@TempDir Path dir) {
+    Options o = EngineCombo.tinyTree().ttl(java.time.Duration.ofDays(1))
+        .compactionFilter((context, key, value) -> dev.cairn.CompactionFilter.Decision.KEEP).build();
+    try (Cairn db = Cairn.open(dir, o)) {
+      for (int i = 0; i < KEYS; i++) {
+        db.put(bytes(key(i)), value(i, 0));
+      }
+      db.deleteRange(bytes(key(100)), bytes(key(3000)));
+      db.flush();
+      db.compactRange(null, null);
+      db.put(bytes("after"), bytes("still writable"));
+      assertNull(db.get(bytes(key(2000))));
+      assertArrayEquals(value(50, 0), db.get(bytes(key(50))));
+      assertArrayEquals(value(3500, 0), db.get(bytes(key(3500))));
+    }
+  }
+
   @Test
   void badRangesAreRefusedAndChangeNothing(@TempDir Path dir) {
     try (Cairn db = Cairn.open(dir, EngineCombo.tinyTree().build())) {

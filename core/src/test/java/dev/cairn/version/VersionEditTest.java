@@ -104,9 +104,20 @@ class VersionEditTest {
     assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(unknown, "m", 0));
   }
 
+  /** The range deletions mark: tag 20 with a 1, pinned; any other value is corruption. */
+  @Test
+  void theRangeDeletionsMarkRoundTripsAndPinsItsTag() {
+    VersionEdit edit = new VersionEdit().markRangeDeletions();
+    assertArrayEquals(new byte[] {20, 1}, VersionEditCodec.encode(edit));
+    assertTrue(roundTrip(edit).marksRangeDeletions());
+    assertFalse(roundTrip(new VersionEdit().setLogNumber(1)).marksRangeDeletions());
+    byte[] bad = new ByteSink().putVarint32(20).putVarint32(2).toByteArray();
+    assertThrows(CorruptionException.class, () -> VersionEditCodec.decode(bad, "m", 0));
+  }
+
   @Test
   void unknownTagsAreCorruption() {
-    for (int tag : new int[] {0, 8, 9, 15, 20, 1000}) {
+    for (int tag : new int[] {0, 8, 9, 15, 21, 1000}) {
       byte[] record = new ByteSink().putVarint32(2).putVarint64(1).putVarint32(tag).putVarint64(1).toByteArray();
       CorruptionException e = assertThrows(CorruptionException.class,
           () -> VersionEditCodec.decode(record, "MANIFEST-000002", 100), "tag " + tag);

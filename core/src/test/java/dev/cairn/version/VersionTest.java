@@ -21,7 +21,7 @@ class VersionTest {
     for (VersionEdit e : edits) {
       builder.apply(e, IllegalArgumentException::new);
     }
-    return builder.build(v -> { }, 0);
+    return builder.build(v -> { }, 0, false);
   }
 
   private static List<Long> numbers(List<FileMetaData> files) {
@@ -68,7 +68,7 @@ class VersionTest {
         table(7, "k", "q", 1, 9).largest(), 40, 1, 9);
     VersionBuilder builder = new VersionBuilder(base);
     builder.apply(new VersionEdit().updateFooter(2, appended), IllegalArgumentException::new);
-    Version v = builder.build(x -> { }, 0);
+    Version v = builder.build(x -> { }, 0, false);
     assertEquals(List.of(6L, 7L), numbers(v.files(2)));
     assertEquals(appended, v.files(2).get(1));
     // The table must be live at that level.
@@ -117,7 +117,7 @@ class VersionTest {
     // A trivial move: the same file leaves level 1 and enters level 2 in one edit.
     builder.apply(new VersionEdit().deleteFile(1, 6).addFile(2, table(6, "a", "c", 1, 2)),
         IllegalArgumentException::new);
-    Version moved = builder.build(v -> { }, 0);
+    Version moved = builder.build(v -> { }, 0, false);
     assertEquals(0, moved.fileCount(1));
     assertEquals(1, moved.fileCount(2));
     assertEquals(1, base.fileCount(1), "the base is immutable");

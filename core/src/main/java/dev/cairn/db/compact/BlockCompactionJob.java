@@ -379,11 +379,11 @@ final class BlockCompactionJob implements CompactionExecution {
     }
 
     private Outcome rewrite() throws IOException {
+      RangeTombstones tombstones = RangeTombstones.union(List.of(pieces,
+          TableIterators.rangeTombstones(engine.tableCache(), List.of(target))));
       List<InternalIterator> sources = new ArrayList<>();
       sources.add(new ListIterator(slice));
       sources.add(TableIterators.open(engine.tableCache(), target, false, tag));
-      RangeTombstones tombstones = RangeTombstones.union(List.of(pieces,
-          TableIterators.rangeTombstones(engine.tableCache(), List.of(target))));
       try (CompactionOutputIterator kept = dropRules.apply(tombstones).apply(new MergingIterator(sources));
           TableOutput out = new TableOutput(engine.fs(), engine.dir(), tableOptions, tag,
               plan.outputLimits().targetFileBytes(), this::newOutputNumber,

@@ -255,9 +255,14 @@ public final class Compactions {
    * compaction is running (a manual step's simple wait; it returns with the mutex held).
    */
   Claimed claimWhenIdle(java.util.function.Function<ShapeAdapter, CompactionPlan> plan) {
-    while (!runningPlans.isEmpty()) {
-      engine.status().throwIfUnusable();
-      engine.backgroundChanged().awaitUninterruptibly();
+    manualWaiting++; // no new background plan starts meanwhile, as for claimManual
+    try {
+      while (!runningPlans.isEmpty()) {
+        engine.status().throwIfUnusable();
+        engine.backgroundChanged().awaitUninterruptibly();
+      }
+    } finally {
+      manualWaiting--;
     }
     ShapeAdapter shape = currentShape();
     CompactionPlan p = plan.apply(shape);

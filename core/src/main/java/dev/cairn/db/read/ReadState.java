@@ -125,7 +125,8 @@ public final class ReadState implements AutoCloseable {
         sets.add(m.rangeTombstones());
       }
     }
-    RangeTombstones inTables = version.rangeTombstones(files -> TableIterators.rangeTombstones(tables, files));
+    RangeTombstones inTables = !version.mayHoldRangeTombstones() ? RangeTombstones.EMPTY
+        : version.rangeTombstones(files -> TableIterators.rangeTombstones(tables, files));
     if (!inTables.isEmpty()) {
       sets.add(inTables);
     }

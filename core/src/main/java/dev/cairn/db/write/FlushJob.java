@@ -55,6 +55,9 @@ public final class FlushJob {
     }
     assert files.size() == 1 : "a flush writes exactly one table, wrote " + files.size();
     edit.addFile(0, files.get(0));
+    if (!mem.rangeTombstones().isEmpty()) {
+      edit.markRangeDeletions(); // the table holds range tombstones; every later one comes from it
+    }
     return number;
   }
 }
