@@ -261,7 +261,7 @@ public final class DbIterator implements CairnIterator {
    *     because it was already decided (shown or deleted); null to skip nothing
    */
   private void findVisibleEntry(byte[] skipThrough) {
-    for (; internal.isValid(); internal.next()) {
+    while (internal.isValid()) {
       byte[] ikey = internal.key();
       if (upperBound != null
           && Arrays.compareUnsigned(
@@ -269,14 +269,16 @@ public final class DbIterator implements CairnIterator {
               >= 0) {
         return;
       }
-      if (InternalKey.sequence(ikey) > snapshotSequence) {
-        continue;
-      }
-      if (skipThrough != null && InternalKey.compareUserKeys(ikey, skipThrough) <= 0) {
+      if (InternalKey.sequence(ikey) > snapshotSequence
+          || (skipThrough != null && InternalKey.compareUserKeys(ikey, skipThrough) <= 0)) {
+        internal.next();
         continue;
       }
       if (rangeTombstones.coversEntry(ikey, snapshotSequence)) {
         skipThrough = ikey; // its older entries are covered too
+        if (!skipCoveredFragment(ikey)) {
+          internal.next();
+        }
         continue;
       }
       ValueType type = InternalKey.type(ikey);
@@ -285,6 +287,7 @@ public final class DbIterator implements CairnIterator {
         // The newest visible entry of this key is a tombstone (or reads as one): hide the key and
         // its older entries.
         skipThrough = ikey;
+        internal.next();
       } else if (type == ValueType.VALUE) {
         currentKey = InternalKey.userKey(ikey);
         heldValue = userValue;
@@ -298,6 +301,20 @@ public final class DbIterator implements CairnIterator {
                 + InternalKey.describe(ikey));
       }
     }
+  }
+
+  /**
+   * {@code covered} is covered by a range tombstone: moves the sources older than the tombstone
+   * past the end of its fragment at once ({@link InternalIterator#skipOlder}; every entry of theirs
+   * before it is covered), rather than stepping over each covered entry. Returns whether anything
+   * moved; what is left before the end is newer than the tombstone, or could not be told apart,
+   * and is read as usual.
+   */
+  private boolean skipCoveredFragment(byte[] covered) {
+    int length = InternalKey.userKeyLength(covered);
+    byte[] end = rangeTombstones.fragmentEnd(covered, length);
+    long sequence = rangeTombstones.coverSequence(covered, length, snapshotSequence);
+    return end != null && internal.skipOlder(InternalKey.seekKey(end, InternalKey.MAX_SEQUENCE), sequence);
   }
 
   /**

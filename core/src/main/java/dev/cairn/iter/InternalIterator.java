@@ -65,6 +65,26 @@ public interface InternalIterator extends AutoCloseable {
     return value().clone();
   }
 
+  /**
+   * A bound on the sequence of every entry this iterator yields ({@link Long#MAX_VALUE}: none
+   * known): what lets a range tombstone newer than all of them skip them wholesale ({@link
+   * #skipOlder}).
+   */
+  default long largestSequence() {
+    return Long.MAX_VALUE;
+  }
+
+  /**
+   * Moving forward: moves past everything before {@code target} that is older than {@code
+   * sequence}, where that can be done wholesale (a merge's children whose {@link
+   * #largestSequence()} is below it seek to {@code target}); returns whether anything moved. What
+   * is left before {@code target} is newer, or could not be told apart. A range tombstone's reader
+   * calls it with the end of the fragment it covers and its sequence. The default moves nothing.
+   */
+  default boolean skipOlder(byte[] target, long sequence) {
+    return false;
+  }
+
   /** Releases pinned blocks, files or versions. Idempotent. */
   @Override
   void close();

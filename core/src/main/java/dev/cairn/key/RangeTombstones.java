@@ -118,6 +118,26 @@ public final class RangeTombstones {
     return NONE;
   }
 
+  /**
+   * The end of the fragment over the user key that is the first {@code length} bytes of {@code
+   * key} (every key from it to there has the same tombstones over it), or null when none covers it.
+   */
+  public byte[] fragmentEnd(byte[] key, int length) {
+    int lo = 0;
+    int hi = starts.length - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      if (Arrays.compareUnsigned(key, 0, length, starts[mid], 0, starts[mid].length) < 0) {
+        hi = mid - 1;
+      } else if (Arrays.compareUnsigned(key, 0, length, ends[mid], 0, ends[mid].length) >= 0) {
+        lo = mid + 1;
+      } else {
+        return ends[mid];
+      }
+    }
+    return null;
+  }
+
   /** Whether an entry of {@code userKey} with {@code sequence} reads as deleted at {@code snapshot}. */
   public boolean covers(byte[] userKey, long sequence, long snapshot) {
     return sequence < coverSequence(userKey, snapshot);

@@ -9,6 +9,7 @@ import dev.cairn.iter.ConcatenatingIterator;
 import dev.cairn.iter.DbIterator;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.iter.MergingIterator;
+import dev.cairn.iter.SequenceBoundIterator;
 import dev.cairn.iter.StoredValues;
 import dev.cairn.key.LookupResult;
 import dev.cairn.key.MergeOperands;
@@ -97,16 +98,21 @@ public final class ReadState implements AutoCloseable {
         children.add(m.iterator());
       }
       boolean fill = options.fillCache();
+      // With range tombstones, each table and level tells the merge how new its entries are at
+      // most, so that a tombstone newer than all of them skips them wholesale (DbIterator).
+      boolean bound = !tombstones.isEmpty();
       for (FileMetaData f : version.files(0)) {
-        children.add(TableIterators.open(tables, f, fill, IoTag.USER_READ));
+        InternalIterator table = TableIterators.open(tables, f, fill, IoTag.USER_READ);
+        children.add(bound ? new SequenceBoundIterator(table, f.largestSequence()) : table);
       }
       for (int level = 1; level < version.numLevels(); level++) {
         List<FileMetaData> files = version.files(level);
         if (files.isEmpty()) {
           continue;
         }
-        children.add(new ConcatenatingIterator<>(files, FileMetaData::largest,
-            scans.opener(tables, version, level, fill)));
+        InternalIterator run = new ConcatenatingIterator<>(files, FileMetaData::largest,
+            scans.opener(tables, version, level, fill));
+        children.add(bound ? new SequenceBoundIterator(run, largestSequence(level)) : run);
       }
     } catch (RuntimeException e) {
       children.forEach(InternalIterator::close);
@@ -115,6 +121,23 @@ public final class ReadState implements AutoCloseable {
     }
     return new DbIterator(new MergingIterator(children), sequence, options.lowerBound(),
         options.upperBound(), storedValues, merger, this::close).withRangeTombstones(tombstones);
+  }
+
+  /**
+   * The largest sequence of {@code level}'s files and of its buffer's (a scan may read a level
+   * file from the buffer files it was merged from, which may hold newer entries the merge dropped).
+   */
+  private long largestSequence(int level) {
+    long largest = 0;
+    for (FileMetaData f : version.files(level)) {
+      largest = Math.max(largest, f.largestSequence());
+    }
+    for (var run : version.bufferRuns(level)) {
+      for (FileMetaData f : run.allFiles()) {
+        largest = Math.max(largest, f.largestSequence());
+      }
+    }
+    return largest;
   }
 
   /** The range tombstones of the memtables and the version's tables, in one set. */

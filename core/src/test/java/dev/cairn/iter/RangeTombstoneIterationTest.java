@@ -1,0 +1,115 @@
+package dev.cairn.iter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.key.InternalKey;
+import dev.cairn.key.RangeTombstone;
+import dev.cairn.key.RangeTombstones;
+import dev.cairn.key.ValueType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A user iterator over a merge whose older source a range tombstone covers for most of its keys:
+ * it shows what the tombstone leaves and what was written after it, and moves the older source
+ * past the covered range at once instead of stepping over every covered entry.
+ */
+class RangeTombstoneIterationTest {
+
+  /** Counts the steps taken through the iterator it wraps. */
+  private static final class CountingIterator extends ForwardingIterator {
+    int steps;
+
+    CountingIterator(InternalIterator inner) {
+      super(inner);
+    }
+
+    @Override
+    public void next() {
+      steps++;
+      super.next();
+    }
+  }
+
+  /** Delegates everything (the test's base for counting). */
+  private static class ForwardingIterator implements InternalIterator {
+    private final InternalIterator inner;
+
+    ForwardingIterator(InternalIterator inner) {
+      this.inner = inner;
+    }
+
+    @Override public boolean isValid() { return inner.isValid(); }
+    @Override public void seekToFirst() { inner.seekToFirst(); }
+    @Override public void seek(byte[] target) { inner.seek(target); }
+    @Override public void seekToLast() { inner.seekToLast(); }
+    @Override public void seekForPrev(byte[] target) { inner.seekForPrev(target); }
+    @Override public void next() { inner.next(); }
+    @Override public void prev() { inner.prev(); }
+    @Override public byte[] key() { return inner.key(); }
+    @Override public byte[] value() { return inner.value(); }
+    @Override public void close() { inner.close(); }
+  }
+
+  private static String key(int i) {
+    return String.format("k%04d", i);
+  }
+
+  @Test
+  void aTombstoneNewerThanASourceMovesItPastTheCoveredRange() {
+    List<Map.Entry<byte[], byte[]>> old = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      old.add(Map.entry(InternalKey.encode(TestKeys.bytes(key(i)), 1 + i, ValueType.VALUE), TestKeys.bytes("old")));
+    }
+    List<Map.Entry<byte[], byte[]>> recent = List.of(
+        Map.entry(InternalKey.encode(TestKeys.bytes(key(500)), 2000, ValueType.VALUE), TestKeys.bytes("new")));
+    CountingIterator older = new CountingIterator(new ListIterator(old));
+    MergingIterator merged = new MergingIterator(List.of(
+        new SequenceBoundIterator(older, 1000), new ListIterator(recent)));
+    RangeTombstones tombstones = RangeTombstones.of(List.of(
+        new RangeTombstone(TestKeys.bytes(key(100)), TestKeys.bytes(key(900)), 1500)));
+    List<String> shown = new ArrayList<>();
+    try (DbIterator it = new DbIterator(merged, InternalKey.MAX_SEQUENCE, null, null, null).withRangeTombstones(tombstones)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        shown.add(TestKeys.string(it.key()) + "=" + TestKeys.string(it.value()));
+      }
+    }
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      expected.add(key(i) + "=old");
+    }
+    expected.add(key(500) + "=new");
+    for (int i = 900; i < 1000; i++) {
+      expected.add(key(i) + "=old");
+    }
+    assertEquals(expected, shown);
+    // 200 keys shown from the older source; the 800 it covers are skipped, not stepped over.
+    assertTrue(older.steps < 300, "the older source stepped " + older.steps + " times");
+  }
+
+  @Test
+  void aSourceAsNewAsTheTombstoneIsSteppedThroughAndReadRight() {
+    List<Map.Entry<byte[], byte[]>> entries = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      entries.add(Map.entry(InternalKey.encode(TestKeys.bytes(key(i)), 10 + i, ValueType.VALUE), TestKeys.bytes("v")));
+    }
+    // Sequences 10..59, the tombstone at 30: keys 0..19 (sequences 10..29) covered, 20.. shown.
+    MergingIterator merged = new MergingIterator(List.of(new SequenceBoundIterator(new ListIterator(entries), 59)));
+    RangeTombstones tombstones = RangeTombstones.of(List.of(
+        new RangeTombstone(TestKeys.bytes(key(0)), TestKeys.bytes(key(40)), 30)));
+    List<String> shown = new ArrayList<>();
+    try (DbIterator it = new DbIterator(merged, InternalKey.MAX_SEQUENCE, null, null, null).withRangeTombstones(tombstones)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        shown.add(TestKeys.string(it.key()));
+      }
+    }
+    List<String> expected = new ArrayList<>();
+    for (int i = 20; i < 50; i++) {
+      expected.add(key(i));
+    }
+    assertEquals(expected, shown);
+  }
+}
