@@ -16,7 +16,8 @@ import java.util.Objects;
  * to another level, nor block compaction's clean blocks, which it keeps without reading: an entry
  * is filtered when a compaction rewrites it, so a value the filter would remove stays readable
  * until then ({@link Cairn#compactRange} rewrites everything in its range, and so filters it,
- * above the deepest level that holds the range; the deepest level's own tables are
+ * above the deepest level that holds the range, and of the deepest level's own tables those that
+ * hold range tombstones; the deepest level's other tables are
  * filtered when a compaction next rewrites them).
  *
  * <p><b>Snapshots keep their view</b>: a compaction that changed a value that a snapshot taken
