@@ -98,21 +98,12 @@ public final class RangeTombstones {
 
   /** {@link #coverSequence(byte[], long)} for the user key that is the first {@code length} bytes of {@code key}. */
   public long coverSequence(byte[] key, int length, long snapshot) {
-    int lo = 0;
-    int hi = starts.length - 1;
-    while (lo <= hi) {
-      int mid = (lo + hi) >>> 1;
-      if (Arrays.compareUnsigned(key, 0, length, starts[mid], 0, starts[mid].length) < 0) {
-        hi = mid - 1;
-      } else if (Arrays.compareUnsigned(key, 0, length, ends[mid], 0, ends[mid].length) >= 0) {
-        lo = mid + 1;
-      } else {
-        for (long seq : sequences[mid]) {
-          if (seq <= snapshot) {
-            return seq;
-          }
+    int f = fragmentOf(key, length);
+    if (f >= 0) {
+      for (long seq : sequences[f]) {
+        if (seq <= snapshot) {
+          return seq;
         }
-        return NONE;
       }
     }
     return NONE;
@@ -123,6 +114,12 @@ public final class RangeTombstones {
    * key} (every key from it to there has the same tombstones over it), or null when none covers it.
    */
   public byte[] fragmentEnd(byte[] key, int length) {
+    int f = fragmentOf(key, length);
+    return f < 0 ? null : ends[f];
+  }
+
+  /** The index of the fragment holding the user key that is the first {@code length} bytes of {@code key}, or -1. */
+  private int fragmentOf(byte[] key, int length) {
     int lo = 0;
     int hi = starts.length - 1;
     while (lo <= hi) {
@@ -132,10 +129,10 @@ public final class RangeTombstones {
       } else if (Arrays.compareUnsigned(key, 0, length, ends[mid], 0, ends[mid].length) >= 0) {
         lo = mid + 1;
       } else {
-        return ends[mid];
+        return mid;
       }
     }
-    return null;
+    return -1;
   }
 
   /** Whether an entry of {@code userKey} with {@code sequence} reads as deleted at {@code snapshot}. */

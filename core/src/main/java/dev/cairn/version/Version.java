@@ -55,6 +55,8 @@ public final class Version implements BufferedLevels<FileMetaData> {
   private final long logNumber;
   /** See {@link #mayHoldRangeTombstones()}. */
   private final boolean rangeDeletions;
+  /** See {@link #largestSequence(int)}; null until first asked. */
+  private volatile long[] largestSequences;
   /** See {@link #rangeTombstones}; null until first asked. */
   private volatile dev.cairn.key.RangeTombstones rangeTombstones;
 
@@ -116,6 +118,31 @@ public final class Version implements BufferedLevels<FileMetaData> {
    */
   public long logNumber() {
     return logNumber;
+  }
+
+  /**
+   * The largest sequence of {@code level}'s files and of its buffer's (a scan may read a level
+   * file from the buffer files it was merged from, which may hold newer entries the merge
+   * dropped): no entry an iterator reads from the level is newer. Found once per version, when
+   * first asked (by an iterator of a database with range tombstones).
+   */
+  public long largestSequence(int level) {
+    long[] known = largestSequences;
+    if (known == null) {
+      known = new long[levels.size()];
+      for (int l = 0; l < known.length; l++) {
+        for (FileMetaData f : levels.get(l)) {
+          known[l] = Math.max(known[l], f.largestSequence());
+        }
+        for (BufferRun<FileMetaData> run : buffers.get(l)) {
+          for (FileMetaData f : run.allFiles()) {
+            known[l] = Math.max(known[l], f.largestSequence());
+          }
+        }
+      }
+      largestSequences = known; // derived data: a race computes it twice, never wrongly
+    }
+    return known[level];
   }
 
   /**

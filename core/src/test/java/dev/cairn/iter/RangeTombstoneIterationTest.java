@@ -34,26 +34,6 @@ class RangeTombstoneIterationTest {
     }
   }
 
-  /** Delegates everything (the test's base for counting). */
-  private static class ForwardingIterator implements InternalIterator {
-    private final InternalIterator inner;
-
-    ForwardingIterator(InternalIterator inner) {
-      this.inner = inner;
-    }
-
-    @Override public boolean isValid() { return inner.isValid(); }
-    @Override public void seekToFirst() { inner.seekToFirst(); }
-    @Override public void seek(byte[] target) { inner.seek(target); }
-    @Override public void seekToLast() { inner.seekToLast(); }
-    @Override public void seekForPrev(byte[] target) { inner.seekForPrev(target); }
-    @Override public void next() { inner.next(); }
-    @Override public void prev() { inner.prev(); }
-    @Override public byte[] key() { return inner.key(); }
-    @Override public byte[] value() { return inner.value(); }
-    @Override public void close() { inner.close(); }
-  }
-
   private static String key(int i) {
     return String.format("k%04d", i);
   }

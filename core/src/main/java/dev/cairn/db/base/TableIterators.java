@@ -3,6 +3,7 @@ package dev.cairn.db.base;
 import dev.cairn.CairnIOException;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.IoTag;
+import dev.cairn.iter.ForwardingIterator;
 import dev.cairn.iter.InternalIterator;
 import dev.cairn.table.TableCache;
 import dev.cairn.table.TableHandle;
@@ -49,27 +50,14 @@ public final class TableIterators {
     }
   }
 
-  private static final class Pinned implements InternalIterator {
-    private final InternalIterator inner;
+  private static final class Pinned extends ForwardingIterator {
     private final TableHandle handle;
     private boolean closed;
 
     Pinned(InternalIterator inner, TableHandle handle) {
-      this.inner = inner;
+      super(inner);
       this.handle = handle;
     }
-
-    @Override public boolean isValid() { return inner.isValid(); }
-    @Override public void seekToFirst() { inner.seekToFirst(); }
-    @Override public void seek(byte[] target) { inner.seek(target); }
-    @Override public void seekToLast() { inner.seekToLast(); }
-    @Override public void seekForPrev(byte[] target) { inner.seekForPrev(target); }
-    @Override public void next() { inner.next(); }
-    @Override public void prev() { inner.prev(); }
-    @Override public byte[] key() { return inner.key(); }
-    @Override public byte[] value() { return inner.value(); }
-
-    @Override public byte[] ownedValue() { return inner.ownedValue(); }
 
     @Override
     public void close() {

@@ -112,7 +112,7 @@ public final class ReadState implements AutoCloseable {
         }
         InternalIterator run = new ConcatenatingIterator<>(files, FileMetaData::largest,
             scans.opener(tables, version, level, fill));
-        children.add(bound ? new SequenceBoundIterator(run, largestSequence(level)) : run);
+        children.add(bound ? new SequenceBoundIterator(run, version.largestSequence(level)) : run);
       }
     } catch (RuntimeException e) {
       children.forEach(InternalIterator::close);
@@ -121,23 +121,6 @@ public final class ReadState implements AutoCloseable {
     }
     return new DbIterator(new MergingIterator(children), sequence, options.lowerBound(),
         options.upperBound(), storedValues, merger, this::close).withRangeTombstones(tombstones);
-  }
-
-  /**
-   * The largest sequence of {@code level}'s files and of its buffer's (a scan may read a level
-   * file from the buffer files it was merged from, which may hold newer entries the merge dropped).
-   */
-  private long largestSequence(int level) {
-    long largest = 0;
-    for (FileMetaData f : version.files(level)) {
-      largest = Math.max(largest, f.largestSequence());
-    }
-    for (var run : version.bufferRuns(level)) {
-      for (FileMetaData f : run.allFiles()) {
-        largest = Math.max(largest, f.largestSequence());
-      }
-    }
-    return largest;
   }
 
   /** The range tombstones of the memtables and the version's tables, in one set. */
