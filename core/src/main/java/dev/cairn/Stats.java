@@ -127,10 +127,14 @@ public record Stats(
    *     ran could see a value the filter changed
    * @param mergedOperands merge operands merged into a value or combined with another operand, in
    *     installed compactions ({@link MergeOperator})
+   * @param deletedTables tables deleted whole, unread and unrewritten, because each lay under a
+   *     newer range tombstone every reader of it sees ({@link Cairn#deleteRange}); counted in
+   *     {@code completed} as one compaction per level
+   * @param deletedBytes the bytes of those tables
    */
   public record Compaction(long completed, long trivialMoves, long levelMoves, long idleDrains, long micros,
       int running, long bytesRead, long bytesWritten, long filterRemoved, long filterChanged, long filterDiscarded,
-      long mergedOperands) {}
+      long mergedOperands, long deletedTables, long deletedBytes) {}
 
   /**
    * @param bytesWritten bytes appended to manifests

@@ -62,6 +62,10 @@ final class StatsText {
     if (filter.mergedOperands() > 0) {
       sb.append(String.format("merge operands         %d merged by compactions%n", filter.mergedOperands()));
     }
+    if (filter.deletedTables() > 0) {
+      sb.append(String.format("range-deleted tables   %d deleted without a rewrite (%.2f MB)%n", filter.deletedTables(),
+          mb(filter.deletedBytes())));
+    }
     if (s.flush().caching().mode() != Options.FlushCaching.NEVER) {
       FlushCaching c = s.flush().caching();
       sb.append(c.mode() == Options.FlushCaching.ALWAYS ? String.format("flush caching          always%n")

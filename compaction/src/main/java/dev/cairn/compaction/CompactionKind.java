@@ -24,7 +24,14 @@ public enum CompactionKind {
    * compaction's end of a round, when a level's insertion part becomes its deletion part
    * ({@link dev.cairn.compaction.dlsm.TwoPhaseCompactionPicker}). No bytes are read or written.
    */
-  LEVEL_MOVE(7);
+  LEVEL_MOVE(7),
+  /**
+   * Delete every input, unread and unrewritten: each lies wholly under a range tombstone newer
+   * than all its entries, which every reader that could see one of them also sees (Pebble's
+   * delete-only compaction). Input and output level are the same; there are no targets and no
+   * outputs. Planned by core, which knows the tombstones, never by a picker.
+   */
+  DELETE_ONLY(8);
 
   private final int persistentId;
 

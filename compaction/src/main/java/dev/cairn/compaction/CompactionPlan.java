@@ -75,6 +75,9 @@ public record CompactionPlan(
       throw new IllegalArgumentException(
           "a trivial move takes one file one level down onto no overlapping file");
     }
+    if (kind == CompactionKind.DELETE_ONLY && (!targets.isEmpty() || outputLevel != inputLevel)) {
+      throw new IllegalArgumentException("a delete-only compaction deletes files of one level and writes none");
+    }
     if (kind == CompactionKind.LEVEL_MOVE && (!targets.isEmpty() || outputLevel != inputLevel + 1)) {
       throw new IllegalArgumentException("a level move takes its files one level down onto no overlapping file");
     }
@@ -121,9 +124,9 @@ public record CompactionPlan(
     return ids;
   }
 
-  /** Bytes the compaction reads: inputs and targets (zero bytes move for a move). */
+  /** Bytes the compaction reads: inputs and targets (zero for a move or a delete-only compaction). */
   public long readBytes() {
-    if (isMove()) {
+    if (isMove() || kind == CompactionKind.DELETE_ONLY) {
       return 0;
     }
     long total = 0;

@@ -25,6 +25,7 @@ class CompactionPlanTest {
     assertEquals(1, CompactionKind.TRIVIAL_MOVE.persistentId());
     assertEquals(2, CompactionKind.TABLE_MERGE.persistentId());
     assertEquals(6, CompactionKind.L0_TO_L0.persistentId());
+    assertEquals(8, CompactionKind.DELETE_ONLY.persistentId());
     Set<Integer> ids = new HashSet<>();
     for (CompactionKind kind : CompactionKind.values()) {
       assertEquals(kind, CompactionKind.fromPersistentId(kind.persistentId()));
@@ -51,6 +52,14 @@ class CompactionPlanTest {
     assertThrows(IllegalArgumentException.class, () -> new CompactionPlan(
         CompactionKind.TABLE_MERGE, 2, 1, List.of(f(1, "a", "b")), List.of(), List.of(), null,
         false, LIMITS, "r"));
+    assertThrows(IllegalArgumentException.class, () -> new CompactionPlan(
+        CompactionKind.DELETE_ONLY, 1, 2, List.of(f(1, "a", "b")), List.of(), List.of(), null,
+        false, LIMITS, "r"));
+    assertThrows(IllegalArgumentException.class, () -> new CompactionPlan(
+        CompactionKind.DELETE_ONLY, 1, 1, List.of(f(1, "a", "b")), List.of(f(2, "a", "a")), List.of(), null,
+        false, LIMITS, "r"));
+    assertEquals(0, new CompactionPlan(CompactionKind.DELETE_ONLY, 2, 2, List.of(f(1, "a", "b")), List.of(),
+        List.of(), null, false, LIMITS, "r").readBytes());
     CompactionPlan plan = new CompactionPlan(CompactionKind.TABLE_MERGE, 1, 2,
         List.of(f(1, "c", "d")), List.of(f(2, "a", "c"), f(3, "d", "k")), List.of(f(4, "a", "z")),
         "d".getBytes(StandardCharsets.US_ASCII), true, LIMITS, "r");

@@ -96,6 +96,13 @@ final class BackgroundWork implements BackgroundRequests.Handler {
       flushes.execute(this::backgroundFlush); // runs once this thread releases the mutex
       flushScheduled = true;
     }
+    if (compactions.queueDeleteOnlyLook()) {
+      try {
+        background.execute(compactions::runDeleteOnlyLook);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        compactions.deleteOnlyLookRejected(); // closing
+      }
+    }
     Compactions.Claimed claimed;
     while ((claimed = compactions.claimNext()) != null) {
       Compactions.Claimed plan = claimed;

@@ -135,6 +135,39 @@ public final class RangeTombstones {
     return -1;
   }
 
+  /**
+   * Whether every user key in [{@code lo}, {@code hi}] (both inclusive) lies under a tombstone
+   * whose sequence is above {@code above} and at most {@code atMost}: the fragments over the span
+   * follow one another without a gap and each holds such a sequence.
+   */
+  public boolean coversAll(byte[] lo, byte[] hi, long above, long atMost) {
+    int f = fragmentOf(lo, lo.length);
+    if (f < 0) {
+      return false;
+    }
+    while (true) {
+      if (!holdsSequenceIn(sequences[f], above, atMost)) {
+        return false;
+      }
+      if (UserKeys.compare(hi, ends[f]) < 0) {
+        return true;
+      }
+      if (f + 1 == starts.length || !Arrays.equals(starts[f + 1], ends[f])) {
+        return false; // a gap: the key ends[f] lies under no tombstone
+      }
+      f++;
+    }
+  }
+
+  private static boolean holdsSequenceIn(long[] newestFirst, long above, long atMost) {
+    for (long seq : newestFirst) {
+      if (seq <= atMost) {
+        return seq > above;
+      }
+    }
+    return false;
+  }
+
   /** Whether an entry of {@code userKey} with {@code sequence} reads as deleted at {@code snapshot}. */
   public boolean covers(byte[] userKey, long sequence, long snapshot) {
     return sequence < coverSequence(userKey, snapshot);

@@ -16,6 +16,8 @@ import dev.cairn.WriteBatch;
 import dev.cairn.iter.IteratorWalk;
 import dev.cairn.testing.EngineCombo;
 import dev.cairn.testkit.Seeds;
+import dev.cairn.version.FileMetaData;
+import dev.cairn.version.Version;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -105,6 +107,67 @@ class RangeDeletionTest {
       assertTrue(after < withSnapshot * 0.8, where + ": tables " + withSnapshot + " -> " + after + " bytes");
       db.close();
       db = Cairn.open(dir, options(combo));
+      checkAll(db, model, ReadOptions.DEFAULT, rnd, where + ", reopened");
+    } finally {
+      db.close();
+    }
+  }
+
+  /**
+   * The tables wholly under a tombstone leave their level after the tombstone's flush, unread and
+   * unrewritten (a delete-only compaction), while the tables it only partly covers stay; what is
+   * left reads as the model says, also after a reopen.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("combos")
+  void tablesWhollyUnderATombstoneAreDeletedWithoutARewrite(EngineCombo combo, @TempDir Path dir) {
+    long seed = Seeds.seed();
+    SplittableRandom rnd = new SplittableRandom(seed);
+    String where = combo + ", seed " + seed;
+    TreeMap<String, byte[]> model = new TreeMap<>();
+    DbImpl db = (DbImpl) Cairn.open(dir, options(combo));
+    try {
+      for (int i = 0; i < KEYS; i++) {
+        db.put(bytes(key(i)), value(i, 0));
+        model.put(key(i), value(i, 0));
+      }
+      db.compactRange(null, null);
+      String from = key(200);
+      String to = key(1800);
+      java.util.Set<Long> inside = new java.util.TreeSet<>();
+      java.util.Set<Long> all = new java.util.TreeSet<>();
+      Version v = db.engine().versions().current();
+      for (int level = 0; level < v.numLevels(); level++) {
+        for (FileMetaData f : v.files(level)) {
+          all.add(f.number());
+          String lo = new String(f.smallestUserKey(), StandardCharsets.UTF_8);
+          String hi = new String(f.largestUserKey(), StandardCharsets.UTF_8);
+          if (lo.compareTo(from) >= 0 && hi.compareTo(to) < 0) {
+            inside.add(f.number());
+          }
+        }
+      }
+      assertFalse(inside.isEmpty(), where + ": the test needs tables wholly inside the range, has " + inside);
+      deleteRange(db, model, from, to);
+      db.flush();
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+      while (db.stats().compaction().deletedTables() < inside.size()) {
+        assertTrue(System.nanoTime() < deadline, where + ": " + db.stats().compaction().deletedTables() + " of "
+            + inside.size() + " tables deleted after 30 s");
+        Thread.onSpinWait();
+      }
+      assertEquals(inside.size(), db.stats().compaction().deletedTables(), where + ": only the tables wholly inside go");
+      java.util.Set<Long> live = new java.util.TreeSet<>();
+      Version after = db.engine().versions().current();
+      for (int level = 0; level < after.numLevels(); level++) {
+        after.files(level).forEach(f -> live.add(f.number()));
+      }
+      for (long n : inside) {
+        assertFalse(live.contains(n), where + ": table " + n + " under the tombstone is still live");
+      }
+      checkAll(db, model, ReadOptions.DEFAULT, rnd, where + ", after the delete-only compaction");
+      db.close();
+      db = (DbImpl) Cairn.open(dir, options(combo));
       checkAll(db, model, ReadOptions.DEFAULT, rnd, where + ", reopened");
     } finally {
       db.close();

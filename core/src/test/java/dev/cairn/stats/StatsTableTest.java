@@ -32,7 +32,7 @@ class StatsTableTest {
         new Stats.Stalls(400_000, 7, 1_100_000, 1, 0, 0),
         new Stats.Memtable(512L << 10, 1),
         new Stats.Flush(4, 5L << 20, Stats.FlushCaching.pinned(Options.FlushCaching.NEVER)),
-        new Stats.Compaction(3, 1, 0, 0, 2_000_000, 2, 8L << 20, 12L << 20, 0, 0, 0, 0),
+        new Stats.Compaction(3, 1, 0, 0, 2_000_000, 2, 8L << 20, 12L << 20, 0, 0, 0, 0, 0, 0),
         new Stats.Manifest(1L << 10, 0, 0),
         new Stats.Reads(4L << 20, reads, missMicros),
         new Stats.Latencies(new Stats.Latency(100, 10, 99, 120), new Stats.Latency(50, 2, 30, 40),

@@ -39,6 +39,9 @@ public final class EngineCounters {
   private final LongAdder filterChanged = new LongAdder();
   /** Merge operands compactions merged into values or combined. */
   private final LongAdder mergedOperands = new LongAdder();
+  /** Tables deleted whole under range tombstones, and their bytes. */
+  private final LongAdder deletedTables = new LongAdder();
+  private final LongAdder deletedBytes = new LongAdder();
   /** Compactions discarded because a snapshot taken while they ran could see a value they filtered. */
   private final LongAdder filteredCompactionsDiscarded = new LongAdder();
 
@@ -59,6 +62,20 @@ public final class EngineCounters {
 
   public long mergedOperands() {
     return mergedOperands.sum();
+  }
+
+  /** An installed delete-only compaction: {@code tables} of {@code bytes} deleted without a rewrite. */
+  public void deletedWithoutRewrite(long tables, long bytes) {
+    deletedTables.add(tables);
+    deletedBytes.add(bytes);
+  }
+
+  public long deletedTables() {
+    return deletedTables.sum();
+  }
+
+  public long deletedBytes() {
+    return deletedBytes.sum();
   }
 
   public long filterRemoved() {

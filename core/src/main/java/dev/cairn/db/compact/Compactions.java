@@ -27,6 +27,7 @@ public final class Compactions {
   private final int maxConcurrent;
   private final StyleRuntime style;
   private final SchedulerRuntime scheduler;
+  private final DeleteOnlyCompactions deleteOnly;
 
   // Guarded by the engine mutex.
   private final List<CompactionPlan> runningPlans = new ArrayList<>();
@@ -42,6 +43,7 @@ public final class Compactions {
     this.maxConcurrent = engine.compactionThreads();
     this.style = style;
     this.scheduler = scheduler;
+    this.deleteOnly = new DeleteOnlyCompactions(engine, this);
   }
 
   /** Starts the scheduler's and the style's background tasks (after recovery). */
@@ -80,12 +82,33 @@ public final class Compactions {
   }
 
   /**
+   * Requires: mutex held. Whether to start a look for tables under range tombstones on the pool
+   * ({@link #runDeleteOnlyLook()}): the current version may hold some and has not been looked at.
+   * Until the look ends, {@link #claimNext()} claims nothing, so that no merge rewrites a table
+   * the look would delete for nothing.
+   */
+  public boolean queueDeleteOnlyLook() {
+    return deleteOnly.queueLook();
+  }
+
+  /** Requires: mutex held. The look {@link #queueDeleteOnlyLook()} queued could not start. */
+  public void deleteOnlyLookRejected() {
+    deleteOnly.lookRejected();
+  }
+
+  /** The queued look, on a pool thread without the mutex; asks for background work when done. */
+  public void runDeleteOnlyLook() {
+    deleteOnly.runQueuedLook();
+  }
+
+  /**
    * Requires: mutex held. Returns a plan whose files are now claimed, or null when nothing needs
-   * compacting, all threads are busy, or a manual compaction is waiting for its turn.
+   * compacting, all threads are busy, a manual compaction is waiting for its turn, or a look for
+   * tables under range tombstones is pending.
    */
   public Claimed claimNext() {
     assert engine.mutex().isHeldByCurrentThread();
-    if (runningPlans.size() >= maxConcurrent || manualWaiting > 0) {
+    if (runningPlans.size() >= maxConcurrent || manualWaiting > 0 || deleteOnly.lookPending()) {
       return null;
     }
     ShapeAdapter shape = currentShape();
@@ -99,6 +122,19 @@ public final class Compactions {
 
   private void claim(CompactionPlan plan) {
     runningPlans.add(plan);
+  }
+
+  /** Requires: mutex held. Claims {@code plan}, which the caller built over {@code shape} and checked against {@link #runningCompactions()}. */
+  Claimed claimPlan(CompactionPlan plan, ShapeAdapter shape) {
+    assert engine.mutex().isHeldByCurrentThread();
+    claim(plan);
+    return new Claimed(plan, shape);
+  }
+
+  /** Requires: mutex held. What the running compactions hold. */
+  RunningCompactions runningCompactions() {
+    assert engine.mutex().isHeldByCurrentThread();
+    return RunningCompactions.of(runningPlans);
   }
 
   ShapeAdapter currentShape() {
@@ -116,7 +152,9 @@ public final class Compactions {
     VersionEdit edit = null;
     Throwable failure = null;
     try {
-      execution = style.execution(claimed, scheduler.pacer());
+      execution = claimed.plan().kind() == CompactionKind.DELETE_ONLY
+          ? DeleteOnlyCompactions.execution(claimed.plan())
+          : style.execution(claimed, scheduler.pacer());
       edit = execution.run();
     } catch (Throwable t) {
       failure = t;
@@ -134,6 +172,9 @@ public final class Compactions {
           engine.counters().trivialMoves().increment();
         } else if (claimed.plan().kind() == CompactionKind.LEVEL_MOVE) {
           engine.counters().levelMoves().increment();
+        } else if (claimed.plan().kind() == CompactionKind.DELETE_ONLY) {
+          engine.counters().deletedWithoutRewrite(claimed.plan().inputs().size(),
+              claimed.plan().inputs().stream().mapToLong(f -> f.sizeBytes()).sum());
         }
         long nanos = System.nanoTime() - start;
         engine.counters().compactionNanos().add(nanos);
@@ -217,12 +258,14 @@ public final class Compactions {
   }
 
   /**
-   * Compacts every file overlapping {@code [from, to]} down to the deepest level that holds such
+   * Deletes the tables wholly under newer range tombstones ({@link DeleteOnlyCompactions}); then
+   * compacts every file overlapping {@code [from, to]} down to the deepest level that holds such
    * a file (at least L1), one bounded step at a time, on the caller's thread; then rewrites in
    * place the deepest level's files in the range that hold range tombstones ({@link
    * DeepestRewrite}), so that what the tombstones cover goes.
    */
   public void compactRangeManually(byte[] from, byte[] to) {
+    deleteOnly.look();
     int deepest = deepestLevelOverlapping(from, to);
     for (int level = 0; level < Math.max(1, deepest); level++) {
       while (true) {
