@@ -118,7 +118,8 @@ public record Stats(
    * @param idleDrains times aggressive compaction began draining the upper levels because writes
    *     had stopped ({@link dev.cairn.config.CompactionSettings#idleDrainMillis()})
    * @param micros wall time spent in compactions
-   * @param running compactions running now (flushes not included)
+   * @param running compactions running now (flushes not included; a pending look for tables under
+   *     range tombstones counts as one)
    * @param bytesRead bytes read by compactions, all levels
    * @param bytesWritten bytes of tables written by compactions, all levels
    * @param filterRemoved values the user's {@link CompactionFilter} removed, in installed compactions

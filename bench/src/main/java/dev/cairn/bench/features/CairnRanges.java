@@ -63,6 +63,11 @@ final class CairnRanges implements RangeStore {
   }
 
   @Override
+  public void flush() {
+    db.flush();
+  }
+
+  @Override
   public void compactAll() {
     db.compactRange(null, null);
   }

@@ -28,8 +28,8 @@ final class RangeDeleteReport {
       new Column("delete MiB written", r -> mib(r.delete().bytesWritten())),
       new Column("gets MiB written", r -> mib(r.gets().bytesWritten())),
       new Column("scans MiB written", r -> mib(r.scans().bytesWritten())),
-      new Column("compact MiB written", r -> mib(r.compact().bytesWritten())),
-      new Column("size before compact MiB", r -> mib(r.sizeBeforeCompactBytes())),
+      new Column("flush s", r -> r.flush().seconds()),
+      new Column("flush MiB written", r -> mib(r.flush().bytesWritten())),
       new Column("close s", RangeRun::closeSeconds));
 
   private RangeDeleteReport() {}
@@ -52,8 +52,10 @@ final class RangeDeleteReport {
             + "compared); *delete*, the %,d keys [`%s`, `%s`) (the tenth of the key space from 45%%) by the method, "
             + "timed; *read-during*, right after and before any manual compaction, %,d point gets of keys uniform "
             + "over all records (the deleted ones included; gets/s), then %,d scans from keys uniform likewise, "
-            + "each a new iterator reading the next %d entries or to the end (scans/s); *compact*, a full manual "
-            + "compaction, timed, the directory sized right after; then every %dth record read. Every read is "
+            + "each a new iterator reading the next %d entries or to the end (scans/s); *flush*, the memtable flushed "
+            + "and the background work that causes waited for as after the load, the directory sized after it "
+            + "(the space the engine reclaims by itself); *compact*, a full manual compaction, timed, with its "
+            + "bytes written, the directory sized right after; then every %dth record read. Every read is "
             + "checked: a deleted key returned, a live key missing or a wrong value fails the command. Writes are "
             + "not synced; a `System.gc()` runs before each database and after its load. Every engine has a %d MiB block cache.%n%n",
         s.records(), RangeDeleteWorkload.VALUE_BYTES, s.seed(), RangeDeleteWorkload.BATCH, shape.deleted(),
@@ -94,8 +96,10 @@ final class RangeDeleteReport {
       }
     }
     sb.append("\n*delete*: the one call, or every batch of deletes; *gets*, *scans*: the read-during phase; "
-        + "*compact*: the full compaction; *size after compact*: the database directory right after it (files a "
-        + "compaction left for deletion later still count).\n\n");
+        + "*size after flush*: the database directory once the delete's flush and the background work it caused "
+        + "are done, before any manual compaction; *compact*: the full compaction; *compact written*: its bytes "
+        + "written; *size after compact*: the directory right after it (files a compaction left for deletion "
+        + "later still count).\n\n");
   }
 
   private static void rangeOverPerKey(StringBuilder sb, List<FeaturesRound> rounds) {
@@ -173,8 +177,8 @@ final class RangeDeleteReport {
         + "the load's background work is done before the delete starts). A phase that deletes files whose pages "
         + "never reached the disk (a log, a table compacted away) is credited with them, so a short phase's "
         + "figure can be negative. Load s: the puts; settle s: the wait "
-        + "after them for the engine's background work. Size before compact: the directory after the reads. "
-        + "Close s: the close's wall time.\n\n| engine | method");
+        + "after them for the engine's background work; flush s: the delete's flush and the wait after it (to the "
+        + "wait's 50 ms poll). Close s: the close's wall time.\n\n| engine | method");
     BYTES.forEach(c -> sb.append(" | ").append(c.header()));
     sb.append(" |\n|---|---").append("|---".repeat(BYTES.size())).append("|\n");
     for (String engine : CounterEngines.NAMES) {
@@ -189,7 +193,7 @@ final class RangeDeleteReport {
       }
     }
     long unsettled = rounds.stream().flatMap(r -> r.rangeDeletes().stream()).flatMap(f -> f.runs().stream())
-        .filter(r -> !r.settled()).count();
+        .filter(r -> !r.settled() || !r.flushSettled()).count();
     if (unsettled > 0) {
       sb.append(String.format(Locale.ROOT, "%nIn %d run(s) the engine still had background work after %d s of "
           + "waiting; their phases began with it running (summary.json: `settled` false).%n",

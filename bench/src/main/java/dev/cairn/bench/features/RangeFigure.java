@@ -13,8 +13,15 @@ enum RangeFigure {
   GETS("gets", "gets/s", true, "faster", r -> r.gets().rate()),
   /** Short scans from uniform keys right after the gets. */
   SCANS("scans", "scans/s", true, "faster", r -> r.scans().rate()),
+  /**
+   * The database directory's size after the delete's flush and the background work it caused,
+   * before any manual compaction: what the engine reclaims by itself.
+   */
+  SIZE_FLUSHED("size after flush", "MiB", false, "smaller", r -> r.sizeBeforeCompactBytes() / (double) (1 << 20)),
   /** The full manual compaction's wall time. */
   COMPACT("compact", "s", false, "faster", r -> r.compact().seconds()),
+  /** The bytes the full manual compaction wrote. */
+  COMPACT_WRITTEN("compact written", "MiB", false, "lighter", r -> r.compact().bytesWritten() / (double) (1 << 20)),
   /** The database directory's size right after the compaction. */
   SIZE("size after compact", "MiB", false, "smaller", r -> r.sizeAfterCompactBytes() / (double) (1 << 20));
 
@@ -45,14 +52,14 @@ enum RangeFigure {
     return higherIsBetter;
   }
 
-  /** What the better engine is called: "faster", or "smaller" for a size. */
+  /** What the better engine is called: "faster", "smaller" for a size, "lighter" for bytes written. */
   String better() {
     return better;
   }
 
-  /** What a ratio of this figure compares, in words: the rate's unit, "time" or "size". */
+  /** What a ratio of this figure compares, in words: the rate's unit, "bytes written", "size" or "time". */
   String noun() {
-    return higherIsBetter ? unit : unit.equals("MiB") ? "size" : "time";
+    return higherIsBetter ? unit : label.endsWith("written") ? "bytes written" : unit.equals("MiB") ? "size" : "time";
   }
 
   double of(RangeRun r) {

@@ -22,7 +22,10 @@ import java.util.Map;
  *   <li>{@code read-during}: right after, before any manual compaction, the workload's point reads
  *       (gets/s) and then its scans (scans/s), each checked: a deleted key returned, a live one
  *       missing, a wrong value or a scan that skips or ends early fails the run;
- *   <li>{@code compact}: a full manual compaction, timed, the directory sized before and after;
+ *   <li>{@code flush}: the memtable flushed and the background work that causes waited for, as
+ *       after the load; timed (to the wait's poll), with its bytes written, and the directory sized
+ *       after it: the space the engine reclaims by itself, without a manual compaction;
+ *   <li>{@code compact}: a full manual compaction, timed, the directory sized after;
  *   <li>a check of every {@value RangeDeleteWorkload#VERIFY_STRIDE}th record: the deleted ones
  *       absent, the others present with their value.
  * </ol>
@@ -37,14 +40,16 @@ import java.util.Map;
  * @param gets the point reads during
  * @param scans the scans during ({@code ops} scans)
  * @param scanEntries the entries the scans read in all
- * @param sizeBeforeCompactBytes the directory after the reads, before the compaction
+ * @param flush the flush after the reads and the wait for the background work it caused ({@code ops} 1)
+ * @param flushSettled false if that wait gave up after {@value #SETTLE_LIMIT_SECONDS} s
+ * @param sizeBeforeCompactBytes the directory after that wait, before the compaction
  * @param compact the compaction ({@code ops} 1)
  * @param sizeAfterCompactBytes the directory right after the compaction
  * @param closeSeconds the close's wall time
  */
 record RangeRun(RangeMethod method, PhaseFigures load, double settleSeconds, boolean settled, PhaseFigures delete,
-    PhaseFigures gets, PhaseFigures scans, long scanEntries, long sizeBeforeCompactBytes, PhaseFigures compact,
-    long sizeAfterCompactBytes, double closeSeconds) {
+    PhaseFigures gets, PhaseFigures scans, long scanEntries, PhaseFigures flush, boolean flushSettled,
+    long sizeBeforeCompactBytes, PhaseFigures compact, long sizeAfterCompactBytes, double closeSeconds) {
 
   static final int SETTLE_LIMIT_SECONDS = 300;
   private static final long SETTLE_POLL_MILLIS = 50;
@@ -84,16 +89,21 @@ record RangeRun(RangeMethod method, PhaseFigures load, double settleSeconds, boo
         ScanCheck check = new ScanCheck(w, misreads);
         PhaseFigures scans = scans(db, w, check);
         misreads.throwIfAny("read-during scans");
-        long sizeBefore = DirectorySize.of(dir);
         long written = ProcessIo.bytesWritten();
         long start = System.nanoTime();
+        db.flush();
+        boolean flushSettled = settle(db);
+        PhaseFigures flush = figures(1, start, written);
+        long sizeBefore = DirectorySize.of(dir);
+        written = ProcessIo.bytesWritten();
+        start = System.nanoTime();
         db.compactAll();
         PhaseFigures compact = figures(1, start, written);
         long sizeAfter = DirectorySize.of(dir);
         verify(db, w, misreads);
         misreads.throwIfAny("the check after the compaction");
-        run = new RangeRun(method, load, settleSeconds, settled, delete, gets, scans, check.entries, sizeBefore,
-            compact, sizeAfter, 0);
+        run = new RangeRun(method, load, settleSeconds, settled, delete, gets, scans, check.entries, flush,
+            flushSettled, sizeBefore, compact, sizeAfter, 0);
       } catch (RuntimeException | Error e) {
         closeAfter(db, e);
         throw e;
@@ -107,8 +117,8 @@ record RangeRun(RangeMethod method, PhaseFigures load, double settleSeconds, boo
   }
 
   private RangeRun withCloseSeconds(double seconds) {
-    return new RangeRun(method, load, settleSeconds, settled, delete, gets, scans, scanEntries,
-        sizeBeforeCompactBytes, compact, sizeAfterCompactBytes, seconds);
+    return new RangeRun(method, load, settleSeconds, settled, delete, gets, scans, scanEntries, flush,
+        flushSettled, sizeBeforeCompactBytes, compact, sizeAfterCompactBytes, seconds);
   }
 
   /** Closes {@code db} after {@code failure}, a failing close kept with it rather than in its place. */
@@ -317,6 +327,8 @@ record RangeRun(RangeMethod method, PhaseFigures load, double settleSeconds, boo
     m.put("gets", gets.toJson());
     m.put("scans", scans.toJson());
     m.put("scan_entries", scanEntries);
+    m.put("flush", flush.toJson());
+    m.put("flush_settled", flushSettled);
     m.put("size_before_compact_bytes", sizeBeforeCompactBytes);
     m.put("compact", compact.toJson());
     m.put("size_after_compact_bytes", sizeAfterCompactBytes);

@@ -34,6 +34,9 @@ interface RangeStore extends AutoCloseable {
    */
   int scan(byte[] from, int limit, EntryVisitor visitor);
 
+  /** Flushes the memtable to a table; returns once it is written (the background work it causes may go on). */
+  void flush();
+
   /** A full manual compaction of every level, the memtable flushed first; returns when done. */
   void compactAll();
 

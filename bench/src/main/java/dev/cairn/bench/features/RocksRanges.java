@@ -77,6 +77,15 @@ final class RocksRanges implements RangeStore {
   }
 
   @Override
+  public void flush() {
+    try (org.rocksdb.FlushOptions wait = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
+      rocks.db.flush(wait);
+    } catch (RocksDBException e) {
+      throw failed("flush", e);
+    }
+  }
+
+  @Override
   public void compactAll() {
     try {
       rocks.db.compactRange();

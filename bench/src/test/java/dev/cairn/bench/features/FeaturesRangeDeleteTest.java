@@ -252,8 +252,8 @@ class FeaturesRangeDeleteTest {
 
   private static RangeRun run(RangeMethod method, double compactSeconds, long size) {
     PhaseFigures thousand = new PhaseFigures(1000, 1.0, 0);
-    return new RangeRun(method, thousand, 0, true, thousand, thousand, thousand, 0, size,
-        new PhaseFigures(1, compactSeconds, 0), size, 0);
+    return new RangeRun(method, thousand, 0, true, thousand, thousand, thousand, 0, new PhaseFigures(1, 0.1, 0),
+        true, size, new PhaseFigures(1, compactSeconds, 0), size, 0);
   }
 
   /**
@@ -316,6 +316,9 @@ class FeaturesRangeDeleteTest {
       }
       return n;
     }
+
+    @Override
+    public void flush() {}
 
     @Override
     public void compactAll() {}

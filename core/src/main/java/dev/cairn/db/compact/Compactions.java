@@ -75,10 +75,13 @@ public final class Compactions {
     return picker.scores(currentShape().shape()).stream().mapToDouble(LevelScore::score).toArray();
   }
 
-  /** Requires: mutex held. */
+  /**
+   * Requires: mutex held. Compactions running, a pending look for tables under range tombstones
+   * counted as one (it may start one, and close waits for it).
+   */
   public int running() {
     assert engine.mutex().isHeldByCurrentThread();
-    return runningPlans.size();
+    return runningPlans.size() + (deleteOnly.lookPending() ? 1 : 0);
   }
 
   /**

@@ -88,6 +88,7 @@ final class DeleteOnlyCompactions {
       } catch (Throwable t) {
         engine.status().latch(t);
       } finally {
+        engine.backgroundChanged().signalAll(); // close waits for the look
         engine.mutex().unlock();
       }
     }
