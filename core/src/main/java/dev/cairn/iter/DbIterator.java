@@ -318,6 +318,19 @@ public final class DbIterator implements CairnIterator {
   }
 
   /**
+   * Moving backward, {@code covered} is covered by a range tombstone: the mirror of {@link
+   * #skipCoveredFragment}, moving the sources older than the tombstone before the start of its
+   * fragment at once ({@link InternalIterator#skipOlderBackward}).
+   */
+  private boolean skipCoveredFragmentBackward(byte[] covered) {
+    int length = InternalKey.userKeyLength(covered);
+    byte[] start = rangeTombstones.fragmentStart(covered, length);
+    long sequence = rangeTombstones.coverSequence(covered, length, snapshotSequence);
+    return start != null
+        && internal.skipOlderBackward(InternalKey.seekKey(start, InternalKey.MAX_SEQUENCE), sequence);
+  }
+
+  /**
    * Shows the key of {@code newest}, its newest visible entry and a merge operand: gathers the
    * operands below it down to the key's value, tombstone or last entry and holds their merge. The
    * internal iterator stops past the operands (on that value or tombstone, or past the key).
@@ -353,12 +366,13 @@ public final class DbIterator implements CairnIterator {
     byte[] gathering = null; // the user key whose entries are being read
     byte[] base = null; // its newest value read so far, or null (none, or a newer tombstone)
     MergeOperands operands = null; // operands newer than base, newest first
-    for (; internal.isValid(); internal.prev()) {
+    while (internal.isValid()) {
       byte[] ikey = internal.key();
       if (lowerBound != null && InternalKey.compareUserKey(lowerBound, ikey) > 0) {
         break;
       }
       if (InternalKey.sequence(ikey) > snapshotSequence) {
+        internal.prev();
         continue;
       }
       if (gathering != null && InternalKey.compareUserKey(gathering, ikey) > 0) {
@@ -375,6 +389,9 @@ public final class DbIterator implements CairnIterator {
       if (rangeTombstones.coversEntry(ikey, snapshotSequence)) {
         base = null; // covered by a range tombstone: reads as a tombstone
         operands = null;
+        if (skipCoveredFragmentBackward(ikey)) {
+          continue; // the sources older than the tombstone are now before its fragment
+        }
       } else if (type == ValueType.VALUE) {
         // A value that reads as a tombstone (expired) is one.
         base = storedValues != null ? storedValues.userValue(internal.value()) : internal.value();
@@ -390,6 +407,7 @@ public final class DbIterator implements CairnIterator {
             "internal iterator yielded a key of unknown type (its source must report corruption): "
                 + InternalKey.describe(ikey));
       }
+      internal.prev();
     }
     if (gathering != null) {
       show(gathering, base, operands);

@@ -23,5 +23,8 @@ public abstract class ForwardingIterator implements InternalIterator {
   @Override public byte[] ownedValue() { return inner.ownedValue(); }
   @Override public long largestSequence() { return inner.largestSequence(); }
   @Override public boolean skipOlder(byte[] target, long sequence) { return inner.skipOlder(target, sequence); }
+  @Override public boolean skipOlderBackward(byte[] target, long sequence) {
+    return inner.skipOlderBackward(target, sequence);
+  }
   @Override public void close() { inner.close(); }
 }

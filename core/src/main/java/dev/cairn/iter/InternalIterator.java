@@ -85,6 +85,17 @@ public interface InternalIterator extends AutoCloseable {
     return false;
   }
 
+  /**
+   * Moving backward, the mirror of {@link #skipOlder}: moves before {@code target} everything at
+   * or after it that is older than {@code sequence}, where that can be done wholesale (a merge's
+   * children whose {@link #largestSequence()} is below it go to their last entry before {@code
+   * target}); returns whether anything moved. A range tombstone's reader calls it with the start
+   * of the fragment it covers. The default moves nothing.
+   */
+  default boolean skipOlderBackward(byte[] target, long sequence) {
+    return false;
+  }
+
   /** Releases pinned blocks, files or versions. Idempotent. */
   @Override
   void close();

@@ -151,6 +151,26 @@ public final class MergingIterator implements InternalIterator {
   }
 
   @Override
+  public boolean skipOlderBackward(byte[] target, long sequence) {
+    if (!backward || heapSize == 0) {
+      return false;
+    }
+    boolean moved = false;
+    for (InternalIterator child : children) {
+      if (child.isValid() && child.largestSequence() < sequence
+          && InternalKeyComparator.INSTANCE.compare(child.key(), target) >= 0) {
+        placeBefore(child, target);
+        moved = true;
+      }
+    }
+    if (moved) {
+      heapSize = 0;
+      rebuildHeap(true);
+    }
+    return moved;
+  }
+
+  @Override
   public byte[] key() {
     requireValid();
     return children[heap[0]].key();

@@ -118,6 +118,15 @@ public final class RangeTombstones {
     return f < 0 ? null : ends[f];
   }
 
+  /**
+   * The start of the fragment over the user key that is the first {@code length} bytes of {@code
+   * key} (every key from there to it has the same tombstones over it), or null when none covers it.
+   */
+  public byte[] fragmentStart(byte[] key, int length) {
+    int f = fragmentOf(key, length);
+    return f < 0 ? null : starts[f];
+  }
+
   /** The index of the fragment holding the user key that is the first {@code length} bytes of {@code key}, or -1. */
   private int fragmentOf(byte[] key, int length) {
     int lo = 0;
