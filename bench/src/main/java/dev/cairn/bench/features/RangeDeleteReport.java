@@ -30,6 +30,8 @@ final class RangeDeleteReport {
       new Column("scans MiB written", r -> mib(r.scans().bytesWritten())),
       new Column("flush s", r -> r.flush().seconds()),
       new Column("flush MiB written", r -> mib(r.flush().bytesWritten())),
+      new Column("drop s", r -> r.drop().seconds()),
+      new Column("drop MiB written", r -> mib(r.drop().bytesWritten())),
       new Column("close s", RangeRun::closeSeconds));
 
   private RangeDeleteReport() {}
@@ -55,12 +57,17 @@ final class RangeDeleteReport {
             + "each a new iterator reading the next %d entries or to the end (scans/s); *flush*, the memtable flushed "
             + "and the background work that causes waited for as after the load, the directory sized after it "
             + "(the space the engine reclaims by itself); *compact*, a full manual compaction, timed, with its "
-            + "bytes written, the directory sized right after; then every %dth record read. Every read is "
+            + "bytes written, the directory sized right after; then every %dth record read; *drop*, on the "
+            + "compacted database, [`%s`, `%s`) (5%% to 95%% of the key space, a tenant dropped) deleted by the "
+            + "method (per key: the keys still live), the memtable flushed and the background work waited for, "
+            + "the directory sized after it (what the engine reclaims by itself from a settled tree) and every "
+            + "%dth record read again. Every read is "
             + "checked: a deleted key returned, a live key missing or a wrong value fails the command. Writes are "
             + "not synced; a `System.gc()` runs before each database and after its load. Every engine has a %d MiB block cache.%n%n",
         s.records(), RangeDeleteWorkload.VALUE_BYTES, s.seed(), RangeDeleteWorkload.BATCH, shape.deleted(),
         RangeRun.name(shape.deleteFrom()), RangeRun.name(shape.deleteTo()), s.gets(), s.scans(),
-        RangeDeleteWorkload.SCAN_LENGTH, RangeDeleteWorkload.VERIFY_STRIDE, s.cacheBytes() >> 20));
+        RangeDeleteWorkload.SCAN_LENGTH, RangeDeleteWorkload.VERIFY_STRIDE, RangeRun.name(shape.dropFrom()),
+        RangeRun.name(shape.dropTo()), RangeDeleteWorkload.VERIFY_STRIDE, s.cacheBytes() >> 20));
     sb.append("- *range*: one `deleteRange(from, toExclusive)` call (`Cairn.deleteRange`, `RocksDB.deleteRange`): "
         + "one range tombstone.\n");
     sb.append("- *per-key*: one `delete` per key in write batches of ").append(String.format(Locale.ROOT, "%,d",
@@ -193,7 +200,7 @@ final class RangeDeleteReport {
       }
     }
     long unsettled = rounds.stream().flatMap(r -> r.rangeDeletes().stream()).flatMap(f -> f.runs().stream())
-        .filter(r -> !r.settled() || !r.flushSettled()).count();
+        .filter(r -> !r.settled() || !r.flushSettled() || !r.dropSettled()).count();
     if (unsettled > 0) {
       sb.append(String.format(Locale.ROOT, "%nIn %d run(s) the engine still had background work after %d s of "
           + "waiting; their phases began with it running (summary.json: `settled` false).%n",

@@ -13,7 +13,8 @@ import java.util.SplittableRandom;
  * the seed alone: a slice of one seeded pool of random bytes at an offset hashed from {@code i}, so
  * that a value read back is checked without storing one per key, and no codec gains on it. The
  * deleted records are the contiguous {@code [45%, 55%)} of the records ({@link #deleteFrom},
- * {@link #deleteTo}). The reads: {@code gets} record numbers uniform over all records (the deleted
+ * {@link #deleteTo}); the dropped ones, deleted later on the compacted database (a tenant dropped),
+ * the wider {@code [5%, 95%)} ({@link #dropFrom}, {@link #dropTo}). The reads: {@code gets} record numbers uniform over all records (the deleted
  * ones included) and {@code scans} scan starts uniform likewise, their keys made up front.
  */
 final class RangeDeleteWorkload {
@@ -32,6 +33,8 @@ final class RangeDeleteWorkload {
   private final long records;
   private final long deleteFrom;
   private final long deleteTo;
+  private final long dropFrom;
+  private final long dropTo;
   private final byte[] pool;
   private final byte[][] getKeys;
   private final byte[][] scanKeys;
@@ -40,6 +43,8 @@ final class RangeDeleteWorkload {
     this.records = records;
     this.deleteFrom = records * 45 / 100;
     this.deleteTo = deleteFrom + records / 10;
+    this.dropFrom = records * 5 / 100;
+    this.dropTo = records * 95 / 100;
     this.pool = pool;
     this.getKeys = getKeys;
     this.scanKeys = scanKeys;
@@ -87,6 +92,21 @@ final class RangeDeleteWorkload {
 
   boolean isDeleted(long i) {
     return i >= deleteFrom && i < deleteTo;
+  }
+
+  /** The first dropped record: 5% into the key space. */
+  long dropFrom() {
+    return dropFrom;
+  }
+
+  /** One past the last dropped record: 95% into the key space. */
+  long dropTo() {
+    return dropTo;
+  }
+
+  /** Whether record {@code i} is gone once the drop is done too: deleted or dropped. */
+  boolean isGoneAfterDrop(long i) {
+    return isDeleted(i) || (i >= dropFrom && i < dropTo);
   }
 
   /** The first live record at or after {@code i}; {@link #records} past the last. */

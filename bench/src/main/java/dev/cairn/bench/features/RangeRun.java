@@ -27,7 +27,12 @@ import java.util.Map;
  *       after it: the space the engine reclaims by itself, without a manual compaction;
  *   <li>{@code compact}: a full manual compaction, timed, the directory sized after;
  *   <li>a check of every {@value RangeDeleteWorkload#VERIFY_STRIDE}th record: the deleted ones
- *       absent, the others present with their value.
+ *       absent, the others present with their value;
+ *   <li>{@code drop}: on the compacted database, the wider {@link RangeDeleteWorkload#dropFrom
+ *       [5%, 95%)} deleted by the method (a tenant dropped; per key, its keys still live), the
+ *       memtable flushed and the background work waited for; timed (to the wait's poll), with its
+ *       bytes written, the directory sized after it (what the engine reclaims by itself from a
+ *       settled tree), and every {@value RangeDeleteWorkload#VERIFY_STRIDE}th record checked again.
  * </ol>
  *
  * Then the database is closed (timed) and its directory deleted.
@@ -45,11 +50,15 @@ import java.util.Map;
  * @param sizeBeforeCompactBytes the directory after that wait, before the compaction
  * @param compact the compaction ({@code ops} 1)
  * @param sizeAfterCompactBytes the directory right after the compaction
+ * @param drop the drop, its flush and the wait for the background work ({@code ops} the keys it deleted)
+ * @param dropSettled false if that wait gave up after {@value #SETTLE_LIMIT_SECONDS} s
+ * @param sizeAfterDropBytes the directory after the drop
  * @param closeSeconds the close's wall time
  */
 record RangeRun(RangeMethod method, PhaseFigures load, double settleSeconds, boolean settled, PhaseFigures delete,
     PhaseFigures gets, PhaseFigures scans, long scanEntries, PhaseFigures flush, boolean flushSettled,
-    long sizeBeforeCompactBytes, PhaseFigures compact, long sizeAfterCompactBytes, double closeSeconds) {
+    long sizeBeforeCompactBytes, PhaseFigures compact, long sizeAfterCompactBytes, PhaseFigures drop,
+    boolean dropSettled, long sizeAfterDropBytes, double closeSeconds) {
 
   static final int SETTLE_LIMIT_SECONDS = 300;
   private static final long SETTLE_POLL_MILLIS = 50;
@@ -100,10 +109,19 @@ record RangeRun(RangeMethod method, PhaseFigures load, double settleSeconds, boo
         db.compactAll();
         PhaseFigures compact = figures(1, start, written);
         long sizeAfter = DirectorySize.of(dir);
-        verify(db, w, misreads);
+        verify(db, w, misreads, false);
         misreads.throwIfAny("the check after the compaction");
+        written = ProcessIo.bytesWritten();
+        start = System.nanoTime();
+        long dropped = drop(db, w, method);
+        db.flush();
+        boolean dropSettled = settle(db);
+        PhaseFigures drop = figures(dropped, start, written);
+        long sizeAfterDrop = DirectorySize.of(dir);
+        verify(db, w, misreads, true);
+        misreads.throwIfAny("the check after the drop");
         run = new RangeRun(method, load, settleSeconds, settled, delete, gets, scans, check.entries, flush,
-            flushSettled, sizeBefore, compact, sizeAfter, 0);
+            flushSettled, sizeBefore, compact, sizeAfter, drop, dropSettled, sizeAfterDrop, 0);
       } catch (RuntimeException | Error e) {
         closeAfter(db, e);
         throw e;
@@ -118,7 +136,8 @@ record RangeRun(RangeMethod method, PhaseFigures load, double settleSeconds, boo
 
   private RangeRun withCloseSeconds(double seconds) {
     return new RangeRun(method, load, settleSeconds, settled, delete, gets, scans, scanEntries, flush,
-        flushSettled, sizeBeforeCompactBytes, compact, sizeAfterCompactBytes, seconds);
+        flushSettled, sizeBeforeCompactBytes, compact, sizeAfterCompactBytes, drop, dropSettled, sizeAfterDropBytes,
+        seconds);
   }
 
   /** Closes {@code db} after {@code failure}, a failing close kept with it rather than in its place. */
@@ -192,6 +211,36 @@ record RangeRun(RangeMethod method, PhaseFigures load, double settleSeconds, boo
     return figures(w.deleted(), start, written);
   }
 
+  /**
+   * The drop by {@code method}: one range delete of [dropFrom, dropTo), or a delete of each of its
+   * keys not deleted already, in batches; returns how many keys it deleted.
+   */
+  private static long drop(RangeStore db, RangeDeleteWorkload w, RangeMethod method) {
+    if (method == RangeMethod.RANGE) {
+      db.deleteRange(RangeDeleteWorkload.key(w.dropFrom()), RangeDeleteWorkload.key(w.dropTo()));
+      return w.dropTo() - w.dropFrom() - w.deleted();
+    }
+    byte[][] batch = new byte[RangeDeleteWorkload.BATCH][];
+    long deleted = 0;
+    int n = 0;
+    for (long i = w.dropFrom(); i < w.dropTo(); i++) {
+      if (w.isDeleted(i)) {
+        continue;
+      }
+      batch[n++] = RangeDeleteWorkload.key(i);
+      if (n == batch.length) {
+        db.deleteBatch(batch, n);
+        deleted += n;
+        n = 0;
+      }
+    }
+    if (n > 0) {
+      db.deleteBatch(batch, n);
+      deleted += n;
+    }
+    return deleted;
+  }
+
   /** The workload's point reads, each checked in place (a compare of 100 bytes beside each get). */
   private static PhaseFigures gets(RangeStore db, RangeDeleteWorkload w, Misreads misreads) {
     long written = ProcessIo.bytesWritten();
@@ -215,15 +264,19 @@ record RangeRun(RangeMethod method, PhaseFigures load, double settleSeconds, boo
     return figures(w.scans(), start, written);
   }
 
-  /** Every {@value RangeDeleteWorkload#VERIFY_STRIDE}th record, untimed. */
-  private static void verify(RangeStore db, RangeDeleteWorkload w, Misreads misreads) {
+  /** Every {@value RangeDeleteWorkload#VERIFY_STRIDE}th record, untimed; {@code dropped}: after the drop. */
+  private static void verify(RangeStore db, RangeDeleteWorkload w, Misreads misreads, boolean dropped) {
     for (long i = 0; i < w.records(); i += RangeDeleteWorkload.VERIFY_STRIDE) {
-      check(w, i, db.get(RangeDeleteWorkload.key(i)), misreads);
+      check(dropped ? w.isGoneAfterDrop(i) : w.isDeleted(i), w, i, db.get(RangeDeleteWorkload.key(i)), misreads);
     }
   }
 
   private static void check(RangeDeleteWorkload w, long i, byte[] value, Misreads misreads) {
-    if (w.isDeleted(i)) {
+    check(w.isDeleted(i), w, i, value, misreads);
+  }
+
+  private static void check(boolean gone, RangeDeleteWorkload w, long i, byte[] value, Misreads misreads) {
+    if (gone) {
       if (value != null) {
         misreads.add("deleted key " + name(i) + " returned a value");
       }
@@ -332,6 +385,9 @@ record RangeRun(RangeMethod method, PhaseFigures load, double settleSeconds, boo
     m.put("size_before_compact_bytes", sizeBeforeCompactBytes);
     m.put("compact", compact.toJson());
     m.put("size_after_compact_bytes", sizeAfterCompactBytes);
+    m.put("drop", drop.toJson());
+    m.put("drop_settled", dropSettled);
+    m.put("size_after_drop_bytes", sizeAfterDropBytes);
     m.put("close_seconds", closeSeconds);
     return m;
   }

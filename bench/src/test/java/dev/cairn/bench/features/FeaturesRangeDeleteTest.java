@@ -171,9 +171,12 @@ class FeaturesRangeDeleteTest {
       assertEquals(300, run.scans().ops());
       assertTrue(run.scanEntries() > 0 && run.scanEntries() <= 300L * RangeDeleteWorkload.SCAN_LENGTH);
       assertTrue(run.settled());
-      assertEquals(4_500, store.map.size(), "the deleted tenth is gone, the rest kept");
-      assertEquals(method == RangeMethod.RANGE ? 1 : 0, store.rangeDeletes);
-      assertEquals(method == RangeMethod.RANGE ? 0 : 1, store.deleteBatches, "500 deletes, batches of 1000");
+      assertTrue(run.dropSettled());
+      assertEquals(4_000, run.drop().ops(), "the drop's 4,500 keys less the deleted 500");
+      assertEquals(500, store.map.size(), "the deleted tenth and the dropped keys gone, the first and last 5% kept");
+      assertEquals(method == RangeMethod.RANGE ? 2 : 0, store.rangeDeletes);
+      assertEquals(method == RangeMethod.RANGE ? 0 : 5, store.deleteBatches,
+          "500 deletes, then 4,000 dropped, in batches of 1000");
       assertTrue(store.closed);
       assertFalse(Files.exists(dir.resolve(method.label())), "the directory is deleted");
     }
@@ -253,7 +256,7 @@ class FeaturesRangeDeleteTest {
   private static RangeRun run(RangeMethod method, double compactSeconds, long size) {
     PhaseFigures thousand = new PhaseFigures(1000, 1.0, 0);
     return new RangeRun(method, thousand, 0, true, thousand, thousand, thousand, 0, new PhaseFigures(1, 0.1, 0),
-        true, size, new PhaseFigures(1, compactSeconds, 0), size, 0);
+        true, size, new PhaseFigures(1, compactSeconds, 0), size, thousand, true, size / 2, 0);
   }
 
   /**
