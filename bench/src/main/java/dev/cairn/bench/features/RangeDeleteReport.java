@@ -30,6 +30,8 @@ final class RangeDeleteReport {
       new Column("scans MiB written", r -> mib(r.scans().bytesWritten())),
       new Column("flush s", r -> r.flush().seconds()),
       new Column("flush MiB written", r -> mib(r.flush().bytesWritten())),
+      new Column("compact s", r -> r.compact().seconds()),
+      new Column("compact MiB written", r -> mib(r.compact().bytesWritten())),
       new Column("drop s", r -> r.drop().seconds()),
       new Column("drop MiB written", r -> mib(r.drop().bytesWritten())),
       new Column("close s", RangeRun::closeSeconds));
@@ -104,8 +106,10 @@ final class RangeDeleteReport {
     }
     sb.append("\n*delete*: the one call, or every batch of deletes; *gets*, *scans*: the read-during phase; "
         + "*size after flush*: the database directory once the delete's flush and the background work it caused "
-        + "are done, before any manual compaction; *compact*: the full compaction; *compact written*: its bytes "
-        + "written; *size after compact*: the directory right after it (files a compaction left for deletion "
+        + "are done, before any manual compaction; *flush + compact*: that flush and wait, and the full "
+        + "compaction after it, together (a flush can set off compactions that do part of the manual one's work: "
+        + "Cairn's L0 reaches its trigger with it); *flush + compact written*: their bytes written; *size after "
+        + "compact*: the directory right after it (files a compaction left for deletion "
         + "later still count).\n\n");
   }
 
