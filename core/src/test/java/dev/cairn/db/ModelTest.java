@@ -135,11 +135,6 @@ class ModelTest {
         ? () -> combo.apply(options(combo).toBuilder(), EngineCombo.buffer().withFreezeRepeatedFraction(0.1)).build()
         : () -> options(combo);
     Run run = new Run(seed, options);
-    // The leveled buffer's run checks machinery (carried buffers, kept parts) that range deletes
-    // starve: a tombstone's table is never rewritten in parts, and compactRange's in-place rewrite
-    // marks the buffer's range. It runs without them; the other buffer runs and RangeDeletionTest
-    // delete ranges under the buffer.
-    run.rangeDeletes = !(combo.style() == CompactionStyle.BUFFER && !twoPhase);
     run.execute(ops(combo), () -> combo.style() != CompactionStyle.BUFFER || twoPhase
         || (run.maxCarrying > 0 && run.maxBufferParts > 0 && run.maxBufferFiles > 0));
     if (twoPhase) {
@@ -288,9 +283,6 @@ class ModelTest {
 
     record OpenSnapshot(Snapshot snapshot, NavigableMap<String, byte[]> view) {}
 
-    /** Whether the mix deletes ranges (puts in their place when not). */
-    boolean rangeDeletes = true;
-
     Run(long seed, Supplier<Options> options) {
       this.seed = seed;
       this.options = options;
@@ -371,11 +363,7 @@ class ModelTest {
           } else if (r < 400) {
             // Rare: a table holding a range tombstone is compacted whole, not by blocks, until the
             // tombstone reaches the bottom, and the block and buffer machinery must still run.
-            if (rangeDeletes) {
-              deleteRange();
-            } else {
-              put();
-            }
+            deleteRange();
           } else if (r < 450) {
             merge();
           } else if (r < 550) {
@@ -500,7 +488,7 @@ class ModelTest {
         if (kind < 16) {
           b.delete(bytes(k));
           pending.remove(k);
-        } else if (kind == 16 && rangeDeletes) {
+        } else if (kind == 16) {
           String[] range = randomRange();
           b.deleteRange(bytes(range[0]), bytes(range[1]));
           pending.subMap(range[0], true, range[1], false).clear();
