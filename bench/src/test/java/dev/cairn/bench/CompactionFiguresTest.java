@@ -35,7 +35,7 @@ class CompactionFiguresTest {
     StringBuilder stderr = new StringBuilder();
     int code = OutputChecks.execute(stderr, RunnerSmokeTest.concat(new String[] {"compare", "--engines",
         String.join(",", ENGINES), "--workloads", String.join(",", WORKLOADS), "--out", out.toString(),
-        "--mixed-seconds", "1", "--scan-seconds", "1", "--seek-delay-ms", "0.01"}, RunnerSmokeTest.TINY));
+        "--mixed-seconds", "0.5", "--scan-seconds", "0.5", "--seek-delay-ms", "0.01"}, RunnerSmokeTest.TINY));
     assertEquals(BenchMain.EXIT_OK, code, "compare failed:\n" + stderr);
     List<Map<String, Object>> entries = OutputChecks.assertWellFormed(out, ENGINES, WORKLOADS);
     for (Map<String, Object> e : entries) {

@@ -17,11 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
 class RunnerSmokeTest {
   static final List<String> PEERS = List.of("rocksdb", "leveldb", "leveldb-java");
   /**
-   * Tiny and short: two seconds of wall time per (engine, workload), a few kilobytes on disk; in
+   * Tiny and short: under a second of wall time per (engine, workload), a few kilobytes on disk; in
    * the test's JVM, since a fresh JVM per run would add its start-up to every one
    * ({@link ForkedRunTest} covers the forked runs).
    */
-  static final String[] TINY = {"--records", "2000", "--seconds", "1", "--readers", "1", "--write-rate", "200",
+  static final String[] TINY = {"--records", "2000", "--seconds", "0.4", "--readers", "1", "--write-rate", "200",
       "--high-ops", "300", "--low-ops", "50", "--value-bytes", "256", "--cache-mb", "1", "--memtable-mb", "0.25",
       "--same-jvm"};
 
