@@ -28,10 +28,14 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
     this.name = name;
   }
 
+  /**
+   * {@code dev.cairn.cassandra:type=CairnCompaction,keyspace=<ks>,table=<t>}, the names unquoted
+   * as in Cassandra's own table beans ({@code org.apache.cassandra.db:type=Tables,...}): keyspace
+   * and table names are word characters only, which an object name takes as they are.
+   */
   static ObjectName objectName(String keyspace, String table) {
     try {
-      return new ObjectName("dev.cairn.cassandra:type=CairnCompaction,keyspace="
-          + ObjectName.quote(keyspace) + ",table=" + ObjectName.quote(table));
+      return new ObjectName("dev.cairn.cassandra:type=CairnCompaction,keyspace=" + keyspace + ",table=" + table);
     } catch (JMException e) {
       throw new IllegalStateException(e);
     }

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import javax.management.Attribute;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.cassandra.db.ColumnFamilyStore;
@@ -233,6 +234,31 @@ class CairnStrategyNodeTest {
         "no decision reported: " + attribute(table, "LastDecision"));
   }
 
+  /**
+   * The README's trial on one node: on the table's bean as Cassandra names it, the attribute
+   * {@code CompactionParametersJson} set to the whole map with the strategy's class switches this
+   * node's table to it (options kept), and the table's next ALTER of its compaction puts the
+   * schema's back.
+   */
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  void theReadmesTrialSwitchesOneNodeThroughTheTablesBean() throws Exception {
+    String table = "kv_trial";
+    session.execute("CREATE TABLE " + KS + "." + table + " (k bigint PRIMARY KEY, v blob)"
+        + " WITH compaction = {'class': 'LeveledCompactionStrategy', 'sstable_size_in_mb': '1'}");
+    ColumnFamilyStore cfs = node.table(KS, table);
+    ObjectName tables = new ObjectName("org.apache.cassandra.db:type=Tables,keyspace=" + KS + ",table=" + table);
+    mbeans().setAttribute(tables, new Attribute("CompactionParametersJson",
+        "{\"class\": \"" + CLASS + "\", \"sstable_size_in_mb\": \"1\"}"));
+    assertEquals(CairnCompactionStrategy.class, cfs.getCompactionStrategyManager().getCompactionParams().klass());
+    assertEquals("1", cfs.getCompactionStrategyManager().getCompactionParams().options().get("sstable_size_in_mb"));
+    assertEquals("LOW", attribute(table, "LoadClass"), "the plugin's bean is up under its documented name");
+    session.execute("ALTER TABLE " + KS + "." + table
+        + " WITH compaction = {'class': 'LeveledCompactionStrategy', 'sstable_size_in_mb': '2'}");
+    assertEquals("org.apache.cassandra.db.compaction.LeveledCompactionStrategy",
+        cfs.getCompactionStrategyManager().getCompactionParams().klass().getName());
+  }
+
   /** A table on the strategy with fast load sampling and 1 MB/s limits, 12,000 x 1 KiB, settled. */
   private static KvWorkload loadedTable(String table, String extraOptions) throws Exception {
     session.execute("CREATE TABLE " + KS + "." + table + " (k bigint PRIMARY KEY, v blob)"
@@ -250,9 +276,11 @@ class CairnStrategyNodeTest {
     return cfs.getCompactionStrategyManager().getSSTableCountPerLevel()[0];
   }
 
+  /** An attribute of the table's bean, found by the name the README gives an operator. */
   private static Object attribute(String table, String name) {
     try {
-      return mbeans().getAttribute(CairnCompactionMetrics.objectName(KS, table), name);
+      return mbeans().getAttribute(
+          new ObjectName("dev.cairn.cassandra:type=CairnCompaction,keyspace=" + KS + ",table=" + table), name);
     } catch (Exception e) {
       throw new AssertionError("JMX " + name + " of " + table, e);
     }
