@@ -22,7 +22,7 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
   private static final Map<String, CairnCompactionMetrics> TABLES = new ConcurrentHashMap<>();
 
   private final ObjectName name;
-  private final Set<CairnCompactionStrategy> instances = new CopyOnWriteArraySet<>();
+  private final Set<StrategySnapshot.Source> instances = new CopyOnWriteArraySet<>();
 
   private CairnCompactionMetrics(ObjectName name) {
     this.name = name;
@@ -41,7 +41,7 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
     }
   }
 
-  static void register(String keyspace, String table, CairnCompactionStrategy instance) {
+  static void register(String keyspace, String table, StrategySnapshot.Source instance) {
     String key = keyspace + "." + table;
     TABLES.compute(key, (k, bean) -> {
       if (bean == null) {
@@ -61,7 +61,7 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
     });
   }
 
-  static void unregister(String keyspace, String table, CairnCompactionStrategy instance) {
+  static void unregister(String keyspace, String table, StrategySnapshot.Source instance) {
     TABLES.computeIfPresent(keyspace + "." + table, (k, bean) -> {
       bean.instances.remove(instance);
       if (!bean.instances.isEmpty()) {
@@ -76,17 +76,17 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
     });
   }
 
-  private long sum(ToLongFunction<CairnCompactionStrategy.Snapshot> f) {
+  private long sum(ToLongFunction<StrategySnapshot> f) {
     long total = 0;
-    for (CairnCompactionStrategy s : instances) {
+    for (StrategySnapshot.Source s : instances) {
       total += f.applyAsLong(s.snapshot());
     }
     return total;
   }
 
-  private long max(ToLongFunction<CairnCompactionStrategy.Snapshot> f) {
+  private long max(ToLongFunction<StrategySnapshot> f) {
     long most = 0;
-    for (CairnCompactionStrategy s : instances) {
+    for (StrategySnapshot.Source s : instances) {
       most = Math.max(most, f.applyAsLong(s.snapshot()));
     }
     return most;
@@ -94,7 +94,7 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
 
   @Override
   public String getLoadClass() {
-    for (CairnCompactionStrategy s : instances) {
+    for (StrategySnapshot.Source s : instances) {
       if (s.snapshot().loadClass().equals("HIGH")) {
         return "HIGH";
       }
@@ -105,7 +105,7 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
   @Override
   public double getClientReadBytesPerSecond() {
     double most = 0;
-    for (CairnCompactionStrategy s : instances) {
+    for (StrategySnapshot.Source s : instances) {
       most = Math.max(most, s.snapshot().clientReadBytesPerSecond());
     }
     return most;
@@ -113,32 +113,32 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
 
   @Override
   public long getDelayedCompactions() {
-    return sum(CairnCompactionStrategy.Snapshot::delayedCompactions);
+    return sum(StrategySnapshot::delayedCompactions);
   }
 
   @Override
   public long getBurstyRuns() {
-    return sum(CairnCompactionStrategy.Snapshot::burstyRuns);
+    return sum(StrategySnapshot::burstyRuns);
   }
 
   @Override
   public long getReleasesAtBound() {
-    return sum(CairnCompactionStrategy.Snapshot::releasesAtBound);
+    return sum(StrategySnapshot::releasesAtBound);
   }
 
   @Override
   public long getHotInputsSpared() {
-    return sum(CairnCompactionStrategy.Snapshot::hotInputsSpared);
+    return sum(StrategySnapshot::hotInputsSpared);
   }
 
   @Override
   public long getCurrentDelayMillis() {
-    return max(CairnCompactionStrategy.Snapshot::currentDelayMillis);
+    return max(StrategySnapshot::currentDelayMillis);
   }
 
   @Override
   public long getCurrentHotPostponeMillis() {
-    return max(CairnCompactionStrategy.Snapshot::currentHotPostponeMillis);
+    return max(StrategySnapshot::currentHotPostponeMillis);
   }
 
   @Override
@@ -148,14 +148,14 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
 
   @Override
   public long getCompactionsStarted() {
-    return sum(CairnCompactionStrategy.Snapshot::compactionsStarted);
+    return sum(StrategySnapshot::compactionsStarted);
   }
 
   @Override
   public String getLastDecision() {
     // Instances that decided the same (the empty repaired set, say) are listed once.
     Set<String> decisions = new java.util.LinkedHashSet<>();
-    for (CairnCompactionStrategy s : instances) {
+    for (StrategySnapshot.Source s : instances) {
       decisions.add(s.snapshot().lastDecision());
     }
     return String.join(" | ", decisions);
@@ -163,7 +163,7 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
 
   @Override
   public boolean isDryRun() {
-    for (CairnCompactionStrategy s : instances) {
+    for (StrategySnapshot.Source s : instances) {
       return s.snapshot().dryRun();
     }
     return false;

@@ -63,7 +63,7 @@ import org.slf4j.LoggerFactory;
  * compaction threads and the ticker runs on its optional-tasks executor; every piece of model
  * state is guarded by {@code this}.
  */
-public class CairnCompactionStrategy extends LeveledCompactionStrategy {
+public class CairnCompactionStrategy extends LeveledCompactionStrategy implements StrategySnapshot.Source {
   private static final Logger logger = LoggerFactory.getLogger(CairnCompactionStrategy.class);
 
   /** LCS's level count ({@code LeveledGenerations.MAX_LEVEL_COUNT}); the model mirrors it. */
@@ -85,22 +85,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
   private String lastLogged = "";
   private long compactionsStarted;
   private ScheduledFuture<?> ticker;
-  private volatile Snapshot snapshot;
-
-  /** The figures the JMX bean reads; refreshed by every tick and decision. */
-  record Snapshot(
-      String loadClass,
-      double clientReadBytesPerSecond,
-      long delayedCompactions,
-      long burstyRuns,
-      long releasesAtBound,
-      long hotInputsSpared,
-      long currentDelayMillis,
-      long currentHotPostponeMillis,
-      int estimatedRemainingTasks,
-      long compactionsStarted,
-      String lastDecision,
-      boolean dryRun) {}
+  private volatile StrategySnapshot snapshot;
 
   public CairnCompactionStrategy(ColumnFamilyStore cfs, Map<String, String> options) {
     super(cfs, options);
@@ -120,7 +105,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
     this.dlc = new DlcScheduler(load.config(), picker, System::nanoTime);
     this.coldFirst = new ColdFirstChooser(picker, this.options.hotSparingConfig(), System::nanoTime);
     this.sstables = new LiveSSTables(LEVELS, leveled.outputLimits());
-    this.snapshot = new Snapshot("LOW", 0, 0, 0, 0, 0, 0, 0, 0, 0, lastDecision, this.options.dryRun());
+    this.snapshot = new StrategySnapshot("LOW", 0, 0, 0, 0, 0, 0, 0, 0, 0, lastDecision, this.options.dryRun());
   }
 
   /**
@@ -217,7 +202,8 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
     }
   }
 
-  Snapshot snapshot() {
+  @Override
+  public StrategySnapshot snapshot() {
     return snapshot;
   }
 
@@ -399,7 +385,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy {
     LoadEstimate e = load.current();
     DlcScheduler.Counters d = dlc.counters();
     ColdFirstChooser.Counters c = coldFirst.counters();
-    snapshot = new Snapshot(e.load().name(), e.clientBytesPerSecond(), d.delayedL0Compactions(),
+    snapshot = new StrategySnapshot(e.load().name(), e.clientBytesPerSecond(), d.delayedL0Compactions(),
         d.partRuns() + d.fullRuns(), d.releasesAtBound(), c.hotPlansSpared(),
         dlc.currentDelayNanos() / 1_000_000, coldFirst.longestPostponementNanos() / 1_000_000,
         LeveledBacklog.estimatedTasks(shape, leveled), compactionsStarted, lastDecision,

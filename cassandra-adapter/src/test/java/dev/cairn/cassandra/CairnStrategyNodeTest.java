@@ -42,6 +42,7 @@ import org.junit.jupiter.api.Timeout;
 class CairnStrategyNodeTest {
   private static final String KS = "cairn_strategy";
   private static final String CLASS = CairnCompactionStrategy.class.getName();
+  private static final String UCS_CLASS = CairnUnifiedCompactionStrategy.class.getName();
 
   private static EmbeddedNode node;
   private static CqlSession session;
@@ -257,6 +258,92 @@ class CairnStrategyNodeTest {
         + " WITH compaction = {'class': 'LeveledCompactionStrategy', 'sstable_size_in_mb': '2'}");
     assertEquals("org.apache.cassandra.db.compaction.LeveledCompactionStrategy",
         cfs.getCompactionStrategyManager().getCompactionParams().klass().getName());
+  }
+
+  /**
+   * On UCS: every write, overwrite and delete kept through UCS's compactions at low load, UCS's
+   * options taken as UCS takes them, Cairn's options that apply to LCS only refused by name.
+   */
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void onUcsKeepsEveryWriteThroughItsCompactionsAndRefusesLcsOnlyOptions() throws Exception {
+    String table = "kv_ucs";
+    session.execute("CREATE TABLE " + KS + "." + table + " (k bigint PRIMARY KEY, v blob)"
+        + " WITH compaction = {'class': '" + UCS_CLASS + "', 'scaling_parameters': 'T4', 'max_delay_seconds': '30'}");
+    ColumnFamilyStore cfs = node.table(KS, table);
+    assertEquals(CairnUnifiedCompactionStrategy.class,
+        cfs.getCompactionStrategyManager().getCompactionParams().klass());
+    KvWorkload kv = new KvWorkload(session, KS, table, 4_000, 1_024, 20261204L);
+    kv.insertRange(0, 3_000);
+    node.flush(KS, table);
+    for (int round = 1; round <= 6; round++) {
+      kv.randomRound(1_000, 250);
+      node.flush(KS, table);
+    }
+    node.awaitCompactions(KS, table, Duration.ofMinutes(2));
+    kv.verify();
+    assertTrue(cfs.metric.compactionBytesWritten.getCount() > 0, "UCS did not compact");
+    assertEquals("LOW", attribute(table, "LoadClass"));
+    assertTrue((long) attribute(table, "CompactionsStarted") >= 1,
+        "the strategy started " + attribute(table, "CompactionsStarted") + " compactions");
+    assertEquals(0L, attribute(table, "DelayedCompactions"), "a delay at low load");
+
+    InvalidConfigurationInQueryException lcsOnly = assertThrows(InvalidConfigurationInQueryException.class,
+        () -> session.execute("ALTER TABLE " + KS + "." + table + " WITH compaction = {'class': '" + UCS_CLASS
+            + "', 'bursty_part_sstables': '4'}"));
+    assertTrue(lcsOnly.getMessage().contains(
+        "CairnUnifiedCompactionStrategy: bursty_part_sstables applies to CairnCompactionStrategy (on LCS) only"),
+        lcsOnly.getMessage());
+    InvalidConfigurationInQueryException outOfRange = assertThrows(InvalidConfigurationInQueryException.class,
+        () -> session.execute("ALTER TABLE " + KS + "." + table + " WITH compaction = {'class': '" + UCS_CLASS
+            + "', 'max_delay_seconds': '0'}"));
+    assertTrue(outOfRange.getMessage().contains("max_delay_seconds must be in [1, 86400], but was 0"),
+        outOfRange.getMessage());
+    InvalidConfigurationInQueryException unknown = assertThrows(InvalidConfigurationInQueryException.class,
+        () -> session.execute("ALTER TABLE " + KS + "." + table + " WITH compaction = {'class': '" + UCS_CLASS
+            + "', 'sstable_size_in_mb': '1'}"));
+    assertTrue(unknown.getMessage().contains("[sstable_size_in_mb] are not understood"), unknown.getMessage());
+    assertEquals("30", cfs.getCompactionStrategyManager().getCompactionParams().options().get("max_delay_seconds"),
+        "a refused ALTER changed the table");
+  }
+
+  /**
+   * On UCS under a read load the load model classes as high: level 0's compaction waits, is
+   * released when level 0's overlap reaches {@code max_l0_sstables}, and what waited runs once
+   * the load stops.
+   */
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void onUcsUnderReadLoadLevel0WaitsWithinItsBoundAndCatchesUp() throws Exception {
+    String table = "kv_ucs_delay";
+    session.execute("CREATE TABLE " + KS + "." + table + " (k bigint PRIMARY KEY, v blob)"
+        + " WITH compaction = {'class': '" + UCS_CLASS + "', 'scaling_parameters': 'T4',"
+        + " 'load_interval_ms': '200', 'io_high_limit_mb': '1', 'io_low_limit_mb': '1', 'softness': '2',"
+        + " 'max_l0_sstables': '7', 'max_delay_seconds': '600'}");
+    KvWorkload kv = new KvWorkload(session, KS, table, 12_000, 1_024, 11L);
+    kv.insertRange(0, 12_000);
+    node.flush(KS, table);
+    node.awaitCompactions(KS, table, Duration.ofMinutes(1));
+    ColumnFamilyStore cfs = node.table(KS, table);
+    try (RandomReads reads = new RandomReads(table, 12_000)) {
+      awaitTrue(() -> "HIGH".equals(attribute(table, "LoadClass")), Duration.ofSeconds(30),
+          () -> "the load never turned high: " + attribute(table, "ClientReadBytesPerSecond") + " B/s");
+      for (int flush = 0; flush < 10; flush++) {
+        kv.randomRound(300, 20);
+        node.flush(KS, table);
+        Thread.sleep(300);
+      }
+      assertTrue((long) attribute(table, "DelayedCompactions") >= 1,
+          "no level-0 compaction was delayed: " + attribute(table, "LastDecision"));
+      awaitTrue(() -> (long) attribute(table, "ReleasesAtBound") >= 1, Duration.ofSeconds(30),
+          () -> "no release at max_l0_sstables: " + attribute(table, "LastDecision"));
+      assertTrue(reads.count() > 0 && reads.errors() == 0, reads.toString());
+    }
+    awaitTrue(() -> "LOW".equals(attribute(table, "LoadClass")), Duration.ofSeconds(30),
+        () -> "the load never turned low");
+    node.awaitCompactions(KS, table, Duration.ofMinutes(1));
+    assertEquals(0L, attribute(table, "CurrentDelayMillis"), "a delay outlived the load");
+    kv.verify();
   }
 
   /** A table on the strategy with fast load sampling and 1 MB/s limits, 12,000 x 1 KiB, settled. */

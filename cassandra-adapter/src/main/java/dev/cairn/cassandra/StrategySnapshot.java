@@ -1,0 +1,25 @@
+package dev.cairn.cassandra;
+
+/**
+ * The figures one strategy instance shows its table's JMX bean ({@link CairnCompactionMetrics}),
+ * refreshed by every tick and decision.
+ */
+record StrategySnapshot(
+    String loadClass,
+    double clientReadBytesPerSecond,
+    long delayedCompactions,
+    long burstyRuns,
+    long releasesAtBound,
+    long hotInputsSpared,
+    long currentDelayMillis,
+    long currentHotPostponeMillis,
+    int estimatedRemainingTasks,
+    long compactionsStarted,
+    String lastDecision,
+    boolean dryRun) {
+
+  /** A strategy instance the bean reads, on LCS or on UCS. */
+  interface Source {
+    StrategySnapshot snapshot();
+  }
+}
