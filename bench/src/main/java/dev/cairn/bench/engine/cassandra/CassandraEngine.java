@@ -73,7 +73,9 @@ public final class CassandraEngine implements BenchEngine {
   public enum Strategy {
     LCS("cassandra-lcs"),
     UCS("cassandra-ucs"),
-    CAIRN("cassandra-cairn");
+    CAIRN("cassandra-cairn"),
+    /** Cairn's plugin on UCS: {@code dev.cairn.cassandra.CairnUnifiedCompactionStrategy}. */
+    CAIRN_UCS("cassandra-cairn-ucs");
 
     private final String engineName;
 
@@ -87,7 +89,7 @@ public final class CassandraEngine implements BenchEngine {
 
     /** Whether the strategy is Cairn's plugin. */
     public boolean runsCairn() {
-      return this == CAIRN;
+      return this == CAIRN || this == CAIRN_UCS;
     }
 
     /** The lower-case suffix of {@code -Dcairn.cassandra.options.<suffix>}. */
@@ -333,7 +335,7 @@ public final class CassandraEngine implements BenchEngine {
 
   @Override
   public String loadClass() {
-    if (strategy != Strategy.CAIRN) {
+    if (!strategy.runsCairn()) {
       return "";
     }
     Object v = node.jmx().attribute(CAIRN_BEAN, "LoadClass");
@@ -395,7 +397,7 @@ public final class CassandraEngine implements BenchEngine {
           sz.doubleValue() / MIB, capacity instanceof Number c ? c.doubleValue() / MIB : Double.NaN,
           en.longValue(), sz.doubleValue() / en.longValue() / 1024));
     }
-    if (strategy == Strategy.CAIRN) {
+    if (strategy.runsCairn()) {
       List<String> parts = new ArrayList<>();
       for (String a : List.of("LoadClass", "ClientReadBytesPerSecond", "DelayedCompactions", "BurstyRuns",
           "ReleasesAtBound", "HotInputsSpared", "CompactionsStarted", "LastDecision")) {

@@ -62,12 +62,16 @@ final class CassandraSettings {
         o.put("class", "dev.cairn.cassandra.CairnCompactionStrategy");
         o.put("sstable_size_in_mb", Long.toString(sstableMib));
         o.put("fanout_size", Integer.toString(s.levelSizeRatio()));
-        long[] limits = cairnIoLimitsMb(s);
-        if (limits != null) {
-          o.put("io_high_limit_mb", Long.toString(limits[0]));
-          o.put("io_low_limit_mb", Long.toString(limits[1]));
-        }
       }
+      case CAIRN_UCS -> {
+        o.put("class", "dev.cairn.cassandra.CairnUnifiedCompactionStrategy");
+        o.put("target_sstable_size", sstableMib + "MiB");
+      }
+    }
+    long[] limits = strategy.runsCairn() ? cairnIoLimitsMb(s) : null;
+    if (limits != null) {
+      o.put("io_high_limit_mb", Long.toString(limits[0]));
+      o.put("io_low_limit_mb", Long.toString(limits[1]));
     }
     o.putAll(KeyValueProperty.read(optionsProperty(strategy)));
     return o;
@@ -179,14 +183,14 @@ final class CassandraSettings {
               + (l1 / MIB) + " MiB");
         }
       }
-      case UCS -> {
+      case UCS, CAIRN_UCS -> {
         u.add("base-level-bytes, level-size-ratio: UCS levels by density with its defaults"
             + " (scaling_parameters T4, base_shard_count 4, min_sstable_size 100MiB, sstable_growth 0.333);"
             + " only target_sstable_size=" + sstableMib + "MiB is set");
         u.add("l0_files: UCS exposes no level counts over JMX (-1)");
       }
     }
-    if (strategy == Strategy.CAIRN) {
+    if (strategy.runsCairn()) {
       long[] limits = cairnIoLimitsMb(s);
       Map<String, String> set = KeyValueProperty.read(optionsProperty(strategy));
       if (set.containsKey("io_high_limit_mb") || set.containsKey("io_low_limit_mb")) {

@@ -20,14 +20,17 @@ class CassandraEnginesTest {
   }
 
   @Test
-  void theRunnerListsTheThreeEngines() {
+  void theRunnerListsTheFourEngines() {
     List<String> names = Engines.names();
-    for (String n : List.of("cassandra-lcs", "cassandra-ucs", "cassandra-cairn")) {
+    for (String n : List.of("cassandra-lcs", "cassandra-ucs", "cassandra-cairn", "cassandra-cairn-ucs")) {
       assertTrue(names.contains(n), n + " in " + names);
       assertFalse(Engines.isCairn(n), n + " is a peer in a single run's ratios");
-      assertEquals(n.equals("cassandra-cairn"), Engines.runsCairn(n), n + " runs Cairn's plugin: Cairn's side in a series");
+      assertEquals(n.startsWith("cassandra-cairn"), Engines.runsCairn(n),
+          n + " runs Cairn's plugin: Cairn's side in a series");
     }
     assertEquals(CassandraEngine.Strategy.CAIRN, ((CassandraEngine) Engines.create("cassandra-cairn")).strategy());
+    assertEquals(CassandraEngine.Strategy.CAIRN_UCS,
+        ((CassandraEngine) Engines.create("cassandra-cairn-ucs")).strategy());
     assertEquals(java.util.Optional.of("cassandra-ucs"), Engines.controlOf("cassandra-ucs-same"));
     assertEquals(CassandraEngine.Strategy.UCS, ((CassandraEngine) Engines.create("cassandra-ucs-same")).strategy());
   }
@@ -42,6 +45,8 @@ class CassandraEnginesTest {
     // Outside periodic the plugin keeps its load limits' defaults, as cairn-table+dlc keeps DLC's.
     assertEquals(Map.of("class", "dev.cairn.cassandra.CairnCompactionStrategy", "sstable_size_in_mb", "2",
         "fanout_size", "10"), CassandraSettings.compactionOptions(CassandraEngine.Strategy.CAIRN, s));
+    assertEquals(Map.of("class", "dev.cairn.cassandra.CairnUnifiedCompactionStrategy", "target_sstable_size", "2MiB"),
+        CassandraSettings.compactionOptions(CassandraEngine.Strategy.CAIRN_UCS, s), "UCS's map, Cairn's class");
     assertNull(CassandraSettings.cairnIoLimitsMb(s));
   }
 
