@@ -20,9 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import org.apache.cassandra.concurrent.ScheduledExecutors;
 import org.apache.cassandra.config.DatabaseDescriptor;
 import org.apache.cassandra.db.ColumnFamilyStore;
 import org.apache.cassandra.db.compaction.AbstractCompactionTask;
@@ -76,6 +73,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
   private final DlcScheduler dlc;
   private final ColdFirstChooser coldFirst;
   private final TableLoad load;
+  private final StrategyTicker ticker;
 
   // Guarded by this.
   private final ReadRates readRates = new ReadRates();
@@ -84,7 +82,6 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
   private String lastDecision = "none yet";
   private String lastLogged = "";
   private long compactionsStarted;
-  private ScheduledFuture<?> ticker;
   private volatile StrategySnapshot snapshot;
 
   public CairnCompactionStrategy(ColumnFamilyStore cfs, Map<String, String> options) {
@@ -105,6 +102,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
     this.dlc = new DlcScheduler(load.config(), picker, System::nanoTime);
     this.coldFirst = new ColdFirstChooser(picker, this.options.hotSparingConfig(), System::nanoTime);
     this.sstables = new LiveSSTables(LEVELS, leveled.outputLimits());
+    this.ticker = new StrategyTicker(cfs, this, this.options.loadIntervalMillis(), this::tick);
     this.snapshot = new StrategySnapshot("LOW", 0, 0, 0, 0, 0, 0, 0, 0, 0, lastDecision, this.options.dryRun());
   }
 
@@ -130,24 +128,12 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
   @Override
   public void startup() {
     super.startup();
-    CairnCompactionMetrics.register(cfs.getKeyspaceName(), cfs.getTableName(), this);
-    synchronized (this) {
-      if (ticker == null) {
-        ticker = ScheduledExecutors.optionalTasks.scheduleWithFixedDelay(this::tickSafely,
-            options.loadIntervalMillis(), options.loadIntervalMillis(), TimeUnit.MILLISECONDS);
-      }
-    }
+    ticker.start();
   }
 
   @Override
   public void shutdown() {
-    synchronized (this) {
-      if (ticker != null) {
-        ticker.cancel(false);
-        ticker = null;
-      }
-    }
-    CairnCompactionMetrics.unregister(cfs.getKeyspaceName(), cfs.getTableName(), this);
+    ticker.stop();
     super.shutdown();
   }
 
@@ -334,15 +320,6 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
   }
 
   // ---- the load --------------------------------------------------------------------------
-
-  private void tickSafely() {
-    try {
-      tick();
-    } catch (Throwable t) {
-      // The ticker must outlive a bad sample; compaction decisions fall back to the last load.
-      logger.warn("{}.{}: load sample failed", cfs.getKeyspaceName(), cfs.getTableName(), t);
-    }
-  }
 
   /** One load interval: the load model, the read rates, and a nudge if work is owed. */
   void tick() {

@@ -6,9 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.cassandra.concurrent.ScheduledExecutors;
 import org.apache.cassandra.config.DatabaseDescriptor;
 import org.apache.cassandra.db.ColumnFamilyStore;
 import org.apache.cassandra.db.compaction.CompactionManager;
@@ -30,9 +28,10 @@ import org.slf4j.LoggerFactory;
  * SSTables overlap most at some key (the lower on a tie), if that overlap reaches the level's
  * threshold. When that is level 0 and the table's load is high, the pick waits ({@link
  * LowestLevelDelay}) until the load drops or a bound is reached ({@code max_l0_sstables} level-0
- * SSTables overlapping at one key, {@code max_delay_seconds}); a ticker samples the load ({@link TableLoad}, as on LCS) and
- * asks Cassandra again when the delay may end. The prediction only gates: UCS makes the pick. While
- * level 0 waits, the table's other levels wait with it (UCS would pick level 0 again).
+ * SSTables overlapping at one key, {@code max_delay_seconds}); a ticker samples the load ({@link
+ * TableLoad}, as on LCS) and asks Cassandra again when the delay may end. The prediction only
+ * gates: UCS makes the pick. While level 0 waits, the table's other levels wait with it (UCS
+ * would pick level 0 again).
  * docs/decisions/0025 has the design and what Cassandra 5.0.9 allows.
  *
  * <p>Cassandra makes one instance per repaired / unrepaired / pending-repair set and disk; each
@@ -50,12 +49,12 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
   private final CairnOptions cairnOptions;
   private final TableLoad load;
   private final LowestLevelDelay delay;
+  private final StrategyTicker ticker;
 
   // Guarded by this.
   private LoadClass lastLoad = LoadClass.LOW;
   private String lastDecision = "none yet";
   private long compactionsStarted;
-  private ScheduledFuture<?> ticker;
   private volatile StrategySnapshot snapshot;
 
   public CairnUnifiedCompactionStrategy(ColumnFamilyStore cfs, Map<String, String> options) {
@@ -64,6 +63,7 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
     this.load = new TableLoad(cfs, cairnOptions.dlcConfig());
     this.delay = new LowestLevelDelay(cairnOptions.maxL0SSTables(),
         TimeUnit.SECONDS.toNanos(cairnOptions.maxDelaySeconds()));
+    this.ticker = new StrategyTicker(cfs, this, cairnOptions.loadIntervalMillis(), this::tick);
     this.snapshot = new StrategySnapshot("LOW", 0, 0, 0, 0, 0, 0, 0, 0, 0, lastDecision, false);
   }
 
@@ -90,24 +90,12 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
   @Override
   public void startup() {
     super.startup();
-    CairnCompactionMetrics.register(cfs.getKeyspaceName(), cfs.getTableName(), this);
-    synchronized (this) {
-      if (ticker == null) {
-        ticker = ScheduledExecutors.optionalTasks.scheduleWithFixedDelay(this::tickSafely,
-            cairnOptions.loadIntervalMillis(), cairnOptions.loadIntervalMillis(), TimeUnit.MILLISECONDS);
-      }
-    }
+    ticker.start();
   }
 
   @Override
   public void shutdown() {
-    synchronized (this) {
-      if (ticker != null) {
-        ticker.cancel(false);
-        ticker = null;
-      }
-    }
-    CairnCompactionMetrics.unregister(cfs.getKeyspaceName(), cfs.getTableName(), this);
+    ticker.stop();
     super.shutdown();
   }
 
@@ -179,15 +167,6 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
   }
 
   // ---- the load --------------------------------------------------------------------------
-
-  private void tickSafely() {
-    try {
-      tick();
-    } catch (Throwable t) {
-      // The ticker must outlive a bad sample; decisions fall back to the last load.
-      logger.warn("{}.{}: load sample failed", cfs.getKeyspaceName(), cfs.getTableName(), t);
-    }
-  }
 
   /** One load interval: the load model, and a nudge when a held-back compaction may run. */
   void tick() {
