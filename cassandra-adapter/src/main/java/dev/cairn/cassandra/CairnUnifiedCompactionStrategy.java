@@ -101,9 +101,11 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
 
   @Override
   public synchronized UnifiedCompactionTask getNextBackgroundTask(long gcBefore) {
-    DuePick due = duePick();
-    LowestLevelDelay.Verdict verdict = delay.decide(due.level() == 0, due.overlap(),
-        load.current().load() == LoadClass.HIGH, cairnOptions.delayL0(), System.nanoTime());
+    boolean highLoad = load.current().load() == LoadClass.HIGH;
+    // The prediction forms UCS's levels once more than UCS does: only a possible delay needs it.
+    DuePick due = highLoad && cairnOptions.delayL0() ? duePick() : null;
+    LowestLevelDelay.Verdict verdict = delay.decide(due != null && due.level() == 0,
+        due == null ? 0 : due.overlap(), highLoad, cairnOptions.delayL0(), System.nanoTime());
     if (verdict == LowestLevelDelay.Verdict.DELAY) {
       lastDecision = "DELAY: high load, level 0 holds " + due.level0SSTables() + " SSTables overlapping "
           + due.overlap() + " deep";
@@ -116,8 +118,9 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
     if (task != null) {
       compactionsStarted++;
     }
-    lastDecision = (verdict == LowestLevelDelay.Verdict.RELEASE_AT_BOUND ? "RELEASE_AT_BOUND" : "UCS")
-        + ": " + (due.level() < 0 ? "nothing due" : "level " + due.level() + " overlapping " + due.overlap() + " deep")
+    String why = due == null ? (highLoad ? "delay_l0 off" : "low load")
+        : due.level() < 0 ? "nothing due" : "level " + due.level() + " overlapping " + due.overlap() + " deep";
+    lastDecision = (verdict == LowestLevelDelay.Verdict.RELEASE_AT_BOUND ? "RELEASE_AT_BOUND" : "UCS") + ": " + why
         + (task == null ? ", no task" : "");
     refreshSnapshot();
     return task;
