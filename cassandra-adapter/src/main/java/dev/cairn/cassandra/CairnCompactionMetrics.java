@@ -1,5 +1,7 @@
 package dev.cairn.cassandra;
 
+import dev.cairn.cassandra.warm.WarmFigures;
+
 import java.lang.management.ManagementFactory;
 import java.util.Map;
 import java.util.Set;
@@ -167,5 +169,57 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
       return s.snapshot().dryRun();
     }
     return false;
+  }
+
+  private long sumWarming(ToLongFunction<WarmFigures> f) {
+    long total = 0;
+    for (StrategySnapshot.Source s : instances) {
+      total += f.applyAsLong(s.warming());
+    }
+    return total;
+  }
+
+  @Override
+  public long getWarmedCompactions() {
+    return sumWarming(WarmFigures::warmedCompactions);
+  }
+
+  @Override
+  public long getWarmedChunks() {
+    return sumWarming(WarmFigures::chunks);
+  }
+
+  @Override
+  public long getWarmedBytes() {
+    return sumWarming(WarmFigures::bytes);
+  }
+
+  @Override
+  public long getWarmMillis() {
+    return sumWarming(WarmFigures::millis);
+  }
+
+  @Override
+  public long getWarmsSkipped() {
+    return sumWarming(WarmFigures::skipped);
+  }
+
+  @Override
+  public long getWarmLeftOutBytes() {
+    return sumWarming(WarmFigures::leftOutBytes);
+  }
+
+  @Override
+  public long getWarmedOutputReads() {
+    return sumWarming(WarmFigures::warmedOutputReads);
+  }
+
+  @Override
+  public String getLastWarm() {
+    Set<String> lasts = new java.util.LinkedHashSet<>();
+    for (StrategySnapshot.Source s : instances) {
+      lasts.add(s.warming().last());
+    }
+    return String.join(" | ", lasts);
   }
 }

@@ -42,4 +42,31 @@ public interface CairnCompactionMetricsMBean {
 
   /** Whether the strategy only logs its decisions while LCS's run. */
   boolean isDryRun();
+
+  /** Compactions whose output had recently read chunks read into the chunk cache as it went live. */
+  long getWarmedCompactions();
+
+  /** Chunks warming read into the chunk cache. */
+  long getWarmedChunks();
+
+  /** Bytes warming read into the chunk cache. */
+  long getWarmedBytes();
+
+  /** Time spent warming, milliseconds. */
+  long getWarmMillis();
+
+  /** Compactions not warmed: warming off, no chunk cache, high load, nothing recently read, or a full queue. */
+  long getWarmsSkipped();
+
+  /** Recently read chunks' bytes the per-compaction budget left unread. */
+  long getWarmLeftOutBytes();
+
+  /**
+   * Reads of warmed outputs since they went live: what warming could have served at most.
+   * Cassandra does not count chunk-cache hits per chunk, so hits on warmed chunks are not known.
+   */
+  long getWarmedOutputReads();
+
+  /** The last warming or skip and its reason. */
+  String getLastWarm();
 }

@@ -1,6 +1,8 @@
 package dev.cairn.cassandra;
 
 import dev.cairn.cassandra.hot.ColdFirstChooser;
+import dev.cairn.cassandra.warm.OutputWarmer;
+import dev.cairn.cassandra.warm.WarmFigures;
 import dev.cairn.compaction.CompactionKind;
 import dev.cairn.compaction.CompactionPicker;
 import dev.cairn.compaction.CompactionPlan;
@@ -67,6 +69,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
   static final int LEVELS = 9;
 
   private final CairnOptions options;
+  private final OutputWarmer warmer;
   private final boolean supported;
   private final LeveledConfig leveled;
   private final CompactionPicker picker;
@@ -103,6 +106,10 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
     this.coldFirst = new ColdFirstChooser(picker, this.options.hotSparingConfig(), System::nanoTime);
     this.sstables = new LiveSSTables(LEVELS, leveled.outputLimits());
     this.ticker = new StrategyTicker(cfs, this, this.options.loadIntervalMillis(), this::tick);
+    // A dry run changes nothing of LCS's, so it warms nothing either.
+    this.warmer = new OutputWarmer(cfs.getKeyspaceName() + "." + cfs.getTableName(),
+        this.options.warmOutput() && !this.options.dryRun(), this.options.warmBudgetMb() * (1L << 20),
+        () -> load.current().load() == LoadClass.HIGH);
     this.snapshot = new StrategySnapshot("LOW", 0, 0, 0, 0, 0, 0, 0, 0, 0, lastDecision, this.options.dryRun());
   }
 
@@ -178,6 +185,13 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
     synchronized (this) {
       sstables.replaced(removed, added);
     }
+    warmer.afterReplacement(removed, added);
+  }
+
+  /** No output opened early while warming: an early reader's close drops its file's chunks, warmed ones too. */
+  @Override
+  public boolean supportsEarlyOpen() {
+    return warmer.allowsEarlyOpen();
   }
 
   @Override
@@ -191,6 +205,11 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
   @Override
   public StrategySnapshot snapshot() {
     return snapshot;
+  }
+
+  @Override
+  public WarmFigures warming() {
+    return warmer.figures();
   }
 
   CairnOptions options() {
@@ -323,6 +342,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
 
   /** One load interval: the load model, the read rates, and a nudge if work is owed. */
   void tick() {
+    warmer.sampleReads();
     boolean catchUp;
     boolean owed;
     synchronized (this) {

@@ -29,6 +29,9 @@ import java.util.Map;
  * @param hotFactor an SSTable is hot at this many times the table's average reads per byte
  * @param maxHotLevelScore a level this far over its limit compacts even if every choice is hot
  * @param maxHotPostponeSeconds how long a level may wait for its hot SSTables to cool
+ * @param warmOutput read a compaction's output chunks that hold recently read partitions into
+ *     the chunk cache as the output goes live (and open no output early, docs/adapters/cassandra.md)
+ * @param warmBudgetMb the most a compaction's warming reads, MiB
  */
 public record CairnOptions(
     boolean dryRun,
@@ -44,7 +47,9 @@ public record CairnOptions(
     int softness,
     double hotFactor,
     double maxHotLevelScore,
-    int maxHotPostponeSeconds) {
+    int maxHotPostponeSeconds,
+    boolean warmOutput,
+    int warmBudgetMb) {
 
   public static final String DRY_RUN = "dry_run";
   public static final String DELAY_L0 = "delay_l0";
@@ -60,6 +65,8 @@ public record CairnOptions(
   public static final String HOT_FACTOR = "hot_factor";
   public static final String MAX_HOT_LEVEL_SCORE = "max_hot_level_score";
   public static final String MAX_HOT_POSTPONE_SECONDS = "max_hot_postpone_seconds";
+  public static final String WARM_OUTPUT = "warm_output";
+  public static final String WARM_BUDGET_MB = "warm_budget_mb";
 
   /** Option name to default, in the README's order. */
   public static final Map<String, String> DEFAULTS = defaults();
@@ -80,6 +87,8 @@ public record CairnOptions(
     d.put(HOT_FACTOR, "2.0");
     d.put(MAX_HOT_LEVEL_SCORE, "2.0");
     d.put(MAX_HOT_POSTPONE_SECONDS, "60");
+    d.put(WARM_OUTPUT, "true");
+    d.put(WARM_BUDGET_MB, "64");
     return java.util.Collections.unmodifiableMap(d);
   }
 
@@ -117,7 +126,9 @@ public record CairnOptions(
         integer(o, SOFTNESS, 1, 1000),
         decimal(o, HOT_FACTOR, 1.0, 1000.0, false),
         decimal(o, MAX_HOT_LEVEL_SCORE, 1.0, 1000.0, true),
-        integer(o, MAX_HOT_POSTPONE_SECONDS, 0, 86_400));
+        integer(o, MAX_HOT_POSTPONE_SECONDS, 0, 86_400),
+        bool(o, WARM_OUTPUT),
+        integer(o, WARM_BUDGET_MB, 1, 65_536));
   }
 
   /** {@code options} without the strategy's own keys: what LCS and Cassandra validate. */

@@ -1,8 +1,11 @@
 package dev.cairn.cassandra;
 
+import dev.cairn.cassandra.warm.OutputWarmer;
+import dev.cairn.cassandra.warm.WarmFigures;
 import dev.cairn.compaction.dlc.LoadClass;
 import dev.cairn.compaction.dlc.LoadEstimate;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,6 +53,7 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
   private final TableLoad load;
   private final LowestLevelDelay delay;
   private final StrategyTicker ticker;
+  private final OutputWarmer warmer;
 
   // Guarded by this.
   private LoadClass lastLoad = LoadClass.LOW;
@@ -64,6 +68,8 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
     this.delay = new LowestLevelDelay(cairnOptions.maxL0SSTables(),
         TimeUnit.SECONDS.toNanos(cairnOptions.maxDelaySeconds()));
     this.ticker = new StrategyTicker(cfs, this, cairnOptions.loadIntervalMillis(), this::tick);
+    this.warmer = new OutputWarmer(cfs.getKeyspaceName() + "." + cfs.getTableName(), cairnOptions.warmOutput(),
+        cairnOptions.warmBudgetMb() * (1L << 20), () -> load.current().load() == LoadClass.HIGH);
     this.snapshot = new StrategySnapshot("LOW", 0, 0, 0, 0, 0, 0, 0, 0, 0, lastDecision, false);
   }
 
@@ -131,6 +137,23 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
     return snapshot;
   }
 
+  @Override
+  public WarmFigures warming() {
+    return warmer.figures();
+  }
+
+  @Override
+  public void replaceSSTables(Collection<SSTableReader> removed, Collection<SSTableReader> added) {
+    super.replaceSSTables(removed, added);
+    warmer.afterReplacement(removed, added);
+  }
+
+  /** No output opened early while warming: an early reader's close drops its file's chunks, warmed ones too. */
+  @Override
+  public boolean supportsEarlyOpen() {
+    return warmer.allowsEarlyOpen();
+  }
+
   /** The level UCS would compact now (-1: none), how deep its SSTables overlap, and level 0's size. */
   record DuePick(int level, int overlap, int level0SSTables) {}
 
@@ -173,6 +196,7 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
 
   /** One load interval: the load model, and a nudge when a held-back compaction may run. */
   void tick() {
+    warmer.sampleReads();
     boolean ask;
     boolean catchUp;
     synchronized (this) {

@@ -1,5 +1,7 @@
 package dev.cairn.cassandra;
 
+import dev.cairn.cassandra.warm.WarmFigures;
+
 /**
  * The figures one strategy instance shows its table's JMX bean ({@link CairnCompactionMetrics}),
  * refreshed by every tick and decision.
@@ -21,5 +23,8 @@ record StrategySnapshot(
   /** A strategy instance the bean reads, on LCS or on UCS. */
   interface Source {
     StrategySnapshot snapshot();
+
+    /** What the instance's output warming has done. */
+    WarmFigures warming();
   }
 }

@@ -22,6 +22,7 @@ import java.util.function.BooleanSupplier;
 import javax.management.Attribute;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import org.apache.cassandra.config.DatabaseDescriptor;
 import org.apache.cassandra.db.ColumnFamilyStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -375,6 +376,68 @@ class CairnStrategyNodeTest {
 
   private static MBeanServer mbeans() {
     return ManagementFactory.getPlatformMBeanServer();
+  }
+
+  /**
+   * Warming on UCS: after a major compaction, the partitions read before it are read from the
+   * chunk cache, where a table that does not warm reads every one of them from the device.
+   */
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void onUcsAWarmedOutputServesThePartitionsReadBeforeItsCompactionFromTheChunkCache() throws Exception {
+    int hotReads = 40;
+    long warmMisses = missesOfHotReadsAfterMajorCompaction("kv_warm", "true", hotReads);
+    long coldMisses = missesOfHotReadsAfterMajorCompaction("kv_cold", "false", hotReads);
+
+    assertTrue(warmMisses <= hotReads / 8, warmMisses + " chunk-cache misses of " + hotReads
+        + " hot reads after a warmed compaction (" + attribute("kv_warm", "LastWarm") + ")");
+    assertTrue(coldMisses >= hotReads / 2, coldMisses + " chunk-cache misses of " + hotReads
+        + " hot reads without warming: the test does not tell warming from its absence");
+    assertTrue((long) attribute("kv_warm", "WarmedChunks") >= hotReads / 2,
+        "warmed " + attribute("kv_warm", "WarmedChunks") + " chunks");
+    assertTrue(((String) attribute("kv_cold", "LastWarm")).contains("skipped: OFF"),
+        (String) attribute("kv_cold", "LastWarm"));
+  }
+
+  /**
+   * Four flushes of 1,000 incompressible 1 KiB values, {@code hotReads} of them read (key cache
+   * and chunk cache), a major compaction, then the chunk-cache misses of reading them again.
+   */
+  private long missesOfHotReadsAfterMajorCompaction(String table, String warm, int hotReads) throws Exception {
+    session.execute("CREATE TABLE " + KS + "." + table + " (k bigint PRIMARY KEY, v blob)"
+        + " WITH compaction = {'class': '" + UCS_CLASS + "', 'warm_output': '" + warm + "'}");
+    ColumnFamilyStore cfs = node.table(KS, table);
+    cfs.disableAutoCompaction();
+    KvWorkload kv = new KvWorkload(session, KS, table, 4_000, 1_024, 7L);
+    for (int part = 0; part < 4; part++) {
+      kv.insertRange(part * 1_000L, (part + 1) * 1_000L);
+      node.flush(KS, table);
+    }
+    PreparedStatement select = session.prepare("SELECT v FROM " + KS + "." + table + " WHERE k = ?");
+    long[] hot = new long[hotReads];
+    for (int i = 0; i < hotReads; i++) {
+      hot[i] = i * 97L; // spread over the key space: 40 distinct chunks of about 250
+      session.execute(select.bind(hot[i]));
+    }
+    // Early opening every MiB, as a big compaction at the default 50 MiB would: an early reader's
+    // close drops its file's cached chunks, so a warming strategy must open nothing early.
+    int openInterval = DatabaseDescriptor.getSSTablePreemptiveOpenIntervalInMiB();
+    DatabaseDescriptor.setSSTablePreemptiveOpenIntervalInMiB(1);
+    try {
+      cfs.forceMajorCompaction();
+    } finally {
+      DatabaseDescriptor.setSSTablePreemptiveOpenIntervalInMiB(openInterval);
+    }
+    String settled = warm.equals("true") ? "WarmedCompactions" : "WarmsSkipped";
+    awaitTrue(() -> (long) attribute(table, settled) >= 1, Duration.ofSeconds(30),
+        () -> table + ": no warming settled: " + attribute(table, "LastWarm"));
+    long before = org.apache.cassandra.cache.ChunkCache.instance.metrics.misses.getCount();
+    for (long k : hot) {
+      assertEquals(1, session.execute(select.bind(k)).all().size(), "key " + k);
+    }
+    long misses = org.apache.cassandra.cache.ChunkCache.instance.metrics.misses.getCount() - before;
+    kv.verify();
+    return misses;
   }
 
   private static void awaitTrue(BooleanSupplier condition, Duration timeout,
