@@ -75,7 +75,11 @@ public final class CassandraEngine implements BenchEngine {
     UCS("cassandra-ucs"),
     CAIRN("cassandra-cairn"),
     /** Cairn's plugin on UCS: {@code dev.cairn.cassandra.CairnUnifiedCompactionStrategy}. */
-    CAIRN_UCS("cassandra-cairn-ucs");
+    CAIRN_UCS("cassandra-cairn-ucs"),
+    /** Cairn's plugin on LCS without warming compaction output ({@code warm_output: false}). */
+    CAIRN_NOWARM("cassandra-cairn-nowarm"),
+    /** Cairn's plugin on UCS without warming compaction output ({@code warm_output: false}). */
+    CAIRN_UCS_NOWARM("cassandra-cairn-ucs-nowarm");
 
     private final String engineName;
 
@@ -89,6 +93,11 @@ public final class CassandraEngine implements BenchEngine {
 
     /** Whether the strategy is Cairn's plugin. */
     public boolean runsCairn() {
+      return this != LCS && this != UCS;
+    }
+
+    /** Whether the plugin warms compaction output (its default). */
+    public boolean warmsOutput() {
       return this == CAIRN || this == CAIRN_UCS;
     }
 
@@ -400,7 +409,9 @@ public final class CassandraEngine implements BenchEngine {
     if (strategy.runsCairn()) {
       List<String> parts = new ArrayList<>();
       for (String a : List.of("LoadClass", "ClientReadBytesPerSecond", "DelayedCompactions", "BurstyRuns",
-          "ReleasesAtBound", "HotInputsSpared", "CompactionsStarted", "LastDecision")) {
+          "ReleasesAtBound", "HotInputsSpared", "CompactionsStarted", "LastDecision", "WarmedCompactions",
+          "WarmedChunks", "WarmedBytes", "WarmMillis", "WarmsSkipped", "WarmLeftOutBytes", "WarmedOutputReads",
+          "LastWarm")) {
         parts.add(a + "=" + node.jmx().attribute(CAIRN_BEAN, a));
       }
       sb.append("cairn ").append(String.join(", ", parts)).append('\n');

@@ -22,7 +22,8 @@ class CassandraEnginesTest {
   @Test
   void theRunnerListsTheFourEngines() {
     List<String> names = Engines.names();
-    for (String n : List.of("cassandra-lcs", "cassandra-ucs", "cassandra-cairn", "cassandra-cairn-ucs")) {
+    for (String n : List.of("cassandra-lcs", "cassandra-ucs", "cassandra-cairn", "cassandra-cairn-ucs",
+        "cassandra-cairn-nowarm", "cassandra-cairn-ucs-nowarm")) {
       assertTrue(names.contains(n), n + " in " + names);
       assertFalse(Engines.isCairn(n), n + " is a peer in a single run's ratios");
       assertEquals(n.startsWith("cassandra-cairn"), Engines.runsCairn(n),
@@ -47,6 +48,11 @@ class CassandraEnginesTest {
         "fanout_size", "10"), CassandraSettings.compactionOptions(CassandraEngine.Strategy.CAIRN, s));
     assertEquals(Map.of("class", "dev.cairn.cassandra.CairnUnifiedCompactionStrategy", "target_sstable_size", "2MiB"),
         CassandraSettings.compactionOptions(CassandraEngine.Strategy.CAIRN_UCS, s), "UCS's map, Cairn's class");
+    assertEquals(Map.of("class", "dev.cairn.cassandra.CairnUnifiedCompactionStrategy", "target_sstable_size", "2MiB",
+        "warm_output", "false"), CassandraSettings.compactionOptions(CassandraEngine.Strategy.CAIRN_UCS_NOWARM, s),
+        "the plugin's default but for warming");
+    assertEquals("false", CassandraSettings.compactionOptions(CassandraEngine.Strategy.CAIRN_NOWARM, s)
+        .get("warm_output"));
     assertNull(CassandraSettings.cairnIoLimitsMb(s));
   }
 
