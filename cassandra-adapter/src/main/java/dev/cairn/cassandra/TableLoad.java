@@ -1,5 +1,6 @@
 package dev.cairn.cassandra;
 
+import dev.cairn.cassandra.warm.OutputWarmer;
 import dev.cairn.compaction.dlc.DlcConfig;
 import dev.cairn.compaction.dlc.LoadCounters;
 import dev.cairn.compaction.dlc.LoadEstimate;
@@ -80,10 +81,10 @@ final class TableLoad {
     long nodeMisses = cache.metrics.misses.getCount();
     long compactionBytes = compactionBytesRead();
     if (lastNodeMisses >= 0) {
-      // Compactions read through the chunk cache too, and their misses are no client's: each
-      // interval, take away the chunks the node's compactions read (at most all its misses;
-      // compaction reads that hit the cache make this an underestimate of the clients' misses,
-      // in that interval only).
+      // Compactions read through the chunk cache too, and so does the warming of their output;
+      // their misses are no client's: each interval, take away the chunks the node's compactions
+      // and warmings read (at most all its misses; such reads that hit the cache make this an
+      // underestimate of the clients' misses, in that interval only).
       long compactionChunks = Math.max(0, compactionBytes - lastCompactionBytes) / chunk;
       clientMisses += Math.max(0, (nodeMisses - lastNodeMisses) - compactionChunks);
     }
@@ -95,9 +96,9 @@ final class TableLoad {
     return new LoadCounters.Sample((long) chargedBytes, gets, scans);
   }
 
-  /** Bytes the node's compactions have read: finished ones, and the running ones so far. */
+  /** Bytes the node's compactions have read (finished ones, the running ones so far) and their outputs' warming. */
   private static long compactionBytesRead() {
-    long bytes = CompactionManager.instance.getMetrics().bytesCompacted.getCount();
+    long bytes = CompactionManager.instance.getMetrics().bytesCompacted.getCount() + OutputWarmer.nodeBytesWarmed();
     for (CompactionInfo.Holder holder : CompactionManager.instance.active.getCompactions()) {
       CompactionInfo info = holder.getCompactionInfo();
       if (info.getUnit() == CompactionInfo.Unit.BYTES) {

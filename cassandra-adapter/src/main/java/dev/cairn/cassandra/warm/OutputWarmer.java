@@ -43,13 +43,15 @@ import org.slf4j.LoggerFactory;
  * warming (Cassandra 5.0.9 has no hook between an output being finished and going live:
  * docs/adapters/cassandra.md).
  *
- * <p><b>Which chunks.</b> Cassandra's key cache is the record of what was recently read: a point
- * read caches its partition's index entry, and a compaction carries the entries of its inputs'
- * cached partitions over to the output ({@code migrate_keycache_on_compaction}, on by default).
- * The output's entries in the key cache give the data positions of its recently read partitions;
- * {@link WarmPlanner} turns them into chunks within the budget. The key cache holds far more
- * partitions than the chunk cache holds chunks, so this is a wider net than "was in the chunk
- * cache" (which Cassandra does not expose per chunk); the budget bounds it.
+ * <p><b>Which chunks.</b> Cassandra's key cache is the record of what was read: a point read
+ * caches its partition's index entry, and a compaction carries the entries of its inputs' cached
+ * partitions over to the output ({@code key_cache_migrate_during_compaction}, on by default), so
+ * the output's entries give the data positions of its read partitions. The key cache holds far
+ * more partitions than the chunk cache holds chunks, and most of them are not hot; so only the
+ * node's hottest entries by the key cache's own ranking count, as many as the chunk cache holds
+ * chunks: the partitions whose chunks a cache of its size would keep. {@link WarmPlanner} turns
+ * them into chunks, hottest first, within the budget. Cassandra does not expose which chunks are
+ * cached, so this stands in for "its input chunk was cached".
  *
  * <p><b>How.</b> Through the output's own data file handle: a chunk read through it is keyed as
  * the readers' lookups are. Warming needs the output to have no early-opened reader: closing one
@@ -64,6 +66,9 @@ public final class OutputWarmer {
 
   /** Warmed outputs whose read meters are followed; older ones are let go. */
   private static final int FOLLOWED_OUTPUTS = 1024;
+
+  /** Bytes every table's warming has read on this node: device reads that are no client's. */
+  private static final AtomicLong NODE_BYTES_WARMED = new AtomicLong();
 
   /** One thread per node; a compaction that finds 16 warmings queued is not warmed. */
   private static final ThreadPoolExecutor WARMING = warmingThread();
@@ -96,6 +101,14 @@ public final class OutputWarmer {
     this.highLoad = highLoad;
   }
 
+  /**
+   * Bytes all tables' warming has read on this node so far; the load model takes them from the
+   * chunk-cache misses as it takes compactions' reads.
+   */
+  public static long nodeBytesWarmed() {
+    return NODE_BYTES_WARMED.get();
+  }
+
   /** Whether outputs may be opened early: not while warming, whose chunks an early reader's close would drop. */
   public boolean allowsEarlyOpen() {
     return !warmOutput;
@@ -106,10 +119,10 @@ public final class OutputWarmer {
     if (removed.isEmpty() || added.isEmpty()) {
       return; // a flush, a stream or a drop: nothing was read from these yet
     }
-    WarmPlanner.Gates gates = new WarmPlanner.Gates(warmOutput, ChunkCache.instance != null, highLoad.getAsBoolean());
-    WarmPlanner.Plan gated = WarmPlanner.plan(List.of(), gates, budgetBytes, chunkCacheBytes());
-    if (gated.skip() != WarmPlanner.Skip.NO_HOT_PARTITIONS) {
-      skip(gated.skip().name());
+    // Checked here too, so that a closed gate costs the compacting thread no references.
+    WarmPlanner.Skip closed = WarmPlanner.gate(gates(), chunkCacheBytes());
+    if (closed != WarmPlanner.Skip.NONE) {
+      skip(closed.name());
       return;
     }
     List<Ref<SSTableReader>> refs = new ArrayList<>();
@@ -158,16 +171,20 @@ public final class OutputWarmer {
     try {
       List<SSTableReader> outputs = new ArrayList<>();
       refs.forEach(r -> outputs.add(r.get()));
-      Map<Descriptor, List<Long>> hot = hotPositions(outputs);
       List<WarmPlanner.Output> shapes = new ArrayList<>();
+      int smallestChunk = Integer.MAX_VALUE;
       for (SSTableReader output : outputs) {
-        List<Long> positions = hot.getOrDefault(output.descriptor, List.of());
-        shapes.add(new WarmPlanner.Output(output.getFilename(), positions.stream().mapToLong(Long::longValue).toArray(),
-            chunkBytes(output), output.uncompressedLength()));
+        int chunk = chunkBytes(output);
+        smallestChunk = Math.min(smallestChunk, chunk);
+        shapes.add(new WarmPlanner.Output(output.getFilename(), chunk, output.uncompressedLength()));
       }
-      // The load is asked again: the compaction may have taken long.
-      WarmPlanner.Gates gates = new WarmPlanner.Gates(warmOutput, ChunkCache.instance != null, highLoad.getAsBoolean());
-      WarmPlanner.Plan plan = WarmPlanner.plan(shapes, gates, budgetBytes, chunkCacheBytes());
+      long cacheBytes = chunkCacheBytes();
+      // As many of the node's hottest partitions as the chunk cache holds chunks: those whose
+      // chunks a cache of its size keeps.
+      int candidates = (int) Math.min(Integer.MAX_VALUE, Math.max(1, cacheBytes / smallestChunk));
+      List<WarmPlanner.HotPartition> hot = hottestPartitions(outputs, candidates);
+      // The load is asked again: the warming may have waited in the queue.
+      WarmPlanner.Plan plan = WarmPlanner.plan(shapes, hot, gates(), budgetBytes, cacheBytes);
       if (plan.skip() != WarmPlanner.Skip.NONE) {
         skip(plan.skip().name());
         return;
@@ -177,6 +194,7 @@ public final class OutputWarmer {
       long start = System.nanoTime();
       for (WarmPlanner.Chunks c : plan.chunks()) {
         read(byName.get(c.name()), c);
+        NODE_BYTES_WARMED.addAndGet(c.bytes());
       }
       long took = System.nanoTime() - start;
       warmedCompactions.incrementAndGet();
@@ -227,21 +245,25 @@ public final class OutputWarmer {
     }
   }
 
-  /** The data positions of the outputs' partitions now in the key cache. */
-  private static Map<Descriptor, List<Long>> hotPositions(List<SSTableReader> outputs) {
-    Map<Descriptor, List<Long>> hot = new HashMap<>();
-    for (SSTableReader output : outputs) {
-      hot.put(output.descriptor, new ArrayList<>());
+  /**
+   * The outputs' partitions among the node's {@code candidates} hottest key-cache entries (the
+   * key cache's own ranking, by its eviction policy), the hottest first.
+   */
+  private static List<WarmPlanner.HotPartition> hottestPartitions(List<SSTableReader> outputs, int candidates) {
+    Map<Descriptor, Integer> index = new HashMap<>();
+    for (int i = 0; i < outputs.size(); i++) {
+      index.put(outputs.get(i).descriptor, i);
     }
+    List<WarmPlanner.HotPartition> hot = new ArrayList<>();
     AutoSavingCache<KeyCacheKey, AbstractRowIndexEntry> keyCache = CacheService.instance.keyCache;
-    Iterator<KeyCacheKey> keys = keyCache.keyIterator();
+    Iterator<KeyCacheKey> keys = keyCache.hotKeyIterator(candidates);
     while (keys.hasNext()) {
       KeyCacheKey key = keys.next();
-      List<Long> positions = hot.get(key.desc);
-      if (positions != null) {
+      Integer output = index.get(key.desc);
+      if (output != null) {
         AbstractRowIndexEntry entry = keyCache.getInternal(key);
         if (entry != null) {
-          positions.add(entry.position);
+          hot.add(new WarmPlanner.HotPartition(output, entry.position));
         }
       }
     }
@@ -259,6 +281,10 @@ public final class OutputWarmer {
     int buffer = DatabaseDescriptor.getDiskOptimizationStrategy().bufferSize(
         output.getEstimatedPartitionSize().percentile(DatabaseDescriptor.getDiskOptimizationEstimatePercentile()));
     return DiskOptimizationStrategy.roundForCaching(buffer, ChunkCache.roundUp);
+  }
+
+  private WarmPlanner.Gates gates() {
+    return new WarmPlanner.Gates(warmOutput, ChunkCache.instance != null, highLoad.getAsBoolean());
   }
 
   private static long chunkCacheBytes() {

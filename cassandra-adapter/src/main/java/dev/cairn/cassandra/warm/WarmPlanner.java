@@ -1,26 +1,29 @@
 package dev.cairn.cassandra.warm;
 
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * Which chunks of a compaction's output to read into the chunk cache: pure, the outputs' hot
- * partitions in, the chunks out. Cassandra-free so that every rule is tested shape-in/plan-out.
+ * Which chunks of a compaction's output to read into the chunk cache: pure, the outputs and their
+ * hot partitions in, the chunks out. Cassandra-free so that every rule is tested shape-in/plan-out.
  *
  * <p>The rules:
  *
  * <ol>
  *   <li>Nothing is read when warming is off, when the node has no chunk cache, when the table's
  *       load is high (warming reads would compete with the clients' for the device), or when no
- *       output partition was recently read.
+ *       output partition is hot.
  *   <li>A hot partition's chunk is the one holding its first byte: the chunk its point reads
  *       load first. A partition longer than a chunk is warmed in its first chunk only.
- *   <li>Chunks are taken output by output, each output's in file order (the device reads them
- *       nearly sequentially), each chunk once, until the next chunk would pass the budget: the
- *       smaller of the per-compaction budget and half the chunk cache, so that one compaction's
- *       warming never evicts more than half of what the clients' reads put there.
+ *   <li>Chunks are taken hottest partition first, each chunk once, until the next chunk would
+ *       pass the budget: the smaller of the per-compaction budget and half the chunk cache, so
+ *       that one compaction's warming never evicts more than half of what the clients' reads put
+ *       there. The chunks taken are then read output by output in file order (the device reads
+ *       them nearly sequentially).
  * </ol>
  */
 public final class WarmPlanner {
@@ -39,19 +42,20 @@ public final class WarmPlanner {
    * One output SSTable.
    *
    * @param name the output's data file, for the plan and the log
-   * @param hotPositions data-file positions of its recently read partitions, any order, repeats allowed
    * @param chunkBytes the chunk-cache chunk of its data file (positive)
    * @param dataLength the data file's length; positions at or past it are ignored
    */
-  public record Output(String name, long[] hotPositions, int chunkBytes, long dataLength) {
+  public record Output(String name, int chunkBytes, long dataLength) {
     public Output {
       Objects.requireNonNull(name, "name");
-      Objects.requireNonNull(hotPositions, "hotPositions");
       if (chunkBytes <= 0) {
         throw new IllegalArgumentException("chunkBytes must be positive, but was " + chunkBytes);
       }
     }
   }
+
+  /** A hot partition: which output holds it (an index into the outputs) and its data position. */
+  public record HotPartition(int output, long position) {}
 
   /** What the node allows now. */
   public record Gates(boolean warmOutput, boolean chunkCacheOn, boolean highLoad) {}
@@ -84,33 +88,46 @@ public final class WarmPlanner {
   }
 
   /**
+   * @param hottestFirst the outputs' hot partitions, the hottest first; repeats allowed
    * @param budgetBytes the most one compaction's warming reads
    * @param chunkCacheBytes the chunk cache's capacity
    */
-  public static Plan plan(List<Output> outputs, Gates gates, long budgetBytes, long chunkCacheBytes) {
-    if (!gates.warmOutput()) {
-      return Plan.skipped(Skip.OFF);
-    }
-    if (!gates.chunkCacheOn() || chunkCacheBytes <= 0) {
-      return Plan.skipped(Skip.NO_CHUNK_CACHE);
-    }
-    if (gates.highLoad()) {
-      return Plan.skipped(Skip.HIGH_LOAD);
+  public static Plan plan(List<Output> outputs, List<HotPartition> hottestFirst, Gates gates, long budgetBytes,
+      long chunkCacheBytes) {
+    Skip closed = gate(gates, chunkCacheBytes);
+    if (closed != Skip.NONE) {
+      return Plan.skipped(closed);
     }
     long budget = Math.min(budgetBytes, chunkCacheBytes / 2);
     long planned = 0;
     long leftOut = 0;
-    List<Chunks> chunks = new ArrayList<>();
-    for (Output out : outputs) {
-      long[] starts = chunkStarts(out);
-      int fit = 0;
-      while (fit < starts.length && planned + out.chunkBytes() <= budget) {
-        planned += out.chunkBytes();
-        fit++;
+    List<Set<Long>> taken = new ArrayList<>();
+    Set<Long> seen = new HashSet<>();
+    for (int i = 0; i < outputs.size(); i++) {
+      taken.add(new TreeSet<>());
+    }
+    for (HotPartition hot : hottestFirst) {
+      Output out = outputs.get(hot.output());
+      if (hot.position() < 0 || hot.position() >= out.dataLength()) {
+        continue;
       }
-      leftOut += (long) (starts.length - fit) * out.chunkBytes();
-      if (fit > 0) {
-        chunks.add(new Chunks(out.name(), Arrays.copyOf(starts, fit), out.chunkBytes()));
+      long start = hot.position() - hot.position() % out.chunkBytes();
+      // One key per (output, chunk): outputs are few, their chunk starts below 2^48.
+      if (!seen.add(((long) hot.output() << 48) | start)) {
+        continue;
+      }
+      if (planned + out.chunkBytes() <= budget) {
+        planned += out.chunkBytes();
+        taken.get(hot.output()).add(start);
+      } else {
+        leftOut += out.chunkBytes();
+      }
+    }
+    List<Chunks> chunks = new ArrayList<>();
+    for (int i = 0; i < outputs.size(); i++) {
+      if (!taken.get(i).isEmpty()) {
+        chunks.add(new Chunks(outputs.get(i).name(),
+            taken.get(i).stream().mapToLong(Long::longValue).toArray(), outputs.get(i).chunkBytes()));
       }
     }
     if (chunks.isEmpty() && leftOut == 0) {
@@ -119,14 +136,17 @@ public final class WarmPlanner {
     return new Plan(Skip.NONE, List.copyOf(chunks), planned, leftOut);
   }
 
-  /** The distinct chunk starts holding the output's hot partitions' first bytes, ascending. */
-  static long[] chunkStarts(Output out) {
-    long[] starts = Arrays.stream(out.hotPositions())
-        .filter(p -> p >= 0 && p < out.dataLength())
-        .map(p -> p - p % out.chunkBytes())
-        .sorted()
-        .distinct()
-        .toArray();
-    return starts;
+  /** Why nothing may be warmed now, whatever the outputs hold; {@link Skip#NONE} if warming may go on. */
+  public static Skip gate(Gates gates, long chunkCacheBytes) {
+    if (!gates.warmOutput()) {
+      return Skip.OFF;
+    }
+    if (!gates.chunkCacheOn() || chunkCacheBytes <= 0) {
+      return Skip.NO_CHUNK_CACHE;
+    }
+    if (gates.highLoad()) {
+      return Skip.HIGH_LOAD;
+    }
+    return Skip.NONE;
   }
 }

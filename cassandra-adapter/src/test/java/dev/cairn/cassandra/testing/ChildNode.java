@@ -6,7 +6,6 @@ import dev.cairn.testkit.host.ChildJvm;
 import dev.cairn.testkit.host.ChildLog;
 import dev.cairn.testkit.host.ChildNotReadyException;
 import dev.cairn.testkit.host.JavaCommand;
-import dev.cairn.testkit.host.LoopbackPorts;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -92,7 +91,17 @@ public final class ChildNode implements AutoCloseable {
         throw new IllegalArgumentException("no such class path entry: " + p);
       }
     }
-    ChildNode node = new ChildNode(NodeConfig.create(name), extraClassPath);
+    return create(NodeConfig.create(name), extraClassPath);
+  }
+
+  /** A child node on a configuration made by the caller (a cluster member's); not started yet. */
+  public static ChildNode create(NodeConfig config, List<Path> extraClassPath) {
+    for (Path p : extraClassPath) {
+      if (!Files.exists(p)) {
+        throw new IllegalArgumentException("no such class path entry: " + p);
+      }
+    }
+    ChildNode node = new ChildNode(config, extraClassPath);
     try {
       Files.writeString(node.logbackXml, ChildLog.logbackToStdout("dev.cairn.cassandra.testing.ChildNode"),
           StandardCharsets.UTF_8);
@@ -120,7 +129,7 @@ public final class ChildNode implements AutoCloseable {
         .withoutEnvironment(Set.of("JAVA_TOOL_OPTIONS"))
         .start();
     try {
-      child.awaitReady(() -> LoopbackPorts.accepts(port()));
+      child.awaitReady(config::acceptsClients);
     } catch (ChildNotReadyException e) {
       if (e.exited()) {
         throw new AssertionError("child node exited with status " + e.exitStatus()
@@ -166,7 +175,7 @@ public final class ChildNode implements AutoCloseable {
     return child.pid();
   }
 
-  /** The CQL native-protocol port on 127.0.0.1; the same across restarts. */
+  /** The CQL native-protocol port on the node's address; the same across restarts. */
   public int port() {
     return config.nativePort();
   }

@@ -9,17 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import java.io.File;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Enumeration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -42,7 +38,7 @@ class ChildNodeIT {
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void aTableSwitchedToThePluginKeepsItsDataThroughARestartAndASwitchBack() throws Exception {
-    Path jar = pluginJar();
+    Path jar = PluginJar.fromFailsafe();
     try (ChildNode node = ChildNode.create("child-node-it", List.of(jar))) {
       node.start();
       long firstPid = node.pid();
@@ -97,7 +93,7 @@ class ChildNodeIT {
   @Test
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   void aChildThatCannotStartIsReportedWithTheTailOfItsLog() throws Exception {
-    try (ChildNode node = ChildNode.create("child-node-bad-yaml", List.of(pluginJar()))) {
+    try (ChildNode node = ChildNode.create("child-node-bad-yaml", List.of(PluginJar.fromFailsafe()))) {
       Files.writeString(node.config().yaml(), "no_such_cassandra_option: 1\n",
           StandardOpenOption.APPEND);
       AssertionError e = assertThrows(AssertionError.class, node::start);
@@ -128,31 +124,5 @@ class ChildNodeIT {
     }
     assertEquals(List.of(jar.toAbsolutePath().toString()), cairn,
         "Cairn classes on the child's class path other than the plugin jar");
-  }
-
-  /**
-   * The module's packaged jar (failsafe's {@code cairn.cassandra.pluginJar}); checks that it holds
-   * Cairn's classes and nothing else (no Cassandra, no libraries).
-   */
-  private static Path pluginJar() throws IOException {
-    String property = System.getProperty("cairn.cassandra.pluginJar");
-    assertTrue(property != null, "cairn.cassandra.pluginJar is not set: run through failsafe");
-    Path jar = Path.of(property).toAbsolutePath();
-    assertTrue(Files.isRegularFile(jar), "no plugin jar at " + jar + ": run `mvn verify`");
-    List<String> foreign = new ArrayList<>();
-    boolean compaction = false;
-    try (JarFile file = new JarFile(jar.toFile())) {
-      for (Enumeration<JarEntry> e = file.entries(); e.hasMoreElements(); ) {
-        String name = e.nextElement().getName();
-        compaction |= name.startsWith("dev/cairn/compaction/") && name.endsWith(".class");
-        if (!name.startsWith("dev/cairn/") && !name.startsWith("META-INF/")
-            && !name.equals("dev/")) {
-          foreign.add(name);
-        }
-      }
-    }
-    assertTrue(compaction, "no cairn-compaction classes in " + jar);
-    assertEquals(List.of(), foreign, "the plugin jar carries more than Cairn's classes: " + jar);
-    return jar;
   }
 }

@@ -23,11 +23,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The configuration of one single-node test cluster, shared by {@link EmbeddedNode} and {@link
- * ChildNode}: a directory that holds everything the node writes, a {@code cassandra.yaml} in it,
- * the two ports, and the system properties a test node needs.
+ * The configuration of one test node, shared by {@link EmbeddedNode} and {@link ChildNode}: a
+ * directory that holds everything the node writes, a {@code cassandra.yaml} in it, the ports, and
+ * the system properties a test node needs. A single node ({@link #create}) is its own seed on
+ * 127.0.0.1; a cluster's members ({@link #createMember}, {@link TestCluster}) each have their own
+ * address in 127.0.0.0/8 and share the ports.
  *
- * <p>Both ports are found free on 127.0.0.1 when the configuration is made (a build in another
+ * <p>Ports are found free on 127.0.0.1 when the configuration is made (a build in another
  * checkout may run a node at the same time, so no fixed port is safe); the configuration is
  * written once and kept, so a {@link ChildNode} restarted on it listens on the same ports.
  */
@@ -36,13 +38,31 @@ public final class NodeConfig {
   public static final String DATACENTER = "datacenter1";
 
   private final Path dir;
+  private final String address;
   private final int nativePort;
   private final int storagePort;
+  private final int jmxPort;
+  private final String initialToken;
+  private final String seed;
 
-  private NodeConfig(Path dir, int nativePort, int storagePort) {
+  private NodeConfig(Path dir, String address, int nativePort, int storagePort, int jmxPort,
+      String initialToken, String seed) {
     this.dir = dir;
+    this.address = address;
     this.nativePort = nativePort;
     this.storagePort = storagePort;
+    this.jmxPort = jmxPort;
+    this.initialToken = initialToken;
+    this.seed = seed;
+  }
+
+  /** One member of a test cluster: its own loopback address, the cluster's ports, its own JMX port. */
+  public record Member(String name, String address, String initialToken, int jmxPort) {
+    public Member {
+      if (!address.startsWith("127.")) {
+        throw new IllegalArgumentException("a test node listens on 127.0.0.0/8 only, not " + address);
+      }
+    }
   }
 
   /**
@@ -57,11 +77,51 @@ public final class NodeConfig {
       Files.createDirectories(workDir);
       Path dir = Files.createTempDirectory(workDir.toAbsolutePath(), name + "-" + stamp + "-");
       int[] ports = LoopbackPorts.free(2);
-      NodeConfig config = new NodeConfig(dir, ports[0], ports[1]);
+      NodeConfig config = new NodeConfig(dir, "127.0.0.1", ports[0], ports[1], 0, "0", null);
       config.writeYaml();
       return config;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A cluster member's configuration, in a fresh directory as {@link #create}: every member binds
+   * the cluster's native and storage ports on its own address, the seed is {@code seedAddress},
+   * and the member's JMX listens on 127.0.0.1 at its own port (for nodetool).
+   */
+  public static NodeConfig createMember(Member member, int nativePort, int storagePort, String seedAddress) {
+    Path workDir = Path.of(System.getProperty("cairn.cassandra.workDir", "target/cassandra"));
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
+    try {
+      Files.createDirectories(workDir);
+      Path dir = Files.createTempDirectory(workDir.toAbsolutePath(), member.name() + "-" + stamp + "-");
+      NodeConfig config = new NodeConfig(dir, member.address(), nativePort, storagePort, member.jmxPort(),
+          member.initialToken(), seedAddress);
+      config.writeYaml();
+      return config;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The node's loopback address. */
+  public String address() {
+    return address;
+  }
+
+  /** The node's JMX port on 127.0.0.1, or 0 if it has none. */
+  public int jmxPort() {
+    return jmxPort;
+  }
+
+  /** Whether the node's native port accepts connections (within 500 ms). */
+  public boolean acceptsClients() {
+    try (java.net.Socket s = new java.net.Socket()) {
+      s.connect(contactPoint(), 500);
+      return true;
+    } catch (IOException e) {
+      return false;
     }
   }
 
@@ -73,18 +133,22 @@ public final class NodeConfig {
     return dir.resolve("cassandra.yaml");
   }
 
-  /** The CQL native-protocol port on 127.0.0.1. */
+  /** The CQL native-protocol port on the node's address. */
   public int nativePort() {
     return nativePort;
   }
 
-  /** The internode (gossip, messaging) port on 127.0.0.1; only this node ever talks on it. */
+  /** The internode (gossip, messaging) port on the node's address. */
   public int storagePort() {
     return storagePort;
   }
 
   public InetSocketAddress contactPoint() {
-    return new InetSocketAddress(InetAddress.getLoopbackAddress(), nativePort);
+    try {
+      return new InetSocketAddress(InetAddress.getByName(address), nativePort);
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalStateException(address, e);
+    }
   }
 
   /**
@@ -123,7 +187,13 @@ public final class NodeConfig {
     props.put("cassandra.skip_wait_for_gossip_to_settle", "0");
     props.put("cassandra.ring_delay_ms", "1000");
     props.put("cassandra.superuser_setup_delay_ms", "0");
-    props.put("cassandra.shutdown_announce_in_ms", "0");
+    if (seed == null) {
+      props.put("cassandra.shutdown_announce_in_ms", "0"); // a single node has no one to tell
+    }
+    if (jmxPort > 0) {
+      props.put("cassandra.jmx.local.port", Integer.toString(jmxPort));
+      props.put("java.rmi.server.hostname", "127.0.0.1");
+    }
     return props;
   }
 
@@ -146,19 +216,19 @@ public final class NodeConfig {
     String yaml =
         String.join(
             "\n",
-            "# Written by dev.cairn.cassandra.testing.NodeConfig: a single test node on 127.0.0.1.",
+            "# Written by dev.cairn.cassandra.testing.NodeConfig: a test node on " + address + ".",
             "cluster_name: cairn-test",
             "num_tokens: 1",
-            "initial_token: 0",
+            "initial_token: " + initialToken,
             "partitioner: org.apache.cassandra.dht.Murmur3Partitioner",
             "endpoint_snitch: SimpleSnitch",
             "dynamic_snitch: false",
             "seed_provider:",
             "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
             "    parameters:",
-            "      - seeds: \"127.0.0.1:" + storagePort + "\"",
-            "listen_address: 127.0.0.1",
-            "rpc_address: 127.0.0.1",
+            "      - seeds: \"" + (seed == null ? address : seed) + ":" + storagePort + "\"",
+            "listen_address: " + address,
+            "rpc_address: " + address,
             "storage_port: " + storagePort,
             "start_native_transport: true",
             "native_transport_port: " + nativePort,
