@@ -4,34 +4,42 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * Three nodes on 127.0.0.1-3 in child JVMs with the plugin jar installed as an operator installs
- * it, a table at replication factor 3 on Cairn's strategy, and a load writing and reading at QUORUM
+ * it (the only Cairn classes on each node's class path), a table at replication factor 3 switched
+ * from LCS to Cairn's strategy with the README's CQL, and a load writing and reading at QUORUM
  * against a reference ({@link QuorumLoad}) while the cluster goes through what operators run:
- * flushes and a major compaction, full and incremental repair (which split a table's SSTables into
- * repaired, unrepaired and pending-repair sets, each a strategy instance of its own), cleanup,
- * {@code upgradesstables}, scrub, a rolling restart with drain, and switching the table to UCS, to
- * LCS and back to each of the plugin's strategies. No acknowledged write may be lost and no read
- * may return a value the table cannot hold.
+ * full and incremental repair (which split a table's SSTables into repaired, unrepaired and
+ * pending-repair sets, each a strategy instance of its own), cleanup, {@code upgradesstables},
+ * scrub, a drain and restart (the restarted node loads the strategy named by the schema from the
+ * jar), and switching the table between Cairn's two strategies, UCS and LCS. No acknowledged write
+ * may be lost and no read may return a value the table cannot hold.
  *
- * <p>The small form runs in {@code mvn verify}: one node restarted. The full form ({@code
- * -Dcairn.cluster.full=true}, docs/testing.md) restarts every node in turn, bootstraps a fourth
- * node (streaming) and decommissions it.
+ * <p>The small form runs in {@code mvn verify}. The full form ({@code -Dcairn.cluster.full=true},
+ * docs/testing.md) adds a major compaction, restarts every node in turn, bootstraps a fourth node
+ * (streaming), cleans up after it and decommissions it.
  */
 class ClusterIT {
   private static final String KS = "cairn_cluster";
   private static final String TABLE = "kv";
+  private static final String T = KS + "." + TABLE;
+  /** The README's switch. */
+  private static final String CAIRN_LCS = "{'class': 'dev.cairn.cassandra.CairnCompactionStrategy'}";
   private static final String CAIRN_UCS = "{'class': 'dev.cairn.cassandra.CairnUnifiedCompactionStrategy',"
       + " 'scaling_parameters': 'T4'}";
-  private static final String CAIRN_LCS = "{'class': 'dev.cairn.cassandra.CairnCompactionStrategy',"
-      + " 'sstable_size_in_mb': '1'}";
+  private static final String LCS = "{'class': 'LeveledCompactionStrategy', 'sstable_size_in_mb': '1'}";
+  private static final String UCS = "{'class': 'UnifiedCompactionStrategy', 'scaling_parameters': 'T4'}";
   private static final String BEAN = "dev.cairn.cassandra:type=CairnCompaction,keyspace=" + KS + ",table=" + TABLE;
 
   private final boolean full = Boolean.getBoolean("cairn.cluster.full");
@@ -48,10 +56,10 @@ class ClusterIT {
         step("node " + node.config().address() + " up", t0);
       }
       try (CqlSession session = cluster.newSession()) {
+        checkInstall(session, jar);
         session.execute("CREATE KEYSPACE " + KS
             + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3}");
-        session.execute("CREATE TABLE " + KS + "." + TABLE + " (k bigint PRIMARY KEY, v blob)"
-            + " WITH compaction = " + CAIRN_UCS);
+        session.execute("CREATE TABLE " + T + " (k bigint PRIMARY KEY, v blob) WITH compaction = " + LCS);
         assertTrue(session.checkSchemaAgreement(), "schema disagreement after CREATE");
         QuorumLoad load = new QuorumLoad(session, KS, TABLE, 4_000, 512, 300, Long.getLong("cairn.seed", 11L));
         try {
@@ -73,25 +81,29 @@ class ClusterIT {
   private void operations(TestCluster cluster, CqlSession session) throws Exception {
     List<ChildNode> founders = cluster.nodes();
     long t0 = System.nanoTime();
-    for (int round = 0; round < 4; round++) {
-      for (ChildNode node : founders) {
-        cluster.nodetool(node, "flush", KS, TABLE);
-      }
+    flushAll(cluster);
+    switchTo(cluster, session, CAIRN_LCS);
+    flushAll(cluster);
+    switchTo(cluster, session, CAIRN_UCS);
+    for (int round = 0; round < 3; round++) {
+      flushAll(cluster);
     }
     for (ChildNode node : founders) {
       assertPluginRuns(cluster, node);
     }
-    cluster.nodetool(founders.get(0), "compact", KS, TABLE);
-    step("4 flushes on each node and a major compaction", t0);
+    step("switched from LCS to Cairn on LCS (the README's CQL), then on UCS, with flushes", t0);
+    if (full) {
+      t0 = System.nanoTime();
+      cluster.nodetool(founders.get(0), "compact", KS, TABLE);
+      step("major compaction", t0);
+    }
 
     t0 = System.nanoTime();
     cluster.nodetool(founders.get(0), "repair", "-full", KS);
     step("full repair", t0);
     t0 = System.nanoTime();
     cluster.nodetool(founders.get(1), "repair", KS);
-    for (ChildNode node : founders) {
-      cluster.nodetool(node, "flush", KS, TABLE);
-    }
+    flushAll(cluster);
     step("incremental repair", t0);
 
     t0 = System.nanoTime();
@@ -106,22 +118,25 @@ class ClusterIT {
       cluster.nodetool(node, "drain");
       node.stop();
       node.start();
+      assertPluginRuns(cluster, node);
       step("drain and restart of " + node.config().address(), t0);
     }
 
     t0 = System.nanoTime();
-    switchTo(cluster, session, "{'class': 'UnifiedCompactionStrategy', 'scaling_parameters': 'T4'}");
-    switchTo(cluster, session, "{'class': 'LeveledCompactionStrategy', 'sstable_size_in_mb': '1'}");
-    switchTo(cluster, session, CAIRN_LCS);
+    switchTo(cluster, session, UCS);
+    flushAll(cluster);
+    switchTo(cluster, session, LCS);
+    flushAll(cluster);
     switchTo(cluster, session, CAIRN_UCS);
     for (ChildNode node : founders) {
       assertPluginRuns(cluster, node);
     }
-    step("switched to UCS, LCS, Cairn on LCS, Cairn on UCS", t0);
+    step("switched to UCS, to LCS and back to Cairn on UCS", t0);
 
     if (full) {
       t0 = System.nanoTime();
       ChildNode fourth = cluster.startNextNode();
+      assertPluginRuns(cluster, fourth);
       step("bootstrap of " + fourth.config().address(), t0);
       t0 = System.nanoTime();
       for (ChildNode node : founders) {
@@ -135,18 +150,22 @@ class ClusterIT {
     }
   }
 
-  /** ALTERs the table's compaction, waits for the schema to agree, and flushes every running node under it. */
-  private static void switchTo(TestCluster cluster, CqlSession session, String compaction) throws Exception {
-    session.execute("ALTER TABLE " + KS + "." + TABLE + " WITH compaction = " + compaction);
+  /** ALTERs the table's compaction and waits for the schema to agree. */
+  private static void switchTo(TestCluster cluster, CqlSession session, String compaction) {
+    session.execute("ALTER TABLE " + T + " WITH compaction = " + compaction);
     assertTrue(session.checkSchemaAgreement(), "schema disagreement after switching to " + compaction);
+  }
+
+  /** Flushes the table on every running node. */
+  private static void flushAll(TestCluster cluster) throws Exception {
     for (ChildNode node : cluster.nodes()) {
       if (node.isRunning()) {
-        cluster.nodetool(node, "flush", KS, TABLE);
+        cluster.flush(node, KS, TABLE);
       }
     }
   }
 
-  /** The node runs Cairn's strategy on UCS for the table: its table's parameters name it, and its bean answers. */
+  /** The node runs Cairn's strategy on UCS for the table: the table's parameters name it, and its bean answers. */
   private static void assertPluginRuns(TestCluster cluster, ChildNode node) throws Exception {
     String params = (String) cluster.attribute(node,
         "org.apache.cassandra.db:type=Tables,keyspace=" + KS + ",table=" + TABLE, "CompactionParametersJson");
@@ -156,8 +175,27 @@ class ClusterIT {
     assertTrue("LOW".equals(load) || "HIGH".equals(load), node.config().address() + ": LoadClass " + load);
   }
 
+  /** Cassandra 5.0.9, and the plugin jar the only Cairn classes on the class path (of the node that answers). */
+  private static void checkInstall(CqlSession session, Path jar) {
+    Row local = session.execute("SELECT data_center, release_version FROM system.local").one();
+    assertEquals(NodeConfig.DATACENTER, local.getString("data_center"));
+    assertEquals("5.0.9", local.getString("release_version"));
+    Row row = session.execute(
+        "SELECT value FROM system_views.system_properties WHERE name = 'java.class.path'").one();
+    List<String> entries = Arrays.asList(row.getString("value").split(File.pathSeparator));
+    assertTrue(entries.contains(jar.toAbsolutePath().toString()), "plugin jar missing: " + entries);
+    List<String> cairn = new ArrayList<>();
+    for (String e : entries) {
+      if (ChildNode.holdsCairnClasses(Path.of(e))) {
+        cairn.add(e);
+      }
+    }
+    assertEquals(List.of(jar.toAbsolutePath().toString()), cairn,
+        "Cairn classes on the node's class path other than the plugin jar");
+  }
+
   private void step(String what, long startNanos) {
-    String line = String.format(java.util.Locale.ROOT, "%s in %.1f s", what, (System.nanoTime() - startNanos) / 1e9);
+    String line = String.format(Locale.ROOT, "%s in %.1f s", what, (System.nanoTime() - startNanos) / 1e9);
     steps.add(line);
     System.out.println("cluster: " + line);
   }

@@ -3,6 +3,7 @@ package dev.cairn.cassandra.testing;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DriverException;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import java.nio.ByteBuffer;
@@ -12,6 +13,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -34,6 +37,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class QuorumLoad implements AutoCloseable {
   private static final int MAX_REPORTED = 10;
+  private static final int VERIFY_IN_FLIGHT = 64;
 
   private final CqlSession session;
   private final int keys;
@@ -136,29 +140,41 @@ public final class QuorumLoad implements AutoCloseable {
   }
 
   /**
-   * After {@link #close}: reads every key at QUORUM (a failed read is tried again, up to five
-   * times) and checks it.
+   * After {@link #close}: reads every key at QUORUM, {@value #VERIFY_IN_FLIGHT} at a time (a
+   * failed read is tried again, up to five times), and checks it.
    *
    * @throws IllegalStateException if the load still runs
    */
-  public void verifyAll() {
+  public void verifyAll() throws InterruptedException {
     if (thread.isAlive()) {
       throw new IllegalStateException("close the load first");
     }
-    for (long key = 0; key < keys; key++) {
-      for (int attempt = 1; ; attempt++) {
+    for (long from = 0; from < keys; from += VERIFY_IN_FLIGHT) {
+      long to = Math.min(keys, from + VERIFY_IN_FLIGHT);
+      List<CompletableFuture<AsyncResultSet>> reads = new ArrayList<>();
+      for (long key = from; key < to; key++) {
+        reads.add(readAsync(key, 5));
+      }
+      for (long key = from; key < to; key++) {
+        Row row;
         try {
-          Row row = session.execute(select.bind(key).setConsistencyLevel(ConsistencyLevel.QUORUM)).one();
-          reads.incrementAndGet();
-          check(key, row == null ? null : row.getByteBuffer("v"));
-          break;
-        } catch (DriverException e) {
-          if (attempt == 5) {
-            throw e;
-          }
+          row = reads.get((int) (key - from)).get().one();
+        } catch (ExecutionException e) {
+          throw new AssertionError("key " + key + " unreadable at QUORUM after five tries", e.getCause());
         }
+        this.reads.incrementAndGet();
+        check(key, row == null ? null : row.getByteBuffer("v"));
       }
     }
+  }
+
+  private CompletableFuture<AsyncResultSet> readAsync(long key, int triesLeft) {
+    return session.executeAsync(select.bind(key).setConsistencyLevel(ConsistencyLevel.QUORUM))
+        .toCompletableFuture()
+        .handle((rs, e) -> e == null || triesLeft <= 1
+            ? (e == null ? CompletableFuture.completedFuture(rs) : CompletableFuture.<AsyncResultSet>failedFuture(e))
+            : readAsync(key, triesLeft - 1))
+        .thenCompose(f -> f);
   }
 
   public long acknowledgedWrites() {

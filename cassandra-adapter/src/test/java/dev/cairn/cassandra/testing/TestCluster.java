@@ -158,14 +158,30 @@ public final class TestCluster implements AutoCloseable {
 
   /** An attribute of a node's MBean, over the node's JMX port. */
   public Object attribute(ChildNode node, String objectName, String attribute) throws IOException {
-    JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + node.config().jmxPort()
-        + "/jmxrmi");
-    try (JMXConnector connector = JMXConnectorFactory.connect(url)) {
+    try (JMXConnector connector = JMXConnectorFactory.connect(jmxUrl(node))) {
       MBeanServerConnection mbeans = connector.getMBeanServerConnection();
       return mbeans.getAttribute(new ObjectName(objectName), attribute);
     } catch (javax.management.JMException e) {
       throw new AssertionError("JMX " + objectName + " " + attribute + " on " + node.config().address(), e);
     }
+  }
+
+  /**
+   * Flushes a table's memtable on a node through the {@code StorageService} bean's {@code
+   * forceKeyspaceFlush}, the operation {@code nodetool flush} calls, without a JVM per call.
+   */
+  public void flush(ChildNode node, String keyspace, String table) throws IOException {
+    try (JMXConnector connector = JMXConnectorFactory.connect(jmxUrl(node))) {
+      connector.getMBeanServerConnection().invoke(new ObjectName("org.apache.cassandra.db:type=StorageService"),
+          "forceKeyspaceFlush", new Object[] {keyspace, new String[] {table}},
+          new String[] {String.class.getName(), String[].class.getName()});
+    } catch (javax.management.JMException e) {
+      throw new AssertionError("flush of " + keyspace + "." + table + " on " + node.config().address(), e);
+    }
+  }
+
+  private static JMXServiceURL jmxUrl(ChildNode node) throws IOException {
+    return new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + node.config().jmxPort() + "/jmxrmi");
   }
 
   /** Stops every running node (SIGTERM, which drains). */
