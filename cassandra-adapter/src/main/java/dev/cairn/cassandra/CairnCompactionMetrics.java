@@ -3,6 +3,7 @@ package dev.cairn.cassandra;
 import dev.cairn.cassandra.warm.WarmFigures;
 
 import java.lang.management.ManagementFactory;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -156,7 +157,7 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
   @Override
   public String getLastDecision() {
     // Instances that decided the same (the empty repaired set, say) are listed once.
-    Set<String> decisions = new java.util.LinkedHashSet<>();
+    Set<String> decisions = new LinkedHashSet<>();
     for (StrategySnapshot.Source s : instances) {
       decisions.add(s.snapshot().lastDecision());
     }
@@ -216,7 +217,7 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
 
   @Override
   public String getLastWarm() {
-    Set<String> lasts = new java.util.LinkedHashSet<>();
+    Set<String> lasts = new LinkedHashSet<>();
     for (StrategySnapshot.Source s : instances) {
       lasts.add(s.warming().last());
     }

@@ -107,8 +107,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
     this.sstables = new LiveSSTables(LEVELS, leveled.outputLimits());
     this.ticker = new StrategyTicker(cfs, this, this.options.loadIntervalMillis(), this::tick);
     // A dry run changes nothing of LCS's, so it warms nothing either.
-    this.warmer = new OutputWarmer(cfs.getKeyspaceName() + "." + cfs.getTableName(),
-        this.options.warmOutput() && !this.options.dryRun(), this.options.warmBudgetMb() * (1L << 20),
+    this.warmer = new OutputWarmer(cfs, this.options.warmOutput() && !this.options.dryRun(), this.options.warmBudgetMb() * (1L << 20),
         () -> load.current().load() == LoadClass.HIGH);
     this.snapshot = new StrategySnapshot("LOW", 0, 0, 0, 0, 0, 0, 0, 0, 0, lastDecision, this.options.dryRun());
   }
@@ -188,7 +187,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
     warmer.afterReplacement(removed, added);
   }
 
-  /** No output opened early while warming: an early reader's close drops its file's chunks, warmed ones too. */
+  /** No output opened early where warming can happen: an early reader's close drops its file's chunks, warmed ones too. */
   @Override
   public boolean supportsEarlyOpen() {
     return warmer.allowsEarlyOpen();

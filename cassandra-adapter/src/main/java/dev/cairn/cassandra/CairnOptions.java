@@ -87,7 +87,7 @@ public record CairnOptions(
     d.put(HOT_FACTOR, "2.0");
     d.put(MAX_HOT_LEVEL_SCORE, "2.0");
     d.put(MAX_HOT_POSTPONE_SECONDS, "60");
-    d.put(WARM_OUTPUT, "true");
+    d.put(WARM_OUTPUT, "false");
     d.put(WARM_BUDGET_MB, "64");
     return java.util.Collections.unmodifiableMap(d);
   }

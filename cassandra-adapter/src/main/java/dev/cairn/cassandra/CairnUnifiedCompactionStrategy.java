@@ -68,7 +68,7 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
     this.delay = new LowestLevelDelay(cairnOptions.maxL0SSTables(),
         TimeUnit.SECONDS.toNanos(cairnOptions.maxDelaySeconds()));
     this.ticker = new StrategyTicker(cfs, this, cairnOptions.loadIntervalMillis(), this::tick);
-    this.warmer = new OutputWarmer(cfs.getKeyspaceName() + "." + cfs.getTableName(), cairnOptions.warmOutput(),
+    this.warmer = new OutputWarmer(cfs, cairnOptions.warmOutput(),
         cairnOptions.warmBudgetMb() * (1L << 20), () -> load.current().load() == LoadClass.HIGH);
     this.snapshot = new StrategySnapshot("LOW", 0, 0, 0, 0, 0, 0, 0, 0, 0, lastDecision, false);
   }
@@ -148,7 +148,7 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
     warmer.afterReplacement(removed, added);
   }
 
-  /** No output opened early while warming: an early reader's close drops its file's chunks, warmed ones too. */
+  /** No output opened early where warming can happen: an early reader's close drops its file's chunks, warmed ones too. */
   @Override
   public boolean supportsEarlyOpen() {
     return warmer.allowsEarlyOpen();

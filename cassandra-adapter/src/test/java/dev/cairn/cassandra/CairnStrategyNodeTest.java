@@ -379,8 +379,10 @@ class CairnStrategyNodeTest {
   }
 
   /**
-   * Warming on UCS: after a major compaction, the partitions read before it are read from the
-   * chunk cache, where a table that does not warm reads every one of them from the device.
+   * Warming on UCS: after a major compaction, the partitions read last before it are read from the
+   * chunk cache, where a table that does not warm reads every one of them from the device. Every
+   * key was read, so the key cache holds far more partitions than the chunk cache holds chunks,
+   * and the budget (1 MiB, 64 chunks of about 250) leaves room for the hottest only.
    */
   @Test
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -405,7 +407,7 @@ class CairnStrategyNodeTest {
    */
   private long missesOfHotReadsAfterMajorCompaction(String table, String warm, int hotReads) throws Exception {
     session.execute("CREATE TABLE " + KS + "." + table + " (k bigint PRIMARY KEY, v blob)"
-        + " WITH compaction = {'class': '" + UCS_CLASS + "', 'warm_output': '" + warm + "'}");
+        + " WITH compaction = {'class': '" + UCS_CLASS + "', 'warm_output': '" + warm + "', 'warm_budget_mb': '1'}");
     ColumnFamilyStore cfs = node.table(KS, table);
     cfs.disableAutoCompaction();
     KvWorkload kv = new KvWorkload(session, KS, table, 4_000, 1_024, 7L);
@@ -415,12 +417,23 @@ class CairnStrategyNodeTest {
     }
     PreparedStatement select = session.prepare("SELECT v FROM " + KS + "." + table + " WHERE k = ?");
     long[] hot = new long[hotReads];
+    java.util.Set<Long> hotKeys = new java.util.HashSet<>();
     for (int i = 0; i < hotReads; i++) {
-      hot[i] = i * 97L; // spread over the key space: 40 distinct chunks of about 250
-      session.execute(select.bind(hot[i]));
+      hot[i] = i * 97L; // spread over the key space: about 40 distinct chunks of about 250
+      hotKeys.add(hot[i]);
     }
-    // Early opening every MiB, as a big compaction at the default 50 MiB would: an early reader's
-    // close drops its file's cached chunks, so a warming strategy must open nothing early.
+    // Every other key read first: 4,000 key-cache entries against 512 chunks of chunk cache. Then
+    // the hot ones, the partitions read last: the key cache ranks those first.
+    for (long k = 0; k < 4_000; k++) {
+      if (!hotKeys.contains(k)) {
+        session.execute(select.bind(k));
+      }
+    }
+    for (long k : hot) {
+      session.execute(select.bind(k));
+    }
+    // Early opening every MiB, as a big compaction at the default 50 MiB would (an early reader's
+    // close drops its file's cached chunks): the table that warms must open nothing early.
     int openInterval = DatabaseDescriptor.getSSTablePreemptiveOpenIntervalInMiB();
     DatabaseDescriptor.setSSTablePreemptiveOpenIntervalInMiB(1);
     try {

@@ -33,9 +33,14 @@ public final class WarmPlanner {
   public enum Skip {
     NONE,
     OFF,
+    /** No chunk cache, or one that does not serve the table's data (uncompressed and mmap). */
     NO_CHUNK_CACHE,
     HIGH_LOAD,
-    NO_HOT_PARTITIONS
+    NO_HOT_PARTITIONS,
+    /** Not the planner's: the warming thread had too many compactions queued. */
+    QUEUE_FULL,
+    /** Not the planner's: warming failed (and was logged). */
+    FAILED
   }
 
   /**

@@ -76,10 +76,10 @@ public final class CassandraEngine implements BenchEngine {
     CAIRN("cassandra-cairn"),
     /** Cairn's plugin on UCS: {@code dev.cairn.cassandra.CairnUnifiedCompactionStrategy}. */
     CAIRN_UCS("cassandra-cairn-ucs"),
-    /** Cairn's plugin on LCS without warming compaction output ({@code warm_output: false}). */
-    CAIRN_NOWARM("cassandra-cairn-nowarm"),
-    /** Cairn's plugin on UCS without warming compaction output ({@code warm_output: false}). */
-    CAIRN_UCS_NOWARM("cassandra-cairn-ucs-nowarm");
+    /** Cairn's plugin on LCS warming compaction output ({@code warm_output: true}). */
+    CAIRN_WARM("cassandra-cairn-warm"),
+    /** Cairn's plugin on UCS warming compaction output ({@code warm_output: true}). */
+    CAIRN_UCS_WARM("cassandra-cairn-ucs-warm");
 
     private final String engineName;
 
@@ -96,9 +96,9 @@ public final class CassandraEngine implements BenchEngine {
       return this != LCS && this != UCS;
     }
 
-    /** Whether the plugin warms compaction output (its default). */
+    /** Whether the plugin warms compaction output (off by default). */
     public boolean warmsOutput() {
-      return this == CAIRN || this == CAIRN_UCS;
+      return this == CAIRN_WARM || this == CAIRN_UCS_WARM;
     }
 
     /** The lower-case suffix of {@code -Dcairn.cassandra.options.<suffix>}. */

@@ -58,18 +58,18 @@ final class CassandraSettings {
         o.put("class", "UnifiedCompactionStrategy");
         o.put("target_sstable_size", sstableMib + "MiB");
       }
-      case CAIRN, CAIRN_NOWARM -> {
+      case CAIRN, CAIRN_WARM -> {
         o.put("class", "dev.cairn.cassandra.CairnCompactionStrategy");
         o.put("sstable_size_in_mb", Long.toString(sstableMib));
         o.put("fanout_size", Integer.toString(s.levelSizeRatio()));
       }
-      case CAIRN_UCS, CAIRN_UCS_NOWARM -> {
+      case CAIRN_UCS, CAIRN_UCS_WARM -> {
         o.put("class", "dev.cairn.cassandra.CairnUnifiedCompactionStrategy");
         o.put("target_sstable_size", sstableMib + "MiB");
       }
     }
-    if (strategy.runsCairn() && !strategy.warmsOutput()) {
-      o.put("warm_output", "false");
+    if (strategy.warmsOutput()) {
+      o.put("warm_output", "true");
     }
     long[] limits = strategy.runsCairn() ? cairnIoLimitsMb(s) : null;
     if (limits != null) {
@@ -179,14 +179,14 @@ final class CassandraSettings {
       u.add("target-file-bytes=" + s.targetFileBytes() + ": whole MiB (" + sstableMib + " MiB)");
     }
     switch (strategy) {
-      case LCS, CAIRN, CAIRN_NOWARM -> {
+      case LCS, CAIRN, CAIRN_WARM -> {
         long l1 = sstableMib * MIB * s.levelSizeRatio();
         if (l1 != s.baseLevelBytes()) {
           u.add("base-level-bytes=" + s.baseLevelBytes() + ": LCS's L1 is fanout_size x sstable_size_in_mb = "
               + (l1 / MIB) + " MiB");
         }
       }
-      case UCS, CAIRN_UCS, CAIRN_UCS_NOWARM -> {
+      case UCS, CAIRN_UCS, CAIRN_UCS_WARM -> {
         u.add("base-level-bytes, level-size-ratio: UCS levels by density with its defaults"
             + " (scaling_parameters T4, base_shard_count 4, min_sstable_size 100MiB, sstable_growth 0.333);"
             + " only target_sstable_size=" + sstableMib + "MiB is set");

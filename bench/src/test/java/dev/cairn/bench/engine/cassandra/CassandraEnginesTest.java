@@ -20,10 +20,10 @@ class CassandraEnginesTest {
   }
 
   @Test
-  void theRunnerListsTheFourEngines() {
+  void theRunnerListsEveryCassandraEngine() {
     List<String> names = Engines.names();
     for (String n : List.of("cassandra-lcs", "cassandra-ucs", "cassandra-cairn", "cassandra-cairn-ucs",
-        "cassandra-cairn-nowarm", "cassandra-cairn-ucs-nowarm")) {
+        "cassandra-cairn-warm", "cassandra-cairn-ucs-warm")) {
       assertTrue(names.contains(n), n + " in " + names);
       assertFalse(Engines.isCairn(n), n + " is a peer in a single run's ratios");
       assertEquals(n.startsWith("cassandra-cairn"), Engines.runsCairn(n),
@@ -49,9 +49,9 @@ class CassandraEnginesTest {
     assertEquals(Map.of("class", "dev.cairn.cassandra.CairnUnifiedCompactionStrategy", "target_sstable_size", "2MiB"),
         CassandraSettings.compactionOptions(CassandraEngine.Strategy.CAIRN_UCS, s), "UCS's map, Cairn's class");
     assertEquals(Map.of("class", "dev.cairn.cassandra.CairnUnifiedCompactionStrategy", "target_sstable_size", "2MiB",
-        "warm_output", "false"), CassandraSettings.compactionOptions(CassandraEngine.Strategy.CAIRN_UCS_NOWARM, s),
+        "warm_output", "true"), CassandraSettings.compactionOptions(CassandraEngine.Strategy.CAIRN_UCS_WARM, s),
         "the plugin's default but for warming");
-    assertEquals("false", CassandraSettings.compactionOptions(CassandraEngine.Strategy.CAIRN_NOWARM, s)
+    assertEquals("true", CassandraSettings.compactionOptions(CassandraEngine.Strategy.CAIRN_WARM, s)
         .get("warm_output"));
     assertNull(CassandraSettings.cairnIoLimitsMb(s));
   }
