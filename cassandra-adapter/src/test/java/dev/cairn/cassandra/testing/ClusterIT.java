@@ -37,7 +37,9 @@ class ClusterIT {
   /** The README's switch. */
   private static final String CAIRN_LCS = "{'class': 'dev.cairn.cassandra.CairnCompactionStrategy'}";
   private static final String CAIRN_UCS = "{'class': 'dev.cairn.cassandra.CairnUnifiedCompactionStrategy',"
-      + " 'scaling_parameters': 'T4'}";
+      + " 'scaling_parameters': 'T4', 'warm_output': 'true'}";
+  private static final String CAIRN_LCS_CLASS = "dev.cairn.cassandra.CairnCompactionStrategy";
+  private static final String CAIRN_UCS_CLASS = "dev.cairn.cassandra.CairnUnifiedCompactionStrategy";
   private static final String LCS = "{'class': 'LeveledCompactionStrategy', 'sstable_size_in_mb': '1'}";
   private static final String UCS = "{'class': 'UnifiedCompactionStrategy', 'scaling_parameters': 'T4'}";
   private static final String BEAN = "dev.cairn.cassandra:type=CairnCompaction,keyspace=" + KS + ",table=" + TABLE;
@@ -55,8 +57,11 @@ class ClusterIT {
         ChildNode node = cluster.startNextNode();
         step("node " + node.config().address() + " up", t0);
       }
+      for (ChildNode node : cluster.nodes()) {
+        checkInstall(cluster, node, jar);
+      }
       try (CqlSession session = cluster.newSession()) {
-        checkInstall(session, jar);
+        checkVersion(session);
         session.execute("CREATE KEYSPACE " + KS
             + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3}");
         session.execute("CREATE TABLE " + T + " (k bigint PRIMARY KEY, v blob) WITH compaction = " + LCS);
@@ -83,15 +88,22 @@ class ClusterIT {
     long t0 = System.nanoTime();
     flushAll(cluster);
     switchTo(cluster, session, CAIRN_LCS);
+    for (ChildNode node : founders) {
+      assertPluginRuns(cluster, node, CAIRN_LCS_CLASS);
+    }
     flushAll(cluster);
     switchTo(cluster, session, CAIRN_UCS);
-    for (int round = 0; round < 3; round++) {
+    for (int round = 0; round < 4; round++) {
       flushAll(cluster);
     }
     for (ChildNode node : founders) {
-      assertPluginRuns(cluster, node);
+      assertPluginRuns(cluster, node, CAIRN_UCS_CLASS);
+      // UCS (T4) finds four overlapping flushes and Cairn's strategy hands the compaction out;
+      // its output is warmed, or the warming says why not.
+      awaitCount(cluster, node, "CompactionsStarted");
+      awaitCount(cluster, node, "WarmedCompactions", "WarmsSkipped");
     }
-    step("switched from LCS to Cairn on LCS (the README's CQL), then on UCS, with flushes", t0);
+    step("switched from LCS to Cairn on LCS (the README's CQL), then on UCS, with flushes and compactions", t0);
     if (full) {
       t0 = System.nanoTime();
       cluster.nodetool(founders.get(0), "compact", KS, TABLE);
@@ -118,7 +130,7 @@ class ClusterIT {
       cluster.nodetool(node, "drain");
       node.stop();
       node.start();
-      assertPluginRuns(cluster, node);
+      assertPluginRuns(cluster, node, CAIRN_UCS_CLASS);
       step("drain and restart of " + node.config().address(), t0);
     }
 
@@ -129,14 +141,15 @@ class ClusterIT {
     flushAll(cluster);
     switchTo(cluster, session, CAIRN_UCS);
     for (ChildNode node : founders) {
-      assertPluginRuns(cluster, node);
+      assertPluginRuns(cluster, node, CAIRN_UCS_CLASS);
     }
     step("switched to UCS, to LCS and back to Cairn on UCS", t0);
 
     if (full) {
       t0 = System.nanoTime();
       ChildNode fourth = cluster.startNextNode();
-      assertPluginRuns(cluster, fourth);
+      checkInstall(cluster, fourth, PluginJar.fromFailsafe());
+      assertPluginRuns(cluster, fourth, CAIRN_UCS_CLASS);
       step("bootstrap of " + fourth.config().address(), t0);
       t0 = System.nanoTime();
       for (ChildNode node : founders) {
@@ -165,25 +178,47 @@ class ClusterIT {
     }
   }
 
-  /** The node runs Cairn's strategy on UCS for the table: the table's parameters name it, and its bean answers. */
-  private static void assertPluginRuns(TestCluster cluster, ChildNode node) throws Exception {
+  /** The node runs {@code strategyClass} for the table: the table's parameters name it, and Cairn's bean answers. */
+  private static void assertPluginRuns(TestCluster cluster, ChildNode node, String strategyClass) throws Exception {
     String params = (String) cluster.attribute(node,
         "org.apache.cassandra.db:type=Tables,keyspace=" + KS + ",table=" + TABLE, "CompactionParametersJson");
-    assertTrue(params.contains("dev.cairn.cassandra.CairnUnifiedCompactionStrategy"),
-        node.config().address() + " runs " + params);
+    assertTrue(params.contains("\"" + strategyClass + "\""), node.config().address() + " runs " + params);
     Object load = cluster.attribute(node, BEAN, "LoadClass");
     assertTrue("LOW".equals(load) || "HIGH".equals(load), node.config().address() + ": LoadClass " + load);
   }
 
-  /** Cassandra 5.0.9, and the plugin jar the only Cairn classes on the class path (of the node that answers). */
-  private static void checkInstall(CqlSession session, Path jar) {
+  /** Waits (a minute at most) until the sum of the node's Cairn bean attributes is at least 1. */
+  private static void awaitCount(TestCluster cluster, ChildNode node, String... attributes) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    while (true) {
+      long sum = 0;
+      for (String a : attributes) {
+        sum += (long) cluster.attribute(node, BEAN, a);
+      }
+      if (sum >= 1) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(node.config().address() + ": " + String.join(" + ", attributes)
+            + " still 0 after a minute; last decision " + cluster.attribute(node, BEAN, "LastDecision"));
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  /** Cassandra 5.0.9 answers. */
+  private static void checkVersion(CqlSession session) {
     Row local = session.execute("SELECT data_center, release_version FROM system.local").one();
     assertEquals(NodeConfig.DATACENTER, local.getString("data_center"));
     assertEquals("5.0.9", local.getString("release_version"));
-    Row row = session.execute(
-        "SELECT value FROM system_views.system_properties WHERE name = 'java.class.path'").one();
-    List<String> entries = Arrays.asList(row.getString("value").split(File.pathSeparator));
-    assertTrue(entries.contains(jar.toAbsolutePath().toString()), "plugin jar missing: " + entries);
+  }
+
+  /** The plugin jar is the only entry with Cairn classes on the node's class path (read over JMX). */
+  private static void checkInstall(TestCluster cluster, ChildNode node, Path jar) throws Exception {
+    String classPath = (String) cluster.attribute(node, "java.lang:type=Runtime", "ClassPath");
+    List<String> entries = Arrays.asList(classPath.split(File.pathSeparator));
+    assertTrue(entries.contains(jar.toAbsolutePath().toString()), node.config().address() + ": plugin jar missing: "
+        + entries);
     List<String> cairn = new ArrayList<>();
     for (String e : entries) {
       if (ChildNode.holdsCairnClasses(Path.of(e))) {
@@ -191,7 +226,7 @@ class ClusterIT {
       }
     }
     assertEquals(List.of(jar.toAbsolutePath().toString()), cairn,
-        "Cairn classes on the node's class path other than the plugin jar");
+        node.config().address() + ": Cairn classes on the class path other than the plugin jar");
   }
 
   private void step(String what, long startNanos) {

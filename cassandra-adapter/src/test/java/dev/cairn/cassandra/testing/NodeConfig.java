@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,7 +119,7 @@ public final class NodeConfig {
 
   /** Whether the node's native port accepts connections (within 500 ms). */
   public boolean acceptsClients() {
-    try (java.net.Socket s = new java.net.Socket()) {
+    try (Socket s = new Socket()) {
       s.connect(contactPoint(), 500);
       return true;
     } catch (IOException e) {
@@ -146,7 +148,7 @@ public final class NodeConfig {
   public InetSocketAddress contactPoint() {
     try {
       return new InetSocketAddress(InetAddress.getByName(address), nativePort);
-    } catch (java.net.UnknownHostException e) {
+    } catch (UnknownHostException e) {
       throw new IllegalStateException(address, e);
     }
   }

@@ -31,6 +31,10 @@ import java.util.concurrent.locks.LockSupport;
  * or the failed one, until the next acknowledged write settles it. A read that returns anything
  * else is a violation: a lost acknowledged write, or a wrong value.
  *
+ * <p>This relies on the driver's client-side timestamps (its default generator, monotonic per
+ * session): a failed write that a replica applies late still loses to every later write, which
+ * carries a later timestamp.
+ *
  * <p>Failed operations are counted, not violations: a client sees them, and retries. The checks
  * run on the load's thread, so the reference needs no locking; {@link #verifyAll} runs after
  * {@link #close}.
@@ -151,18 +155,18 @@ public final class QuorumLoad implements AutoCloseable {
     }
     for (long from = 0; from < keys; from += VERIFY_IN_FLIGHT) {
       long to = Math.min(keys, from + VERIFY_IN_FLIGHT);
-      List<CompletableFuture<AsyncResultSet>> reads = new ArrayList<>();
+      List<CompletableFuture<AsyncResultSet>> batch = new ArrayList<>();
       for (long key = from; key < to; key++) {
-        reads.add(readAsync(key, 5));
+        batch.add(readAsync(key, 5));
       }
       for (long key = from; key < to; key++) {
         Row row;
         try {
-          row = reads.get((int) (key - from)).get().one();
+          row = batch.get((int) (key - from)).get().one();
         } catch (ExecutionException e) {
           throw new AssertionError("key " + key + " unreadable at QUORUM after five tries", e.getCause());
         }
-        this.reads.incrementAndGet();
+        reads.incrementAndGet();
         check(key, row == null ? null : row.getByteBuffer("v"));
       }
     }

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.management.MBeanServerConnection;
@@ -54,7 +55,7 @@ public final class TestCluster implements AutoCloseable {
     this.pluginJars = List.copyOf(pluginJars);
     this.nativePort = ports[0];
     this.storagePort = ports[1];
-    this.jmxPorts = java.util.Arrays.copyOfRange(ports, 2, ports.length);
+    this.jmxPorts = Arrays.copyOfRange(ports, 2, ports.length);
     this.toolsLogback = toolsLogback;
   }
 
@@ -92,11 +93,6 @@ public final class TestCluster implements AutoCloseable {
     nodes.add(node);
     node.start();
     return node;
-  }
-
-  /** Node {@code i}, 0-based, in start order. */
-  public ChildNode node(int i) {
-    return nodes.get(i);
   }
 
   public List<ChildNode> nodes() {
