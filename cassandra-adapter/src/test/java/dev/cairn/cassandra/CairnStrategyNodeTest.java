@@ -11,8 +11,11 @@ import dev.cairn.cassandra.testing.EmbeddedNode;
 import dev.cairn.cassandra.testing.KvWorkload;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -424,9 +427,14 @@ class CairnStrategyNodeTest {
     }
     // Every other key read first: 4,000 key-cache entries against 512 chunks of chunk cache. Then
     // the hot ones, the partitions read last: the key cache ranks those first.
+    List<CompletableFuture<?>> reads = new ArrayList<>();
     for (long k = 0; k < 4_000; k++) {
       if (!hotKeys.contains(k)) {
-        session.execute(select.bind(k));
+        reads.add(session.executeAsync(select.bind(k)).toCompletableFuture());
+      }
+      if (reads.size() == 32 || k == 3_999) {
+        CompletableFuture.allOf(reads.toArray(new CompletableFuture<?>[0])).get();
+        reads.clear();
       }
     }
     for (long k : hot) {
