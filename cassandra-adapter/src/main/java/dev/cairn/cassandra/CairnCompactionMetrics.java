@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -80,11 +81,7 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
   }
 
   private long sum(ToLongFunction<StrategySnapshot> f) {
-    long total = 0;
-    for (StrategySnapshot.Source s : instances) {
-      total += f.applyAsLong(s.snapshot());
-    }
-    return total;
+    return instances.stream().mapToLong(s -> f.applyAsLong(s.snapshot())).sum();
   }
 
   private long max(ToLongFunction<StrategySnapshot> f) {
@@ -173,11 +170,7 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
   }
 
   private long sumWarming(ToLongFunction<WarmFigures> f) {
-    long total = 0;
-    for (StrategySnapshot.Source s : instances) {
-      total += f.applyAsLong(s.warming());
-    }
-    return total;
+    return instances.stream().mapToLong(s -> f.applyAsLong(s.warming())).sum();
   }
 
   @Override
@@ -217,10 +210,7 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
 
   @Override
   public String getLastWarm() {
-    Set<String> lasts = new LinkedHashSet<>();
-    for (StrategySnapshot.Source s : instances) {
-      lasts.add(s.warming().last());
-    }
-    return String.join(" | ", lasts);
+    // Instances that said the same are listed once, as in getLastDecision.
+    return instances.stream().map(s -> s.warming().last()).distinct().collect(Collectors.joining(" | "));
   }
 }

@@ -73,11 +73,8 @@ public final class NodeConfig {
    * module's pom to {@code target/cassandra}), else {@code target/cassandra}.
    */
   public static NodeConfig create(String name) {
-    Path workDir = Path.of(System.getProperty("cairn.cassandra.workDir", "target/cassandra"));
-    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
     try {
-      Files.createDirectories(workDir);
-      Path dir = Files.createTempDirectory(workDir.toAbsolutePath(), name + "-" + stamp + "-");
+      Path dir = freshDirectory(name);
       int[] ports = LoopbackPorts.free(2);
       NodeConfig config = new NodeConfig(dir, "127.0.0.1", ports[0], ports[1], 0, "0", null);
       config.writeYaml();
@@ -93,11 +90,8 @@ public final class NodeConfig {
    * and the member's JMX listens on 127.0.0.1 at its own port (for nodetool).
    */
   public static NodeConfig createMember(Member member, int nativePort, int storagePort, String seedAddress) {
-    Path workDir = Path.of(System.getProperty("cairn.cassandra.workDir", "target/cassandra"));
-    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
     try {
-      Files.createDirectories(workDir);
-      Path dir = Files.createTempDirectory(workDir.toAbsolutePath(), member.name() + "-" + stamp + "-");
+      Path dir = freshDirectory(member.name());
       NodeConfig config = new NodeConfig(dir, member.address(), nativePort, storagePort, member.jmxPort(),
           member.initialToken(), seedAddress);
       config.writeYaml();
@@ -105,6 +99,14 @@ public final class NodeConfig {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** A new directory {@code <workDir>/<name>-<timestamp>-<random>}. */
+  private static Path freshDirectory(String name) throws IOException {
+    Path workDir = Path.of(System.getProperty("cairn.cassandra.workDir", "target/cassandra"));
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
+    Files.createDirectories(workDir);
+    return Files.createTempDirectory(workDir.toAbsolutePath(), name + "-" + stamp + "-");
   }
 
   /** The node's loopback address. */
