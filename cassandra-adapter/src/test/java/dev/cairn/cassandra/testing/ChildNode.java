@@ -69,7 +69,6 @@ public final class ChildNode implements AutoCloseable {
   /** The child of the last start, or null before the first. */
   private ChildJvm child;
   private int starts;
-  private Duration lastStartTime = Duration.ZERO;
 
   private ChildNode(NodeConfig config, List<Path> extraClassPath) {
     this.config = config;
@@ -134,7 +133,6 @@ public final class ChildNode implements AutoCloseable {
       throw new AssertionError("child node's native port " + port() + " did not open within "
           + START_SECONDS + " s; " + logTail(), e);
     }
-    lastStartTime = child.sinceStart();
   }
 
   /**
@@ -186,11 +184,6 @@ public final class ChildNode implements AutoCloseable {
   /** The child's stdout and stderr, all starts appended. */
   public Path logFile() {
     return logFile;
-  }
-
-  /** How long the last {@link #start} took, from launching the JVM to the port accepting. */
-  public Duration lastStartTime() {
-    return lastStartTime;
   }
 
   /** A driver session builder for this node ({@link NodeConfig#sessionBuilder()}). */

@@ -46,9 +46,10 @@ public final class NodeConfig {
   private final int jmxPort;
   private final String initialToken;
   private final String seed;
+  private final boolean bootstraps;
 
   private NodeConfig(Path dir, String address, int nativePort, int storagePort, int jmxPort,
-      String initialToken, String seed) {
+      String initialToken, String seed, boolean bootstraps) {
     this.dir = dir;
     this.address = address;
     this.nativePort = nativePort;
@@ -56,10 +57,16 @@ public final class NodeConfig {
     this.jmxPort = jmxPort;
     this.initialToken = initialToken;
     this.seed = seed;
+    this.bootstraps = bootstraps;
   }
 
-  /** One member of a test cluster: its own loopback address, the cluster's ports, its own JMX port. */
-  public record Member(String name, String address, String initialToken, int jmxPort) {
+  /**
+   * One member of a test cluster: its own loopback address, the cluster's ports, its own JMX port.
+   * A member that {@code bootstraps} streams its ranges' data from the others as it joins, so it
+   * must join alone; a founder of an empty cluster has nothing to stream and joins at once
+   * ({@code auto_bootstrap: false}), beside the other founders.
+   */
+  public record Member(String name, String address, String initialToken, int jmxPort, boolean bootstraps) {
     public Member {
       if (!address.startsWith("127.")) {
         throw new IllegalArgumentException("a test node listens on 127.0.0.0/8 only, not " + address);
@@ -76,7 +83,7 @@ public final class NodeConfig {
     try {
       Path dir = freshDirectory(name);
       int[] ports = LoopbackPorts.free(2);
-      NodeConfig config = new NodeConfig(dir, "127.0.0.1", ports[0], ports[1], 0, "0", null);
+      NodeConfig config = new NodeConfig(dir, "127.0.0.1", ports[0], ports[1], 0, "0", null, false);
       config.writeYaml();
       return config;
     } catch (IOException e) {
@@ -93,7 +100,7 @@ public final class NodeConfig {
     try {
       Path dir = freshDirectory(member.name());
       NodeConfig config = new NodeConfig(dir, member.address(), nativePort, storagePort, member.jmxPort(),
-          member.initialToken(), seedAddress);
+          member.initialToken(), seedAddress, member.bootstraps());
       config.writeYaml();
       return config;
     } catch (IOException e) {
@@ -224,6 +231,7 @@ public final class NodeConfig {
             "cluster_name: cairn-test",
             "num_tokens: 1",
             "initial_token: " + initialToken,
+            "auto_bootstrap: " + bootstraps,
             "partitioner: org.apache.cassandra.dht.Murmur3Partitioner",
             "endpoint_snitch: SimpleSnitch",
             "dynamic_snitch: false",

@@ -15,6 +15,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
@@ -25,9 +30,9 @@ import javax.management.remote.JMXServiceURL;
 /**
  * A cluster of Cassandra nodes in child JVMs ({@link ChildNode}) on 127.0.0.1, 127.0.0.2, ...: one
  * token each, spread evenly over the Murmur3 ring for the first {@value #FOUNDERS} and the next
- * ones between them, the first node the seed, each node's JMX on 127.0.0.1 at its own port. Nodes
- * start one at a time (a node joins when the one before has). {@link #nodetool} runs Cassandra's
- * own {@code nodetool} in a child JVM against a node, as an operator would.
+ * ones between them, the first node the seed, each node's JMX on 127.0.0.1 at its own port. The
+ * founders start together once the seed is up; a later node bootstraps alone. {@link #nodetool}
+ * runs Cassandra's own {@code nodetool} in a child JVM against a node, as an operator would.
  *
  * <p>Every address is in 127.0.0.0/8, which Linux routes to the loopback interface: nothing
  * leaves the machine.
@@ -80,18 +85,69 @@ public final class TestCluster implements AutoCloseable {
     }
   }
 
-  /** Starts the next node (127.0.0.&lt;n+1&gt;) and waits for its native port: a founder, or a node that bootstraps. */
+  /**
+   * Starts the {@value #FOUNDERS} founders and waits for each one's native port: the seed
+   * (127.0.0.1) first, then the others together, since founders of an empty cluster join without
+   * streaming. A failed start fails the call once every start has ended.
+   */
+  public List<ChildNode> startFounders() throws IOException, InterruptedException {
+    if (!nodes.isEmpty()) {
+      throw new IllegalStateException("the founders are started already: " + nodes.size() + " nodes");
+    }
+    addNode(false).start();
+    List<Callable<Void>> starts = new ArrayList<>();
+    for (int i = 1; i < FOUNDERS; i++) {
+      ChildNode node = addNode(false);
+      starts.add(() -> {
+        node.start();
+        return null;
+      });
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(starts.size());
+    try {
+      for (Future<Void> start : pool.invokeAll(starts)) {
+        try {
+          start.get();
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof IOException io) {
+            throw io;
+          }
+          if (e.getCause() instanceof Error error) {
+            throw error;
+          }
+          throw new IllegalStateException("a founder's start failed", e.getCause());
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return nodes();
+  }
+
+  /**
+   * Starts one more node (127.0.0.&lt;n+1&gt;) after the founders and waits for its native port: it
+   * bootstraps, streaming its ranges' data from the others.
+   */
   public ChildNode startNextNode() throws IOException, InterruptedException {
+    if (nodes.size() < FOUNDERS) {
+      throw new IllegalStateException("start the founders first: " + nodes.size() + " of " + FOUNDERS + " nodes");
+    }
+    ChildNode node = addNode(true);
+    node.start();
+    return node;
+  }
+
+  /** Configures the next node and adds it to the cluster, not yet started. */
+  private ChildNode addNode(boolean bootstraps) {
     int i = nodes.size();
     if (i >= TOKENS.size()) {
       throw new IllegalStateException("a test cluster has at most " + TOKENS.size() + " nodes");
     }
     NodeConfig config = NodeConfig.createMember(
-        new NodeConfig.Member(name + "-" + (i + 1), "127.0.0." + (i + 1), TOKENS.get(i), jmxPorts[i]),
+        new NodeConfig.Member(name + "-" + (i + 1), "127.0.0." + (i + 1), TOKENS.get(i), jmxPorts[i], bootstraps),
         nativePort, storagePort, "127.0.0.1");
     ChildNode node = ChildNode.create(config, pluginJars);
     nodes.add(node);
-    node.start();
     return node;
   }
 
