@@ -110,10 +110,19 @@ public final class NodeConfig {
 
   /** A new directory {@code <workDir>/<name>-<timestamp>-<random>}. */
   private static Path freshDirectory(String name) throws IOException {
-    Path workDir = Path.of(System.getProperty("cairn.cassandra.workDir", "target/cassandra"));
     String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
+    return Files.createTempDirectory(workDir(), name + "-" + stamp + "-");
+  }
+
+  /**
+   * Where test nodes and their tools keep their files, created if missing: the system property
+   * {@code cairn.cassandra.workDir} (the module's pom sets {@code target/cassandra}), else
+   * {@code target/cassandra}; absolute.
+   */
+  static Path workDir() throws IOException {
+    Path workDir = Path.of(System.getProperty("cairn.cassandra.workDir", "target/cassandra")).toAbsolutePath();
     Files.createDirectories(workDir);
-    return Files.createTempDirectory(workDir.toAbsolutePath(), name + "-" + stamp + "-");
+    return workDir;
   }
 
   /** The node's loopback address. */

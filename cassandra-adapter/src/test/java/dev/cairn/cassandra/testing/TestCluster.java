@@ -67,9 +67,7 @@ public final class TestCluster implements AutoCloseable {
   /** A cluster with no node started yet; {@code pluginJars} go on every node's class path. */
   public static TestCluster create(String name, List<Path> pluginJars) {
     try {
-      Path workDir = Path.of(System.getProperty("cairn.cassandra.workDir", "target/cassandra"));
-      Files.createDirectories(workDir);
-      Path logback = Files.createTempFile(workDir.toAbsolutePath(), name + "-nodetool-", ".xml");
+      Path logback = Files.createTempFile(NodeConfig.workDir(), name + "-nodetool-", ".xml");
       Files.writeString(logback, """
           <configuration>
             <appender name="STDERR" class="ch.qos.logback.core.ConsoleAppender">
