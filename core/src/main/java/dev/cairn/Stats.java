@@ -225,10 +225,35 @@ public record Stats(
    * @param dirtyBlocks blocks merged and appended over
    * @param appendedBytes bytes appended to existing tables
    * @param filterRebuilds appends that rebuilt the filter because the reserve was used up
+   * @param choices the selective rule's decisions since open, by output level and rule, in level
+   *     order: which targets were appended to, which rewritten and why
    */
   public record Block(boolean enabled, long appendedTables, long rewrittenTables, long dirtyBlocks,
-      long appendedBytes, long filterRebuilds) {
-    public static final Block OFF = new Block(false, 0, 0, 0, 0, 0);
+      long appendedBytes, long filterRebuilds, List<Choices> choices) {
+    public static final Block OFF = new Block(false, 0, 0, 0, 0, 0, List.of());
+
+    public Block {
+      choices = List.copyOf(choices);
+    }
+  }
+
+  /**
+   * The targets of block merges into one level that one rule of the selective rule decided.
+   *
+   * @param level the output level
+   * @param reason the rule that decided ({@code TargetChoice.Reason}'s name)
+   * @param appended whether that rule appends (block compaction) rather than rewrites
+   * @param tables targets decided so
+   * @param targetBytes their file bytes when decided, garbage included
+   * @param dataBlocks their data blocks when decided
+   * @param dirtyBlocks of those, the blocks incoming keys fell into
+   */
+  public record Choices(int level, String reason, boolean appended, long tables, long targetBytes, long dataBlocks,
+      long dirtyBlocks) {
+    /** Dirty blocks over data blocks: the share an append would rewrite. */
+    public double dirtyRatio() {
+      return dataBlocks == 0 ? 0 : (double) dirtyBlocks / dataBlocks;
+    }
   }
 
   /** Latency percentiles in microseconds over every operation since open. */

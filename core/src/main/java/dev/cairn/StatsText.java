@@ -89,6 +89,10 @@ final class StatsText {
       sb.append(String.format("block compaction       %d appended / %d rewritten tables, %d dirty blocks, %.2f MB appended, %d filter rebuilds%n",
           s.block().appendedTables(), s.block().rewrittenTables(), s.block().dirtyBlocks(),
           mb(s.block().appendedBytes()), s.block().filterRebuilds()));
+      for (Stats.Choices c : s.block().choices()) {
+        sb.append(String.format("  into L%d %-17s %8d tables %12.2f MB, dirty ratio %.3f%n", c.level(),
+            c.reason(), c.tables(), mb(c.targetBytes()), c.dirtyRatio()));
+      }
     }
     if (s.buffer() != null && s.buffer().enabled()) {
       sb.append(String.format("compaction buffer      %12.2f MB in %d files, %d runs, %d removed markers; frozen %s%n",

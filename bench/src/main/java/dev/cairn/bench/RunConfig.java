@@ -17,7 +17,7 @@ import java.util.Map;
  * @param seconds length of the measured phase
  * @param cacheBytes block cache bytes; defaults to 30% of the data set, at least 1 MiB
  * @param memtableBytes memtable bytes
- * @param valueBytes bytes per value (keys are 16 bytes)
+ * @param valueBytes bytes per value
  * @param writeRate updates per second of the paced writer
  * @param readers reader (or client) threads
  * @param directIo read tables with O_DIRECT where the engine can
@@ -54,6 +54,11 @@ import java.util.Map;
  *     dev.cairn.bench.workload.Values}): 1 for random bytes, what every run before the knob used
  * @param compression the block codec every engine that has it runs with ({@code --compression}),
  *     at every level; an engine without it reports it unhonoured
+ * @param keyBytes bytes per key ({@code --key-bytes}; {@link dev.cairn.bench.workload.Keys}): 16
+ *     unless a run asks for wider keys
+ * @param settle after the measured phase's workers stop, the run goes on until the engine owes no
+ *     compaction ({@code --settle}), sampling every second, so that its write amplification is
+ *     that of a settled tree and its seconds run to it (BlockDB's load figures)
  */
 public record RunConfig(
     long records,
@@ -84,13 +89,15 @@ public record RunConfig(
     int deviceReadIops,
     boolean cacheTrace,
     double compressionRatio,
-    Compression compression) {
+    Compression compression,
+    int keyBytes,
+    boolean settle) {
 
   /**
    * Configuration keys added after runs were recorded, with the value every run recorded before
    * them had: a record without the key compares as if it held that value.
    */
-  public static final Map<String, Object> KEYS_ADDED_LATER = Map.of("compression_ratio", 1.0);
+  public static final Map<String, Object> KEYS_ADDED_LATER = Map.of("compression_ratio", 1.0, "settle", false);
 
   public static final long MIB = 1L << 20;
   public static final long DEFAULT_RECORDS = 204_800;
@@ -104,6 +111,10 @@ public record RunConfig(
     }
     if (!(compressionRatio > 0 && compressionRatio <= 1)) {
       throw new IllegalArgumentException("compressionRatio must lie in (0, 1], got " + compressionRatio);
+    }
+    if (keyBytes < dev.cairn.bench.workload.Keys.KEY_BYTES || keyBytes > dev.cairn.bench.workload.Keys.MAX_KEY_BYTES) {
+      throw new IllegalArgumentException("keyBytes must lie in " + dev.cairn.bench.workload.Keys.KEY_BYTES + ".."
+          + dev.cairn.bench.workload.Keys.MAX_KEY_BYTES + ", got " + keyBytes);
     }
     if (deviceReadIops > 0 && !directIo) {
       throw new IllegalArgumentException("a run on the capped device reads its tables directly (directIo)");
@@ -122,14 +133,19 @@ public record RunConfig(
         engineDefaults, backgroundThreads, cacheTrace, compression);
   }
 
-  /** Bytes of one record as the user wrote it: 16-byte key plus value. */
+  /** Bytes of one record as the user wrote it: key plus value. */
   public long recordBytes() {
-    return dev.cairn.bench.workload.Keys.KEY_BYTES + valueBytes;
+    return keyBytes + valueBytes;
+  }
+
+  /** This run's key for record {@code id}. */
+  public byte[] key(long id) {
+    return dev.cairn.bench.workload.Keys.encode(id, keyBytes);
   }
 
   /** The default cache for a data set: 30% of it, at least 1 MiB. */
-  public static long defaultCacheBytes(long records, int valueBytes) {
-    long data = records * (dev.cairn.bench.workload.Keys.KEY_BYTES + valueBytes);
+  public static long defaultCacheBytes(long records, int keyBytes, int valueBytes) {
+    long data = records * (keyBytes + valueBytes);
     return Math.max(MIB, Math.round(data * CACHE_FRACTION_OF_DATA));
   }
 
@@ -146,7 +162,7 @@ public record RunConfig(
     m.put("cache_bytes", cacheBytes);
     m.put("memtable_bytes", memtableBytes);
     m.put("value_bytes", valueBytes);
-    m.put("key_bytes", dev.cairn.bench.workload.Keys.KEY_BYTES);
+    m.put("key_bytes", keyBytes);
     m.put("block_bytes", 4096);
     m.put("bloom_bits_per_key", 10);
     m.put("compression", compression.toString());
@@ -171,6 +187,7 @@ public record RunConfig(
     m.put("background_threads", backgroundThreads);
     m.put("device_read_iops", deviceReadIops);
     m.put("cache_trace", cacheTrace);
+    m.put("settle", settle);
     m.put("lsbm_6_1_scale", "1/" + Math.round(lsbmScaleDenominator()));
     return m;
   }

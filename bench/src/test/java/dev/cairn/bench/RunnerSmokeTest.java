@@ -1,6 +1,7 @@
 package dev.cairn.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.bench.workload.Workloads;
 import java.nio.file.Path;
@@ -47,6 +48,22 @@ class RunnerSmokeTest {
     Map<?, ?> config = (Map<?, ?>) entries.get(0).get("config");
     assertEquals(2000.0, config.get("records"));
     assertEquals(42.0, config.get("seed"));
+  }
+
+  @Test
+  void aSettledLoadOfWideKeysRunsUntilEveryEngineOwesNoCompaction(@TempDir Path out) throws Exception {
+    List<String> engines = List.of("cairn-table", "rocksdb", "leveldb");
+    StringBuilder stderr = new StringBuilder();
+    int code = OutputChecks.execute(stderr, concat(new String[] {"compare", "--engines", String.join(",", engines),
+        "--workloads", "load", "--key-bytes", "32", "--settle", "--out", out.toString()}, TINY));
+    assertEquals(BenchMain.EXIT_OK, code, "compare failed:\n" + stderr);
+    for (Map<String, Object> e : OutputChecks.assertWellFormed(out, engines, List.of("load"))) {
+      assertEquals("ok", e.get("status"), "run failed: " + e);
+      assertEquals(2000.0 * (32 + 256), e.get("user_bytes_written"), e.toString());
+      Object settle = e.get("settle_seconds");
+      assertTrue(settle instanceof Double d && d >= 0 && d <= (Double) e.get("run_seconds"), e.toString());
+      assertEquals(true, ((Map<?, ?>) e.get("config")).get("settle"));
+    }
   }
 
   static String[] concat(String[] a, String[] b) {

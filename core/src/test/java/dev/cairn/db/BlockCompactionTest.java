@@ -127,6 +127,29 @@ class BlockCompactionTest {
     }
   }
 
+  @Test
+  void everyAppendedAndRewrittenTargetIsCountedUnderTheRuleThatDecidedIt() {
+    try (Cairn db = Cairn.open(dir, options(null))) {
+      loadBaseThenSparseUpdates(db);
+      db.compactRange(null, null);
+      Stats.Block block = db.stats().block();
+      long appended = 0;
+      long rewritten = 0;
+      for (Stats.Choices c : block.choices()) {
+        assertTrue(c.level() >= 1 && c.tables() > 0 && c.dirtyBlocks() <= c.dataBlocks(), c.toString());
+        if (c.appended()) {
+          appended += c.tables();
+          assertTrue(c.dirtyBlocks() < c.dataBlocks(), "an append leaves clean blocks: " + c);
+        } else {
+          rewritten += c.tables();
+        }
+      }
+      assertTrue(appended > 0, block.toString());
+      assertEquals(block.appendedTables(), appended, block.toString());
+      assertEquals(block.rewrittenTables(), rewritten, block.toString());
+    }
+  }
+
   /** Compaction bytes written by sparse updates compacted into a loaded tree, per style. */
   private long sparseUpdateCompactionBytes(Options o, Path where) {
     Random rnd = new Random(17);

@@ -3,6 +3,7 @@ package dev.cairn.bench.cli;
 import dev.cairn.bench.RunConfig;
 import dev.cairn.bench.engine.Engines;
 import dev.cairn.config.Compression;
+import dev.cairn.bench.workload.Keys;
 import dev.cairn.bench.workload.Workloads;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ public final class Flags {
   /** Flag name to its one-line help, in the order usage prints them. */
   public static final Map<String, String> HELP = new LinkedHashMap<>();
   static final List<String> BOOLEAN_FLAGS = List.of("--direct-io", "--keep-data", "--engine-defaults",
-      "--same-jvm", "--cache-trace");
+      "--same-jvm", "--cache-trace", "--settle");
   /** What a forked run of one (engine, workload) does not inherit from its parent's command line. */
   private static double compressionRatio(Map<String, String> values) {
     String v = values.get("--compression-ratio");
@@ -66,6 +67,7 @@ public final class Flags {
     HELP.put("--cache-mb", "block cache MiB (default 30% of the data: 60 MiB at the default records)");
     HELP.put("--memtable-mb", "memtable MiB (default 1)");
     HELP.put("--value-bytes", "value size (default 1024)");
+    HELP.put("--key-bytes", "key size: record ids as zero-padded digits (default 16, at most 64; BlockDB's runs use 32)");
     HELP.put("--compression-ratio", "how much of each value a compressor finds new, as db_bench's --compression_ratio:"
         + " values of random printable runs repeated (default 1 = random bytes, incompressible)");
     HELP.put("--compression", "none, lz4, zstd or zstd:LEVEL: the block codec of every engine that has it, at every"
@@ -95,6 +97,8 @@ public final class Flags {
         + " cache before each measured phase (default 0 = off; needs root and a blkio or io controller)");
     HELP.put("--seek-delay-ms", "simulated slow device for Cairn-only experiments: ms added to each non-sequential table"
         + " read (default 0 = off; other engines report it unhonoured)");
+    HELP.put("--settle", "after the measured phase's workers stop, wait until the engine owes no compaction (sampled"
+        + " every second, at most 4 hours): write amplification of a settled tree, seconds to it");
     HELP.put("--mixed-seconds", "after the measured phase: seconds of 50% uniform reads / 50% uniform updates (default 0 = off)");
     HELP.put("--scan-seconds", "after that: seconds of scans of 1-100 records from uniform starts (default 0 = off)");
     HELP.put("--same-jvm", "run every (engine, workload) in this JVM instead of a fresh JVM each (the default, so that"
@@ -149,9 +153,11 @@ public final class Flags {
     }
     long records = positiveLong(values, "--records", RunConfig.DEFAULT_RECORDS);
     int valueBytes = (int) CommandFlags.rangeLong(values, "--value-bytes", 1024, 1, 1 << 20);
+    int keyBytes = (int) CommandFlags.rangeLong(values, "--key-bytes", Keys.KEY_BYTES, Keys.KEY_BYTES,
+        Keys.MAX_KEY_BYTES);
     long cacheBytes = values.containsKey("--cache-mb")
         ? mib(values, "--cache-mb", 0)
-        : RunConfig.defaultCacheBytes(records, valueBytes);
+        : RunConfig.defaultCacheBytes(records, keyBytes, valueBytes);
     RunConfig config = new RunConfig(
         records,
         positiveDouble(values, "--seconds", RunConfig.DEFAULT_SECONDS),
@@ -181,7 +187,9 @@ public final class Flags {
         deviceReadIops,
         values.containsKey("--cache-trace"),
         compressionRatio(values),
-        compression(values));
+        compression(values),
+        keyBytes,
+        values.containsKey("--settle"));
     int rounds = (int) CommandFlags.rangeLong(values, "--repeat", 1, 1, 100);
     if (rounds > 1 && engines.stream().noneMatch(e -> Engines.controlOf(e).filter(engines::contains).isPresent())) {
       throw new UsageException("a series (--repeat " + rounds + ") needs an A/A control to tell its ratios from noise:"

@@ -33,6 +33,22 @@ public final class LevelDbJniEngine extends LevelDbApiEngine {
     return LevelDbStats.bytesWrittenByLevel(db().getProperty("leveldb.stats"));
   }
 
+  /** The stats as of the last {@link #compactionsPending} call: any change means work ran since. */
+  private String lastStats;
+
+  /**
+   * Owed by LevelDB's size rule ({@link LevelDbStats#compactionOwed}), or running: the stats
+   * (their compaction times and bytes) changed since the last call. Called once a second by a
+   * settling run, so it reads settled only after a second without compaction work.
+   */
+  @Override
+  public synchronized java.util.Optional<Boolean> compactionsPending() {
+    String stats = db().getProperty("leveldb.stats");
+    boolean pending = LevelDbStats.compactionOwed(stats) || !stats.equals(lastStats);
+    lastStats = stats;
+    return java.util.Optional.of(pending);
+  }
+
   @Override
   public EngineMetrics metrics() {
     return new EngineMetrics(EngineMetrics.UNAVAILABLE, EngineMetrics.UNAVAILABLE, deviceBytesWritten(),

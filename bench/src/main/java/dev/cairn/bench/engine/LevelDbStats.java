@@ -39,6 +39,31 @@ final class LevelDbStats {
     return sawTable || stats.contains("Level") ? Math.round(mib * MIB) : EngineMetrics.UNAVAILABLE;
   }
 
+  /**
+   * Whether LevelDB's own size rule owes a compaction by {@code stats}: four or more files in
+   * level 0 ({@code kL0_CompactionTrigger}), or a level L >= 1 holding more than 10 MiB x
+   * 10^(L-1) ({@code MaxBytesForLevel}), the last level (6) excepted. Sizes have MiB resolution,
+   * so a level less than half a MiB over its limit reads as within it.
+   */
+  static boolean compactionOwed(String stats) {
+    if (stats == null) {
+      return false;
+    }
+    for (String line : stats.split("\n")) {
+      String[] cols = line.trim().split("\\s+");
+      if (cols.length == 6 && cols[0].chars().allMatch(Character::isDigit)) {
+        int level = Integer.parseInt(cols[0]);
+        if (level == 0 && Integer.parseInt(cols[1]) >= 4) {
+          return true;
+        }
+        if (level >= 1 && level < 6 && Double.parseDouble(cols[2]) > 10 * Math.pow(10, level - 1)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /** Bytes written into each level (MiB resolution), level 0 first; empty if {@code stats} is absent. */
   static long[] bytesWrittenByLevel(String stats) {
     if (stats == null) {

@@ -19,6 +19,7 @@ final class CompactionFigures {
   private static final List<Column> COLUMNS = List.of(
       new Column("write amp by level (L0, L1, ...)", CompactionFigures::byLevel, true),
       new Column("run s", r -> MarkdownReport.f(r.runSeconds(), 1), true),
+      new Column("of which settling s", r -> MarkdownReport.f(r.settleSeconds(), 1), false),
       new Column("space amp end", r -> MarkdownReport.f(r.spaceAmplification(), 2), true),
       new Column("space amp peak", r -> MarkdownReport.f(r.spaceAmplificationPeak(), 2), true),
       new Column("mixed hit ratio", r -> MarkdownReport.f(r.followUp().mixedHitRatio(), 3), false),

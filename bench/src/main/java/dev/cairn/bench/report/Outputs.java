@@ -112,6 +112,7 @@ public final class Outputs {
       e.put("mixed_simulated_seeks", r.followUp().mixedSimulatedSeeks());
       e.put("block_cache_misses", r.blockCacheMisses());
       e.put("device_reads", r.deviceReads());
+      e.put("settle_seconds", r.settleSeconds());
       entries.add(e);
     }
     return entries;

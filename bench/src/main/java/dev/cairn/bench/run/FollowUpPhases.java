@@ -70,7 +70,7 @@ final class FollowUpPhases {
     long seeksBefore = engine.simulatedSeeks();
     long start = System.nanoTime();
     long stopAt = start + (long) (seconds * NANOS_PER_SECOND);
-    WorkerThreads threads = new WorkerThreads(workers, engine, values, counters, config.seed() ^ salt, start, stopAt,
+    WorkerThreads threads = new WorkerThreads(workers, engine, values, counters, config.seed() ^ salt, config.keyBytes(), start, stopAt,
         "bench-" + name);
     threads.start();
     for (long tick = start + NANOS_PER_SECOND; ; tick += NANOS_PER_SECOND) {

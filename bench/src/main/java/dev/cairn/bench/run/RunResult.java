@@ -27,6 +27,8 @@ import java.util.Map;
  * @param deviceReads reads the capped device served the run's process (and any node it started)
  *     over the measured phase, counted by the kernel's block-I/O group alike for every engine,
  *     compactions' reads included ({@code --device-read-iops}; NaN uncapped)
+ * @param settleSeconds of {@code runSeconds}, those after the workers stopped while the engine
+ *     still owed compactions ({@code --settle}; NaN without it)
  */
 public record RunResult(
     String engine,
@@ -65,7 +67,8 @@ public record RunResult(
     double bufferBytesMax,
     double simulatedSeeks,
     double blockCacheMisses,
-    double deviceReads) {
+    double deviceReads,
+    double settleSeconds) {
 
   public boolean ok() {
     return error == null;
@@ -75,6 +78,6 @@ public record RunResult(
   public static RunResult failed(String engine, String workload, String error, Map<String, Object> config) {
     double n = Double.NaN;
     return new RunResult(engine, workload, error, List.of(), n, n, n, n, n, n, n, n, n, n, n, n, n, n, 0, n, n, n, n,
-        List.of(), config, n, n, n, n, n, List.of(), FollowUp.NONE, n, n, n, n, n);
+        List.of(), config, n, n, n, n, n, List.of(), FollowUp.NONE, n, n, n, n, n, n);
   }
 }

@@ -33,6 +33,8 @@ import org.HdrHistogram.Histogram;
  */
 public final class Runner {
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
+  /** How long {@code --settle} waits for a tree to settle before it fails the run. */
+  private static final long SETTLE_LIMIT_NANOS = 4 * 3600 * NANOS_PER_SECOND;
 
   private final RunConfig config;
   private final PrintStream progress;
@@ -99,7 +101,7 @@ public final class Runner {
     long nextReport = start + NANOS_PER_SECOND;
     long done = 0;
     for (long id = order.next(); id >= 0; id = order.next()) {
-      engine.put(dev.cairn.bench.workload.Keys.encode(id), values.next(random));
+      engine.put(config.key(id), values.next(random));
       done++;
       if ((done & 1023) == 0 && System.nanoTime() >= nextReport) {
         double elapsed = (System.nanoTime() - start) / 1e9;
@@ -123,8 +125,8 @@ public final class Runner {
     }
     long start = System.nanoTime();
     long stopAt = start + (long) (config.seconds() * NANOS_PER_SECOND);
-    WorkerThreads threads = new WorkerThreads(workers, engine, values, m.counters, config.seed(), start, stopAt,
-        "bench-" + workload.name());
+    WorkerThreads threads = new WorkerThreads(workers, engine, values, m.counters, config.seed(), config.keyBytes(),
+        start, stopAt, "bench-" + workload.name());
     EngineMetrics first = engine.metrics();
     m.startMetrics = first;
     m.startLevelBytes = engine.bytesWrittenByLevel();
@@ -137,9 +139,9 @@ public final class Runner {
     Histogram readTotal = new Histogram(OpCounters.LATENCY_DIGITS);
     Histogram writeTotal = new Histogram(OpCounters.LATENCY_DIGITS);
     boolean periodic = workload.name().equals("periodic");
+    long workersEnd = -1; // when the workers stopped, once they have (--settle samples on after it)
     for (long tick = start + NANOS_PER_SECOND; ; tick += NANOS_PER_SECOND) {
-      long target = Math.min(tick, stopAt);
-      boolean alive = threads.sleepUntil(target);
+      boolean alive = workersEnd < 0 ? threads.sleepUntil(Math.min(tick, stopAt)) : sleepUntil(tick);
       long now = System.nanoTime();
       double interval = (now - previousTick) / 1e9;
       long[] counts = {m.counters.reads.sum(), m.counters.writes.sum(), m.counters.scans.sum()};
@@ -172,19 +174,27 @@ public final class Runner {
           ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
           engine.l0Files(), engine.loadClass(), highPhase, engine.bufferBytes());
       m.samples.add(s);
-      progress.printf("[%s %s] measure %.0f/%.0f s  reads %,.0f/s  writes %,.0f/s  scans %,.0f/s  hit %s  db %,d MiB%n",
-          m.engine, m.workload, s.elapsedSeconds(), config.seconds(), s.readsPerSecond(), s.writesPerSecond(),
+      progress.printf("[%s %s] %s %.0f/%.0f s  reads %,.0f/s  writes %,.0f/s  scans %,.0f/s  hit %s  db %,d MiB%n",
+          m.engine, m.workload, workersEnd < 0 ? "measure" : "settle", s.elapsedSeconds(), config.seconds(),
+          s.readsPerSecond(), s.writesPerSecond(),
           s.scansPerSecond(), Double.isNaN(s.hitRatio()) ? "n/a" : String.format("%.3f", s.hitRatio()),
           s.dbBytes() >> 20);
       previous = current;
       previousTick = now;
       previousCounts = counts;
-      if (now >= stopAt || !alive || threads.failure() != null) {
+      if (workersEnd < 0 && (now >= stopAt || !alive || threads.failure() != null)) {
+        workersEnd = now;
+        if (!config.settle() || threads.failure() != null) {
+          break;
+        }
+      }
+      if (workersEnd >= 0 && settled(engine, now - workersEnd)) {
         break;
       }
     }
     threads.join();
     m.runSeconds = (System.nanoTime() - start) / 1e9;
+    m.settleSeconds = config.settle() ? (System.nanoTime() - workersEnd) / 1e9 : Double.NaN;
     m.readTotal = readTotal;
     m.writeTotal = writeTotal;
     m.endMetrics = engine.metrics();
@@ -193,6 +203,28 @@ public final class Runner {
     m.deviceReads = device == null ? Double.NaN : device.served();
     m.dbBytes = DirectorySize.of(dir);
     threads.rethrowFailure();
+  }
+
+  /**
+   * Whether a settling run ends now: the engine owes no compaction, or cannot tell. A tree that
+   * has not settled {@link #SETTLE_LIMIT_NANOS} after its workers stopped fails the run: its
+   * figures would not be a settled tree's.
+   */
+  private static boolean settled(BenchEngine engine, long sinceWorkersEnd) {
+    boolean pending = engine.compactionsPending().orElse(false);
+    if (pending && sinceWorkersEnd > SETTLE_LIMIT_NANOS) {
+      throw new IllegalStateException("the engine still owed compactions " + SETTLE_LIMIT_NANOS / NANOS_PER_SECOND
+          + " s after its workers stopped (--settle)");
+    }
+    return !pending;
+  }
+
+  /** Sleeps until {@code deadline} (a settling run's next sample); false, as no worker runs then. */
+  private static boolean sleepUntil(long deadline) {
+    for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
+      java.util.concurrent.locks.LockSupport.parkNanos(left);
+    }
+    return false;
   }
 
   static double micros(Histogram h, double percentile) {
@@ -223,6 +255,7 @@ public final class Runner {
     String error;
     double loadSeconds;
     double runSeconds;
+    double settleSeconds = Double.NaN;
     long liveUserBytes;
     long dbBytes;
     Histogram readTotal = new Histogram(OpCounters.LATENCY_DIGITS);
@@ -287,7 +320,7 @@ public final class Runner {
           delta(seeks, startSeeks),
           startMetrics != null && endMetrics != null
               ? delta(endMetrics.blockCacheMisses(), startMetrics.blockCacheMisses()) : Double.NaN,
-          deviceReads);
+          deviceReads, settleSeconds);
     }
   }
 }

@@ -16,19 +16,21 @@ final class TimedOps implements Ops {
   private final SingleWriterRecorder readLatency;
   private final SingleWriterRecorder writeLatency;
   private final SplittableRandom valueRandom;
+  private final int keyBytes;
 
-  TimedOps(BenchEngine engine, Values values, OpCounters counters, SplittableRandom valueRandom) {
+  TimedOps(BenchEngine engine, Values values, OpCounters counters, SplittableRandom valueRandom, int keyBytes) {
     this.engine = engine;
     this.values = values;
     this.counters = counters;
     this.readLatency = counters.readLatency.newWriter();
     this.writeLatency = counters.writeLatency.newWriter();
     this.valueRandom = valueRandom;
+    this.keyBytes = keyBytes;
   }
 
   @Override
   public void read(long id) {
-    byte[] key = Keys.encode(id);
+    byte[] key = Keys.encode(id, keyBytes);
     long start = System.nanoTime();
     engine.get(key);
     readLatency.recordValue(OpCounters.latencySince(start));
@@ -37,7 +39,7 @@ final class TimedOps implements Ops {
 
   @Override
   public void write(long id) {
-    byte[] key = Keys.encode(id);
+    byte[] key = Keys.encode(id, keyBytes);
     byte[] value = values.next(valueRandom);
     long start = System.nanoTime();
     engine.put(key, value);
@@ -48,7 +50,7 @@ final class TimedOps implements Ops {
 
   @Override
   public void scan(long id, int limit) {
-    engine.scan(Keys.encode(id), limit);
+    engine.scan(Keys.encode(id, keyBytes), limit);
     counters.scans.increment();
   }
 }

@@ -21,13 +21,14 @@ final class WorkerThreads {
    * Creates (not starts) the threads.
    *
    * @param seed thread i draws from a stream that is a function of {@code seed} and i alone
+   * @param keyBytes the width of the keys the workers' ids become
    */
   WorkerThreads(List<Worker> workers, BenchEngine engine, Values values, OpCounters counters, long seed,
-      long startNanos, long stopAtNanos, String name) {
+      int keyBytes, long startNanos, long stopAtNanos, String name) {
     for (int i = 0; i < workers.size(); i++) {
       Worker worker = workers.get(i);
       SplittableRandom random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + i);
-      TimedOps ops = new TimedOps(engine, values, counters, random.split());
+      TimedOps ops = new TimedOps(engine, values, counters, random.split(), keyBytes);
       Thread t = new Thread(() -> runWorker(worker, ops, random, startNanos, stopAtNanos), name + "-" + i);
       t.setDaemon(true);
       threads.add(t);

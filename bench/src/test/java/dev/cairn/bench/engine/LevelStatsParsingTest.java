@@ -34,4 +34,23 @@ class LevelStatsParsingTest {
     assertEquals(0, LevelDbStats.bytesWrittenByLevel(null).length);
     assertEquals(11L << 20, LevelDbStats.compactionBytesWritten(stats));
   }
+
+  @Test
+  void levelDbOwesACompactionByItsOwnSizeRule() {
+    String header = """
+                                       Compactions
+        Level  Files Size(MB) Time(sec) Read(MB) Write(MB)
+        --------------------------------------------------
+        """;
+    assertEquals(false, LevelDbStats.compactionOwed(header + "  0        3        3         0        0         3\n"
+        + "  1        5       10         1       12        11\n"
+        + "  3      500     1000         1       12        11\n"));
+    assertEquals(true, LevelDbStats.compactionOwed(header + "  0        4        4         0        0         3\n"),
+        "four files in level 0");
+    assertEquals(true, LevelDbStats.compactionOwed(header + "  2       60      101         1       12        11\n"),
+        "level 2 over 100 MiB");
+    assertEquals(false, LevelDbStats.compactionOwed(header + "  6     9000    90000         1       12        11\n"),
+        "the last level has no limit");
+    assertEquals(false, LevelDbStats.compactionOwed(null));
+  }
 }

@@ -29,7 +29,7 @@ class BufferAndLevelOutputsTest {
     }
     return new RunResult(engine, "rangehot", null, samples, 100, 10, 0, 0.9, 0.9, 0.9, 5, 50, 20, 3, 1.5, 3e6, 1e6,
         1e6, 4 << 20, 0, 1, 2, 3, List.of(), Map.of("records", 1), Double.NaN, Double.NaN, Double.NaN, Double.NaN, 1.8, byLevel,
-        FollowUp.NONE, bufferBytes * 2, bufferBytes * 3, Double.NaN, Double.NaN, Double.NaN);
+        FollowUp.NONE, bufferBytes * 2, bufferBytes * 3, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
   }
 
   @Test

@@ -96,6 +96,6 @@ class GeneratedDocsTest {
     }
     double n = Double.NaN;
     return new RunResult(engine, "zipfian", null, samples, reads, 1000, 0, 0.5, 0.5, 0.5, 1, 10, 1, 4.0, n, n, n, n, 0,
-        0, n, n, 3, List.of(), Map.of("records", 100), n, n, n, n, 1.5, List.of(), FollowUp.NONE, n, n, n, reads, n);
+        0, n, n, 3, List.of(), Map.of("records", 100), n, n, n, n, 1.5, List.of(), FollowUp.NONE, n, n, n, reads, n, n);
   }
 }

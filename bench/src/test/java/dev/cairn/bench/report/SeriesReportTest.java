@@ -39,7 +39,7 @@ class SeriesReportTest {
     // 30 s at readsPerSecond: misses are a tenth of the reads.
     return new RunResult(engine, "zipfian", null, samples, readsPerSecond, 1000, 0, 0.5, 0.5, 0.5, 1, p99, 1, 4.0, n,
         n, n, n, 0, 0, n, n, 30, List.of(), Map.of("seconds", 30), n, n, n, n, 1.5, List.of(), FollowUp.NONE, n, n,
-        n, readsPerSecond * 30 / 10, n);
+        n, readsPerSecond * 30 / 10, n, n);
   }
 
   private static List<RunFigures> round(RunResult... runs) {

@@ -134,8 +134,13 @@ final class BlockCompactionJob implements CompactionExecution {
     SelectiveCompactionRule rule = new SelectiveCompactionRule(config);
     List<TargetChoice> choices = new ArrayList<>();
     for (int j = 0; j < targets.size(); j++) {
-      choices.add(rule.choose(plan.inputLevel(), plan.outputLevel(), lastLevel,
-          plan.outputLimits().targetFileBytes(), measure(targets.get(j), slices.get(j), pieces.get(j))));
+      TargetStats measured = measure(targets.get(j), slices.get(j), pieces.get(j));
+      TargetChoice choice = rule.choose(plan.inputLevel(), plan.outputLevel(), lastLevel,
+          plan.outputLimits().targetFileBytes(), measured);
+      choices.add(choice);
+      if (!slices.get(j).isEmpty() || !pieces.get(j).isEmpty()) {
+        counters.chose(plan.outputLevel(), choice, measured);
+      }
     }
     SelectivePlan selective = new SelectivePlan(plan, choices);
     TableOptions tableOptions = this.tableOptions.withFilterReserve(thresholds.filterReserve())
