@@ -21,13 +21,13 @@ import java.util.function.UnaryOperator;
  * @param dlc Delayed L0 Compaction schedules the plans ({@link CairnTableEngine#dlcConfig})
  * @param priority the compaction priority of TABLE and BLOCK; null: the engine's (min-overlap)
  * @param buffer BUFFER's settings, from {@link BufferConfig#defaults()}
- * @param blockIo BLOCK's execution, from {@link BlockCompactionExecution#defaults()} with the
- *     runner's lazy deletion ({@link CairnTableEngine#LAZY_DELETION_BYTES})
+ * @param block BLOCK's settings (policy and execution), from the defaults with the runner's lazy
+ *     deletion ({@link CairnTableEngine#LAZY_DELETION_BYTES}) and the recipe's priority
  * @param idleDrainMillis dLSM's aggressive compaction once writes stop this long; 0: off
  * @param options the options besides compaction a variant sets, applied last
  */
 public record CairnRecipe(Style style, boolean twoPhase, boolean dlc, CompactionPriority priority,
-    UnaryOperator<BufferConfig> buffer, UnaryOperator<BlockCompactionExecution> blockIo, long idleDrainMillis,
+    UnaryOperator<BufferConfig> buffer, UnaryOperator<CompactionSettings.Block> block, long idleDrainMillis,
     UnaryOperator<Options.Builder> options) {
 
   /** What a merge does: whole tables, dirty blocks (BlockDB), or the compaction buffer (LSbM). */
@@ -36,7 +36,7 @@ public record CairnRecipe(Style style, boolean twoPhase, boolean dlc, Compaction
   public CairnRecipe {
     Objects.requireNonNull(style, "style");
     Objects.requireNonNull(buffer, "buffer");
-    Objects.requireNonNull(blockIo, "blockIo");
+    Objects.requireNonNull(block, "block");
     Objects.requireNonNull(options, "options");
   }
 
@@ -47,36 +47,36 @@ public record CairnRecipe(Style style, boolean twoPhase, boolean dlc, Compaction
   }
 
   public CairnRecipe twoPhase(boolean v) {
-    return new CairnRecipe(style, v, dlc, priority, buffer, blockIo, idleDrainMillis, options);
+    return new CairnRecipe(style, v, dlc, priority, buffer, block, idleDrainMillis, options);
   }
 
   public CairnRecipe dlc(boolean v) {
-    return new CairnRecipe(style, twoPhase, v, priority, buffer, blockIo, idleDrainMillis, options);
+    return new CairnRecipe(style, twoPhase, v, priority, buffer, block, idleDrainMillis, options);
   }
 
   public CairnRecipe priority(CompactionPriority v) {
-    return new CairnRecipe(style, twoPhase, dlc, v, buffer, blockIo, idleDrainMillis, options);
+    return new CairnRecipe(style, twoPhase, dlc, v, buffer, block, idleDrainMillis, options);
   }
 
   /** Changes the buffer's settings after this recipe's own changes. */
   public CairnRecipe buffer(UnaryOperator<BufferConfig> then) {
     UnaryOperator<BufferConfig> before = buffer;
-    return new CairnRecipe(style, twoPhase, dlc, priority, c -> then.apply(before.apply(c)), blockIo,
+    return new CairnRecipe(style, twoPhase, dlc, priority, c -> then.apply(before.apply(c)), block,
         idleDrainMillis, options);
   }
 
-  public CairnRecipe blockIo(UnaryOperator<BlockCompactionExecution> v) {
+  public CairnRecipe block(UnaryOperator<CompactionSettings.Block> v) {
     return new CairnRecipe(style, twoPhase, dlc, priority, buffer, v, idleDrainMillis, options);
   }
 
   public CairnRecipe idleDrainMillis(long v) {
-    return new CairnRecipe(style, twoPhase, dlc, priority, buffer, blockIo, v, options);
+    return new CairnRecipe(style, twoPhase, dlc, priority, buffer, block, v, options);
   }
 
   /** Sets more options after this recipe's own. */
   public CairnRecipe options(UnaryOperator<Options.Builder> then) {
     UnaryOperator<Options.Builder> before = options;
-    return new CairnRecipe(style, twoPhase, dlc, priority, buffer, blockIo, idleDrainMillis,
+    return new CairnRecipe(style, twoPhase, dlc, priority, buffer, block, idleDrainMillis,
         b -> then.apply(before.apply(b)));
   }
 
@@ -94,7 +94,7 @@ public record CairnRecipe(Style style, boolean twoPhase, boolean dlc, Compaction
     CompactionPriority p = priority != null ? priority : CompactionPriority.MIN_OVERLAP;
     CompactionSettings.LeveledExecution execution = switch (style) {
       case TABLE -> new CompactionSettings.Table(p);
-      case BLOCK -> new CompactionSettings.Block(p, BlockCompactionConfig.defaults(), blockIo.apply(
+      case BLOCK -> block.apply(new CompactionSettings.Block(p, BlockCompactionConfig.defaults(),
           BlockCompactionExecution.defaults().withLazyDeletionBytes(CairnTableEngine.LAZY_DELETION_BYTES)));
       case BUFFER -> new CompactionSettings.Buffer(buffer.apply(BufferConfig.defaults()));
     };

@@ -4,6 +4,8 @@ import static dev.cairn.bench.engine.CairnRecipe.Style.BLOCK;
 import static dev.cairn.bench.engine.CairnRecipe.Style.BUFFER;
 import static dev.cairn.bench.engine.CairnRecipe.Style.TABLE;
 
+import dev.cairn.compaction.block.BlockCompactionConfig;
+import dev.cairn.compaction.block.LevelThresholds;
 import dev.cairn.cache.EvictionPolicy;
 import dev.cairn.Options;
 import dev.cairn.compaction.dlc.DlcConfig;
@@ -60,9 +62,18 @@ public final class Engines {
         CairnRecipe.of(TABLE).priority(CompactionPriority.ROUND_ROBIN)));
     // Block compaction (BlockDB) and the compaction buffer (LSbM).
     BY_NAME.put("cairn-block", () -> new CairnTableEngine(CairnRecipe.of(BLOCK)));
+    // Block compaction on LevelDB's round-robin seeds, BlockDB's own base (beside cairn-table-rr).
+    BY_NAME.put("cairn-block-rr", () -> new CairnTableEngine(
+        CairnRecipe.of(BLOCK).priority(CompactionPriority.ROUND_ROBIN)));
     // Block compaction merging one target at a time (BlockCompactionExecution.parallelism 1).
+    // Block compaction appending at every level up to four dirty blocks in five, and into the last
+    // level up to one in two, each table kept at least half (upper levels) or three quarters
+    // (the last) valid.
+    BY_NAME.put("cairn-block-x", () -> new CairnTableEngine(CairnRecipe.of(BLOCK).block(b -> b.withPolicy(
+        new BlockCompactionConfig(new LevelThresholds(0.8, 0.5, 4.0, 0.4), new LevelThresholds(0.5, 0.75, 2.0, 0.1),
+            false)))));
     BY_NAME.put("cairn-block-p1", () -> new CairnTableEngine(
-        CairnRecipe.of(BLOCK).blockIo(io -> io.withParallelism(1))));
+        CairnRecipe.of(BLOCK).block(b -> b.withIo(b.io().withParallelism(1)))));
     BY_NAME.put("cairn-buffer", () -> new CairnTableEngine(CairnRecipe.of(BUFFER)));
     // The buffer as the paper has it, for A/B runs (docs/compaction.md, "Measured"): a level's
     // buffer dropped as its data merges down, the freeze on repeated data, the plain trim.

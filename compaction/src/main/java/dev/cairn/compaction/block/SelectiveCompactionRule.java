@@ -13,6 +13,11 @@ package dev.cairn.compaction.block;
  *   <li>a table whose valid ratio is below {@code minValidRatio} is rewritten (garbage
  *       collection);
  *   <li>a table whose dirty ratio is above {@code maxDirtyRatio} is rewritten;
+ *   <li>a table whose valid ratio would fall below {@code minValidRatio} with the append is
+ *       rewritten ({@link TargetStats#validRatioAfterAppend}; ours, not the paper's): rule 3
+ *       looks back and lets one append take a table below the floor, this one looks ahead, so
+ *       that no table ever holds less than {@code minValidRatio} of valid bytes and a level's
+ *       space amplification stays at most {@code 1 / minValidRatio};
  *   <li>otherwise its dirty blocks are merged and appended.
  * </ol>
  *
@@ -51,6 +56,9 @@ public final class SelectiveCompactionRule {
     }
     if (target.dirtyRatio() > t.maxDirtyRatio()) {
       return table(target, TargetChoice.Reason.HIGH_DIRTY_RATIO);
+    }
+    if (target.validRatioAfterAppend() < t.minValidRatio()) {
+      return table(target, TargetChoice.Reason.VALID_FLOOR);
     }
     return new TargetChoice(target.fileId(), TargetChoice.Mode.BLOCK,
         TargetChoice.Reason.FEW_DIRTY_BLOCKS);

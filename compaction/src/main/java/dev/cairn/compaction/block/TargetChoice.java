@@ -21,6 +21,8 @@ public record TargetChoice(long fileId, Mode mode, Reason reason) {
     LOW_VALID_RATIO,
     /** Too many blocks are dirty: an append would rewrite most of the table anyway. */
     HIGH_DIRTY_RATIO,
+    /** The append would leave less of the table valid than its level allows. */
+    VALID_FLOOR,
     /** Few dirty blocks: append. */
     FEW_DIRTY_BLOCKS,
     /** {@link BlockCompactionConfig#forceBlock()} (tests). */

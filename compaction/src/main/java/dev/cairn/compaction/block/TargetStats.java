@@ -30,4 +30,16 @@ public record TargetStats(long fileId, long totalBytes, long validBytes, long da
   public double validRatio() {
     return totalBytes == 0 ? 1.0 : (double) validBytes / totalBytes;
   }
+
+  /**
+   * The valid ratio the table would have after the append: its valid bytes lose the dirty
+   * blocks' share (superseded by the appended ones) and gain what is appended, over its bytes
+   * with the append. An estimate: the dirty blocks are taken to hold their share of the valid
+   * bytes, and the superseded index and filter are left out.
+   */
+  public double validRatioAfterAppend() {
+    double validAfter = validBytes * (1 - dirtyRatio()) + estimatedAppendBytes;
+    double totalAfter = totalBytes + estimatedAppendBytes;
+    return totalAfter == 0 ? 1.0 : Math.min(1.0, validAfter / totalAfter);
+  }
 }

@@ -23,7 +23,13 @@ class SelectiveCompactionRuleTest {
         Arguments.of(1, 2, false, 800, 800, 10, 5, 100, false, Mode.BLOCK, Reason.FEW_DIRTY_BLOCKS),
         Arguments.of(1, 2, false, 800, 800, 10, 6, 100, false, Mode.TABLE, Reason.HIGH_DIRTY_RATIO),
         Arguments.of(1, 2, false, 2000, 900, 10, 1, 100, false, Mode.TABLE, Reason.LOW_VALID_RATIO),
-        Arguments.of(1, 2, false, 2000, 1000, 10, 1, 100, false, Mode.BLOCK, Reason.FEW_DIRTY_BLOCKS),
+        // Valid at 0.5 now, 0.48 with the append (900 valid + 100 appended of 2,100 bytes).
+        Arguments.of(1, 2, false, 2000, 1000, 10, 1, 100, false, Mode.TABLE, Reason.VALID_FLOOR),
+        Arguments.of(1, 2, false, 2000, 1100, 10, 1, 100, false, Mode.BLOCK, Reason.FEW_DIRTY_BLOCKS),
+        // Valid at 0.53 now; 560 valid + 300 appended of 1,800 bytes is 0.48, under the floor.
+        Arguments.of(1, 2, false, 1500, 800, 10, 3, 300, false, Mode.TABLE, Reason.VALID_FLOOR),
+        // The same append into a table with no garbage yet stays above it (0.78).
+        Arguments.of(1, 2, false, 800, 800, 10, 3, 300, false, Mode.BLOCK, Reason.FEW_DIRTY_BLOCKS),
         Arguments.of(1, 2, false, 3900, 3900, 40, 1, 100, false, Mode.BLOCK, Reason.FEW_DIRTY_BLOCKS),
         Arguments.of(1, 2, false, 3950, 3950, 40, 1, 100, false, Mode.TABLE, Reason.TOO_LARGE),
         // The last level is stricter on every ratio and on size.
