@@ -1,5 +1,6 @@
 package dev.cairn.bench;
 
+import dev.cairn.bench.cli.BlockDbExperiment;
 import dev.cairn.bench.cli.DefaultMatrix;
 import dev.cairn.bench.cli.Flags;
 import dev.cairn.bench.cli.Invocation;
@@ -87,7 +88,10 @@ public final class BenchMain {
           return series(rest, out);
         }
         case "matrix" -> {
-          return matrix(rest, err);
+          return cells("matrix", DefaultMatrix.cells(rest), err);
+        }
+        case "blockdb" -> {
+          return cells("blockdb", BlockDbExperiment.cells(rest), err);
         }
         case "docs" -> {
           if (rest.length != 2 || !rest[0].equals("--root")) {
@@ -121,7 +125,7 @@ public final class BenchMain {
           out.print(usage());
           return EXIT_OK;
         }
-        default -> throw new UsageException("unknown command '" + command + "'; valid commands: run, compare, matrix, series, docs, summarize, cache-replay, hiccups, copies, features, jmh, help");
+        default -> throw new UsageException("unknown command '" + command + "'; valid commands: run, compare, matrix, blockdb, series, docs, summarize, cache-replay, hiccups, copies, features, jmh, help");
       }
     } catch (UsageException e) {
       err.println("error: " + e.getMessage());
@@ -189,11 +193,11 @@ public final class BenchMain {
   }
 
   /**
-   * The series of each cell of {@link DefaultMatrix} not done yet, one after the other; failed if
-   * any run failed.
+   * The series of each cell of {@code cells} ({@link DefaultMatrix}, {@link BlockDbExperiment})
+   * not done yet, one after the other; failed if any run failed.
    */
-  private static int matrix(String[] args, PrintStream progress) throws IOException {
-    List<DefaultMatrix.Cell> cells = DefaultMatrix.cells(args);
+  private static int cells(String command, List<DefaultMatrix.Cell> cells, PrintStream progress)
+      throws IOException {
     List<Invocation> invocations = new ArrayList<>();
     for (DefaultMatrix.Cell cell : cells) { // every cell's flags checked before the first run
       invocations.add(Flags.parse("compare", cell.command().toArray(String[]::new)));
@@ -202,10 +206,10 @@ public final class BenchMain {
     for (int i = 0; i < cells.size(); i++) {
       DefaultMatrix.Cell cell = cells.get(i);
       if (cell.done()) {
-        progress.println("matrix: " + cell.out() + " holds its series already: kept");
+        progress.println(command + ": " + cell.out() + " holds its series already: kept");
         continue;
       }
-      progress.println("matrix: compare " + String.join(" ", cell.command()));
+      progress.println(command + ": compare " + String.join(" ", cell.command()));
       if (runOrCompare(invocations.get(i), cell.command().toArray(String[]::new), true, progress) != EXIT_OK) {
         code = EXIT_RUN_FAILED;
       }
@@ -267,6 +271,7 @@ public final class BenchMain {
         .append("  java -jar cairn-bench.jar compare [--engines E1,E2,..] [--workloads W1,W2,..] --out DIR [flags]\n")
         .append("  java -jar cairn-bench.jar jmh [JMH options]   e.g. jmh -f 1 -wi 2 -i 3 -w 1s -r 1s\n")
         .append("  java -jar cairn-bench.jar matrix --out DIR [--devices page,slow] [compare flags]   (what Cairn's default is judged on: a series a device and workload, into DIR/DEVICE/WORKLOAD; cells and rounds done are kept)\n")
+        .append("  java -jar cairn-bench.jar blockdb --out DIR [--shapes leveldb,defaults] [compare flags]   (BlockDB's load experiment: 20,000,000 records of 32-byte keys and 1 KiB values settled, then reads and scans, beside RocksDB and LevelDB, a series a level shape into DIR/SHAPE; series and rounds done are kept)\n")
         .append("  java -jar cairn-bench.jar series --out DIR   (series.md and series.json again from a series' kept records)\n")
         .append("  java -jar cairn-bench.jar docs --root REPO   (the README's and docs/choosing.md's figures from docs/results)\n")
         .append("  java -jar cairn-bench.jar summarize --out DIR --after SECONDS   (a finished run's steady state)\n")

@@ -34,7 +34,7 @@ import java.util.Map;
  * @param keepData keep the databases after the run
  * @param seekDelayMillis simulated seek time per non-sequential table read (0 = off)
  * @param mixedSeconds length of the mixed read/write phase after the measured phase (0 = none)
- * @param scanSeconds length of the scan phase after the measured (and mixed) phase (0 = none)
+ * @param scanSeconds length of the scan phase after the measured (mixed and read) phases (0 = none)
  * @param nodePageCacheBytes Cassandra and HBase engines: page cache the node's process may hold beyond its
  *     JVM's memory (its memory cgroup's budget)
  * @param engineDefaults every engine keeps its own level sizes, table sizes and level sizing
@@ -56,6 +56,7 @@ import java.util.Map;
  *     at every level; an engine without it reports it unhonoured
  * @param keyBytes bytes per key ({@code --key-bytes}; {@link dev.cairn.bench.workload.Keys}): 16
  *     unless a run asks for wider keys
+ * @param readSeconds length of the point-read phase after the measured (and mixed) phase (0 = none)
  * @param settle after the measured phase's workers stop, the run goes on until the engine owes no
  *     compaction ({@code --settle}), sampling every second, so that its write amplification is
  *     that of a settled tree and its seconds run to it (BlockDB's load figures)
@@ -91,13 +92,15 @@ public record RunConfig(
     double compressionRatio,
     Compression compression,
     int keyBytes,
+    double readSeconds,
     boolean settle) {
 
   /**
    * Configuration keys added after runs were recorded, with the value every run recorded before
    * them had: a record without the key compares as if it held that value.
    */
-  public static final Map<String, Object> KEYS_ADDED_LATER = Map.of("compression_ratio", 1.0, "settle", false);
+  public static final Map<String, Object> KEYS_ADDED_LATER = Map.of("compression_ratio", 1.0, "settle", false,
+      "read_seconds", 0.0);
 
   public static final long MIB = 1L << 20;
   public static final long DEFAULT_RECORDS = 204_800;
@@ -182,6 +185,7 @@ public record RunConfig(
     m.put("seek_delay_ms", seekDelayMillis);
     m.put("mixed_seconds", mixedSeconds);
     m.put("scan_seconds", scanSeconds);
+    m.put("read_seconds", readSeconds);
     m.put("node_page_cache_bytes", nodePageCacheBytes);
     m.put("engine_defaults", engineDefaults);
     m.put("background_threads", backgroundThreads);

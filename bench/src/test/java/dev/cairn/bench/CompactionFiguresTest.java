@@ -35,7 +35,8 @@ class CompactionFiguresTest {
     StringBuilder stderr = new StringBuilder();
     int code = OutputChecks.execute(stderr, RunnerSmokeTest.concat(new String[] {"compare", "--engines",
         String.join(",", ENGINES), "--workloads", String.join(",", WORKLOADS), "--out", out.toString(),
-        "--mixed-seconds", "0.5", "--scan-seconds", "0.5", "--seek-delay-ms", "0.01"}, RunnerSmokeTest.TINY));
+        "--mixed-seconds", "0.5", "--read-seconds", "0.5", "--scan-seconds", "0.5", "--seek-delay-ms", "0.01"},
+        RunnerSmokeTest.TINY));
     assertEquals(BenchMain.EXIT_OK, code, "compare failed:\n" + stderr);
     List<Map<String, Object>> entries = OutputChecks.assertWellFormed(out, ENGINES, WORKLOADS);
     for (Map<String, Object> e : entries) {
@@ -44,6 +45,9 @@ class CompactionFiguresTest {
       assertTrue((Double) e.get("mixed_reads_per_s") > 0, run);
       assertTrue((Double) e.get("mixed_writes_per_s") > 0, run);
       assertTrue((Double) e.get("scan_after_ops_per_s") > 0, run);
+      assertTrue((Double) e.get("read_after_ops_per_s") > 0, run);
+      double readHit = (Double) e.get("read_after_hit_ratio");
+      assertTrue(readHit >= 0 && readHit <= 1, run);
       double hit = (Double) e.get("mixed_hit_ratio");
       assertTrue(hit >= 0 && hit <= 1, run);
       assertTrue((Double) e.get("mixed_cache_misses") >= 0, run);
@@ -106,7 +110,8 @@ class CompactionFiguresTest {
     assertEquals(BenchMain.EXIT_OK, code, "run failed:\n" + stderr);
     Map<String, Object> e = OutputChecks.assertWellFormed(out, List.of("cairn-table"), List.of("update")).get(0);
     for (String field : List.of("mixed_cache_misses", "mixed_hit_ratio", "mixed_reads_per_s", "mixed_writes_per_s",
-        "scan_after_ops_per_s", "buffer_bytes_mean", "buffer_bytes_max", "simulated_seeks", "mixed_simulated_seeks")) {
+        "scan_after_ops_per_s", "read_after_ops_per_s", "read_after_hit_ratio", "buffer_bytes_mean",
+        "buffer_bytes_max", "simulated_seeks", "mixed_simulated_seeks")) {
       assertTrue(e.containsKey(field) && e.get(field) == null, field + " of a plain run: " + e);
     }
     assertEquals("buffer_bytes", Outputs.CSV_COLUMNS.get(Outputs.CSV_COLUMNS.size() - 1));

@@ -54,29 +54,7 @@ public final class DefaultMatrix {
    *     names no value
    */
   public static List<Cell> cells(String[] args) {
-    Map<String, String> given = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      int eq = arg.indexOf('=');
-      if (!arg.startsWith("--")) {
-        throw new UsageException("matrix: expected a flag, got '" + arg + "'");
-      }
-      String name = eq > 0 ? arg.substring(0, eq) : arg;
-      String value;
-      if (Flags.BOOLEAN_FLAGS.contains(name)) {
-        value = null; // Flags.parse refuses a value, naming the flag
-      } else if (eq > 0) {
-        value = arg.substring(eq + 1);
-      } else if (i + 1 < args.length) {
-        value = args[++i];
-      } else {
-        throw new UsageException("matrix: flag " + name + " needs a value");
-      }
-      if (given.containsKey(name)) {
-        throw new UsageException("matrix: flag " + name + " given twice");
-      }
-      given.put(name, value);
-    }
+    Map<String, String> given = given("matrix", args);
     String out = given.remove("--out");
     if (out == null) {
       throw new UsageException("matrix needs --out DIR (its series go into DIR/DEVICE/WORKLOAD)");
@@ -98,14 +76,7 @@ public final class DefaultMatrix {
         Path folder = Path.of(out, device.folder, workload.trim());
         flags.put("--out", folder.toString());
         flags.put("--engine-defaults", null);
-        List<String> command = new ArrayList<>();
-        flags.forEach((name, value) -> {
-          command.add(name);
-          if (value != null) {
-            command.add(value);
-          }
-        });
-        cells.add(new Cell(folder, command));
+        cells.add(Cell.of(folder, flags));
       }
     }
     return cells;
@@ -116,9 +87,54 @@ public final class DefaultMatrix {
    * writes. {@link #done} once the folder holds the series' summary.
    */
   public record Cell(Path out, List<String> command) {
+    /** The cell of the {@code compare} flags {@code flags} (a null value: a flag without one). */
+    static Cell of(Path out, Map<String, String> flags) {
+      List<String> command = new ArrayList<>();
+      flags.forEach((name, value) -> {
+        command.add(name);
+        if (value != null) {
+          command.add(value);
+        }
+      });
+      return new Cell(out, command);
+    }
+
     public boolean done() {
       return Files.isRegularFile(out.resolve("series.json"));
     }
+  }
+
+  /**
+   * The {@code compare} flags of a command line of cells ({@code matrix}, {@code blockdb}), by
+   * name, in order; a boolean flag's value is null.
+   *
+   * @throws UsageException for an argument that is no flag, a flag given twice or without its value
+   */
+  static Map<String, String> given(String command, String[] args) {
+    Map<String, String> given = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      int eq = arg.indexOf('=');
+      if (!arg.startsWith("--")) {
+        throw new UsageException(command + ": expected a flag, got '" + arg + "'");
+      }
+      String name = eq > 0 ? arg.substring(0, eq) : arg;
+      String value;
+      if (Flags.BOOLEAN_FLAGS.contains(name)) {
+        value = null; // Flags.parse refuses a value, naming the flag
+      } else if (eq > 0) {
+        value = arg.substring(eq + 1);
+      } else if (i + 1 < args.length) {
+        value = args[++i];
+      } else {
+        throw new UsageException(command + ": flag " + name + " needs a value");
+      }
+      if (given.containsKey(name)) {
+        throw new UsageException(command + ": flag " + name + " given twice");
+      }
+      given.put(name, value);
+    }
+    return given;
   }
 
   private static List<Device> devices(String names) {

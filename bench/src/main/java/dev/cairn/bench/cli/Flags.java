@@ -100,6 +100,7 @@ public final class Flags {
     HELP.put("--settle", "after the measured phase's workers stop, wait until the engine owes no compaction (sampled"
         + " every second, at most 4 hours): write amplification of a settled tree, seconds to it");
     HELP.put("--mixed-seconds", "after the measured phase: seconds of 50% uniform reads / 50% uniform updates (default 0 = off)");
+    HELP.put("--read-seconds", "after that: seconds of point reads of uniform keys (default 0 = off)");
     HELP.put("--scan-seconds", "after that: seconds of scans of 1-100 records from uniform starts (default 0 = off)");
     HELP.put("--same-jvm", "run every (engine, workload) in this JVM instead of a fresh JVM each (the default, so that"
         + " no run inherits another's JIT warm-up, heap or code profiles; use it to profile a run with an agent)");
@@ -189,6 +190,7 @@ public final class Flags {
         compressionRatio(values),
         compression(values),
         keyBytes,
+        nonNegative(values, "--read-seconds", 0),
         values.containsKey("--settle"));
     int rounds = (int) CommandFlags.rangeLong(values, "--repeat", 1, 1, 100);
     if (rounds > 1 && engines.stream().noneMatch(e -> Engines.controlOf(e).filter(engines::contains).isPresent())) {

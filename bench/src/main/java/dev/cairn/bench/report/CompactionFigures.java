@@ -26,6 +26,8 @@ final class CompactionFigures {
       new Column("mixed cache misses", r -> MarkdownReport.f(r.followUp().mixedCacheMisses(), 0), false),
       new Column("mixed reads/s", r -> MarkdownReport.f(r.followUp().mixedReadsPerSecond(), 0), false),
       new Column("mixed writes/s", r -> MarkdownReport.f(r.followUp().mixedWritesPerSecond(), 0), false),
+      new Column("reads/s after", r -> MarkdownReport.f(r.followUp().readOpsPerSecond(), 0), false),
+      new Column("hit ratio after", r -> MarkdownReport.f(r.followUp().readHitRatio(), 3), false),
       new Column("scans/s after", r -> MarkdownReport.f(r.followUp().scanOpsPerSecond(), 0), false),
       new Column("buffer MiB mean", r -> MarkdownReport.f(r.bufferBytesMean() / (1 << 20), 1), false),
       new Column("buffer MiB max", r -> MarkdownReport.f(r.bufferBytesMax() / (1 << 20), 1), false),

@@ -28,7 +28,11 @@ public enum Figure {
   DEVICE_READS_PER_READ("device reads/read", "", 3, false, "device_reads_per_read"),
   WRITE_AMPLIFICATION("write amp.", "", 2, false, "write_amplification"),
   /** The largest per-second database size over the live user bytes. */
-  PEAK_SPACE("peak space", "", 2, false, "space_amplification_peak");
+  PEAK_SPACE("peak space", "", 2, false, "space_amplification_peak"),
+  /** Point reads per second of the read phase after the measured one ({@code --read-seconds}). */
+  READ_PHASE("reads/s, read phase", "", 0, true, "read_after_ops_per_s"),
+  /** Scans per second of the scan phase after the measured one ({@code --scan-seconds}). */
+  SCAN_PHASE("scans/s, scan phase", "", 0, true, "scan_after_ops_per_s");
 
   private final String heading;
   private final String unit;

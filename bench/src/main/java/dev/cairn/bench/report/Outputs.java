@@ -106,6 +106,8 @@ public final class Outputs {
       e.put("mixed_reads_per_s", r.followUp().mixedReadsPerSecond());
       e.put("mixed_writes_per_s", r.followUp().mixedWritesPerSecond());
       e.put("scan_after_ops_per_s", r.followUp().scanOpsPerSecond());
+      e.put("read_after_ops_per_s", r.followUp().readOpsPerSecond());
+      e.put("read_after_hit_ratio", r.followUp().readHitRatio());
       e.put("buffer_bytes_mean", r.bufferBytesMean());
       e.put("buffer_bytes_max", r.bufferBytesMax());
       e.put("simulated_seeks", r.simulatedSeeks());

@@ -41,7 +41,8 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
         r.writeOpsPerSecond(), meanAfterFirstThird(r.samples(), Sample::elapsedSeconds, Sample::writesPerSecond),
         r.readP99Micros(), r.highPhaseReadP99Micros(), r.hitRatioMean(),
         r.blockCacheMisses() / ops, r.deviceReads() / ops,
-        r.writeAmplification(), r.spaceAmplificationPeak()));
+        r.writeAmplification(), r.spaceAmplificationPeak(), r.followUp().readOpsPerSecond(),
+        r.followUp().scanOpsPerSecond()));
   }
 
   /**
@@ -69,7 +70,8 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
           number(e, "read_p99_us"), number(e, "high_phase_read_p99_us"),
           number(e, "hit_ratio_mean"), number(e, "block_cache_misses") / ops,
           number(e, "device_reads") / ops, number(e, "write_amplification"),
-          number(e, "space_amplification_peak"))));
+          number(e, "space_amplification_peak"), number(e, "read_after_ops_per_s"),
+          number(e, "scan_after_ops_per_s"))));
     }
     return runs;
   }
@@ -92,7 +94,7 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
 
   private static Map<Figure, Double> figures(double reads, double readsAfter, double scans, double scansAfter,
       double writes, double writesAfter, double p99, double highPhaseP99, double hitRatio, double missesPerRead,
-      double deviceReadsPerRead, double writeAmplification, double peakSpace) {
+      double deviceReadsPerRead, double writeAmplification, double peakSpace, double readPhase, double scanPhase) {
     Map<Figure, Double> m = new EnumMap<>(Figure.class);
     m.put(Figure.READS, reads);
     m.put(Figure.READS_AFTER, readsAfter);
@@ -107,6 +109,8 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
     m.put(Figure.DEVICE_READS_PER_READ, deviceReadsPerRead);
     m.put(Figure.WRITE_AMPLIFICATION, writeAmplification);
     m.put(Figure.PEAK_SPACE, peakSpace);
+    m.put(Figure.READ_PHASE, readPhase);
+    m.put(Figure.SCAN_PHASE, scanPhase);
     return m;
   }
 

@@ -11,6 +11,8 @@ package dev.cairn.bench.run;
  * @param mixedWritesPerSecond updates per second of the mixed phase
  * @param scanOpsPerSecond scans (of 1-100 records) per second of the scan phase
  * @param mixedSimulatedSeeks seeks the simulated slow device charged during the mixed phase
+ * @param readOpsPerSecond point reads per second of the read phase
+ * @param readHitRatio data-block cache hit ratio over the whole read phase
  */
 public record FollowUp(
     double mixedCacheMisses,
@@ -18,8 +20,10 @@ public record FollowUp(
     double mixedReadsPerSecond,
     double mixedWritesPerSecond,
     double scanOpsPerSecond,
-    double mixedSimulatedSeeks) {
+    double mixedSimulatedSeeks,
+    double readOpsPerSecond,
+    double readHitRatio) {
 
   public static final FollowUp NONE =
-      new FollowUp(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+      new FollowUp(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
 }

@@ -15,8 +15,8 @@ import java.util.List;
 
 /**
  * Runs the optional phases after a measured phase, on the same open database: first
- * {@code --mixed-seconds} of {@link FollowUpWorkloads#mixed}, then {@code --scan-seconds} of
- * {@link FollowUpWorkloads#scans}. They add no timeseries rows (the measured phase's figures stay
+ * {@code --mixed-seconds} of {@link FollowUpWorkloads#mixed}, then {@code --read-seconds} of
+ * {@link FollowUpWorkloads#reads}, then {@code --scan-seconds} of {@link FollowUpWorkloads#scans}. They add no timeseries rows (the measured phase's figures stay
  * as they were); their totals go into {@link FollowUp}.
  */
 final class FollowUpPhases {
@@ -24,6 +24,7 @@ final class FollowUpPhases {
   /** Salts, so that the phases' streams differ from the measured phase's and from each other. */
   private static final long MIXED_SALT = 0x313ed;
   private static final long SCAN_SALT = 0x5ca4;
+  private static final long READ_SALT = 0x7ead;
 
   private final RunConfig config;
   private final PrintStream progress;
@@ -43,12 +44,19 @@ final class FollowUpPhases {
           values);
       result = new FollowUp(Runner.delta(t.after.blockCacheMisses(), t.before.blockCacheMisses()),
           t.after.hitRatioSince(t.before), t.reads / t.seconds, t.writes / t.seconds, result.scanOpsPerSecond(),
-          Runner.delta(t.seeksAfter, t.seeksBefore));
+          Runner.delta(t.seeksAfter, t.seeksBefore), result.readOpsPerSecond(), result.readHitRatio());
+    }
+    if (config.readSeconds() > 0) {
+      Totals t = phase("read", FollowUpWorkloads.reads(config, keys), config.readSeconds(), READ_SALT, engine, values);
+      result = new FollowUp(result.mixedCacheMisses(), result.mixedHitRatio(), result.mixedReadsPerSecond(),
+          result.mixedWritesPerSecond(), result.scanOpsPerSecond(), result.mixedSimulatedSeeks(), t.reads / t.seconds,
+          t.after.hitRatioSince(t.before));
     }
     if (config.scanSeconds() > 0) {
       Totals t = phase("scan", FollowUpWorkloads.scans(config, keys), config.scanSeconds(), SCAN_SALT, engine, values);
       result = new FollowUp(result.mixedCacheMisses(), result.mixedHitRatio(), result.mixedReadsPerSecond(),
-          result.mixedWritesPerSecond(), t.scans / t.seconds, result.mixedSimulatedSeeks());
+          result.mixedWritesPerSecond(), t.scans / t.seconds, result.mixedSimulatedSeeks(), result.readOpsPerSecond(),
+          result.readHitRatio());
     }
     return result;
   }

@@ -74,7 +74,7 @@ public final class RunResultFile {
       }
       FollowUp f = r.followUp();
       doubles(out, f.mixedCacheMisses(), f.mixedHitRatio(), f.mixedReadsPerSecond(), f.mixedWritesPerSecond(),
-          f.scanOpsPerSecond(), f.mixedSimulatedSeeks());
+          f.scanOpsPerSecond(), f.mixedSimulatedSeeks(), f.readOpsPerSecond(), f.readHitRatio());
       doubles(out, r.bufferBytesMean(), r.bufferBytesMax(), r.simulatedSeeks(), r.blockCacheMisses(),
           r.deviceReads(), r.settleSeconds());
     }
@@ -116,14 +116,14 @@ public final class RunResultFile {
       for (int i = 0; i < levels; i++) {
         byLevel.add(in.readDouble());
       }
-      double[] f = doubles(in, 6);
+      double[] f = doubles(in, 8);
       double[] tail = doubles(in, 6);
       return new RunResult(engine, workload, error, List.copyOf(samples),
           figures[0], figures[1], figures[2], figures[3], figures[4], figures[5], figures[6], figures[7], figures[8],
           figures[9], figures[10], figures[11], figures[12], figures[13], dbBytes,
           times[0], times[1], times[2], times[3], List.copyOf(unhonoured), Collections.unmodifiableMap(config),
           phases[0], phases[1], phases[2], phases[3], phases[4], List.copyOf(byLevel),
-          new FollowUp(f[0], f[1], f[2], f[3], f[4], f[5]), tail[0], tail[1], tail[2], tail[3], tail[4], tail[5]);
+          new FollowUp(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]), tail[0], tail[1], tail[2], tail[3], tail[4], tail[5]);
     }
   }
 

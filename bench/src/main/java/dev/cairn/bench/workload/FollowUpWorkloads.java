@@ -6,10 +6,10 @@ import java.util.List;
 
 /**
  * The phases that may follow a measured phase (docs/benchmarks.md, {@code --mixed-seconds},
- * {@code --scan-seconds}), for BlockDB's figures: what a compaction style left behind is judged
+ * {@code --read-seconds}, {@code --scan-seconds}), for BlockDB's figures: what a compaction style left behind is judged
  * by the reads and scans that come after it (block-cache misses of a mixed phase, scan
- * throughput). Both draw keys uniformly over every id in use, so that no cache-friendly skew
- * hides the tree's shape; both run {@code --readers} closed-loop clients.
+ * throughput). Each draws keys uniformly over every id in use, so that no cache-friendly skew
+ * hides the tree's shape; each runs {@code --readers} closed-loop clients.
  */
 public final class FollowUpWorkloads {
   private FollowUpWorkloads() {}
@@ -26,6 +26,15 @@ public final class FollowUpWorkloads {
           ops.write(id);
         }
       }));
+    }
+    return clients;
+  }
+
+  /** Point reads of uniform keys, nothing else (BlockDB's read-only figure after a load). */
+  public static List<Worker> reads(RunConfig c, KeySpace keys) {
+    List<Worker> clients = new ArrayList<>();
+    for (int i = 0; i < c.readers(); i++) {
+      clients.add(Worker.closed((ops, r) -> ops.read(r.nextLong(keys.size()))));
     }
     return clients;
   }

@@ -30,7 +30,7 @@ class RunResultFileTest {
             Double.NaN));
     return new RunResult("cairn-table", "periodic", null, samples, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110,
         111, 112, 113, 114, 115L << 33, 116, 117, 118, 119, List.of("bloom_bits_per_key", "direct_io"), config,
-        120, 121, 122, Double.NaN, 123, List.of(1.0, 2.5, 3.25), new FollowUp(124, 125, 126, 127, 128, Double.NaN),
+        120, 121, 122, Double.NaN, 123, List.of(1.0, 2.5, 3.25), new FollowUp(124, 125, 126, 127, 128, Double.NaN, 134, 135),
         129, 130, 131, 132, Double.NaN, 133);
   }
 
