@@ -112,6 +112,15 @@ public record LevelShape(int level, List<SortedRun> runs) {
     return total;
   }
 
+  /** Valid bytes in the level's runs ({@link SortedRun#validBytes}). */
+  public long validBytes() {
+    long total = 0;
+    for (SortedRun run : runs) {
+      total += run.validBytes();
+    }
+    return total;
+  }
+
   /**
    * Run files holding any key in {@code [smallest, largest]} (null = unbounded): L0 newest first,
    * deeper levels in key order. Not expanded transitively; see the leveled picker for that.

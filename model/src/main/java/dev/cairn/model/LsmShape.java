@@ -92,6 +92,14 @@ public record LsmShape(List<LevelShape> levels, List<byte[]> compactionPointers)
     return levels.get(level).totalBytes();
   }
 
+  /**
+   * Valid bytes in the level's sorted runs: its data, without the superseded blocks appended
+   * tables still hold (equal to {@link #totalBytes} where no table was appended to).
+   */
+  public long validBytes(int level) {
+    return levels.get(level).validBytes();
+  }
+
   /** Run files of {@code level} holding any key in {@code [smallest, largest]}; null = open. */
   public List<FileDescriptor> overlapping(int level, byte[] smallest, byte[] largest) {
     return levels.get(level).overlapping(smallest, largest);

@@ -41,6 +41,15 @@ public record SortedRun(List<FileDescriptor> files) {
     return total;
   }
 
+  /** The bytes of the run's files still reachable from their footers: {@link #totalBytes} less garbage. */
+  public long validBytes() {
+    long total = 0;
+    for (FileDescriptor f : files) {
+      total += f.validBytes();
+    }
+    return total;
+  }
+
   /**
    * The files holding any key in {@code [smallest, largest]} (null = unbounded), in key order.
    * They are a contiguous slice of the run; found by binary search.

@@ -27,7 +27,7 @@ public final class LeveledBacklog {
       incoming = shape.totalBytes(0);
     }
     for (int level = 1; level < shape.numLevels() - 1; level++) {
-      long total = saturatedAdd(shape.totalBytes(level), incoming);
+      long total = saturatedAdd(shape.validBytes(level), incoming);
       long excess = Math.max(0, total - config.maxBytesForLevel(level));
       tasks += (excess + config.targetFileBytes() - 1) / config.targetFileBytes();
       incoming = excess;

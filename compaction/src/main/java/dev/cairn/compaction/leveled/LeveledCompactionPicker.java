@@ -49,7 +49,10 @@ public final class LeveledCompactionPicker implements CompactionPicker {
 
   /**
    * One score per level that can compact into a deeper one ({@code 0..numLevels-2}); the last
-   * level has nowhere to go and is not scored.
+   * level has nowhere to go and is not scored. A level below L0 is scored by its valid bytes:
+   * the superseded blocks an appended table holds (block compaction) are garbage, bounded by
+   * the level's {@code minValidRatio}, not data to move down, and counting them would push data
+   * down early, a merge into the level below for every byte of garbage.
    */
   @Override
   public List<LevelScore> scores(LsmShape shape) {
@@ -61,7 +64,7 @@ public final class LeveledCompactionPicker implements CompactionPicker {
             0, (double) l0Files / config.l0CompactionTrigger(), l0Files,
             config.l0CompactionTrigger()));
     for (int level = 1; level < shape.numLevels() - 1; level++) {
-      long bytes = shape.totalBytes(level);
+      long bytes = shape.validBytes(level);
       long limit = config.maxBytesForLevel(level);
       scores.add(new LevelScore(level, (double) bytes / limit, bytes, limit));
     }
@@ -157,7 +160,8 @@ public final class LeveledCompactionPicker implements CompactionPicker {
   /**
    * The files of {@code level} in the order they are tried as seeds: round-robin from the first
    * after the compaction pointer; with {@link CompactionPriority#MIN_OVERLAP} below L0, stably
-   * re-sorted by the bytes of {@code level + 1} each overlaps per byte of its own.
+   * re-sorted by the valid bytes of {@code level + 1} each overlaps per valid byte of its own
+   * (what a table merge rewrites per byte it moves down; garbage is neither).
    */
   private List<FileDescriptor> seedOrder(LsmShape shape, int level) {
     List<FileDescriptor> seeds = RoundRobin.seeds(shape.files(level), shape.compactionPointer(level));
@@ -166,9 +170,9 @@ public final class LeveledCompactionPicker implements CompactionPicker {
       for (FileDescriptor f : seeds) {
         long below = 0;
         for (FileDescriptor t : shape.overlapping(level + 1, f.smallestKey(), f.largestKey())) {
-          below += t.sizeBytes();
+          below += t.validBytes();
         }
-        ratio.put(f.id(), (double) below / Math.max(1, f.sizeBytes()));
+        ratio.put(f.id(), (double) below / Math.max(1, f.validBytes()));
       }
       seeds.sort(Comparator.comparingDouble(f -> ratio.get(f.id()))); // stable: ties round-robin
     }
