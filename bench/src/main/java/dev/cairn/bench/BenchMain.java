@@ -15,6 +15,7 @@ import dev.cairn.bench.report.RunFigures;
 import dev.cairn.bench.report.SeriesRecords;
 import dev.cairn.bench.report.SeriesReport;
 import dev.cairn.bench.run.ForkedRunner;
+import dev.cairn.bench.run.KeptRuns;
 import dev.cairn.bench.run.RunResult;
 import dev.cairn.bench.run.RunResultFile;
 import dev.cairn.bench.run.Runner;
@@ -140,8 +141,9 @@ public final class BenchMain {
 
   /**
    * With {@code keepFinishedRounds}, a round of a series whose folder holds its report (written
-   * when the round's last run ended) is read back from its records instead of run again, so a
-   * series stopped midway resumes at the round it was in.
+   * when the round's last run ended) is read back from its records instead of run again, and in
+   * the round it was in, the runs that ended are read back too ({@link KeptRuns}), so a series
+   * stopped midway resumes at the run it was in.
    */
   private static int runOrCompare(Invocation inv, String[] flags, boolean keepFinishedRounds,
       PrintStream progress) throws IOException {
@@ -158,7 +160,10 @@ public final class BenchMain {
         progress.println(out + " holds a finished round: kept");
         continue;
       }
-      rounds.add(runRound(inv, inv.enginesOfRound(round), out, runner, forked).stream().map(RunFigures::of).toList());
+      KeptRuns kept = keepFinishedRounds ? KeptRuns.in(out, inv.config(), progress) : KeptRuns.NONE;
+      rounds.add(runRound(inv, inv.enginesOfRound(round), out, runner, forked, kept).stream()
+          .map(RunFigures::of).toList());
+      kept.clear();
       progress.println("wrote " + out.resolve("report.md"));
     }
     if (inv.rounds() > 1) {
@@ -170,12 +175,18 @@ public final class BenchMain {
 
   /** Every (engine, workload) once, {@code engines} in this order, the outputs into {@code out}. */
   private static List<RunResult> runRound(Invocation inv, List<String> engines, Path out, Runner runner,
-      ForkedRunner forked) throws IOException {
+      ForkedRunner forked, KeptRuns kept) throws IOException {
     List<RunResult> results = new ArrayList<>();
     // Workload-major order, so that one workload's engines run back to back on the same machine state.
     for (String workload : inv.workloads()) {
       for (String engine : engines) {
-        results.add(inv.sameJvm() ? runner.run(engine, Workloads.get(workload)) : forked.run(engine, workload));
+        java.util.Optional<RunResult> earlier = kept.get(engine, workload);
+        RunResult r = earlier.isPresent() ? earlier.get()
+            : inv.sameJvm() ? runner.run(engine, Workloads.get(workload)) : forked.run(engine, workload);
+        if (earlier.isEmpty()) {
+          kept.keep(r);
+        }
+        results.add(r);
         // The data files after each run, so that an interrupted comparison keeps what it measured.
         Outputs.writeData(out, results);
       }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.bench.run.RunResult;
+import dev.cairn.bench.run.RunResultFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -41,6 +43,38 @@ class MatrixResumeTest {
     assertEquals(firstWritten, Files.getLastModifiedTime(firstReport), "round 1 not run again");
     assertTrue(Files.isRegularFile(cell.resolve("round-2/report.md")));
     assertTrue(Files.readString(cell.resolve("series.json")).contains("cairn-table"));
+  }
+
+  @Test
+  void aRoundStoppedMidwayKeepsTheRunsThatEndedAndDropsThemOnceWritten(@TempDir Path out) throws Exception {
+    StringBuilder stderr = new StringBuilder();
+    assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(stderr, matrix(out)), stderr.toString());
+    Path cell = out.resolve("page/uniform");
+    assertFalse(Files.exists(cell.resolve("round-1/runs")), "a written round keeps no runs");
+    // As a stop after round 2's run of cairn-table-same leaves it.
+    Files.delete(cell.resolve("series.json"));
+    Files.delete(cell.resolve("round-2/report.md"));
+    String[] args = matrix(out);
+    java.util.List<dev.cairn.bench.cli.DefaultMatrix.Cell> cells =
+        dev.cairn.bench.cli.DefaultMatrix.cells(java.util.Arrays.copyOfRange(args, 1, args.length));
+    RunConfig config = dev.cairn.bench.cli.Flags.parse("compare", cells.get(0).command().toArray(String[]::new))
+        .config();
+    java.util.Map<String, Object> recorded = new java.util.LinkedHashMap<>(config.asMap());
+    recorded.put("jvm_pid", 1L);
+    RunResult ended = RunResult.failed("cairn-table-same", "uniform", null, recorded);
+    ended = new RunResult(ended.engine(), ended.workload(), null, java.util.List.of(), 12_345, 1000, 0, 0.5, 0.5, 0.5,
+        1, 2, 3, 1.5, 1.2, 1e6, 1e5, 1e6, 1L << 20, 0, 1, 0, 0.4, java.util.List.of(), recorded, Double.NaN,
+        Double.NaN, Double.NaN, Double.NaN, 1.3, java.util.List.of(), dev.cairn.bench.run.FollowUp.NONE, Double.NaN,
+        Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+    Files.createDirectories(cell.resolve("round-2/runs"));
+    RunResultFile.write(cell.resolve("round-2/runs/cairn-table-same-uniform.result"), ended);
+
+    StringBuilder again = new StringBuilder();
+    assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(again, matrix(out)), again.toString());
+    assertTrue(again.toString().contains("cairn-table-same-uniform.result holds this run"), again.toString());
+    String summary = Files.readString(cell.resolve("round-2/summary.json"));
+    assertTrue(summary.contains("12345"), "the kept run stands in round 2: " + summary);
+    assertFalse(Files.exists(cell.resolve("round-2/runs")), "dropped once round 2 is written");
   }
 
   @Test
