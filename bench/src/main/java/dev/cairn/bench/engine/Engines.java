@@ -66,12 +66,10 @@ public final class Engines {
     BY_NAME.put("cairn-block-rr", () -> new CairnTableEngine(
         CairnRecipe.of(BLOCK).priority(CompactionPriority.ROUND_ROBIN)));
     // Block compaction merging one target at a time (BlockCompactionExecution.parallelism 1).
-    // Block compaction appending at every level up to four dirty blocks in five, and into the last
-    // level up to one in two, each table kept at least half (upper levels) or three quarters
-    // (the last) valid.
-    BY_NAME.put("cairn-block-x", () -> new CairnTableEngine(CairnRecipe.of(BLOCK).block(b -> b.withPolicy(
-        new BlockCompactionConfig(new LevelThresholds(0.8, 0.5, 4.0, 0.4), new LevelThresholds(0.5, 0.75, 2.0, 0.1),
-            false)))));
+    // Block compaction with the dirty-ratio caps it had before they were derived from the dirty
+    // ratios merges bring (0.5 upper, 0.25 last level; LevelThresholds): the lever's A/B.
+    BY_NAME.put("cairn-block-half-dirty", () -> new CairnTableEngine(CairnRecipe.of(BLOCK).block(b -> b.withPolicy(
+        new BlockCompactionConfig(LevelThresholds.UPPER_HALF_DIRTY, LevelThresholds.LAST_QUARTER_DIRTY, false)))));
     BY_NAME.put("cairn-block-p1", () -> new CairnTableEngine(
         CairnRecipe.of(BLOCK).block(b -> b.withIo(b.io().withParallelism(1)))));
     BY_NAME.put("cairn-buffer", () -> new CairnTableEngine(CairnRecipe.of(BUFFER)));

@@ -21,7 +21,11 @@ class SelectiveCompactionRuleTest {
         Arguments.of(0, 1, false, 800, 800, 10, 1, 100, false, Mode.TABLE, Reason.FROM_L0),
         Arguments.of(1, 2, false, 800, 800, 10, 1, 100, false, Mode.BLOCK, Reason.FEW_DIRTY_BLOCKS),
         Arguments.of(1, 2, false, 800, 800, 10, 5, 100, false, Mode.BLOCK, Reason.FEW_DIRTY_BLOCKS),
-        Arguments.of(1, 2, false, 800, 800, 10, 6, 100, false, Mode.TABLE, Reason.HIGH_DIRTY_RATIO),
+        // Upper levels append up to 8 dirty blocks in 10 while the table stays half valid.
+        Arguments.of(1, 2, false, 800, 800, 10, 8, 900, false, Mode.BLOCK, Reason.FEW_DIRTY_BLOCKS),
+        Arguments.of(1, 2, false, 800, 800, 10, 9, 900, false, Mode.TABLE, Reason.HIGH_DIRTY_RATIO),
+        // Six in ten with a small append would leave it 0.47 valid (320 + 100 of 900 bytes).
+        Arguments.of(1, 2, false, 800, 800, 10, 6, 100, false, Mode.TABLE, Reason.VALID_FLOOR),
         Arguments.of(1, 2, false, 2000, 900, 10, 1, 100, false, Mode.TABLE, Reason.LOW_VALID_RATIO),
         // Valid at 0.5 now, 0.48 with the append (900 valid + 100 appended of 2,100 bytes).
         Arguments.of(1, 2, false, 2000, 1000, 10, 1, 100, false, Mode.TABLE, Reason.VALID_FLOOR),
@@ -33,7 +37,10 @@ class SelectiveCompactionRuleTest {
         Arguments.of(1, 2, false, 3900, 3900, 40, 1, 100, false, Mode.BLOCK, Reason.FEW_DIRTY_BLOCKS),
         Arguments.of(1, 2, false, 3950, 3950, 40, 1, 100, false, Mode.TABLE, Reason.TOO_LARGE),
         // The last level is stricter on every ratio and on size.
-        Arguments.of(2, 3, true, 800, 800, 10, 3, 100, false, Mode.TABLE, Reason.HIGH_DIRTY_RATIO),
+        Arguments.of(2, 3, true, 800, 800, 10, 6, 400, false, Mode.TABLE, Reason.HIGH_DIRTY_RATIO),
+        Arguments.of(2, 3, true, 800, 800, 10, 3, 400, false, Mode.BLOCK, Reason.FEW_DIRTY_BLOCKS),
+        // Three in ten with a small append would leave it 0.73 valid, under the last level's 0.75.
+        Arguments.of(2, 3, true, 800, 800, 10, 3, 100, false, Mode.TABLE, Reason.VALID_FLOOR),
         Arguments.of(2, 3, true, 800, 800, 10, 2, 100, false, Mode.BLOCK, Reason.FEW_DIRTY_BLOCKS),
         Arguments.of(2, 3, true, 1000, 700, 10, 1, 100, false, Mode.TABLE, Reason.LOW_VALID_RATIO),
         Arguments.of(2, 3, true, 1950, 1950, 20, 1, 100, false, Mode.TABLE, Reason.TOO_LARGE),
