@@ -52,7 +52,7 @@ class RunnerSmokeTest {
 
   @Test
   void aSettledLoadOfWideKeysRunsUntilEveryEngineOwesNoCompaction(@TempDir Path out) throws Exception {
-    List<String> engines = List.of("cairn-table", "rocksdb", "leveldb");
+    List<String> engines = List.of("cairn-table", "rocksdb", "leveldb", "leveldb-java");
     StringBuilder stderr = new StringBuilder();
     int code = OutputChecks.execute(stderr, concat(new String[] {"compare", "--engines", String.join(",", engines),
         "--workloads", "load", "--key-bytes", "32", "--settle", "--out", out.toString()}, TINY));
@@ -63,6 +63,10 @@ class RunnerSmokeTest {
       Object settle = e.get("settle_seconds");
       assertTrue(settle instanceof Double d && d >= 0 && d <= (Double) e.get("run_seconds"), e.toString());
       assertEquals(true, ((Map<?, ?>) e.get("config")).get("settle"));
+      boolean saysSettleUnhonoured = ((List<?>) e.get("unhonoured_settings")).stream()
+          .anyMatch(u -> String.valueOf(u).startsWith("settle:"));
+      assertEquals(e.get("engine").equals("leveldb-java"), saysSettleUnhonoured,
+          "only an engine that cannot tell its owed compactions says it did not settle: " + e);
     }
   }
 
