@@ -65,6 +65,7 @@ class ApiSurfaceTest {
       "dev.cairn.Stats$Block",
       "dev.cairn.Stats$Buffer",
       "dev.cairn.Stats$BufferLevelReads",
+      "dev.cairn.Stats$Choices",
       "dev.cairn.Stats$Compaction",
       "dev.cairn.Stats$Dlc",
       "dev.cairn.Stats$Flush",
