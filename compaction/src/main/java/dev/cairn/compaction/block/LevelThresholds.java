@@ -31,7 +31,7 @@ public record LevelThresholds(
    * level's table receiving a tenth of its entries (size ratio a = 10) with b entries a block has
    * about 1 - e^(-b/a) of its blocks dirty: 0.33 for 1 KiB values in 4 KiB blocks, and during a
    * load, when the level above runs over its size, more (the per-level decision counts measured
-   * means of 0.54-0.65 into level 2 of a 5 GiB load, docs/results/issue62). A cap below the
+   * means of 0.54-0.65 into level 2 of a 5 GiB load; docs/decisions/0026). A cap below the
    * expected ratio makes a level rewrite every table; an append saves (1 - d) of a rewrite and
    * leaves d as garbage, which the valid floor bounds whatever the cap. So the upper levels'
    * cap sits above what a load brings (0.8), and the last level's, which holds most of the data
@@ -47,9 +47,12 @@ public record LevelThresholds(
    */
   public static final LevelThresholds LAST_DEFAULT = new LevelThresholds(0.5, 0.75, 2.0, 0.1);
 
-  /** The caps before the measurement above (0.5 and 0.25), for A/B runs: the paper's leaning. */
+  /**
+   * Upper levels capped at half their blocks dirty: the paper's leaning without the ratios merges
+   * bring, below what a load brings, so most merges rewrite. For A/B runs.
+   */
   public static final LevelThresholds UPPER_HALF_DIRTY = new LevelThresholds(0.5, 0.5, 4.0, 0.4);
 
-  /** The last level's cap before the measurement above. */
+  /** The last level capped at a quarter of its blocks dirty, beside {@link #UPPER_HALF_DIRTY}. */
   public static final LevelThresholds LAST_QUARTER_DIRTY = new LevelThresholds(0.25, 0.75, 2.0, 0.1);
 }

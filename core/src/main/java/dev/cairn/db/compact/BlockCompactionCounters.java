@@ -4,6 +4,7 @@ import dev.cairn.Stats;
 import dev.cairn.compaction.block.TargetChoice;
 import dev.cairn.compaction.block.TargetStats;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -32,7 +33,7 @@ final class BlockCompactionCounters {
   /** Counts the selective rule's decision on one target of a merge into {@code level}. */
   void chose(int level, TargetChoice choice, TargetStats target) {
     synchronized (choices) {
-      long[] c = choices.computeIfAbsent(level, l -> new java.util.EnumMap<>(TargetChoice.Reason.class))
+      long[] c = choices.computeIfAbsent(level, l -> new EnumMap<>(TargetChoice.Reason.class))
           .computeIfAbsent(choice.reason(), r -> new long[5]);
       c[0]++;
       c[1] += target.totalBytes();
