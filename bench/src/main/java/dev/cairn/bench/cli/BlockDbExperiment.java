@@ -96,17 +96,10 @@ public final class BlockDbExperiment {
   }
 
   private static List<Shape> shapes(String names) {
-    List<Shape> shapes = new ArrayList<>();
-    for (String name : names.split(",")) {
-      Shape shape = switch (name.trim()) {
-        case "leveldb" -> Shape.LEVELDB;
-        case "defaults" -> Shape.DEFAULTS;
-        default -> throw new UsageException("blockdb: unknown shape '" + name + "'; valid shapes: leveldb, defaults");
-      };
-      if (!shapes.contains(shape)) {
-        shapes.add(shape);
-      }
+    Map<String, Shape> known = new LinkedHashMap<>();
+    for (Shape s : Shape.values()) {
+      known.put(s.folder, s);
     }
-    return shapes;
+    return DefaultMatrix.named("blockdb", "shape", names, known);
   }
 }

@@ -137,18 +137,33 @@ public final class DefaultMatrix {
     return given;
   }
 
-  private static List<Device> devices(String names) {
-    List<Device> devices = new ArrayList<>();
+  /**
+   * The choices a comma-separated list names, each once, in the order named ({@code --devices},
+   * {@code --shapes}).
+   *
+   * @param known every choice by its name, in the order the error message lists them
+   * @throws UsageException naming an unknown name, the kind of choice and the valid names
+   */
+  static <T> List<T> named(String command, String kind, String names, Map<String, T> known) {
+    List<T> chosen = new ArrayList<>();
     for (String name : names.split(",")) {
-      Device device = switch (name.trim()) {
-        case "page" -> Device.PAGE;
-        case "slow" -> Device.SLOW;
-        default -> throw new UsageException("matrix: unknown device '" + name + "'; valid devices: page, slow");
-      };
-      if (!devices.contains(device)) {
-        devices.add(device);
+      T choice = known.get(name.trim());
+      if (choice == null) {
+        throw new UsageException(command + ": unknown " + kind + " '" + name + "'; valid " + kind + "s: "
+            + String.join(", ", known.keySet()));
+      }
+      if (!chosen.contains(choice)) {
+        chosen.add(choice);
       }
     }
-    return devices;
+    return chosen;
+  }
+
+  private static List<Device> devices(String names) {
+    Map<String, Device> known = new LinkedHashMap<>();
+    for (Device d : Device.values()) {
+      known.put(d.folder, d);
+    }
+    return named("matrix", "device", names, known);
   }
 }

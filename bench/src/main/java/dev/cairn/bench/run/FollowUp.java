@@ -26,4 +26,23 @@ public record FollowUp(
 
   public static final FollowUp NONE =
       new FollowUp(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+
+  /** These figures with the mixed phase's. */
+  FollowUp withMixed(double cacheMisses, double hitRatio, double readsPerSecond, double writesPerSecond,
+      double simulatedSeeks) {
+    return new FollowUp(cacheMisses, hitRatio, readsPerSecond, writesPerSecond, scanOpsPerSecond, simulatedSeeks,
+        readOpsPerSecond, readHitRatio);
+  }
+
+  /** These figures with the read phase's. */
+  FollowUp withReads(double opsPerSecond, double hitRatio) {
+    return new FollowUp(mixedCacheMisses, mixedHitRatio, mixedReadsPerSecond, mixedWritesPerSecond, scanOpsPerSecond,
+        mixedSimulatedSeeks, opsPerSecond, hitRatio);
+  }
+
+  /** These figures with the scan phase's. */
+  FollowUp withScans(double opsPerSecond) {
+    return new FollowUp(mixedCacheMisses, mixedHitRatio, mixedReadsPerSecond, mixedWritesPerSecond, opsPerSecond,
+        mixedSimulatedSeeks, readOpsPerSecond, readHitRatio);
+  }
 }

@@ -42,21 +42,17 @@ final class FollowUpPhases {
     if (config.mixedSeconds() > 0) {
       Totals t = phase("mixed", FollowUpWorkloads.mixed(config, keys), config.mixedSeconds(), MIXED_SALT, engine,
           values);
-      result = new FollowUp(Runner.delta(t.after.blockCacheMisses(), t.before.blockCacheMisses()),
-          t.after.hitRatioSince(t.before), t.reads / t.seconds, t.writes / t.seconds, result.scanOpsPerSecond(),
-          Runner.delta(t.seeksAfter, t.seeksBefore), result.readOpsPerSecond(), result.readHitRatio());
+      result = result.withMixed(Runner.delta(t.after.blockCacheMisses(), t.before.blockCacheMisses()),
+          t.after.hitRatioSince(t.before), t.reads / t.seconds, t.writes / t.seconds,
+          Runner.delta(t.seeksAfter, t.seeksBefore));
     }
     if (config.readSeconds() > 0) {
       Totals t = phase("read", FollowUpWorkloads.reads(config, keys), config.readSeconds(), READ_SALT, engine, values);
-      result = new FollowUp(result.mixedCacheMisses(), result.mixedHitRatio(), result.mixedReadsPerSecond(),
-          result.mixedWritesPerSecond(), result.scanOpsPerSecond(), result.mixedSimulatedSeeks(), t.reads / t.seconds,
-          t.after.hitRatioSince(t.before));
+      result = result.withReads(t.reads / t.seconds, t.after.hitRatioSince(t.before));
     }
     if (config.scanSeconds() > 0) {
       Totals t = phase("scan", FollowUpWorkloads.scans(config, keys), config.scanSeconds(), SCAN_SALT, engine, values);
-      result = new FollowUp(result.mixedCacheMisses(), result.mixedHitRatio(), result.mixedReadsPerSecond(),
-          result.mixedWritesPerSecond(), t.scans / t.seconds, result.mixedSimulatedSeeks(), result.readOpsPerSecond(),
-          result.readHitRatio());
+      result = result.withScans(t.scans / t.seconds);
     }
     return result;
   }

@@ -17,14 +17,13 @@ final class BlockCompactionCounters {
   private final LongAdder dirtyBlocks = new LongAdder();
   private final LongAdder appendedBytes = new LongAdder();
   private final LongAdder filterRebuilds = new LongAdder();
-  /** Per output level, per rule: tables, target bytes, data blocks, dirty blocks, 1 if it appends. */
-  private final Map<Integer, Map<TargetChoice.Reason, long[]>> choices = new TreeMap<>();
+  /** The decisions so far, per output level, per rule. */
+  private final Map<Integer, Map<TargetChoice.Reason, Stats.Choices>> choices = new TreeMap<>();
 
   Stats.Block snapshot(boolean enabled) {
     List<Stats.Choices> byLevel = new ArrayList<>();
     synchronized (choices) {
-      choices.forEach((level, byReason) -> byReason.forEach((reason, c) ->
-          byLevel.add(new Stats.Choices(level, reason.name(), c[4] == 1, c[0], c[1], c[2], c[3]))));
+      choices.values().forEach(byReason -> byLevel.addAll(byReason.values()));
     }
     return new Stats.Block(enabled, appendedTables.sum(), rewrittenTables.sum(), dirtyBlocks.sum(),
         appendedBytes.sum(), filterRebuilds.sum(), byLevel);
@@ -32,15 +31,17 @@ final class BlockCompactionCounters {
 
   /** Counts the selective rule's decision on one target of a merge into {@code level}. */
   void chose(int level, TargetChoice choice, TargetStats target) {
+    Stats.Choices one = new Stats.Choices(level, choice.reason().name(), choice.mode() == TargetChoice.Mode.BLOCK,
+        1, target.totalBytes(), target.dataBlocks(), target.dirtyBlocks());
     synchronized (choices) {
-      long[] c = choices.computeIfAbsent(level, l -> new EnumMap<>(TargetChoice.Reason.class))
-          .computeIfAbsent(choice.reason(), r -> new long[5]);
-      c[0]++;
-      c[1] += target.totalBytes();
-      c[2] += target.dataBlocks();
-      c[3] += target.dirtyBlocks();
-      c[4] = choice.mode() == TargetChoice.Mode.BLOCK ? 1 : 0;
+      choices.computeIfAbsent(level, l -> new EnumMap<>(TargetChoice.Reason.class))
+          .merge(choice.reason(), one, BlockCompactionCounters::sum);
     }
+  }
+
+  private static Stats.Choices sum(Stats.Choices a, Stats.Choices b) {
+    return new Stats.Choices(a.level(), a.reason(), a.appended(), a.tables() + b.tables(),
+        a.targetBytes() + b.targetBytes(), a.dataBlocks() + b.dataBlocks(), a.dirtyBlocks() + b.dirtyBlocks());
   }
 
   LongAdder appendedTables() {

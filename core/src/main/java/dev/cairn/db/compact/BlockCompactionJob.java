@@ -132,15 +132,12 @@ final class BlockCompactionJob implements CompactionExecution {
     boolean lastLevel = plan.bottommost();
     LevelThresholds thresholds = config.thresholds(plan.outputLevel(), lastLevel);
     SelectiveCompactionRule rule = new SelectiveCompactionRule(config);
+    List<TargetStats> measured = new ArrayList<>();
     List<TargetChoice> choices = new ArrayList<>();
     for (int j = 0; j < targets.size(); j++) {
-      TargetStats measured = measure(targets.get(j), slices.get(j), pieces.get(j));
-      TargetChoice choice = rule.choose(plan.inputLevel(), plan.outputLevel(), lastLevel,
-          plan.outputLimits().targetFileBytes(), measured);
-      choices.add(choice);
-      if (!slices.get(j).isEmpty() || !pieces.get(j).isEmpty()) {
-        counters.chose(plan.outputLevel(), choice, measured);
-      }
+      measured.add(measure(targets.get(j), slices.get(j), pieces.get(j)));
+      choices.add(rule.choose(plan.inputLevel(), plan.outputLevel(), lastLevel,
+          plan.outputLimits().targetFileBytes(), measured.get(j)));
     }
     SelectivePlan selective = new SelectivePlan(plan, choices);
     TableOptions tableOptions = this.tableOptions.withFilterReserve(thresholds.filterReserve())
@@ -151,6 +148,7 @@ final class BlockCompactionJob implements CompactionExecution {
       if (slices.get(j).isEmpty() && pieces.get(j).isEmpty()) {
         continue; // nothing incoming falls into this target (it only spans the inputs' range)
       }
+      counters.chose(plan.outputLevel(), selective.choices().get(j), measured.get(j));
       tasks.add(new SubTask(targets.get(j), slices.get(j), pieces.get(j), selective.choices().get(j).mode(),
           tableOptions, dropRules));
     }
