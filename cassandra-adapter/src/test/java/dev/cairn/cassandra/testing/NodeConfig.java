@@ -219,7 +219,8 @@ public final class NodeConfig {
 
   /**
    * The JVM flags Cassandra needs on JDK 17 (the JPMS section of its {@code jvm17-server.options}),
-   * as the module's pom hands them over in {@code cairn.cassandra.jvmArgs}.
+   * and the tests' JIT setting ({@code test.jit} in the parent pom), as the module's pom hands
+   * them over in {@code cairn.cassandra.jvmArgs}.
    */
   public static List<String> cassandraJvmFlags() {
     String flags = System.getProperty("cairn.cassandra.jvmArgs");
