@@ -60,6 +60,8 @@ import java.util.Map;
  * @param settle after the measured phase's workers stop, the run goes on until the engine owes no
  *     compaction ({@code --settle}), sampling every second, so that its write amplification is
  *     that of a settled tree and its seconds run to it (BlockDB's load figures)
+ * @param ycsbMixSeconds length of each of BlockDB's mixes of writes and reads after the other
+ *     phases ({@code --ycsb-mix-seconds}; {@link dev.cairn.bench.workload.BlockDbMix}), 0 = none
  */
 public record RunConfig(
     long records,
@@ -93,14 +95,15 @@ public record RunConfig(
     Compression compression,
     int keyBytes,
     double readSeconds,
-    boolean settle) {
+    boolean settle,
+    double ycsbMixSeconds) {
 
   /**
    * Configuration keys added after runs were recorded, with the value every run recorded before
    * them had: a record without the key compares as if it held that value.
    */
   public static final Map<String, Object> KEYS_ADDED_LATER = Map.of("compression_ratio", 1.0, "settle", false,
-      "read_seconds", 0.0);
+      "read_seconds", 0.0, "ycsb_mix_seconds", 0.0);
 
   public static final long MIB = 1L << 20;
   public static final long DEFAULT_RECORDS = 204_800;
@@ -192,6 +195,7 @@ public record RunConfig(
     m.put("device_read_iops", deviceReadIops);
     m.put("cache_trace", cacheTrace);
     m.put("settle", settle);
+    m.put("ycsb_mix_seconds", ycsbMixSeconds);
     m.put("lsbm_6_1_scale", "1/" + Math.round(lsbmScaleDenominator()));
     return m;
   }

@@ -150,8 +150,11 @@ class CommandLineTest {
     assertEquals(0, defaults.mixedSeconds());
     assertEquals(0, defaults.scanSeconds());
     assertEquals(0, defaults.engineSettings().seekDelayMillis());
+    assertEquals(0, defaults.ycsbMixSeconds());
     RunConfig c = Flags.parse("compare", new String[] {"--out", "x", "--seek-delay-ms", "4.5", "--mixed-seconds=30",
-        "--scan-seconds", "10"}).config();
+        "--scan-seconds", "10", "--ycsb-mix-seconds", "45"}).config();
+    assertEquals(45, c.ycsbMixSeconds());
+    assertEquals(45.0, c.asMap().get("ycsb_mix_seconds"));
     assertEquals(4.5, c.seekDelayMillis());
     assertEquals(4.5, c.engineSettings().seekDelayMillis());
     assertEquals(30, c.mixedSeconds());
@@ -160,6 +163,9 @@ class CommandLineTest {
     UsageException e = assertThrows(UsageException.class,
         () -> Flags.parse("compare", new String[] {"--out", "x", "--mixed-seconds", "-1"}));
     assertTrue(e.getMessage().contains("--mixed-seconds"), e.getMessage());
+    e = assertThrows(UsageException.class,
+        () -> Flags.parse("compare", new String[] {"--out", "x", "--ycsb-mix-seconds", "-5"}));
+    assertTrue(e.getMessage().contains("--ycsb-mix-seconds"), e.getMessage());
     assertThrows(UsageException.class, () -> Flags.parse("compare", new String[] {"--out", "x", "--seek-delay-ms", "slow"}));
   }
 

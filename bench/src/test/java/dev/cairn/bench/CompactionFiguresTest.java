@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.bench.engine.Engines;
+import dev.cairn.bench.report.Figure;
 import dev.cairn.bench.report.Outputs;
+import dev.cairn.bench.report.RunFigures;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -101,6 +103,32 @@ class CompactionFiguresTest {
     }
   }
 
+  /**
+   * BlockDB's mixes after a load: each has its requests per second, the writing ones a write
+   * amplification of their own, the read-only one none; the series figures read them back from
+   * summary.json.
+   */
+  @Test
+  void theMixesAfterALoadReportTheirRatesAndTheirWriteAmplification(@TempDir Path out) throws Exception {
+    StringBuilder stderr = new StringBuilder();
+    int code = OutputChecks.execute(stderr, RunnerSmokeTest.concat(new String[] {"run", "--engine", "cairn-block",
+        "--workload", "load", "--out", out.toString(), "--ycsb-mix-seconds", "0.4"}, RunnerSmokeTest.TINY));
+    assertEquals(BenchMain.EXIT_OK, code, "run failed:\n" + stderr);
+    Map<String, Object> e = OutputChecks.assertWellFormed(out, List.of("cairn-block"), List.of("load")).get(0);
+    for (String mix : List.of("write_heavy", "balanced", "read_heavy", "read_only")) {
+      assertTrue((Double) e.get("mix_" + mix + "_ops_per_s") > 0, mix + ": " + e);
+      double hit = (Double) e.get("mix_" + mix + "_hit_ratio");
+      assertTrue(hit >= 0 && hit <= 1, mix + ": " + e);
+    }
+    for (String mix : List.of("write_heavy", "balanced", "read_heavy")) {
+      assertTrue((Double) e.get("mix_" + mix + "_write_amplification") > 0, mix + " writes: " + e);
+    }
+    assertNull(e.get("mix_read_only_write_amplification"), "the read-only mix writes nothing: " + e);
+    RunFigures figures = RunFigures.fromRecords(out).get(0);
+    assertEquals((Double) e.get("mix_balanced_ops_per_s"), figures.get(Figure.MIX_BALANCED), 1e-9);
+    assertEquals((Double) e.get("mix_write_heavy_write_amplification"), figures.get(Figure.MIX_WRITE_HEAVY_WA), 1e-9);
+  }
+
   @Test
   void withoutTheNewFlagsTheFollowUpFiguresAreNullAndTheBufferColumnIsLastAndEmpty(@TempDir Path out)
       throws Exception {
@@ -111,7 +139,8 @@ class CompactionFiguresTest {
     Map<String, Object> e = OutputChecks.assertWellFormed(out, List.of("cairn-table"), List.of("update")).get(0);
     for (String field : List.of("mixed_cache_misses", "mixed_hit_ratio", "mixed_reads_per_s", "mixed_writes_per_s",
         "scan_after_ops_per_s", "read_after_ops_per_s", "read_after_hit_ratio", "buffer_bytes_mean",
-        "buffer_bytes_max", "simulated_seeks", "mixed_simulated_seeks")) {
+        "buffer_bytes_max", "simulated_seeks", "mixed_simulated_seeks", "mix_write_heavy_ops_per_s",
+        "mix_balanced_write_amplification", "mix_read_only_ops_per_s", "mix_read_heavy_hit_ratio")) {
       assertTrue(e.containsKey(field) && e.get(field) == null, field + " of a plain run: " + e);
     }
     assertEquals("buffer_bytes", Outputs.CSV_COLUMNS.get(Outputs.CSV_COLUMNS.size() - 1));

@@ -28,7 +28,8 @@ import java.util.Objects;
  * </ul>
  *
  * Any {@code compare} flag given replaces the experiment's value for it; {@code --shapes} picks
- * the shapes.
+ * the shapes. The paper's mixes of writes and reads run after the reads and scans with
+ * {@code --ycsb-mix-seconds S}, each mix S seconds on the loaded tree.
  */
 public final class BlockDbExperiment {
   static final long DEFAULT_RECORDS = 20_000_000;

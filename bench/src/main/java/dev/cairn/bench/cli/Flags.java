@@ -102,6 +102,8 @@ public final class Flags {
     HELP.put("--mixed-seconds", "after the measured phase: seconds of 50% uniform reads / 50% uniform updates (default 0 = off)");
     HELP.put("--read-seconds", "after that: seconds of point reads of uniform keys (default 0 = off)");
     HELP.put("--scan-seconds", "after that: seconds of scans of 1-100 records from uniform starts (default 0 = off)");
+    HELP.put("--ycsb-mix-seconds", "after that: seconds of each of BlockDB's mixes, 80%, 50%, 20% and 0% uniform"
+        + " updates, the rest half point reads, half scans of 1-100 records, Zipfian 0.9 (default 0 = off)");
     HELP.put("--same-jvm", "run every (engine, workload) in this JVM instead of a fresh JVM each (the default, so that"
         + " no run inherits another's JIT warm-up, heap or code profiles; use it to profile a run with an agent)");
     HELP.put("--node-page-cache-mb", "Cassandra and HBase engines: page cache the node may hold beyond its JVM's memory (default 64)");
@@ -191,7 +193,8 @@ public final class Flags {
         compression(values),
         keyBytes,
         nonNegative(values, "--read-seconds", 0),
-        values.containsKey("--settle"));
+        values.containsKey("--settle"),
+        nonNegative(values, "--ycsb-mix-seconds", 0));
     int rounds = (int) CommandFlags.rangeLong(values, "--repeat", 1, 1, 100);
     if (rounds > 1 && engines.stream().noneMatch(e -> Engines.controlOf(e).filter(engines::contains).isPresent())) {
       throw new UsageException("a series (--repeat " + rounds + ") needs an A/A control to tell its ratios from noise:"

@@ -32,7 +32,18 @@ public enum Figure {
   /** Point reads per second of the read phase after the measured one ({@code --read-seconds}). */
   READ_PHASE("reads/s, read phase", "", 0, true, "read_after_ops_per_s"),
   /** Scans per second of the scan phase after the measured one ({@code --scan-seconds}). */
-  SCAN_PHASE("scans/s, scan phase", "", 0, true, "scan_after_ops_per_s");
+  SCAN_PHASE("scans/s, scan phase", "", 0, true, "scan_after_ops_per_s"),
+  /**
+   * BlockDB's mixes after the other phases ({@code --ycsb-mix-seconds}): requests per second and,
+   * where the mix writes, its write amplification.
+   */
+  MIX_WRITE_HEAVY("ops/s, 80% writes", "", 0, true, "mix_write_heavy_ops_per_s"),
+  MIX_WRITE_HEAVY_WA("write amp., 80% writes", "", 2, false, "mix_write_heavy_write_amplification"),
+  MIX_BALANCED("ops/s, 50% writes", "", 0, true, "mix_balanced_ops_per_s"),
+  MIX_BALANCED_WA("write amp., 50% writes", "", 2, false, "mix_balanced_write_amplification"),
+  MIX_READ_HEAVY("ops/s, 20% writes", "", 0, true, "mix_read_heavy_ops_per_s"),
+  MIX_READ_HEAVY_WA("write amp., 20% writes", "", 2, false, "mix_read_heavy_write_amplification"),
+  MIX_READ_ONLY("ops/s, 0% writes", "", 0, true, "mix_read_only_ops_per_s");
 
   private final String heading;
   private final String unit;
@@ -75,6 +86,11 @@ public enum Figure {
    */
   public boolean onlyWithoutReads() {
     return this == WRITES || this == WRITES_AFTER;
+  }
+
+  /** Whether this is one of BlockDB's mixes' figures, whose summary.json key is its own key. */
+  public boolean ofMix() {
+    return key.startsWith("mix_");
   }
 
   /** Whether a ratio of this figure between engines says something (a ratio of hit ratios says little). */

@@ -1,7 +1,10 @@
 package dev.cairn.bench.report;
 
+import dev.cairn.bench.run.FollowUp;
+import dev.cairn.bench.run.MixFigures;
 import dev.cairn.bench.run.RunResult;
 import dev.cairn.bench.run.Sample;
+import dev.cairn.bench.workload.BlockDbMix;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Writes the runner's output contract (docs/benchmarks.md, "Output contract") into {@code --out}: timeseries.csv, summary.json,
@@ -115,8 +119,26 @@ public final class Outputs {
       e.put("block_cache_misses", r.blockCacheMisses());
       e.put("device_reads", r.deviceReads());
       e.put("settle_seconds", r.settleSeconds());
+      e.putAll(mixFigures(r.followUp()));
       entries.add(e);
     }
     return entries;
+  }
+
+  /**
+   * BlockDB's mixes' figures as summary.json keys them, {@code mix_<mix>_ops_per_s},
+   * {@code mix_<mix>_write_amplification} and {@code mix_<mix>_hit_ratio}, NaN for a mix that did
+   * not run (and for the read-only mix's write amplification).
+   */
+  public static Map<String, Double> mixFigures(FollowUp followUp) {
+    Map<String, Double> m = new LinkedHashMap<>();
+    for (BlockDbMix mix : BlockDbMix.inOrder()) {
+      Optional<MixFigures> ran = followUp.mix(mix.key());
+      String prefix = "mix_" + mix.key() + "_";
+      m.put(prefix + "ops_per_s", ran.map(MixFigures::opsPerSecond).orElse(Double.NaN));
+      m.put(prefix + "write_amplification", ran.map(MixFigures::writeAmplification).orElse(Double.NaN));
+      m.put(prefix + "hit_ratio", ran.map(MixFigures::hitRatio).orElse(Double.NaN));
+    }
+    return m;
   }
 }

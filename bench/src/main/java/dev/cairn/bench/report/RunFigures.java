@@ -34,7 +34,7 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
   public static RunFigures of(RunResult r) {
     double ops = (r.readOpsPerSecond() + (Double.isFinite(r.scanOpsPerSecond()) ? r.scanOpsPerSecond() : 0))
         * r.runSeconds();
-    return new RunFigures(r.engine(), r.workload(), r.ok(), figures(r.readOpsPerSecond(),
+    Map<Figure, Double> figures = figures(r.readOpsPerSecond(),
         meanAfterFirstThird(r.samples(), Sample::elapsedSeconds, Sample::readsPerSecond),
         r.scanOpsPerSecond(),
         meanAfterFirstThird(r.samples(), Sample::elapsedSeconds, Sample::scansPerSecond),
@@ -42,7 +42,19 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
         r.readP99Micros(), r.highPhaseReadP99Micros(), r.hitRatioMean(),
         r.blockCacheMisses() / ops, r.deviceReads() / ops,
         r.writeAmplification(), r.spaceAmplificationPeak(), r.followUp().readOpsPerSecond(),
-        r.followUp().scanOpsPerSecond()));
+        r.followUp().scanOpsPerSecond());
+    Map<String, Double> mixes = Outputs.mixFigures(r.followUp());
+    putMixFigures(figures, key -> mixes.getOrDefault(key, Double.NaN));
+    return new RunFigures(r.engine(), r.workload(), r.ok(), figures);
+  }
+
+  /** The mixes' figures ({@link Figure#ofMix}), each read by its summary.json key. */
+  private static void putMixFigures(Map<Figure, Double> figures, ToDoubleFunction<String> byKey) {
+    for (Figure f : Figure.values()) {
+      if (f.ofMix()) {
+        figures.put(f, byKey.applyAsDouble(f.key()));
+      }
+    }
   }
 
   /**
@@ -63,7 +75,7 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
       double reads = number(e, "read_ops_per_s");
       double scans = number(e, "scan_ops_per_s");
       double ops = (reads + (Double.isFinite(scans) ? scans : 0)) * number(e, "run_seconds");
-      runs.add(new RunFigures(engine, workload, "ok".equals(e.get("status")), figures(reads,
+      Map<Figure, Double> figures = figures(reads,
           meanAfterFirstThird(own, r -> cell(r, ELAPSED), r -> cell(r, READS_PER_S)), scans,
           meanAfterFirstThird(own, r -> cell(r, ELAPSED), r -> cell(r, SCANS_PER_S)),
           number(e, "write_ops_per_s"), meanAfterFirstThird(own, r -> cell(r, ELAPSED), r -> cell(r, WRITES_PER_S)),
@@ -71,7 +83,9 @@ public record RunFigures(String engine, String workload, boolean ok, Map<Figure,
           number(e, "hit_ratio_mean"), number(e, "block_cache_misses") / ops,
           number(e, "device_reads") / ops, number(e, "write_amplification"),
           number(e, "space_amplification_peak"), number(e, "read_after_ops_per_s"),
-          number(e, "scan_after_ops_per_s"))));
+          number(e, "scan_after_ops_per_s"));
+      putMixFigures(figures, key -> number(e, key));
+      runs.add(new RunFigures(engine, workload, "ok".equals(e.get("status")), figures));
     }
     return runs;
   }

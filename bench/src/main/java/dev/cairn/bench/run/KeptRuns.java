@@ -47,6 +47,7 @@ public final class KeptRuns {
       RunResult r = RunResultFile.read(file(engine, workload));
       Map<String, Object> recorded = new LinkedHashMap<>(r.config());
       recorded.remove("jvm_pid");
+      RunConfig.KEYS_ADDED_LATER.forEach(recorded::putIfAbsent);
       if (r.ok() && recorded.equals(config.asMap())) {
         progress.println(file(engine, workload) + " holds this run, ended before the series stopped: kept");
         return Optional.of(r);

@@ -15,19 +15,23 @@ import java.util.Map;
 
 /**
  * A {@link RunResult} handed from a forked run's JVM to the runner that started it
- * ({@link ForkedRunner}). Exact, NaN included, which summary.json is not (JSON has no NaN), and
- * private to one runner invocation: the file lives for the seconds between the child's exit and
- * the parent's read, so its format carries a version only to fail loudly on a jar mismatch.
+ * ({@link ForkedRunner}), and kept by a long series so that it resumes run by run
+ * ({@link KeptRuns}). Exact, NaN included, which summary.json is not (JSON has no NaN). A series
+ * may resume under a newer runner, so each version reads the ones before it: version 3 had no
+ * mixes, read as none. A file of an unknown version fails loudly.
  *
  * <p>Format, big-endian ({@link DataOutputStream}): the UTF string {@value #MAGIC}; then the
  * record's components in declaration order: a string as a presence byte (0 null, 1 present) and
  * modified UTF-8; a double as 8 bytes (NaN kept); a list as an int count and its items; a map as
  * an int count and (string key, tagged value) pairs, a tagged value being a tag byte ('N' null,
  * 'S' string, 'D' double, 'I' int, 'J' long, 'Z' boolean; the types the values had) and its payload; a {@link Sample} and a
- * {@link FollowUp} as their own components in order.
+ * {@link FollowUp} as their own components in order, its mixes last: an int count, then each
+ * mix's key (a string) and its three figures.
  */
 public final class RunResultFile {
-  static final String MAGIC = "cairn-run-result-3";
+  static final String MAGIC = "cairn-run-result-4";
+  /** The version before the mixes: read, with none. */
+  static final String MAGIC_3 = "cairn-run-result-3";
 
   private RunResultFile() {}
 
@@ -77,13 +81,18 @@ public final class RunResultFile {
           f.scanOpsPerSecond(), f.mixedSimulatedSeeks(), f.readOpsPerSecond(), f.readHitRatio());
       doubles(out, r.bufferBytesMean(), r.bufferBytesMax(), r.simulatedSeeks(), r.blockCacheMisses(),
           r.deviceReads(), r.settleSeconds());
+      out.writeInt(f.mixes().size());
+      for (MixFigures m : f.mixes()) {
+        string(out, m.mix());
+        doubles(out, m.opsPerSecond(), m.writeAmplification(), m.hitRatio());
+      }
     }
   }
 
   public static RunResult read(Path file) throws IOException {
     try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
       String magic = in.readUTF();
-      if (!magic.equals(MAGIC)) {
+      if (!magic.equals(MAGIC) && !magic.equals(MAGIC_3)) {
         throw new IOException(file + ": not a run result of this runner (starts with '" + magic + "', expected '"
             + MAGIC + "'): was the forked JVM started from another jar?");
       }
@@ -118,12 +127,21 @@ public final class RunResultFile {
       }
       double[] f = doubles(in, 8);
       double[] tail = doubles(in, 6);
+      List<MixFigures> mixes = new ArrayList<>();
+      if (magic.equals(MAGIC)) {
+        int mixCount = in.readInt();
+        for (int i = 0; i < mixCount; i++) {
+          String mix = string(in);
+          double[] m = doubles(in, 3);
+          mixes.add(new MixFigures(mix, m[0], m[1], m[2]));
+        }
+      }
       return new RunResult(engine, workload, error, List.copyOf(samples),
           figures[0], figures[1], figures[2], figures[3], figures[4], figures[5], figures[6], figures[7], figures[8],
           figures[9], figures[10], figures[11], figures[12], figures[13], dbBytes,
           times[0], times[1], times[2], times[3], List.copyOf(unhonoured), Collections.unmodifiableMap(config),
           phases[0], phases[1], phases[2], phases[3], phases[4], List.copyOf(byLevel),
-          new FollowUp(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]), tail[0], tail[1], tail[2], tail[3], tail[4], tail[5]);
+          new FollowUp(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], mixes), tail[0], tail[1], tail[2], tail[3], tail[4], tail[5]);
     }
   }
 

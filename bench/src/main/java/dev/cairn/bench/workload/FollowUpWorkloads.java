@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * The phases that may follow a measured phase (docs/benchmarks.md, {@code --mixed-seconds},
- * {@code --read-seconds}, {@code --scan-seconds}), for BlockDB's figures: what a compaction style left behind is judged
+ * {@code --read-seconds}, {@code --scan-seconds}, {@code --ycsb-mix-seconds}), for BlockDB's figures: what a compaction style left behind is judged
  * by the reads and scans that come after it (block-cache misses of a mixed phase, scan
  * throughput). Each draws keys uniformly over every id in use, so that no cache-friendly skew
  * hides the tree's shape; each runs {@code --readers} closed-loop clients.
@@ -35,6 +35,29 @@ public final class FollowUpWorkloads {
     List<Worker> clients = new ArrayList<>();
     for (int i = 0; i < c.readers(); i++) {
       clients.add(Worker.closed((ops, r) -> ops.read(r.nextLong(keys.size()))));
+    }
+    return clients;
+  }
+
+  /**
+   * One of BlockDB's mixes on the loaded tree ({@link BlockDbMix}): {@code --readers} closed-loop
+   * clients, reading keys Zipfian over the loaded records ({@link BlockDbMix#THETA}, scrambled
+   * so that the popular keys spread over the key space) and updating uniform loaded ones.
+   */
+  public static List<Worker> mix(RunConfig c, KeySpace keys, BlockDbMix mix) {
+    KeyChooser popular = new ScrambledZipfian(keys.records(), BlockDbMix.THETA);
+    double writeShare = mix.writeShare();
+    List<Worker> clients = new ArrayList<>();
+    for (int i = 0; i < c.readers(); i++) {
+      clients.add(Worker.closed((ops, r) -> {
+        if (r.nextDouble() < writeShare) {
+          ops.write(r.nextLong(keys.records()));
+        } else if (r.nextBoolean()) {
+          ops.read(popular.next(r));
+        } else {
+          ops.scan(popular.next(r), 1 + r.nextInt(Workloads.MAX_SCAN));
+        }
+      }));
     }
     return clients;
   }

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** A forked run's result comes back exactly as the child measured it, NaN and nulls included. */
 class RunResultFileTest {
   /** Every figure distinct, so that two components written in each other's place would show. */
-  private static RunResult distinctFigures() {
+  private static RunResult distinctFigures(List<MixFigures> mixes) {
     Map<String, Object> config = new LinkedHashMap<>();
     config.put("records", 1_000_000);
     config.put("cache_bytes", 128L << 20);
@@ -30,17 +32,38 @@ class RunResultFileTest {
             Double.NaN));
     return new RunResult("cairn-table", "periodic", null, samples, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110,
         111, 112, 113, 114, 115L << 33, 116, 117, 118, 119, List.of("bloom_bits_per_key", "direct_io"), config,
-        120, 121, 122, Double.NaN, 123, List.of(1.0, 2.5, 3.25), new FollowUp(124, 125, 126, 127, 128, Double.NaN, 134, 135),
+        120, 121, 122, Double.NaN, 123, List.of(1.0, 2.5, 3.25),
+        new FollowUp(124, 125, 126, 127, 128, Double.NaN, 134, 135, mixes),
         129, 130, 131, 132, Double.NaN, 133);
   }
 
+  private static final List<MixFigures> MIXES =
+      List.of(new MixFigures("write_heavy", 136, 137, 0.25), new MixFigures("read_only", 138, Double.NaN, 0.75));
+
   @Test
   void everyComponentSurvivesTheRoundTrip(@TempDir Path dir) throws IOException {
-    RunResult written = distinctFigures();
+    RunResult written = distinctFigures(MIXES);
     Path file = dir.resolve("result.bin");
     RunResultFile.write(file, written);
     // Records compare double components with Double.compare, so NaN must come back as NaN.
     assertEquals(written, RunResultFile.read(file));
+  }
+
+  /**
+   * A series kept before the mixes resumes under this runner: a version-3 file (this format without
+   * the mixes' count at the end) reads as the same run with no mixes.
+   */
+  @Test
+  void aVersion3FileReadsWithNoMixes(@TempDir Path dir) throws IOException {
+    RunResult withoutMixes = distinctFigures(List.of());
+    Path file = dir.resolve("result.bin");
+    RunResultFile.write(file, withoutMixes);
+    byte[] bytes = Files.readAllBytes(file);
+    byte[] magic3 = RunResultFile.MAGIC_3.getBytes(StandardCharsets.UTF_8);
+    assertEquals(RunResultFile.MAGIC.length(), magic3.length, "the two versions' names have one length");
+    System.arraycopy(magic3, 0, bytes, 2, magic3.length); // after writeUTF's two length bytes
+    Files.write(file, Arrays.copyOf(bytes, bytes.length - Integer.BYTES)); // no mix count
+    assertEquals(withoutMixes, RunResultFile.read(file));
   }
 
   @Test
