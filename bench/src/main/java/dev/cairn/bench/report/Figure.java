@@ -1,5 +1,7 @@
 package dev.cairn.bench.report;
 
+import dev.cairn.bench.workload.BlockDbMix;
+
 /**
  * A figure a series reports per engine and, except the hit ratio, as a ratio between engines:
  * its heading, its unit, its decimals, its key in series.json, and which way is better (what a
@@ -37,13 +39,13 @@ public enum Figure {
    * BlockDB's mixes after the other phases ({@code --ycsb-mix-seconds}): requests per second and,
    * where the mix writes, its write amplification.
    */
-  MIX_WRITE_HEAVY("ops/s, 80% writes", "", 0, true, "mix_write_heavy_ops_per_s"),
-  MIX_WRITE_HEAVY_WA("write amp., 80% writes", "", 2, false, "mix_write_heavy_write_amplification"),
-  MIX_BALANCED("ops/s, 50% writes", "", 0, true, "mix_balanced_ops_per_s"),
-  MIX_BALANCED_WA("write amp., 50% writes", "", 2, false, "mix_balanced_write_amplification"),
-  MIX_READ_HEAVY("ops/s, 20% writes", "", 0, true, "mix_read_heavy_ops_per_s"),
-  MIX_READ_HEAVY_WA("write amp., 20% writes", "", 2, false, "mix_read_heavy_write_amplification"),
-  MIX_READ_ONLY("ops/s, 0% writes", "", 0, true, "mix_read_only_ops_per_s");
+  MIX_WRITE_HEAVY("ops/s, 80% writes", "", 0, true, BlockDbMix.WRITE_HEAVY.opsKey()),
+  MIX_WRITE_HEAVY_WA("write amp., 80% writes", "", 2, false, BlockDbMix.WRITE_HEAVY.writeAmplificationKey()),
+  MIX_BALANCED("ops/s, 50% writes", "", 0, true, BlockDbMix.BALANCED.opsKey()),
+  MIX_BALANCED_WA("write amp., 50% writes", "", 2, false, BlockDbMix.BALANCED.writeAmplificationKey()),
+  MIX_READ_HEAVY("ops/s, 20% writes", "", 0, true, BlockDbMix.READ_HEAVY.opsKey()),
+  MIX_READ_HEAVY_WA("write amp., 20% writes", "", 2, false, BlockDbMix.READ_HEAVY.writeAmplificationKey()),
+  MIX_READ_ONLY("ops/s, 0% writes", "", 0, true, BlockDbMix.READ_ONLY.opsKey());
 
   private final String heading;
   private final String unit;

@@ -134,10 +134,9 @@ public final class Outputs {
     Map<String, Double> m = new LinkedHashMap<>();
     for (BlockDbMix mix : BlockDbMix.inOrder()) {
       Optional<MixFigures> ran = followUp.mix(mix.key());
-      String prefix = "mix_" + mix.key() + "_";
-      m.put(prefix + "ops_per_s", ran.map(MixFigures::opsPerSecond).orElse(Double.NaN));
-      m.put(prefix + "write_amplification", ran.map(MixFigures::writeAmplification).orElse(Double.NaN));
-      m.put(prefix + "hit_ratio", ran.map(MixFigures::hitRatio).orElse(Double.NaN));
+      m.put(mix.opsKey(), ran.map(MixFigures::opsPerSecond).orElse(Double.NaN));
+      m.put(mix.writeAmplificationKey(), ran.map(MixFigures::writeAmplification).orElse(Double.NaN));
+      m.put(mix.hitRatioKey(), ran.map(MixFigures::hitRatio).orElse(Double.NaN));
     }
     return m;
   }

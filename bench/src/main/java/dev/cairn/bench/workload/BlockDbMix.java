@@ -38,6 +38,21 @@ public enum BlockDbMix {
     return writeShare;
   }
 
+  /** summary.json's key of the mix's requests per second. */
+  public String opsKey() {
+    return "mix_" + key + "_ops_per_s";
+  }
+
+  /** summary.json's key of the mix's write amplification. */
+  public String writeAmplificationKey() {
+    return "mix_" + key + "_write_amplification";
+  }
+
+  /** summary.json's key of the mix's block-cache hit ratio. */
+  public String hitRatioKey() {
+    return "mix_" + key + "_hit_ratio";
+  }
+
   /** Whether the mix writes at all, so that it has a write amplification of its own. */
   public boolean writes() {
     return writeShare > 0;
