@@ -241,6 +241,8 @@ public record Stats(
    * The targets of block merges into one level that one rule of the selective rule decided.
    *
    * @param level the output level
+   * @param lastLevel whether these merges took the last level's thresholds
+   *     ({@code BlockCompactionConfig.intoLastLevel})
    * @param reason the rule that decided ({@code TargetChoice.Reason}'s name)
    * @param appended whether that rule appends (block compaction) rather than rewrites
    * @param tables targets decided so
@@ -248,7 +250,7 @@ public record Stats(
    * @param dataBlocks their data blocks when decided
    * @param dirtyBlocks of those, the blocks incoming keys fell into
    */
-  public record Choices(int level, String reason, boolean appended, long tables, long targetBytes, long dataBlocks,
+  public record Choices(int level, boolean lastLevel, String reason, boolean appended, long tables, long targetBytes, long dataBlocks,
       long dirtyBlocks) {
     /** Dirty blocks over data blocks: the share an append would rewrite. */
     public double dirtyRatio() {

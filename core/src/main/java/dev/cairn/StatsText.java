@@ -90,8 +90,8 @@ final class StatsText {
           s.block().appendedTables(), s.block().rewrittenTables(), s.block().dirtyBlocks(),
           mb(s.block().appendedBytes()), s.block().filterRebuilds()));
       for (Stats.Choices c : s.block().choices()) {
-        sb.append(String.format("  into L%d %-17s %8d tables %12.2f MB, dirty ratio %.3f%n", c.level(),
-            c.reason(), c.tables(), mb(c.targetBytes()), c.dirtyRatio()));
+        sb.append(String.format("  into L%d %-5s %-17s %8d tables %12.2f MB, dirty ratio %.3f%n", c.level(),
+            c.lastLevel() ? "last" : "upper", c.reason(), c.tables(), mb(c.targetBytes()), c.dirtyRatio()));
       }
     }
     if (s.buffer() != null && s.buffer().enabled()) {

@@ -38,6 +38,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Block compaction through the engine: scans, dead bytes, failures in the middle of an append. */
@@ -127,16 +129,27 @@ class BlockCompactionTest {
     }
   }
 
-  @Test
-  void everyAppendedAndRewrittenTargetIsCountedUnderTheRuleThatDecidedIt() {
-    try (Cairn db = Cairn.open(dir, options(null))) {
+  @ParameterizedTest
+  @EnumSource(BlockCompactionConfig.LastLevel.class)
+  void everyAppendedAndRewrittenTargetIsCountedUnderTheRuleThatDecidedIt(BlockCompactionConfig.LastLevel rule) {
+    Options o = options(null).toBuilder()
+        .compaction(CompactionSettings.leveled(forcedBlocks(BlockCompactionConfig.defaults().withForceBlock(true)
+            .withLastLevel(rule))))
+        .build();
+    try (Cairn db = Cairn.open(dir, o)) {
       loadBaseThenSparseUpdates(db);
       db.compactRange(null, null);
-      Stats.Block block = db.stats().block();
+      Stats stats = db.stats();
+      Stats.Block block = stats.block();
+      // The base spans every key the updates hit, so a merge takes the last level's thresholds
+      // exactly when it writes into the level that holds the base, under either rule.
+      int deepest = stats.levels().stream().filter(l -> l.files() > 0).mapToInt(Stats.LevelStats::level).max()
+          .orElseThrow();
       long appended = 0;
       long rewritten = 0;
       for (Stats.Choices c : block.choices()) {
         assertTrue(c.level() >= 1 && c.tables() > 0 && c.dirtyBlocks() <= c.dataBlocks(), c.toString());
+        assertEquals(c.level() == deepest, c.lastLevel(), "deepest level " + deepest + ": " + c);
         if (c.appended()) {
           appended += c.tables();
           assertTrue(c.dirtyBlocks() < c.dataBlocks(), "an append leaves clean blocks: " + c);

@@ -114,12 +114,12 @@ class StatsTableTest {
   void theBlockCompactionLineFollowsOnlyUnderBlockStyle() {
     Stats base = sample(Stats.Dlc.OFF);
     Stats s = sample(Stats.Dlc.OFF, new Stats.Block(true, 7, 2, 30, 3L << 20, 1, List.of(
-        new Stats.Choices(2, "FEW_DIRTY_BLOCKS", true, 7, 14L << 20, 3584, 30),
-        new Stats.Choices(2, "HIGH_DIRTY_RATIO", false, 2, 4L << 20, 1024, 640))), Stats.Buffer.OFF);
+        new Stats.Choices(2, false, "FEW_DIRTY_BLOCKS", true, 7, 14L << 20, 3584, 30),
+        new Stats.Choices(2, true, "HIGH_DIRTY_RATIO", false, 2, 4L << 20, 1024, 640))), Stats.Buffer.OFF);
     assertEquals(base.toString()
         + "block compaction       7 appended / 2 rewritten tables, 30 dirty blocks, 3.00 MB appended, 1 filter rebuilds\n"
-        + "  into L2 FEW_DIRTY_BLOCKS         7 tables        14.00 MB, dirty ratio 0.008\n"
-        + "  into L2 HIGH_DIRTY_RATIO         2 tables         4.00 MB, dirty ratio 0.625\n",
+        + "  into L2 upper FEW_DIRTY_BLOCKS         7 tables        14.00 MB, dirty ratio 0.008\n"
+        + "  into L2 last  HIGH_DIRTY_RATIO         2 tables         4.00 MB, dirty ratio 0.625\n",
         s.toString());
   }
 

@@ -72,11 +72,22 @@ public final class Engines {
     // Block compaction on LevelDB's round-robin seeds, BlockDB's own base (beside cairn-table-rr).
     BY_NAME.put("cairn-block-rr", () -> new CairnTableEngine(
         CairnRecipe.of(BLOCK).priority(CompactionPriority.ROUND_ROBIN)));
-    // Block compaction merging one target at a time (BlockCompactionExecution.parallelism 1).
     // Block compaction with the dirty-ratio caps it had before they were derived from the dirty
     // ratios merges bring (0.5 upper, 0.25 last level; LevelThresholds): the lever's A/B.
     BY_NAME.put("cairn-block-half-dirty", () -> new CairnTableEngine(CairnRecipe.of(BLOCK).block(b -> b.withPolicy(
         new BlockCompactionConfig(LevelThresholds.UPPER_HALF_DIRTY, LevelThresholds.LAST_QUARTER_DIRTY, false)))));
+    // Block compaction with the last level's thresholds only for merges into the tree's deepest
+    // level, where the default takes them wherever nothing lies below the merge's key range
+    // (BlockCompactionConfig.LastLevel): while a tree grows, a level over a sparse level below
+    // leans to rewriting with the default.
+    BY_NAME.put("cairn-block-deepest-last", () -> new CairnTableEngine(CairnRecipe.of(BLOCK).block(b -> b.withPolicy(
+        b.policy().withLastLevel(BlockCompactionConfig.LastLevel.DEEPEST_LEVEL)))));
+    // Block compaction with the upper levels' appended tables capped at twice the table size
+    // (the default four times): a merge into a grown table reads all of it, garbage included.
+    BY_NAME.put("cairn-block-cap2", () -> new CairnTableEngine(CairnRecipe.of(BLOCK).block(b -> b.withPolicy(
+        new BlockCompactionConfig(LevelThresholds.UPPER_DEFAULT.withMaxFileSizeFactor(2), LevelThresholds.LAST_DEFAULT,
+            false)))));
+    // Block compaction merging one target at a time (BlockCompactionExecution.parallelism 1).
     BY_NAME.put("cairn-block-p1", () -> new CairnTableEngine(
         CairnRecipe.of(BLOCK).block(b -> b.withIo(b.io().withParallelism(1)))));
     BY_NAME.put("cairn-buffer", () -> new CairnTableEngine(CairnRecipe.of(BUFFER)));

@@ -38,6 +38,11 @@ public record LevelThresholds(
    * and so most of the garbage, between the balanced tree's 0.33 and the load's 0.7 (0.5).
    */
 
+  /** These thresholds with another {@code maxFileSizeFactor}. */
+  public LevelThresholds withMaxFileSizeFactor(double factor) {
+    return new LevelThresholds(maxDirtyRatio, minValidRatio, factor, filterReserve);
+  }
+
   /** Upper levels favour block compaction: write amplification is paid at every level. */
   public static final LevelThresholds UPPER_DEFAULT = new LevelThresholds(0.8, 0.5, 4.0, 0.4);
 

@@ -22,7 +22,8 @@ package dev.cairn.compaction.block;
  * </ol>
  *
  * The last level uses stricter thresholds ({@link LevelThresholds#LAST_DEFAULT}), so that it leans
- * to table compaction and its space amplification stays bounded. {@code forceBlock} skips rules
+ * to table compaction and its space amplification stays bounded; the config says which merges
+ * count as into it. {@code forceBlock} skips rules
  * 1, 3 and 4 (tests), never rule 2.
  */
 public final class SelectiveCompactionRule {
@@ -35,12 +36,13 @@ public final class SelectiveCompactionRule {
   /**
    * @param inputLevel the level the compaction reads from
    * @param outputLevel the level of the target
-   * @param lastLevel whether the output level is the deepest level holding data
+   * @param lastLevel whether the merge takes the last level's thresholds
+   *     ({@link BlockCompactionConfig#intoLastLevel})
    * @param targetFileBytes the plan's target output file size
    */
   public TargetChoice choose(int inputLevel, int outputLevel, boolean lastLevel,
       long targetFileBytes, TargetStats target) {
-    LevelThresholds t = config.thresholds(outputLevel, lastLevel);
+    LevelThresholds t = config.thresholds(lastLevel);
     long cap = (long) (t.maxFileSizeFactor() * targetFileBytes);
     if (target.totalBytes() + target.estimatedAppendBytes() > cap) {
       return table(target, TargetChoice.Reason.TOO_LARGE);

@@ -73,6 +73,8 @@ final class BlockCompactionJob implements CompactionExecution {
   private final CompactionPlan plan;
   private final List<FileMetaData> inputs;
   private final List<FileMetaData> targets;
+  /** The deepest level holding a file in the version the plan was made from (-1: none). */
+  private final int deepestLevelWithFiles;
   private final BlockCompactionConfig config;
   private final BlockCompactionExecution execution;
   private final BlockCompactionCounters counters;
@@ -90,6 +92,7 @@ final class BlockCompactionJob implements CompactionExecution {
     this.plan = plan;
     this.inputs = shape.metas(plan.inputs());
     this.targets = shape.metas(plan.targets());
+    this.deepestLevelWithFiles = shape.shape().deepestLevelWithFiles();
     this.config = settings.policy();
     this.execution = settings.io();
     this.counters = counters;
@@ -129,8 +132,8 @@ final class BlockCompactionJob implements CompactionExecution {
         dropRules = dropRules();
     List<List<Map.Entry<byte[], byte[]>>> slices = splitIncoming(readIncoming());
     List<RangeTombstones> pieces = splitTombstones(TableIterators.rangeTombstones(engine.tableCache(), inputs));
-    boolean lastLevel = plan.bottommost();
-    LevelThresholds thresholds = config.thresholds(plan.outputLevel(), lastLevel);
+    boolean lastLevel = config.intoLastLevel(plan.outputLevel(), plan.bottommost(), deepestLevelWithFiles);
+    LevelThresholds thresholds = config.thresholds(lastLevel);
     SelectiveCompactionRule rule = new SelectiveCompactionRule(config);
     List<TargetStats> measured = new ArrayList<>();
     List<TargetChoice> choices = new ArrayList<>();
@@ -141,14 +144,14 @@ final class BlockCompactionJob implements CompactionExecution {
     }
     SelectivePlan selective = new SelectivePlan(plan, choices);
     TableOptions tableOptions = this.tableOptions.withFilterReserve(thresholds.filterReserve())
-        .forOutput(engine.options(), lastLevel);
+        .forOutput(engine.options(), plan.bottommost());
 
     List<SubTask> tasks = new ArrayList<>();
     for (int j = 0; j < targets.size(); j++) {
       if (slices.get(j).isEmpty() && pieces.get(j).isEmpty()) {
         continue; // nothing incoming falls into this target (it only spans the inputs' range)
       }
-      counters.chose(plan.outputLevel(), selective.choices().get(j), measured.get(j));
+      counters.chose(plan.outputLevel(), lastLevel, selective.choices().get(j), measured.get(j));
       tasks.add(new SubTask(targets.get(j), slices.get(j), pieces.get(j), selective.choices().get(j).mode(),
           tableOptions, dropRules));
     }
