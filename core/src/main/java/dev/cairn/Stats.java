@@ -250,8 +250,8 @@ public record Stats(
    * @param dataBlocks their data blocks when decided
    * @param dirtyBlocks of those, the blocks incoming keys fell into
    */
-  public record Choices(int level, boolean lastLevel, String reason, boolean appended, long tables, long targetBytes, long dataBlocks,
-      long dirtyBlocks) {
+  public record Choices(int level, boolean lastLevel, String reason, boolean appended, long tables,
+      long targetBytes, long dataBlocks, long dirtyBlocks) {
     /** Dirty blocks over data blocks: the share an append would rewrite. */
     public double dirtyRatio() {
       return dataBlocks == 0 ? 0 : (double) dirtyBlocks / dataBlocks;

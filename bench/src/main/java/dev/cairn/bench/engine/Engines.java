@@ -87,6 +87,13 @@ public final class Engines {
     BY_NAME.put("cairn-block-cap2", () -> new CairnTableEngine(CairnRecipe.of(BLOCK).block(b -> b.withPolicy(
         new BlockCompactionConfig(LevelThresholds.UPPER_DEFAULT.withMaxFileSizeFactor(2), LevelThresholds.LAST_DEFAULT,
             false)))));
+    // Block compaction whose upper levels' filters reserve room for three times the keys a table
+    // is built with (the default 0.4), what a table holds when it has grown to its size cap of
+    // four times: an append whose keys overflow the reserve rebuilds the filter, which reads
+    // every clean block of the table.
+    BY_NAME.put("cairn-block-reserve3", () -> new CairnTableEngine(CairnRecipe.of(BLOCK).block(b -> b.withPolicy(
+        new BlockCompactionConfig(LevelThresholds.UPPER_DEFAULT.withFilterReserve(3.0), LevelThresholds.LAST_DEFAULT,
+            false)))));
     // Block compaction merging one target at a time (BlockCompactionExecution.parallelism 1).
     BY_NAME.put("cairn-block-p1", () -> new CairnTableEngine(
         CairnRecipe.of(BLOCK).block(b -> b.withIo(b.io().withParallelism(1)))));

@@ -43,6 +43,11 @@ public record LevelThresholds(
     return new LevelThresholds(maxDirtyRatio, minValidRatio, factor, filterReserve);
   }
 
+  /** These thresholds with another {@code filterReserve}. */
+  public LevelThresholds withFilterReserve(double reserve) {
+    return new LevelThresholds(maxDirtyRatio, minValidRatio, maxFileSizeFactor, reserve);
+  }
+
   /** Upper levels favour block compaction: write amplification is paid at every level. */
   public static final LevelThresholds UPPER_DEFAULT = new LevelThresholds(0.8, 0.5, 4.0, 0.4);
 

@@ -23,8 +23,7 @@ package dev.cairn.compaction.block;
  *
  * The last level uses stricter thresholds ({@link LevelThresholds#LAST_DEFAULT}), so that it leans
  * to table compaction and its space amplification stays bounded; the config says which merges
- * count as into it. {@code forceBlock} skips rules
- * 1, 3 and 4 (tests), never rule 2.
+ * count as into it. {@code forceBlock} skips rules 1, 3 and 4 (tests), never rule 2.
  */
 public final class SelectiveCompactionRule {
   private final BlockCompactionConfig config;
