@@ -90,6 +90,7 @@ class ApiSurfaceTest {
       "dev.cairn.cache.CacheStats",
       "dev.cairn.cache.EvictionPolicy",
       "dev.cairn.compaction.block.BlockCompactionConfig",
+      "dev.cairn.compaction.block.BlockCompactionConfig$LastLevel",
       "dev.cairn.compaction.block.LevelThresholds",
       "dev.cairn.compaction.buffer.BufferConfig",
       "dev.cairn.compaction.dlc.DlcConfig",
