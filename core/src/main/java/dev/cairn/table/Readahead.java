@@ -29,9 +29,15 @@ import java.nio.ByteBuffer;
  * the copy the caller keeps), and a read near the end of the file that comes up short is left
  * to the caller's ordinary read, which reports the truncation.
  *
- * <p>Appended tables (block compaction) are fine: blocks may lie anywhere before the footer, and
- * bytes are never rewritten, so a buffered span stays valid; a block that does not follow its
- * predecessor in the file is a seek. Not thread-safe: one iterator's.
+ * <p>A span never reads past the blocks the iterator will read next: it ends with the last of
+ * the blocks that follow the missed one both in the index and back to back in the file. In a
+ * table written in one piece that is every later block, so nothing changes; in an appended table
+ * (block compaction) the blocks an append made dirty still lie between the clean ones, garbage
+ * no index references, and the clean blocks' runs are broken by the appended ones at the file's
+ * tail. A span over the file's bytes read that garbage with every rewrite of the table, and a
+ * whole span for each short run (at 20 GB, merges into appended tables read 2.5x-4x what table
+ * compaction's read: docs/results/issue62 {@code lever20m/}). Bytes are never rewritten, so a
+ * buffered span stays valid across appends. Not thread-safe: one iterator's.
  */
 final class Readahead implements AutoCloseable {
   static final int INITIAL_BYTES = 8 << 10;
@@ -50,6 +56,9 @@ final class Readahead implements AutoCloseable {
 
   /** Where the next block starts if the iterator goes on in file order; -1 before the first. */
   private long nextInFile = -1;
+  /** The index the iterator walks, and the position of the block it moved to last. */
+  private TableIndex index;
+  private int position;
   /** Blocks accessed in a row, each where the previous one ended. */
   private int run;
   /** Bytes the next refill reads. */
@@ -90,8 +99,11 @@ final class Readahead implements AutoCloseable {
             ReadaheadBuffers.BUFFER_BYTES);
   }
 
-  /** The iterator moved to block {@code h} (whether it will be a cache hit or not). */
-  void noteAccess(BlockHandle h) {
+  /** The iterator moved to block {@code i} of {@code index} (whether it will be a cache hit or not). */
+  void noteAccess(TableIndex index, int i) {
+    BlockHandle h = index.handle(i);
+    this.index = index;
+    this.position = i;
     if (h.offset() == nextInFile) {
       run++;
     } else {
@@ -128,8 +140,8 @@ final class Readahead implements AutoCloseable {
   private boolean refill(ReadableFile file, long offset, int stored, IoTag tag) throws IOException {
     long from = offset - offset % alignment;
     long needed = offset + stored - from;
-    long alignedDataEnd = roundUp(dataEnd);
-    long span = Math.min(Math.max(spanBytes, needed), alignedDataEnd - from);
+    long readEnd = roundUp(Math.min(dataEnd, endOfRunFrom(from)));
+    long span = Math.min(Math.max(spanBytes, needed), readEnd - from);
     span = Math.min(roundUp(span), ReadaheadBuffers.BUFFER_BYTES);
     if (span < needed) {
       return false; // a block larger than the buffer (a huge value): read it alone
@@ -143,6 +155,22 @@ final class Readahead implements AutoCloseable {
     bufferBytes = file.read(from, buffer, tag);
     spanBytes = (int) Math.min((long) spanBytes * 2, ReadaheadBuffers.BUFFER_BYTES);
     return holds(offset, stored);
+  }
+
+  /**
+   * Where the blocks end that follow the current one in the index and lie back to back with it in
+   * the file, looking no further than a full buffer from {@code from}.
+   */
+  private long endOfRunFrom(long from) {
+    long end = index.handle(position).end();
+    for (int j = position + 1; j < index.size() && end - from < ReadaheadBuffers.BUFFER_BYTES; j++) {
+      BlockHandle next = index.handle(j);
+      if (next.offset() != end) {
+        break;
+      }
+      end = next.end();
+    }
+    return end;
   }
 
   private long roundUp(long n) {

@@ -124,6 +124,53 @@ class ReadaheadTest {
   }
 
   @Test
+  void aCompactionReadsNoBytesOfAnAppendedTableThatItsIndexLeavesOut() throws IOException {
+    InMemoryFile memory = new InMemoryFile();
+    long firstFooter = build(memory, new TableOptions(4096, 16, 10), model).footerOffset();
+    // Every seventh key updated: about a third of the blocks dirty, spread over the file, their
+    // old copies left as garbage between the clean ones and their new ones at the tail.
+    List<Map.Entry<byte[], byte[]>> incoming = new ArrayList<>();
+    for (int k = 0; k < ENTRIES; k += 7) {
+      byte[] key = InternalKey.encode(userKey(k), ENTRIES + 1 + k, ValueType.VALUE);
+      byte[] value = new byte[1000];
+      incoming.add(Map.entry(key, value));
+      model.put(key, value);
+    }
+    long appendedFooter;
+    try (TableReader old = TableReader.open(memory, "t.sst", 7, firstFooter, null)) {
+      appendedFooter = new TableAppender(old, memory, memory, new TableOptions(4096, 16, 10), 0.02, it -> it,
+          IoTag.USER_READ).append(incoming).summary().footerOffset();
+    }
+    footerOffset = appendedFooter;
+    for (int alignment : new int[] {ALIGNMENT, 0}) {
+      RecordingFile file = new RecordingFile(memory, alignment);
+      try (TableReader r = open(file, new ReadaheadBuffers())) {
+        List<long[]> referenced = new ArrayList<>();
+        for (int i = 0; i < r.index().size(); i++) {
+          referenced.add(new long[] {r.index().handle(i).offset(), r.index().handle(i).end()});
+        }
+        file.reads.clear();
+        assertScanned(r, COMPACTION);
+        assertTrue(file.lengths().stream().anyMatch(n -> n >= 16 << 10), "spans still: " + file.lengths());
+        int span = Math.max(alignment, Readahead.PAGE_CACHE_SPAN_ALIGNMENT);
+        for (long[] read : file.reads) {
+          long unreferenced = read[1] - overlap(read[0], read[0] + read[1], referenced);
+          assertTrue(unreferenced < 2L * span, "a read of " + read[1] + " bytes at " + read[0] + " takes "
+              + unreferenced + " bytes no block of the index holds");
+        }
+      }
+    }
+  }
+
+  private static long overlap(long from, long to, List<long[]> ranges) {
+    long total = 0;
+    for (long[] r : ranges) {
+      total += Math.max(0, Math.min(to, r[1]) - Math.max(from, r[0]));
+    }
+    return total;
+  }
+
+  @Test
   void aScanThroughTheBlockCacheReturnsTheSameAndCachesEveryBlock() throws IOException {
     RecordingFile file = table(ALIGNMENT);
     HeapBlockCache cache = new HeapBlockCache(64 << 20);
