@@ -34,10 +34,9 @@ import java.nio.ByteBuffer;
  * table written in one piece that is every later block, so nothing changes; in an appended table
  * (block compaction) the blocks an append made dirty still lie between the clean ones, garbage
  * no index references, and the clean blocks' runs are broken by the appended ones at the file's
- * tail. A span over the file's bytes read that garbage with every rewrite of the table, and a
- * whole span for each short run (at 20 GB, merges into appended tables read 2.5x-4x what table
- * compaction's read: docs/results/issue62 {@code lever20m/}). Bytes are never rewritten, so a
- * buffered span stays valid across appends. Not thread-safe: one iterator's.
+ * tail. A span over the file's bytes would read that garbage with every merge of the table, and
+ * a whole span for each short run (docs/decisions/0027 has what that cost). Bytes are never
+ * rewritten, so a buffered span stays valid across appends. Not thread-safe: one iterator's.
  */
 final class Readahead implements AutoCloseable {
   static final int INITIAL_BYTES = 8 << 10;
@@ -54,10 +53,12 @@ final class Readahead implements AutoCloseable {
   private final int blocksBefore;
   private final int initialBytes;
 
+  /** The index the iterator walks: which blocks it reads next, and where they lie. */
+  private final TableIndex index;
+
   /** Where the next block starts if the iterator goes on in file order; -1 before the first. */
   private long nextInFile = -1;
-  /** The index the iterator walks, and the position of the block it moved to last. */
-  private TableIndex index;
+  /** The index position of the block the iterator moved to last. */
   private int position;
   /** Blocks accessed in a row, each where the previous one ended. */
   private int run;
@@ -68,9 +69,10 @@ final class Readahead implements AutoCloseable {
   private long bufferStart;
   private int bufferBytes;
 
-  private Readahead(ReadaheadBuffers buffers, int alignment, long dataEnd, int blocksBefore,
+  private Readahead(ReadaheadBuffers buffers, TableIndex index, int alignment, long dataEnd, int blocksBefore,
       int initialBytes) {
     this.buffers = buffers;
+    this.index = index;
     this.alignment = alignment;
     this.dataEnd = dataEnd;
     this.blocksBefore = blocksBefore;
@@ -82,10 +84,11 @@ final class Readahead implements AutoCloseable {
    * Read-ahead for an iterator over {@code file}, or null when it is a user's iterator whose
    * reads go through the page cache (the kernel reads ahead) or no buffers are available.
    *
+   * @param index the table's index, which the iterator walks in order
    * @param dataEnd where the table's data blocks end (its footer's offset): no span reads past it
    * @param userRead whether a user's iterator (start small, grow) or a compaction's (full span)
    */
-  static Readahead forFile(ReadableFile file, ReadaheadBuffers buffers, long dataEnd,
+  static Readahead forFile(ReadableFile file, ReadaheadBuffers buffers, TableIndex index, long dataEnd,
       boolean userRead) {
     int directAlignment = file.directReadAlignment();
     // On the page cache only a compaction reads ahead (the class comment says why).
@@ -94,16 +97,15 @@ final class Readahead implements AutoCloseable {
       return null;
     }
     return userRead
-        ? new Readahead(buffers, alignment, dataEnd, USER_BLOCKS_BEFORE, INITIAL_BYTES)
-        : new Readahead(buffers, alignment, dataEnd, COMPACTION_BLOCKS_BEFORE,
+        ? new Readahead(buffers, index, alignment, dataEnd, USER_BLOCKS_BEFORE, INITIAL_BYTES)
+        : new Readahead(buffers, index, alignment, dataEnd, COMPACTION_BLOCKS_BEFORE,
             ReadaheadBuffers.BUFFER_BYTES);
   }
 
-  /** The iterator moved to block {@code i} of {@code index} (whether it will be a cache hit or not). */
-  void noteAccess(TableIndex index, int i) {
+  /** The iterator moved to the block at index position {@code i} (whether it will be a cache hit or not). */
+  void noteAccess(int i) {
     BlockHandle h = index.handle(i);
-    this.index = index;
-    this.position = i;
+    position = i;
     if (h.offset() == nextInFile) {
       run++;
     } else {

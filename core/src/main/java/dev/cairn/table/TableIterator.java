@@ -135,7 +135,7 @@ final class TableIterator implements InternalIterator {
     if (i >= 0 && i < index.size()) {
       BlockHandle h = index.handle(i);
       if (readahead != null) {
-        readahead.noteAccess(index, i);
+        readahead.noteAccess(i);
       }
       current = reader.acquireDataBlock(h, fillCache, tag, readahead);
       blockIter = current.block().internalKeyIterator();

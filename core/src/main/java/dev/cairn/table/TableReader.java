@@ -333,7 +333,7 @@ public final class TableReader implements AutoCloseable {
    * @param readTag accounting tag for blocks read from the file
    */
   public InternalIterator iterator(boolean fillCache, IoTag readTag) {
-    Readahead readahead = Readahead.forFile(file, readaheadBuffers, footerOffset,
+    Readahead readahead = Readahead.forFile(file, readaheadBuffers, index, footerOffset,
         readTag.purpose() == IoPurpose.USER_READ);
     return new TableIterator(this, fillCache, readTag, readahead);
   }

@@ -82,11 +82,6 @@ public final class Engines {
     // leans to rewriting with the default.
     BY_NAME.put("cairn-block-deepest-last", () -> new CairnTableEngine(CairnRecipe.of(BLOCK).block(b -> b.withPolicy(
         b.policy().withLastLevel(BlockCompactionConfig.LastLevel.DEEPEST_LEVEL)))));
-    // Block compaction with the upper levels' appended tables capped at twice the table size
-    // (the default four times): a merge into a grown table reads all of it, garbage included.
-    BY_NAME.put("cairn-block-cap2", () -> new CairnTableEngine(CairnRecipe.of(BLOCK).block(b -> b.withPolicy(
-        new BlockCompactionConfig(LevelThresholds.UPPER_DEFAULT.withMaxFileSizeFactor(2), LevelThresholds.LAST_DEFAULT,
-            false)))));
     // Block compaction whose upper levels' filters reserve room for three times the keys a table
     // is built with (the default 0.4), what a table holds when it has grown to its size cap of
     // four times: an append whose keys overflow the reserve rebuilds the filter, which reads

@@ -38,11 +38,6 @@ public record LevelThresholds(
    * and so most of the garbage, between the balanced tree's 0.33 and the load's 0.7 (0.5).
    */
 
-  /** These thresholds with another {@code maxFileSizeFactor}. */
-  public LevelThresholds withMaxFileSizeFactor(double factor) {
-    return new LevelThresholds(maxDirtyRatio, minValidRatio, factor, filterReserve);
-  }
-
   /** These thresholds with another {@code filterReserve}. */
   public LevelThresholds withFilterReserve(double reserve) {
     return new LevelThresholds(maxDirtyRatio, minValidRatio, maxFileSizeFactor, reserve);

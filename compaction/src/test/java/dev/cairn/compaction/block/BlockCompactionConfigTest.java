@@ -46,7 +46,6 @@ class BlockCompactionConfigTest {
     assertEquals(LastLevel.NOTHING_BELOW, d.lastLevel());
     BlockCompactionConfig deepest = d.withLastLevel(LastLevel.DEEPEST_LEVEL);
     assertEquals(LastLevel.DEEPEST_LEVEL, deepest.withForceBlock(true).lastLevel());
-    assertEquals(new LevelThresholds(0.8, 0.5, 2.0, 0.4), LevelThresholds.UPPER_DEFAULT.withMaxFileSizeFactor(2));
     assertEquals(new LevelThresholds(0.8, 0.5, 4.0, 3.0), LevelThresholds.UPPER_DEFAULT.withFilterReserve(3));
   }
 

@@ -4,7 +4,7 @@ import dev.cairn.Stats;
 import dev.cairn.compaction.block.TargetChoice;
 import dev.cairn.compaction.block.TargetStats;
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,16 +17,25 @@ final class BlockCompactionCounters {
   private final LongAdder dirtyBlocks = new LongAdder();
   private final LongAdder appendedBytes = new LongAdder();
   private final LongAdder filterRebuilds = new LongAdder();
-  /**
-   * The decisions so far, per output level, per thresholds (upper before last), per rule: the
-   * order of {@link Stats.Block#choices()}.
-   */
-  private final Map<Integer, Map<Boolean, Map<TargetChoice.Reason, Stats.Choices>>> choices = new TreeMap<>();
+  /** The decisions so far, in the order of {@link Stats.Block#choices()}. */
+  private final Map<ChoiceKey, Stats.Choices> choices = new TreeMap<>();
+
+  /** What one line of the counts sums over: by output level, upper thresholds before last, by rule. */
+  private record ChoiceKey(int level, boolean lastLevel, TargetChoice.Reason reason)
+      implements Comparable<ChoiceKey> {
+    private static final Comparator<ChoiceKey> ORDER = Comparator.comparingInt(ChoiceKey::level)
+        .thenComparing(ChoiceKey::lastLevel).thenComparing(ChoiceKey::reason);
+
+    @Override
+    public int compareTo(ChoiceKey other) {
+      return ORDER.compare(this, other);
+    }
+  }
 
   Stats.Block snapshot(boolean enabled) {
-    List<Stats.Choices> byLevel = new ArrayList<>();
+    List<Stats.Choices> byLevel;
     synchronized (choices) {
-      choices.values().forEach(byThresholds -> byThresholds.values().forEach(byReason -> byLevel.addAll(byReason.values())));
+      byLevel = new ArrayList<>(choices.values());
     }
     return new Stats.Block(enabled, appendedTables.sum(), rewrittenTables.sum(), dirtyBlocks.sum(),
         appendedBytes.sum(), filterRebuilds.sum(), byLevel);
@@ -40,9 +49,7 @@ final class BlockCompactionCounters {
     Stats.Choices one = new Stats.Choices(level, lastLevel, choice.reason().name(),
         choice.mode() == TargetChoice.Mode.BLOCK, 1, target.totalBytes(), target.dataBlocks(), target.dirtyBlocks());
     synchronized (choices) {
-      choices.computeIfAbsent(level, l -> new TreeMap<>())
-          .computeIfAbsent(lastLevel, l -> new EnumMap<>(TargetChoice.Reason.class))
-          .merge(choice.reason(), one, BlockCompactionCounters::sum);
+      choices.merge(new ChoiceKey(level, lastLevel, choice.reason()), one, BlockCompactionCounters::sum);
     }
   }
 

@@ -143,6 +143,8 @@ final class BlockCompactionJob implements CompactionExecution {
           plan.outputLimits().targetFileBytes(), measured.get(j)));
     }
     SelectivePlan selective = new SelectivePlan(plan, choices);
+    // The bottommost codec follows the keys (nothing older below them), whichever thresholds the
+    // policy's last-level rule gave the merge.
     TableOptions tableOptions = this.tableOptions.withFilterReserve(thresholds.filterReserve())
         .forOutput(engine.options(), plan.bottommost());
 
