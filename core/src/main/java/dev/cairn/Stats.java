@@ -268,8 +268,11 @@ public record Stats(
    * @param open tables open now, including evicted ones a read still holds
    * @param opens tables opened since open (each reads a footer, an index and a filter); many
    *     more opens than files means the level shape has more tables than the cache holds
+   * @param byteCapacity most bytes of index and filter the kept tables may pin ({@link
+   *     Options#tableCacheBytes()}); 0: no byte bound
+   * @param pinnedBytes bytes of index and filter the kept tables pin now (estimated)
    */
-  public record TableFiles(int capacity, int open, long opens) {}
+  public record TableFiles(int capacity, int open, long opens, long byteCapacity, long pinnedBytes) {}
 
   /**
    * Delayed L0 Compaction (docs/dlc.md), as of the load model's last interval.

@@ -40,8 +40,9 @@ final class StatsText {
         s.cache().hitRatio() * 100, s.cache().hits(), s.cache().misses(), s.cache().inserts(), s.cache().evictions(), s.cache().evictedWarm(),
         mb(s.cache().usedBytes()), mb(s.cache().capacityBytes()),
         s.cache().windowBytes() > 0 ? String.format(", window %.2f MB", mb(s.cache().windowBytes())) : ""));
-    sb.append(String.format("table cache            %d of %d tables open, %d opens%n",
-        s.tableCache().open(), s.tableCache().capacity(), s.tableCache().opens()));
+    sb.append(String.format("table cache            %d of %d tables open, %d opens, %.2f MB of index and filter pinned%s%n",
+        s.tableCache().open(), s.tableCache().capacity(), s.tableCache().opens(), mb(s.tableCache().pinnedBytes()),
+        s.tableCache().byteCapacity() > 0 ? String.format(" (at most %.2f MB)", mb(s.tableCache().byteCapacity())) : ""));
     sb.append(String.format("stalls                 %12.3f s (%d slowdowns, %d stops)%n",
         s.stalls().totalMicros() / 1e6, s.stalls().slowdowns(), s.stalls().stops()));
     if (s.stalls().totalMicros() > 0) {

@@ -5,6 +5,7 @@ import dev.cairn.cache.BlockCache;
 import dev.cairn.cache.RefCounts;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
+import dev.cairn.key.RangeTombstones;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,8 +16,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Open tables, keyed by (file number, footer offset), bounded by count. A table keeps its index
- * and filter pinned while open, so this bounds that memory and the open files.
+ * Open tables, keyed by (file number, footer offset), bounded by count and, when given a byte
+ * bound, by the heap their indexes and filters pin ({@link TableReader#pinnedBytes}). A table
+ * keeps its index and filter pinned while open, so the count bounds the open files and the
+ * bytes that memory: a count alone lets a tree of small tables open and decode the same tables
+ * over and over (each point read consults a table per level, and an open reads a footer, an
+ * index and a filter), while a tree of large tables pins far more per table.
  *
  * <p>Keying by footer offset lets block compaction publish a new footer for the same file: the
  * new key opens a reader for the new footer while old readers keep serving old versions.
@@ -45,13 +50,14 @@ public final class TableCache implements AutoCloseable {
   private record Key(long fileNumber, long footerOffset) {}
 
   /** {@link #rangeTombstones}: what is known of each table's range tombstones, by file and footer. */
-  private final java.util.concurrent.ConcurrentHashMap<Key, dev.cairn.key.RangeTombstones> rangeTombstonesByFile =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Key, RangeTombstones> rangeTombstonesByFile = new ConcurrentHashMap<>();
 
   // Immutable after construction.
   private final FileSystem fs;
   private final Path dbDir;
   private final int capacity;
+  /** Most bytes the cached readers may pin; 0: no byte bound. */
+  private final long byteCapacity;
   private final BlockCache blockCache;
   /** Shared by the iterators of every table this cache opens (used only on direct reads). */
   private final ReadaheadBuffers readaheadBuffers = new ReadaheadBuffers();
@@ -59,34 +65,53 @@ public final class TableCache implements AutoCloseable {
   // Guards inserts, evictions and closing; lookups read entries without it.
   private final Object lock = new Object();
   private final ConcurrentHashMap<Key, Entry> entries = new ConcurrentHashMap<>();
+  /** Sum of {@link TableReader#pinnedBytes} over {@code entries}; written under {@code lock}. */
+  private volatile long cachedPinnedBytes;
+  /** Set once the byte bound, not the count, has evicted a table ({@link #keepsAll}). */
+  private volatile boolean byteBoundReached;
   private volatile boolean closed;
 
   private final LongAdder opens = new LongAdder();
   private final AtomicInteger openReaders = new AtomicInteger();
 
   /**
+   * A cache bounded by count alone.
+   *
    * @param capacity most tables kept open when no handle holds them (at least 1)
    * @param blockCache shared by all readers; null for uncached reads
    */
   public TableCache(FileSystem fs, Path dbDir, int capacity, BlockCache blockCache) {
+    this(fs, dbDir, capacity, 0, blockCache);
+  }
+
+  /**
+   * @param capacity most tables kept open when no handle holds them (at least 1)
+   * @param byteCapacity most bytes of index and filter the tables kept open may pin, or 0 for no
+   *     byte bound; the table just opened stays cached whatever its size
+   * @param blockCache shared by all readers; null for uncached reads
+   */
+  public TableCache(FileSystem fs, Path dbDir, int capacity, long byteCapacity, BlockCache blockCache) {
     if (capacity < 1) {
       throw new IllegalArgumentException("table cache capacity must be >= 1: " + capacity);
+    }
+    if (byteCapacity < 0) {
+      throw new IllegalArgumentException("table cache byte capacity must be >= 0: " + byteCapacity);
     }
     this.fs = fs;
     this.dbDir = dbDir;
     this.capacity = capacity;
+    this.byteCapacity = byteCapacity;
     this.blockCache = blockCache;
   }
 
-  /** Returns a handle on the table at {@code footerOffset} of file {@code fileNumber}. */
   /**
    * The range tombstones of table {@code fileNumber} as of its footer at {@code footerOffset},
    * remembered until the file or the footer is evicted: a footer's tombstones never change, so
    * an iterator learns which tables hold some without opening each table again.
    */
-  public dev.cairn.key.RangeTombstones rangeTombstones(long fileNumber, long footerOffset) throws IOException {
+  public RangeTombstones rangeTombstones(long fileNumber, long footerOffset) throws IOException {
     Key key = new Key(fileNumber, footerOffset);
-    dev.cairn.key.RangeTombstones known = rangeTombstonesByFile.get(key);
+    RangeTombstones known = rangeTombstonesByFile.get(key);
     if (known != null) {
       return known;
     }
@@ -97,6 +122,7 @@ public final class TableCache implements AutoCloseable {
     return known;
   }
 
+  /** Returns a handle on the table at {@code footerOffset} of file {@code fileNumber}. */
   public TableHandle acquire(long fileNumber, long footerOffset) throws IOException {
     Key key = new Key(fileNumber, footerOffset);
     Entry cached = entries.get(key);
@@ -120,6 +146,7 @@ public final class TableCache implements AutoCloseable {
         handle = new TableHandle(fresh);
         if (!closed) {
           entries.put(key, fresh);
+          cachedPinnedBytes += fresh.pinnedBytes;
         }
         reader = null;
         evicted = evictOverCapacity(fresh);
@@ -143,26 +170,33 @@ public final class TableCache implements AutoCloseable {
   }
 
   /**
-   * Removes entries until the cache is within capacity, sparing {@code keep} (just inserted) and,
-   * on the first pass, every entry used since it was last visited (see the class comment).
-   * Requires: lock held.
+   * Removes entries until the cache is within its count and byte bounds, sparing {@code keep}
+   * (just inserted) and, on the first pass, every entry used since it was last visited (see the
+   * class comment). Requires: lock held.
    */
   private List<Entry> evictOverCapacity(Entry keep) {
     List<Entry> out = new ArrayList<>();
-    int excess = entries.size() - capacity;
-    for (int pass = 0; pass < 2 && excess > 0; pass++) {
+    for (int pass = 0; pass < 2 && overCapacity(); pass++) {
       Iterator<Entry> it = entries.values().iterator();
-      while (excess > 0 && it.hasNext()) {
+      while (overCapacity() && it.hasNext()) {
         Entry e = it.next();
         if (e == keep || (pass == 0 && e.clearUsed())) {
           continue;
         }
+        if (entries.size() <= capacity) {
+          byteBoundReached = true;
+        }
         it.remove();
+        cachedPinnedBytes -= e.pinnedBytes;
         out.add(e);
-        excess--;
       }
     }
     return out;
+  }
+
+  /** Requires: lock held. */
+  private boolean overCapacity() {
+    return entries.size() > capacity || (byteCapacity > 0 && cachedPinnedBytes > byteCapacity);
   }
 
   /**
@@ -180,6 +214,7 @@ public final class TableCache implements AutoCloseable {
         }
         return false;
       });
+      removed.forEach(e -> cachedPinnedBytes -= e.pinnedBytes);
     }
     removed.forEach(Entry::release);
     if (blockCache != null) {
@@ -196,6 +231,9 @@ public final class TableCache implements AutoCloseable {
     Entry e;
     synchronized (lock) {
       e = entries.remove(new Key(fileNumber, footerOffset));
+      if (e != null) {
+        cachedPinnedBytes -= e.pinnedBytes;
+      }
     }
     if (e != null) {
       e.release();
@@ -205,6 +243,26 @@ public final class TableCache implements AutoCloseable {
   /** Most tables kept open when no handle holds them. */
   public int capacity() {
     return capacity;
+  }
+
+  /**
+   * Whether a tree of {@code files} tables fits the cache, so that a version may keep a handle
+   * on each of its tables (docs/architecture.md, "A version keeps its tables open"): within the
+   * count, and the byte bound never reached. A tree whose indexes and filters outgrow the byte
+   * bound stops being kept from then on: its reads acquire per read and the bound holds.
+   */
+  public boolean keepsAll(int files) {
+    return files <= capacity && !byteBoundReached;
+  }
+
+  /** Most bytes of index and filter the cached tables may pin; 0: no byte bound. */
+  public long byteCapacity() {
+    return byteCapacity;
+  }
+
+  /** Bytes of index and filter the cached tables pin ({@link TableReader#pinnedBytes}). */
+  public long cachedPinnedBytes() {
+    return cachedPinnedBytes;
   }
 
   /** Tables now open, including evicted ones still held by a handle. */
@@ -239,6 +297,7 @@ public final class TableCache implements AutoCloseable {
       closed = true;
       all = new ArrayList<>(entries.values());
       entries.clear();
+      cachedPinnedBytes = 0;
     }
     all.forEach(Entry::release);
   }
@@ -246,6 +305,8 @@ public final class TableCache implements AutoCloseable {
   /** A cached reader and its reference count. */
   final class Entry {
     final TableReader reader;
+    /** The reader's {@link TableReader#pinnedBytes}, fixed at open. */
+    final long pinnedBytes;
     private final AtomicInteger refs;
     /**
      * Set by a hit, cleared by an eviction pass that spares the entry. Written and read without
@@ -255,6 +316,7 @@ public final class TableCache implements AutoCloseable {
 
     Entry(TableReader reader, int initialRefs) {
       this.reader = reader;
+      this.pinnedBytes = reader.pinnedBytes();
       this.refs = new AtomicInteger(initialRefs);
     }
 

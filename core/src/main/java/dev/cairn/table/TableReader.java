@@ -389,6 +389,15 @@ public final class TableReader implements AutoCloseable {
     return footerOffset;
   }
 
+  /**
+   * Heap this reader pins while open: its decoded index and its filter's bits (estimated; the
+   * footer, properties and range tombstones are small beside them). What {@link TableCache}'s
+   * byte bound counts.
+   */
+  public long pinnedBytes() {
+    return index.heapBytes() + (filter == null ? 0 : filter.sizeBytes() + 16);
+  }
+
   public long fileNumber() {
     return fileNumber;
   }

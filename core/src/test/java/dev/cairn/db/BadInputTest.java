@@ -78,6 +78,8 @@ class BadInputTest {
         Arguments.of((Consumer<Options.Builder>) b -> b.l0CompactionTrigger(8).l0SlowdownTrigger(4), "l0SlowdownTrigger"),
         Arguments.of((Consumer<Options.Builder>) b -> b.blockCacheBytes(-1), "blockCacheBytes"),
         Arguments.of((Consumer<Options.Builder>) b -> b.blockCacheEvictionPolicy(null), "blockCacheEvictionPolicy"),
+        Arguments.of((Consumer<Options.Builder>) b -> b.tableCacheFiles(1), "tableCacheFiles"),
+        Arguments.of((Consumer<Options.Builder>) b -> b.tableCacheBytes(-1), "tableCacheBytes"),
         Arguments.of((Consumer<Options.Builder>) b -> b.backgroundThreads(0), "backgroundThreads"),
         Arguments.of((Consumer<Options.Builder>) b -> b.compaction(null), "compaction"));
   }

@@ -3,6 +3,7 @@ package dev.cairn.table;
 import static dev.cairn.table.TableTestSupport.userKey;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.fs.FileNames;
@@ -77,6 +78,96 @@ class TableCacheTest {
       assertEquals(0, cache.cachedTables());
     }
     assertEquals(0, blocks.pinned());
+  }
+
+  /** Writes keys 0..n-1 (one 1 KiB block a key with 4 KiB blocks: about n/3 index entries). */
+  private TableSummary createTableOf(long number, int n) throws IOException {
+    try (WritableFile f = fs.create(FileNames.tablePath(dir, number), IoTag.FLUSH)) {
+      TableBuilder b = new TableBuilder(f, TableOptions.DEFAULT, Footer.NO_PREVIOUS, 0);
+      for (int i = 0; i < n; i++) {
+        b.add(InternalKey.encode(userKey(i), 1, ValueType.VALUE), new byte[1000]);
+      }
+      TableSummary s = b.finish();
+      f.sync();
+      return s;
+    }
+  }
+
+  @Test
+  void aTablePinsHeapThatGrowsWithItsIndex() throws IOException {
+    TableSummary small = createTableOf(1, 30);
+    TableSummary large = createTableOf(2, 3000);
+    try (TableCache cache = new TableCache(fs, dir, 16, null);
+        TableHandle s = cache.acquire(1, small.footerOffset());
+        TableHandle l = cache.acquire(2, large.footerOffset())) {
+      long smallBytes = s.reader().pinnedBytes();
+      long largeBytes = l.reader().pinnedBytes();
+      int entries = l.reader().index().size();
+      assertTrue(entries > 500, "index entries " + entries);
+      assertTrue(largeBytes > 50 * smallBytes, smallBytes + " against " + largeBytes);
+      // Each index entry: a separator array, a handle, references and two longs (64 bytes and
+      // more); the filter: 10 bits for each of 3,000 keys.
+      long filterBytes = 3000 * 10 / 8;
+      assertTrue(largeBytes >= entries * 64L + filterBytes && largeBytes <= entries * 200L + filterBytes + 1024,
+          "pinned " + largeBytes + " for " + entries + " index entries");
+      assertEquals(smallBytes + largeBytes, cache.cachedPinnedBytes());
+    }
+  }
+
+  @Test
+  void theByteBoundEvictsTablesTheCountWouldKeep() throws IOException {
+    int tables = 6;
+    TableSummary[] s = new TableSummary[tables];
+    for (int i = 0; i < tables; i++) {
+      s[i] = createTableOf(i + 1, 600);
+    }
+    long perTable;
+    try (TableCache probe = new TableCache(fs, dir, 16, null);
+        TableHandle h = probe.acquire(1, s[0].footerOffset())) {
+      perTable = h.reader().pinnedBytes();
+    }
+    // Room for two and a half tables' indexes and filters, and for all six by count.
+    long bound = perTable * 5 / 2;
+    try (TableCache cache = new TableCache(fs, dir, 16, bound, null)) {
+      assertTrue(cache.keepsAll(tables), "nothing evicted yet");
+      for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < tables; i++) {
+          try (TableHandle h = cache.acquire(i + 1, s[i].footerOffset())) {
+            assertTrue(h.reader().mayContain(userKey(5)));
+          }
+          assertTrue(cache.cachedPinnedBytes() <= bound,
+              cache.cachedPinnedBytes() + " pinned over the bound " + bound);
+        }
+      }
+      assertEquals(2, cache.cachedTables());
+      assertEquals(2 * tables, cache.opens(), "every acquire reopened: two fit, six cycle");
+      assertFalse(cache.keepsAll(tables), "a version of these tables must not keep them");
+      assertFalse(cache.keepsAll(1), "the byte bound, once reached, stops every version keeping");
+    }
+    try (TableCache unbounded = new TableCache(fs, dir, 16, 0, null)) {
+      for (int i = 0; i < tables; i++) {
+        unbounded.acquire(i + 1, s[i].footerOffset()).close();
+      }
+      assertEquals(tables, unbounded.cachedTables());
+      assertTrue(unbounded.keepsAll(16));
+      assertFalse(unbounded.keepsAll(17), "the count still bounds");
+    }
+  }
+
+  @Test
+  void aTableLargerThanTheByteBoundIsStillServedAndKeptAlone() throws IOException {
+    TableSummary a = createTableOf(1, 600);
+    TableSummary b = createTableOf(2, 600);
+    try (TableCache cache = new TableCache(fs, dir, 16, 1, null)) {
+      try (TableHandle h = cache.acquire(1, a.footerOffset())) {
+        assertTrue(h.reader().mayContain(userKey(7)));
+      }
+      try (TableHandle h = cache.acquire(2, b.footerOffset())) {
+        assertTrue(h.reader().mayContain(userKey(7)));
+      }
+      assertEquals(1, cache.cachedTables(), "the table just opened stays; the one before goes");
+      assertEquals(1, cache.openTables());
+    }
   }
 
   @Test

@@ -89,6 +89,12 @@ public final class Engines {
     BY_NAME.put("cairn-block-reserve3", () -> new CairnTableEngine(CairnRecipe.of(BLOCK).block(b -> b.withPolicy(
         new BlockCompactionConfig(LevelThresholds.UPPER_DEFAULT.withFilterReserve(3.0), LevelThresholds.LAST_DEFAULT,
             false)))));
+    // Table and block compaction with every table of a 20 GB tree of 2 MiB tables kept open
+    // (Options.tableCacheFiles 20,000, the default 500), their indexes and filters bounded at
+    // 1 GiB of heap (Options.tableCacheBytes): what a point read costs when it opens no table.
+    BY_NAME.put("cairn-table-open", () -> new CairnTableEngine(CairnRecipe.of(TABLE)
+        .options(Engines::keepTablesOpen)));
+    BY_NAME.put("cairn-block-open", () -> new CairnTableEngine(CairnRecipe.of(BLOCK).options(Engines::keepTablesOpen)));
     // Block compaction merging one target at a time (BlockCompactionExecution.parallelism 1).
     BY_NAME.put("cairn-block-p1", () -> new CairnTableEngine(
         CairnRecipe.of(BLOCK).block(b -> b.withIo(b.io().withParallelism(1)))));
@@ -283,5 +289,10 @@ public final class Engines {
    */
   public static boolean runsCairn(String name) {
     return isCairn(name) || CAIRN_IN_A_HOST.contains(name);
+  }
+
+  /** {@code cairn-table-open} and {@code cairn-block-open}'s table cache. */
+  private static Options.Builder keepTablesOpen(Options.Builder b) {
+    return b.tableCacheFiles(20_000).tableCacheBytes(1L << 30);
   }
 }

@@ -79,7 +79,7 @@ public final class Engine {
     this.blockCache = shared == null
         ? new OffHeapBlockCache(options.blockCacheBytes(), options.blockCacheEvictionPolicy())
         : shared.openShare();
-    this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), blockCache);
+    this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), options.tableCacheBytes(), blockCache);
     this.versions = new VersionSet(dir, fs, options);
     this.cachedVersions = new CachedVersions(versions);
     versions.setVersionInstalledListener(this::versionInstalled);

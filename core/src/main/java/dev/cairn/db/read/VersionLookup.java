@@ -22,8 +22,8 @@ import java.util.List;
  * the current version shares it, so a per-read table-cache lookup and two atomic updates of a
  * reference count that every reader thread writes (its cache line moving between cores on each
  * read) become one volatile read per table (docs/architecture.md, "A version keeps its tables
- * open"). A version keeps its tables only while its files fit the table cache's capacity, so the
- * cache's bound on open tables still holds to within the versions alive at once.
+ * open"). A version keeps its tables only while its files fit the table cache's bounds ({@link
+ * TableCache#keepsAll}), so they still hold to within the versions alive at once.
  */
 public final class VersionLookup {
   private VersionLookup() {}
@@ -35,7 +35,7 @@ public final class VersionLookup {
   /** @param reads counts where the read ended and the blocks it read, by level */
   static LookupResult get(TableCache tables, Version v, LookupKey lookup, boolean fillCache, PointReads reads) {
     int blocksBefore = lookup.blockReads();
-    boolean keep = v.totalFiles() <= tables.capacity();
+    boolean keep = tables.keepsAll(v.totalFiles());
     LookupResult fromL0 = getFromLevel0(tables, v, lookup, fillCache, keep, reads);
     if (counted(reads, 0, lookup, blocksBefore, fromL0)) {
       return fromL0;
