@@ -13,6 +13,9 @@ module dev.cairn {
   requires transitive dev.cairn.fs;
   // StatsMBean: a database's Stats on the platform MBean server (no JMX type in the API).
   requires java.management;
+  // The table cache's bound derived from the process's open-file limit (TableCacheBounds);
+  // without the module the limit counts as unknown.
+  requires static jdk.management;
   // The block codecs' libraries: optional, each needed only by a database that uses its codec
   // (dev.cairn.table.codec.BlockCodecs says so when it is missing).
   requires static org.lz4.java;

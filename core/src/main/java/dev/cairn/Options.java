@@ -212,21 +212,22 @@ public final class Options {
 
   /**
    * Most open tables kept, each with its index and filter pinned on the heap: this bounds the
-   * open files. Default 500.
+   * open files. Unless set, a quarter of the process's open-file limit, between 500 and 100,000
+   * (1,000 where the limit cannot be read): 5,000 under a limit of 20,000. A point read opens
+   * every table it consults that is not kept, so a tree of more tables than this pays an open
+   * (a footer, an index and a filter read and decoded) on most reads (docs/decisions/0028).
    */
   public int tableCacheFiles() {
-    return values.tableCacheFiles;
+    return values.tableCacheFiles != DERIVED ? values.tableCacheFiles : TableCacheBounds.filesForThisProcess();
   }
 
   /**
-   * Most bytes of index and filter the kept tables may pin on the heap (estimated; about 3% of
+   * Most bytes of index and filter the kept tables may pin on the heap (estimated: about 3% of
    * the data with 4 KiB blocks and 32-byte keys), a bound beside {@link #tableCacheFiles()}.
-   * Default 0: no byte bound, the count alone. A tree with more tables than the cache keeps
-   * opens and decodes tables on its point reads (the statistics' "opens"); raising the count
-   * for it costs heap, which this bound caps.
+   * Unless set, an eighth of the JVM's maximum heap, at least 32 MiB.
    */
   public long tableCacheBytes() {
-    return values.tableCacheBytes;
+    return values.tableCacheBytes != DERIVED ? values.tableCacheBytes : TableCacheBounds.bytesForThisProcess();
   }
 
   /** Whether writes without explicit {@link WriteOptions} sync the WAL. Default false. */
@@ -329,7 +330,8 @@ public final class Options {
 
   @Override
   public String toString() {
-    return OptionsText.render(this, values.baseLevelBytes == DERIVED, values.targetFileBytes == DERIVED);
+    return OptionsText.render(this, values.baseLevelBytes == DERIVED, values.targetFileBytes == DERIVED,
+        values.tableCacheFiles == DERIVED, values.tableCacheBytes == DERIVED);
   }
 
   /** Mutable builder; {@link #build()} validates. */
@@ -354,9 +356,10 @@ public final class Options {
     private long targetFileBytes = DERIVED;
     private long blockCacheBytes = 32L << 20;
     private EvictionPolicy blockCacheEvictionPolicy = EvictionPolicy.TINY_LFU_CLOCK;
-    private int tableCacheFiles = 500;
-    /** 0: no byte bound ({@link Options#tableCacheBytes()}). */
-    private long tableCacheBytes = 0;
+    /** {@link #DERIVED}: from the process's open-file limit ({@link Options#tableCacheFiles()}). */
+    private int tableCacheFiles = (int) DERIVED;
+    /** {@link #DERIVED}: from the JVM's maximum heap ({@link Options#tableCacheBytes()}). */
+    private long tableCacheBytes = DERIVED;
     private boolean syncWrites = false;
     private int backgroundThreads = 2;
     private WalRecoveryMode walRecoveryMode = WalRecoveryMode.TOLERATE_CORRUPTED_TAIL;
@@ -404,8 +407,9 @@ public final class Options {
     public Builder targetFileBytes(long v) { targetFileBytes = v; return this; }
     public Builder blockCacheBytes(long v) { blockCacheBytes = v; return this; }
     public Builder blockCacheEvictionPolicy(EvictionPolicy v) { blockCacheEvictionPolicy = v; return this; }
+    /** {@link Options#tableCacheFiles()}; 0 (the default) derives it from the open-file limit. */
     public Builder tableCacheFiles(int v) { tableCacheFiles = v; return this; }
-    /** {@link Options#tableCacheBytes()}; 0 for no byte bound. */
+    /** {@link Options#tableCacheBytes()}; 0 (the default) derives it from the heap. */
     public Builder tableCacheBytes(long v) { tableCacheBytes = v; return this; }
     public Builder syncWrites(boolean v) { syncWrites = v; return this; }
     public Builder backgroundThreads(int v) { backgroundThreads = v; return this; }
@@ -446,8 +450,12 @@ public final class Options {
         OptionChecks.range("targetFileBytes", targetFileBytes, 16 << 10, 1L << 36);
       }
       OptionChecks.range("blockCacheBytes", blockCacheBytes, 0, 1L << 44);
-      OptionChecks.range("tableCacheFiles", tableCacheFiles, 16, 1_000_000);
-      OptionChecks.range("tableCacheBytes", tableCacheBytes, 0, 1L << 40);
+      if (tableCacheFiles != DERIVED) {
+        OptionChecks.range("tableCacheFiles", tableCacheFiles, 16, 1_000_000);
+      }
+      if (tableCacheBytes != DERIVED) {
+        OptionChecks.range("tableCacheBytes", tableCacheBytes, 64 << 10, 1L << 40);
+      }
       OptionChecks.range("backgroundThreads", backgroundThreads, 1, 64);
       OptionChecks.range("obsoleteFileBatchBytes", obsoleteFileBatchBytes, 0, Long.MAX_VALUE);
       OptionChecks.range("bytesPerSync", bytesPerSync, 0, Long.MAX_VALUE);

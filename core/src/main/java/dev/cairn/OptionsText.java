@@ -4,7 +4,8 @@ package dev.cairn;
 final class OptionsText {
   private OptionsText() {}
 
-  static String render(Options o, boolean baseLevelDerived, boolean targetFileDerived) {
+  static String render(Options o, boolean baseLevelDerived, boolean targetFileDerived, boolean tableFilesDerived,
+      boolean tableBytesDerived) {
     return "Options{memtableBytes=" + o.memtableBytes()
         + ", maxImmutableMemtables=" + o.maxImmutableMemtables()
         + ", blockBytes=" + o.blockBytes() + ", blockRestartInterval=" + o.blockRestartInterval()
@@ -16,7 +17,8 @@ final class OptionsText {
         + ", targetFileBytes=" + o.targetFileBytes() + (targetFileDerived ? " (derived)" : "")
         + ", blockCacheBytes=" + o.blockCacheBytes()
         + ", blockCacheEvictionPolicy=" + o.blockCacheEvictionPolicy()
-        + ", tableCacheFiles=" + o.tableCacheFiles() + ", tableCacheBytes=" + o.tableCacheBytes()
+        + ", tableCacheFiles=" + o.tableCacheFiles() + (tableFilesDerived ? " (derived)" : "")
+        + ", tableCacheBytes=" + o.tableCacheBytes() + (tableBytesDerived ? " (derived)" : "")
         + ", syncWrites=" + o.syncWrites()
         + ", backgroundThreads=" + o.backgroundThreads() + ", compaction=" + o.compaction()
         + ", walRecoveryMode=" + o.walRecoveryMode()

@@ -79,7 +79,8 @@ class OptionsRoundTripTest {
       return !(Boolean) current;
     }
     if (type == int.class) {
-      return (Integer) current + 1;
+      // From 0 (a derived count), a count every such option accepts.
+      return (Integer) current == 0 ? 16 : (Integer) current + 1;
     }
     if (type == long.class) {
       // A step every byte-sized option accepts, also from 0 (a derived or disabled setting).
