@@ -222,7 +222,7 @@ public final class Options {
   }
 
   /**
-   * Most bytes of index and filter the kept tables may pin on the heap (estimated: about 3% of
+   * Most bytes of index and filter the kept tables may pin on the heap (estimated: about 2.3% of
    * the data with 4 KiB blocks and 32-byte keys), a bound beside {@link #tableCacheFiles()}.
    * Unless set, an eighth of the JVM's maximum heap, at least 32 MiB.
    */

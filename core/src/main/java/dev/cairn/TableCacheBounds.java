@@ -10,7 +10,7 @@ import java.lang.management.OperatingSystemMXBean;
  *
  * <p>Each point read consults a table per level, and a table not kept open is opened for it: a
  * footer, an index and a filter read and decoded, some 50 us. A count that a tree outgrows makes
- * that the cost of most reads (with 1,600 tables of 2 MiB against 500, Cairn served a seventh of
+ * that the cost of most reads (with 1,900 tables of 2 MiB against 500, Cairn served a tenth of
  * the point reads it served with every table kept open; docs/decisions/0028), so the bounds follow
  * what the process can spare rather than a fixed count: a quarter of its open-file limit, which
  * leaves the rest to the application and to the engine's own logs and outputs, and an eighth of

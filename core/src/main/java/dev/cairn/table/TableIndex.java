@@ -59,8 +59,9 @@ final class TableIndex {
    * The heap an index holds, estimated for a 64-bit JVM with compressed references: per entry a
    * separator array (16-byte header, contents rounded up to 8), a BlockHandle (12-byte header
    * and two longs, 32 bytes), a reference to each, and one long in each of keyPrefixes and
-   * dataBefore; plus the four arrays' headers. About 130 bytes a 4 KiB block with 32-byte keys,
-   * 3% of the data: what the table cache's byte bound counts.
+   * dataBefore; plus the four arrays' headers. About 95 bytes a 4 KiB block of 1 KiB values
+   * with 32-byte keys (separators are shortened), 2.3% of the data: what the table cache's byte
+   * bound counts.
    */
   private static long estimateHeapBytes(byte[][] separators) {
     long bytes = 4 * 16 + 64;
