@@ -16,6 +16,9 @@ import dev.cairn.db.SharedState;
  *   <li>the threads: a quarter (at least one) flush the databases' memtables, the rest compact;
  *       each database's compactions queue for them; one more thread runs every database's
  *       periodic tasks (the buffer's trim, DLC's monitor, the idle drain);
+ *   <li>the open tables: one budget of open files and of the heap their indexes and filters pin
+ *       ({@link Options#tableCacheFiles()}, {@link Options#tableCacheBytes()}, for all the
+ *       databases together); each database evicts its own tables while the whole is over;
  *   <li>the memtable budget (optional): when the databases' active memtables hold seven eighths
  *       of it, a database that writes switches its memtable for a flush; over the budget, writers
  *       wait for the flushes under way. A database that stops writing keeps its active memtable
@@ -29,7 +32,9 @@ public final class SharedResources implements AutoCloseable {
   private final long memtableBudgetBytes;
 
   private SharedResources(Builder b) {
-    this.pools = new SharedState(b.blockCacheBytes, b.blockCacheEvictionPolicy, b.backgroundThreads, b.memtableBudgetBytes);
+    this.pools = new SharedState(b.blockCacheBytes, b.blockCacheEvictionPolicy, b.backgroundThreads, b.memtableBudgetBytes,
+        b.tableCacheFiles != 0 ? b.tableCacheFiles : TableCacheBounds.filesForThisProcess(),
+        b.tableCacheBytes != 0 ? b.tableCacheBytes : TableCacheBounds.bytesForThisProcess());
     this.memtableBudgetBytes = b.memtableBudgetBytes;
   }
 
@@ -49,9 +54,12 @@ public final class SharedResources implements AutoCloseable {
     Options defaults = Options.defaults();
     if (options.blockCacheBytes() != defaults.blockCacheBytes()
         || options.blockCacheEvictionPolicy() != defaults.blockCacheEvictionPolicy()
-        || options.backgroundThreads() != defaults.backgroundThreads()) {
-      throw new IllegalArgumentException("the options set blockCacheBytes, blockCacheEvictionPolicy or "
-          + "backgroundThreads, which the shared resources provide: leave them at their defaults");
+        || options.backgroundThreads() != defaults.backgroundThreads()
+        || options.tableCacheFiles() != defaults.tableCacheFiles()
+        || options.tableCacheBytes() != defaults.tableCacheBytes()) {
+      throw new IllegalArgumentException("the options set blockCacheBytes, blockCacheEvictionPolicy, "
+          + "backgroundThreads, tableCacheFiles or tableCacheBytes, which the shared resources provide: "
+          + "leave them at their defaults");
     }
     pools.reserve();
     return pools;
@@ -70,6 +78,16 @@ public final class SharedResources implements AutoCloseable {
   /** The memtable budget; 0 for none. */
   public long memtableBudgetBytes() {
     return memtableBudgetBytes;
+  }
+
+  /** Tables the databases keep open now, together (within {@link Builder#tableCacheFiles}). */
+  public int openTables() {
+    return pools.tableCacheFiles();
+  }
+
+  /** Bytes of index and filter the databases' open tables pin now, together. */
+  public long tableCacheBytes() {
+    return pools.tableCacheBytes();
   }
 
   /** Databases open on these resources now. */
@@ -93,6 +111,8 @@ public final class SharedResources implements AutoCloseable {
     private EvictionPolicy blockCacheEvictionPolicy = EvictionPolicy.TINY_LFU_CLOCK;
     private int backgroundThreads = 4;
     private long memtableBudgetBytes = 0;
+    private int tableCacheFiles = 0;
+    private long tableCacheBytes = 0;
 
     private Builder() {}
 
@@ -120,6 +140,24 @@ public final class SharedResources implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Most tables the databases keep open together; 0 (the default) derives it from the process
+     * as {@link Options#tableCacheFiles()} does for one database.
+     */
+    public Builder tableCacheFiles(int v) {
+      tableCacheFiles = v;
+      return this;
+    }
+
+    /**
+     * Most bytes of index and filter the databases' open tables pin together; 0 (the default)
+     * derives it from the heap as {@link Options#tableCacheBytes()} does for one database.
+     */
+    public Builder tableCacheBytes(long v) {
+      tableCacheBytes = v;
+      return this;
+    }
+
     public SharedResources build() {
       if (blockCacheBytes < 0 || blockCacheBytes > 1L << 44) {
         throw new IllegalArgumentException("blockCacheBytes = " + blockCacheBytes + " is out of range [0, 2^44]");
@@ -129,6 +167,14 @@ public final class SharedResources implements AutoCloseable {
       }
       if (backgroundThreads < 2 || backgroundThreads > 256) {
         throw new IllegalArgumentException("backgroundThreads = " + backgroundThreads + " is out of range [2, 256]");
+      }
+      if (tableCacheFiles != 0 && (tableCacheFiles < 16 || tableCacheFiles > 1_000_000)) {
+        throw new IllegalArgumentException("tableCacheFiles = " + tableCacheFiles
+            + " is out of range [16, 1000000] (0 to derive it)");
+      }
+      if (tableCacheBytes != 0 && (tableCacheBytes < 64 << 10 || tableCacheBytes > 1L << 40)) {
+        throw new IllegalArgumentException("tableCacheBytes = " + tableCacheBytes
+            + " is out of range [64 KiB, 2^40] (0 to derive it)");
       }
       if (memtableBudgetBytes != 0 && memtableBudgetBytes < 1L << 20) {
         throw new IllegalArgumentException("memtableBudgetBytes = " + memtableBudgetBytes

@@ -264,13 +264,14 @@ public record Stats(
   /**
    * The table cache: the tables kept open (each with its index and filter in memory).
    *
-   * @param capacity most tables kept open when no read holds them ({@link Options#tableCacheFiles()})
+   * @param capacity most tables kept open when no read holds them ({@link Options#tableCacheFiles()},
+   *     or with {@link SharedResources} the shared bound over every database)
    * @param open tables open now, including evicted ones a read still holds
    * @param opens tables opened since open (each reads a footer, an index and a filter); many
    *     more opens than files means the level shape has more tables than the cache holds
    * @param byteCapacity most bytes of index and filter the kept tables may pin ({@link
-   *     Options#tableCacheBytes()}); 0: no byte bound
-   * @param pinnedBytes bytes of index and filter the kept tables pin now (estimated)
+   *     Options#tableCacheBytes()}, or the shared bound); 0: no byte bound
+   * @param pinnedBytes bytes of index and filter this database's kept tables pin now (estimated)
    */
   public record TableFiles(int capacity, int open, long opens, long byteCapacity, long pinnedBytes) {}
 

@@ -4,13 +4,26 @@ import dev.cairn.cache.CacheStats;
 import dev.cairn.cache.EvictionPolicy;
 import dev.cairn.db.base.MemtableBudget;
 import dev.cairn.db.base.SharedPools;
+import dev.cairn.table.TableCacheBudget;
 
 /** The facade over {@link SharedPools} that the API's {@code SharedResources} holds. */
 public final class SharedState {
   private final SharedPools pools;
 
-  public SharedState(long cacheBytes, EvictionPolicy policy, int backgroundThreads, long memtableBudgetBytes) {
-    this.pools = new SharedPools(cacheBytes, policy, backgroundThreads, memtableBudgetBytes);
+  public SharedState(long cacheBytes, EvictionPolicy policy, int backgroundThreads, long memtableBudgetBytes,
+      int tableCacheFiles, long tableCacheBytes) {
+    this.pools = new SharedPools(cacheBytes, policy, backgroundThreads, memtableBudgetBytes,
+        TableCacheBudget.shared(tableCacheFiles, tableCacheBytes));
+  }
+
+  /** Tables the databases keep open now, together. */
+  public int tableCacheFiles() {
+    return pools.tableCacheBudget().files();
+  }
+
+  /** Bytes of index and filter the databases' open tables pin now, together. */
+  public long tableCacheBytes() {
+    return pools.tableCacheBudget().bytes();
   }
 
   SharedPools pools() {

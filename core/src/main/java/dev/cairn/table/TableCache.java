@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Open tables, keyed by (file number, footer offset), bounded by count and, when given a byte
- * bound, by the heap their indexes and filters pin ({@link TableReader#pinnedBytes}). A table
+ * Open tables, keyed by (file number, footer offset), bounded by a {@link TableCacheBudget}: a count
+ * and the heap their indexes and filters pin ({@link TableReader#pinnedBytes}), the database's own
+ * or shared with the other databases of the process. A table
  * keeps its index and filter pinned while open, so the count bounds the open files and the
  * bytes that memory: a count alone lets a tree of small tables open and decode the same tables
  * over and over (each point read consults a table per level, and an open reads a footer, an
@@ -55,9 +56,7 @@ public final class TableCache implements AutoCloseable {
   // Immutable after construction.
   private final FileSystem fs;
   private final Path dbDir;
-  private final int capacity;
-  /** Most bytes the cached readers may pin; 0: no byte bound. */
-  private final long byteCapacity;
+  private final TableCacheBudget budget;
   private final BlockCache blockCache;
   /** Shared by the iterators of every table this cache opens (used only on direct reads). */
   private final ReadaheadBuffers readaheadBuffers = new ReadaheadBuffers();
@@ -67,8 +66,6 @@ public final class TableCache implements AutoCloseable {
   private final ConcurrentHashMap<Key, Entry> entries = new ConcurrentHashMap<>();
   /** Sum of {@link TableReader#pinnedBytes} over {@code entries}; written under {@code lock}. */
   private volatile long cachedPinnedBytes;
-  /** Set once the byte bound, not the count, has evicted a table ({@link #keepsAll}). */
-  private volatile boolean byteBoundReached;
   private volatile boolean closed;
 
   private final LongAdder opens = new LongAdder();
@@ -81,26 +78,18 @@ public final class TableCache implements AutoCloseable {
    * @param blockCache shared by all readers; null for uncached reads
    */
   public TableCache(FileSystem fs, Path dbDir, int capacity, BlockCache blockCache) {
-    this(fs, dbDir, capacity, 0, blockCache);
+    this(fs, dbDir, TableCacheBudget.forOneDatabase(capacity, 0), blockCache);
   }
 
   /**
-   * @param capacity most tables kept open when no handle holds them (at least 1)
-   * @param byteCapacity most bytes of index and filter the tables kept open may pin, or 0 for no
-   *     byte bound; the table just opened stays cached whatever its size
+   * @param budget the most tables kept open when no handle holds them and the bytes of index and
+   *     filter they may pin; the table just opened stays cached whatever its size
    * @param blockCache shared by all readers; null for uncached reads
    */
-  public TableCache(FileSystem fs, Path dbDir, int capacity, long byteCapacity, BlockCache blockCache) {
-    if (capacity < 1) {
-      throw new IllegalArgumentException("table cache capacity must be >= 1: " + capacity);
-    }
-    if (byteCapacity < 0) {
-      throw new IllegalArgumentException("table cache byte capacity must be >= 0: " + byteCapacity);
-    }
+  public TableCache(FileSystem fs, Path dbDir, TableCacheBudget budget, BlockCache blockCache) {
     this.fs = fs;
     this.dbDir = dbDir;
-    this.capacity = capacity;
-    this.byteCapacity = byteCapacity;
+    this.budget = budget;
     this.blockCache = blockCache;
   }
 
@@ -147,6 +136,7 @@ public final class TableCache implements AutoCloseable {
         if (!closed) {
           entries.put(key, fresh);
           cachedPinnedBytes += fresh.pinnedBytes;
+          budget.added(fresh.pinnedBytes);
         }
         reader = null;
         evicted = evictOverCapacity(fresh);
@@ -170,33 +160,33 @@ public final class TableCache implements AutoCloseable {
   }
 
   /**
-   * Removes entries until the cache is within its count and byte bounds, sparing {@code keep}
-   * (just inserted) and, on the first pass, every entry used since it was last visited (see the
-   * class comment). Requires: lock held.
+   * Removes entries until the budget is kept, sparing {@code keep} (just inserted) and, on the
+   * first pass, every entry used since it was last visited (see the class comment). A shared
+   * budget may stay over when this cache has nothing left to give: the other caches evict on
+   * their next insert. Requires: lock held.
    */
   private List<Entry> evictOverCapacity(Entry keep) {
     List<Entry> out = new ArrayList<>();
-    for (int pass = 0; pass < 2 && overCapacity(); pass++) {
+    for (int pass = 0; pass < 2 && budget.over(); pass++) {
       Iterator<Entry> it = entries.values().iterator();
-      while (overCapacity() && it.hasNext()) {
+      while (budget.over() && it.hasNext()) {
         Entry e = it.next();
         if (e == keep || (pass == 0 && e.clearUsed())) {
           continue;
         }
-        if (entries.size() <= capacity) {
-          byteBoundReached = true;
-        }
+        budget.evicted();
         it.remove();
-        cachedPinnedBytes -= e.pinnedBytes;
+        forget(e);
         out.add(e);
       }
     }
     return out;
   }
 
-  /** Requires: lock held. */
-  private boolean overCapacity() {
-    return entries.size() > capacity || (byteCapacity > 0 && cachedPinnedBytes > byteCapacity);
+  /** An entry left the map: its bytes leave this cache's count and the budget. Requires: lock held. */
+  private void forget(Entry e) {
+    cachedPinnedBytes -= e.pinnedBytes;
+    budget.removed(e.pinnedBytes);
   }
 
   /**
@@ -214,7 +204,7 @@ public final class TableCache implements AutoCloseable {
         }
         return false;
       });
-      removed.forEach(e -> cachedPinnedBytes -= e.pinnedBytes);
+      removed.forEach(this::forget);
     }
     removed.forEach(Entry::release);
     if (blockCache != null) {
@@ -232,7 +222,7 @@ public final class TableCache implements AutoCloseable {
     synchronized (lock) {
       e = entries.remove(new Key(fileNumber, footerOffset));
       if (e != null) {
-        cachedPinnedBytes -= e.pinnedBytes;
+        forget(e);
       }
     }
     if (e != null) {
@@ -240,27 +230,20 @@ public final class TableCache implements AutoCloseable {
     }
   }
 
-  /** Most tables kept open when no handle holds them. */
-  public int capacity() {
-    return capacity;
+  /** The bounds this cache keeps its tables within. */
+  public TableCacheBudget budget() {
+    return budget;
   }
 
   /**
-   * Whether a tree of {@code files} tables fits the cache, so that a version may keep a handle
-   * on each of its tables (docs/architecture.md, "A version keeps its tables open"): within the
-   * count, and the byte bound never reached. A tree whose indexes and filters outgrow the byte
-   * bound stops being kept from then on: its reads acquire per read and the bound holds.
+   * Whether a tree of {@code files} tables fits the cache's budget, so that a version may keep a
+   * handle on each of its tables ({@link TableCacheBudget#keepsAll}).
    */
   public boolean keepsAll(int files) {
-    return files <= capacity && !byteBoundReached;
+    return budget.keepsAll(files);
   }
 
-  /** Most bytes of index and filter the cached tables may pin; 0: no byte bound. */
-  public long byteCapacity() {
-    return byteCapacity;
-  }
-
-  /** Bytes of index and filter the cached tables pin ({@link TableReader#pinnedBytes}). */
+  /** Bytes of index and filter the tables this cache keeps pin ({@link TableReader#pinnedBytes}). */
   public long cachedPinnedBytes() {
     return cachedPinnedBytes;
   }
@@ -297,7 +280,7 @@ public final class TableCache implements AutoCloseable {
       closed = true;
       all = new ArrayList<>(entries.values());
       entries.clear();
-      cachedPinnedBytes = 0;
+      all.forEach(this::forget);
     }
     all.forEach(Entry::release);
   }

@@ -230,6 +230,46 @@ class SharedResourcesTest {
     assertThrows(IllegalStateException.class, () -> Cairn.open(tmp.resolve("db"), Options.defaults(), shared));
     assertThrows(IllegalArgumentException.class, () -> SharedResources.builder().backgroundThreads(1).build());
     assertThrows(IllegalArgumentException.class, () -> SharedResources.builder().memtableBudgetBytes(1000).build());
+    assertThrows(IllegalArgumentException.class, () -> SharedResources.builder().tableCacheFiles(8).build());
+    assertThrows(IllegalArgumentException.class, () -> SharedResources.builder().tableCacheBytes(1000).build());
+  }
+
+  @Test
+  void theDatabasesKeepTheirOpenTablesWithinOneSharedBound() {
+    int bound = 16;
+    List<Cairn> dbs = new ArrayList<>();
+    try (SharedResources shared = SharedResources.builder().tableCacheFiles(bound).build()) {
+      IllegalArgumentException own = assertThrows(IllegalArgumentException.class,
+          () -> Cairn.open(tmp.resolve("own"), Options.builder().tableCacheFiles(64).build(), shared));
+      assertTrue(own.getMessage().contains("tableCacheFiles"), own.getMessage());
+      Options manyTables = Options.builder().memtableBytes(64 << 10).targetFileBytes(32 << 10).blockBytes(1024)
+          .l0CompactionTrigger(40).l0SlowdownTrigger(80).l0StopTrigger(120).build();
+      for (int d = 0; d < 3; d++) {
+        Cairn db = Cairn.open(tmp.resolve("db" + d), manyTables, shared);
+        dbs.add(db);
+        // Twelve overlapping level-0 tables a database: 36 in all against a bound of 16.
+        for (int t = 0; t < 12; t++) {
+          for (int i = t; i < KEYS; i += 12) {
+            db.put(key(i), value(d, i));
+          }
+          db.flush();
+        }
+      }
+      for (int d = 0; d < 3; d++) {
+        for (int i = 0; i < KEYS; i += 5) {
+          assertArrayEquals(value(d, i), dbs.get(d).get(key(i)), "database " + d + ", key " + i);
+        }
+        assertTrue(shared.openTables() <= bound + 1,
+            shared.openTables() + " tables kept open against a shared bound of " + bound);
+      }
+      long opens = dbs.stream().mapToLong(db -> db.stats().tableCache().opens()).sum();
+      assertTrue(opens > 36, "tables were reopened for want of room: " + opens + " opens");
+      assertEquals(bound, dbs.get(0).stats().tableCache().capacity(), "each database reports the shared bound");
+      for (Cairn db : dbs) {
+        db.close();
+      }
+      assertEquals(0, shared.openTables(), "closed databases keep no table");
+    }
   }
 
   private static List<String> threadNames() {

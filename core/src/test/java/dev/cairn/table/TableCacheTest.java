@@ -128,7 +128,7 @@ class TableCacheTest {
     }
     // Room for two and a half tables' indexes and filters, and for all six by count.
     long bound = perTable * 5 / 2;
-    try (TableCache cache = new TableCache(fs, dir, 16, bound, null)) {
+    try (TableCache cache = new TableCache(fs, dir, TableCacheBudget.forOneDatabase(16, bound), null)) {
       assertTrue(cache.keepsAll(tables), "nothing evicted yet");
       for (int round = 0; round < 2; round++) {
         for (int i = 0; i < tables; i++) {
@@ -144,7 +144,7 @@ class TableCacheTest {
       assertFalse(cache.keepsAll(tables), "a version of these tables must not keep them");
       assertFalse(cache.keepsAll(1), "the byte bound, once reached, stops every version keeping");
     }
-    try (TableCache unbounded = new TableCache(fs, dir, 16, 0, null)) {
+    try (TableCache unbounded = new TableCache(fs, dir, TableCacheBudget.forOneDatabase(16, 0), null)) {
       for (int i = 0; i < tables; i++) {
         unbounded.acquire(i + 1, s[i].footerOffset()).close();
       }
@@ -158,7 +158,7 @@ class TableCacheTest {
   void aTableLargerThanTheByteBoundIsStillServedAndKeptAlone() throws IOException {
     TableSummary a = createTableOf(1, 600);
     TableSummary b = createTableOf(2, 600);
-    try (TableCache cache = new TableCache(fs, dir, 16, 1, null)) {
+    try (TableCache cache = new TableCache(fs, dir, TableCacheBudget.forOneDatabase(16, 1), null)) {
       try (TableHandle h = cache.acquire(1, a.footerOffset())) {
         assertTrue(h.reader().mayContain(userKey(7)));
       }

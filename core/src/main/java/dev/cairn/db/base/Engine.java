@@ -6,6 +6,7 @@ import dev.cairn.cache.OffHeapBlockCache;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IncrementalSyncFile;
 import dev.cairn.table.TableCache;
+import dev.cairn.table.TableCacheBudget;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionSet;
 import java.nio.file.Path;
@@ -79,7 +80,9 @@ public final class Engine {
     this.blockCache = shared == null
         ? new OffHeapBlockCache(options.blockCacheBytes(), options.blockCacheEvictionPolicy())
         : shared.openShare();
-    this.tableCache = new TableCache(fs, dir, options.tableCacheFiles(), options.tableCacheBytes(), blockCache);
+    this.tableCache = new TableCache(fs, dir, shared == null
+        ? TableCacheBudget.forOneDatabase(options.tableCacheFiles(), options.tableCacheBytes())
+        : shared.tableCacheBudget(), blockCache);
     this.versions = new VersionSet(dir, fs, options);
     this.cachedVersions = new CachedVersions(versions);
     versions.setVersionInstalledListener(this::versionInstalled);

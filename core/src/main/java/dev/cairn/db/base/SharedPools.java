@@ -4,6 +4,7 @@ import dev.cairn.cache.BlockCache;
 import dev.cairn.cache.EvictionPolicy;
 import dev.cairn.cache.OffHeapBlockCache;
 import dev.cairn.cache.ScopedBlockCache;
+import dev.cairn.table.TableCacheBudget;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,6 +27,7 @@ public final class SharedPools {
   private final ScheduledExecutorService timers;
   private final int compactionThreadCount;
   private final MemtableBudget budget;
+  private final TableCacheBudget tableCacheBudget;
   private final AtomicLong nextScope = new AtomicLong();
 
   // Guarded by this.
@@ -35,8 +37,11 @@ public final class SharedPools {
   /**
    * @param backgroundThreads at least 2: a quarter (at least one) for flushes, the rest for compactions
    * @param memtableBudgetBytes 0 for none
+   * @param tableCacheBudget the open tables of every database together
    */
-  public SharedPools(long cacheBytes, EvictionPolicy policy, int backgroundThreads, long memtableBudgetBytes) {
+  public SharedPools(long cacheBytes, EvictionPolicy policy, int backgroundThreads, long memtableBudgetBytes,
+      TableCacheBudget tableCacheBudget) {
+    this.tableCacheBudget = tableCacheBudget;
     this.cache = new OffHeapBlockCache(cacheBytes, policy);
     int flushes = Math.max(1, backgroundThreads / 4);
     this.compactionThreadCount = backgroundThreads - flushes;
@@ -95,6 +100,11 @@ public final class SharedPools {
   }
 
   /** The memtable budget, or null for none. */
+  /** The bounds of every database's open tables together. */
+  public TableCacheBudget tableCacheBudget() {
+    return tableCacheBudget;
+  }
+
   public MemtableBudget budget() {
     return budget;
   }
