@@ -18,11 +18,11 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Open tables, keyed by (file number, footer offset), bounded by a {@link TableCacheBudget}: a count
  * and the heap their indexes and filters pin ({@link TableReader#pinnedBytes}), the database's own
- * or shared with the other databases of the process. A table
- * keeps its index and filter pinned while open, so the count bounds the open files and the
- * bytes that memory: a count alone lets a tree of small tables open and decode the same tables
- * over and over (each point read consults a table per level, and an open reads a footer, an
- * index and a filter), while a tree of large tables pins far more per table.
+ * or shared with the other databases of the process. A table keeps its index and filter pinned
+ * while open, so the count bounds the open files and the bytes that memory: a count alone lets a
+ * tree of small tables open and decode the same tables over and over (each point read consults a
+ * table per level, and an open reads a footer, an index and a filter), while a tree of large
+ * tables pins far more per table.
  *
  * <p>Keying by footer offset lets block compaction publish a new footer for the same file: the
  * new key opens a reader for the new footer while old readers keep serving old versions.
