@@ -223,11 +223,21 @@ public final class Options {
 
   /**
    * Most bytes of index and filter the kept tables may pin on the heap (estimated: about 2.3% of
-   * the data with 4 KiB blocks and 32-byte keys), a bound beside {@link #tableCacheFiles()}.
-   * Unless set, an eighth of the JVM's maximum heap, at least 32 MiB.
+   * the data with 4 KiB blocks of 1 KiB values and 32-byte keys), a bound beside {@link
+   * #tableCacheFiles()}. Unless set, an eighth of the JVM's maximum heap, at least 32 MiB; set it
+   * to its maximum, 2^40, for no byte bound in practice.
    */
   public long tableCacheBytes() {
     return values.tableCacheBytes != DERIVED ? values.tableCacheBytes : TableCacheBounds.bytesForThisProcess();
+  }
+
+  /**
+   * Whether both table cache bounds are left to the engine ({@link #tableCacheFiles()}, {@link
+   * #tableCacheBytes()} unset): what a database opened on {@link SharedResources} needs, since the
+   * shared bounds replace them.
+   */
+  boolean tableCacheBoundsDerived() {
+    return values.tableCacheFiles == DERIVED && values.tableCacheBytes == DERIVED;
   }
 
   /** Whether writes without explicit {@link WriteOptions} sync the WAL. Default false. */

@@ -17,8 +17,9 @@ import dev.cairn.db.SharedState;
  *       each database's compactions queue for them; one more thread runs every database's
  *       periodic tasks (the buffer's trim, DLC's monitor, the idle drain);
  *   <li>the open tables: one budget of open files and of the heap their indexes and filters pin
- *       ({@link Options#tableCacheFiles()}, {@link Options#tableCacheBytes()}, for all the
- *       databases together); each database evicts its own tables while the whole is over;
+ *       for all the databases together ({@link Builder#tableCacheFiles}, {@link
+ *       Builder#tableCacheBytes}); a database over its share of it evicts its own tables, and
+ *       one that needs room takes it from the database that keeps the most;
  *   <li>the memtable budget (optional): when the databases' active memtables hold seven eighths
  *       of it, a database that writes switches its memtable for a flush; over the budget, writers
  *       wait for the flushes under way. A database that stops writing keeps its active memtable
@@ -55,8 +56,7 @@ public final class SharedResources implements AutoCloseable {
     if (options.blockCacheBytes() != defaults.blockCacheBytes()
         || options.blockCacheEvictionPolicy() != defaults.blockCacheEvictionPolicy()
         || options.backgroundThreads() != defaults.backgroundThreads()
-        || options.tableCacheFiles() != defaults.tableCacheFiles()
-        || options.tableCacheBytes() != defaults.tableCacheBytes()) {
+        || !options.tableCacheBoundsDerived()) {
       throw new IllegalArgumentException("the options set blockCacheBytes, blockCacheEvictionPolicy, "
           + "backgroundThreads, tableCacheFiles or tableCacheBytes, which the shared resources provide: "
           + "leave them at their defaults");
@@ -80,8 +80,12 @@ public final class SharedResources implements AutoCloseable {
     return memtableBudgetBytes;
   }
 
-  /** Tables the databases keep open now, together (within {@link Builder#tableCacheFiles}). */
-  public int openTables() {
+  /**
+   * Tables the databases' table caches keep now, together (within {@link Builder#tableCacheFiles},
+   * give or take a table per database inserting at once). Tables a read or a version still holds
+   * after the cache let them go are open too, and not counted here.
+   */
+  public int keptTables() {
     return pools.tableCacheFiles();
   }
 

@@ -47,6 +47,7 @@ class TableCacheBoundsTest {
     assertEquals(TableCacheBounds.filesForThisProcess(), derived.tableCacheFiles());
     assertEquals(TableCacheBounds.bytesForThisProcess(), derived.tableCacheBytes());
     assertTrue(derived.toString().contains("tableCacheFiles=" + derived.tableCacheFiles() + " (derived)"), derived.toString());
+    assertTrue(derived.toString().contains("tableCacheBytes=" + derived.tableCacheBytes() + " (derived)"), derived.toString());
     Options set = Options.builder().tableCacheFiles(64).tableCacheBytes(8L << 20).build();
     assertEquals(64, set.tableCacheFiles());
     assertEquals(8L << 20, set.tableCacheBytes());

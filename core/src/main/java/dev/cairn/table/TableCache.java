@@ -91,6 +91,7 @@ public final class TableCache implements AutoCloseable {
     this.dbDir = dbDir;
     this.budget = budget;
     this.blockCache = blockCache;
+    budget.register(this);
   }
 
   /**
@@ -123,6 +124,7 @@ public final class TableCache implements AutoCloseable {
     TableReader reader = openReader(fileNumber, footerOffset);
     List<Entry> evicted;
     TableHandle handle;
+    Entry inserted = null;
     synchronized (lock) {
       // Under the lock an entry in the map still holds the cache's reference: retaining succeeds.
       Entry e = closed ? null : entries.get(key);
@@ -139,7 +141,9 @@ public final class TableCache implements AutoCloseable {
           budget.added(fresh.pinnedBytes);
         }
         reader = null;
-        evicted = evictOverCapacity(fresh);
+        inserted = fresh;
+        // A shared budget first takes room from the caches that keep more than this one.
+        evicted = budget.isShared() ? List.of() : evictOverCapacity(fresh);
       }
     }
     if (reader != null) {
@@ -147,7 +151,43 @@ public final class TableCache implements AutoCloseable {
       openReaders.decrementAndGet();
     }
     evicted.forEach(Entry::release);
+    if (inserted != null && budget.isShared() && budget.over()) {
+      budget.makeRoom(this);
+      List<Entry> own;
+      synchronized (lock) {
+        own = evictOverCapacity(inserted);
+      }
+      own.forEach(Entry::release);
+    }
     return handle;
+  }
+
+  /**
+   * Evicts one table for another cache of a shared budget ({@link TableCacheBudget#makeRoom}):
+   * one not used since last visited if there is one, else any. Returns whether one went.
+   */
+  boolean shedOne() {
+    Entry gone = null;
+    synchronized (lock) {
+      for (int pass = 0; pass < 2 && gone == null; pass++) {
+        Iterator<Entry> it = entries.values().iterator();
+        while (gone == null && it.hasNext()) {
+          Entry e = it.next();
+          if (pass == 0 && e.clearUsed()) {
+            continue;
+          }
+          budget.evicted();
+          it.remove();
+          forget(e);
+          gone = e;
+        }
+      }
+    }
+    if (gone == null) {
+      return false;
+    }
+    gone.release();
+    return true;
   }
 
   private TableReader openReader(long fileNumber, long footerOffset) throws IOException {
@@ -162,8 +202,8 @@ public final class TableCache implements AutoCloseable {
   /**
    * Removes entries until the budget is kept, sparing {@code keep} (just inserted) and, on the
    * first pass, every entry used since it was last visited (see the class comment). A shared
-   * budget may stay over when this cache has nothing left to give: the other caches evict on
-   * their next insert. Requires: lock held.
+   * budget may stay over when this cache has nothing left to give and no other keeps more.
+   * Requires: lock held.
    */
   private List<Entry> evictOverCapacity(Entry keep) {
     List<Entry> out = new ArrayList<>();
@@ -197,6 +237,7 @@ public final class TableCache implements AutoCloseable {
     rangeTombstonesByFile.keySet().removeIf(k -> k.fileNumber() == fileNumber);
     List<Entry> removed = new ArrayList<>();
     synchronized (lock) {
+      // The predicate's side effect is safe: every change to the map happens under this lock.
       entries.entrySet().removeIf(e -> {
         if (e.getKey().fileNumber() == fileNumber) {
           removed.add(e.getValue());
@@ -282,6 +323,7 @@ public final class TableCache implements AutoCloseable {
       entries.clear();
       all.forEach(this::forget);
     }
+    budget.deregister(this);
     all.forEach(Entry::release);
   }
 

@@ -1,5 +1,7 @@
 package dev.cairn.table;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -8,10 +10,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * of index and filter they pin ({@link TableReader#pinnedBytes}). A database has its own, or
  * shares one with the other databases of a process ({@code SharedResources}), so that dozens of
  * databases stay within one process's open files and heap: each cache counts its tables into the
- * budget and evicts its own while the budget as a whole is over.
+ * budget; one that inserts past it takes room from the cache that keeps the most tables while that
+ * one keeps more ({@link #makeRoom}), then evicts its own, so that a database that fills the
+ * budget and then only reads cannot starve one that comes later.
  *
- * <p>Thread-safe: the counts are atomic. With a shared budget two caches may insert at once and
- * pass it together by a table each before either evicts; the next insert brings it back.
+ * <p>Thread-safe: the counts are atomic and the caches a list copied on write. Two caches may
+ * insert at once and pass the budget together by a table each before either evicts; the next
+ * insert brings it back.
  */
 public final class TableCacheBudget {
   private final int maxFiles;
@@ -21,6 +26,8 @@ public final class TableCacheBudget {
   private final AtomicLong bytes = new AtomicLong();
   /** Set once a bound has evicted a table that a version would keep ({@link #keepsAll}). */
   private volatile boolean boundReached;
+  /** The caches counting into a shared budget ({@link #makeRoom}); empty for one database's. */
+  private final List<TableCache> caches = new CopyOnWriteArrayList<>();
 
   private TableCacheBudget(int maxFiles, long maxBytes, boolean shared) {
     if (maxFiles < 1) {
@@ -92,10 +99,52 @@ public final class TableCacheBudget {
   /**
    * Whether a tree of {@code treeFiles} tables fits, so that a version may keep a handle on each
    * of its tables (docs/architecture.md, "A version keeps its tables open"): within the count, and
-   * no eviction for the bytes (or, shared, for the other databases) yet. A tree that outgrew the
-   * budget stops being kept from then on: its reads acquire per read and the bounds hold.
+   * no eviction for the bytes (or, shared, for the other databases) since the kept tables last
+   * fell to three quarters of both bounds. A tree that outgrew the budget is not kept while it
+   * stays near it: its reads acquire per read, and the bounds hold to within the handles that
+   * versions installed before took (kept until each version is released).
    */
   boolean keepsAll(int treeFiles) {
+    if (boundReached && files.get() <= maxFiles / 4 * 3 && (maxBytes == 0 || bytes.get() <= maxBytes / 4 * 3)) {
+      boundReached = false; // the tree shrank, or the databases that crowded it closed
+    }
     return treeFiles <= maxFiles && !boundReached;
+  }
+
+  /** Whether several caches count into this budget. */
+  boolean isShared() {
+    return shared;
+  }
+
+  /** A cache counting into this budget starts (shared budgets only: one database's is its own). */
+  void register(TableCache cache) {
+    if (shared) {
+      caches.add(cache);
+    }
+  }
+
+  /** A cache counting into this budget closed. */
+  void deregister(TableCache cache) {
+    caches.remove(cache);
+  }
+
+  /**
+   * While the budget is over after {@code asker} inserted, takes tables from the cache that keeps
+   * the most, as long as that one keeps more than {@code asker} (which then evicts its own): each
+   * database's share tends to an equal one under pressure. Called with no cache's lock held;
+   * takes one cache's at a time.
+   */
+  void makeRoom(TableCache asker) {
+    while (over()) {
+      TableCache largest = null;
+      for (TableCache c : caches) {
+        if (c != asker && (largest == null || c.cachedTables() > largest.cachedTables())) {
+          largest = c;
+        }
+      }
+      if (largest == null || largest.cachedTables() <= asker.cachedTables() || !largest.shedOne()) {
+        return;
+      }
+    }
   }
 }

@@ -390,9 +390,10 @@ public final class TableReader implements AutoCloseable {
   }
 
   /**
-   * Heap this reader pins while open: its decoded index and its filter's bits (estimated; the
-   * footer, properties and range tombstones are small beside them). What {@link TableCache}'s
-   * byte bound counts.
+   * Heap this reader pins while open: its decoded index and its filter's bits (estimated). The
+   * footer and properties are small beside them; the range tombstones are not counted, and a
+   * table of many range deletions pins more than this says. What {@link TableCache}'s byte bound
+   * counts.
    */
   public long pinnedBytes() {
     return index.heapBytes() + (filter == null ? 0 : filter.sizeBytes() + 16);

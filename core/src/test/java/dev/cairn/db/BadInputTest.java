@@ -80,6 +80,7 @@ class BadInputTest {
         Arguments.of((Consumer<Options.Builder>) b -> b.blockCacheEvictionPolicy(null), "blockCacheEvictionPolicy"),
         Arguments.of((Consumer<Options.Builder>) b -> b.tableCacheFiles(1), "tableCacheFiles"),
         Arguments.of((Consumer<Options.Builder>) b -> b.tableCacheBytes(1024), "tableCacheBytes"),
+        Arguments.of((Consumer<Options.Builder>) b -> b.tableCacheFiles(-5), "tableCacheFiles"),
         Arguments.of((Consumer<Options.Builder>) b -> b.backgroundThreads(0), "backgroundThreads"),
         Arguments.of((Consumer<Options.Builder>) b -> b.compaction(null), "compaction"));
   }

@@ -242,6 +242,9 @@ class SharedResourcesTest {
       IllegalArgumentException own = assertThrows(IllegalArgumentException.class,
           () -> Cairn.open(tmp.resolve("own"), Options.builder().tableCacheFiles(64).build(), shared));
       assertTrue(own.getMessage().contains("tableCacheFiles"), own.getMessage());
+      Options sameAsDerived = Options.builder().tableCacheBytes(Options.defaults().tableCacheBytes()).build();
+      assertThrows(IllegalArgumentException.class, () -> Cairn.open(tmp.resolve("own"), sameAsDerived, shared),
+          "a bound set, even to the derived value, is the database's own and refused");
       Options manyTables = Options.builder().memtableBytes(64 << 10).targetFileBytes(32 << 10).blockBytes(1024)
           .l0CompactionTrigger(40).l0SlowdownTrigger(80).l0StopTrigger(120).build();
       for (int d = 0; d < 3; d++) {
@@ -259,16 +262,58 @@ class SharedResourcesTest {
         for (int i = 0; i < KEYS; i += 5) {
           assertArrayEquals(value(d, i), dbs.get(d).get(key(i)), "database " + d + ", key " + i);
         }
-        assertTrue(shared.openTables() <= bound + 1,
-            shared.openTables() + " tables kept open against a shared bound of " + bound);
+        assertTrue(shared.keptTables() <= bound + 1,
+            shared.keptTables() + " tables kept open against a shared bound of " + bound);
       }
       long opens = dbs.stream().mapToLong(db -> db.stats().tableCache().opens()).sum();
       assertTrue(opens > 36, "tables were reopened for want of room: " + opens + " opens");
       assertEquals(bound, dbs.get(0).stats().tableCache().capacity(), "each database reports the shared bound");
+      assertEquals(dbs.stream().mapToLong(db -> db.stats().tableCache().pinnedBytes()).sum(), shared.tableCacheBytes(),
+          "the budget counts what the databases' caches keep");
       for (Cairn db : dbs) {
         db.close();
       }
-      assertEquals(0, shared.openTables(), "closed databases keep no table");
+      assertEquals(0, shared.keptTables(), "closed databases keep no table");
+      assertEquals(0, shared.tableCacheBytes(), "nor any index or filter");
+    }
+  }
+
+  /** {@code tables} overlapping level-0 tables of keys 0..KEYS-1, value (d, i). */
+  private static void writeLevel0Tables(Cairn db, int d, int tables) {
+    for (int t = 0; t < tables; t++) {
+      for (int i = t; i < KEYS; i += tables) {
+        db.put(key(i), value(d, i));
+      }
+      db.flush();
+    }
+  }
+
+  private static void readAll(Cairn db, int d) {
+    for (int i = 0; i < KEYS; i += 3) {
+      assertArrayEquals(value(d, i), db.get(key(i)), "database " + d + ", key " + i);
+    }
+  }
+
+  @Test
+  void aDatabaseThatFilledTheSharedBoundGivesRoomToOneThatNeedsIt() {
+    int bound = 16;
+    Options level0Only = Options.builder().memtableBytes(64 << 10).targetFileBytes(32 << 10).blockBytes(1024)
+        .l0CompactionTrigger(40).l0SlowdownTrigger(80).l0StopTrigger(120).build();
+    try (SharedResources shared = SharedResources.builder().tableCacheFiles(bound).build();
+        Cairn first = Cairn.open(tmp.resolve("first"), level0Only, shared);
+        Cairn second = Cairn.open(tmp.resolve("second"), level0Only, shared)) {
+      writeLevel0Tables(first, 0, 14);
+      readAll(first, 0); // the first keeps its 14 tables, then only waits
+      writeLevel0Tables(second, 1, 8);
+      readAll(second, 1);
+      readAll(second, 1);
+      long warmed = second.stats().tableCache().opens();
+      readAll(second, 1);
+      // Room only as the first leaves it (2 of 16) would reopen the second's tables on every
+      // read; taken from the first, its 8 tables stay open.
+      assertEquals(warmed, second.stats().tableCache().opens(), "the second database reopened tables");
+      assertTrue(shared.keptTables() <= bound + 1, shared.keptTables() + " kept against " + bound);
+      readAll(first, 0);
     }
   }
 

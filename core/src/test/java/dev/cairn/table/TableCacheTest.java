@@ -155,6 +155,29 @@ class TableCacheTest {
   }
 
   @Test
+  void everyWayATableLeavesTakesItsBytesOutOfTheCacheAndTheBudget() throws IOException {
+    TableSummary[] s = {createTableOf(1, 300), createTableOf(2, 300), createTableOf(3, 300)};
+    TableCacheBudget budget = TableCacheBudget.shared(16, 0);
+    TableCache cache = new TableCache(fs, dir, budget, null);
+    long third;
+    for (int i = 0; i < 3; i++) {
+      cache.acquire(i + 1, s[i].footerOffset()).close();
+    }
+    try (TableHandle h = cache.acquire(3, s[2].footerOffset())) {
+      third = h.reader().pinnedBytes();
+    }
+    cache.evict(1);
+    cache.evictFooter(2, s[1].footerOffset());
+    assertEquals(third, cache.cachedPinnedBytes());
+    assertEquals(third, budget.bytes());
+    assertEquals(1, budget.files());
+    cache.close();
+    assertEquals(0, cache.cachedPinnedBytes());
+    assertEquals(0, budget.bytes());
+    assertEquals(0, budget.files());
+  }
+
+  @Test
   void aTableLargerThanTheByteBoundIsStillServedAndKeptAlone() throws IOException {
     TableSummary a = createTableOf(1, 600);
     TableSummary b = createTableOf(2, 600);

@@ -99,12 +99,12 @@ public final class SharedPools {
     return timers;
   }
 
-  /** The memtable budget, or null for none. */
   /** The bounds of every database's open tables together. */
   public TableCacheBudget tableCacheBudget() {
     return tableCacheBudget;
   }
 
+  /** The memtable budget, or null for none. */
   public MemtableBudget budget() {
     return budget;
   }
