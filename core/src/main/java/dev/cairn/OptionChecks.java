@@ -7,6 +7,44 @@ import dev.cairn.config.CompactionSettings;
 final class OptionChecks {
   private OptionChecks() {}
 
+  /** Every check of {@link Options.Builder#build()}, in order: the first bad option throws. */
+  static void validate(Options.Builder b) {
+    range("memtableBytes", b.memtableBytes, 64 << 10, 1L << 30);
+    range("maxImmutableMemtables", b.maxImmutableMemtables, 1, 64);
+    range("blockBytes", b.blockBytes, 256, 1 << 20);
+    range("blockRestartInterval", b.blockRestartInterval, 1, 1024);
+    range("bloomBitsPerKey", b.bloomBitsPerKey, 0, 64);
+    range("l0CompactionTrigger", b.l0CompactionTrigger, 1, 1000);
+    range("l0SlowdownTrigger", b.l0SlowdownTrigger, b.l0CompactionTrigger, 1000);
+    range("l0StopTrigger", b.l0StopTrigger, b.l0SlowdownTrigger, 1000);
+    range("delayedWriteBytesPerSecond", b.delayedWriteBytesPerSecond, 16 << 10, 1L << 40);
+    range("levelSizeRatio", b.levelSizeRatio, 2, 1000);
+    if (b.baseLevelBytes != Options.DERIVED) {
+      range("baseLevelBytes", b.baseLevelBytes, 64 << 10, 1L << 40);
+    }
+    if (b.targetFileBytes != Options.DERIVED) {
+      range("targetFileBytes", b.targetFileBytes, 16 << 10, 1L << 36);
+    }
+    range("blockCacheBytes", b.blockCacheBytes, 0, 1L << 44);
+    if (b.tableCacheFiles != Options.DERIVED) {
+      range("tableCacheFiles", b.tableCacheFiles, 16, 1_000_000);
+    }
+    if (b.tableCacheBytes != Options.DERIVED) {
+      range("tableCacheBytes", b.tableCacheBytes, 64 << 10, 1L << 40);
+    }
+    range("backgroundThreads", b.backgroundThreads, 1, 64);
+    range("obsoleteFileBatchBytes", b.obsoleteFileBatchBytes, 0, Long.MAX_VALUE);
+    range("bytesPerSync", b.bytesPerSync, 0, Long.MAX_VALUE);
+    present("blockCacheEvictionPolicy", b.blockCacheEvictionPolicy);
+    present("walRecoveryMode", b.walRecoveryMode);
+    present("flushCaching", b.flushCaching);
+    present("compaction", b.compaction);
+    present("clock", b.clock);
+    ttl(b.ttl, b.mergeOperator);
+    present("compression (Compression.none() for none)", b.compression);
+    dlcActsBeforeStalls(b.compaction, b.l0SlowdownTrigger);
+  }
+
   static void present(String name, Object value) {
     if (value == null) {
       throw new IllegalArgumentException("option " + name + " must not be null");

@@ -211,31 +211,23 @@ public final class Options {
   }
 
   /**
-   * Most open tables kept, each with its index and filter pinned on the heap: this bounds the
-   * open files. Unless set, a quarter of the process's open-file limit, between 500 and 100,000
-   * (1,000 where the limit cannot be read): 5,000 under a limit of 20,000. A point read opens
-   * every table it consults that is not kept, so a tree of more tables than this pays an open
-   * (a footer, an index and a filter read and decoded) on most reads (docs/decisions/0028).
+   * Most open tables kept (open files). Unless set, a quarter of the process's open-file limit,
+   * between 500 and 100,000 (1,000 where it cannot be read). A point read opens each table it
+   * consults that is not kept: a tree of more tables pays opens on most reads (decision 0028).
    */
   public int tableCacheFiles() {
     return values.tableCacheFiles != DERIVED ? values.tableCacheFiles : TableCacheBounds.filesForThisProcess();
   }
 
   /**
-   * Most bytes of index and filter the kept tables may pin on the heap (estimated: about 2.3% of
-   * the data with 4 KiB blocks of 1 KiB values and 32-byte keys), a bound beside {@link
-   * #tableCacheFiles()}. Unless set, an eighth of the JVM's maximum heap, at least 32 MiB; set it
-   * to its maximum, 2^40, for no byte bound in practice.
+   * Most bytes of index and filter the kept tables pin on the heap (about 2.3% of their data with
+   * 4 KiB blocks of 1 KiB values). Unless set, an eighth of the maximum heap, at least 32 MiB.
    */
   public long tableCacheBytes() {
     return values.tableCacheBytes != DERIVED ? values.tableCacheBytes : TableCacheBounds.bytesForThisProcess();
   }
 
-  /**
-   * Whether both table cache bounds are left to the engine ({@link #tableCacheFiles()}, {@link
-   * #tableCacheBytes()} unset): what a database opened on {@link SharedResources} needs, since the
-   * shared bounds replace them.
-   */
+  /** Whether both table cache bounds are unset, as {@link SharedResources} needs: it sets them. */
   boolean tableCacheBoundsDerived() {
     return values.tableCacheFiles == DERIVED && values.tableCacheBytes == DERIVED;
   }
@@ -344,45 +336,45 @@ public final class Options {
         values.tableCacheFiles == DERIVED, values.tableCacheBytes == DERIVED);
   }
 
-  /** Mutable builder; {@link #build()} validates. */
+  /** Mutable builder; {@link #build()} validates ({@code OptionChecks} reads the fields). */
   public static final class Builder implements Cloneable {
-    private boolean createIfMissing = true;
-    private boolean errorIfExists = false;
-    private long memtableBytes = 32L << 20; // docs/decisions/0012
-    private int maxImmutableMemtables = 2;
-    private int blockBytes = 4096;
-    private int blockRestartInterval = 16;
-    private int bloomBitsPerKey = 10;
-    private Compression compression = Compression.none();
-    private Compression bottommostCompression; // null: as compression
-    private int l0CompactionTrigger = 4;
-    private int l0SlowdownTrigger = 20;
-    private int l0StopTrigger = 36;
-    private long delayedWriteBytesPerSecond = 16L << 20;
-    private int levelSizeRatio = 10;
+    boolean createIfMissing = true;
+    boolean errorIfExists = false;
+    long memtableBytes = 32L << 20; // docs/decisions/0012
+    int maxImmutableMemtables = 2;
+    int blockBytes = 4096;
+    int blockRestartInterval = 16;
+    int bloomBitsPerKey = 10;
+    Compression compression = Compression.none();
+    Compression bottommostCompression; // null: as compression
+    int l0CompactionTrigger = 4;
+    int l0SlowdownTrigger = 20;
+    int l0StopTrigger = 36;
+    long delayedWriteBytesPerSecond = 16L << 20;
+    int levelSizeRatio = 10;
     /** {@link #DERIVED}: from the memtable and the L0 trigger ({@link Options#baseLevelBytes()}). */
-    private long baseLevelBytes = DERIVED;
+    long baseLevelBytes = DERIVED;
     /** {@link #DERIVED}: a quarter of the base level ({@link Options#targetFileBytes()}). */
-    private long targetFileBytes = DERIVED;
-    private long blockCacheBytes = 32L << 20;
-    private EvictionPolicy blockCacheEvictionPolicy = EvictionPolicy.TINY_LFU_CLOCK;
+    long targetFileBytes = DERIVED;
+    long blockCacheBytes = 32L << 20;
+    EvictionPolicy blockCacheEvictionPolicy = EvictionPolicy.TINY_LFU_CLOCK;
     /** {@link #DERIVED}: from the process's open-file limit ({@link Options#tableCacheFiles()}). */
-    private int tableCacheFiles = (int) DERIVED;
+    int tableCacheFiles = (int) DERIVED;
     /** {@link #DERIVED}: from the JVM's maximum heap ({@link Options#tableCacheBytes()}). */
-    private long tableCacheBytes = DERIVED;
-    private boolean syncWrites = false;
-    private int backgroundThreads = 2;
-    private WalRecoveryMode walRecoveryMode = WalRecoveryMode.TOLERATE_CORRUPTED_TAIL;
-    private CompactionSettings compaction = CompactionSettings.defaults();
-    private long obsoleteFileBatchBytes = 0;
-    private FlushCaching flushCaching = FlushCaching.ADAPTIVE;
-    private long bytesPerSync = 0;
-    private boolean alignCompactionOutputs = true;
-    private CompactionFilter compactionFilter;
-    private Duration ttl;
-    private Clock clock = Clock.systemUTC();
-    private MergeOperator mergeOperator;
-    private FileSystem fileSystem;
+    long tableCacheBytes = DERIVED;
+    boolean syncWrites = false;
+    int backgroundThreads = 2;
+    WalRecoveryMode walRecoveryMode = WalRecoveryMode.TOLERATE_CORRUPTED_TAIL;
+    CompactionSettings compaction = CompactionSettings.defaults();
+    long obsoleteFileBatchBytes = 0;
+    FlushCaching flushCaching = FlushCaching.ADAPTIVE;
+    long bytesPerSync = 0;
+    boolean alignCompactionOutputs = true;
+    CompactionFilter compactionFilter;
+    Duration ttl;
+    Clock clock = Clock.systemUTC();
+    MergeOperator mergeOperator;
+    FileSystem fileSystem;
 
     private Builder() {}
 
@@ -443,40 +435,7 @@ public final class Options {
 
     /** Validates every value and returns the options; throws naming the first invalid one. */
     public Options build() {
-      OptionChecks.range("memtableBytes", memtableBytes, 64 << 10, 1L << 30);
-      OptionChecks.range("maxImmutableMemtables", maxImmutableMemtables, 1, 64);
-      OptionChecks.range("blockBytes", blockBytes, 256, 1 << 20);
-      OptionChecks.range("blockRestartInterval", blockRestartInterval, 1, 1024);
-      OptionChecks.range("bloomBitsPerKey", bloomBitsPerKey, 0, 64);
-      OptionChecks.range("l0CompactionTrigger", l0CompactionTrigger, 1, 1000);
-      OptionChecks.range("l0SlowdownTrigger", l0SlowdownTrigger, l0CompactionTrigger, 1000);
-      OptionChecks.range("l0StopTrigger", l0StopTrigger, l0SlowdownTrigger, 1000);
-      OptionChecks.range("delayedWriteBytesPerSecond", delayedWriteBytesPerSecond, 16 << 10, 1L << 40);
-      OptionChecks.range("levelSizeRatio", levelSizeRatio, 2, 1000);
-      if (baseLevelBytes != DERIVED) {
-        OptionChecks.range("baseLevelBytes", baseLevelBytes, 64 << 10, 1L << 40);
-      }
-      if (targetFileBytes != DERIVED) {
-        OptionChecks.range("targetFileBytes", targetFileBytes, 16 << 10, 1L << 36);
-      }
-      OptionChecks.range("blockCacheBytes", blockCacheBytes, 0, 1L << 44);
-      if (tableCacheFiles != DERIVED) {
-        OptionChecks.range("tableCacheFiles", tableCacheFiles, 16, 1_000_000);
-      }
-      if (tableCacheBytes != DERIVED) {
-        OptionChecks.range("tableCacheBytes", tableCacheBytes, 64 << 10, 1L << 40);
-      }
-      OptionChecks.range("backgroundThreads", backgroundThreads, 1, 64);
-      OptionChecks.range("obsoleteFileBatchBytes", obsoleteFileBatchBytes, 0, Long.MAX_VALUE);
-      OptionChecks.range("bytesPerSync", bytesPerSync, 0, Long.MAX_VALUE);
-      OptionChecks.present("blockCacheEvictionPolicy", blockCacheEvictionPolicy);
-      OptionChecks.present("walRecoveryMode", walRecoveryMode);
-      OptionChecks.present("flushCaching", flushCaching);
-      OptionChecks.present("compaction", compaction);
-      OptionChecks.present("clock", clock);
-      OptionChecks.ttl(ttl, mergeOperator);
-      OptionChecks.present("compression (Compression.none() for none)", compression);
-      OptionChecks.dlcActsBeforeStalls(compaction, l0SlowdownTrigger);
+      OptionChecks.validate(this);
       // Each build without an explicit filesystem gets its own LocalFileSystem, so that a
       // database's I/O counters are its own.
       Builder values = copy();

@@ -389,12 +389,7 @@ public final class TableReader implements AutoCloseable {
     return footerOffset;
   }
 
-  /**
-   * Heap this reader pins while open: its decoded index and its filter's bits (estimated). The
-   * footer and properties are small beside them; the range tombstones are not counted, and a
-   * table of many range deletions pins more than this says. What {@link TableCache}'s byte bound
-   * counts.
-   */
+  /** Heap the index and filter pin (estimated; range tombstones uncounted): {@link TableCache}'s bound. */
   public long pinnedBytes() {
     return index.heapBytes() + (filter == null ? 0 : filter.sizeBytes() + 16);
   }
