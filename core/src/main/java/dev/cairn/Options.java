@@ -227,8 +227,8 @@ public final class Options {
     return values.tableCacheBytes != DERIVED ? values.tableCacheBytes : TableCacheBounds.bytesForThisProcess();
   }
 
-  /** Whether both table cache bounds are unset, as {@link SharedResources} needs: it sets them. */
-  boolean tableCacheBoundsDerived() {
+  /** Whether both table cache bounds are unset: the process's then bound every such database together. */
+  public boolean tableCacheBoundsDerived() {
     return values.tableCacheFiles == DERIVED && values.tableCacheBytes == DERIVED;
   }
 

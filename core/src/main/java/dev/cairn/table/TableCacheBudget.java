@@ -29,6 +29,9 @@ public final class TableCacheBudget {
   /** The caches counting into a shared budget ({@link #makeRoom}); empty for one database's. */
   private final List<TableCache> caches = new CopyOnWriteArrayList<>();
 
+  /** {@link #processWide}: created by the first database that asks. */
+  private static volatile TableCacheBudget processWide;
+
   private TableCacheBudget(int maxFiles, long maxBytes, boolean shared) {
     if (maxFiles < 1) {
       throw new IllegalArgumentException("a table cache keeps at least one table: " + maxFiles);
@@ -49,6 +52,25 @@ public final class TableCacheBudget {
   /** Bounds the tables of every database that uses them; {@code maxBytes} 0 for no byte bound. */
   public static TableCacheBudget shared(int maxFiles, long maxBytes) {
     return new TableCacheBudget(maxFiles, maxBytes, true);
+  }
+
+  /**
+   * The one budget of every database of this process that leaves its bounds to the engine and
+   * shares no {@code SharedResources}: bounds derived from the process hold for the process, not
+   * for each database (four databases opened alone would otherwise keep the whole open-file limit
+   * between them). Made with the first caller's bounds, which every caller derives alike.
+   */
+  public static TableCacheBudget processWide(int maxFiles, long maxBytes) {
+    TableCacheBudget b = processWide;
+    if (b == null) {
+      synchronized (TableCacheBudget.class) {
+        if (processWide == null) {
+          processWide = shared(maxFiles, maxBytes);
+        }
+        b = processWide;
+      }
+    }
+    return b;
   }
 
   public int maxFiles() {

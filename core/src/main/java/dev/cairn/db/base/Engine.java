@@ -80,9 +80,7 @@ public final class Engine {
     this.blockCache = shared == null
         ? new OffHeapBlockCache(options.blockCacheBytes(), options.blockCacheEvictionPolicy())
         : shared.openShare();
-    this.tableCache = new TableCache(fs, dir, shared == null
-        ? TableCacheBudget.forOneDatabase(options.tableCacheFiles(), options.tableCacheBytes())
-        : shared.tableCacheBudget(), blockCache);
+    this.tableCache = new TableCache(fs, dir, tableCacheBudget(options, shared), blockCache);
     this.versions = new VersionSet(dir, fs, options);
     this.cachedVersions = new CachedVersions(versions);
     versions.setVersionInstalledListener(this::versionInstalled);
@@ -90,6 +88,20 @@ public final class Engine {
     this.status = new EngineStatus(dir, backgroundChanged);
     this.installer = new EditInstaller(mutex, versions, status);
     this.tableLinks = new TableLinks(fs);
+  }
+
+  /**
+   * The bounds of this database's open tables: the shared resources', else the process's when
+   * the options leave them to the engine (docs/decisions/0028), else its own.
+   */
+  private static TableCacheBudget tableCacheBudget(Options options, SharedPools shared) {
+    if (shared != null) {
+      return shared.tableCacheBudget();
+    }
+    if (options.tableCacheBoundsDerived()) {
+      return TableCacheBudget.processWide(options.tableCacheFiles(), options.tableCacheBytes());
+    }
+    return TableCacheBudget.forOneDatabase(options.tableCacheFiles(), options.tableCacheBytes());
   }
 
   /** Under the mutex, after each install: the replaced version's cached references go first. */
