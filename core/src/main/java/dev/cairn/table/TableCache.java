@@ -139,9 +139,9 @@ public final class TableCache implements AutoCloseable {
           entries.put(key, fresh);
           cachedPinnedBytes += fresh.pinnedBytes;
           budget.added(fresh.pinnedBytes);
+          inserted = fresh;
         }
         reader = null;
-        inserted = fresh;
         // A shared budget first takes room from the caches that keep more than this one.
         evicted = budget.isShared() ? List.of() : evictOverCapacity(fresh);
       }

@@ -108,13 +108,15 @@ public final class TableCacheBudget {
   }
 
   /**
-   * A cache evicted a table for this budget. An eviction within the count of a database's own
-   * budget is the byte bound's; any eviction of a shared budget may be the other databases' tables
-   * crowding this one's. Either way the tables no longer all fit, and versions stop keeping them.
+   * A cache evicted a table for this budget. An eviction within the count is the byte bound's;
+   * one over the count, while other caches share the budget, may be their tables crowding this
+   * one's. Either way the tables no longer all fit, and versions stop keeping them. A cache alone
+   * in its budget evicting over the count is a tree over it, which {@link #keepsAll}'s count
+   * already tells (and a compaction's inputs and outputs pass it for a moment in a tree that fits).
    */
   void evicted() {
-    if (shared || files.get() <= maxFiles) {
-      boundReached = true;
+    if (!boundReached && (files.get() <= maxFiles || caches.size() > 1)) {
+      boundReached = true; // written once: every point read of every database reads it
     }
   }
 

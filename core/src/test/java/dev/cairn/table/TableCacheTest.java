@@ -178,6 +178,24 @@ class TableCacheTest {
   }
 
   @Test
+  void aCacheAloneInASharedBudgetEvictingOverTheCountStillLetsATreeThatFitsBeKept() throws IOException {
+    TableSummary[] s = {createTableOf(1, 30), createTableOf(2, 30), createTableOf(3, 30)};
+    TableCacheBudget budget = TableCacheBudget.shared(2, 0);
+    try (TableCache alone = new TableCache(fs, dir, budget, null)) {
+      for (int i = 0; i < 3; i++) {
+        alone.acquire(i + 1, s[i].footerOffset()).close();
+      }
+      assertEquals(2, alone.cachedTables());
+      assertTrue(budget.keepsAll(2), "a moment over the count (a compaction's outputs) is no crowding");
+      try (TableCache other = new TableCache(fs, dir, budget, null)) {
+        other.acquire(1, s[0].footerOffset()).close();
+        alone.acquire(3, s[2].footerOffset()).close();
+        assertFalse(budget.keepsAll(2), "another database's tables crowd this one's");
+      }
+    }
+  }
+
+  @Test
   void aTableLargerThanTheByteBoundIsStillServedAndKeptAlone() throws IOException {
     TableSummary a = createTableOf(1, 600);
     TableSummary b = createTableOf(2, 600);
