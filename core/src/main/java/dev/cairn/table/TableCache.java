@@ -167,27 +167,12 @@ public final class TableCache implements AutoCloseable {
    * one not used since last visited if there is one, else any. Returns whether one went.
    */
   boolean shedOne() {
-    Entry gone = null;
+    List<Entry> gone;
     synchronized (lock) {
-      for (int pass = 0; pass < 2 && gone == null; pass++) {
-        Iterator<Entry> it = entries.values().iterator();
-        while (gone == null && it.hasNext()) {
-          Entry e = it.next();
-          if (pass == 0 && e.clearUsed()) {
-            continue;
-          }
-          budget.evicted();
-          it.remove();
-          forget(e);
-          gone = e;
-        }
-      }
+      gone = evict(null, 1, false);
     }
-    if (gone == null) {
-      return false;
-    }
-    gone.release();
-    return true;
+    gone.forEach(Entry::release);
+    return !gone.isEmpty();
   }
 
   private TableReader openReader(long fileNumber, long footerOffset) throws IOException {
@@ -206,10 +191,19 @@ public final class TableCache implements AutoCloseable {
    * Requires: lock held.
    */
   private List<Entry> evictOverCapacity(Entry keep) {
+    return evict(keep, Integer.MAX_VALUE, true);
+  }
+
+  /**
+   * The second-chance pass of the class comment: removes up to {@code most} entries other than
+   * {@code keep}, unused ones first, stopping early once the budget is kept when {@code
+   * untilWithinBudget}. Requires: lock held.
+   */
+  private List<Entry> evict(Entry keep, int most, boolean untilWithinBudget) {
     List<Entry> out = new ArrayList<>();
-    for (int pass = 0; pass < 2 && budget.over(); pass++) {
+    for (int pass = 0; pass < 2 && out.size() < most && (!untilWithinBudget || budget.over()); pass++) {
       Iterator<Entry> it = entries.values().iterator();
-      while (budget.over() && it.hasNext()) {
+      while (out.size() < most && (!untilWithinBudget || budget.over()) && it.hasNext()) {
         Entry e = it.next();
         if (e == keep || (pass == 0 && e.clearUsed())) {
           continue;

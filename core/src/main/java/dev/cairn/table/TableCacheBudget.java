@@ -14,6 +14,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * one keeps more ({@link #makeRoom}), then evicts its own, so that a database that fills the
  * budget and then only reads cannot starve one that comes later.
  *
+ * <p>Invariant, whenever no insert or eviction is under way: {@link #files} is the number of
+ * entries of the caches counting into the budget and {@link #bytes} the sum of their {@link
+ * TableReader#pinnedBytes}; each cache adds and removes under its own lock ({@code
+ * TableCache.forget}), exactly once an entry.
+ *
  * <p>Thread-safe: the counts are atomic and the caches a list copied on write. Two caches may
  * insert at once and pass the budget together by a table each before either evicts; the next
  * insert brings it back.
@@ -98,8 +103,13 @@ public final class TableCacheBudget {
   }
 
   void removed(long pinnedBytes) {
-    files.decrementAndGet();
-    bytes.addAndGet(-pinnedBytes);
+    int filesLeft = files.decrementAndGet();
+    long bytesLeft = bytes.addAndGet(-pinnedBytes);
+    // The kept tables only fall here, so here is where the latch is cleared (not on the reads
+    // that ask keepsAll): the tree shrank, or the databases that crowded it closed.
+    if (boundReached && filesLeft <= maxFiles / 4 * 3 && (maxBytes == 0 || bytesLeft <= maxBytes / 4 * 3)) {
+      boundReached = false;
+    }
   }
 
   /** Whether the kept tables pass a bound. */
@@ -129,9 +139,6 @@ public final class TableCacheBudget {
    * versions installed before took (kept until each version is released).
    */
   boolean keepsAll(int treeFiles) {
-    if (boundReached && files.get() <= maxFiles / 4 * 3 && (maxBytes == 0 || bytes.get() <= maxBytes / 4 * 3)) {
-      boundReached = false; // the tree shrank, or the databases that crowded it closed
-    }
     return treeFiles <= maxFiles && !boundReached;
   }
 
