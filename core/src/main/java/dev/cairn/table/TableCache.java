@@ -48,6 +48,7 @@ import java.util.concurrent.atomic.LongAdder;
  * inserted is never the one evicted.
  */
 public final class TableCache implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(TableCache.class.getName());
   private record Key(long fileNumber, long footerOffset) {}
 
   /** {@link #rangeTombstones}: what is known of each table's range tombstones, by file and footer. */
@@ -146,18 +147,22 @@ public final class TableCache implements AutoCloseable {
         evicted = budget.isShared() ? List.of() : evictOverCapacity(fresh);
       }
     }
-    if (reader != null) {
-      reader.close();
+    if (reader != null) { // the other thread's reader serves: this one was never used
       openReaders.decrementAndGet();
+      try {
+        reader.close();
+      } catch (IOException failure) {
+        LOG.log(System.Logger.Level.WARNING, "closing a table opened twice: " + failure);
+      }
     }
-    evicted.forEach(Entry::release);
+    releaseEvicted(evicted);
     if (inserted != null && budget.isShared() && budget.over()) {
       budget.makeRoom(this);
       List<Entry> own;
       synchronized (lock) {
         own = evictOverCapacity(inserted);
       }
-      own.forEach(Entry::release);
+      releaseEvicted(own);
     }
     return handle;
   }
@@ -171,7 +176,7 @@ public final class TableCache implements AutoCloseable {
     synchronized (lock) {
       gone = evict(null, 1, false);
     }
-    gone.forEach(Entry::release);
+    releaseEvicted(gone);
     return !gone.isEmpty();
   }
 
@@ -241,7 +246,7 @@ public final class TableCache implements AutoCloseable {
       });
       removed.forEach(this::forget);
     }
-    removed.forEach(Entry::release);
+    releaseEvicted(removed);
     if (blockCache != null) {
       blockCache.evictFile(fileNumber);
     }
@@ -261,7 +266,23 @@ public final class TableCache implements AutoCloseable {
       }
     }
     if (e != null) {
-      e.release();
+      releaseEvicted(List.of(e));
+    }
+  }
+
+  /**
+   * Drops the cache's reference on each entry that left the map. A reader that fails to close
+   * here is logged, not thrown: it was only read, so nothing is lost, and the failure belongs to
+   * no caller (the read that made room for its own table, possibly another database's, or the
+   * close of the database) and must not stop the other entries from being released.
+   */
+  private static void releaseEvicted(List<Entry> gone) {
+    for (Entry e : gone) {
+      try {
+        e.release();
+      } catch (CairnIOException failure) {
+        LOG.log(System.Logger.Level.WARNING, "closing an evicted table: " + failure.getMessage());
+      }
     }
   }
 
@@ -318,7 +339,7 @@ public final class TableCache implements AutoCloseable {
       all.forEach(this::forget);
     }
     budget.deregister(this);
-    all.forEach(Entry::release);
+    releaseEvicted(all);
   }
 
   /** A cached reader and its reference count. */

@@ -7,13 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.fs.FileNames;
+import dev.cairn.fs.FileSystem;
+import dev.cairn.fs.ForwardingFileSystem;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.LocalFileSystem;
+import dev.cairn.fs.ReadableFile;
 import dev.cairn.fs.WritableFile;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.LookupResult;
 import dev.cairn.key.ValueType;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -282,5 +286,59 @@ class TableCacheTest {
     }
     assertEquals(0, cache.openTables());
     assertEquals(0, blocks.pinned());
+  }
+
+  /** Table files whose close fails, as a descriptor close can (NFS, a dying disk). */
+  private static final class FailingCloses extends ForwardingFileSystem {
+    FailingCloses(FileSystem delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public ReadableFile openReadable(Path path) throws IOException {
+      ReadableFile f = super.openReadable(path);
+      return new ReadableFile() {
+        @Override
+        public int read(long position, ByteBuffer dst, IoTag tag) throws IOException {
+          return f.read(position, dst, tag);
+        }
+
+        @Override
+        public long size() throws IOException {
+          return f.size();
+        }
+
+        @Override
+        public void close() throws IOException {
+          f.close();
+          throw new IOException("close failed: " + path.getFileName());
+        }
+      };
+    }
+  }
+
+  @Test
+  void aTableThatFailsToCloseOnEvictionFailsNoReadAndLeavesNoOtherOpen() throws IOException {
+    TableSummary[] s = {createTableOf(1, 30), createTableOf(2, 30), createTableOf(3, 30), createTableOf(4, 30)};
+    FailingCloses failing = new FailingCloses(fs);
+    TableCacheBudget budget = TableCacheBudget.shared(2, 0);
+    try (TableCache keeper = new TableCache(failing, dir, budget, null);
+         TableCache reader = new TableCache(fs, dir, budget, null)) {
+      keeper.acquire(1, s[0].footerOffset()).close();
+      keeper.acquire(2, s[1].footerOffset()).close();
+      // The shared budget is full of the keeper's tables: the reader's read takes one of them,
+      // whose close fails; the read is served all the same.
+      try (TableHandle h = reader.acquire(3, s[2].footerOffset())) {
+        assertTrue(h.reader().mayContain(userKey(7)));
+      }
+      assertEquals(1, keeper.cachedTables());
+      assertEquals(1, keeper.openTables(), "the table given up is closed, its failure logged");
+      keeper.acquire(4, s[3].footerOffset()).close();
+      keeper.acquire(1, s[0].footerOffset()).close();
+      assertEquals(budget.files(), keeper.openTables() + reader.openTables());
+      keeper.close();
+      assertEquals(0, keeper.openTables(), "closing releases every table though each close fails");
+    }
+    assertEquals(0, budget.files());
   }
 }
