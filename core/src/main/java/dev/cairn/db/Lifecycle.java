@@ -3,15 +3,16 @@ package dev.cairn.db;
 import dev.cairn.CairnIOException;
 import dev.cairn.Options;
 import dev.cairn.Stats;
+import dev.cairn.compaction.adapt.FlushCachingPolicy;
 import dev.cairn.db.base.Engine;
 import dev.cairn.db.base.SharedPools;
 import dev.cairn.db.compact.Compactions;
 import dev.cairn.db.read.BufferScans;
-import dev.cairn.compaction.adapt.FlushCachingPolicy;
 import dev.cairn.db.read.PointReads;
 import dev.cairn.db.write.MemTables;
 import dev.cairn.db.write.WriteQueue;
 import dev.cairn.fs.FileSystem;
+import dev.cairn.util.Teardown;
 import dev.cairn.version.VersionEdit;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -44,22 +45,29 @@ final class Lifecycle {
     this.dbLock = dbLock;
     this.calls = new InFlightCalls("database " + dir);
     this.engine = new Engine(dir, options, shared);
-    this.pointReads = new PointReads();
-    this.scans = new BufferScans();
-    this.compactions = StyleRegistry.compactions(engine, pointReads, scans);
-    this.memTables = new MemTables(engine);
-    this.writes = new WriteQueue(engine, memTables);
-    FlushCachingChoice flushCaching =
-        new FlushCachingChoice(options.flushCaching(), FlushCachingPolicy.defaults(), pointReads,
-            engine.versions()::nextFileNumber);
-    engine.mutex().lock();
     try {
-      engine.onVersionInstalled(flushCaching::versionInstalled);
-    } finally {
-      engine.mutex().unlock();
+      this.pointReads = new PointReads();
+      this.scans = new BufferScans();
+      this.compactions = StyleRegistry.compactions(engine, pointReads, scans);
+      this.memTables = new MemTables(engine);
+      this.writes = new WriteQueue(engine, memTables);
+      FlushCachingChoice flushCaching =
+          new FlushCachingChoice(options.flushCaching(), FlushCachingPolicy.defaults(), pointReads,
+              engine.versions()::nextFileNumber);
+      engine.mutex().lock();
+      try {
+        engine.onVersionInstalled(flushCaching::versionInstalled);
+      } finally {
+        engine.mutex().unlock();
+      }
+      this.background = new BackgroundWork(engine, memTables, compactions, flushCaching);
+      engine.background().bind(background);
+    } catch (RuntimeException | Error e) {
+      // The engine counts into budgets that outlive this database (the process's open tables, a
+      // shared cache): an open that fails here gives them back. The caller unlocks the directory.
+      Teardown.runAllAfter(e, engine::releaseCaches);
+      throw e;
     }
-    this.background = new BackgroundWork(engine, memTables, compactions, flushCaching);
-    engine.background().bind(background);
   }
 
   /**
@@ -80,7 +88,7 @@ final class Lifecycle {
       return life;
     } catch (RuntimeException | Error e) {
       if (life != null) {
-        life.closeAfterFailedOpen();
+        life.closeAfterFailedOpen(e);
       } else {
         DatabaseDirectory.unlockQuietly(lock);
       }
@@ -200,45 +208,41 @@ final class Lifecycle {
     }
   }
 
-  private void closeAfterFailedOpen() {
+  /** Releases what a failed open took, whatever each step throws; the open's failure is reported. */
+  private void closeAfterFailedOpen(Throwable failure) {
     closed.set(true);
-    engine.status().markClosing();
-    compactions.stop();
-    background.shutdownNow();
-    engine.cachedVersions().close();
-    try {
-      memTables.closeLog();
-    } catch (IOException e) {
-      // The open already failed; its exception is the one to report.
-    }
-    releaseResources();
+    Teardown.runAllAfter(failure,
+        engine.status()::markClosing,
+        compactions::stop,
+        background::shutdownNow,
+        engine.cachedVersions()::close,
+        memTables::closeLog,
+        this::releaseResources);
   }
 
-  /** Each step runs whatever the one before it threw; the first failure is thrown at the end. */
+  /** Each step runs whatever the ones before it threw; the first failure is thrown at the end. */
   private void releaseResources() {
+    Teardown.runAll("releasing database " + engine.dir(),
+        this::closeManifest,
+        engine::releaseCaches,
+        this::leaveMemTableBudget,
+        () -> DatabaseDirectory.unlockQuietly(dbLock));
+  }
+
+  private void closeManifest() {
     try {
       engine.versions().close();
     } catch (IOException e) {
       LOG.log(System.Logger.Level.WARNING, "closing the manifest: " + e);
+    }
+  }
+
+  private void leaveMemTableBudget() {
+    engine.mutex().lock();
+    try {
+      memTables.leaveBudget();
     } finally {
-      try {
-        engine.tableCache().close();
-      } finally {
-        try {
-          engine.blockCache().close(); // a shared cache's share only: its blocks go, the cache stays
-        } finally {
-          try {
-            engine.mutex().lock();
-            try {
-              memTables.leaveBudget();
-            } finally {
-              engine.mutex().unlock();
-            }
-          } finally {
-            DatabaseDirectory.unlockQuietly(dbLock);
-          }
-        }
-      }
+      engine.mutex().unlock();
     }
   }
 }

@@ -15,6 +15,7 @@ import dev.cairn.db.read.ReadState;
 import dev.cairn.db.read.SnapshotImpl;
 import dev.cairn.fs.FileNames;
 import dev.cairn.memtable.MemTable;
+import dev.cairn.util.Teardown;
 import dev.cairn.version.ManifestMark;
 import dev.cairn.version.Version;
 import java.io.IOException;
@@ -57,7 +58,12 @@ final class ReadOnlyView implements OpenDatabase {
     this.engine = new Engine(dir, options);
     this.pointReads = new PointReads();
     this.scans = new BufferScans();
-    this.compactions = StyleRegistry.compactions(engine, pointReads, scans);
+    try {
+      this.compactions = StyleRegistry.compactions(engine, pointReads, scans);
+    } catch (RuntimeException | Error e) {
+      Teardown.runAllAfter(e, engine::releaseCaches); // its open tables count into the process's budget
+      throw e;
+    }
     this.calls = new InFlightCalls("read-only view of " + dir);
     this.openedAt = openedAt;
   }
@@ -75,7 +81,7 @@ final class ReadOnlyView implements OpenDatabase {
         db.recover();
         return db;
       } catch (RuntimeException e) {
-        db.release();
+        Teardown.runAllAfter(e, db::release);
         if (before.equals(ManifestMark.read(options.fileSystem(), dir))) {
           throw e; // nobody moved the database: the failure is the database's own
         }
@@ -187,13 +193,17 @@ final class ReadOnlyView implements OpenDatabase {
 
   /** Releases the caches, the manifest reader's state and the buffer's idle executor. */
   private void release() {
-    compactions.stop();
+    Teardown.runAll("releasing the read-only view of " + engine.dir(),
+        compactions::stop,
+        this::closeManifest,
+        engine::releaseCaches);
+  }
+
+  private void closeManifest() {
     try {
       engine.versions().close();
     } catch (IOException e) {
       // Nothing was written; closing a manifest the view never opened cannot lose anything.
     }
-    engine.tableCache().close();
-    engine.blockCache().close();
   }
 }

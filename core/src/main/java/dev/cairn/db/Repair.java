@@ -8,6 +8,7 @@ import dev.cairn.db.base.Engine;
 import dev.cairn.fs.FileNames;
 import dev.cairn.model.BufferEntry;
 import dev.cairn.model.BufferRun;
+import dev.cairn.util.Teardown;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionEdit;
@@ -38,7 +39,13 @@ public final class Repair {
       throw new CairnException("database " + dir + " does not exist (no CURRENT file); there is nothing to repair");
     }
     AutoCloseable lock = DatabaseDirectory.prepareAndLock(options.fileSystem(), dir, options);
-    Engine engine = new Engine(dir, options);
+    Engine engine;
+    try {
+      engine = new Engine(dir, options);
+    } catch (RuntimeException | Error e) {
+      DatabaseDirectory.unlockQuietly(lock);
+      throw e;
+    }
     engine.mutex().lock();
     try {
       engine.versions().recover();
@@ -84,14 +91,18 @@ public final class Repair {
       throw new CairnIOException("repairing database " + dir, e);
     } finally {
       engine.mutex().unlock();
-      try {
-        engine.versions().close();
-      } catch (IOException e) {
-        // The edit is synced by logAndApply before it returns; closing only releases the file.
-      }
-      engine.tableCache().close();
-      engine.blockCache().close();
-      DatabaseDirectory.unlockQuietly(lock);
+      Teardown.runAll("releasing database " + dir + " after repairing it",
+          () -> closeManifest(engine),
+          engine::releaseCaches,
+          () -> DatabaseDirectory.unlockQuietly(lock));
+    }
+  }
+
+  private static void closeManifest(Engine engine) {
+    try {
+      engine.versions().close();
+    } catch (IOException e) {
+      // The edit is synced by logAndApply before it returns; closing only releases the file.
     }
   }
 

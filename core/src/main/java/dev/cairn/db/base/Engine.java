@@ -7,6 +7,7 @@ import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IncrementalSyncFile;
 import dev.cairn.table.TableCache;
 import dev.cairn.table.TableCacheBudget;
+import dev.cairn.util.Teardown;
 import dev.cairn.version.Version;
 import dev.cairn.version.VersionSet;
 import java.nio.file.Path;
@@ -211,6 +212,15 @@ public final class Engine {
 
   public TableCache tableCache() {
     return tableCache;
+  }
+
+  /**
+   * Gives back the tables this database keeps to their budget and its blocks to the block cache
+   * (a shared cache's share only: the cache stays), the second even if the first throws. Run once,
+   * when the database closes or its open fails.
+   */
+  public void releaseCaches() {
+    Teardown.runAll("releasing the caches of " + dir, tableCache::close, blockCache::close);
   }
 
   /** The manifest and the current version ({@link VersionSet}'s own rules say what needs the mutex). */
