@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * of index and filter they pin ({@link TableReader#pinnedBytes}). A database has its own, or
  * shares one with the other databases of a process ({@code SharedResources}), so that dozens of
  * databases stay within one process's open files and heap: each cache counts its tables into the
- * budget; one that inserts past it takes room from the cache that keeps the most tables while that
- * one keeps more ({@link #makeRoom}), then evicts its own, so that a database that fills the
+ * budget; one that inserts past it takes room from the cache that keeps the most of the bound
+ * passed while that one keeps more ({@link #makeRoom}), then evicts its own, so that a database that fills the
  * budget and then only reads cannot starve one that comes later.
  *
  * <p>Invariant, whenever no insert or eviction is under way: {@link #files} is the number of
@@ -114,7 +114,7 @@ public final class TableCacheBudget {
 
   /** Whether the kept tables pass a bound. */
   boolean over() {
-    return files.get() > maxFiles || (maxBytes > 0 && bytes.get() > maxBytes);
+    return files.get() > maxFiles || overBytes();
   }
 
   /**
@@ -161,21 +161,39 @@ public final class TableCacheBudget {
 
   /**
    * While the budget is over after {@code asker} inserted, takes tables from the cache that keeps
-   * the most, as long as that one keeps more than {@code asker} (which then evicts its own): each
-   * database's share tends to an equal one under pressure. Called with no cache's lock held;
-   * takes one cache's at a time.
+   * the largest share of the bound passed (tables for the count, pinned bytes for the byte bound),
+   * as long as that one keeps more of it than {@code asker} (which then evicts its own): each
+   * database's share tends to an equal one under pressure, and under the byte bound a database of
+   * many small tables is not drained for one of few large ones. The caches are scanned once per
+   * cache chosen, not per table shed. Called with no cache's lock held; takes one cache's at a
+   * time.
    */
   void makeRoom(TableCache asker) {
     while (over()) {
+      boolean byBytes = overBytes();
       TableCache largest = null;
       for (TableCache c : caches) {
-        if (c != asker && (largest == null || c.cachedTables() > largest.cachedTables())) {
+        if (c != asker && (largest == null || share(c, byBytes) > share(largest, byBytes))) {
           largest = c;
         }
       }
-      if (largest == null || largest.cachedTables() <= asker.cachedTables() || !largest.shedOne()) {
+      int shed = 0;
+      while (largest != null && over() && overBytes() == byBytes
+          && share(largest, byBytes) > share(asker, byBytes) && largest.shedOne()) {
+        shed++;
+      }
+      if (shed == 0) {
         return;
       }
     }
+  }
+
+  private boolean overBytes() {
+    return maxBytes > 0 && bytes.get() > maxBytes;
+  }
+
+  /** What {@code cache} keeps of the bound that is passed: its pinned bytes, or its tables. */
+  private static long share(TableCache cache, boolean byBytes) {
+    return byBytes ? cache.cachedPinnedBytes() : cache.cachedTables();
   }
 }

@@ -341,4 +341,33 @@ class TableCacheTest {
     }
     assertEquals(0, budget.files());
   }
+
+  @Test
+  void underTheByteBoundTheCachePinningTheMostBytesGivesRoomNotTheOneKeepingTheMostTables() throws IOException {
+    TableSummary[] large = {createTableOf(1, 600), createTableOf(2, 600)};
+    TableSummary[] small = {createTableOf(3, 30), createTableOf(4, 30), createTableOf(5, 30), createTableOf(6, 30)};
+    long largeBytes;
+    long smallBytes;
+    try (TableCache probe = new TableCache(fs, dir, 16, null)) {
+      try (TableHandle l = probe.acquire(1, large[0].footerOffset());
+           TableHandle s = probe.acquire(3, small[0].footerOffset())) {
+        largeBytes = l.reader().pinnedBytes();
+        smallBytes = s.reader().pinnedBytes();
+      }
+    }
+    assertTrue(largeBytes > 4 * smallBytes, largeBytes + " against " + smallBytes);
+    // Room for both large tables and three small ones: the fourth passes the byte bound only.
+    TableCacheBudget budget = TableCacheBudget.shared(100, 2 * largeBytes + 3 * smallBytes + smallBytes / 2);
+    try (TableCache few = new TableCache(fs, dir, budget, null);
+         TableCache many = new TableCache(fs, dir, budget, null)) {
+      few.acquire(1, large[0].footerOffset()).close();
+      few.acquire(2, large[1].footerOffset()).close();
+      for (int i = 0; i < 4; i++) {
+        many.acquire(3 + i, small[i].footerOffset()).close();
+      }
+      assertEquals(1, few.cachedTables(), "the two large tables pinned the most bytes: one gave room");
+      assertEquals(4, many.cachedTables(), "the database of more, smaller tables keeps them all");
+      assertTrue(budget.bytes() <= budget.maxBytes());
+    }
+  }
 }
