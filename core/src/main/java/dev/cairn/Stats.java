@@ -272,8 +272,15 @@ public record Stats(
    * @param byteCapacity most bytes of index and filter the kept tables may pin ({@link
    *     Options#tableCacheBytes()}, or the shared bound); 0: no byte bound
    * @param pinnedBytes bytes of index and filter this database's kept tables pin now (estimated)
+   * @param sharedBounds whether the bounds are shared with other databases ({@link
+   *     SharedResources}, or the process's when both options are left unset): {@code capacity}
+   *     and {@code byteCapacity} then bound {@code boundTables} and {@code boundPinnedBytes}, not
+   *     this database's figures alone
+   * @param boundTables tables kept now by every database the bounds hold (this one's when its own)
+   * @param boundPinnedBytes bytes of index and filter those tables pin now
    */
-  public record TableFiles(int capacity, int open, long opens, long byteCapacity, long pinnedBytes) {}
+  public record TableFiles(int capacity, int open, long opens, long byteCapacity, long pinnedBytes,
+      boolean sharedBounds, int boundTables, long boundPinnedBytes) {}
 
   /**
    * Delayed L0 Compaction (docs/dlc.md), as of the load model's last interval.

@@ -40,9 +40,16 @@ final class StatsText {
         s.cache().hitRatio() * 100, s.cache().hits(), s.cache().misses(), s.cache().inserts(), s.cache().evictions(), s.cache().evictedWarm(),
         mb(s.cache().usedBytes()), mb(s.cache().capacityBytes()),
         s.cache().windowBytes() > 0 ? String.format(", window %.2f MB", mb(s.cache().windowBytes())) : ""));
-    sb.append(String.format("table cache            %d of %d tables open, %d opens, %.2f MB of index and filter pinned%s%n",
-        s.tableCache().open(), s.tableCache().capacity(), s.tableCache().opens(), mb(s.tableCache().pinnedBytes()),
-        s.tableCache().byteCapacity() > 0 ? String.format(" (at most %.2f MB)", mb(s.tableCache().byteCapacity())) : ""));
+    Stats.TableFiles t = s.tableCache();
+    String bytesBound = t.byteCapacity() > 0 ? String.format(" (at most %.2f MB)", mb(t.byteCapacity())) : "";
+    if (t.sharedBounds()) {
+      sb.append(String.format("table cache            %d tables open, %d opens, %.2f MB of index and filter pinned;"
+          + " with the databases sharing its bounds %d of %d tables kept, %.2f MB pinned%s%n",
+          t.open(), t.opens(), mb(t.pinnedBytes()), t.boundTables(), t.capacity(), mb(t.boundPinnedBytes()), bytesBound));
+    } else {
+      sb.append(String.format("table cache            %d of %d tables open, %d opens, %.2f MB of index and filter pinned%s%n",
+          t.open(), t.capacity(), t.opens(), mb(t.pinnedBytes()), bytesBound));
+    }
     sb.append(String.format("stalls                 %12.3f s (%d slowdowns, %d stops)%n",
         s.stalls().totalMicros() / 1e6, s.stalls().slowdowns(), s.stalls().stops()));
     if (s.stalls().totalMicros() > 0) {

@@ -7,6 +7,8 @@ import dev.cairn.db.compact.Compactions;
 import dev.cairn.db.read.PointReads;
 import dev.cairn.fs.IoPurpose;
 import dev.cairn.fs.IoStats;
+import dev.cairn.table.TableCache;
+import dev.cairn.table.TableCacheBudget;
 import dev.cairn.version.Version;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,9 +51,7 @@ final class StatsBuilder {
         new Stats.Writes(user, io.bytesWritten(IoPurpose.WAL), device, user == 0 ? 0.0 : (double) device / user),
         new Stats.Space(lastLevelBytes == 0 ? 1.0 : (double) tableBytes / lastLevelBytes, waitingDeletion),
         engine.blockCache().stats(),
-        new Stats.TableFiles(engine.tableCache().budget().maxFiles(), engine.tableCache().openTables(),
-            engine.tableCache().opens(), engine.tableCache().budget().maxBytes(),
-            engine.tableCache().cachedPinnedBytes()),
+        tableFiles(engine.tableCache()),
         stalls(c),
         new Stats.Memtable(memtableBytes, immutables),
         new Stats.Flush(c.flushes().sum(), io.bytesWritten(IoPurpose.FLUSH), flushCaching),
@@ -78,5 +78,11 @@ final class StatsBuilder {
     EngineCounters.StallCause memtable = EngineCounters.StallCause.MEMTABLE_STOP;
     return new Stats.Stalls(c.stallNanos(pace) / 1000, c.stalls(pace), c.stallNanos(l0) / 1000, c.stalls(l0),
         c.stallNanos(memtable) / 1000, c.stalls(memtable));
+  }
+
+  private static Stats.TableFiles tableFiles(TableCache cache) {
+    TableCacheBudget budget = cache.budget();
+    return new Stats.TableFiles(budget.maxFiles(), cache.openTables(), cache.opens(), budget.maxBytes(),
+        cache.cachedPinnedBytes(), budget.isShared(), budget.files(), budget.bytes());
   }
 }

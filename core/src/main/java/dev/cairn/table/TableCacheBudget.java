@@ -142,8 +142,8 @@ public final class TableCacheBudget {
     return treeFiles <= maxFiles && !boundReached;
   }
 
-  /** Whether several caches count into this budget. */
-  boolean isShared() {
+  /** Whether several caches (databases) may count into this budget. */
+  public boolean isShared() {
     return shared;
   }
 

@@ -28,7 +28,7 @@ class StatsTableTest {
         new Stats.Writes(20L << 20, 21L << 20, 38L << 20, 1.9),
         new Stats.Space(1.3, 1L << 20),
         new CacheStats(75, 25, 30, 5, 1L << 20, 8L << 20, 256, 1L << 20, 2, 1L << 19),
-        new Stats.TableFiles(500, 5, 12, 64L << 20, 3L << 20),
+        new Stats.TableFiles(500, 5, 12, 64L << 20, 3L << 20, false, 5, 3L << 20),
         new Stats.Stalls(400_000, 7, 1_100_000, 1, 0, 0),
         new Stats.Memtable(512L << 10, 1),
         new Stats.Flush(4, 5L << 20, Stats.FlushCaching.pinned(Options.FlushCaching.NEVER)),
@@ -81,6 +81,19 @@ class StatsTableTest {
     String line = "manifest syncs         8, 375.0 us each on average (the mutex released)\n";
     assertFalse(none.toString().contains("manifest syncs"), "no line before any sync");
     assertEquals(none.toString().replace("\nmemtable   ", "\n" + line + "memtable   "), s.toString());
+  }
+
+  @Test
+  void sharedTableCacheBoundsAreReportedBesideWhatEveryDatabaseUnderThemKeeps() {
+    Stats none = sample(Stats.Dlc.OFF);
+    Stats s = new Stats(none.levels(), none.writes(), none.space(), none.cache(),
+        new Stats.TableFiles(500, 5, 12, 64L << 20, 3L << 20, true, 420, 40L << 20), none.stalls(),
+        none.memtable(), none.flush(), none.compaction(), none.manifest(), none.reads(), none.latency(), none.dlc(),
+        none.block(), none.buffer(), none.liveSnapshots(), none.lastSequence());
+    String own = "table cache            5 of 500 tables open, 12 opens, 3.00 MB of index and filter pinned (at most 64.00 MB)\n";
+    String shared = "table cache            5 tables open, 12 opens, 3.00 MB of index and filter pinned;"
+        + " with the databases sharing its bounds 420 of 500 tables kept, 40.00 MB pinned (at most 64.00 MB)\n";
+    assertEquals(none.toString().replace(own, shared), s.toString());
   }
 
   @Test
