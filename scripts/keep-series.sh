@@ -21,6 +21,10 @@ for round in "$src"/round-*; do
   # The plots stay in OUT: the kept report names none of them.
   grep -v '^!\[.*\.png)$' "$round/report.md" > "$dest/$name/report.md"
   cp "$round/summary.json" "$dest/$name/"
-  gzip -9 -n -c "$round/timeseries.csv" > "$dest/$name/timeseries.csv.gz"
+  if [ -f "$round/timeseries.csv" ]; then
+    gzip -9 -n -c "$round/timeseries.csv" > "$dest/$name/timeseries.csv.gz"
+  else # a round carried from another machine (carry-series.sh) is kept compressed already
+    cp "$round/timeseries.csv.gz" "$dest/$name/"
+  fi
 done
 du -sh "$dest"
