@@ -211,9 +211,9 @@ public final class Options {
   }
 
   /**
-   * Most open tables kept (open files). Unless set, a quarter of the process's open-file limit,
-   * between 500 and 100,000 (1,000 where it cannot be read). A point read opens each table it
-   * consults that is not kept: a tree of more tables pays opens on most reads (decision 0028).
+   * Most table files open at once. Unless set, a quarter of the process's open-file limit,
+   * between 500 and 100,000 (1,000 where it cannot be read). A kept table's file closes under it
+   * and opens again on the table's next read, its index and filter kept (decision 0028).
    */
   public int tableCacheFiles() {
     return values.tableCacheFiles != DERIVED ? values.tableCacheFiles : TableCacheBounds.filesForThisProcess();
@@ -221,7 +221,9 @@ public final class Options {
 
   /**
    * Most bytes of index and filter the kept tables pin on the heap (about 2.3% of their data with
-   * 4 KiB blocks of 1 KiB values). Unless set, an eighth of the maximum heap, at least 32 MiB.
+   * 4 KiB blocks of 1 KiB values): the bound on the tables kept. Unless set, an eighth of the
+   * maximum heap, at least 32 MiB. A point read opens each table it consults that is not kept (a
+   * footer, an index and a filter read and decoded): a tree of more tables pays it on most reads.
    */
   public long tableCacheBytes() {
     return values.tableCacheBytes != DERIVED ? values.tableCacheBytes : TableCacheBounds.bytesForThisProcess();

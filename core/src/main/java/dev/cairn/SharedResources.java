@@ -18,8 +18,9 @@ import dev.cairn.db.SharedState;
  *       periodic tasks (the buffer's trim, DLC's monitor, the idle drain);
  *   <li>the open tables: one budget of open files and of the heap their indexes and filters pin
  *       for all the databases together ({@link Builder#tableCacheFiles}, {@link
- *       Builder#tableCacheBytes}); a database over its share of it evicts its own tables, and
- *       one that needs room takes it from the database that keeps the most;
+ *       Builder#tableCacheBytes}); a database over its share of the heap evicts its own tables,
+ *       one that needs room takes it from the database that keeps the most, and the files that
+ *       opened longest ago close first, whichever database's, their tables kept;
  *   <li>the memtable budget (optional): when the databases' active memtables hold seven eighths
  *       of it, a database that writes switches its memtable for a flush; over the budget, writers
  *       wait for the flushes under way. A database that stops writing keeps its active memtable
@@ -81,12 +82,22 @@ public final class SharedResources implements AutoCloseable {
   }
 
   /**
-   * Tables the databases' table caches keep now, together (within {@link Builder#tableCacheFiles},
-   * give or take a table per database inserting at once). Tables a read or a version still holds
-   * after the cache let them go are open too, and not counted here.
+   * Tables the databases' table caches keep now, together, their indexes and filters decoded
+   * (within {@link Builder#tableCacheBytes}, give or take a table per database inserting at
+   * once). Tables a read or a version still holds after the cache let them go are open too, and
+   * not counted here.
    */
   public int keptTables() {
     return pools.tableCacheFiles();
+  }
+
+  /**
+   * Table files open now, together (within {@link Builder#tableCacheFiles}, give or take the
+   * files reads are using): a kept table's file closes under the bound and opens again on its
+   * next read.
+   */
+  public int openTableFiles() {
+    return pools.openTableFiles();
   }
 
   /** Bytes of index and filter the databases' open tables pin now, together. */
@@ -145,8 +156,8 @@ public final class SharedResources implements AutoCloseable {
     }
 
     /**
-     * Most tables the databases keep open together; 0 (the default) derives it from the process
-     * as {@link Options#tableCacheFiles()} does for one database.
+     * Most table files the databases hold open together; 0 (the default) derives it from the
+     * process as {@link Options#tableCacheFiles()} does for one database.
      */
     public Builder tableCacheFiles(int v) {
       tableCacheFiles = v;
@@ -154,8 +165,9 @@ public final class SharedResources implements AutoCloseable {
     }
 
     /**
-     * Most bytes of index and filter the databases' open tables pin together; 0 (the default)
-     * derives it from the heap as {@link Options#tableCacheBytes()} does for one database.
+     * Most bytes of index and filter the databases' kept tables pin together (the bound on the
+     * tables kept); 0 (the default) derives it from the heap as {@link Options#tableCacheBytes()}
+     * does for one database.
      */
     public Builder tableCacheBytes(long v) {
       tableCacheBytes = v;

@@ -262,25 +262,30 @@ public record Stats(
   public record Latency(long count, double p50Micros, double p99Micros, double maxMicros) {}
 
   /**
-   * The table cache: the tables kept open (each with its index and filter in memory).
+   * The table cache: the tables kept, each with its index and filter decoded on the heap, and
+   * their open files.
    *
-   * @param capacity most tables kept open when no read holds them ({@link Options#tableCacheFiles()},
-   *     or with {@link SharedResources} the shared bound over every database)
-   * @param open tables open now, including evicted ones a read still holds
+   * @param capacity most table files open at once ({@link Options#tableCacheFiles()}, or with
+   *     shared bounds the shared one over every database)
+   * @param open tables open (decoded) now, including evicted ones a read still holds
    * @param opens tables opened since open (each reads a footer, an index and a filter); many
-   *     more opens than files means the level shape has more tables than the cache holds
+   *     more opens than files means the tree has more tables than the byte bound keeps
    * @param byteCapacity most bytes of index and filter the kept tables may pin ({@link
-   *     Options#tableCacheBytes()}, or the shared bound); 0: no byte bound
+   *     Options#tableCacheBytes()}, or the shared bound); 0: no byte bound, {@code capacity}
+   *     bounds the tables kept
    * @param pinnedBytes bytes of index and filter this database's kept tables pin now (estimated)
    * @param sharedBounds whether the bounds are shared with other databases ({@link
    *     SharedResources}, or the process's when both options are left unset): {@code capacity}
-   *     and {@code byteCapacity} then bound {@code boundTables} and {@code boundPinnedBytes}, not
-   *     this database's figures alone
+   *     and {@code byteCapacity} then bound {@code boundTables}, {@code boundPinnedBytes} and
+   *     {@code openFiles}, not this database's figures alone
    * @param boundTables tables kept now by every database the bounds hold (this one's when its own)
    * @param boundPinnedBytes bytes of index and filter those tables pin now
+   * @param openFiles table files open now, over every database the bounds hold
+   * @param fileReopens table files opened again after the open-file bound closed them (their
+   *     tables kept), over every database the bounds hold
    */
   public record TableFiles(int capacity, int open, long opens, long byteCapacity, long pinnedBytes,
-      boolean sharedBounds, int boundTables, long boundPinnedBytes) {}
+      boolean sharedBounds, int boundTables, long boundPinnedBytes, int openFiles, long fileReopens) {}
 
   /**
    * Delayed L0 Compaction (docs/dlc.md), as of the load model's last interval.

@@ -42,13 +42,14 @@ final class StatsText {
         s.cache().windowBytes() > 0 ? String.format(", window %.2f MB", mb(s.cache().windowBytes())) : ""));
     Stats.TableFiles t = s.tableCache();
     String bytesBound = t.byteCapacity() > 0 ? String.format(" (at most %.2f MB)", mb(t.byteCapacity())) : "";
+    String files = String.format("%d of %d files open, %d reopened", t.openFiles(), t.capacity(), t.fileReopens());
     if (t.sharedBounds()) {
       sb.append(String.format("table cache            %d tables open, %d opens, %.2f MB of index and filter pinned;"
-          + " with the databases sharing its bounds %d of %d tables kept, %.2f MB pinned%s%n",
-          t.open(), t.opens(), mb(t.pinnedBytes()), t.boundTables(), t.capacity(), mb(t.boundPinnedBytes()), bytesBound));
+          + " with the databases sharing its bounds %d tables kept, %.2f MB pinned%s, %s%n",
+          t.open(), t.opens(), mb(t.pinnedBytes()), t.boundTables(), mb(t.boundPinnedBytes()), bytesBound, files));
     } else {
-      sb.append(String.format("table cache            %d of %d tables open, %d opens, %.2f MB of index and filter pinned%s%n",
-          t.open(), t.capacity(), t.opens(), mb(t.pinnedBytes()), bytesBound));
+      sb.append(String.format("table cache            %d tables open, %d opens, %.2f MB of index and filter pinned%s, %s%n",
+          t.open(), t.opens(), mb(t.pinnedBytes()), bytesBound, files));
     }
     sb.append(String.format("stalls                 %12.3f s (%d slowdowns, %d stops)%n",
         s.stalls().totalMicros() / 1e6, s.stalls().slowdowns(), s.stalls().stops()));

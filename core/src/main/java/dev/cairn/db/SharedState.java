@@ -16,9 +16,14 @@ public final class SharedState {
         TableCacheBudget.shared(tableCacheFiles, tableCacheBytes));
   }
 
-  /** Tables the databases keep open now, together. */
+  /** Tables the databases' table caches keep now, together. */
   public int tableCacheFiles() {
     return pools.tableCacheBudget().files();
+  }
+
+  /** Table files open now, over every database. */
+  public int openTableFiles() {
+    return pools.tableCacheBudget().openFileCount();
   }
 
   /** Bytes of index and filter the databases' open tables pin now, together. */

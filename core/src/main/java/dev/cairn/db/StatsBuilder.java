@@ -83,6 +83,7 @@ final class StatsBuilder {
   private static Stats.TableFiles tableFiles(TableCache cache) {
     TableCacheBudget budget = cache.budget();
     return new Stats.TableFiles(budget.maxFiles(), cache.openTables(), cache.opens(), budget.maxBytes(),
-        cache.cachedPinnedBytes(), budget.isShared(), budget.files(), budget.bytes());
+        cache.cachedPinnedBytes(), budget.isShared(), budget.files(), budget.bytes(), budget.openFileCount(),
+        budget.reopenedFiles());
   }
 }

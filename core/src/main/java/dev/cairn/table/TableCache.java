@@ -5,6 +5,7 @@ import dev.cairn.cache.BlockCache;
 import dev.cairn.cache.RefCounts;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
+import dev.cairn.fs.ReadableFile;
 import dev.cairn.key.RangeTombstones;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -16,13 +17,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Open tables, keyed by (file number, footer offset), bounded by a {@link TableCacheBudget}: a count
- * and the heap their indexes and filters pin ({@link TableReader#pinnedBytes}), the database's own
- * or shared with the other databases of the process. A table keeps its index and filter pinned
- * while open, so the count bounds the open files and the bytes that memory: a count alone lets a
- * tree of small tables open and decode the same tables over and over (each point read consults a
- * table per level, and an open reads a footer, an index and a filter), while a tree of large
- * tables pins far more per table.
+ * Open tables, keyed by (file number, footer offset), bounded by a {@link TableCacheBudget}, the
+ * database's own or shared with the other databases of the process: the heap their indexes and
+ * filters pin ({@link TableReader#pinnedBytes}) bounds the tables kept, and a count their open
+ * files, whose descriptors close under it while their tables stay kept ({@link ReopeningFile});
+ * without a byte bound the count bounds the tables kept. A count of tables alone lets a tree of
+ * more tables than the process may hold open read and decode the same tables over and over (each
+ * point read consults a table per level, and an open reads a footer, an index and a filter),
+ * while a tree of large tables pins far more per table.
  *
  * <p>Keying by footer offset lets block compaction publish a new footer for the same file: the
  * new key opens a reader for the new footer while old readers keep serving old versions.
@@ -182,7 +184,10 @@ public final class TableCache implements AutoCloseable {
 
   private TableReader openReader(long fileNumber, long footerOffset) throws IOException {
     Path path = FileNames.tablePath(dbDir, fileNumber);
-    TableReader reader = TableReader.open(fs.openReadable(path), path.getFileName().toString(),
+    ReadableFile file = budget.boundsDescriptorsApart()
+        ? ReopeningFile.open(fs, path, budget.openFiles())
+        : fs.openReadable(path);
+    TableReader reader = TableReader.open(file, path.getFileName().toString(),
         fileNumber, footerOffset, blockCache, readaheadBuffers);
     opens.increment();
     openReaders.incrementAndGet();
@@ -213,9 +218,9 @@ public final class TableCache implements AutoCloseable {
         if (e == keep || (pass == 0 && e.clearUsed())) {
           continue;
         }
-        budget.evicted();
         it.remove();
         forget(e);
+        budget.evicted(); // after forget: the latch is cleared by a tree that shrank, not by evictions
         out.add(e);
       }
     }

@@ -389,9 +389,9 @@ public final class TableReader implements AutoCloseable {
     return footerOffset;
   }
 
-  /** Heap the index and filter pin (estimated; range tombstones uncounted): {@link TableCache}'s bound. */
+  /** Heap pinned while kept (estimated, range tombstones uncounted): index, filter, 1 KiB of objects. */
   public long pinnedBytes() {
-    return index.heapBytes() + (filter == null ? 0 : filter.sizeBytes() + 16);
+    return index.heapBytes() + (filter == null ? 0 : filter.sizeBytes() + 16) + 1024;
   }
 
   public long fileNumber() {

@@ -238,7 +238,8 @@ class SharedResourcesTest {
   void theDatabasesKeepTheirOpenTablesWithinOneSharedBound() {
     int bound = 16;
     List<Cairn> dbs = new ArrayList<>();
-    try (SharedResources shared = SharedResources.builder().tableCacheFiles(bound).build()) {
+    // No block cache: every read reads its block from the file (a cached block needs no file).
+    try (SharedResources shared = SharedResources.builder().tableCacheFiles(bound).blockCacheBytes(0).build()) {
       IllegalArgumentException own = assertThrows(IllegalArgumentException.class,
           () -> Cairn.open(tmp.resolve("own"), Options.builder().tableCacheFiles(64).build(), shared));
       assertTrue(own.getMessage().contains("tableCacheFiles"), own.getMessage());
@@ -262,11 +263,18 @@ class SharedResourcesTest {
         for (int i = 0; i < KEYS; i += 5) {
           assertArrayEquals(value(d, i), dbs.get(d).get(key(i)), "database " + d + ", key " + i);
         }
-        assertTrue(shared.keptTables() <= bound + 1,
-            shared.keptTables() + " tables kept open against a shared bound of " + bound);
+        assertTrue(shared.openTableFiles() <= bound + 1,
+            shared.openTableFiles() + " table files open against a shared bound of " + bound);
       }
+      long reopened = dbs.get(0).stats().tableCache().fileReopens();
+      for (int i = 0; i < KEYS; i += 5) { // the first database's files closed for the others'
+        assertArrayEquals(value(0, i), dbs.get(0).get(key(i)), "database 0 again, key " + i);
+      }
+      assertTrue(dbs.get(0).stats().tableCache().fileReopens() > reopened,
+          "reading the first database again opened its files again");
+      assertEquals(36, shared.keptTables(), "within the byte bound every table is kept, its file open or not");
       long opens = dbs.stream().mapToLong(db -> db.stats().tableCache().opens()).sum();
-      assertTrue(opens > 36, "tables were reopened for want of room: " + opens + " opens");
+      assertEquals(36, opens, "no table was read and decoded twice");
       assertEquals(bound, dbs.get(0).stats().tableCache().capacity(), "each database reports the shared bound");
       assertEquals(dbs.stream().mapToLong(db -> db.stats().tableCache().pinnedBytes()).sum(), shared.tableCacheBytes(),
           "the budget counts what the databases' caches keep");
@@ -275,14 +283,20 @@ class SharedResourcesTest {
       }
       assertEquals(0, shared.keptTables(), "closed databases keep no table");
       assertEquals(0, shared.tableCacheBytes(), "nor any index or filter");
+      assertEquals(0, shared.openTableFiles(), "nor any file open");
     }
   }
 
   /** {@code tables} overlapping level-0 tables of keys 0..KEYS-1, value (d, i). */
   private static void writeLevel0Tables(Cairn db, int d, int tables) {
+    writeLevel0Tables(db, d, tables, 0);
+  }
+
+  /** {@code tables} overlapping level-0 tables of keys from..from+KEYS-1, value (d, i). */
+  private static void writeLevel0Tables(Cairn db, int d, int tables, int from) {
     for (int t = 0; t < tables; t++) {
       for (int i = t; i < KEYS; i += tables) {
-        db.put(key(i), value(d, i));
+        db.put(key(from + i), value(d, from + i));
       }
       db.flush();
     }
@@ -294,26 +308,43 @@ class SharedResourcesTest {
     }
   }
 
+  /** Two batches of 8 level-0 tables over disjoint keys, every table then read. */
+  private static void writeAndReadTwiceTheData(Cairn db) {
+    writeLevel0Tables(db, 0, 8, 0);
+    writeLevel0Tables(db, 0, 8, KEYS);
+    for (int i = 0; i < 2 * KEYS; i += 3) {
+      assertArrayEquals(value(0, i), db.get(key(i)), "key " + i);
+    }
+  }
+
   @Test
-  void aDatabaseThatFilledTheSharedBoundGivesRoomToOneThatNeedsIt() {
-    int bound = 16;
-    Options level0Only = Options.builder().memtableBytes(64 << 10).targetFileBytes(32 << 10).blockBytes(1024)
-        .l0CompactionTrigger(40).l0SlowdownTrigger(80).l0StopTrigger(120).build();
-    try (SharedResources shared = SharedResources.builder().tableCacheFiles(bound).build();
-        Cairn first = Cairn.open(tmp.resolve("first"), level0Only, shared);
-        Cairn second = Cairn.open(tmp.resolve("second"), level0Only, shared)) {
-      writeLevel0Tables(first, 0, 14);
-      readAll(first, 0); // the first keeps its 14 tables, then only waits
+  void aDatabaseThatFilledTheSharedByteBoundGivesRoomToOneThatNeedsIt() {
+    Options level0Only = Options.builder().memtableBytes(64 << 10).targetFileBytes(32 << 10).blockBytes(256)
+        .l0CompactionTrigger(60).l0SlowdownTrigger(80).l0StopTrigger(120).build();
+    long firstBytes;
+    long secondBytes;
+    try (SharedResources roomy = SharedResources.builder().build();
+        Cairn first = Cairn.open(tmp.resolve("probe-first"), level0Only, roomy);
+        Cairn second = Cairn.open(tmp.resolve("probe-second"), level0Only, roomy)) {
+      writeAndReadTwiceTheData(first);
+      firstBytes = first.stats().tableCache().pinnedBytes();
       writeLevel0Tables(second, 1, 8);
       readAll(second, 1);
+      secondBytes = second.stats().tableCache().pinnedBytes();
+    }
+    // Room for the first's 16 tables and half the second's 8: the second takes the rest from
+    // the first, which keeps more (about 1.5 of the second's share against 1).
+    long bound = firstBytes + secondBytes / 2;
+    try (SharedResources shared = SharedResources.builder().tableCacheBytes(bound).build();
+        DbImpl first = (DbImpl) Cairn.open(tmp.resolve("first"), level0Only, shared);
+        DbImpl second = (DbImpl) Cairn.open(tmp.resolve("second"), level0Only, shared)) {
+      writeAndReadTwiceTheData(first); // then only waits
+      assertEquals(16, first.engine().tableCache().cachedTables());
+      writeLevel0Tables(second, 1, 8);
       readAll(second, 1);
-      long warmed = second.stats().tableCache().opens();
-      readAll(second, 1);
-      // Room only as the first leaves it (2 of 16) would reopen the second's tables on every
-      // read; taken from the first, its 8 tables stay open.
-      assertEquals(warmed, second.stats().tableCache().opens(), "the second database reopened tables");
-      assertTrue(shared.keptTables() <= bound + 1, shared.keptTables() + " kept against " + bound);
-      readAll(first, 0);
+      assertEquals(8, second.engine().tableCache().cachedTables(), "the second keeps every table it needs");
+      assertTrue(first.engine().tableCache().cachedTables() < 16, "room taken from the first");
+      assertTrue(shared.tableCacheBytes() <= bound, shared.tableCacheBytes() + " bytes pinned against " + bound);
     }
   }
 

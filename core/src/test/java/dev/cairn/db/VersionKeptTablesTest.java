@@ -3,6 +3,7 @@ package dev.cairn.db;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -11,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cairn.Cairn;
 import dev.cairn.CairnIterator;
 import dev.cairn.Options;
+import dev.cairn.table.TableCacheBudget;
 import dev.cairn.table.TableHandle;
 import dev.cairn.version.Version;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A version keeps the table handles its point reads take (VersionLookup, "Tables the version
  * keeps"): the reads of a version share one handle per table, a released version closes them,
- * a version with more files than the table cache holds keeps none, and close leaves no table open.
+ * a version with more files than may be open keeps its tables all the same (their files close under
+ * the open-file bound), one with more than the byte bound keeps none, and close leaves no table
+ * open.
  */
 class VersionKeptTablesTest {
   private static final int KEYS = 600;
@@ -118,17 +122,50 @@ class VersionKeptTablesTest {
   }
 
   @Test
-  void aVersionWithMoreFilesThanTheTableCacheHoldsKeepsNone() {
-    int rounds = 17; // the table cache's smallest capacity is 16
-    try (DbImpl db = (DbImpl) Cairn.open(dir, options(16))) {
+  void aVersionWithMoreFilesThanMayBeOpenKeepsItsTablesWithTheirFilesClosedUnderTheBound() {
+    int rounds = 17; // the open-file bound's smallest is 16
+    // No block cache: every read reads its block from the file (a cached block needs no file).
+    try (DbImpl db = (DbImpl) Cairn.open(dir, options(16).toBuilder().blockCacheBytes(0).build())) {
       flushes(db, rounds);
       readAll(db, rounds);
       Version v = db.engine().versions().current();
       assertEquals(rounds, v.totalFiles());
+      long opens = db.engine().tableCache().opens();
+      readAll(db, rounds);
+      readAll(db, rounds);
       for (int f = 0; f < rounds; f++) {
-        assertNull(v.kept(0, f), "17 files against a table cache of 16: table " + f);
+        assertNotNull(v.kept(0, f), "17 tables within the byte bound are kept: table " + f);
       }
-      assertTrue(db.engine().tableCache().openTables() <= 16, "the table cache's bound holds");
+      assertEquals(opens, db.engine().tableCache().opens(), "no table was read and decoded again");
+      TableCacheBudget budget = db.engine().tableCache().budget();
+      assertTrue(budget.openFileCount() <= 16, budget.openFileCount() + " files open against a bound of 16");
+      assertTrue(budget.reopenedFiles() > 0, "files closed under the bound were opened again");
+    }
+  }
+
+  @Test
+  void aVersionWithMoreTablesThanTheByteBoundKeepsNone() {
+    long bound = 64 << 10;
+    Options smallBlocks = options(500).toBuilder().blockBytes(256).tableCacheBytes(bound).build();
+    byte[] value = "x".repeat(200).getBytes(StandardCharsets.UTF_8);
+    try (DbImpl db = (DbImpl) Cairn.open(dir, smallBlocks)) {
+      // Eighteen tables of 600 keys each in 256-byte blocks: a read of every table passes the
+      // bound; the versions installed after it keep none.
+      for (int round = 0; round < 18; round++) {
+        for (int i = 0; i < KEYS; i++) {
+          db.put(key(round * KEYS + i), value);
+        }
+        db.flush();
+        for (int i = 0; i < (round + 1) * KEYS; i += 50) {
+          assertArrayEquals(value, db.get(key(i)));
+        }
+      }
+      Version v = db.engine().versions().current();
+      for (int f = 0; f < v.files(0).size(); f++) {
+        assertNull(v.kept(0, f), "a tree over the byte bound is not kept: table " + f);
+      }
+      assertTrue(db.engine().tableCache().cachedTables() < 18, "the tables did not all fit");
+      assertTrue(db.engine().tableCache().cachedPinnedBytes() <= bound + (40 << 10), "the byte bound holds");
     }
   }
 

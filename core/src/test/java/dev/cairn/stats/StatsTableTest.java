@@ -28,7 +28,7 @@ class StatsTableTest {
         new Stats.Writes(20L << 20, 21L << 20, 38L << 20, 1.9),
         new Stats.Space(1.3, 1L << 20),
         new CacheStats(75, 25, 30, 5, 1L << 20, 8L << 20, 256, 1L << 20, 2, 1L << 19),
-        new Stats.TableFiles(500, 5, 12, 64L << 20, 3L << 20, false, 5, 3L << 20),
+        new Stats.TableFiles(500, 5, 12, 64L << 20, 3L << 20, false, 5, 3L << 20, 4, 7),
         new Stats.Stalls(400_000, 7, 1_100_000, 1, 0, 0),
         new Stats.Memtable(512L << 10, 1),
         new Stats.Flush(4, 5L << 20, Stats.FlushCaching.pinned(Options.FlushCaching.NEVER)),
@@ -87,12 +87,14 @@ class StatsTableTest {
   void sharedTableCacheBoundsAreReportedBesideWhatEveryDatabaseUnderThemKeeps() {
     Stats none = sample(Stats.Dlc.OFF);
     Stats s = new Stats(none.levels(), none.writes(), none.space(), none.cache(),
-        new Stats.TableFiles(500, 5, 12, 64L << 20, 3L << 20, true, 420, 40L << 20), none.stalls(),
+        new Stats.TableFiles(500, 5, 12, 64L << 20, 3L << 20, true, 420, 40L << 20, 480, 90), none.stalls(),
         none.memtable(), none.flush(), none.compaction(), none.manifest(), none.reads(), none.latency(), none.dlc(),
         none.block(), none.buffer(), none.liveSnapshots(), none.lastSequence());
-    String own = "table cache            5 of 500 tables open, 12 opens, 3.00 MB of index and filter pinned (at most 64.00 MB)\n";
+    String own = "table cache            5 tables open, 12 opens, 3.00 MB of index and filter pinned (at most 64.00 MB),"
+        + " 4 of 500 files open, 7 reopened\n";
     String shared = "table cache            5 tables open, 12 opens, 3.00 MB of index and filter pinned;"
-        + " with the databases sharing its bounds 420 of 500 tables kept, 40.00 MB pinned (at most 64.00 MB)\n";
+        + " with the databases sharing its bounds 420 tables kept, 40.00 MB pinned (at most 64.00 MB),"
+        + " 480 of 500 files open, 90 reopened\n";
     assertEquals(none.toString().replace(own, shared), s.toString());
   }
 
@@ -109,7 +111,7 @@ class StatsTableTest {
         write amplification            1.90
         space amplification            1.30 (14.00 MB of tables on disk, 1.00 MB of them obsolete and waiting for deletion)
         block cache                   75.00% hits (75 hits, 25 misses, 30 inserts, 5 evictions (2 while warm), 1.00 of 8.00 MB, window 0.50 MB)
-        table cache            5 of 500 tables open, 12 opens, 3.00 MB of index and filter pinned (at most 64.00 MB)
+        table cache            5 tables open, 12 opens, 3.00 MB of index and filter pinned (at most 64.00 MB), 4 of 500 files open, 7 reopened
         stalls                        1.500 s (7 slowdowns, 1 stops)
         stalls by cause        pace 0.400 s (7), L0 stop 1.100 s (1), memtable stop 0.000 s (0)
         flushes / compactions  4 / 3 (1 trivial moves, 2.000 s), 2 running
