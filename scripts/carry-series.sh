@@ -8,8 +8,9 @@
 #
 # save: for each series under OUT (a folder holding round-1), its finished rounds in the compact
 # form keep-series.sh keeps (report.md without plots, summary.json, timeseries.csv.gz), and of the
-# round it was in, the runs that ended (runs/ENGINE-WORKLOAD.result, gzipped); a finished series'
-# series.md and series.json too. No database, plot or log.
+# round it was in, the runs that ended (runs/ENGINE-WORKLOAD.result, gzipped); the statistics of
+# the runs so far (data/*-stats.txt: the last round's of each engine and workload, into stats/);
+# a finished series' series.md and series.json too. No database, plot or log.
 # restore: the reverse into OUT; the runner then reads the finished rounds back and resumes the
 # round it was in at its first run not kept (KeptRuns, FinishedRound). Run the series' command
 # with the same flags and --out OUT after restoring.
@@ -30,6 +31,10 @@ save_series() { # $1: a series folder under src, $2: where it goes
   for f in series.md series.json; do
     [ -f "$series/$f" ] && cp "$series/$f" "$to/"
   done
+  if compgen -G "$series/data/*-stats.txt" > /dev/null; then
+    mkdir -p "$to/stats"
+    cp "$series"/data/*-stats.txt "$to/stats/"
+  fi
   for round in "$series"/round-*; do
     [ -d "$round" ] || continue
     local name
@@ -58,6 +63,10 @@ restore_series() { # $1: a carried series, $2: the series folder it resumes in
   for f in series.md series.json; do
     [ -f "$carried/$f" ] && cp "$carried/$f" "$to/"
   done
+  if [ -d "$carried/stats" ]; then
+    mkdir -p "$to/data"
+    cp "$carried"/stats/*-stats.txt "$to/data/"
+  fi
   for round in "$carried"/round-*; do
     [ -d "$round" ] || continue
     local name
