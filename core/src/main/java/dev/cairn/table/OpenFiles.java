@@ -99,6 +99,9 @@ final class OpenFiles {
     synchronized (lock) {
       if (f != null) {
         open.add(f);
+        // Published before any busy file is passed over: a read ending on one after this sees
+        // the bound passed and trims behind this pass (trimIfOver), so no file stays over it.
+        count = open.size();
       }
       // Each file is visited at most twice: once to clear its mark, once to close it.
       for (int visits = 2 * open.size(); open.size() > max && visits > 0; visits--) {

@@ -123,11 +123,27 @@ final class ReopeningFile implements ReadableFile {
       try {
         bound.reopened(this);
       } catch (RuntimeException | Error e) {
-        release();
+        forgetAfterFailedReopen(fresh);
         throw e;
       }
     }
     return f;
+  }
+
+  /** The bound failed to count a descriptor this read installed: this read's use ends, and the descriptor closes if idle. */
+  private void forgetAfterFailedReopen(ReadableFile fresh) {
+    ReadableFile orphan = null;
+    synchronized (this) {
+      users--;
+      if (users == 0 && file == fresh) {
+        orphan = file;
+        file = null;
+      }
+    }
+    if (orphan != null) {
+      bound.closed(this);
+      closeQuietly(orphan);
+    }
   }
 
   private void markUsed() {

@@ -153,6 +153,32 @@ class OpenFilesTest {
   }
 
   @Test
+  void aFileKeptOpenPastTheBoundForAReadClosesWhenTheReadEnds() throws Exception {
+    CountingFiles fs = new CountingFiles(new LocalFileSystem());
+    OpenFiles bound = new OpenFiles(1);
+    ReopeningFile busy = ReopeningFile.open(fs, write(0), bound);
+    fs.held = "f0";
+    ExecutorService reader = Executors.newSingleThreadExecutor();
+    try {
+      Future<byte[]> read = reader.submit(() -> readAll(busy, contents(0).length));
+      await(fs.inRead);
+      ReopeningFile other = ReopeningFile.open(fs, write(1), bound);
+      assertEquals(2, bound.count(), "the busy file stays open past the bound");
+      fs.release.countDown();
+      assertArrayEquals(contents(0), read.get(30, TimeUnit.SECONDS));
+      assertEquals(1, bound.count(), "the read's end brought the files back within the bound");
+      assertEquals(1, fs.open.get());
+      assertArrayEquals(contents(0), readAll(busy, contents(0).length), "and the file still reads");
+      busy.close();
+      other.close();
+    } finally {
+      fs.release.countDown();
+      reader.shutdownNow();
+    }
+    assertEquals(0, fs.open.get());
+  }
+
+  @Test
   void concurrentReadersAlwaysReadTheirFilesBytesWhileTheBoundClosesAndReopens() throws Exception {
     CountingFiles fs = new CountingFiles(new LocalFileSystem());
     OpenFiles bound = new OpenFiles(3);
