@@ -49,27 +49,48 @@ class OpenFilesTest {
       ReadableFile f = super.openReadable(path);
       open.incrementAndGet();
       String name = path.getFileName().toString();
-      return new ReadableFile() {
+      return new ForwardingReadableFile(f) {
         @Override
         public int read(long position, ByteBuffer dst, IoTag tag) throws IOException {
           if (name.equals(held)) {
             inRead.countDown();
             await(release);
           }
-          return f.read(position, dst, tag);
-        }
-
-        @Override
-        public long size() throws IOException {
-          return f.size();
+          return super.read(position, dst, tag);
         }
 
         @Override
         public void close() throws IOException {
           open.decrementAndGet();
-          f.close();
+          super.close();
         }
       };
+    }
+  }
+
+  /** A read of file {@code name} on its own thread, held inside the file system until {@link #finish}. */
+  private static final class HeldRead implements AutoCloseable {
+    private final CountingFiles fs;
+    private final ExecutorService thread = Executors.newSingleThreadExecutor();
+    private final Future<byte[]> read;
+
+    HeldRead(CountingFiles fs, ReopeningFile file, String name, int length) {
+      this.fs = fs;
+      fs.held = name;
+      read = thread.submit(() -> readAll(file, length));
+      await(fs.inRead);
+    }
+
+    /** Lets the read go on; returns what it read. */
+    byte[] finish() throws Exception {
+      fs.release.countDown();
+      return read.get(30, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() {
+      fs.release.countDown();
+      thread.shutdownNow();
     }
   }
 
@@ -129,25 +150,17 @@ class OpenFilesTest {
     CountingFiles fs = new CountingFiles(new LocalFileSystem());
     OpenFiles bound = new OpenFiles(1);
     ReopeningFile busy = ReopeningFile.open(fs, write(0), bound);
-    fs.held = "f0";
-    ExecutorService reader = Executors.newSingleThreadExecutor();
-    try {
-      Future<byte[]> read = reader.submit(() -> readAll(busy, contents(0).length));
-      await(fs.inRead);
+    try (HeldRead read = new HeldRead(fs, busy, "f0", contents(0).length)) {
       ReopeningFile other = ReopeningFile.open(fs, write(1), bound);
       assertTrue(busy.isOpen(), "a file a read is using is not closed for the bound");
       assertEquals(2, fs.open.get());
       busy.close(); // for good, while the read is in flight
       assertEquals(2, fs.open.get(), "the descriptor outlives the close while a read uses it");
-      fs.release.countDown();
-      assertArrayEquals(contents(0), read.get(30, TimeUnit.SECONDS), "the read in flight completes");
+      assertArrayEquals(contents(0), read.finish(), "the read in flight completes");
       assertEquals(1, fs.open.get(), "the read's end closed the descriptor");
       assertFalse(busy.isOpen());
       assertEquals(1, bound.count(), "a file closed for good leaves the bound");
       other.close();
-    } finally {
-      fs.release.countDown();
-      reader.shutdownNow();
     }
     assertEquals(0, fs.open.get());
   }
@@ -157,23 +170,15 @@ class OpenFilesTest {
     CountingFiles fs = new CountingFiles(new LocalFileSystem());
     OpenFiles bound = new OpenFiles(1);
     ReopeningFile busy = ReopeningFile.open(fs, write(0), bound);
-    fs.held = "f0";
-    ExecutorService reader = Executors.newSingleThreadExecutor();
-    try {
-      Future<byte[]> read = reader.submit(() -> readAll(busy, contents(0).length));
-      await(fs.inRead);
+    try (HeldRead read = new HeldRead(fs, busy, "f0", contents(0).length)) {
       ReopeningFile other = ReopeningFile.open(fs, write(1), bound);
       assertEquals(2, bound.count(), "the busy file stays open past the bound");
-      fs.release.countDown();
-      assertArrayEquals(contents(0), read.get(30, TimeUnit.SECONDS));
+      assertArrayEquals(contents(0), read.finish());
       assertEquals(1, bound.count(), "the read's end brought the files back within the bound");
       assertEquals(1, fs.open.get());
       assertArrayEquals(contents(0), readAll(busy, contents(0).length), "and the file still reads");
       busy.close();
       other.close();
-    } finally {
-      fs.release.countDown();
-      reader.shutdownNow();
     }
     assertEquals(0, fs.open.get());
   }

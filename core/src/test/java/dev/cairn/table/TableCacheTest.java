@@ -17,7 +17,6 @@ import dev.cairn.key.InternalKey;
 import dev.cairn.key.LookupResult;
 import dev.cairn.key.ValueType;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -296,21 +295,10 @@ class TableCacheTest {
 
     @Override
     public ReadableFile openReadable(Path path) throws IOException {
-      ReadableFile f = super.openReadable(path);
-      return new ReadableFile() {
-        @Override
-        public int read(long position, ByteBuffer dst, IoTag tag) throws IOException {
-          return f.read(position, dst, tag);
-        }
-
-        @Override
-        public long size() throws IOException {
-          return f.size();
-        }
-
+      return new ForwardingReadableFile(super.openReadable(path)) {
         @Override
         public void close() throws IOException {
-          f.close();
+          super.close();
           throw new IOException("close failed: " + path.getFileName());
         }
       };
