@@ -4,7 +4,7 @@ import dev.cairn.cache.CacheStats;
 import dev.cairn.cache.EvictionPolicy;
 import dev.cairn.db.base.MemtableBudget;
 import dev.cairn.db.base.SharedPools;
-import dev.cairn.table.TableCacheBudget;
+import dev.cairn.table.cache.TableCacheBudget;
 
 /** The facade over {@link SharedPools} that the API's {@code SharedResources} holds. */
 public final class SharedState {

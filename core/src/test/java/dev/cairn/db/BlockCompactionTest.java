@@ -22,7 +22,7 @@ import dev.cairn.fs.LocalFileSystem;
 import dev.cairn.fs.ReadableFile;
 import dev.cairn.key.InternalKey;
 import dev.cairn.table.FilterCounters;
-import dev.cairn.table.TableHandle;
+import dev.cairn.table.cache.TableHandle;
 import dev.cairn.table.TableReader;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;

@@ -12,7 +12,7 @@ import dev.cairn.db.base.TableIterators;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.ReadableFile;
-import dev.cairn.table.TableHandle;
+import dev.cairn.table.cache.TableHandle;
 import dev.cairn.table.TableReader;
 import dev.cairn.testing.EngineCombo;
 import dev.cairn.version.FileMetaData;

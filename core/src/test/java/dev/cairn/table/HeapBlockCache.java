@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * tests can assert no block stays pinned ({@link #pinned()}). Capacity counts blocks' bytes; when
  * full, inserts simply do not cache (enough for table tests).
  */
-final class HeapBlockCache implements BlockCache {
+public final class HeapBlockCache implements BlockCache {
   private record Key(long file, long offset) {}
 
   private final long capacity;
@@ -25,7 +25,7 @@ final class HeapBlockCache implements BlockCache {
   private long inserts;
   private long evictions;
 
-  HeapBlockCache(long capacity) {
+  public HeapBlockCache(long capacity) {
     this.capacity = capacity;
   }
 
@@ -124,7 +124,7 @@ final class HeapBlockCache implements BlockCache {
   }
 
   /** Handles handed out and not yet closed. */
-  int pinned() {
+  public int pinned() {
     return pinned.get();
   }
 

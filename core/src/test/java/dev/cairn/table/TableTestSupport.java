@@ -12,10 +12,10 @@ import java.util.Random;
 import java.util.TreeMap;
 
 /** Shared helpers for table tests: random internal-key models and the expected lookup result. */
-final class TableTestSupport {
+public final class TableTestSupport {
   private TableTestSupport() {}
 
-  static byte[] userKey(int i) {
+  public static byte[] userKey(int i) {
     return String.format("key%06d", i).getBytes(StandardCharsets.UTF_8);
   }
 

@@ -2,7 +2,7 @@ package dev.cairn.db.base;
 
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
-import dev.cairn.table.TableCache;
+import dev.cairn.table.cache.TableCache;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

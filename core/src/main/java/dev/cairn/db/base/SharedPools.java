@@ -4,7 +4,7 @@ import dev.cairn.cache.BlockCache;
 import dev.cairn.cache.EvictionPolicy;
 import dev.cairn.cache.OffHeapBlockCache;
 import dev.cairn.cache.ScopedBlockCache;
-import dev.cairn.table.TableCacheBudget;
+import dev.cairn.table.cache.TableCacheBudget;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;

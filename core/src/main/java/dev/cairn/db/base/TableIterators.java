@@ -5,8 +5,8 @@ import dev.cairn.fs.FileNames;
 import dev.cairn.fs.IoTag;
 import dev.cairn.iter.ForwardingIterator;
 import dev.cairn.iter.InternalIterator;
-import dev.cairn.table.TableCache;
-import dev.cairn.table.TableHandle;
+import dev.cairn.table.cache.TableCache;
+import dev.cairn.table.cache.TableHandle;
 import dev.cairn.version.FileMetaData;
 import java.io.IOException;
 

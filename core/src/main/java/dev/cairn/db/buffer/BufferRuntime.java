@@ -22,7 +22,7 @@ import dev.cairn.db.read.BufferScans;
 import dev.cairn.db.read.PointReads;
 import dev.cairn.model.BufferRun;
 import dev.cairn.model.LevelChanges;
-import dev.cairn.table.TableHandle;
+import dev.cairn.table.cache.TableHandle;
 import dev.cairn.table.TableReader;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;

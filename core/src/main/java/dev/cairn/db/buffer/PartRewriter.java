@@ -10,7 +10,7 @@ import dev.cairn.fs.FileNames;
 import dev.cairn.fs.IoPurpose;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.WritableFile;
-import dev.cairn.table.TableHandle;
+import dev.cairn.table.cache.TableHandle;
 import dev.cairn.table.TableSubset;
 import dev.cairn.table.TableSummary;
 import dev.cairn.version.FileMetaData;

@@ -25,7 +25,7 @@ import dev.cairn.key.InternalKey;
 import dev.cairn.key.RangeTombstone;
 import dev.cairn.key.RangeTombstones;
 import dev.cairn.table.TableAppender;
-import dev.cairn.table.TableHandle;
+import dev.cairn.table.cache.TableHandle;
 import dev.cairn.table.TableOptions;
 import dev.cairn.table.TableProperties;
 import dev.cairn.table.TableSummary;

@@ -5,8 +5,8 @@ import dev.cairn.key.LookupResult;
 import dev.cairn.model.BufferEntry;
 import dev.cairn.model.BufferRun;
 import dev.cairn.table.LookupKey;
-import dev.cairn.table.TableCache;
-import dev.cairn.table.TableHandle;
+import dev.cairn.table.cache.TableCache;
+import dev.cairn.table.cache.TableHandle;
 import dev.cairn.version.FileMetaData;
 import java.util.List;
 

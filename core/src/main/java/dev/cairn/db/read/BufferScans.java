@@ -9,7 +9,7 @@ import dev.cairn.iter.MergingIterator;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.ValueType;
 import dev.cairn.model.LevelChanges;
-import dev.cairn.table.TableCache;
+import dev.cairn.table.cache.TableCache;
 import dev.cairn.version.FileMetaData;
 import dev.cairn.version.Version;
 import java.util.ArrayList;

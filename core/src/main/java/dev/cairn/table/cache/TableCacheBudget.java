@@ -1,4 +1,4 @@
-package dev.cairn.table;
+package dev.cairn.table.cache;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The bounds a {@link TableCache} keeps its tables within: most open files, and most bytes of
- * index and filter the kept tables pin ({@link TableReader#pinnedBytes}). A database has its own,
+ * index and filter the kept tables pin ({@code TableReader.pinnedBytes}). A database has its own,
  * or shares one with the other databases of a process ({@code SharedResources}), so that dozens
  * of databases stay within one process's open files and heap.
  *
@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * files that opened longest ago closing first.
  *
  * <p>Invariant, whenever no insert or eviction is under way: {@link #files} is the number of
- * entries of the caches counting into the budget and {@link #bytes} the sum of their {@link
- * TableReader#pinnedBytes}; each cache adds and removes under its own lock ({@code
+ * entries of the caches counting into the budget and {@link #bytes} the sum of their {@code
+ * TableReader.pinnedBytes}; each cache adds and removes under its own lock ({@code
  * TableCache.forget}), exactly once an entry.
  *
  * <p>Thread-safe: the counts are atomic and the caches a list copied on write. Two caches may

@@ -1,4 +1,4 @@
-package dev.cairn.table;
+package dev.cairn.table.cache;
 
 import dev.cairn.fs.ReadableFile;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.cairn.table;
+package dev.cairn.table.cache;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package dev.cairn.table;
+package dev.cairn.table.cache;
 
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.IoTag;
@@ -10,7 +10,7 @@ import java.nio.file.Path;
 
 /**
  * A table's file whose descriptor {@link OpenFiles} may close while no read uses it, and which
- * opens it again on the next read: a table keeps its decoded index and filter ({@link
+ * opens it again on the next read: a table keeps its decoded index and filter ({@code
  * TableReader}) across the descriptor's closing, so a read of a table whose file was closed pays
  * an open, not a footer, an index and a filter read and decoded.
  *

@@ -1,4 +1,6 @@
-package dev.cairn.table;
+package dev.cairn.table.cache;
+
+import dev.cairn.table.TableReader;
 
 /**
  * A reference to an open table from {@link TableCache#acquire}. The reader stays open while any

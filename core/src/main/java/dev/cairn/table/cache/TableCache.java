@@ -1,4 +1,4 @@
-package dev.cairn.table;
+package dev.cairn.table.cache;
 
 import dev.cairn.CairnIOException;
 import dev.cairn.cache.BlockCache;
@@ -7,6 +7,8 @@ import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.ReadableFile;
 import dev.cairn.key.RangeTombstones;
+import dev.cairn.table.ReadaheadBuffers;
+import dev.cairn.table.TableReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
