@@ -18,9 +18,9 @@ import dev.cairn.db.SharedState;
  *       periodic tasks (the buffer's trim, DLC's monitor, the idle drain);
  *   <li>the open tables: one budget of open files and of the heap their indexes and filters pin
  *       for all the databases together ({@link Builder#tableCacheFiles}, {@link
- *       Builder#tableCacheBytes}); a database over its share of the heap evicts its own tables,
- *       one that needs room takes it from the database that keeps the most, and the files that
- *       opened longest ago close first, whichever database's, their tables kept;
+ *       Builder#tableCacheBytes}): while the heap bound is passed, a database takes room from
+ *       the one pinning the most bytes while that one pins more, then evicts its own, and the
+ *       files that opened longest ago close first, whichever database's, their tables kept;
  *   <li>the memtable budget (optional): when the databases' active memtables hold seven eighths
  *       of it, a database that writes switches its memtable for a flush; over the budget, writers
  *       wait for the flushes under way. A database that stops writing keeps its active memtable

@@ -13,8 +13,9 @@ import java.util.List;
  * @param writes what callers wrote and what the device took for it
  * @param space the tables on disk against the live data
  * @param cache block cache counters
- * @param tableCache the open tables ({@link Options#tableCacheFiles()}): how many are open and how
- *     often a read had to open one
+ * @param tableCache the tables kept (within {@link Options#tableCacheBytes()}) and their open
+ *     files (within {@link Options#tableCacheFiles()}): how often a read had to open a table, and
+ *     a file
  * @param stalls the writers' stalls, by cause
  * @param memtable the memtables not yet flushed
  * @param flush memtables flushed to L0

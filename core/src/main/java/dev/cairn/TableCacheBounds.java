@@ -8,20 +8,21 @@ import java.lang.management.OperatingSystemMXBean;
  * Options#tableCacheFiles()}, {@link Options#tableCacheBytes()}): a share of the two resources an
  * open table holds, the process's open files and the heap its decoded index and filter take.
  *
- * <p>Each point read consults a table per level, and a table not kept open is opened for it: a
- * footer, an index and a filter read and decoded, some 50 us. A count that a tree outgrows makes
- * that the cost of most reads (with 1,900 tables of 2 MiB against 500, Cairn served a tenth of
- * the point reads it served with every table kept open; docs/decisions/0028), so the bounds follow
+ * <p>Each point read consults a table per level, and a table not kept is opened for it: a
+ * footer, an index and a filter read and decoded, some 50 us; a kept table whose file was closed
+ * for the count opens only its file. A bound that a tree outgrows makes that the cost of most
+ * reads (with 1,900 tables of 2 MiB against 500 kept, Cairn served a tenth of the point reads it
+ * served with every table kept; docs/decisions/0028), so the bounds follow
  * what the process can spare rather than a fixed count: a quarter of its open-file limit, which
  * leaves the rest to the application and to the engine's own logs and outputs, and an eighth of
  * its heap.
  */
 final class TableCacheBounds {
-  /** Fewest tables kept open whatever the limit: the fixed count the engine had before. */
+  /** Fewest table files open whatever the limit: the fixed count the engine had before. */
   static final int MIN_FILES = 500;
-  /** Most tables kept open by default, however high the limit. */
+  /** Most table files open by default, however high the limit. */
   static final int MAX_FILES = 100_000;
-  /** Tables kept open when the process's open-file limit cannot be read. */
+  /** Table files open when the process's open-file limit cannot be read. */
   static final int FILES_WHEN_LIMIT_UNKNOWN = 1_000;
   /** Fewest bytes of index and filter kept, however small the heap. */
   static final long MIN_BYTES = 32L << 20;
@@ -29,7 +30,7 @@ final class TableCacheBounds {
   private TableCacheBounds() {}
 
   /**
-   * Tables kept open for a process allowed {@code openFileLimit} open files (0 or less: unknown):
+   * Table files open for a process allowed {@code openFileLimit} open files (0 or less: unknown):
    * a quarter of them, between {@value #MIN_FILES} and {@value #MAX_FILES}.
    */
   static int files(long openFileLimit) {

@@ -89,9 +89,9 @@ public final class Engines {
     BY_NAME.put("cairn-block-reserve3", () -> new CairnTableEngine(CairnRecipe.of(BLOCK).block(b -> b.withPolicy(
         new BlockCompactionConfig(LevelThresholds.UPPER_DEFAULT.withFilterReserve(3.0), LevelThresholds.LAST_DEFAULT,
             false)))));
-    // Table and block compaction with every table of a 20 GB tree of 2 MiB tables kept open
-    // (Options.tableCacheFiles 20,000), their indexes and filters bounded at 1 GiB of heap
-    // (Options.tableCacheBytes): what a point read costs when it opens no table.
+    // Table and block compaction with every table of a 20 GB tree of 2 MiB tables kept and its
+    // file open (Options.tableCacheFiles 20,000 files, Options.tableCacheBytes 1 GiB of index and
+    // filter): what a point read costs when it opens neither a table nor a file.
     BY_NAME.put("cairn-table-open", () -> new CairnTableEngine(CairnRecipe.of(TABLE)
         .options(b -> b.tableCacheFiles(20_000).tableCacheBytes(1L << 30))));
     BY_NAME.put("cairn-block-open", () -> new CairnTableEngine(CairnRecipe.of(BLOCK)

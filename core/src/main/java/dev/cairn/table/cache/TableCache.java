@@ -47,7 +47,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <h2>Eviction</h2>
  *
  * Second chance (CLOCK) instead of exact LRU, so that a hit writes no shared list: a hit marks its
- * entry used; when an insert takes the cache over capacity, entries are visited in the map's
+ * entry used; when an insert takes the cache over its budget, entries are visited in the map's
  * order, a used one is spared once (its mark cleared) and an unused one evicted; the entry just
  * inserted is never the one evicted.
  */
@@ -87,8 +87,9 @@ public final class TableCache implements AutoCloseable {
   }
 
   /**
-   * @param budget the most tables kept open when no handle holds them and the bytes of index and
-   *     filter they may pin; the table just opened stays cached whatever its size
+   * @param budget the bounds: the bytes of index and filter the kept tables may pin and the most
+   *     table files open (without a byte bound, the count bounds the tables kept); the table just
+   *     opened stays cached whatever its size
    * @param blockCache shared by all readers; null for uncached reads
    */
   public TableCache(FileSystem fs, Path dbDir, TableCacheBudget budget, BlockCache blockCache) {
