@@ -61,13 +61,13 @@ final class OpenFiles {
 
   /** {@code f} opened its descriptor for the first time. */
   void opened(ReopeningFile f) {
-    add(f);
+    trim(f);
   }
 
   /** {@code f} opened its descriptor again after the bound closed it. */
   void reopened(ReopeningFile f) {
     reopens.increment();
-    add(f);
+    trim(f);
   }
 
   /** {@code f} closed its descriptor for good. */
@@ -87,10 +87,6 @@ final class OpenFiles {
     if (count > max) {
       trim(null);
     }
-  }
-
-  private void add(ReopeningFile f) {
-    trim(f);
   }
 
   /** Adds {@code f} (unless null), then closes idle descriptors over the bound, sparing {@code f}. */

@@ -36,6 +36,11 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class TableCacheBudget {
   private final int maxFiles;
   private final long maxBytes;
+  /**
+   * Whether a byte bound is set: the bytes then bound the tables kept and the count their open
+   * descriptors; without, the count bounds the tables kept. Every choice below follows it.
+   */
+  private final boolean byBytes;
   private final boolean shared;
   private final AtomicInteger files = new AtomicInteger();
   private final AtomicLong bytes = new AtomicLong();
@@ -58,6 +63,7 @@ public final class TableCacheBudget {
     }
     this.maxFiles = maxFiles;
     this.maxBytes = maxBytes;
+    this.byBytes = maxBytes > 0;
     this.shared = shared;
     this.openFiles = new OpenFiles(maxFiles);
   }
@@ -116,7 +122,7 @@ public final class TableCacheBudget {
    * the tables kept: each holds its file).
    */
   public int openFileCount() {
-    return maxBytes > 0 ? openFiles.count() : files.get();
+    return byBytes ? openFiles.count() : files.get();
   }
 
   /** Table files opened again after the open-file bound closed them. */
@@ -126,7 +132,7 @@ public final class TableCacheBudget {
 
   /** Whether the count bounds open descriptors apart from the tables kept (a byte bound is set). */
   boolean boundsDescriptorsApart() {
-    return maxBytes > 0;
+    return byBytes;
   }
 
   /** Bytes of index and filter the kept tables pin now, over every cache. */
@@ -144,14 +150,14 @@ public final class TableCacheBudget {
     long bytesLeft = bytes.addAndGet(-pinnedBytes);
     // The kept tables only fall here, so here is where the latch is cleared (not on the reads
     // that ask keepsAll): the tree shrank, or the databases that crowded it closed.
-    if (boundReached && (maxBytes > 0 ? bytesLeft <= maxBytes / 4 * 3 : filesLeft <= maxFiles / 4 * 3)) {
+    if (boundReached && (byBytes ? bytesLeft <= maxBytes / 4 * 3 : filesLeft <= maxFiles / 4 * 3)) {
       boundReached = false;
     }
   }
 
   /** Whether the kept tables pass their bound: the bytes, or without a byte bound the count. */
   boolean over() {
-    return maxBytes > 0 ? overBytes() : files.get() > maxFiles;
+    return byBytes ? bytes.get() > maxBytes : files.get() > maxFiles;
   }
 
   /**
@@ -163,7 +169,7 @@ public final class TableCacheBudget {
    * in a tree that fits).
    */
   void evicted() {
-    if (!boundReached && (maxBytes > 0 || caches.size() > 1)) {
+    if (!boundReached && (byBytes || caches.size() > 1)) {
       boundReached = true; // written once: every point read of every database reads it
     }
   }
@@ -179,7 +185,7 @@ public final class TableCacheBudget {
    * released).
    */
   boolean keepsAll(int treeFiles) {
-    return (maxBytes > 0 || treeFiles <= maxFiles) && !boundReached;
+    return (byBytes || treeFiles <= maxFiles) && !boundReached;
   }
 
   /** Whether several caches (databases) may count into this budget. */
@@ -225,12 +231,8 @@ public final class TableCacheBudget {
     }
   }
 
-  private boolean overBytes() {
-    return maxBytes > 0 && bytes.get() > maxBytes;
-  }
-
   /** What {@code cache} keeps of the bound: its pinned bytes, or without a byte bound its tables. */
   private long share(TableCache cache) {
-    return maxBytes > 0 ? cache.cachedPinnedBytes() : cache.cachedTables();
+    return byBytes ? cache.cachedPinnedBytes() : cache.cachedTables();
   }
 }
