@@ -5,6 +5,7 @@ import dev.cairn.config.CompactionSettings;
 import dev.cairn.config.Compression;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.fs.LocalFileSystem;
+import dev.cairn.key.UserKeys;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -14,7 +15,7 @@ import java.time.Duration;
  */
 public final class Options {
   /** Keys longer than this are rejected (the manifest and index carry keys whole). */
-  public static final int MAX_KEY_BYTES = 64 * 1024;
+  public static final int MAX_KEY_BYTES = UserKeys.MAX_BYTES;
   /** Values longer than this are rejected (a WAL record of one write stays bounded). */
   public static final int MAX_VALUE_BYTES = 64 * 1024 * 1024;
   /** Levels 0..MAX_LEVELS-1. */

@@ -1,5 +1,6 @@
 package dev.cairn;
 
+import dev.cairn.key.UserKeys;
 import dev.cairn.key.ValueType;
 import dev.cairn.util.ByteSink;
 import dev.cairn.util.Coding;
@@ -29,7 +30,7 @@ public final class WriteBatch {
   }
 
   public WriteBatch put(byte[] key, byte[] value) {
-    checkKey(key);
+    UserKeys.checkValid(key);
     if (value == null) {
       throw new IllegalArgumentException("value must not be null (use delete to remove a key)");
     }
@@ -49,7 +50,7 @@ public final class WriteBatch {
    * refused.
    */
   public WriteBatch merge(byte[] key, byte[] operand) {
-    checkKey(key);
+    UserKeys.checkValid(key);
     if (operand == null) {
       throw new IllegalArgumentException("merge operand must not be null");
     }
@@ -70,8 +71,8 @@ public final class WriteBatch {
    * @throws IllegalArgumentException if a bound is not a valid key or the range is empty or inverted
    */
   public WriteBatch deleteRange(byte[] from, byte[] toExclusive) {
-    checkKey(from);
-    checkKey(toExclusive);
+    UserKeys.checkValid(from);
+    UserKeys.checkValid(toExclusive);
     if (java.util.Arrays.compareUnsigned(from, toExclusive) >= 0) {
       throw new IllegalArgumentException("deleteRange needs from < toExclusive (unsigned bytewise); the range is "
           + (java.util.Arrays.equals(from, toExclusive) ? "empty" : "inverted"));
@@ -83,24 +84,11 @@ public final class WriteBatch {
   }
 
   public WriteBatch delete(byte[] key) {
-    checkKey(key);
+    UserKeys.checkValid(key);
     rep.putByte(ValueType.DELETION.persistentId()).putLengthPrefixed(key);
     count++;
     userBytes += key.length;
     return this;
-  }
-
-  static void checkKey(byte[] key) {
-    if (key == null) {
-      throw new IllegalArgumentException("key must not be null");
-    }
-    if (key.length == 0) {
-      throw new IllegalArgumentException("key must not be empty");
-    }
-    if (key.length > Options.MAX_KEY_BYTES) {
-      throw new IllegalArgumentException(
-          "key of " + key.length + " bytes exceeds the limit of " + Options.MAX_KEY_BYTES);
-    }
   }
 
   public int count() {

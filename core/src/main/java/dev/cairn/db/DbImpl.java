@@ -21,6 +21,7 @@ import dev.cairn.db.compact.Compactions;
 import dev.cairn.db.read.ReadState;
 import dev.cairn.db.read.SnapshotImpl;
 import dev.cairn.fs.FileSystem;
+import dev.cairn.key.UserKeys;
 import dev.cairn.table.codec.BlockCodecs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -188,7 +189,7 @@ public final class DbImpl implements Cairn {
 
   @Override
   public byte[] get(byte[] key, ReadOptions readOptions) {
-    checkKey(key);
+    UserKeys.checkValid(key);
     if (readOptions == null) {
       throw new IllegalArgumentException("read options must not be null");
     }
@@ -345,19 +346,6 @@ public final class DbImpl implements Cairn {
   /** The number of the active memtable's log (tests). */
   long logNumber() {
     return writable("logNumber").logNumber();
-  }
-
-  static void checkKey(byte[] key) {
-    if (key == null) {
-      throw new IllegalArgumentException("key must not be null");
-    }
-    if (key.length == 0) {
-      throw new IllegalArgumentException("key must not be empty");
-    }
-    if (key.length > Options.MAX_KEY_BYTES) {
-      throw new IllegalArgumentException(
-          "key of " + key.length + " bytes exceeds the limit of " + Options.MAX_KEY_BYTES);
-    }
   }
 
   // ---------------------------------------------------------------- close
