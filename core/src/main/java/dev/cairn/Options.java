@@ -33,12 +33,17 @@ public final class Options {
   public enum WalRecoveryMode {
     /**
      * Default. A torn or corrupt record at the very tail of the newest log (a crash during a
-     * write) is dropped; damage anywhere before the tail fails the open with a corruption error.
+     * write) is dropped; damage anywhere before the tail fails the open with a corruption error,
+     * and so does a record that follows missing writes (an older log's lost tail, a missing log:
+     * docs/log_format.md, "Missing writes between records").
      */
     TOLERATE_CORRUPTED_TAIL,
     /** Any damage fails the open. */
     ABSOLUTE_CONSISTENCY,
-    /** Recover up to the first damaged record and drop everything after it. */
+    /**
+     * Recover up to the first damaged record, or the first record after missing writes, and drop
+     * everything after it, later logs included.
+     */
     POINT_IN_TIME,
     /** Skip damaged records and keep going (may lose writes in the middle of the log). */
     SKIP_ANY_CORRUPTED

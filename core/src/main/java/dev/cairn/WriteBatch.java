@@ -2,6 +2,7 @@ package dev.cairn;
 
 import dev.cairn.key.UserKeys;
 import dev.cairn.key.ValueType;
+import dev.cairn.memtable.MemTable;
 import dev.cairn.util.ByteSink;
 import dev.cairn.util.Coding;
 import dev.cairn.wal.WriteBatchRecords;
@@ -20,6 +21,15 @@ import java.util.Arrays;
  * </pre>
  */
 public final class WriteBatch {
+  /**
+   * The most of a memtable a batch may take: its encoding and 72 bytes an operation (the key's
+   * trailer and the entry's overhead), 1 GiB. An operation that would take a batch past it is
+   * refused, the batch unchanged: a batch is one log record and is replayed into one memtable.
+   */
+  public static final long MAX_BYTES = 1L << 30;
+  /** An operation's encoding beyond its key and value: the type and two varint32 lengths. */
+  private static final int OPERATION_FRAMING_BYTES = 1 + 5 + 5;
+
   private final ByteSink rep = new ByteSink(64);
   private int count;
   private int merges;
@@ -38,6 +48,7 @@ public final class WriteBatch {
       throw new IllegalArgumentException(
           "value of " + value.length + " bytes exceeds the limit of " + Options.MAX_VALUE_BYTES);
     }
+    checkRoom(key.length + value.length, 1);
     rep.putByte(ValueType.VALUE.persistentId()).putLengthPrefixed(key).putLengthPrefixed(value);
     count++;
     userBytes += key.length + value.length;
@@ -58,6 +69,7 @@ public final class WriteBatch {
       throw new IllegalArgumentException(
           "merge operand of " + operand.length + " bytes exceeds the limit of " + Options.MAX_VALUE_BYTES);
     }
+    checkRoom(key.length + operand.length, 1);
     rep.putByte(ValueType.MERGE.persistentId()).putLengthPrefixed(key).putLengthPrefixed(operand);
     count++;
     merges++;
@@ -77,6 +89,7 @@ public final class WriteBatch {
       throw new IllegalArgumentException("deleteRange needs from < toExclusive (unsigned bytewise); the range is "
           + (java.util.Arrays.equals(from, toExclusive) ? "empty" : "inverted"));
     }
+    checkRoom(from.length + toExclusive.length, 1);
     rep.putByte(ValueType.RANGE_DELETION.persistentId()).putLengthPrefixed(from).putLengthPrefixed(toExclusive);
     count++;
     userBytes += from.length + toExclusive.length;
@@ -85,6 +98,7 @@ public final class WriteBatch {
 
   public WriteBatch delete(byte[] key) {
     UserKeys.checkValid(key);
+    checkRoom(key.length, 1);
     rep.putByte(ValueType.DELETION.persistentId()).putLengthPrefixed(key);
     count++;
     userBytes += key.length;
@@ -120,11 +134,27 @@ public final class WriteBatch {
 
   /** Appends every operation of {@code other} to this batch. */
   public WriteBatch append(WriteBatch other) {
+    checkBytes(MemTable.bytesToAdd(encodedSize() + (long) other.encodedSize() - WriteBatchRecords.HEADER_BYTES,
+        (long) count + other.count));
     rep.putBytes(other.rep.array(), WriteBatchRecords.HEADER_BYTES, other.rep.size() - WriteBatchRecords.HEADER_BYTES);
     count += other.count;
     merges += other.merges;
     userBytes += other.userBytes;
     return this;
+  }
+
+  /** Refuses an operation of {@code payloadBytes} (key and value, or range) in {@code operations} past {@link #MAX_BYTES}. */
+  private void checkRoom(long payloadBytes, int operations) {
+    checkBytes(MemTable.bytesToAdd(encodedSize() + payloadBytes + (long) OPERATION_FRAMING_BYTES * operations,
+        (long) count + operations));
+  }
+
+  private static void checkBytes(long memtableBytes) {
+    if (memtableBytes > MAX_BYTES) {
+      throw new IllegalArgumentException("write batch too large: it would take " + memtableBytes
+          + " bytes of a memtable (its encoding and 72 bytes an operation), past the limit of " + MAX_BYTES
+          + " (WriteBatch.MAX_BYTES); split it into several batches");
+    }
   }
 
   static {

@@ -35,6 +35,10 @@ final class Recovery {
   private long maxSequence;
   /** Last sequence of the record replayed last, across all logs; -1 before the first. */
   private long lastReplayed = -1;
+  /** The manifest's last sequence: the first record replayed starts at most one past it. */
+  private long manifestLastSequence;
+  /** POINT_IN_TIME met a record after missing writes: nothing from there on is replayed. */
+  private boolean stoppedAtGap;
   private MemTable mem;
   /** What a full memtable becomes: an L0 table (writable open), or kept (read-only open). */
   private MemTableSink sink;
@@ -99,6 +103,7 @@ final class Recovery {
   private void replayLogs() throws IOException {
     VersionSet versions = engine.versions();
     maxSequence = versions.lastSequence();
+    manifestLastSequence = versions.lastSequence();
     List<Long> logs = new ArrayList<>();
     for (String name : engine.fs().list(engine.dir())) {
       FileNames.Parsed p = FileNames.parse(name);
@@ -118,7 +123,7 @@ final class Recovery {
     logs.sort(null);
     boolean stoppedEarly = false;
     for (long number : logs) {
-      if (stoppedEarly) {
+      if (stoppedEarly || stoppedAtGap) {
         // POINT_IN_TIME: a later log holds writes made after the lost ones; applying them would
         // not be a point in time. The log becomes obsolete once the recovered state is installed.
         LOG.log(System.Logger.Level.WARNING, "recovery: skipping " + FileNames.log(number) + " after damage in an earlier log");
@@ -141,7 +146,13 @@ final class Recovery {
     WalReplay.ReplayResult result;
     try (ReadableFile file = engine.fs().openReadable(engine.dir().resolve(name))) {
       result = WalReplay.replay(file, name, engine.options().walRecoveryMode(), (record, offset) -> {
-        checkFollowsPrevious(record, name, offset);
+        if (stoppedAtGap || !follows(record, name, offset)) {
+          return;
+        }
+        if (!mem.isEmpty() && record.length >= WriteBatchRecords.HEADER_BYTES
+            && !mem.hasRoomFor(MemTable.bytesToAdd(record.length, WriteBatchRecords.countOf(record)))) {
+          completeMemTable(); // as the write path switched before this record (MemTables.makeRoomForGroup)
+        }
         MemTableInserter.insert(record, mem, name, offset);
         long last = WriteBatchRecords.sequenceOf(record) + WriteBatchRecords.countOf(record) - 1;
         lastReplayed = last;
@@ -156,15 +167,54 @@ final class Recovery {
   }
 
   /**
-   * Group commit gives each record the sequences right after the previous one's, in log order
-   * and across logs, so a record whose first sequence is not beyond the last one replayed (a
-   * duplicated or misplaced record with a valid checksum) is damage. Inserting it would replace
-   * entries already in the memtable under the same sequence.
+   * Whether to replay {@code record}. Group commit gives each record the sequences right after
+   * the previous one's, in log order and across logs (a log is synced before the next one takes
+   * a write: {@code MemTables.switchMemTable}), and the first log replayed starts at most one past
+   * the manifest's last sequence (an edit that retires a log records a sequence at least its
+   * last). So:
+   *
+   * <ul>
+   *   <li>a record that does not start beyond the last one replayed (duplicated or misplaced, its
+   *       checksum intact) is damage in every mode: inserting it would replace entries already in
+   *       the memtable under the same sequences;
+   *   <li>a record that starts past the next sequence follows lost writes: an earlier log lost
+   *       its tail (cut at a record's start, which reads as a clean end) or a log is missing.
+   *       Replaying it would give a state that is no point in time, holding later writes without
+   *       earlier ones: {@code POINT_IN_TIME} stops there (the later records and logs are
+   *       skipped), {@code SKIP_ANY_CORRUPTED} replays it, and the other modes fail the open
+   *       with the record's file and offset.
+   * </ul>
    */
-  private void checkFollowsPrevious(byte[] record, String name, long offset) {
-    if (record.length >= 8 && WriteBatchRecords.sequenceOf(record) <= lastReplayed) {
-      throw new CorruptionException(name, offset, "write batch at sequence " + WriteBatchRecords.sequenceOf(record)
+  private boolean follows(byte[] record, String name, long offset) {
+    if (record.length < 8) {
+      return true; // too short to hold a sequence: the inserter reports it
+    }
+    long first = WriteBatchRecords.sequenceOf(record);
+    if (lastReplayed >= 0 && first <= lastReplayed) {
+      throw new CorruptionException(name, offset, "write batch at sequence " + first
           + " does not follow the previous record, which ended at sequence " + lastReplayed);
+    }
+    boolean gap = lastReplayed >= 0 ? first != lastReplayed + 1 : first > manifestLastSequence + 1;
+    if (!gap) {
+      return true;
+    }
+    String missing = "write batch at sequence " + first + " follows "
+        + (lastReplayed >= 0 ? "sequence " + lastReplayed + ", where the previous record ended"
+            : "the manifest's last sequence " + manifestLastSequence)
+        + ": the writes between are missing (an earlier log lost its tail, or a log is missing)";
+    switch (engine.options().walRecoveryMode()) {
+      case POINT_IN_TIME -> {
+        LOG.log(System.Logger.Level.WARNING, "recovery: " + name + " at offset " + offset + ": " + missing
+            + "; recovering to the point before it (mode POINT_IN_TIME)");
+        stoppedAtGap = true;
+        return false;
+      }
+      case SKIP_ANY_CORRUPTED -> {
+        LOG.log(System.Logger.Level.WARNING, "recovery: " + name + " at offset " + offset + ": " + missing
+            + "; replayed anyway (mode SKIP_ANY_CORRUPTED)");
+        return true;
+      }
+      default -> throw new CorruptionException(name, offset, missing);
     }
   }
 

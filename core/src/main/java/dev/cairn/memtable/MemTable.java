@@ -43,6 +43,20 @@ public final class MemTable {
    */
   public static final int ENTRY_OVERHEAD_BYTES = 64;
 
+  /**
+   * The most {@link #approximateBytes} a memtable takes, whatever the options: what its arena
+   * surely holds. An entry adds its internal key, its value and {@link #ENTRY_OVERHEAD_BYTES};
+   * its arena node is at most its internal key and 63 bytes, and each 1 MiB chunk wastes less
+   * than the largest node (a 64 KiB key), so the 2,048 chunks hold at least 1,919 MiB of nodes;
+   * an entry adds at least 73 bytes, so 1.75 GiB is at most 25.7 million entries, within the
+   * 33.5 million value slots. The write path switches to a new memtable before a group would
+   * pass it ({@link #hasRoomFor}), and recovery starts a new one before a record would.
+   */
+  public static final long MAX_BYTES = 1792L << 20;
+
+  /** Bytes per operation that {@link #bytesToAdd} counts beyond its encoding: the trailer and the overhead. */
+  private static final int BOUND_BYTES_PER_OPERATION = 8 + ENTRY_OVERHEAD_BYTES;
+
   /** The value of every tombstone; shared because nothing ever modifies a stored value. */
   private static final byte[] NO_VALUE = new byte[0];
 
@@ -113,6 +127,20 @@ public final class MemTable {
     smallestSequence.accumulateAndGet(sequence, Math::min);
     largestSequence.accumulateAndGet(sequence, Math::max);
     entries.incrementAndGet();
+  }
+
+  /**
+   * At least what {@link #approximateBytes} grows by when a write batch of {@code encodedBytes}
+   * and {@code operations} is inserted: each operation's encoding holds its key and value (or
+   * range), and it adds its 8-byte trailer and {@link #ENTRY_OVERHEAD_BYTES}.
+   */
+  public static long bytesToAdd(long encodedBytes, long operations) {
+    return encodedBytes + BOUND_BYTES_PER_OPERATION * operations;
+  }
+
+  /** Whether a write of {@code bytes} ({@link #bytesToAdd}) keeps this memtable within {@link #MAX_BYTES}. */
+  public boolean hasRoomFor(long bytes) {
+    return approximateBytes.get() + bytes <= MAX_BYTES;
   }
 
   /** The range tombstones added so far (a reader sees at least those added before it asked). */

@@ -11,6 +11,7 @@ import dev.cairn.CairnException;
 import dev.cairn.DatabaseClosedException;
 import dev.cairn.Options;
 import dev.cairn.WriteBatch;
+import dev.cairn.memtable.MemTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,6 +68,33 @@ class BadInputTest {
       assertEquals(sequenceBefore, db.stats().lastSequence(), name + " must not write");
       assertArrayEquals(new byte[] {42}, db.get(new byte[] {1}));
     }
+  }
+
+  @Test
+  void aBatchIsRefusedPastWhatOneMemtableTakesAndStaysAsItWas() {
+    // The smallest operations (about 14 million of them) reach the limit with the least heap.
+    WriteBatch batch = new WriteBatch();
+    byte[] key = {7};
+    byte[] empty = {};
+    IllegalArgumentException refused = null;
+    while (refused == null) {
+      int count = batch.count();
+      int size = batch.encodedSize();
+      try {
+        batch.put(key, empty);
+      } catch (IllegalArgumentException e) {
+        refused = e;
+        assertEquals(count, batch.count(), "a refused operation leaves the batch as it was");
+        assertEquals(size, batch.encodedSize());
+      }
+    }
+    assertTrue(refused.getMessage().contains("write batch too large"), refused.getMessage());
+    long taken = MemTable.bytesToAdd(batch.encodedSize(), batch.count());
+    assertTrue(taken <= WriteBatch.MAX_BYTES && taken > WriteBatch.MAX_BYTES - 100, "filled to the limit: " + taken);
+    WriteBatch small = new WriteBatch().put(key, empty);
+    IllegalArgumentException appended = assertThrows(IllegalArgumentException.class, () -> small.append(batch));
+    assertTrue(appended.getMessage().contains("write batch too large"), appended.getMessage());
+    assertEquals(1, small.count(), "a refused append leaves the batch as it was");
   }
 
   static Stream<Arguments> badOptions() {

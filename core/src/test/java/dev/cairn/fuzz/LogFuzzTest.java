@@ -58,7 +58,7 @@ class LogFuzzTest {
       long[] lastReplayed = {-1};
       try {
         WalReplay.replay(new InMemoryFile(bytes), "000001.log", mode, (r, offset) -> {
-          // Recovery's rule (Recovery#checkFollowsPrevious, ReplayedSequenceTest): a record must
+          // Recovery's rule (Recovery#follows, ReplayedSequenceTest): a record must
           // follow the previous one's sequences, or it would overwrite memtable entries.
           if (r.length >= 8 && WriteBatchRecords.sequenceOf(r) <= lastReplayed[0]) {
             throw new CorruptionException("000001.log", offset, "record does not follow the previous one");

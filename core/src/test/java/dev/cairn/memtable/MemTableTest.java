@@ -95,6 +95,39 @@ class MemTableTest {
   }
 
   @Test
+  void bytesToAddBoundsWhatABatchAddsWhateverItHolds() throws Exception {
+    Seeds.run("memtable bytes bound", random -> {
+      MemTable m = new MemTable();
+      long sequence = 1;
+      for (int round = 0; round < 50; round++) {
+        WriteBatch batch = new WriteBatch();
+        int operations = 1 + random.nextInt(20);
+        for (int i = 0; i < operations; i++) {
+          byte[] key = new byte[1 + random.nextInt(40)];
+          random.nextBytes(key);
+          switch (random.nextInt(4)) {
+            case 0 -> batch.put(key, new byte[random.nextInt(300)]);
+            case 1 -> batch.delete(key);
+            case 2 -> batch.merge(key, new byte[random.nextInt(30)]);
+            default -> {
+              byte[] to = Arrays.copyOf(key, key.length + 1);
+              batch.deleteRange(key, to);
+            }
+          }
+        }
+        long before = m.approximateBytes();
+        WriteBatchRecords.decode(WriteBatchRecords.encode(batch, sequence), "test", 0, m.inserter());
+        sequence += batch.count();
+        long added = m.approximateBytes() - before;
+        long bound = MemTable.bytesToAdd(batch.encodedSize(), batch.count());
+        assertTrue(added <= bound, "a batch added " + added + " bytes, more than its bound " + bound);
+        assertTrue(m.hasRoomFor(MemTable.MAX_BYTES - m.approximateBytes()));
+        assertFalse(m.hasRoomFor(MemTable.MAX_BYTES - m.approximateBytes() + 1));
+      }
+    });
+  }
+
+  @Test
   void randomOperationsMatchReference() throws Exception {
     Seeds.run("memtable vs reference", random -> {
       MemTable m = new MemTable();

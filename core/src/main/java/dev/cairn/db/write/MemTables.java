@@ -1,6 +1,7 @@
 package dev.cairn.db.write;
 
 import dev.cairn.Options;
+import dev.cairn.WriteBatch;
 import dev.cairn.db.base.BackgroundRequests;
 import dev.cairn.db.base.Engine;
 import dev.cairn.db.base.EngineCounters;
@@ -239,6 +240,18 @@ public final class MemTables {
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
+    }
+  }
+
+  /**
+   * Requires: mutex held, caller is the head writer, {@link #makeRoomForWrite} done. Switches to
+   * a fresh memtable (stopping as {@link #makeRoomForWrite} does) when {@code group} would take
+   * the active one past {@link MemTable#MAX_BYTES}: a memtable switches at up to 1 GiB and a
+   * batch may take another ({@link WriteBatch#MAX_BYTES}), more than one arena holds.
+   */
+  void makeRoomForGroup(WriteBatch group) throws IOException {
+    if (!mem.hasRoomFor(MemTable.bytesToAdd(group.encodedSize(), group.count()))) {
+      makeRoomForWrite(true, 0);
     }
   }
 

@@ -104,6 +104,7 @@ public final class WriteQueue {
       memTables.makeRoomForWrite(false, lastGroupBytes);
       GroupBatch<Writer> group = GroupBatch.collect(writers, leader, w -> w.batch, w -> w.sync);
       last = group.last();
+      memTables.makeRoomForGroup(group.batch());
       long firstSequence = versions.lastSequence() + 1;
       byte[] record = WriteBatchRecords.encode(group.batch(), firstSequence);
       appendToLogAndMemTable(record, group.sync());
