@@ -17,9 +17,10 @@ import java.util.stream.Stream;
 
 /**
  * The real filesystem. Writes go through {@link RandomAccessFile} and are buffered in the {@link
- * WritableFile} until {@link WritableFile#flush()}; reads are positional and thread-safe, through
- * a FileChannel that is reopened if a thread interrupt closes it. Neither path lets a thread
- * interrupt break a file for other threads.
+ * WritableFile} until {@link WritableFile#flush()} ({@link BufferedWritableFile}, which a failed
+ * write or sync breaks for good); reads are positional and thread-safe, through a FileChannel
+ * that is reopened if a thread interrupt closes it. Neither path lets a thread interrupt break a
+ * file for other threads.
  */
 public final class LocalFileSystem implements FileSystem {
   private static final int WRITE_BUFFER_BYTES = 64 * 1024;
@@ -48,7 +49,8 @@ public final class LocalFileSystem implements FileSystem {
       file.close();
       throw e;
     }
-    return new StreamWritableFile(file, 0, tag);
+    return new BufferedWritableFile(BufferedWritableFile.Sink.of(file), path.toString(), 0, WRITE_BUFFER_BYTES,
+        stats, tag);
   }
 
   @Override
@@ -68,7 +70,8 @@ public final class LocalFileSystem implements FileSystem {
       file.close();
       throw e;
     }
-    return new StreamWritableFile(file, length, tag);
+    return new BufferedWritableFile(BufferedWritableFile.Sink.of(file), path.toString(), length, WRITE_BUFFER_BYTES,
+        stats, tag);
   }
 
   @Override
@@ -172,91 +175,6 @@ public final class LocalFileSystem implements FileSystem {
   @Override
   public IoStats ioStats() {
     return stats;
-  }
-
-  /**
-   * Writes through {@link RandomAccessFile}, not a FileChannel: a FileChannel is closed when a
-   * thread blocked in it is interrupted, and the WAL is written on caller threads, so one
-   * interrupted {@code put} would otherwise close the log under every writer.
-   */
-  private final class StreamWritableFile implements WritableFile {
-    private final RandomAccessFile file;
-    private final IoTag tag;
-    private final byte[] buffer = new byte[WRITE_BUFFER_BYTES];
-    private int buffered;
-    private long size;
-    private boolean closed;
-
-    StreamWritableFile(RandomAccessFile file, long size, IoTag tag) {
-      this.file = file;
-      this.size = size;
-      this.tag = tag;
-    }
-
-    @Override
-    public void append(byte[] data, int off, int len) throws IOException {
-      if (len > buffer.length - buffered) {
-        flush();
-        if (len > buffer.length) {
-          file.write(data, off, len);
-          stats.recordWrite(tag, len);
-          size += len;
-          return;
-        }
-      }
-      System.arraycopy(data, off, buffer, buffered, len);
-      buffered += len;
-      size += len;
-    }
-
-    @Override
-    public void append(ByteBuffer data) throws IOException {
-      if (data.hasArray()) {
-        int len = data.remaining();
-        append(data.array(), data.arrayOffset() + data.position(), len);
-        data.position(data.position() + len);
-        return;
-      }
-      byte[] chunk = new byte[Math.min(data.remaining(), WRITE_BUFFER_BYTES)];
-      while (data.hasRemaining()) {
-        int n = Math.min(chunk.length, data.remaining());
-        data.get(chunk, 0, n);
-        append(chunk, 0, n);
-      }
-    }
-
-    @Override
-    public void flush() throws IOException {
-      if (buffered > 0) {
-        file.write(buffer, 0, buffered);
-        stats.recordWrite(tag, buffered);
-        buffered = 0;
-      }
-    }
-
-    @Override
-    public void sync() throws IOException {
-      flush();
-      file.getFD().sync();
-    }
-
-    @Override
-    public long size() {
-      return size;
-    }
-
-    @Override
-    public void close() throws IOException {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      try {
-        flush();
-      } finally {
-        file.close();
-      }
-    }
   }
 
   private final class ChannelReadableFile implements ReadableFile {
