@@ -11,7 +11,7 @@ import java.util.Set;
  * then reach the device while it is written, a few at a time, instead of all in the one sync that
  * finishes it: the page cache does not fill with one output's dirty pages, and the final sync,
  * which a large flush or compaction would otherwise spend a burst of device time on, finds
- * little left to write. Java has no {@code sync_file_range}, so each step is an fdatasync of the
+ * little left to write. Java has no {@code sync_file_range}, so each step is a sync (fsync) of the
  * file, which writes only the pages dirtied since the last one.
  *
  * <p>Syncs never run more often than every {@code bytesPerSync} bytes, and never cost

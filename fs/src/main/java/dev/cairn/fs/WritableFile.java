@@ -20,7 +20,7 @@ public interface WritableFile extends AutoCloseable {
   /** Hands buffered bytes to the operating system. */
   void flush() throws IOException;
 
-  /** Flushes and forces the bytes to the device (fdatasync). */
+  /** Flushes and forces the bytes and the file's metadata to the device (fsync). */
   void sync() throws IOException;
 
   /** Bytes in the file including those still buffered. */
