@@ -5,13 +5,16 @@ import dev.cairn.CairnIOException;
 import dev.cairn.Options;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
+import dev.cairn.version.VersionSet;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Checks a directory before an open and takes its {@code LOCK}. Every check that can refuse the
- * open runs before anything is written, so that a refused open changes nothing on disk.
+ * Checks a directory before an open and takes its {@code LOCK}. Every check here runs before
+ * anything is written, so that an open refused here changes nothing on disk. (An open that
+ * recovery fails later, on a damaged log, may leave the tables it wrote from the logs before it;
+ * no manifest names them, and the next open that succeeds deletes them.)
  */
 final class DatabaseDirectory {
   private DatabaseDirectory() {}
@@ -28,7 +31,7 @@ final class DatabaseDirectory {
           throw new CairnException("database " + dir + " does not exist (no CURRENT file) and createIfMissing is false");
         }
         if (dirExists) {
-          List<String> others = fs.list(dir).stream().filter(n -> !n.equals(FileNames.LOCK)).sorted().toList();
+          List<String> others = fs.list(dir).stream().filter(n -> !leftByACreation(n)).sorted().toList();
           if (!others.isEmpty()) {
             throw new CairnException(dir + " is not a Cairn database: it has no CURRENT file but holds "
                 + others.size() + " other file(s), e.g. '" + others.get(0) + "'; refusing to create a database there");
@@ -44,6 +47,16 @@ final class DatabaseDirectory {
     } catch (IOException e) {
       throw new CairnIOException("opening database directory " + dir, e);
     }
+  }
+
+  /**
+   * Whether a directory without CURRENT may hold {@code name} and still be created as a database:
+   * the LOCK, and what a creation that failed or crashed before CURRENT was written leaves (the
+   * first manifest, CURRENT's temporary file), which the creation writes again.
+   */
+  private static boolean leftByACreation(String name) {
+    return name.equals(FileNames.LOCK) || name.equals(FileNames.manifest(VersionSet.FIRST_MANIFEST_NUMBER))
+        || name.equals(FileNames.temp(VersionSet.FIRST_MANIFEST_NUMBER));
   }
 
   static void unlockQuietly(AutoCloseable lock) {

@@ -119,6 +119,9 @@ final class ManifestWriter {
     try {
       writer.addRecord(VersionEditCodec.encode(first));
       writer.sync();
+      // The manifest's name is durable before CURRENT names it (LevelDB's rule): a filesystem
+      // may persist the rename below before the create, which would leave CURRENT naming nothing.
+      fs.syncDirectory(dir);
       CurrentFile.replace(fs, dir, number);
       return writer;
     } catch (IOException | RuntimeException e) {

@@ -34,6 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * has its own lock.
  */
 public final class VersionSet implements AutoCloseable {
+  /** The manifest a new database starts with. */
+  public static final long FIRST_MANIFEST_NUMBER = 1;
+
   // Immutable after construction.
   private final Path dir;
   private final FileSystem fs;
@@ -94,7 +97,7 @@ public final class VersionSet implements AutoCloseable {
   /** {@link #create()} for a database whose values are stored as {@code valueFormat} says (0: as written). */
   public void create(int valueFormat) throws IOException {
     fs.createDirectories(dir);
-    long number = 1;
+    long number = FIRST_MANIFEST_NUMBER;
     nextFileNumber.set(number + 1);
     logNumber = 0;
     lastSequence = 0;
@@ -103,7 +106,18 @@ public final class VersionSet implements AutoCloseable {
         .setLogNumber(0)
         .setNextFileNumber(nextFileNumber.get())
         .setLastSequence(0);
-    manifest.switchManifest(number, first, current);
+    try {
+      manifest.switchManifest(number, first, current);
+    } catch (IOException | RuntimeException e) {
+      // No CURRENT names it: a manifest left behind would make the directory look like
+      // something other than a database to the next open (DatabaseDirectory also accepts it).
+      try {
+        fs.delete(dir.resolve(FileNames.manifest(number)));
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
   }
 
   /**
