@@ -48,6 +48,12 @@ final class BackgroundWork implements BackgroundRequests.Handler {
   /** Flushes: {@link #background} itself, or the shared flush threads. */
   private final ExecutorService flushes;
   private final AtomicBoolean collectionQueued = new AtomicBoolean();
+  /**
+   * Set once the open installed its recovered state ({@link #recovered}): before, the version set
+   * holds what the manifest says, which a failing open may be refusing (a manifest that lost an
+   * edit names fewer tables than the directory holds), so nothing may be judged obsolete from it.
+   */
+  private volatile boolean recovered;
 
   // Guarded by the engine mutex.
   private boolean flushScheduled;
@@ -155,9 +161,22 @@ final class BackgroundWork implements BackgroundRequests.Handler {
    * kept, and numbers are never reused, so a file judged obsolete stays obsolete. Listing and
    * unlinking run without the mutex, so writers and readers wait behind neither.
    */
+  /**
+   * Requires: mutex held. The open installed its recovered state: obsolete files may be collected
+   * from here on, starting now.
+   */
+  void recovered() {
+    assert mutex.isHeldByCurrentThread();
+    recovered = true;
+    collectObsoleteFiles(false);
+  }
+
   @Override
   public void collectObsoleteFiles(boolean force) {
     assert mutex.isHeldByCurrentThread();
+    if (!recovered) {
+      return;
+    }
     ObsoleteFiles.LiveSet live = new ObsoleteFiles.LiveSet(
         versions.liveFileNumbers(), engine.pendingOutputs().snapshot(), versions.logNumber(),
         versions.manifestFileNumber(), versions.nextFileNumber());
@@ -180,7 +199,7 @@ final class BackgroundWork implements BackgroundRequests.Handler {
    * may now be obsolete. Collection runs on the background pool, at most one queued at a time.
    */
   private void onVersionReleased() {
-    if (status.isClosing() || !collectionQueued.compareAndSet(false, true)) {
+    if (!recovered || status.isClosing() || !collectionQueued.compareAndSet(false, true)) {
       return;
     }
     try {

@@ -107,7 +107,7 @@ final class Lifecycle {
       engine.versions().logAndApply(edit);
       engine.pendingOutputs().clear();
       memTables.createMemTable();
-      background.collectObsoleteFiles(false);
+      background.recovered();
       background.maybeScheduleBackgroundWork();
     } catch (IOException e) {
       throw new CairnIOException("recovering database " + engine.dir(), e);

@@ -121,6 +121,7 @@ final class Recovery {
       }
     }
     logs.sort(null);
+    checkOldestLogPresent(logs);
     boolean stoppedEarly = false;
     for (long number : logs) {
       if (stoppedEarly || stoppedAtGap) {
@@ -138,6 +139,38 @@ final class Recovery {
       }
     }
     versions.setLastSequence(maxSequence);
+  }
+
+  /**
+   * The manifest's log number names the oldest log whose writes are in no table: it is created
+   * (and its name synced) before any edit names it, and deleted only once an edit moved past it,
+   * so it is on disk. Where it is not, the manifest lost its last edits (a damaged last record
+   * reads as a torn tail), among them the flush that retired the log into a table no manifest now
+   * names, or the log was deleted: replaying the logs after it would lose its writes silently.
+   * The default modes refuse the open, naming the manifest; {@code POINT_IN_TIME} opens at the
+   * manifest's state, replaying no log; {@code SKIP_ANY_CORRUPTED} replays the logs there are.
+   * A copy's manifest (a checkpoint, a backup) names the next file number, a log never written.
+   */
+  private void checkOldestLogPresent(List<Long> logs) throws IOException {
+    VersionSet versions = engine.versions();
+    long oldest = versions.logNumber();
+    if (oldest == 0 || oldest >= versions.recordedNextFileNumber() || logs.contains(oldest)) {
+      return;
+    }
+    String manifest = FileNames.manifest(versions.manifestFileNumber());
+    String missing = manifest + " names " + FileNames.log(oldest) + " as the oldest log with writes in no table,"
+        + " and it is missing: the manifest lost its last edits (the flush that retired the log), or the log was"
+        + " deleted; its writes are not in the database";
+    switch (engine.options().walRecoveryMode()) {
+      case POINT_IN_TIME -> {
+        LOG.log(System.Logger.Level.WARNING, "recovery: " + missing + "; recovering to the manifest's state,"
+            + " replaying no log (mode POINT_IN_TIME)");
+        stoppedAtGap = true;
+      }
+      case SKIP_ANY_CORRUPTED -> LOG.log(System.Logger.Level.WARNING, "recovery: " + missing
+          + "; replaying the logs there are (mode SKIP_ANY_CORRUPTED)");
+      default -> throw new CorruptionException(manifest, engine.fs().size(engine.dir().resolve(manifest)), missing);
+    }
   }
 
   private WalReplay.ReplayResult replayLog(long number) throws IOException {

@@ -50,6 +50,8 @@ public final class VersionSet implements AutoCloseable {
   private volatile Version current;
 
   // Guarded by the engine mutex.
+  /** The next file number the recovered manifest records, before recovery marks the numbers it finds. */
+  private long recordedNextFileNumber;
   private final byte[][] compactPointers = new byte[Options.MAX_LEVELS][];
   /**
    * The manifest being appended to; none is open until one is started (or after a failed write).
@@ -156,6 +158,7 @@ public final class VersionSet implements AutoCloseable {
     lastSequence = replay.lastSequence();
     valueFormat = replay.valueFormat();
     nextFileNumber.set(replay.nextFileNumber());
+    recordedNextFileNumber = replay.nextFileNumber();
     markFileNumberUsed(number);
     markFileNumberUsed(replay.logNumber());
     for (long live : recovered.liveFileNumbers()) {
@@ -424,6 +427,14 @@ public final class VersionSet implements AutoCloseable {
   /** Logs numbered below this are obsolete (their data is in tables). */
   public long logNumber() {
     return logNumber;
+  }
+
+  /**
+   * The next file number the manifest recorded, as {@link #recover()} read it (0 before): a copy's
+   * manifest (a checkpoint, a backup) records its log number here, a log no one wrote.
+   */
+  public long recordedNextFileNumber() {
+    return recordedNextFileNumber;
   }
 
   /** The manifest CURRENT names (0 before create/recover). */

@@ -65,13 +65,23 @@ class LogSequenceGapTest {
   }
 
   @Test
-  void aMissingOlderLogIsRefusedByDefault() throws Exception {
+  void anOlderLogCutToNothingIsRefusedByDefault() throws Exception {
     List<Path> logs = writeTwoLogs();
-    Files.delete(logs.get(0));
+    truncate(logs.get(0), 0); // no record left to compare with: the manifest's sequence is
 
     CorruptionException e = assertThrows(CorruptionException.class, () -> Cairn.open(dir, Options.defaults()));
     assertEquals(logs.get(1).getFileName().toString(), e.file());
     assertTrue(e.getMessage().contains("the manifest's last sequence"), e.getMessage());
+  }
+
+  @Test
+  void aMissingOldestLogIsRefusedNamingTheManifest() throws Exception {
+    List<Path> logs = writeTwoLogs();
+    Files.delete(logs.get(0));
+
+    CorruptionException e = assertThrows(CorruptionException.class, () -> Cairn.open(dir, Options.defaults()));
+    assertTrue(e.file().startsWith("MANIFEST-"), e.file());
+    assertTrue(e.getMessage().contains(logs.get(0).getFileName() + " as the oldest log"), e.getMessage());
   }
 
   @Test

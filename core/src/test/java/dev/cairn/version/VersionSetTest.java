@@ -294,12 +294,24 @@ class VersionSetTest {
   @Test
   void failedDirectorySyncAfterTheRenameAdoptsTheNewManifest() throws IOException {
     VersionSet vs = created();
-    fs.failDirectorySyncs(true);
+    fs.failDirectorySyncsAfterNextRename();
     assertThrows(IOException.class, vs::startNewManifest);
     fs.failDirectorySyncs(false);
     // CURRENT already names the new manifest: the engine must not treat it as obsolete.
     assertEquals(2, vs.manifestFileNumber());
     assertEquals(2, CurrentFile.read(fs, dir));
+    vs.logAndApply(new VersionEdit().addFile(0, table(5, "a", "c", 1, 2)));
+    vs.close();
+    assertEquals(1, recovered().current().fileCount(0));
+  }
+
+  @Test
+  void failedDirectorySyncBeforeTheRenameKeepsTheOldManifest() throws IOException {
+    VersionSet vs = created();
+    fs.failDirectorySyncs(true); // the new manifest's name is not durable: CURRENT must not name it
+    assertThrows(IOException.class, vs::startNewManifest);
+    fs.failDirectorySyncs(false);
+    assertEquals(1, CurrentFile.read(fs, dir));
     vs.logAndApply(new VersionEdit().addFile(0, table(5, "a", "c", 1, 2)));
     vs.close();
     assertEquals(1, recovered().current().fileCount(0));

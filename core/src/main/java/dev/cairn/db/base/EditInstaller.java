@@ -53,9 +53,11 @@ public final class EditInstaller {
    * again on return, also on failure). Waits until no other install is in progress, builds the
    * edit with {@code builder} under the mutex (null: nothing to install, returns false), writes
    * and syncs its record without the mutex, and installs the version. A failed write installs
-   * nothing, latches the engine's background error (the edit may be durable though not
-   * installed: nothing may change until a reopen decides, {@link VersionSet#write}) and
-   * propagates; a failure of {@code builder} only propagates.
+   * nothing, latches the engine's background error and propagates; a failure of {@code builder}
+   * only propagates. The failed edit may be durable though not installed ({@link
+   * VersionSet#write}): its files are kept, and the next install (a flush or compaction already
+   * running may still install after the latch) starts a new manifest from the installed
+   * version, so either state a reopen may find is whole.
    */
   public boolean install(EditBuilder builder) throws IOException {
     assert mutex.isHeldByCurrentThread();

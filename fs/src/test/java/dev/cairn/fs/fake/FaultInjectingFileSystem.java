@@ -57,6 +57,8 @@ public final class FaultInjectingFileSystem extends ForwardingFileSystem {
   private volatile Predicate<String> tearNextAppend = name -> false;
   private volatile boolean failRename;
   private volatile boolean failDirectorySync;
+  /** {@link #failDirectorySyncsAfterNextRename}: arms {@link #failDirectorySync} at the next rename. */
+  private volatile boolean failDirectorySyncAfterRename;
   /** Creations of matching files wait for this gate (see {@link #holdCreates}). */
   private volatile Predicate<String> holdCreate = name -> false;
   private volatile java.util.concurrent.CountDownLatch createGate = new java.util.concurrent.CountDownLatch(0);
@@ -94,6 +96,11 @@ public final class FaultInjectingFileSystem extends ForwardingFileSystem {
 
   public void failDirectorySyncs(boolean fail) {
     failDirectorySync = fail;
+  }
+
+  /** Directory syncs fail once the next rename succeeded (a failure between a rename and its sync). */
+  public void failDirectorySyncsAfterNextRename() {
+    failDirectorySyncAfterRename = true;
   }
 
   /** Appends to files whose name matches fail from now on. */
@@ -139,6 +146,7 @@ public final class FaultInjectingFileSystem extends ForwardingFileSystem {
     tearNextAppend = name -> false;
     failRename = false;
     failDirectorySync = false;
+    failDirectorySyncAfterRename = false;
     spaceLeft.set(-1);
   }
 
@@ -368,6 +376,10 @@ public final class FaultInjectingFileSystem extends ForwardingFileSystem {
       synchronized (tracker) {
         tracker.renaming(source, target);
         delegate.rename(source, target);
+      }
+      if (failDirectorySyncAfterRename) {
+        failDirectorySyncAfterRename = false;
+        failDirectorySync = true;
       }
     } finally {
       powerDown();
