@@ -37,7 +37,15 @@ final class DatabaseDirectory {
                 + others.size() + " other file(s), e.g. '" + others.get(0) + "'; refusing to create a database there");
           }
         }
-        fs.createDirectories(dir);
+        if (!dirExists) {
+          fs.createDirectories(dir);
+          // The directory's own name is durable before anything in it is: a synced write in a
+          // database whose directory a power loss took away would be lost with it.
+          Path parent = dir.toAbsolutePath().getParent();
+          if (parent != null) {
+            fs.syncDirectory(parent);
+          }
+        }
       }
       try {
         return fs.lock(dir.resolve(FileNames.LOCK));
