@@ -11,6 +11,9 @@ import java.nio.file.Path;
  * <p>Writes are atomic per call ({@link #write(WriteBatch, WriteOptions)} for several keys) and
  * become durable according to {@link WriteOptions#sync()}: an acknowledged synced write survives
  * a process crash or power loss; an unsynced one survives a process crash once the OS has it.
+ * A reopen finds a prefix of the writes in commit order: a synced write makes the writes before
+ * it durable too, and no later write survives without the earlier ones (docs/operations.md,
+ * "Durability").
  *
  * <pre>{@code
  * try (Cairn db = Cairn.open(dir, Options.defaults())) {
