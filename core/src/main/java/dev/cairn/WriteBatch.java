@@ -25,6 +25,8 @@ public final class WriteBatch {
    * The most of a memtable a batch may take: its encoding and 72 bytes an operation (the key's
    * trailer and the entry's overhead), 1 GiB. An operation that would take a batch past it is
    * refused, the batch unchanged: a batch is one log record and is replayed into one memtable.
+   * With a TTL ({@code Options.ttl}) each put is written with 4 bytes more (its write time), so
+   * a batch within 4 bytes a put of the limit is refused when written, nothing logged.
    */
   public static final long MAX_BYTES = 1L << 30;
   /** An operation's encoding beyond its key and value: the type and two varint32 lengths. */

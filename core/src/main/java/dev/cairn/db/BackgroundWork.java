@@ -154,14 +154,6 @@ final class BackgroundWork implements BackgroundRequests.Handler {
   }
 
   /**
-   * Requires: mutex held (released while the directory is listed and files are deleted, held
-   * again on return). Deletes unreferenced files, in batches or all when {@code force}. Only the
-   * live set is taken under the mutex, with the first file number not yet allocated: a file
-   * created after that, which the live set cannot know, has a number at least that large and is
-   * kept, and numbers are never reused, so a file judged obsolete stays obsolete. Listing and
-   * unlinking run without the mutex, so writers and readers wait behind neither.
-   */
-  /**
    * Requires: mutex held. The open installed its recovered state: obsolete files may be collected
    * from here on, starting now.
    */
@@ -171,6 +163,15 @@ final class BackgroundWork implements BackgroundRequests.Handler {
     collectObsoleteFiles(false);
   }
 
+  /**
+   * Requires: mutex held (released while the directory is listed and files are deleted, held
+   * again on return). Deletes unreferenced files, in batches or all when {@code force}. Only the
+   * live set is taken under the mutex, with the first file number not yet allocated: a file
+   * created after that, which the live set cannot know, has a number at least that large and is
+   * kept, and numbers are never reused, so a file judged obsolete stays obsolete. Listing and
+   * unlinking run without the mutex, so writers and readers wait behind neither. Nothing before
+   * the open installed its recovered state ({@link #recovered}).
+   */
   @Override
   public void collectObsoleteFiles(boolean force) {
     assert mutex.isHeldByCurrentThread();

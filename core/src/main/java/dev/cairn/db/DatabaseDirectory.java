@@ -7,6 +7,7 @@ import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
 import dev.cairn.version.VersionSet;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -37,15 +38,8 @@ final class DatabaseDirectory {
                 + others.size() + " other file(s), e.g. '" + others.get(0) + "'; refusing to create a database there");
           }
         }
-        if (!dirExists) {
-          fs.createDirectories(dir);
-          // The directory's own name is durable before anything in it is: a synced write in a
-          // database whose directory a power loss took away would be lost with it.
-          Path parent = dir.toAbsolutePath().getParent();
-          if (parent != null) {
-            fs.syncDirectory(parent);
-          }
-        }
+        fs.createDirectories(dir);
+        syncIntoParent(fs, dir);
       }
       try {
         return fs.lock(dir.resolve(FileNames.LOCK));
@@ -54,6 +48,25 @@ final class DatabaseDirectory {
       }
     } catch (IOException e) {
       throw new CairnIOException("opening database directory " + dir, e);
+    }
+  }
+
+  /**
+   * Makes the directory's own name durable before anything in it is: a synced write in a
+   * database whose directory a power loss took away would be lost with it. Done at every
+   * creation, also into a directory that already existed (made by a user, or by a creation that
+   * crashed before this). A parent this process may enter but not read cannot be synced: the
+   * name's durability is then the filesystem's.
+   */
+  private static void syncIntoParent(FileSystem fs, Path dir) throws IOException {
+    Path parent = dir.toAbsolutePath().getParent();
+    if (parent == null) {
+      return;
+    }
+    try {
+      fs.syncDirectory(parent);
+    } catch (AccessDeniedException e) {
+      // Not ours to sync; see above.
     }
   }
 

@@ -78,8 +78,16 @@ final class ReadOnlyView implements OpenDatabase {
       ManifestMark before = ManifestMark.read(options.fileSystem(), dir);
       ReadOnlyView db = new ReadOnlyView(dir, options, before);
       try {
-        db.recover();
-        return db;
+        boolean stoppedShort = db.recover();
+        if (!stoppedShort || before.equals(ManifestMark.read(options.fileSystem(), dir))) {
+          return db;
+        }
+        // POINT_IN_TIME stopped at a log its owner may have retired meanwhile: not the owner's
+        // point in time, but a moving owner's. Open again.
+        db.version.unref();
+        db.release();
+        lastFailure = new DatabaseChangedException("database " + dir + " changed while a read-only view recovered"
+            + " its logs (mode POINT_IN_TIME stopped short of their end)", null);
       } catch (RuntimeException e) {
         Teardown.runAllAfter(e, db::release);
         if (before.equals(ManifestMark.read(options.fileSystem(), dir))) {
@@ -92,13 +100,16 @@ final class ReadOnlyView implements OpenDatabase {
         + " attempts to open a read-only view (its owner is flushing or compacting); retry", lastFailure);
   }
 
-  private void recover() {
+  /** Recovers the view's state; returns whether {@code POINT_IN_TIME} stopped short of the logs' end. */
+  private boolean recover() {
     engine.mutex().lock();
     try {
-      memtables = List.copyOf(new Recovery(engine, compactions.style().tableOptions()).recoverInMemory());
+      Recovery recovery = new Recovery(engine, compactions.style().tableOptions());
+      memtables = List.copyOf(recovery.recoverInMemory());
       sequence = engine.versions().lastSequence();
       version = engine.versions().current();
       version.ref();
+      return recovery.stoppedShort();
     } catch (IOException e) {
       throw new CairnIOException("opening a read-only view of " + engine.dir(), e);
     } finally {

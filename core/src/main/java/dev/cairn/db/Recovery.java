@@ -37,8 +37,11 @@ final class Recovery {
   private long lastReplayed = -1;
   /** The manifest's last sequence: the first record replayed starts at most one past it. */
   private long manifestLastSequence;
-  /** POINT_IN_TIME met a record after missing writes: nothing from there on is replayed. */
-  private boolean stoppedAtGap;
+  /**
+   * POINT_IN_TIME stopped short of the logs' end (damage, a record after missing writes, a missing
+   * oldest log): nothing from there on is replayed.
+   */
+  private boolean stoppedShort;
   private MemTable mem;
   /** What a full memtable becomes: an L0 table (writable open), or kept (read-only open). */
   private MemTableSink sink;
@@ -100,6 +103,14 @@ final class Recovery {
         FileNames.manifest(versions.manifestFileNumber()));
   }
 
+  /**
+   * Whether {@code POINT_IN_TIME} recovered to a point short of the logs' end: a read-only view
+   * beside a live owner may have met a log its owner deleted meanwhile, and opens again.
+   */
+  boolean stoppedShort() {
+    return stoppedShort;
+  }
+
   private void replayLogs() throws IOException {
     VersionSet versions = engine.versions();
     maxSequence = versions.lastSequence();
@@ -122,16 +133,15 @@ final class Recovery {
     }
     logs.sort(null);
     checkOldestLogPresent(logs);
-    boolean stoppedEarly = false;
     for (long number : logs) {
-      if (stoppedEarly || stoppedAtGap) {
+      if (stoppedShort) {
         // POINT_IN_TIME: a later log holds writes made after the lost ones; applying them would
         // not be a point in time. The log becomes obsolete once the recovered state is installed.
         LOG.log(System.Logger.Level.WARNING, "recovery: skipping " + FileNames.log(number) + " after damage in an earlier log");
         continue;
       }
       WalReplay.ReplayResult result = replayLog(number);
-      stoppedEarly = engine.options().walRecoveryMode() == Options.WalRecoveryMode.POINT_IN_TIME
+      stoppedShort |= engine.options().walRecoveryMode() == Options.WalRecoveryMode.POINT_IN_TIME
           && result.droppedAnything();
       if (result.droppedAnything()) {
         LOG.log(System.Logger.Level.WARNING, "recovery: " + FileNames.log(number) + " damaged at offset " + result.firstCorruptionOffset()
@@ -149,23 +159,24 @@ final class Recovery {
    * names, or the log was deleted: replaying the logs after it would lose its writes silently.
    * The default modes refuse the open, naming the manifest; {@code POINT_IN_TIME} opens at the
    * manifest's state, replaying no log; {@code SKIP_ANY_CORRUPTED} replays the logs there are.
-   * A copy's manifest (a checkpoint, a backup) names the next file number, a log never written.
+   * A copy's manifest (a checkpoint, a backup) names no log ({@link VersionSet#recover}).
    */
   private void checkOldestLogPresent(List<Long> logs) throws IOException {
     VersionSet versions = engine.versions();
     long oldest = versions.logNumber();
-    if (oldest == 0 || oldest >= versions.recordedNextFileNumber() || logs.contains(oldest)) {
+    if (oldest == 0 || logs.contains(oldest)) {
       return;
     }
     String manifest = FileNames.manifest(versions.manifestFileNumber());
     String missing = manifest + " names " + FileNames.log(oldest) + " as the oldest log with writes in no table,"
         + " and it is missing: the manifest lost its last edits (the flush that retired the log), or the log was"
-        + " deleted; its writes are not in the database";
+        + " deleted; its writes are not in the database. Open with walRecoveryMode POINT_IN_TIME to recover to"
+        + " the manifest's state, or SKIP_ANY_CORRUPTED to replay the logs there are";
     switch (engine.options().walRecoveryMode()) {
       case POINT_IN_TIME -> {
         LOG.log(System.Logger.Level.WARNING, "recovery: " + missing + "; recovering to the manifest's state,"
             + " replaying no log (mode POINT_IN_TIME)");
-        stoppedAtGap = true;
+        stoppedShort = true;
       }
       case SKIP_ANY_CORRUPTED -> LOG.log(System.Logger.Level.WARNING, "recovery: " + missing
           + "; replaying the logs there are (mode SKIP_ANY_CORRUPTED)");
@@ -179,7 +190,7 @@ final class Recovery {
     WalReplay.ReplayResult result;
     try (ReadableFile file = engine.fs().openReadable(engine.dir().resolve(name))) {
       result = WalReplay.replay(file, name, engine.options().walRecoveryMode(), (record, offset) -> {
-        if (stoppedAtGap || !follows(record, name, offset)) {
+        if (stoppedShort || !follows(record, name, offset)) {
           return;
         }
         if (!mem.isEmpty() && record.length >= WriteBatchRecords.HEADER_BYTES
@@ -235,11 +246,13 @@ final class Recovery {
         + (lastReplayed >= 0 ? "sequence " + lastReplayed + ", where the previous record ended"
             : "the manifest's last sequence " + manifestLastSequence)
         + ": the writes between are missing (an earlier log lost its tail, or a log is missing)";
+    String choices = "; open with walRecoveryMode POINT_IN_TIME to recover to the point before it, or"
+        + " SKIP_ANY_CORRUPTED to replay it anyway";
     switch (engine.options().walRecoveryMode()) {
       case POINT_IN_TIME -> {
         LOG.log(System.Logger.Level.WARNING, "recovery: " + name + " at offset " + offset + ": " + missing
             + "; recovering to the point before it (mode POINT_IN_TIME)");
-        stoppedAtGap = true;
+        stoppedShort = true;
         return false;
       }
       case SKIP_ANY_CORRUPTED -> {
@@ -247,7 +260,7 @@ final class Recovery {
             + "; replayed anyway (mode SKIP_ANY_CORRUPTED)");
         return true;
       }
-      default -> throw new CorruptionException(name, offset, missing);
+      default -> throw new CorruptionException(name, offset, missing + choices);
     }
   }
 

@@ -37,9 +37,9 @@ public final class MemTable {
    * Estimated heap bytes per entry beyond the key and value bytes: the node header and its tower
    * in the arena (12 + 4 bytes per level, 1.33 levels on average), the value's array header (16)
    * and its slot in the value table (4-8), rounded up generously so that a memtable of tiny
-   * entries still switches before its arena outgrows the budget. It also bounds the entries:
-   * memtables are at most 1 GiB ({@code Options.memtableBytes}), so at most 16.7 million entries,
-   * within the arena's 33.5 million value slots and 2 GiB of nodes ({@link ArenaSkipList}).
+   * entries still switches before its arena outgrows the budget. It also bounds the entries: a
+   * memtable takes at most {@link #MAX_BYTES}, so at most 25.7 million entries, within the
+   * arena's 33.5 million value slots and 2 GiB of nodes ({@link ArenaSkipList}).
    */
   public static final int ENTRY_OVERHEAD_BYTES = 64;
 

@@ -50,8 +50,6 @@ public final class VersionSet implements AutoCloseable {
   private volatile Version current;
 
   // Guarded by the engine mutex.
-  /** The next file number the recovered manifest records, before recovery marks the numbers it finds. */
-  private long recordedNextFileNumber;
   private final byte[][] compactPointers = new byte[Options.MAX_LEVELS][];
   /**
    * The manifest being appended to; none is open until one is started (or after a failed write).
@@ -111,10 +109,13 @@ public final class VersionSet implements AutoCloseable {
     try {
       manifest.switchManifest(number, first, current);
     } catch (IOException | RuntimeException e) {
-      // No CURRENT names it: a manifest left behind would make the directory look like
-      // something other than a database to the next open (DatabaseDirectory also accepts it).
+      // Unless CURRENT already names it (the directory sync after the rename failed), a
+      // manifest left behind would make the directory look like something other than a
+      // database to the next open (DatabaseDirectory also accepts it).
       try {
-        fs.delete(dir.resolve(FileNames.manifest(number)));
+        if (!fs.exists(dir.resolve(FileNames.CURRENT))) {
+          fs.delete(dir.resolve(FileNames.manifest(number)));
+        }
       } catch (IOException suppressed) {
         e.addSuppressed(suppressed);
       }
@@ -154,11 +155,13 @@ public final class VersionSet implements AutoCloseable {
     manifest.closeManifest(current);
     install(recovered);
     manifest.recovered(number);
-    logNumber = replay.logNumber();
+    // A copy's manifest (a checkpoint, a backup) names the next file number as its log, a log
+    // no one wrote: none is needed, and a manifest written from this state must not name one
+    // (the open's edit, or a repair's, would carry it past the next file number).
+    logNumber = replay.logNumber() >= replay.nextFileNumber() ? 0 : replay.logNumber();
     lastSequence = replay.lastSequence();
     valueFormat = replay.valueFormat();
     nextFileNumber.set(replay.nextFileNumber());
-    recordedNextFileNumber = replay.nextFileNumber();
     markFileNumberUsed(number);
     markFileNumberUsed(replay.logNumber());
     for (long live : recovered.liveFileNumbers()) {
@@ -427,14 +430,6 @@ public final class VersionSet implements AutoCloseable {
   /** Logs numbered below this are obsolete (their data is in tables). */
   public long logNumber() {
     return logNumber;
-  }
-
-  /**
-   * The next file number the manifest recorded, as {@link #recover()} read it (0 before): a copy's
-   * manifest (a checkpoint, a backup) records its log number here, a log no one wrote.
-   */
-  public long recordedNextFileNumber() {
-    return recordedNextFileNumber;
   }
 
   /** The manifest CURRENT names (0 before create/recover). */

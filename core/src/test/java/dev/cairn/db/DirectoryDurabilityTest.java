@@ -8,6 +8,7 @@ import dev.cairn.fs.ForwardingFileSystem;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.WritableFile;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,10 +19,29 @@ import org.junit.jupiter.api.io.TempDir;
 class DirectoryDurabilityTest {
   @TempDir Path parent;
 
+  private final List<String> calls = new CopyOnWriteArrayList<>();
+
   @Test
   void aNewDatabaseDirectoryIsSyncedIntoItsParentBeforeItsFirstManifest() {
-    List<String> calls = new CopyOnWriteArrayList<>();
-    ForwardingFileSystem fs = new ForwardingFileSystem() {
+    assertSyncedIntoParentBeforeItsFirstManifest(parent.resolve("db"));
+  }
+
+  @Test
+  void aDirectoryMadeBeforeTheCreationIsSyncedIntoItsParentToo() throws IOException {
+    assertSyncedIntoParentBeforeItsFirstManifest(Files.createDirectory(parent.resolve("made-by-a-user")));
+  }
+
+  private void assertSyncedIntoParentBeforeItsFirstManifest(Path dir) {
+    try (Cairn db = Cairn.open(dir, Options.builder().fileSystem(recording()).build())) {
+      db.put(new byte[] {1}, new byte[] {2});
+    }
+    int parentSync = calls.indexOf("sync " + parent.getFileName());
+    int firstManifest = calls.indexOf("create MANIFEST-000001");
+    assertTrue(parentSync >= 0 && parentSync < firstManifest, "calls: " + calls);
+  }
+
+  private ForwardingFileSystem recording() {
+    return new ForwardingFileSystem() {
       @Override
       public void syncDirectory(Path dir) throws IOException {
         calls.add("sync " + dir.getFileName());
@@ -34,12 +54,5 @@ class DirectoryDurabilityTest {
         return super.create(path, tag);
       }
     };
-    Path dir = parent.resolve("db");
-    try (Cairn db = Cairn.open(dir, Options.builder().fileSystem(fs).build())) {
-      db.put(new byte[] {1}, new byte[] {2});
-    }
-    int parentSync = calls.indexOf("sync " + parent.getFileName());
-    int firstManifest = calls.indexOf("create MANIFEST-000001");
-    assertTrue(parentSync >= 0 && parentSync < firstManifest, "calls: " + calls);
   }
 }

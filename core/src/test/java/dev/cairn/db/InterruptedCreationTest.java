@@ -44,6 +44,21 @@ class InterruptedCreationTest {
   }
 
   @Test
+  void aCreationWhoseLastDirectorySyncFailedKeepsTheManifestCurrentNames() throws Exception {
+    FaultInjectingFileSystem fs = new FaultInjectingFileSystem();
+    Options options = Options.builder().fileSystem(fs).build();
+    fs.failDirectorySyncsAfterNextRename(); // CURRENT is in place, its directory sync fails
+    assertThrows(CairnException.class, () -> Cairn.open(dir, options));
+    fs.heal();
+    try (Cairn db = Cairn.open(dir, options)) {
+      db.put(KEY, VALUE);
+    }
+    try (Cairn db = Cairn.open(dir, options)) {
+      assertArrayEquals(VALUE, db.get(KEY));
+    }
+  }
+
+  @Test
   void aCreationThatCrashedAfterItsManifestIsCreatedAgain() throws Exception {
     Files.createDirectories(dir);
     // What a crash between the first manifest's write and CURRENT's rename leaves (any bytes).

@@ -116,6 +116,9 @@ final class BufferedWritableFile implements WritableFile {
       sink.sync();
     } catch (IOException e) {
       throw breaks(e);
+    } catch (RuntimeException | Error e) {
+      breaks(new IOException(e.toString(), e));
+      throw e;
     }
   }
 
@@ -145,6 +148,9 @@ final class BufferedWritableFile implements WritableFile {
       sink.write(data, off, len);
     } catch (IOException e) {
       throw breaks(e);
+    } catch (RuntimeException | Error e) { // an OutOfMemoryError for the native buffer, say
+      breaks(new IOException(e.toString(), e));
+      throw e;
     }
     stats.recordWrite(tag, len);
   }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class BufferedWritableFileTest {
   /** A device that takes {@code room} bytes, the write that crosses it writing what fits and failing. */
-  private static final class FillingSink implements BufferedWritableFile.Sink {
+  private static class FillingSink implements BufferedWritableFile.Sink {
     final ByteArrayOutputStream disk = new ByteArrayOutputStream();
     long room;
     boolean failSync;
@@ -88,6 +88,23 @@ class BufferedWritableFileTest {
     sink.failSync = false;
     assertThrows(IOException.class, f::sync, "the pages the failed sync lost are not on disk whatever a retry says");
     assertThrows(IOException.class, f::flush);
+    f.close();
+    assertEquals(0, sink.syncs);
+  }
+
+  @Test
+  void aWriteThatThrowsAnErrorBreaksTheFileToo() throws IOException {
+    FillingSink sink = new FillingSink(1 << 20) {
+      @Override
+      public void write(byte[] data, int off, int len) {
+        throw new OutOfMemoryError("Direct buffer memory");
+      }
+    };
+    BufferedWritableFile f = file(sink);
+    f.append(bytes(10, 1), 0, 10);
+    assertThrows(OutOfMemoryError.class, f::flush);
+    assertThrows(IOException.class, () -> f.append(bytes(10, 2), 0, 10), "the buffer it dropped left a hole");
+    assertThrows(IOException.class, f::sync);
     f.close();
     assertEquals(0, sink.syncs);
   }

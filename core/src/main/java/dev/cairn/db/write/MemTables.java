@@ -250,6 +250,7 @@ public final class MemTables {
    * batch may take another ({@link WriteBatch#MAX_BYTES}), more than one arena holds.
    */
   void makeRoomForGroup(WriteBatch group) throws IOException {
+    assert mutex.isHeldByCurrentThread();
     if (!mem.hasRoomFor(MemTable.bytesToAdd(group.encodedSize(), group.count()))) {
       makeRoomForWrite(true, 0);
     }

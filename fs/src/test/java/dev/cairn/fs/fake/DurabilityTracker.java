@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 /**
  * What a power loss would leave of the files written through a {@link FaultInjectingFileSystem}:
@@ -97,10 +98,12 @@ final class DurabilityTracker {
 
   /**
    * Rewrites the real files to what would survive a power loss now: every durable path holds
-   * its inode's synced bytes, and every path the durable namespace does not name is deleted.
-   * Returns the number of files changed. The live namespace becomes the durable one.
+   * its inode's synced bytes (a file still at its path, also a prefix of its unsynced bytes as
+   * long as {@code unsyncedKept} draws, when not null), and every path the durable namespace
+   * does not name is deleted. Returns the number of files changed. The live namespace becomes
+   * the durable one.
    */
-  int applyPowerLoss() throws IOException {
+  int applyPowerLoss(Random unsyncedKept) throws IOException {
     // Read every moved or deleted durable inode's bytes before changing any file.
     Map<Path, byte[]> rewrite = new HashMap<>();
     List<Path> truncate = new ArrayList<>();
@@ -121,10 +124,13 @@ final class DurabilityTracker {
     }
     for (Path p : truncate) {
       long synced = durable.get(p).syncedLength;
-      if (real.size(p) != synced) {
-        real.openForAppend(p, synced, IoTag.OTHER).close();
+      long size = real.size(p);
+      long kept = unsyncedKept == null || size <= synced ? synced : synced + unsyncedKept.nextLong(size - synced + 1);
+      if (size != kept) {
+        real.openForAppend(p, kept, IoTag.OTHER).close();
         changed++;
       }
+      durable.get(p).syncedLength = kept; // on the device now, whatever the next power loss does
     }
     for (Map.Entry<Path, byte[]> e : rewrite.entrySet()) {
       try (WritableFile out = real.create(e.getKey(), IoTag.OTHER)) {

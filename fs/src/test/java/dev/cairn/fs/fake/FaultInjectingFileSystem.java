@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Predicate;
@@ -157,12 +158,22 @@ public final class FaultInjectingFileSystem extends ForwardingFileSystem {
    * abandoned engine in between. Returns the number of files changed.
    */
   public int simulatePowerLoss() throws IOException {
+    return simulatePowerLoss(null);
+  }
+
+  /**
+   * {@link #simulatePowerLoss()}, except that each file still at its durable path keeps a prefix of
+   * its unsynced bytes, as long as {@code unsyncedKept} draws (none when null): writeback had put
+   * some of them on the device, in order, before the power went. A record cut anywhere, in its
+   * header, its payload or between its fragments, is what a log's tail then looks like.
+   */
+  public int simulatePowerLoss(Random unsyncedKept) throws IOException {
     power.writeLock().lock();
     try {
       poweredOff = true;
       epoch++;
       counts.get(Fault.POWER_LOSS).incrementAndGet();
-      return tracker.applyPowerLoss();
+      return tracker.applyPowerLoss(unsyncedKept);
     } finally {
       power.writeLock().unlock();
     }
