@@ -68,6 +68,14 @@ public final class InternalKey {
     return internalKey.length >= TRAILER_BYTES && type(internalKey) != null;
   }
 
+  /**
+   * Whether the internal key is a valid point entry: {@link #isValid} and not a range deletion,
+   * which a table keeps in a block of its own, never among its data and index entries.
+   */
+  public static boolean isValidPointEntry(byte[] internalKey) {
+    return isValid(internalKey) && type(internalKey) != ValueType.RANGE_DELETION;
+  }
+
   /** Compares only the user-key parts of two internal keys. */
   public static int compareUserKeys(byte[] a, byte[] b) {
     return Arrays.compareUnsigned(

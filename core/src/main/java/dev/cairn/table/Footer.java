@@ -119,7 +119,7 @@ public record Footer(
     BlockHandle filter = handle(raw, 16, fileName, footerOffset, "filter");
     BlockHandle properties = handle(raw, 32, fileName, footerOffset, "properties");
     long previous = Coding.getFixed64(raw, 48);
-    if (previous != NO_PREVIOUS && (previous < 0 || previous + SIZE > footerOffset)) {
+    if (previous != NO_PREVIOUS && (previous < 0 || previous > footerOffset - SIZE)) {
       throw new CorruptionException(fileName, footerOffset + 48,
           "previous footer offset " + previous + " not before this footer");
     }
@@ -133,7 +133,7 @@ public record Footer(
     boolean absentFilter = what.equals("filter") && offset == 0 && size == 0;
     if (!absentFilter
         && (offset < 0 || size < 0 || size > Integer.MAX_VALUE - 16
-            || offset + size + dev.cairn.table.block.BlockTrailer.SIZE > footerOffset)) {
+            || !new BlockHandle(offset, size).endsBy(footerOffset))) {
       throw new CorruptionException(fileName, footerOffset + at,
           "bad " + what + " handle " + offset + "+" + size + " for a footer at " + footerOffset);
     }

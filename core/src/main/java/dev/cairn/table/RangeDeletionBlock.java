@@ -1,6 +1,8 @@
 package dev.cairn.table;
 
 import dev.cairn.CorruptionException;
+import dev.cairn.fs.IoTag;
+import dev.cairn.fs.ReadableFile;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.RangeTombstone;
@@ -9,7 +11,9 @@ import dev.cairn.key.UserKeys;
 import dev.cairn.key.ValueType;
 import dev.cairn.table.block.Block;
 import dev.cairn.table.block.BlockBuilder;
+import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockIterator;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +32,20 @@ final class RangeDeletionBlock {
       b.add(t.startKey(), t.to());
     }
     return b.finish();
+  }
+
+  /**
+   * Reads, verifies and decodes the block {@code handle} names for the table whose footer is at
+   * {@code footerOffset} (the properties named it, at {@code propertiesOffset}): a handle that does
+   * not end before the footer is corruption, before anything is read or allocated for it.
+   */
+  static RangeTombstones read(ReadableFile file, String fileName, BlockHandle handle, long footerOffset,
+      long propertiesOffset) throws IOException {
+    if (handle.size() > Integer.MAX_VALUE - 16 || !handle.endsBy(footerOffset)) {
+      throw new CorruptionException(fileName, propertiesOffset,
+          "bad range-deletion block handle " + handle + " for a footer at " + footerOffset);
+    }
+    return decode(StoredBlockReader.readVerified(file, fileName, handle, IoTag.USER_READ), fileName, handle.offset());
   }
 
   /** Decodes verified block contents read at {@code blockOffset}; a malformed entry is corruption. */

@@ -92,7 +92,7 @@ public final class TableBuilder {
    */
   public void add(byte[] internalKey, byte[] value) throws IOException {
     assert !closed : "add after finish/abandon";
-    assert InternalKey.isValid(internalKey) : "not an internal key";
+    assert InternalKey.isValidPointEntry(internalKey) : "not a point entry's internal key";
     assert lastKey == null || CMP.compare(lastKey, internalKey) < 0
         : "keys out of order: " + InternalKey.describe(lastKey) + " then " + InternalKey.describe(internalKey);
     if (pendingHandle != null) {

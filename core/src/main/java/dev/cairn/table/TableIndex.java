@@ -94,7 +94,7 @@ final class TableIndex {
         byte[] value = it.value();
         ByteSource src = new ByteSource(value, fileName, indexOffset);
         BlockHandle h = BlockHandle.decode(src);
-        if (src.hasRemaining() || h.end() > footerOffset) {
+        if (src.hasRemaining() || !h.endsBy(footerOffset)) {
           throw new CorruptionException(fileName, indexOffset,
               "bad data block handle " + h + " in index entry " + keys.size());
         }

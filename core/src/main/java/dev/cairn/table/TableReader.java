@@ -122,8 +122,8 @@ public final class TableReader implements AutoCloseable {
           throw new CorruptionException(fileName, footer.propertiesHandle().offset(),
               "a range-deletion block in a version " + footer.version() + " table");
         }
-        ByteBuffer r = StoredBlockReader.readVerified(file, fileName, properties.rangeDeletions(), IoTag.USER_READ);
-        ranges = RangeDeletionBlock.decode(r, fileName, properties.rangeDeletions().offset());
+        ranges = RangeDeletionBlock.read(file, fileName, properties.rangeDeletions(), footerOffset,
+            footer.propertiesHandle().offset());
       }
       return new TableReader(file, fileName, fileNumber, footerOffset, footer, index, filter,
           properties, ranges, cache, readaheadBuffers);

@@ -3,9 +3,14 @@ package dev.cairn.table;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.CorruptionException;
+import dev.cairn.key.InternalKey;
+import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.UserKeys;
+import dev.cairn.key.ValueType;
 import dev.cairn.table.block.Block;
 import dev.cairn.table.block.BlockBuilder;
 import dev.cairn.table.block.BlockIterator;
@@ -15,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -118,5 +124,20 @@ class BlockTest {
       k[j] = (byte) ("abc\u00ff".charAt(rnd.nextInt(4))); // shared prefixes are likely
     }
     return k;
+  }
+
+  @Test
+  void aRangeDeletionAmongPointEntriesIsCorruptionNotADeletion() {
+    BlockBuilder b = new BlockBuilder(1, InternalKeyComparator.INSTANCE, 4096);
+    b.add(InternalKey.encode(new byte[] {'a'}, 7, ValueType.VALUE), new byte[] {1});
+    b.add(InternalKey.encode(new byte[] {'b'}, 6, ValueType.RANGE_DELETION), new byte[] {'c'});
+    Block block = new Block(ByteBuffer.wrap(b.finish()), "000009.sst", 8192);
+    try (BlockIterator it = block.internalKeyIterator()) {
+      it.seekToFirst();
+      assertTrue(it.isValid());
+      CorruptionException e = assertThrows(CorruptionException.class, it::next);
+      assertEquals("000009.sst", e.file());
+      assertTrue(e.getMessage().contains("range deletion among point entries"), e.getMessage());
+    }
   }
 }

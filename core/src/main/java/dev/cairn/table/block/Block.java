@@ -95,8 +95,9 @@ public final class Block {
   /**
    * An iterator over a block of internal keys (data and index blocks), ordered by {@link
    * InternalKeyComparator}. Every key it decodes, including the restart keys a seek compares, is
-   * checked to be a well-formed internal key first: the comparator cannot order a key shorter
-   * than its trailer, so a malformed one is reported as corruption at its entry's offset.
+   * checked to be a well-formed internal key of a point entry first: the comparator cannot order
+   * a key shorter than its trailer, and a range deletion here would read as a point deletion, so
+   * either is reported as corruption at its entry's offset.
    */
   public BlockIterator internalKeyIterator() {
     return new BlockIterator(this, InternalKeyComparator.INSTANCE, true);

@@ -27,6 +27,14 @@ public record BlockHandle(long offset, long size) {
     return offset + size + BlockTrailer.SIZE;
   }
 
+  /**
+   * Whether the block and its trailer end at or before {@code limit} (a footer's offset), computed
+   * without overflow: a corrupt offset near 2^63 would otherwise wrap and pass.
+   */
+  public boolean endsBy(long limit) {
+    return offset <= limit - BlockTrailer.SIZE - size;
+  }
+
   public void encodeTo(ByteSink sink) {
     sink.putVarint64(offset).putVarint64(size);
   }

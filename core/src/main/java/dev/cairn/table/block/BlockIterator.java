@@ -268,8 +268,10 @@ public final class BlockIterator implements InternalIterator {
   }
 
   private byte[] checkKey(byte[] k, int entryOffset) {
-    if (internalKeys && !InternalKey.isValid(k)) {
-      throw block.corruption(entryOffset, "malformed internal key of " + k.length + " bytes");
+    if (internalKeys && !InternalKey.isValidPointEntry(k)) {
+      throw block.corruption(entryOffset, InternalKey.isValid(k)
+          ? "a range deletion among point entries (a table keeps them in a block of their own)"
+          : "malformed internal key of " + k.length + " bytes");
     }
     return k;
   }

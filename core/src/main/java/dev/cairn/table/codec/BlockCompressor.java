@@ -48,9 +48,14 @@ public final class BlockCompressor implements AutoCloseable {
    */
   public record Stored(int type, byte[] bytes, int length) {}
 
-  /** The stored form of {@code raw}. */
+  /**
+   * The stored form of {@code raw}: compressed where that saves an eighth, and as built where it
+   * does not or where the block is larger than a reader decompresses ({@link
+   * StoredBlocks#MAX_RAW_BYTES}: an index block has no size bound of its own, and a table the
+   * reader then refused would be lost).
+   */
   public Stored store(byte[] raw) {
-    if (codec == null) {
+    if (codec == null || raw.length > StoredBlocks.MAX_RAW_BYTES) {
       return new Stored(BlockCodecs.TYPE_NONE, raw, raw.length);
     }
     int room = Coding.varintLength(raw.length) + compressor.maxCompressedBytes(raw.length);

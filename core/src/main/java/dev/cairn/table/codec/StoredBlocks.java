@@ -17,8 +17,10 @@ import java.nio.ByteBuffer;
  */
 public final class StoredBlocks {
   /**
-   * The largest raw block a reader accepts: a data block is cut at most 1 MiB into its entries
-   * ({@code Options.blockBytes}) and holds one entry past that, whose value is at most 64 MiB.
+   * The largest raw block a reader decompresses: a data block is cut at most 1 MiB into its
+   * entries ({@code Options.blockBytes}) and holds one entry past that, whose value is at most
+   * 64 MiB. A larger block (an index of millions of entries) is stored uncompressed ({@link
+   * BlockCompressor#store}).
    */
   public static final int MAX_RAW_BYTES = 80 << 20;
 

@@ -156,4 +156,18 @@ class StoredBlocksTest {
         () -> StoredBlocks.contents(type, new byte[8], 0, 8, FILE, OFFSET));
     assertTrue(e.getMessage().contains("unknown block type " + type), e.getMessage());
   }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"lz4", "zstd"})
+  void aBlockLargerThanAReaderDecompressesIsStoredAsBuiltAndReadsBack(String codec) {
+    byte[] raw = new byte[StoredBlocks.MAX_RAW_BYTES + 1]; // zeros: compressed, it would be tiny
+    try (BlockCompressor compressor = BlockCompressor.of(Compression.parse(codec))) {
+      BlockCompressor.Stored s = compressor.store(raw);
+      assertEquals(BlockCodecs.TYPE_NONE, s.type(), "a reader would refuse it compressed");
+      ByteBuffer back = StoredBlocks.contents(s.type(), s.bytes(), 0, s.length(), FILE, OFFSET);
+      assertEquals(raw.length, back.remaining());
+      byte[] small = new byte[StoredBlocks.MAX_RAW_BYTES];
+      assertTrue(compressor.store(small).type() != BlockCodecs.TYPE_NONE, "the largest a reader takes is compressed");
+    }
+  }
 }
