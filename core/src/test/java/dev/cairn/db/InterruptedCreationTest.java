@@ -35,12 +35,7 @@ class InterruptedCreationTest {
     assertThrows(CairnException.class, () -> Cairn.open(dir, options));
     assertTrue(!Files.exists(dir.resolve(FileNames.CURRENT)), "the failed creation wrote no CURRENT");
     fs.heal();
-    try (Cairn db = Cairn.open(dir, options)) {
-      db.put(KEY, VALUE);
-    }
-    try (Cairn db = Cairn.open(dir, options)) {
-      assertArrayEquals(VALUE, db.get(KEY));
-    }
+    assertCreatedAndKeepsAWrite(options);
   }
 
   @Test
@@ -50,12 +45,7 @@ class InterruptedCreationTest {
     fs.failDirectorySyncsAfterNextRename(); // CURRENT is in place, its directory sync fails
     assertThrows(CairnException.class, () -> Cairn.open(dir, options));
     fs.heal();
-    try (Cairn db = Cairn.open(dir, options)) {
-      db.put(KEY, VALUE);
-    }
-    try (Cairn db = Cairn.open(dir, options)) {
-      assertArrayEquals(VALUE, db.get(KEY));
-    }
+    assertCreatedAndKeepsAWrite(options);
   }
 
   @Test
@@ -64,12 +54,7 @@ class InterruptedCreationTest {
     // What a crash between the first manifest's write and CURRENT's rename leaves (any bytes).
     Files.write(dir.resolve(FileNames.manifest(1)), new byte[] {9, 9, 9});
     Files.write(dir.resolve(FileNames.temp(1)), new byte[] {'M'});
-    try (Cairn db = Cairn.open(dir, Options.defaults())) {
-      db.put(KEY, VALUE);
-    }
-    try (Cairn db = Cairn.open(dir, Options.defaults())) {
-      assertArrayEquals(VALUE, db.get(KEY));
-    }
+    assertCreatedAndKeepsAWrite(Options.defaults());
   }
 
   @Test
@@ -83,6 +68,16 @@ class InterruptedCreationTest {
       assertEquals(List.of("000005.log", FileNames.manifest(1)),
           files.map(p -> p.getFileName().toString()).filter(n -> !n.equals(FileNames.LOCK)).sorted().toList(),
           "a refused open changes nothing");
+    }
+  }
+
+  /** The next open creates the database: it takes a write and the open after finds it. */
+  private void assertCreatedAndKeepsAWrite(Options options) {
+    try (Cairn db = Cairn.open(dir, options)) {
+      db.put(KEY, VALUE);
+    }
+    try (Cairn db = Cairn.open(dir, options)) {
+      assertArrayEquals(VALUE, db.get(KEY));
     }
   }
 }
