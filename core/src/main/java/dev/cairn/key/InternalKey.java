@@ -73,7 +73,11 @@ public final class InternalKey {
    * which a table keeps in a block of its own, never among its data and index entries.
    */
   public static boolean isValidPointEntry(byte[] internalKey) {
-    return isValid(internalKey) && type(internalKey) != ValueType.RANGE_DELETION;
+    if (internalKey.length < TRAILER_BYTES) {
+      return false;
+    }
+    ValueType type = type(internalKey); // once: every key a block iterator decodes is checked
+    return type != null && type != ValueType.RANGE_DELETION;
   }
 
   /** Compares only the user-key parts of two internal keys. */
