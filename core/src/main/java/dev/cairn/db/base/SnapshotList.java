@@ -6,27 +6,28 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The sequence numbers of open snapshots, as a multiset. Compactions ask for them to keep, for
- * every snapshot, the newest entry it can see. Thread-safe.
+ * every snapshot, the newest entry it can see. Thread-safe: snapshots open under the engine
+ * mutex and close without it.
+ *
+ * <p>The counts are immutable values, replaced whole. The map applies a remapping function and
+ * then installs its result by compare-and-set, retrying on a race, and removes an entry only if
+ * it still holds a value equal to the one the function saw: a count changed in place (a shared
+ * counter) would let a close that brought it to zero remove the entry after an open at the same
+ * sequence had raised it again, and that open snapshot would be missing from the list.
  */
 public final class SnapshotList {
-  private final ConcurrentSkipListMap<Long, AtomicInteger> counts = new ConcurrentSkipListMap<>();
+  private final ConcurrentSkipListMap<Long, Integer> counts = new ConcurrentSkipListMap<>();
   private final AtomicInteger size = new AtomicInteger();
   /** Guarded by the engine mutex. */
   private boolean held;
 
   public void add(long sequence) {
-    counts.compute(sequence, (k, v) -> {
-      if (v == null) {
-        return new AtomicInteger(1);
-      }
-      v.incrementAndGet();
-      return v;
-    });
+    counts.merge(sequence, 1, Integer::sum);
     size.incrementAndGet();
   }
 
   public void remove(long sequence) {
-    counts.computeIfPresent(sequence, (k, v) -> v.decrementAndGet() == 0 ? null : v);
+    counts.computeIfPresent(sequence, (k, n) -> n == 1 ? null : n - 1);
     size.decrementAndGet();
   }
 
@@ -37,13 +38,13 @@ public final class SnapshotList {
 
   /** The oldest open snapshot, or {@code fallback} when none is open. */
   public long oldest(long fallback) {
-    Map.Entry<Long, AtomicInteger> first = counts.firstEntry();
+    Map.Entry<Long, Integer> first = counts.firstEntry();
     return first == null ? fallback : first.getKey();
   }
 
   /** The newest open snapshot, or {@code fallback} when none is open. */
   public long newest(long fallback) {
-    Map.Entry<Long, AtomicInteger> last = counts.lastEntry();
+    Map.Entry<Long, Integer> last = counts.lastEntry();
     return last == null ? fallback : last.getKey();
   }
 
