@@ -45,6 +45,11 @@ import java.util.function.UnaryOperator;
  * <p>New blocks are stored as {@link TableOptions#compression()} says, whatever the clean ones
  * were stored as; the new footer is format version 2 when either may be compressed.
  *
+ * <p>The appender reads the table without filling the block cache, and puts none of the blocks
+ * it writes there: an append that is discarded (or torn by a crash) before its footer is
+ * installed has its offsets written again by the next append, and the cache is keyed by file and
+ * offset alone ({@code TableReader.acquireDataBlock} trusts a compressed block found there).
+ *
  * <p>Not thread-safe; one appender per table at a time (the compaction claim guarantees it).
  */
 public final class TableAppender {

@@ -301,7 +301,9 @@ public final class TableReader implements AutoCloseable {
         if (compressed || cached.size() == h.size()) {
           return pin(cached, h);
         }
-        cached.close(); // not this block (cannot happen while offsets are never reused): re-read
+        // Not this block: cannot happen while nothing caches an append's blocks before its footer
+        // is installed (a discarded or torn append's offsets are written again). Re-read.
+        cached.close();
       }
     }
     return readDataBlock(h, fillCache, tag, reader, readahead);
