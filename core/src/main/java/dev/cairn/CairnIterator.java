@@ -4,7 +4,9 @@ package dev.cairn;
  * An iterator over live user keys and their values in key order, seeing one snapshot, in both
  * directions: {@link #next()} and {@link #prev()} may be mixed freely, and the read options'
  * bounds hold both ways (nothing below the lower bound, nothing at or above the upper one).
- * Not thread-safe; close it to release the files and version it pins.
+ * Not thread-safe; close it to release the files and version it pins, and the cached blocks
+ * it holds: those live off the heap, so an iterator dropped without {@link #close()} keeps them
+ * (and its version's files) until the process ends, whatever the garbage collector does.
  *
  * <p>Moving backward costs more than moving forward, as in LevelDB and RocksDB: a memtable steps
  * back with a search from its head, a data block by decoding forward from the restart point

@@ -3,6 +3,7 @@ package dev.cairn.cache;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -92,6 +93,8 @@ public final class NettyBlockMemory implements BlockMemory {
     private final ByteBuffer view;
     private final int size;
 
+    private final AtomicBoolean freed = new AtomicBoolean();
+
     NettyRegion(ByteBuf buf, int size) {
       this.buf = buf;
       this.size = size;
@@ -112,8 +115,11 @@ public final class NettyBlockMemory implements BlockMemory {
 
     @Override
     public void free() {
-      // ByteBuf.release throws IllegalReferenceCountException on a second free, which is the bug
-      // report we want; the counter is adjusted only after a successful release.
+      // A second free is a bug to report here: the pool recycles a released buffer's object, so
+      // releasing it again could free another region's memory rather than throw.
+      if (!freed.compareAndSet(false, true)) {
+        throw new IllegalStateException("a block's memory freed twice (" + size + " bytes)");
+      }
       buf.release();
       allocatedBytes.add(-size);
     }

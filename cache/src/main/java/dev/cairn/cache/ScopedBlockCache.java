@@ -23,6 +23,11 @@ public final class ScopedBlockCache implements BlockCache {
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
   private final LongAdder inserts = new LongAdder();
+  /**
+   * Set by {@link #close()}: lookups miss, and a block that work outliving the close inserts
+   * (a trim or compaction past its stop's wait) is dropped again at once.
+   */
+  private volatile boolean closed;
 
   /** The share {@code scope} (0 to 2^23 - 1) of {@code shared}. */
   public ScopedBlockCache(BlockCache shared, long scope) {
@@ -49,29 +54,49 @@ public final class ScopedBlockCache implements BlockCache {
 
   @Override
   public CachedBlock lookup(long fileNumber, long offset) {
+    if (closed) {
+      return null;
+    }
     CachedBlock b = shared.lookup(key(fileNumber), offset);
-    (b == null ? misses : hits).increment();
+    if (b == null) {
+      misses.increment();
+      files.add(fileNumber); // the shared cache keeps a miss's per-file record too: close drops it
+    } else {
+      hits.increment();
+    }
     return b;
   }
 
   @Override
   public CachedBlock lookupQuietly(long fileNumber, long offset) {
-    return shared.lookupQuietly(key(fileNumber), offset);
+    return closed ? null : shared.lookupQuietly(key(fileNumber), offset);
   }
 
   @Override
   public CachedBlock insert(long fileNumber, long offset, ByteBuffer contents) {
-    return shared.insert(cached(fileNumber), offset, contents);
+    CachedBlock b = shared.insert(cached(fileNumber), offset, contents);
+    dropIfClosed(fileNumber);
+    return b;
   }
 
   @Override
   public void insertWritten(long fileNumber, long offset, ByteBuffer contents) {
     shared.insertWritten(cached(fileNumber), offset, contents);
+    dropIfClosed(fileNumber);
   }
 
   @Override
   public CachedBlock insertRead(long fileNumber, long offset, int storedBytes, BlockSource source) throws IOException {
-    return shared.insertRead(cached(fileNumber), offset, storedBytes, source);
+    CachedBlock b = shared.insertRead(cached(fileNumber), offset, storedBytes, source);
+    dropIfClosed(fileNumber);
+    return b;
+  }
+
+  /** After {@link #close()}, the file's blocks leave the shared cache again (the caller's lease stays valid). */
+  private void dropIfClosed(long fileNumber) {
+    if (closed) {
+      evictFile(fileNumber);
+    }
   }
 
   @Override
@@ -127,6 +152,7 @@ public final class ScopedBlockCache implements BlockCache {
   /** Drops this share's blocks; the shared cache stays open. */
   @Override
   public void close() {
+    closed = true;
     for (Long f : files) {
       evictFile(f);
     }

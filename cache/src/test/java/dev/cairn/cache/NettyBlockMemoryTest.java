@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.PooledByteBufAllocator;
-import io.netty.util.IllegalReferenceCountException;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -63,7 +62,23 @@ class NettyBlockMemoryTest {
   void secondFreeIsReportedAndLeavesTheCountAlone() {
     MemoryRegion region = memory.allocate(64);
     region.free();
-    assertThrows(IllegalReferenceCountException.class, region::free);
+    assertThrows(IllegalStateException.class, region::free);
+    assertEquals(0, memory.allocatedBytes());
+  }
+
+  /** The pool recycles a released buffer's object: a stale second free must not free the next region. */
+  @Test
+  void aSecondFreeAfterTheMemoryWasReusedLeavesTheNewRegionAlone() {
+    MemoryRegion a = memory.allocate(4096);
+    a.free();
+    MemoryRegion b = memory.allocate(4096);
+    assertThrows(IllegalStateException.class, a::free);
+    b.buffer().put(0, Blocks.bytes(3, 3, 4096));
+    byte[] back = new byte[4096];
+    b.buffer().get(0, back);
+    assertArrayEquals(Blocks.bytes(3, 3, 4096), back);
+    assertEquals(4096, memory.allocatedBytes(), "b is still allocated");
+    b.free();
     assertEquals(0, memory.allocatedBytes());
   }
 
