@@ -33,17 +33,12 @@ public final class Options {
   public enum WalRecoveryMode {
     /**
      * Default. A torn or corrupt record at the very tail of the newest log (a crash during a
-     * write) is dropped; damage anywhere before the tail fails the open with a corruption error,
-     * and so does a record that follows missing writes (an older log's lost tail, a missing log:
-     * docs/log_format.md, "Missing writes between records").
+     * write) is dropped; damage before the tail, or a record after missing writes, fails the open.
      */
     TOLERATE_CORRUPTED_TAIL,
     /** Any damage fails the open. */
     ABSOLUTE_CONSISTENCY,
-    /**
-     * Recover up to the first damaged record, or the first record after missing writes, and drop
-     * everything after it, later logs included.
-     */
+    /** Recover up to the first damage (or record after missing writes); drop the rest, later logs too. */
     POINT_IN_TIME,
     /** Skip damaged records and keep going (may lose writes in the middle of the log). */
     SKIP_ANY_CORRUPTED

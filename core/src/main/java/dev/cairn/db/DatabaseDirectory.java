@@ -5,7 +5,6 @@ import dev.cairn.CairnIOException;
 import dev.cairn.Options;
 import dev.cairn.fs.FileNames;
 import dev.cairn.fs.FileSystem;
-import dev.cairn.version.VersionSet;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Path;
@@ -76,8 +75,8 @@ final class DatabaseDirectory {
    * first manifest, CURRENT's temporary file), which the creation writes again.
    */
   private static boolean leftByACreation(String name) {
-    return name.equals(FileNames.LOCK) || name.equals(FileNames.manifest(VersionSet.FIRST_MANIFEST_NUMBER))
-        || name.equals(FileNames.temp(VersionSet.FIRST_MANIFEST_NUMBER));
+    return name.equals(FileNames.LOCK) || name.equals(FileNames.manifest(FileNames.FIRST_MANIFEST_NUMBER))
+        || name.equals(FileNames.temp(FileNames.FIRST_MANIFEST_NUMBER));
   }
 
   static void unlockQuietly(AutoCloseable lock) {

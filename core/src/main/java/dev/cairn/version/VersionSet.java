@@ -34,9 +34,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * has its own lock.
  */
 public final class VersionSet implements AutoCloseable {
-  /** The manifest a new database starts with. */
-  public static final long FIRST_MANIFEST_NUMBER = 1;
-
   // Immutable after construction.
   private final Path dir;
   private final FileSystem fs;
@@ -97,7 +94,7 @@ public final class VersionSet implements AutoCloseable {
   /** {@link #create()} for a database whose values are stored as {@code valueFormat} says (0: as written). */
   public void create(int valueFormat) throws IOException {
     fs.createDirectories(dir);
-    long number = FIRST_MANIFEST_NUMBER;
+    long number = FileNames.FIRST_MANIFEST_NUMBER;
     nextFileNumber.set(number + 1);
     logNumber = 0;
     lastSequence = 0;
@@ -109,9 +106,8 @@ public final class VersionSet implements AutoCloseable {
     try {
       manifest.switchManifest(number, first, current);
     } catch (IOException | RuntimeException e) {
-      // Unless CURRENT already names it (the directory sync after the rename failed), a
-      // manifest left behind would make the directory look like something other than a
-      // database to the next open (DatabaseDirectory also accepts it).
+      // Unless CURRENT names it (the sync after the rename failed), a manifest left behind would
+      // make the directory look like no database to the next open (DatabaseDirectory accepts it).
       try {
         if (!fs.exists(dir.resolve(FileNames.CURRENT))) {
           fs.delete(dir.resolve(FileNames.manifest(number)));
@@ -155,9 +151,8 @@ public final class VersionSet implements AutoCloseable {
     manifest.closeManifest(current);
     install(recovered);
     manifest.recovered(number);
-    // A copy's manifest (a checkpoint, a backup) names the next file number as its log, a log
-    // no one wrote: none is needed, and a manifest written from this state must not name one
-    // (the open's edit, or a repair's, would carry it past the next file number).
+    // A copy's manifest (a checkpoint, a backup) names the next file number as its log, which no
+    // one wrote: none is needed, and a manifest written from this state (a repair's) names none.
     logNumber = replay.logNumber() >= replay.nextFileNumber() ? 0 : replay.logNumber();
     lastSequence = replay.lastSequence();
     valueFormat = replay.valueFormat();

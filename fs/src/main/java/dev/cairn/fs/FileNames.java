@@ -16,6 +16,9 @@ import java.nio.file.Path;
  * </pre>
  */
 public final class FileNames {
+  /** The manifest a new database starts with. */
+  public static final long FIRST_MANIFEST_NUMBER = 1;
+
   public static final String LOCK = "LOCK";
   public static final String CURRENT = "CURRENT";
 
