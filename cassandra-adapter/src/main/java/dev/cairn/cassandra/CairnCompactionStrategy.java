@@ -90,14 +90,22 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
   public CairnCompactionStrategy(ColumnFamilyStore cfs, Map<String, String> options) {
     super(cfs, options);
     this.options = parseOrDryRun(options);
-    this.supported = DatabaseDescriptor.getPartitioner() instanceof Murmur3Partitioner;
+    // The table's own partitioner: a legacy secondary index's table takes its base table's
+    // compaction but keys by LocalPartitioner, whose tokens the model cannot read.
+    this.supported = cfs.getPartitioner() instanceof Murmur3Partitioner;
     if (!supported) {
-      logger.error("{}.{}: CairnCompactionStrategy needs Murmur3Partitioner, this node runs {};"
+      logger.warn("{}.{}: CairnCompactionStrategy needs Murmur3Partitioner, this table keys by {};"
           + " running LCS's decisions instead", cfs.getKeyspaceName(), cfs.getTableName(),
-          DatabaseDescriptor.getPartitioner().getClass().getName());
+          cfs.getPartitioner().getClass().getName());
     }
     long sstableBytes = getMaxSSTableBytes();
-    int fanout = getLevelFanoutSize();
+    // Levels must grow (validateOptions refuses fanout_size 1): a table stored with it before that
+    // check still opens, its levels ten times larger each, so that the node still starts.
+    int fanout = getLevelFanoutSize() < 2 ? 10 : getLevelFanoutSize();
+    if (fanout != getLevelFanoutSize()) {
+      logger.warn("{}.{}: fanout_size {} leaves levels no larger than the one above; Cairn's model uses 10",
+          cfs.getKeyspaceName(), cfs.getTableName(), getLevelFanoutSize());
+    }
     this.leveled = LeveledConfig.of(LEVELS, this.options.l0CompactionTrigger(),
         Math.multiplyExact(fanout, sstableBytes), fanout, sstableBytes);
     this.picker = new LeveledCompactionPicker(leveled);
@@ -128,7 +136,13 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
       throw new ConfigurationException("CairnCompactionStrategy needs Murmur3Partitioner; this node runs "
           + DatabaseDescriptor.getPartitioner().getClass().getName());
     }
-    return LeveledCompactionStrategy.validateOptions(CairnOptions.withoutOwnOptions(options));
+    Map<String, String> unknown = LeveledCompactionStrategy.validateOptions(CairnOptions.withoutOwnOptions(options));
+    String fanout = options.get("fanout_size");
+    if (fanout != null && Integer.parseInt(fanout) < 2) { // LCS has checked that it is a number >= 1
+      throw new ConfigurationException("CairnCompactionStrategy needs fanout_size of at least 2 (each level larger"
+          + " than the one above), but was " + fanout);
+    }
+    return unknown;
   }
 
   @Override

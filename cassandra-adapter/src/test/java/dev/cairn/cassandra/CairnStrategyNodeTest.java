@@ -150,6 +150,12 @@ class CairnStrategyNodeTest {
             + CLASS + "', 'sstable_size_in_mb': '0'}"));
     assertTrue(lcs.getMessage().contains("sstable_size_in_mb must be larger than 0"), lcs.getMessage());
 
+    InvalidConfigurationInQueryException flat = assertThrows(
+        InvalidConfigurationInQueryException.class,
+        () -> session.execute("ALTER TABLE " + KS + "." + table + " WITH compaction = {'class': '"
+            + CLASS + "', 'fanout_size': '1'}"));
+    assertTrue(flat.getMessage().contains("needs fanout_size of at least 2"), flat.getMessage());
+
     assertEquals("30", node.table(KS, table).getCompactionStrategyManager().getCompactionParams()
         .options().get("max_delay_seconds"), "a refused ALTER changed the table");
     assertTrue(session.getMetadata().getKeyspace(KS).get().getTable("kv_never").isEmpty());

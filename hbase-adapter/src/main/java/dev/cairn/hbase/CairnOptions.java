@@ -84,10 +84,14 @@ public record CairnOptions(
 
   /** DLC's load-model settings with these limits, interval and softness. */
   public DlcConfig dlcConfig() {
+    long mb = 1_000_000L;
     return DlcConfig.defaults().toBuilder()
         .intervalMillis(loadIntervalMillis)
-        .ioHighLimitBytesPerSecond(ioHighLimitMb * 1_000_000L)
-        .ioLowLimitBytesPerSecond(ioLowLimitMb * 1_000_000L)
+        .ioHighLimitBytesPerSecond(ioHighLimitMb * mb)
+        .ioLowLimitBytesPerSecond(ioLowLimitMb * mb)
+        // Eq. 2's io_limit only bounds the reported compaction rate here, and must not lie below
+        // the high limit a fast disk's operator sets (as on Cassandra).
+        .ioLimitBytesPerSecond(Math.max(800 * mb, ioHighLimitMb * mb))
         .softness(softness)
         .build();
   }

@@ -27,6 +27,12 @@ class CairnOptionsTest {
   }
 
   @Test
+  void aHighLimitAboveTheDefaultRateBoundStillMakesALoadModel() {
+    CairnOptions o = read(Map.of(CairnOptions.IO_HIGH_LIMIT_MB, "2000", CairnOptions.IO_LOW_LIMIT_MB, "1000"));
+    assertEquals(2_000_000_000L, o.dlcConfig().ioHighLimitBytesPerSecond());
+  }
+
+  @Test
   void setKeysAreRead() {
     CairnOptions o = read(Map.of(CairnOptions.DRY_RUN, "true", CairnOptions.IO_HIGH_LIMIT_MB, "2",
         CairnOptions.IO_LOW_LIMIT_MB, "1", CairnOptions.MAX_DELAY_SECONDS, "0", "hbase.hstore.blockingStoreFiles", "20"));
