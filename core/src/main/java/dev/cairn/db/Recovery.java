@@ -170,17 +170,32 @@ final class Recovery {
     String manifest = FileNames.manifest(versions.manifestFileNumber());
     String missing = manifest + " names " + FileNames.log(oldest) + " as the oldest log with writes in no table,"
         + " and it is missing: the manifest lost its last edits (the flush that retired the log), or the log was"
-        + " deleted; its writes are not in the database. Open with walRecoveryMode POINT_IN_TIME to recover to"
-        + " the manifest's state, or SKIP_ANY_CORRUPTED to replay the logs there are";
+        + " deleted; its writes are not in the database";
+    onMissingWrites(manifest, engine.fs().size(engine.dir().resolve(manifest)), missing,
+        "the manifest's state, replaying no log");
+  }
+
+  /**
+   * Applies the recovery mode to writes found missing at {@code file}'s {@code offset}: the
+   * default modes refuse the open, naming both, {@code POINT_IN_TIME} stops replaying there
+   * (leaving the database at {@code pointInTime}), {@code SKIP_ANY_CORRUPTED} replays on.
+   * Returns whether to replay on.
+   */
+  private boolean onMissingWrites(String file, long offset, String missing, String pointInTime) {
     switch (engine.options().walRecoveryMode()) {
       case POINT_IN_TIME -> {
-        LOG.log(System.Logger.Level.WARNING, "recovery: " + missing + "; recovering to the manifest's state,"
-            + " replaying no log (mode POINT_IN_TIME)");
+        LOG.log(System.Logger.Level.WARNING, "recovery: " + file + " at offset " + offset + ": " + missing
+            + "; recovering to " + pointInTime + " (mode POINT_IN_TIME)");
         stoppedShort = true;
+        return false;
       }
-      case SKIP_ANY_CORRUPTED -> LOG.log(System.Logger.Level.WARNING, "recovery: " + missing
-          + "; replaying the logs there are (mode SKIP_ANY_CORRUPTED)");
-      default -> throw new CorruptionException(manifest, engine.fs().size(engine.dir().resolve(manifest)), missing);
+      case SKIP_ANY_CORRUPTED -> {
+        LOG.log(System.Logger.Level.WARNING, "recovery: " + file + " at offset " + offset + ": " + missing
+            + "; replaying on (mode SKIP_ANY_CORRUPTED)");
+        return true;
+      }
+      default -> throw new CorruptionException(file, offset, missing + ". Open with walRecoveryMode POINT_IN_TIME"
+          + " to recover to " + pointInTime + ", or SKIP_ANY_CORRUPTED to replay on");
     }
   }
 
@@ -246,22 +261,7 @@ final class Recovery {
         + (lastReplayed >= 0 ? "sequence " + lastReplayed + ", where the previous record ended"
             : "the manifest's last sequence " + manifestLastSequence)
         + ": the writes between are missing (an earlier log lost its tail, or a log is missing)";
-    String choices = "; open with walRecoveryMode POINT_IN_TIME to recover to the point before it, or"
-        + " SKIP_ANY_CORRUPTED to replay it anyway";
-    switch (engine.options().walRecoveryMode()) {
-      case POINT_IN_TIME -> {
-        LOG.log(System.Logger.Level.WARNING, "recovery: " + name + " at offset " + offset + ": " + missing
-            + "; recovering to the point before it (mode POINT_IN_TIME)");
-        stoppedShort = true;
-        return false;
-      }
-      case SKIP_ANY_CORRUPTED -> {
-        LOG.log(System.Logger.Level.WARNING, "recovery: " + name + " at offset " + offset + ": " + missing
-            + "; replayed anyway (mode SKIP_ANY_CORRUPTED)");
-        return true;
-      }
-      default -> throw new CorruptionException(name, offset, missing + choices);
-    }
+    return onMissingWrites(name, offset, missing, "the point before it");
   }
 
   private void completeMemTable() throws IOException {
