@@ -3,6 +3,7 @@ package dev.cairn.hbase;
 import dev.cairn.compaction.dlc.LoadClass;
 import dev.cairn.hbase.tiered.StoreFile;
 import dev.cairn.hbase.tiered.StoreRequest;
+import dev.cairn.hbase.tiered.TieredDlcConfig;
 import dev.cairn.hbase.tiered.TieredDlcPolicy;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -60,6 +61,8 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
   private volatile String lastDecision = "none yet";
   /** Selections the policy decided (HBase's with a load picture); see {@link #lastDecision}. */
   private final AtomicLong decisions = new AtomicLong();
+  /** Selections whose Cairn decision threw; HBase's own selection ran for each. */
+  private final AtomicLong decisionFailures = new AtomicLong();
   /** The ticker's requests for a held-back compaction that HBase has returned from. */
   private final AtomicLong delayedCompactionRequests = new AtomicLong();
   /** When the ticker last asked this store for its delayed compaction (guarded by this). */
@@ -68,22 +71,26 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
   public CairnCompactionPolicy(Configuration conf, StoreConfigInformation storeConfigInfo) {
     super(conf, storeConfigInfo);
     this.store = storeConfigInfo instanceof HStore h ? h : null;
+    long flushBytes = storeConfigInfo.getMemStoreFlushSize();
     CairnOptions read;
     boolean dry;
+    TieredDlcConfig tiered;
     try {
       read = CairnOptions.read(conf::get, OptionValues.keysOf(conf));
       dry = read.dryRun();
+      tiered = read.tieredConfig(comConf.getMinFilesToCompact(), comConf.getMaxFilesToCompact(),
+          comConf.getCompactionRatio(), flushBytes);
     } catch (IllegalArgumentException e) {
+      // The region must open whatever the settings: HBase's own selection is always at hand.
       LOG.error("cairn: {}; this store compacts as HBase's exploring policy would (dry run) until the setting is fixed",
           e.getMessage());
       read = CairnOptions.defaults();
       dry = true;
+      tiered = TieredDlcConfig.defaults(Math.max(1, flushBytes));
     }
     this.options = read;
     this.dryRun = dry || !read.delay();
-    this.policy = new TieredDlcPolicy(read.tieredConfig(comConf.getMinFilesToCompact(),
-        comConf.getMaxFilesToCompact(), comConf.getCompactionRatio(), storeConfigInfo.getMemStoreFlushSize()),
-        System::nanoTime);
+    this.policy = new TieredDlcPolicy(tiered, System::nanoTime);
   }
 
   @Override
@@ -92,6 +99,24 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
       throws IOException {
     CompactionRequestImpl hbase =
         super.selectCompaction(candidateFiles, filesCompacting, isUserCompaction, mayUseOffPeak, forceMajor);
+    try {
+      return cairnSelection(hbase, candidateFiles, filesCompacting, isUserCompaction, forceMajor);
+    } catch (RuntimeException e) {
+      // Cairn's choice only refines HBase's: a fault in it must never stop the store compacting.
+      lastDecision = "FAILED: " + e;
+      if (decisionFailures.incrementAndGet() == 1) {
+        LOG.error("cairn: the policy's decision failed in {}; HBase's own selection runs instead"
+            + " (logged once per store, counted in DecisionFailures)", store, e);
+      } else {
+        LOG.debug("cairn: the policy's decision failed again in {}", store, e);
+      }
+      return hbase;
+    }
+  }
+
+  /** Cairn's selection beside HBase's {@code hbase}: HBase's own unless the policy delays or chooses colder files. */
+  private CompactionRequestImpl cairnSelection(CompactionRequestImpl hbase, Collection<HStoreFile> candidateFiles,
+      List<HStoreFile> filesCompacting, boolean isUserCompaction, boolean forceMajor) {
     ServerLoad load = serverLoad();
     if (load == null) {
       return hbase;
@@ -298,6 +323,11 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
     @Override
     public long getDelayedCompactionRequests() {
       return delayedCompactionRequests.get();
+    }
+
+    @Override
+    public long getDecisionFailures() {
+      return decisionFailures.get();
     }
 
     @Override

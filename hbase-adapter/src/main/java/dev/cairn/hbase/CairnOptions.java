@@ -96,10 +96,21 @@ public record CairnOptions(
         .build();
   }
 
-  /** The tiered policy's settings around a store with these merge limits and flush size. */
+  /**
+   * The tiered policy's settings around a store with these merge limits and flush size.
+   *
+   * @throws IllegalArgumentException naming HBase's keys, when HBase's merge limits lie outside
+   *     what the policy takes (HBase itself accepts any: up to 1000 files a compaction, a ratio
+   *     finite and above 0)
+   */
   public TieredDlcConfig tieredConfig(int minFiles, int maxFiles, double ratio, long flushBytes) {
     TieredDlcConfig d = TieredDlcConfig.defaults(Math.max(1, flushBytes));
-    return new TieredDlcConfig(boundMarginFiles, maxDelaySeconds * 1000L, partFiles, d.freshMaxBytes(),
-        minFiles, Math.max(minFiles, maxFiles), ratio);
+    try {
+      return new TieredDlcConfig(boundMarginFiles, maxDelaySeconds * 1000L, partFiles, d.freshMaxBytes(),
+          minFiles, Math.max(minFiles, maxFiles), ratio);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("hbase.hstore.compaction.min " + minFiles + ", .max " + maxFiles
+          + ", .ratio " + ratio + " are outside what Cairn's policy takes (" + e.getMessage() + ")", e);
+    }
   }
 }

@@ -55,6 +55,12 @@ public interface CairnPolicyMetricsMBean {
    */
   long getDelayedCompactionRequests();
 
+  /**
+   * Selections whose Cairn decision failed with an exception (logged at the first); HBase's own
+   * selection ran for each. Above 0 is a fault in Cairn to report.
+   */
+  long getDecisionFailures();
+
   /** Whether the policy only decides and counts while HBase's own selection runs. */
   boolean isDryRun();
 }

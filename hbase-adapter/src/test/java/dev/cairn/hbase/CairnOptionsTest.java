@@ -45,6 +45,16 @@ class CairnOptionsTest {
   }
 
   @Test
+  void hbaseMergeLimitsThePolicyCannotTakeAreRefusedByHBasesKeys() {
+    CairnOptions o = CairnOptions.defaults();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> o.tieredConfig(3, 2000, 1.2, 1 << 20));
+    assertTrue(e.getMessage().startsWith("hbase.hstore.compaction.min 3, .max 2000, .ratio 1.2 are outside"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> o.tieredConfig(3, 10, 0, 1 << 20));
+    assertTrue(e.getMessage().contains("ratio must be finite and > 0"), e.getMessage());
+    assertEquals(1000, o.tieredConfig(1000, 1000, 1.2, 1 << 20).maxFiles(), "HBase's values within bounds are kept");
+  }
+
+  @Test
   void badValuesAreRefusedByKey() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> read(Map.of(CairnOptions.BOUND_MARGIN_FILES, "0")));

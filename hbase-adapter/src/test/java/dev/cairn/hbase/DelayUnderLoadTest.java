@@ -1,5 +1,6 @@
 package dev.cairn.hbase;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Table;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -178,6 +180,52 @@ class DelayUnderLoadTest {
       cluster.admin().compactionSwitch(true, List.of());
       MiniCluster.waitFor("the compaction once the switch is on", WAIT, () -> cluster.storeFiles(name) <= 2);
       assertFalse(load(name).equals("HIGH"));
+    }
+  }
+
+  /**
+   * A fault in the policy's decision (here a blocking-file count of 0, which HBase takes and the
+   * policy's model refuses) costs only Cairn's refinement: HBase's own selection runs, the store
+   * compacts, and the failure shows in the store's bean.
+   */
+  @Test
+  void aFaultInThePolicysDecisionLeavesTheStoreOnHBasesSelection() throws Exception {
+    String name = "faulty";
+    try (Table table = cluster.createTable(name, Map.of("hbase.hstore.blockingStoreFiles", "0"))) {
+      for (int round = 0; round < 4; round++) {
+        flushRound(table, name, round);
+      }
+      MiniCluster.waitFor("HBase's compaction of the flushes", WAIT, () -> cluster.storeFiles(name) <= 2);
+      assertTrue(cluster.policyCounter(name, "DecisionFailures") > 0, policyState(name));
+      assertTrue(String.valueOf(cluster.policyAttribute(name, "LastDecision")).startsWith("FAILED: "), policyState(name));
+      assertRowsRead(table, 4);
+    }
+  }
+
+  /** Rows of {@code rounds} flush rounds read back as written. */
+  private static void assertRowsRead(Table table, int rounds) throws Exception {
+    for (int row = 0; row < rounds * 200; row += 199) {
+      byte[] value = table.get(new Get(Rows.key(row))).getValue(MiniCluster.FAMILY, Rows.COLUMN);
+      assertArrayEquals(Rows.value(row, row / 200, 1024), value, "row " + row);
+    }
+  }
+
+  /**
+   * HBase takes merge limits Cairn's policy does not (here 2000 files a compaction, above its
+   * 1000): the region still opens, the policy runs dry (HBase's own selection) and says so, and
+   * HBase's selection compacts the flushes.
+   */
+  @Test
+  void hbaseSettingsThePolicyCannotTakeLeaveTheRegionOnHBasesSelection() throws Exception {
+    String name = "odd";
+    try (Table table = cluster.createTable(name, Map.of("hbase.hstore.compaction.max", "2000"))) {
+      for (int round = 0; round < 4; round++) {
+        flushRound(table, name, round);
+      }
+      MiniCluster.waitFor("HBase's compaction of the flushes", WAIT, () -> cluster.storeFiles(name) <= 2);
+      // The store's bean registers at its first selection.
+      assertEquals(Boolean.TRUE, cluster.policyAttribute(name, "DryRun"), "the policy runs dry: " + policyState(name));
+      assertRowsRead(table, 4);
     }
   }
 }
