@@ -147,6 +147,11 @@ final class CairnCompactionMetrics implements CairnCompactionMetricsMBean {
   }
 
   @Override
+  public int getInstances() {
+    return instances.size();
+  }
+
+  @Override
   public long getCompactionsStarted() {
     return sum(StrategySnapshot::compactionsStarted);
   }

@@ -37,6 +37,12 @@ public interface CairnCompactionMetricsMBean {
   /** Compactions the strategy handed to Cassandra (0 in a dry run, where LCS's run). */
   long getCompactionsStarted();
 
+  /**
+   * Strategy instances reporting here: one per repaired, unrepaired and pending-repair set and
+   * disk (the sets of pending repair sessions come and go).
+   */
+  int getInstances();
+
   /** The last decision and its reason. */
   String getLastDecision();
 

@@ -85,6 +85,8 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
   private String lastDecision = "none yet";
   private String lastLogged = "";
   private long compactionsStarted;
+  /** Decisions that threw; LCS's pick ran for each. */
+  private long decisionFailures;
   private volatile StrategySnapshot snapshot;
 
   public CairnCompactionStrategy(ColumnFamilyStore cfs, Map<String, String> options) {
@@ -113,7 +115,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
     this.dlc = new DlcScheduler(load.config(), picker, System::nanoTime);
     this.coldFirst = new ColdFirstChooser(picker, this.options.hotSparingConfig(), System::nanoTime);
     this.sstables = new LiveSSTables(LEVELS, leveled.outputLimits());
-    this.ticker = new StrategyTicker(cfs, this, this.options.loadIntervalMillis(), this::tick);
+    this.ticker = new StrategyTicker(cfs, this, () -> getSSTables().isEmpty(), this, this.options.loadIntervalMillis(), this::tick);
     // A dry run changes nothing of LCS's, so it warms nothing either.
     this.warmer = new OutputWarmer(cfs, this.options.warmOutput() && !this.options.dryRun(), this.options.warmBudgetMb() * (1L << 20),
         () -> load.current().load() == LoadClass.HIGH);
@@ -162,6 +164,25 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
     if (!supported) {
       return super.getNextBackgroundTask(gcBefore);
     }
+    try {
+      return cairnTask(gcBefore);
+    } catch (RuntimeException e) {
+      // Cairn's choice only refines LCS's, whose manifest tracks the same SSTables: a fault in it
+      // must never stop the table compacting.
+      synchronized (this) {
+        lastDecision = "FAILED: " + e;
+        if (decisionFailures++ == 0) {
+          logger.error("{}.{}: Cairn's compaction decision failed; LCS's runs instead (logged once, shown in"
+              + " the table's LastDecision)", cfs.getKeyspaceName(), cfs.getTableName(), e);
+        } else {
+          logger.debug("{}.{}: Cairn's compaction decision failed again", cfs.getKeyspaceName(), cfs.getTableName(), e);
+        }
+      }
+      return super.getNextBackgroundTask(gcBefore);
+    }
+  }
+
+  private AbstractCompactionTask cairnTask(long gcBefore) {
     if (options.dryRun()) {
       synchronized (this) {
         SSTableModel model = model();
@@ -187,8 +208,13 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
     if (!supported || options.dryRun()) {
       return super.getEstimatedRemainingTasks();
     }
-    synchronized (this) {
-      return LeveledBacklog.estimatedTasks(model().shape(), leveled);
+    try {
+      synchronized (this) {
+        return LeveledBacklog.estimatedTasks(model().shape(), leveled);
+      }
+    } catch (RuntimeException e) {
+      logger.debug("{}.{}: Cairn's backlog estimate failed; LCS's stands", cfs.getKeyspaceName(), cfs.getTableName(), e);
+      return super.getEstimatedRemainingTasks();
     }
   }
 

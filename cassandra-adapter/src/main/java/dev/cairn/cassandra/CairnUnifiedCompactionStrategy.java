@@ -59,6 +59,8 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
   private LoadClass lastLoad = LoadClass.LOW;
   private String lastDecision = "none yet";
   private long compactionsStarted;
+  /** Delay decisions that threw; UCS's choice ran for each. */
+  private long decisionFailures;
   private volatile StrategySnapshot snapshot;
 
   public CairnUnifiedCompactionStrategy(ColumnFamilyStore cfs, Map<String, String> options) {
@@ -67,7 +69,7 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
     this.load = new TableLoad(cfs, cairnOptions.dlcConfig());
     this.delay = new LowestLevelDelay(cairnOptions.maxL0SSTables(),
         TimeUnit.SECONDS.toNanos(cairnOptions.maxDelaySeconds()));
-    this.ticker = new StrategyTicker(cfs, this, cairnOptions.loadIntervalMillis(), this::tick);
+    this.ticker = new StrategyTicker(cfs, this, () -> getSSTables().isEmpty(), this, cairnOptions.loadIntervalMillis(), this::tick);
     this.warmer = new OutputWarmer(cfs, cairnOptions.warmOutput(),
         cairnOptions.warmBudgetMb() * (1L << 20), () -> load.current().load() == LoadClass.HIGH);
     this.snapshot = new StrategySnapshot("LOW", 0, 0, 0, 0, 0, 0, 0, 0, 0, lastDecision, false);
@@ -108,10 +110,22 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
   @Override
   public synchronized UnifiedCompactionTask getNextBackgroundTask(long gcBefore) {
     boolean highLoad = load.current().load() == LoadClass.HIGH;
-    // The prediction forms UCS's levels once more than UCS does: only a possible delay needs it.
-    DuePick due = highLoad && cairnOptions.delayL0() ? duePick() : null;
-    LowestLevelDelay.Verdict verdict = delay.decide(due != null && due.level() == 0,
-        due == null ? 0 : due.overlap(), highLoad, cairnOptions.delayL0(), System.nanoTime());
+    DuePick due;
+    LowestLevelDelay.Verdict verdict;
+    try {
+      // The prediction forms UCS's levels once more than UCS does: only a possible delay needs it.
+      due = highLoad && cairnOptions.delayL0() ? duePick() : null;
+      verdict = delay.decide(due != null && due.level() == 0,
+          due == null ? 0 : due.overlap(), highLoad, cairnOptions.delayL0(), System.nanoTime());
+    } catch (RuntimeException e) {
+      // The delay only holds UCS back: a fault in deciding it must never stop the table compacting.
+      lastDecision = "FAILED: " + e;
+      if (decisionFailures++ == 0) {
+        logger.error("{}.{}: Cairn's delay decision failed; UCS's choice runs (logged once, shown in the"
+            + " table's LastDecision)", cfs.getKeyspaceName(), cfs.getTableName(), e);
+      }
+      return super.getNextBackgroundTask(gcBefore);
+    }
     if (verdict == LowestLevelDelay.Verdict.DELAY) {
       lastDecision = "DELAY: high load, level 0 holds " + due.level0SSTables() + " SSTables overlapping "
           + due.overlap() + " deep";

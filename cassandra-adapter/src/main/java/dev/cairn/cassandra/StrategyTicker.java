@@ -1,9 +1,12 @@
 package dev.cairn.cassandra;
 
+import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.apache.cassandra.concurrent.ScheduledExecutors;
 import org.apache.cassandra.db.ColumnFamilyStore;
+import org.apache.cassandra.db.compaction.AbstractCompactionStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,6 +20,8 @@ final class StrategyTicker {
   private static final Logger logger = LoggerFactory.getLogger(StrategyTicker.class);
 
   private final ColumnFamilyStore cfs;
+  private final AbstractCompactionStrategy owner;
+  private final BooleanSupplier holdsNoSSTables;
   private final StrategySnapshot.Source source;
   private final long intervalMillis;
   private final Runnable tick;
@@ -24,8 +29,15 @@ final class StrategyTicker {
   // Guarded by this.
   private ScheduledFuture<?> future;
 
-  StrategyTicker(ColumnFamilyStore cfs, StrategySnapshot.Source source, long intervalMillis, Runnable tick) {
+  /**
+   * Ticks for {@code owner}, which is {@code source} too (each strategy is its own bean source)
+   * and answers {@code holdsNoSSTables} (its SSTables are for it and its package to see).
+   */
+  StrategyTicker(ColumnFamilyStore cfs, AbstractCompactionStrategy owner, BooleanSupplier holdsNoSSTables,
+      StrategySnapshot.Source source, long intervalMillis, Runnable tick) {
     this.cfs = cfs;
+    this.owner = owner;
+    this.holdsNoSSTables = holdsNoSSTables;
     this.source = source;
     this.intervalMillis = intervalMillis;
     this.tick = tick;
@@ -55,9 +67,37 @@ final class StrategyTicker {
 
   private void tickSafely() {
     try {
+      if (dropped()) {
+        logger.debug("{}.{}: a dropped strategy instance stops ticking", cfs.getKeyspaceName(), cfs.getTableName());
+        stop();
+        return;
+      }
       tick.run();
     } catch (Throwable t) {
       logger.warn("{}.{}: load sample failed", cfs.getKeyspaceName(), cfs.getTableName(), t);
     }
+  }
+
+  /**
+   * Whether Cassandra has let the instance go without shutting it down: it does so with a pending
+   * repair session's instance once the session's SSTables have moved on (5.0's
+   * {@code PendingRepairManager.removeSessionIfEmpty}), which would tick and hold its place in the
+   * table's bean for the node's life. Asked only while the instance holds no SSTables, and outside
+   * its lock (the manager locks its own state, then calls into the instance). The instances of a
+   * transient repair, which the manager does not list, stop ticking while empty too: their load
+   * then reads low, and they compact as LCS or UCS would.
+   */
+  private boolean dropped() {
+    if (!holdsNoSSTables.getAsBoolean()) {
+      return false;
+    }
+    for (List<AbstractCompactionStrategy> holder : cfs.getCompactionStrategyManager().getStrategies()) {
+      for (AbstractCompactionStrategy s : holder) {
+        if (s == owner) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 }

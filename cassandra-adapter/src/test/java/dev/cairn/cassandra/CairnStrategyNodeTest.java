@@ -27,6 +27,9 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.cassandra.config.DatabaseDescriptor;
 import org.apache.cassandra.db.ColumnFamilyStore;
+import org.apache.cassandra.io.sstable.format.SSTableReader;
+import org.apache.cassandra.service.ActiveRepairService;
+import org.apache.cassandra.utils.TimeUUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -243,6 +246,39 @@ class CairnStrategyNodeTest {
     assertTrue(cfs.metric.compactionBytesWritten.getCount() > 0, "LCS did not compact");
     assertTrue(((String) attribute(table, "LastDecision")).contains("low load"),
         "no decision reported: " + attribute(table, "LastDecision"));
+  }
+
+  /**
+   * Cassandra drops a pending repair session's strategy instance, without shutting it down, once
+   * the session's SSTables move on; the instance then stops ticking and leaves the table's bean,
+   * rather than running for the node's life. The instance starts as Cassandra starts it, with the
+   * table's strategies (here an ALTER); the SSTable moves back to unrepaired as a failed
+   * session's do.
+   */
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  void aPendingRepairSessionsInstanceLeavesOnceCassandraDropsIt() throws Exception {
+    String table = "kv_pending";
+    // Compactions off: else Cassandra would move the SSTables of the unknown session back at once.
+    String compaction = " WITH compaction = {'class': '" + CLASS + "', 'enabled': 'false', 'load_interval_ms': '%d'}";
+    session.execute("CREATE TABLE " + KS + "." + table + " (k bigint PRIMARY KEY, v blob)" + compaction.formatted(200));
+    ColumnFamilyStore cfs = node.table(KS, table);
+    KvWorkload kv = new KvWorkload(session, KS, table, 500, 256, 9L);
+    kv.randomRound(500, 0);
+    node.flush(KS, table);
+    List<SSTableReader> sstables = List.copyOf(cfs.getLiveSSTables());
+    int settled = (Integer) attribute(table, "Instances");
+    cfs.getCompactionStrategyManager().mutateRepaired(sstables, ActiveRepairService.UNREPAIRED_SSTABLE,
+        TimeUUID.Generator.nextTimeUUID(), false);
+    session.execute("ALTER TABLE " + KS + "." + table + compaction.formatted(250)); // starts every instance
+    awaitTrue(() -> (Integer) attribute(table, "Instances") == settled + 1, Duration.ofSeconds(30),
+        () -> "the pending repair set's instance never reported: " + attribute(table, "Instances") + " instances");
+
+    cfs.getCompactionStrategyManager().mutateRepaired(sstables, ActiveRepairService.UNREPAIRED_SSTABLE,
+        ActiveRepairService.NO_PENDING_REPAIR, false);
+    awaitTrue(() -> (Integer) attribute(table, "Instances") == settled, Duration.ofSeconds(30),
+        () -> "the dropped instance still reports: " + attribute(table, "Instances") + " instances, " + settled + " before");
+    kv.verify();
   }
 
   /**
