@@ -132,8 +132,7 @@ public record Footer(
     long size = Coding.getFixed64(raw, at + 8);
     boolean absentFilter = what.equals("filter") && offset == 0 && size == 0;
     if (!absentFilter
-        && (offset < 0 || size < 0 || size > Integer.MAX_VALUE - 16
-            || !new BlockHandle(offset, size).endsBy(footerOffset))) {
+        && (!BlockHandle.plausible(offset, size) || !new BlockHandle(offset, size).endsBy(footerOffset))) {
       throw new CorruptionException(fileName, footerOffset + at,
           "bad " + what + " handle " + offset + "+" + size + " for a footer at " + footerOffset);
     }

@@ -41,7 +41,7 @@ final class RangeDeletionBlock {
    */
   static RangeTombstones read(ReadableFile file, String fileName, BlockHandle handle, long footerOffset,
       long propertiesOffset) throws IOException {
-    if (handle.size() > Integer.MAX_VALUE - 16 || !handle.endsBy(footerOffset)) {
+    if (handle.size() > BlockHandle.MAX_SIZE || !handle.endsBy(footerOffset)) {
       throw new CorruptionException(fileName, propertiesOffset,
           "bad range-deletion block handle " + handle + " for a footer at " + footerOffset);
     }

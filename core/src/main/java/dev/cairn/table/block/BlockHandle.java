@@ -17,6 +17,12 @@ public record BlockHandle(long offset, long size) {
   public static final int MAX_ENCODED_LENGTH = 20;
   /** The footer's filter handle when a table has no filter. */
   public static final BlockHandle NONE = new BlockHandle(0, 0);
+  /**
+   * The largest block size a handle may name: a reader holds a block and its trailer in one Java
+   * array, whose length the JVM keeps a few bytes below {@code Integer.MAX_VALUE}. A larger size is
+   * corruption, refused before anything is allocated for it.
+   */
+  public static final long MAX_SIZE = Integer.MAX_VALUE - 16;
 
   public BlockHandle {
     assert offset >= 0 && size >= 0 : "negative handle " + offset + "+" + size;
@@ -35,6 +41,11 @@ public record BlockHandle(long offset, long size) {
     return offset <= limit - BlockTrailer.SIZE - size;
   }
 
+  /** Whether a handle of these fields could name a block: neither negative, the size at most {@link #MAX_SIZE}. */
+  public static boolean plausible(long offset, long size) {
+    return offset >= 0 && size >= 0 && size <= MAX_SIZE;
+  }
+
   public void encodeTo(ByteSink sink) {
     sink.putVarint64(offset).putVarint64(size);
   }
@@ -49,7 +60,7 @@ public record BlockHandle(long offset, long size) {
   public static BlockHandle decode(ByteSource src) {
     long offset = src.getVarint64();
     long size = src.getVarint64();
-    if (offset < 0 || size < 0 || size > Integer.MAX_VALUE - BlockTrailer.SIZE) {
+    if (!plausible(offset, size)) {
       throw src.corruption("bad block handle " + offset + "+" + size);
     }
     return new BlockHandle(offset, size);
