@@ -10,6 +10,7 @@ import com.datastax.oss.driver.api.core.servererrors.InvalidConfigurationInQuery
 import dev.cairn.cassandra.testing.EmbeddedNode;
 import dev.cairn.cassandra.testing.KvWorkload;
 import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,6 +28,7 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.cassandra.config.DatabaseDescriptor;
 import org.apache.cassandra.db.ColumnFamilyStore;
+import org.apache.cassandra.db.compaction.CompactionManager;
 import org.apache.cassandra.io.sstable.format.SSTableReader;
 import org.apache.cassandra.service.ActiveRepairService;
 import org.apache.cassandra.utils.TimeUUID;
@@ -246,6 +248,37 @@ class CairnStrategyNodeTest {
     assertTrue(cfs.metric.compactionBytesWritten.getCount() > 0, "LCS did not compact");
     assertTrue(((String) attribute(table, "LastDecision")).contains("low load"),
         "no decision reported: " + attribute(table, "LastDecision"));
+  }
+
+  /**
+   * A legacy secondary index's table takes its base table's compaction, Cairn's, but keys by
+   * LocalPartitioner, whose tokens Cairn's model cannot read: its instances run LCS's decisions,
+   * so the index compacts and answers queries.
+   */
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  void aLegacySecondaryIndexCompactsOnLcsDecisionsAndAnswers() throws Exception {
+    String table = "kv_indexed";
+    session.execute("CREATE TABLE " + KS + "." + table + " (k bigint PRIMARY KEY, g int, v blob)"
+        + " WITH compaction = {'class': '" + CLASS + "', 'sstable_size_in_mb': '1'}");
+    session.execute("CREATE INDEX " + table + "_g ON " + KS + "." + table + " (g)");
+    ColumnFamilyStore index = node.table(KS, table).indexManager.getAllIndexColumnFamilyStores().iterator().next();
+    PreparedStatement insert = session.prepare("INSERT INTO " + KS + "." + table + " (k, g, v) VALUES (?, ?, ?)");
+    int flushes = 6;
+    for (int flush = 0; flush < flushes; flush++) {
+      for (long k = flush * 200L; k < (flush + 1) * 200L; k++) {
+        session.execute(insert.bind(k, (int) (k % 10), ByteBuffer.wrap(new byte[100])));
+      }
+      node.flush(KS, table); // the index's table flushes with its base
+    }
+    assertTrue(index.getCompactionStrategyManager().getStrategies().get(1).get(0) instanceof CairnCompactionStrategy,
+        "the index's table runs the base table's strategy class");
+    awaitTrue(() -> {
+      CompactionManager.instance.submitBackground(index);
+      return index.getLiveSSTables().size() < flushes;
+    }, Duration.ofSeconds(60),
+        () -> "the index's table never compacted: " + index.getLiveSSTables().size() + " SSTables");
+    assertEquals(flushes * 20, session.execute("SELECT k FROM " + KS + "." + table + " WHERE g = 3").all().size());
   }
 
   /**
