@@ -38,8 +38,9 @@ public interface CairnCompactionMetricsMBean {
   long getCompactionsStarted();
 
   /**
-   * Strategy instances reporting here: one per repaired, unrepaired and pending-repair set and
-   * disk (the sets of pending repair sessions come and go).
+   * Strategy instances reporting here: one per repaired and unrepaired set and disk, and one per
+   * pending repair session's set that existed when the table's strategies last started (Cassandra
+   * starts no instance it makes for a session later; those neither tick nor report).
    */
   int getInstances();
 

@@ -27,9 +27,7 @@ import org.apache.cassandra.db.ColumnFamilyStore;
 import org.apache.cassandra.db.compaction.AbstractCompactionTask;
 import org.apache.cassandra.db.compaction.CompactionManager;
 import org.apache.cassandra.db.compaction.LeveledCompactionStrategy;
-import org.apache.cassandra.db.compaction.LeveledCompactionTask;
 import org.apache.cassandra.db.compaction.OperationType;
-import org.apache.cassandra.db.compaction.SingleSSTableLCSTask;
 import org.apache.cassandra.db.lifecycle.LifecycleTransaction;
 import org.apache.cassandra.dht.Murmur3Partitioner;
 import org.apache.cassandra.exceptions.ConfigurationException;
@@ -77,6 +75,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
   private final ColdFirstChooser coldFirst;
   private final TableLoad load;
   private final StrategyTicker ticker;
+  private final DecisionFailures decisionFailures;
 
   // Guarded by this.
   private final ReadRates readRates = new ReadRates();
@@ -85,8 +84,6 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
   private String lastDecision = "none yet";
   private String lastLogged = "";
   private long compactionsStarted;
-  /** Decisions that threw; LCS's pick ran for each. */
-  private long decisionFailures;
   private volatile StrategySnapshot snapshot;
 
   public CairnCompactionStrategy(ColumnFamilyStore cfs, Map<String, String> options) {
@@ -115,6 +112,7 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
     this.dlc = new DlcScheduler(load.config(), picker, System::nanoTime);
     this.coldFirst = new ColdFirstChooser(picker, this.options.hotSparingConfig(), System::nanoTime);
     this.sstables = new LiveSSTables(LEVELS, leveled.outputLimits());
+    this.decisionFailures = new DecisionFailures(cfs, "LCS");
     this.ticker = new StrategyTicker(cfs, this, () -> getSSTables().isEmpty(), this, this.options.loadIntervalMillis(), this::tick);
     // A dry run changes nothing of LCS's, so it warms nothing either.
     this.warmer = new OutputWarmer(cfs, this.options.warmOutput() && !this.options.dryRun(), this.options.warmBudgetMb() * (1L << 20),
@@ -164,35 +162,38 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
     if (!supported) {
       return super.getNextBackgroundTask(gcBefore);
     }
+    // Cairn's choice only refines LCS's, whose manifest tracks the same SSTables: a fault in it
+    // must never stop the table compacting.
+    if (options.dryRun()) {
+      try {
+        noteWhatCairnWouldDo();
+      } catch (RuntimeException e) {
+        decisionFailed(e);
+      }
+      return super.getNextBackgroundTask(gcBefore);
+    }
     try {
       return cairnTask(gcBefore);
     } catch (RuntimeException e) {
-      // Cairn's choice only refines LCS's, whose manifest tracks the same SSTables: a fault in it
-      // must never stop the table compacting.
-      synchronized (this) {
-        lastDecision = "FAILED: " + e;
-        if (decisionFailures++ == 0) {
-          logger.error("{}.{}: Cairn's compaction decision failed; LCS's runs instead (logged once, shown in"
-              + " the table's LastDecision)", cfs.getKeyspaceName(), cfs.getTableName(), e);
-        } else {
-          logger.debug("{}.{}: Cairn's compaction decision failed again", cfs.getKeyspaceName(), cfs.getTableName(), e);
-        }
-      }
+      decisionFailed(e);
       return super.getNextBackgroundTask(gcBefore);
     }
   }
 
-  private AbstractCompactionTask cairnTask(long gcBefore) {
-    if (options.dryRun()) {
-      synchronized (this) {
-        SSTableModel model = model();
-        Optional<CompactionPlan> would = decide(model);
-        if (!model.readers().isEmpty()) { // the empty repaired set has nothing to say
-          note("dry run: Cairn would " + would.map(p -> "run " + describe(p)).orElse("wait: " + lastDecision));
-        }
-      }
-      return super.getNextBackgroundTask(gcBefore);
+  private synchronized void decisionFailed(RuntimeException e) {
+    lastDecision = decisionFailures.record(e);
+  }
+
+  /** A dry run's call: Cairn decides and logs, LCS acts. */
+  private synchronized void noteWhatCairnWouldDo() {
+    SSTableModel model = model();
+    Optional<CompactionPlan> would = decide(model);
+    if (!model.readers().isEmpty()) { // the empty repaired set has nothing to say
+      note("dry run: Cairn would " + would.map(p -> "run " + describe(p)).orElse("wait: " + lastDecision));
     }
+  }
+
+  private AbstractCompactionTask cairnTask(long gcBefore) {
     synchronized (this) {
       SSTableModel model = model();
       Optional<CompactionPlan> plan = decide(model);
@@ -216,6 +217,18 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
       logger.debug("{}.{}: Cairn's backlog estimate failed; LCS's stands", cfs.getKeyspaceName(), cfs.getTableName(), e);
       return super.getEstimatedRemainingTasks();
     }
+  }
+
+  @Override
+  public void addSSTable(SSTableReader added) {
+    super.addSSTable(added);
+    ticker.resumeIfStoppedAsDropped();
+  }
+
+  @Override
+  public void addSSTables(Iterable<SSTableReader> added) {
+    super.addSSTables(added);
+    ticker.resumeIfStoppedAsDropped();
   }
 
   @Override
@@ -306,20 +319,11 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
       logger.debug("{}: could not mark {} for compaction", cfs.getTableName(), plan.fileIds());
       return null;
     }
+    AbstractCompactionTask task = PlanTasks.forPlan(cfs, txn, plan, gcBefore, getMaxSSTableBytes());
     sstables.handedOut(plan, inputs);
     compactionsStarted++;
     note("runs " + describe(plan));
-    switch (plan.kind()) {
-      case TRIVIAL_MOVE:
-        return new SingleSSTableLCSTask(cfs, txn, plan.outputLevel());
-      case L0_TO_L0:
-        // One L0 SSTable: L0 SSTables overlap anyway, and one is what makes the part run pay.
-        return new LeveledCompactionTask(cfs, txn, 0, gcBefore, Long.MAX_VALUE, false);
-      case TABLE_MERGE:
-      default:
-        return new LeveledCompactionTask(cfs, txn, plan.outputLevel(), gcBefore,
-            getMaxSSTableBytes(), false);
-    }
+    return task;
   }
 
   /**
@@ -343,12 +347,10 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
         CompactionPlan plan = new CompactionPlan(CompactionKind.TABLE_MERGE, level, level,
             List.of(f), List.of(), List.of(), null, false, leveled.outputLimits(),
             "droppable tombstones");
+        AbstractCompactionTask task = PlanTasks.tombstones(cfs, txn, r.getSSTableLevel(), gcBefore, getMaxSSTableBytes());
         sstables.handedOut(plan, List.of(r));
         compactionsStarted++;
         note("runs a tombstone compaction of L" + level + " " + r.descriptor.id);
-        AbstractCompactionTask task = new LeveledCompactionTask(cfs, txn, r.getSSTableLevel(),
-            gcBefore, getMaxSSTableBytes(), false);
-        task.setCompactionType(OperationType.TOMBSTONE_COMPACTION);
         return task;
       }
     }

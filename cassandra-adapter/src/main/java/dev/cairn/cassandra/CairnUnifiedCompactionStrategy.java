@@ -54,13 +54,12 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
   private final LowestLevelDelay delay;
   private final StrategyTicker ticker;
   private final OutputWarmer warmer;
+  private final DecisionFailures decisionFailures;
 
   // Guarded by this.
   private LoadClass lastLoad = LoadClass.LOW;
   private String lastDecision = "none yet";
   private long compactionsStarted;
-  /** Delay decisions that threw; UCS's choice ran for each. */
-  private long decisionFailures;
   private volatile StrategySnapshot snapshot;
 
   public CairnUnifiedCompactionStrategy(ColumnFamilyStore cfs, Map<String, String> options) {
@@ -69,6 +68,7 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
     this.load = new TableLoad(cfs, cairnOptions.dlcConfig());
     this.delay = new LowestLevelDelay(cairnOptions.maxL0SSTables(),
         TimeUnit.SECONDS.toNanos(cairnOptions.maxDelaySeconds()));
+    this.decisionFailures = new DecisionFailures(cfs, "UCS");
     this.ticker = new StrategyTicker(cfs, this, () -> getSSTables().isEmpty(), this, cairnOptions.loadIntervalMillis(), this::tick);
     this.warmer = new OutputWarmer(cfs, cairnOptions.warmOutput(),
         cairnOptions.warmBudgetMb() * (1L << 20), () -> load.current().load() == LoadClass.HIGH);
@@ -119,11 +119,8 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
           due == null ? 0 : due.overlap(), highLoad, cairnOptions.delayL0(), System.nanoTime());
     } catch (RuntimeException e) {
       // The delay only holds UCS back: a fault in deciding it must never stop the table compacting.
-      lastDecision = "FAILED: " + e;
-      if (decisionFailures++ == 0) {
-        logger.error("{}.{}: Cairn's delay decision failed; UCS's choice runs (logged once, shown in the"
-            + " table's LastDecision)", cfs.getKeyspaceName(), cfs.getTableName(), e);
-      }
+      lastDecision = decisionFailures.record(e);
+      refreshSnapshot();
       return super.getNextBackgroundTask(gcBefore);
     }
     if (verdict == LowestLevelDelay.Verdict.DELAY) {
@@ -154,6 +151,12 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
   @Override
   public WarmFigures warming() {
     return warmer.figures();
+  }
+
+  @Override
+  public void addSSTable(SSTableReader added) {
+    super.addSSTable(added);
+    ticker.resumeIfStoppedAsDropped();
   }
 
   @Override

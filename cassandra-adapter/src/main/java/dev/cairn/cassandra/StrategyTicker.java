@@ -28,6 +28,10 @@ final class StrategyTicker {
 
   // Guarded by this.
   private ScheduledFuture<?> future;
+  // Touched by ticks only (one at a time on the executor), and by a resume, which follows a stop.
+  private volatile boolean stoppedAsDropped;
+  private int unlistedEmptyTicks;
+  private long tickFailures;
 
   /**
    * Ticks for {@code owner}, which is {@code source} too (each strategy is its own bean source)
@@ -65,16 +69,35 @@ final class StrategyTicker {
     CairnCompactionMetrics.unregister(cfs.getKeyspaceName(), cfs.getTableName(), source);
   }
 
+  /**
+   * Starts again an instance that stopped as dropped, should Cassandra hand it SSTables after all
+   * (an instance of a transient repair, which the manager does not list, stops while empty).
+   */
+  void resumeIfStoppedAsDropped() {
+    if (stoppedAsDropped) {
+      stoppedAsDropped = false;
+      unlistedEmptyTicks = 0;
+      start();
+    }
+  }
+
   private void tickSafely() {
     try {
       if (dropped()) {
         logger.debug("{}.{}: a dropped strategy instance stops ticking", cfs.getKeyspaceName(), cfs.getTableName());
+        stoppedAsDropped = true;
         stop();
         return;
       }
       tick.run();
     } catch (Throwable t) {
-      logger.warn("{}.{}: load sample failed", cfs.getKeyspaceName(), cfs.getTableName(), t);
+      // A fault that persists would fail every tick: its stack is logged once.
+      if (tickFailures++ == 0) {
+        logger.warn("{}.{}: load sample failed (logged once; later failures at DEBUG)", cfs.getKeyspaceName(),
+            cfs.getTableName(), t);
+      } else {
+        logger.debug("{}.{}: load sample failed", cfs.getKeyspaceName(), cfs.getTableName(), t);
+      }
     }
   }
 
@@ -82,22 +105,29 @@ final class StrategyTicker {
    * Whether Cassandra has let the instance go without shutting it down: it does so with a pending
    * repair session's instance once the session's SSTables have moved on (5.0's
    * {@code PendingRepairManager.removeSessionIfEmpty}), which would tick and hold its place in the
-   * table's bean for the node's life. Asked only while the instance holds no SSTables, and outside
-   * its lock (the manager locks its own state, then calls into the instance). The instances of a
-   * transient repair, which the manager does not list, stop ticking while empty too: their load
-   * then reads low, and they compact as LCS or UCS would.
+   * table's bean for the node's life. Judged on two ticks in a row (a compaction's commit can
+   * empty an instance for a moment), each asking only while the instance holds no SSTables, and
+   * outside its lock (the manager locks its own state, then calls into the instance). The
+   * instances of a transient repair, which the manager does not list, stop too while empty;
+   * {@link #resumeIfStoppedAsDropped} starts one again when it gets SSTables.
    */
   private boolean dropped() {
-    if (!holdsNoSSTables.getAsBoolean()) {
+    if (!holdsNoSSTables.getAsBoolean() || listed()) {
+      unlistedEmptyTicks = 0;
       return false;
     }
+    return ++unlistedEmptyTicks >= 2;
+  }
+
+  /** Whether the table's strategy manager lists the instance among its repaired, unrepaired or pending sets. */
+  private boolean listed() {
     for (List<AbstractCompactionStrategy> holder : cfs.getCompactionStrategyManager().getStrategies()) {
       for (AbstractCompactionStrategy s : holder) {
         if (s == owner) {
-          return false;
+          return true;
         }
       }
     }
-    return true;
+    return false;
   }
 }

@@ -271,14 +271,16 @@ class CairnStrategyNodeTest {
       }
       node.flush(KS, table); // the index's table flushes with its base
     }
-    assertTrue(index.getCompactionStrategyManager().getStrategies().get(1).get(0) instanceof CairnCompactionStrategy,
-        "the index's table runs the base table's strategy class");
+    var strategy = index.getCompactionStrategyManager().getStrategies().get(1).get(0);
+    assertTrue(strategy instanceof CairnCompactionStrategy, "the index's table runs the base table's strategy class");
     awaitTrue(() -> {
       CompactionManager.instance.submitBackground(index);
       return index.getLiveSSTables().size() < flushes;
     }, Duration.ofSeconds(60),
         () -> "the index's table never compacted: " + index.getLiveSSTables().size() + " SSTables");
     assertEquals(flushes * 20, session.execute("SELECT k FROM " + KS + "." + table + " WHERE g = 3").all().size());
+    // LCS decided, not a fallback from a failing Cairn decision.
+    assertEquals("none yet", ((CairnCompactionStrategy) strategy).snapshot().lastDecision());
   }
 
   /**
