@@ -72,19 +72,26 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
     super(conf, storeConfigInfo);
     this.store = storeConfigInfo instanceof HStore h ? h : null;
     long flushBytes = storeConfigInfo.getMemStoreFlushSize();
+    // The region must open whatever the settings: HBase's own selection is always at hand.
     CairnOptions read;
     boolean dry;
-    TieredDlcConfig tiered;
     try {
       read = CairnOptions.read(conf::get, OptionValues.keysOf(conf));
       dry = read.dryRun();
-      tiered = read.tieredConfig(comConf.getMinFilesToCompact(), comConf.getMaxFilesToCompact(),
-          comConf.getCompactionRatio(), flushBytes);
     } catch (IllegalArgumentException e) {
-      // The region must open whatever the settings: HBase's own selection is always at hand.
       LOG.error("cairn: {}; this store compacts as HBase's exploring policy would (dry run) until the setting is fixed",
           e.getMessage());
       read = CairnOptions.defaults();
+      dry = true;
+    }
+    TieredDlcConfig tiered;
+    try {
+      tiered = read.tieredConfig(comConf.getMinFilesToCompact(), comConf.getMaxFilesToCompact(),
+          comConf.getCompactionRatio(), flushBytes);
+    } catch (IllegalArgumentException e) {
+      // The store's Cairn settings stand (the server's load model may take them from this store).
+      LOG.error("cairn: {}; this store compacts as HBase's exploring policy would (dry run) until the setting is fixed",
+          e.getMessage());
       dry = true;
       tiered = TieredDlcConfig.defaults(Math.max(1, flushBytes));
     }
@@ -146,8 +153,10 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
     StoreRequest.Kind kind = isUserCompaction ? StoreRequest.Kind.USER
         : forceMajor || hbase.isMajor() ? StoreRequest.Kind.MAJOR
         : hbase.isOffPeak() ? StoreRequest.Kind.OFF_PEAK : StoreRequest.Kind.SYSTEM;
-    StoreRequest request = new StoreRequest(files, filesCompacting.size(),
-        (int) Math.min(Integer.MAX_VALUE, storeConfigInfo.getBlockingFileCount()), kind, selection);
+    // HBase takes a blocking count below 1 (every flush then waits its blocking time); the policy's
+    // bound is then never reached, as at 1.
+    int blockingFiles = (int) Math.max(1, Math.min(Integer.MAX_VALUE, storeConfigInfo.getBlockingFileCount()));
+    StoreRequest request = new StoreRequest(files, filesCompacting.size(), blockingFiles, kind, selection);
     TieredDlcPolicy.Decision decision;
     synchronized (this) {
       decision = policy.decide(loadClass, request);
@@ -172,8 +181,9 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
   /**
    * The file as the pure policy sees it; its id is its index in the eligible run. Its cached
    * bytes are read from {@code load}'s cache picture, or taken as 0 when {@code load} is null.
+   * Package-private so that a test's policy can make it fail, as a fault in Cairn's decision would.
    */
-  private StoreFile model(int index, HStoreFile f, ServerLoad load) {
+  StoreFile model(int index, HStoreFile f, ServerLoad load) {
     StoreFileReader reader = f.getReader();
     long size = reader == null ? 0 : reader.length();
     long cached = load == null ? 0 : Math.min(size, load.cachedBytes(f.getPath().getName()));

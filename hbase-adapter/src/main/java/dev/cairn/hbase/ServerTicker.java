@@ -70,7 +70,11 @@ abstract class ServerTicker<M> {
     }
   }
 
-  /** One interval's work; a runtime exception is logged and the next interval ticks again. */
+  /**
+   * One interval's work. A runtime exception, or an error of the plugin's own classes (linkage
+   * against another HBase, an assertion), is logged and the next interval ticks again; an error of
+   * the JVM (out of memory, say) is logged and ends the thread.
+   */
   protected abstract void tick();
 
   private void run() {
@@ -82,8 +86,15 @@ abstract class ServerTicker<M> {
       }
       try {
         tick();
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | LinkageError | AssertionError e) {
         LOG.warn("cairn: {} tick failed", thread.getName(), e);
+      } catch (Error e) {
+        // Without ticks the load stays as last sampled and a held compaction waits for its
+        // store's next selection (at the next flush), which applies the delay's bounds. A store
+        // that joins later gets a new thread.
+        LOG.error("cairn: {} stops: its tick failed", thread.getName(), e);
+        registry.byCache.remove(cache, this);
+        throw e;
       }
     }
   }

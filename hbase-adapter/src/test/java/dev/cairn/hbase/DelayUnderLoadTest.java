@@ -184,14 +184,14 @@ class DelayUnderLoadTest {
   }
 
   /**
-   * A fault in the policy's decision (here a blocking-file count of 0, which HBase takes and the
-   * policy's model refuses) costs only Cairn's refinement: HBase's own selection runs, the store
-   * compacts, and the failure shows in the store's bean.
+   * A fault in the policy's decision ({@link FaultyDecisionPolicy}'s) costs only Cairn's
+   * refinement: HBase's own selection runs, the store compacts, and the failure shows in the
+   * store's bean.
    */
   @Test
   void aFaultInThePolicysDecisionLeavesTheStoreOnHBasesSelection() throws Exception {
     String name = "faulty";
-    try (Table table = cluster.createTable(name, Map.of("hbase.hstore.blockingStoreFiles", "0"))) {
+    try (Table table = cluster.createTable(name, Map.of(MiniCluster.POLICY_CLASS_KEY, FaultyDecisionPolicy.class.getName()))) {
       for (int round = 0; round < 4; round++) {
         flushRound(table, name, round);
       }
@@ -213,18 +213,22 @@ class DelayUnderLoadTest {
   /**
    * HBase takes merge limits Cairn's policy does not (here 2000 files a compaction, above its
    * 1000): the region still opens, the policy runs dry (HBase's own selection) and says so, and
-   * HBase's selection compacts the flushes.
+   * HBase's selection compacts the flushes. A blocking-file count of 0, which HBase takes too,
+   * leaves the policy's decisions (made in a dry run as well) without a fault.
    */
   @Test
   void hbaseSettingsThePolicyCannotTakeLeaveTheRegionOnHBasesSelection() throws Exception {
     String name = "odd";
-    try (Table table = cluster.createTable(name, Map.of("hbase.hstore.compaction.max", "2000"))) {
+    try (Table table = cluster.createTable(name, Map.of("hbase.hstore.compaction.max", "2000",
+        "hbase.hstore.blockingStoreFiles", "0"))) {
       for (int round = 0; round < 4; round++) {
         flushRound(table, name, round);
       }
       MiniCluster.waitFor("HBase's compaction of the flushes", WAIT, () -> cluster.storeFiles(name) <= 2);
       // The store's bean registers at its first selection.
       assertEquals(Boolean.TRUE, cluster.policyAttribute(name, "DryRun"), "the policy runs dry: " + policyState(name));
+      assertTrue(cluster.policyCounter(name, "Decisions") > 0, policyState(name));
+      assertEquals(0L, cluster.policyCounter(name, "DecisionFailures"), policyState(name));
       assertRowsRead(table, 4);
     }
   }
