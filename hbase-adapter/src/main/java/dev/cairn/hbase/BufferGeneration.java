@@ -93,6 +93,11 @@ final class BufferGeneration {
     return new BufferGeneration(id, output, leaves, filters, changed, System.nanoTime());
   }
 
+  /** The heap its changed rows and its leaves' row filters take, about. */
+  long heapBytes() {
+    return changed.heapBytes() + filterBytes;
+  }
+
   /** Its figures, with cached bytes from {@code cachedBytesByFile} (a cache walk; empty: none). */
   Figures figures(Map<String, Long> cachedBytesByFile) {
     long leafCached = leaves.stream().mapToLong(f -> cachedBytes(f, cachedBytesByFile)).sum();

@@ -28,12 +28,15 @@ import java.util.function.Function;
  *     max.dilution")
  * @param maxChangedRows the most changed rows a compaction may have and still be buffered (each
  *     costs its bytes in memory while the generation lives)
+ * @param maxHeapMb the most heap, MiB, the buffers of all the region server's stores may hold in
+ *     changed rows and row filters; a compaction that would take them past it is not buffered
+ *     (a region server setting, as the block cache it trims against)
  * @param warmHandOver before the trim retires a generation its reads still use, load into the
  *     block cache the output's blocks under the rows recently read through it ({@link
  *     OutputWarmer}), so the reads that move to the output find it warm
  */
 public record BufferOptions(boolean enabled, int trimIntervalMillis, double minServedShare, double maxExtraFraction,
-    double maxDilution, int maxChangedRows, boolean warmHandOver) {
+    double maxDilution, int maxChangedRows, int maxHeapMb, boolean warmHandOver) {
 
   public static final String PREFIX = "cairn.buffer.";
   public static final String ENABLED = PREFIX + "enabled";
@@ -42,12 +45,13 @@ public record BufferOptions(boolean enabled, int trimIntervalMillis, double minS
   public static final String MAX_EXTRA_FRACTION = PREFIX + "max.extra.fraction";
   public static final String MAX_DILUTION = PREFIX + "max.dilution";
   public static final String MAX_CHANGED_ROWS = PREFIX + "max.changed.rows";
+  public static final String MAX_HEAP_MB = PREFIX + "max.heap.mb";
   public static final String WARM_HAND_OVER = PREFIX + "warm.handover";
 
   /** Every key, for the docs and for a check that nothing else under the prefix is set. */
   public static final List<String> KEYS =
       List.of(ENABLED, TRIM_INTERVAL_MS, MIN_SERVED_SHARE, MAX_EXTRA_FRACTION, MAX_DILUTION, MAX_CHANGED_ROWS,
-          WARM_HAND_OVER);
+          MAX_HEAP_MB, WARM_HAND_OVER);
 
   public BufferOptions {
     range(TRIM_INTERVAL_MS, (long) trimIntervalMillis, 100, 3_600_000);
@@ -55,20 +59,27 @@ public record BufferOptions(boolean enabled, int trimIntervalMillis, double minS
     range(MAX_EXTRA_FRACTION, maxExtraFraction, 0.0, 100.0);
     range(MAX_DILUTION, maxDilution, 0.0, 1000.0);
     range(MAX_CHANGED_ROWS, (long) maxChangedRows, 0, 100_000_000);
+    range(MAX_HEAP_MB, (long) maxHeapMb, 0, 1_000_000);
   }
 
   /**
    * 10 s trim passes; a generation kept while its leaves serve half its reads and hold at most
-   * half a block cache beyond its output; all leaves at most 1.5x the live bytes; warm hand-overs.
+   * half a block cache beyond its output; all leaves at most 1.5x the live bytes; at most 256 MiB
+   * of the server's heap; warm hand-overs.
    */
   public static BufferOptions defaults() {
-    return new BufferOptions(true, 10_000, 0.5, 1.5, 0.5, 1_000_000, true);
+    return new BufferOptions(true, 10_000, 0.5, 1.5, 0.5, 1_000_000, 256, true);
+  }
+
+  /** {@link #maxHeapMb} in bytes. */
+  public long maxHeapBytes() {
+    return maxHeapMb * (1L << 20);
   }
 
   /** These options with the buffer off (a bad setting's fallback). */
   public BufferOptions disabled() {
     return new BufferOptions(false, trimIntervalMillis, minServedShare, maxExtraFraction, maxDilution, maxChangedRows,
-        warmHandOver);
+        maxHeapMb, warmHandOver);
   }
 
   /** The trim's settings. */
@@ -88,6 +99,6 @@ public record BufferOptions(boolean enabled, int trimIntervalMillis, double minS
     return new BufferOptions(bool(get, ENABLED, d.enabled()), integer(get, TRIM_INTERVAL_MS, d.trimIntervalMillis()),
         decimal(get, MIN_SERVED_SHARE, d.minServedShare()), decimal(get, MAX_EXTRA_FRACTION, d.maxExtraFraction()),
         decimal(get, MAX_DILUTION, d.maxDilution()), integer(get, MAX_CHANGED_ROWS, d.maxChangedRows()),
-        bool(get, WARM_HAND_OVER, d.warmHandOver()));
+        integer(get, MAX_HEAP_MB, d.maxHeapMb()), bool(get, WARM_HAND_OVER, d.warmHandOver()));
   }
 }

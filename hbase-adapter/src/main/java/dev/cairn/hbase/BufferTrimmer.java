@@ -21,6 +21,11 @@ final class BufferTrimmer extends ServerTicker<CairnBufferStoreEngine> {
     return join(SERVERS, cache, () -> new BufferTrimmer(cache, intervalMillis), store);
   }
 
+  /** The heap the buffers of the stores joined take (each read as of now). */
+  long heapBytes() {
+    return members.stream().mapToLong(CairnBufferStoreEngine::bufferHeapBytes).sum();
+  }
+
   @Override
   protected void tick() {
     Map<String, Long> picture = null;

@@ -333,11 +333,18 @@ final class BufferedStoreFileManager implements StoreFileManager {
           audit.changed(), absorbed);
       long extra = next.leafBytes + others.values().stream().mapToLong(g -> g.leafBytes).sum();
       long liveBytes = live.stream().mapToLong(BufferGeneration::bytes).sum();
-      if (GenerationTrim.withinBudget(extra, liveBytes, engine.options().trimConfig())) {
+      // The server's buffers now hold the absorbed generations, which the new one replaces.
+      long heap = engine.serverBufferHeapBytes() - absorbed.stream().mapToLong(BufferGeneration::heapBytes).sum()
+          + next.heapBytes();
+      if (!GenerationTrim.withinBudget(extra, liveBytes, engine.options().trimConfig())) {
+        why = "over the space budget (" + extra + " buffered bytes beside " + liveBytes + " live)";
+      } else if (heap > engine.options().maxHeapBytes()) {
+        why = "over the server's heap budget (" + heap + " bytes of changed rows and row filters, "
+            + BufferOptions.MAX_HEAP_MB + " " + engine.options().maxHeapMb() + ")";
+      } else {
         stats.buffered();
         return next;
       }
-      why = "over the space budget (" + extra + " buffered bytes beside " + liveBytes + " live)";
     }
     stats.notBuffered(why);
     LOG.debug("cairn: compaction into {} not buffered: {}", output, why);

@@ -196,6 +196,16 @@ public final class CairnBufferStoreEngine extends StoreEngine<DefaultStoreFlushe
     return !storeFileManager.generations().isEmpty();
   }
 
+  /** The heap this store's buffer takes in changed rows and row filters. */
+  long bufferHeapBytes() {
+    return storeFileManager.generations().stream().mapToLong(BufferGeneration::heapBytes).sum();
+  }
+
+  /** The heap the buffers of this store's region server take (this store's alone without a trim). */
+  long serverBufferHeapBytes() {
+    return trimmer == null ? bufferHeapBytes() : trimmer.heapBytes();
+  }
+
   /** The store closed: its bean goes. */
   void closed() {
     StoreBeans.unregister(beanName, this);

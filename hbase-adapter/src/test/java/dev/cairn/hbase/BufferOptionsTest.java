@@ -26,9 +26,10 @@ class BufferOptionsTest {
   void setKeysAreRead() {
     BufferOptions o = read(Map.of(BufferOptions.ENABLED, "false", BufferOptions.TRIM_INTERVAL_MS, "500",
         BufferOptions.MIN_SERVED_SHARE, "0.9", BufferOptions.MAX_EXTRA_FRACTION, "2", BufferOptions.MAX_DILUTION, "0.5",
-        BufferOptions.MAX_CHANGED_ROWS, "10", BufferOptions.WARM_HAND_OVER, "false"));
+        BufferOptions.MAX_CHANGED_ROWS, "10", BufferOptions.MAX_HEAP_MB, "64", BufferOptions.WARM_HAND_OVER, "false"));
     assertFalse(o.enabled());
-    assertEquals(new BufferOptions(false, 500, 0.9, 2.0, 0.5, 10, false), o);
+    assertEquals(new BufferOptions(false, 500, 0.9, 2.0, 0.5, 10, 64, false), o);
+    assertEquals(64L << 20, o.maxHeapBytes());
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.cairn.hbase.buffer.GenerationTrim;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
@@ -166,11 +167,46 @@ class BufferReadEquivalenceTest {
   }
 
   private static HRegion newRegion(int maxVersions) throws IOException {
-    TableDescriptor desc = TableDescriptorBuilder.newBuilder(TableName.valueOf("t" + (tables++)))
+    return newRegion(maxVersions, Map.of());
+  }
+
+  /** A local region of a new table whose descriptor holds {@code settings}. */
+  private static HRegion newRegion(int maxVersions, Map<String, String> settings) throws IOException {
+    TableDescriptorBuilder table = TableDescriptorBuilder.newBuilder(TableName.valueOf("t" + (tables++)))
         .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY).setMaxVersions(maxVersions)
-            .setTimeToLive((int) TTL_SECONDS).build())
-        .build();
-    return util.createLocalHRegion(desc, null, null);
+            .setTimeToLive((int) TTL_SECONDS).build());
+    settings.forEach(table::setValue);
+    return util.createLocalHRegion(table.build(), null, null);
+  }
+
+  /**
+   * The buffers' heap budget: the same compactions are buffered under the default budget and not
+   * under a budget of 0, which names the budget as the reason.
+   */
+  @Test
+  void aCompactionThatWouldTakeTheBuffersPastTheHeapBudgetIsNotBuffered() throws IOException {
+    for (String budgetMb : new String[] {"256", "0"}) {
+      HRegion region = newRegion(1, Map.of(BufferOptions.MAX_HEAP_MB, budgetMb));
+      try {
+        CairnBufferStoreEngine engine = (CairnBufferStoreEngine) region.getStore(FAMILY).getStoreEngine();
+        Random random = new Random(7);
+        for (int round = 0; round < 3; round++) {
+          mutate(region, random, 30);
+          region.flush(true);
+        }
+        region.compact(false);
+        if (budgetMb.equals("0")) {
+          assertEquals(0, engine.storeFiles().generations().size(), "buffered past a budget of 0");
+          assertTrue(engine.stats().lastNotBuffered().startsWith("over the server's heap budget ("),
+              engine.stats().lastNotBuffered());
+        } else {
+          assertEquals(1, engine.storeFiles().generations().size(), "not buffered under the default budget: "
+              + engine.stats().lastNotBuffered());
+        }
+      } finally {
+        HBaseTestingUtility.closeRegionAndWAL(region);
+      }
+    }
   }
 
   private static byte[] row(int i) {
