@@ -164,9 +164,11 @@ class ModelTest {
   }
 
   /**
-   * Whether the open run has shown everything {@link #randomOperationsMatchTheModel} asserts ran,
-   * counting the open database's statistics: level moves, the buffer's trims and merges and DLC's
-   * holds all wait on background timing, and a run on a busy machine can end before they happen.
+   * Whether the open run has shown the background work {@link #randomOperationsMatchTheModel}
+   * asserts ran, counting the open database's statistics: level moves, the buffer's trims and
+   * merges and DLC's holds all wait on background timing, and a run on a busy machine can end
+   * before they happen. (Flushes, compactions and block compaction's appended tables, which
+   * {@code execute} asserts, come early in every run.)
    */
   private static boolean machineryRan(EngineCombo combo, Run run) {
     Stats now = run.db.stats();

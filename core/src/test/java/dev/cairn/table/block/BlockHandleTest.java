@@ -24,7 +24,7 @@ class BlockHandleTest {
   }
 
   @Test
-  void aSizeNoArrayCanHoldIsCorruptionNamingFileAndOffset() {
+  void aSizeNoArrayCanHoldIsCorruptionNamingTheFile() {
     CorruptionException e = assertThrows(CorruptionException.class, () -> decode(123, BlockHandle.MAX_SIZE + 1));
     assertTrue(e.getMessage().contains("000007.sst"), e.getMessage());
     assertTrue(e.getMessage().contains("bad block handle 123+" + (BlockHandle.MAX_SIZE + 1)), e.getMessage());
