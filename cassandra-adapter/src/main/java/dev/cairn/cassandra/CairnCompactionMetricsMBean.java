@@ -40,7 +40,8 @@ public interface CairnCompactionMetricsMBean {
   /**
    * Strategy instances reporting here: one per repaired and unrepaired set and disk, and one per
    * pending repair session's set that existed when the table's strategies last started (Cassandra
-   * starts no instance it makes for a session later; those neither tick nor report).
+   * starts no instance it makes for a session later; those neither tick nor report). A table's
+   * strategies start with the node, and again on a change of its compaction or disk boundaries.
    */
   int getInstances();
 

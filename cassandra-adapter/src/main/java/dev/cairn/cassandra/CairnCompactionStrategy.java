@@ -167,21 +167,22 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
     if (options.dryRun()) {
       try {
         noteWhatCairnWouldDo();
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | AssertionError e) { // Cassandra runs with assertions on
         decisionFailed(e);
       }
       return super.getNextBackgroundTask(gcBefore);
     }
     try {
       return cairnTask(gcBefore);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | AssertionError e) {
       decisionFailed(e);
       return super.getNextBackgroundTask(gcBefore);
     }
   }
 
-  private synchronized void decisionFailed(RuntimeException e) {
+  private synchronized void decisionFailed(Throwable e) {
     lastDecision = decisionFailures.record(e);
+    snapshot = snapshot.withLastDecision(lastDecision); // the model, which a refresh reads, may be what failed
   }
 
   /** A dry run's call: Cairn decides and logs, LCS acts. */
@@ -217,18 +218,6 @@ public class CairnCompactionStrategy extends LeveledCompactionStrategy implement
       logger.debug("{}.{}: Cairn's backlog estimate failed; LCS's stands", cfs.getKeyspaceName(), cfs.getTableName(), e);
       return super.getEstimatedRemainingTasks();
     }
-  }
-
-  @Override
-  public void addSSTable(SSTableReader added) {
-    super.addSSTable(added);
-    ticker.resumeIfStoppedAsDropped();
-  }
-
-  @Override
-  public void addSSTables(Iterable<SSTableReader> added) {
-    super.addSSTables(added);
-    ticker.resumeIfStoppedAsDropped();
   }
 
   @Override

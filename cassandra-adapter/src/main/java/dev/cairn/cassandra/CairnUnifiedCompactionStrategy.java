@@ -117,7 +117,7 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
       due = highLoad && cairnOptions.delayL0() ? duePick() : null;
       verdict = delay.decide(due != null && due.level() == 0,
           due == null ? 0 : due.overlap(), highLoad, cairnOptions.delayL0(), System.nanoTime());
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | AssertionError e) { // Cassandra runs with assertions on
       // The delay only holds UCS back: a fault in deciding it must never stop the table compacting.
       lastDecision = decisionFailures.record(e);
       refreshSnapshot();
@@ -151,12 +151,6 @@ public class CairnUnifiedCompactionStrategy extends UnifiedCompactionStrategy im
   @Override
   public WarmFigures warming() {
     return warmer.figures();
-  }
-
-  @Override
-  public void addSSTable(SSTableReader added) {
-    super.addSSTable(added);
-    ticker.resumeIfStoppedAsDropped();
   }
 
   @Override

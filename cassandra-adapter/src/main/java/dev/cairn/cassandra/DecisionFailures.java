@@ -23,7 +23,7 @@ final class DecisionFailures {
   }
 
   /** Records {@code e}; returns what the table's LastDecision shows for it. */
-  synchronized String record(RuntimeException e) {
+  synchronized String record(Throwable e) {
     if (count++ == 0) {
       logger.error("{}: Cairn's decision failed; {}'s choice runs instead (logged once, shown in the table's"
           + " LastDecision)", table, fallback, e);

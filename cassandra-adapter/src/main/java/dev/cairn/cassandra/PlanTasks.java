@@ -7,6 +7,7 @@ import org.apache.cassandra.db.compaction.LeveledCompactionTask;
 import org.apache.cassandra.db.compaction.OperationType;
 import org.apache.cassandra.db.compaction.SingleSSTableLCSTask;
 import org.apache.cassandra.db.lifecycle.LifecycleTransaction;
+import org.apache.cassandra.utils.Throwables;
 
 /**
  * Cassandra's compaction tasks for Cairn's plans, on LCS's task classes. Each takes a transaction
@@ -28,7 +29,7 @@ final class PlanTasks {
         default -> new LeveledCompactionTask(cfs, txn, plan.outputLevel(), gcBefore, maxSSTableBytes, false);
       };
     } catch (Throwable t) {
-      txn.abort();
+      Throwables.maybeFail(txn.abort(t)); // rethrows t, an abort's failure added to it
       throw t;
     }
   }
@@ -41,7 +42,7 @@ final class PlanTasks {
       task.setCompactionType(OperationType.TOMBSTONE_COMPACTION);
       return task;
     } catch (Throwable t) {
-      txn.abort();
+      Throwables.maybeFail(txn.abort(t)); // rethrows t, an abort's failure added to it
       throw t;
     }
   }

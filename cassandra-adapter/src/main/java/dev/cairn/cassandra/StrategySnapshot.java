@@ -20,6 +20,13 @@ record StrategySnapshot(
     String lastDecision,
     boolean dryRun) {
 
+  /** This snapshot with {@code decision} as the last decision. */
+  StrategySnapshot withLastDecision(String decision) {
+    return new StrategySnapshot(loadClass, clientReadBytesPerSecond, delayedCompactions, burstyRuns, releasesAtBound,
+        hotInputsSpared, currentDelayMillis, currentHotPostponeMillis, estimatedRemainingTasks, compactionsStarted,
+        decision, dryRun);
+  }
+
   /** A strategy instance the bean reads, on LCS or on UCS. */
   interface Source {
     StrategySnapshot snapshot();

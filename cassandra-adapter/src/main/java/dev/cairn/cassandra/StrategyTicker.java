@@ -28,8 +28,7 @@ final class StrategyTicker {
 
   // Guarded by this.
   private ScheduledFuture<?> future;
-  // Touched by ticks only (one at a time on the executor), and by a resume, which follows a stop.
-  private volatile boolean stoppedAsDropped;
+  // Touched by ticks only, one at a time on the executor.
   private int unlistedEmptyTicks;
   private long tickFailures;
 
@@ -69,23 +68,10 @@ final class StrategyTicker {
     CairnCompactionMetrics.unregister(cfs.getKeyspaceName(), cfs.getTableName(), source);
   }
 
-  /**
-   * Starts again an instance that stopped as dropped, should Cassandra hand it SSTables after all
-   * (an instance of a transient repair, which the manager does not list, stops while empty).
-   */
-  void resumeIfStoppedAsDropped() {
-    if (stoppedAsDropped) {
-      stoppedAsDropped = false;
-      unlistedEmptyTicks = 0;
-      start();
-    }
-  }
-
   private void tickSafely() {
     try {
       if (dropped()) {
         logger.debug("{}.{}: a dropped strategy instance stops ticking", cfs.getKeyspaceName(), cfs.getTableName());
-        stoppedAsDropped = true;
         stop();
         return;
       }
@@ -108,8 +94,8 @@ final class StrategyTicker {
    * table's bean for the node's life. Judged on two ticks in a row (a compaction's commit can
    * empty an instance for a moment), each asking only while the instance holds no SSTables, and
    * outside its lock (the manager locks its own state, then calls into the instance). The
-   * instances of a transient repair, which the manager does not list, stop too while empty;
-   * {@link #resumeIfStoppedAsDropped} starts one again when it gets SSTables.
+   * instances of a transient repair, which the manager does not list, hold SSTables for as long
+   * as the manager holds them; a new session's SSTables go to a new instance.
    */
   private boolean dropped() {
     if (!holdsNoSSTables.getAsBoolean() || listed()) {

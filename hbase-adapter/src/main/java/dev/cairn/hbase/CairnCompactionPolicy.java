@@ -153,8 +153,8 @@ public class CairnCompactionPolicy extends ExploringCompactionPolicy {
     StoreRequest.Kind kind = isUserCompaction ? StoreRequest.Kind.USER
         : forceMajor || hbase.isMajor() ? StoreRequest.Kind.MAJOR
         : hbase.isOffPeak() ? StoreRequest.Kind.OFF_PEAK : StoreRequest.Kind.SYSTEM;
-    // HBase takes a blocking count below 1 (every flush then waits its blocking time); the policy's
-    // bound is then never reached, as at 1.
+    // HBase takes a blocking count below 1 (every flush then waits its blocking time); read as 1,
+    // the policy's file bound is always reached and it never delays.
     int blockingFiles = (int) Math.max(1, Math.min(Integer.MAX_VALUE, storeConfigInfo.getBlockingFileCount()));
     StoreRequest request = new StoreRequest(files, filesCompacting.size(), blockingFiles, kind, selection);
     TieredDlcPolicy.Decision decision;

@@ -64,7 +64,7 @@ abstract class ServerTicker<M> {
   void leave(M member) {
     synchronized (registry.byCache) {
       if (members.remove(member) && members.isEmpty()) {
-        registry.byCache.remove(cache);
+        registry.byCache.remove(cache, this); // a thread that died may have been replaced
         thread.interrupt();
       }
     }

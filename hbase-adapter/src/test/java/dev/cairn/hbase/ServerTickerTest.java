@@ -1,6 +1,5 @@
 package dev.cairn.hbase;
 
-import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,26 +32,38 @@ class ServerTickerTest {
 
   @Test
   void anErrorOfThePluginsOwnKindIsLoggedAndTheTickerGoesOn() throws Exception {
-    BlockCache cache = new LruBlockCache(1 << 20, 1 << 10);
-    Failing ticker = ServerTicker.join(REGISTRY, cache, () -> new Failing(cache, new NoSuchMethodError("HBase changed")), "a");
-    MiniCluster.waitFor("ticks after the failed one", Duration.ofSeconds(30), () -> ticker.ticks.get() >= 3);
-    assertSame(ticker, ServerTicker.join(REGISTRY, cache, () -> new Failing(cache, null), "b"), "the same thread serves");
-    ticker.leave("a");
-    ticker.leave("b");
+    LruBlockCache cache = new LruBlockCache(1 << 20, 1 << 10);
+    try {
+      Failing ticker = ServerTicker.join(REGISTRY, cache, () -> new Failing(cache, new NoSuchMethodError("HBase changed")), "a");
+      MiniCluster.waitFor("ticks after the failed one", Duration.ofSeconds(30), () -> ticker.ticks.get() >= 3);
+      assertSame(ticker, ServerTicker.join(REGISTRY, cache, () -> new Failing(cache, null), "b"), "the same thread serves");
+      ticker.leave("a");
+      ticker.leave("b");
+    } finally {
+      cache.shutdown();
+    }
   }
 
   @Test
   void anErrorOfTheJvmEndsTheThreadAndTheNextStoreGetsANewOne() throws Exception {
-    BlockCache cache = new LruBlockCache(1 << 20, 1 << 10);
-    Failing dying = ServerTicker.join(REGISTRY, cache, () -> new Failing(cache, new OutOfMemoryError("test")), "a");
-    Failing[] next = new Failing[1];
-    MiniCluster.waitFor("a new ticker once the first has died", Duration.ofSeconds(30), () -> {
-      next[0] = ServerTicker.join(REGISTRY, cache, () -> new Failing(cache, new AssertionError("once")), "b");
-      return next[0] != dying;
-    });
-    assertNotSame(dying, next[0]);
-    assertTrue(dying.ticks.get() == 1, "the dead ticker ticked once: " + dying.ticks.get());
-    MiniCluster.waitFor("the new ticker ticking", Duration.ofSeconds(30), () -> next[0].ticks.get() >= 2);
-    next[0].leave("b");
+    LruBlockCache cache = new LruBlockCache(1 << 20, 1 << 10);
+    try {
+      Failing dying = ServerTicker.join(REGISTRY, cache, () -> new Failing(cache, new OutOfMemoryError("test")), "a");
+      Failing[] next = new Failing[1];
+      MiniCluster.waitFor("a new ticker once the first has died", Duration.ofSeconds(30), () -> {
+        next[0] = ServerTicker.join(REGISTRY, cache, () -> new Failing(cache, new AssertionError("once")), "b");
+        return next[0] != dying;
+      });
+      assertTrue(dying.ticks.get() == 1, "the dead ticker ticked once: " + dying.ticks.get());
+      MiniCluster.waitFor("the new ticker ticking", Duration.ofSeconds(30), () -> next[0].ticks.get() >= 2);
+      // The dead ticker's last store leaving takes the new ticker's place from nobody.
+      dying.leave("a");
+      dying.leave("b");
+      assertSame(next[0], ServerTicker.join(REGISTRY, cache, () -> new Failing(cache, null), "c"));
+      next[0].leave("b");
+      next[0].leave("c");
+    } finally {
+      cache.shutdown();
+    }
   }
 }
