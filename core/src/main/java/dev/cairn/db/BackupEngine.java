@@ -233,9 +233,15 @@ public final class BackupEngine implements AutoCloseable {
       throw new IllegalArgumentException("restore target " + absolute + " has no parent directory");
     }
     Path building = absolute.resolveSibling(absolute.getFileName() + ".restore-building");
+    // Refusals come before anything this call may remove: a directory it refuses is left as it is.
+    BackupRecord record;
     try {
-      BackupRecord record = record(id);
+      record = record(id);
       CopyFiles.clearLeftover(fs, building, RESTORED_KINDS, "restore");
+    } catch (IOException e) {
+      throw new CairnIOException("restoring backup " + id + " from " + dir + " into " + absolute, e);
+    }
+    try {
       fs.createDirectories(building);
       for (BackupRecord.FileEntry f : record.files()) {
         Path from = dir.resolve(f.path());
@@ -244,8 +250,6 @@ public final class BackupEngine implements AutoCloseable {
       }
       fs.syncDirectory(building);
       fs.rename(building, absolute);
-      fs.syncDirectory(absolute.getParent());
-      return record.info();
     } catch (IOException | RuntimeException e) {
       try {
         CopyFiles.removeDirectory(fs, building);
@@ -257,6 +261,13 @@ public final class BackupEngine implements AutoCloseable {
       }
       throw (RuntimeException) e;
     }
+    try {
+      fs.syncDirectory(absolute.getParent());
+    } catch (IOException e) {
+      throw new CairnIOException("backup " + id + " is restored whole into " + absolute + ", but its name may not"
+          + " survive a power loss (syncing " + absolute.getParent() + " failed)", e);
+    }
+    return record.info();
   }
 
   /** {@code shared/000017_3a2b1c0d_1048576.sst} is restored as {@code 000017.sst}; a private file keeps its name. */

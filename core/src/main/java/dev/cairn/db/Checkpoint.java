@@ -27,14 +27,16 @@ import java.util.Set;
  *   <li>the temporary directory is renamed to the target: the target appears whole or not at all.
  * </ol>
  *
- * A failure removes the temporary directory; the database is unchanged either way.
+ * The temporary directory's {@code LOCK} is held throughout, so a second checkpoint into the same
+ * target is refused. A failure removes the temporary directory; the database is unchanged either
+ * way.
  */
 final class Checkpoint {
   /** Suffix of the directory a checkpoint is built in before it takes its name. */
   static final String BUILDING_SUFFIX = ".checkpoint-building";
   /** What a checkpoint writes in its building directory. */
-  static final Set<FileNames.Kind> COPY_KINDS =
-      EnumSet.of(FileNames.Kind.TABLE, FileNames.Kind.MANIFEST, FileNames.Kind.CURRENT, FileNames.Kind.TEMP);
+  static final Set<FileNames.Kind> COPY_KINDS = EnumSet.of(FileNames.Kind.LOCK, FileNames.Kind.TABLE,
+      FileNames.Kind.MANIFEST, FileNames.Kind.CURRENT, FileNames.Kind.TEMP);
 
   private final Engine engine;
   private final FileSystem fs;
@@ -51,8 +53,59 @@ final class Checkpoint {
   void create(Path target, Runnable flush) {
     Path absolute = target.toAbsolutePath().normalize();
     Path building = checkTarget(absolute);
-    try (PinnedTables pinned = PinnedTables.pin(engine, flush)) {
+    AutoCloseable lock = lockBuilding(building, absolute);
+    try {
+      build(absolute, building, flush);
+    } finally {
+      try {
+        lock.close();
+      } catch (Exception e) {
+        // Closing the lock's channel failed: nothing is left to undo, the lock is gone with it.
+      }
+    }
+    try {
+      fs.syncDirectory(absolute.getParent());
+    } catch (IOException e) {
+      throw new CairnIOException("checkpoint " + absolute + " is made and complete, but its name may not survive a"
+          + " power loss (syncing " + absolute.getParent() + " failed)", e);
+    }
+  }
+
+  /**
+   * Takes the building directory for this checkpoint: creates it and locks its {@code LOCK} (the
+   * lock file every database directory holds), then clears what an interrupted checkpoint into
+   * the same target left there. Two checkpoints into one target, from this process or another,
+   * would otherwise build in one directory, and one's copy of a table could truncate the other's
+   * hard link to a live table.
+   */
+  private AutoCloseable lockBuilding(Path building, Path target) {
+    AutoCloseable lock;
+    try {
       fs.createDirectories(building);
+      lock = fs.lock(building.resolve(FileNames.LOCK));
+    } catch (IOException | java.nio.channels.OverlappingFileLockException e) {
+      throw new CairnException("checkpoint into " + target + " refused: another checkpoint into it is being made ("
+          + building + " is locked)", e);
+    }
+    try {
+      CopyFiles.clearLeftover(fs, building, COPY_KINDS, "checkpoint", FileNames.LOCK);
+      return lock;
+    } catch (IOException | RuntimeException e) {
+      try {
+        lock.close();
+      } catch (Exception suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      if (e instanceof IOException io) {
+        throw new CairnIOException("preparing checkpoint directory " + target, io);
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  /** Builds the checkpoint in {@code building}, locked, and renames it to {@code absolute}. */
+  private void build(Path absolute, Path building, Runnable flush) {
+    try (PinnedTables pinned = PinnedTables.pin(engine, flush)) {
       List<FileMetaData> toCopy = engine.tableLinks().linkInto(engine.dir(), building, pinned.tables());
       for (FileMetaData t : toCopy) {
         copyTable(t, building);
@@ -67,17 +120,11 @@ final class Checkpoint {
       }
       throw (RuntimeException) e;
     }
-    try {
-      fs.syncDirectory(absolute.getParent());
-    } catch (IOException e) {
-      throw new CairnIOException("checkpoint " + absolute + " is made and complete, but its name may not survive a"
-          + " power loss (syncing " + absolute.getParent() + " failed)", e);
-    }
   }
 
   /**
-   * Refuses a target that exists or is the database itself, and clears what an interrupted
-   * checkpoint into the same target left; returns the directory to build in.
+   * Refuses a target that exists or is the database itself; returns the directory to build in
+   * (its parent created).
    */
   private Path checkTarget(Path target) {
     if (target.getParent() == null) {
@@ -94,7 +141,6 @@ final class Checkpoint {
     Path building = target.resolveSibling(target.getFileName() + BUILDING_SUFFIX);
     try {
       fs.createDirectories(target.getParent());
-      CopyFiles.clearLeftover(fs, building, COPY_KINDS, "checkpoint");
     } catch (IOException e) {
       throw new CairnIOException("preparing checkpoint directory " + target, e);
     }

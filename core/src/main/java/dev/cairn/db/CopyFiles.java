@@ -10,6 +10,7 @@ import dev.cairn.fs.WritableFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -47,9 +48,12 @@ final class CopyFiles {
   /**
    * Copies the first {@code length} bytes of {@code from} (on {@code source}) into {@code to} (on
    * {@code target}, created and synced), handing each chunk to {@code seen} before it is written.
+   * A file already named {@code to} loses that name first, never its bytes: it may be a hard link
+   * to a live table.
    */
   static void copy(FileSystem source, Path from, long length, FileSystem target, Path to, Consumer<ByteBuffer> seen)
       throws IOException {
+    target.delete(to);
     try (WritableFile out = target.create(to, IoTag.OTHER)) {
       readChunks(source, from, length, chunk -> {
         seen.accept(chunk.duplicate());
@@ -71,16 +75,30 @@ final class CopyFiles {
    * operation in the message).
    */
   static void clearLeftover(FileSystem fs, Path building, Set<FileNames.Kind> kinds, String what) throws IOException {
-    if (!fs.exists(building)) {
-      return;
+    if (fs.exists(building)) {
+      clearLeftover(fs, building, kinds, what, null);
+      fs.delete(building);
     }
-    for (String name : fs.list(building)) {
+  }
+
+  /**
+   * {@link #clearLeftover}, keeping the directory and its file {@code keep} (null: none): deletes
+   * the other files when all are of {@code kinds}.
+   */
+  static void clearLeftover(FileSystem fs, Path building, Set<FileNames.Kind> kinds, String what, String keep)
+      throws IOException {
+    List<String> names = fs.list(building);
+    for (String name : names) {
       if (!kinds.contains(FileNames.parse(name).kind())) {
         throw new CairnException(building + " holds " + name + ", which no " + what + " writes: it is not the leftover"
             + " of an interrupted " + what + ", so it is left alone; move it away");
       }
     }
-    removeDirectory(fs, building);
+    for (String name : names) {
+      if (!name.equals(keep)) {
+        fs.delete(building.resolve(name));
+      }
+    }
   }
 
   /** Deletes {@code directory} and the files in it, if it exists. */

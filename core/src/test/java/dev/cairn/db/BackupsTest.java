@@ -274,6 +274,14 @@ class BackupsTest {
         Path existing = Files.createDirectories(tmp.resolve("existing"));
         CairnException exists = assertThrows(CairnException.class, () -> backups.restore(b.id(), existing));
         assertTrue(exists.getMessage().contains("already exists"), exists.getMessage());
+        // A building directory that is not a restore's leftover, or a backup that does not
+        // exist, is refused before anything is removed.
+        Path foreign = Files.createDirectories(tmp.resolve("copy.restore-building"));
+        Files.writeString(foreign.resolve("notes.txt"), "keep me");
+        CairnException notOurs = assertThrows(CairnException.class, () -> backups.restore(b.id(), tmp.resolve("copy")));
+        assertTrue(notOurs.getMessage().contains("notes.txt"), notOurs.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> backups.restore(b.id() + 100, tmp.resolve("copy")));
+        assertEquals("keep me", Files.readString(foreign.resolve("notes.txt")));
       }
       try (Cairn view = Cairn.openReadOnly(tmp.resolve("live"), tableOptions())) {
         assertThrows(dev.cairn.ReadOnlyException.class, () -> backups.create(view));

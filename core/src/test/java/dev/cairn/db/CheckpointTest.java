@@ -18,9 +18,12 @@ import dev.cairn.fs.LocalFileSystem;
 import dev.cairn.fs.WritableFile;
 import dev.cairn.testing.EngineCombo;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -253,6 +256,67 @@ class CheckpointTest {
     try (Cairn view = Cairn.openReadOnly(live, options)) {
       assertThrows(ReadOnlyException.class, () -> view.checkpoint(tmp.resolve("from-view")));
     }
+  }
+
+  /**
+   * A second checkpoint into the same target, from this process or another, finds the first's
+   * building directory locked and is refused, leaving the first's files alone: sharing one
+   * directory, its copy of a table could truncate the first's hard link to a live table. Once the
+   * first is gone (its lock with it), its leftover is cleared by unlinking, and the live tables
+   * keep their bytes.
+   */
+  @Test
+  void aSecondCheckpointIntoTheSameTargetIsRefusedAndNoLiveTableIsTouched(@TempDir Path tmp) throws Exception {
+    Path live = tmp.resolve("live");
+    Path copy = tmp.resolve("copy");
+    Path building = tmp.resolve("copy" + Checkpoint.BUILDING_SUFFIX);
+    try (Cairn db = Cairn.open(live, options(EngineCombo.of(EngineCombo.CompactionStyle.TABLE,
+        EngineCombo.CompactionScheduler.IMMEDIATE)))) {
+      for (int i = 0; i < 100; i++) {
+        db.put(key(i), value(i, 0));
+      }
+      db.flush();
+      Map<String, String> liveTables = digests(live);
+      String table = liveTables.keySet().iterator().next();
+      // The first checkpoint, mid-way: its directory locked, holding a second name of a live table.
+      Files.createDirectories(building);
+      if (linksSupported(tmp)) {
+        Files.createLink(building.resolve(table), live.resolve(table));
+      } else {
+        Files.copy(live.resolve(table), building.resolve(table));
+      }
+      try (FileChannel channel = FileChannel.open(building.resolve("LOCK"), StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE); FileLock first = channel.lock()) {
+        CairnException refused = assertThrows(CairnException.class, () -> db.checkpoint(copy));
+        assertTrue(refused.getMessage().contains("another checkpoint into it is being made"), refused.getMessage());
+        assertTrue(Files.exists(building.resolve(table)), "the first checkpoint's files are left alone");
+        assertFalse(Files.exists(copy));
+      }
+      db.checkpoint(copy);
+      assertEquals(liveTables, digests(live), "a live table changed");
+      assertFalse(Files.exists(building));
+    }
+    try (Cairn made = Cairn.open(copy, options(EngineCombo.of(EngineCombo.CompactionStyle.TABLE,
+        EngineCombo.CompactionScheduler.IMMEDIATE)))) {
+      assertArrayEquals(value(99, 0), made.get(key(99)));
+    }
+  }
+
+  /** A copy into a name that is already another file's second name leaves that file's bytes as they are. */
+  @Test
+  void aCopyNeverTruncatesThroughAnExistingName(@TempDir Path tmp) throws Exception {
+    Path liveTable = Files.write(tmp.resolve("000005.sst"), "the live table".getBytes(StandardCharsets.UTF_8));
+    Path source = Files.write(tmp.resolve("other.sst"), "another table".getBytes(StandardCharsets.UTF_8));
+    Path name = tmp.resolve("copy-of.sst");
+    if (linksSupported(tmp)) {
+      Files.createLink(name, liveTable);
+    } else {
+      Files.copy(liveTable, name);
+    }
+    LocalFileSystem fs = new LocalFileSystem();
+    CopyFiles.copy(fs, source, Files.size(source), fs, name, chunk -> {});
+    assertEquals("the live table", Files.readString(liveTable));
+    assertEquals("another table", Files.readString(name));
   }
 
   @Test
