@@ -347,8 +347,16 @@ public final class DbIterator implements CairnIterator {
       }
       operands.add(internal.value());
     }
-    currentKey = InternalKey.userKey(newest);
-    heldValue = operands.resolve(merger, currentKey, base);
+    byte[] userKey = InternalKey.userKey(newest);
+    byte[] value;
+    try {
+      value = operands.resolve(merger, userKey, base);
+    } catch (RuntimeException e) {
+      forget(false); // a failed merge shows nothing, not the key with another entry's value
+      throw e;
+    }
+    currentKey = userKey;
+    heldValue = value;
     pastShown = true;
   }
 
@@ -416,7 +424,13 @@ public final class DbIterator implements CairnIterator {
 
   /** Shows {@code userKey} with {@code base} and the operands on it (null: none), if that is a value. */
   private boolean show(byte[] userKey, byte[] base, MergeOperands operands) {
-    byte[] value = operands == null ? base : operands.resolve(merger, userKey, base);
+    byte[] value;
+    try {
+      value = operands == null ? base : operands.resolve(merger, userKey, base);
+    } catch (RuntimeException e) {
+      forget(true); // a failed merge shows nothing
+      throw e;
+    }
     if (value == null) {
       return false;
     }

@@ -1,6 +1,7 @@
 package dev.cairn.key;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -11,43 +12,62 @@ import java.util.List;
  * direction. Confined to the reading thread.
  */
 public final class MergeOperands {
-  /** Null until the first operand: most reads meet none. */
-  private List<byte[]> newestFirst;
+  /** Null until the first operand: most reads meet none. Newest first unless {@link #oldestFirst}. */
+  private List<byte[]> operands;
+  /**
+   * Whether {@link #operands} holds them oldest first: while only {@link #addNewest} recorded
+   * them, each is appended (inserting at the front would make a key with k operands cost k^2),
+   * and the list is turned once when read.
+   */
+  private boolean oldestFirst;
 
   /** Records an operand older than every operand recorded so far. */
   public void add(byte[] operand) {
-    if (newestFirst == null) {
-      newestFirst = new ArrayList<>(4);
-    }
-    newestFirst.add(operand);
+    newestFirstList().add(operand);
   }
 
   /** Records an operand newer than every operand recorded so far (a backward read meets the oldest first). */
   public void addNewest(byte[] operand) {
-    if (newestFirst == null) {
-      newestFirst = new ArrayList<>(4);
+    if (operands == null) {
+      operands = new ArrayList<>(4);
+      oldestFirst = true;
     }
-    newestFirst.add(0, operand);
+    if (oldestFirst) {
+      operands.add(operand);
+    } else {
+      operands.add(0, operand);
+    }
   }
 
   public boolean isEmpty() {
-    return newestFirst == null || newestFirst.isEmpty();
+    return operands == null || operands.isEmpty();
   }
 
   public int size() {
-    return newestFirst == null ? 0 : newestFirst.size();
+    return operands == null ? 0 : operands.size();
   }
 
   /** Forgets the operands recorded after the first {@code size} (a component whose answer is not used). */
   public void truncate(int size) {
     if (size < size()) {
-      newestFirst.subList(size, newestFirst.size()).clear();
+      List<byte[]> list = newestFirstList();
+      list.subList(size, list.size()).clear();
     }
   }
 
   /** The operands, newest first (a view). */
   public List<byte[]> newestFirst() {
-    return newestFirst == null ? List.of() : newestFirst;
+    return operands == null ? List.of() : newestFirstList();
+  }
+
+  private List<byte[]> newestFirstList() {
+    if (operands == null) {
+      operands = new ArrayList<>(4);
+    } else if (oldestFirst) {
+      Collections.reverse(operands);
+    }
+    oldestFirst = false;
+    return operands;
   }
 
   /**
@@ -55,6 +75,6 @@ public final class MergeOperands {
    * operand was met, else the operands merged onto it by {@code merger}.
    */
   public byte[] resolve(Merger merger, byte[] userKey, byte[] base) {
-    return isEmpty() ? base : merger.fullMerge(userKey, base, newestFirst);
+    return isEmpty() ? base : merger.fullMerge(userKey, base, newestFirstList());
   }
 }

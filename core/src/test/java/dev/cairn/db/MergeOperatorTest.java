@@ -275,6 +275,15 @@ class MergeOperatorTest {
       CairnException read = assertThrows(CairnException.class, () -> db.get(bytes("bad")));
       assertTrue(read.getMessage().contains("failing") && read.getMessage().contains("bad"), read.getMessage());
       assertEquals(7, CounterOperator.decode(db.get(bytes("good"))));
+      // An iterator whose merge fails shows nothing after it, in either direction.
+      try (CairnIterator it = db.iterator(ReadOptions.DEFAULT)) {
+        assertThrows(CairnException.class, it::seekToFirst);
+        assertFalse(it.isValid(), "a failed merge left the iterator on a key");
+        it.seek(bytes("c"));
+        assertEquals("good", new String(it.key(), StandardCharsets.UTF_8));
+        assertThrows(CairnException.class, it::prev);
+        assertFalse(it.isValid(), "a failed backward merge left the iterator on a key");
+      }
       assertThrows(RuntimeException.class, () -> db.compactRange(null, null));
       assertThrows(BackgroundErrorException.class, () -> db.merge(bytes("good"), CounterOperator.encode(1)));
     }
