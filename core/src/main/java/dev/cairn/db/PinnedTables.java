@@ -38,9 +38,10 @@ final class PinnedTables implements AutoCloseable {
     try {
       VersionSet versions = engine.versions();
       Version v = versions.current();
-      v.ref();
       long number = versions.nextFileNumber();
-      return new PinnedTables(engine, v, number, versions.copyEdit(v, number), versions.lastSequence());
+      VersionEdit edit = versions.copyEdit(v, number);
+      v.ref(); // last: nothing after it may throw and leave the version pinned for good
+      return new PinnedTables(engine, v, number, edit, versions.lastSequence());
     } finally {
       engine.mutex().unlock();
     }
