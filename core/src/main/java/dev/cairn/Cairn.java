@@ -153,7 +153,8 @@ public interface Cairn extends AutoCloseable {
    * (docs/operations.md, "Checkpoints").
    *
    * @throws IllegalArgumentException if {@code dir} is inside this database's directory
-   * @throws CairnException if {@code dir} exists
+   * @throws CairnException if {@code dir} exists, or another checkpoint into it is being made
+   *     (by this process or another)
    * @throws ReadOnlyException on a read-only view
    */
   void checkpoint(Path dir);
