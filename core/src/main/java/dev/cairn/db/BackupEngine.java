@@ -27,15 +27,16 @@ import java.util.Set;
  * BACKUPS/LOCK                          held while a process uses the directory
  * BACKUPS/meta/ID                       a finished backup: its files and checksums ({@link BackupRecord})
  * BACKUPS/meta/NEXT                     the next backup's id, taken before the backup starts
- * BACKUPS/shared/N_CRC_SIZE.sst         tables, each copied once and shared by every backup holding it
+ * BACKUPS/shared/N_CRC_SIZE[_V].sst     tables, each copied once and shared by every backup holding it
  * BACKUPS/private/ID/MANIFEST-M, CURRENT   the backup's own manifest, naming its tables
  * </pre>
  *
  * A backup exists once its record is renamed into {@code meta/}; until then its files are
  * leftovers that the next backup or purge deletes. Nothing a backup writes touches a finished
  * backup's files, so a backup interrupted at any point (a crash, a kill, a full disk) leaves the
- * earlier ones whole. A table's shared name carries its number, CRC-32C and size, so two tables
- * share a file only when their bytes agree.
+ * earlier ones whole. A table's shared name carries its number, CRC-32C and size; a later backup
+ * shares the file only when its bytes are the table's, compared in full, else copies the table
+ * under a variant of the name ({@code _V}).
  *
  * <p>Thread-safe: the operations of one instance run one at a time (a backup's garbage collection
  * must not see another's files before its record); the LOCK keeps other instances and processes out.
@@ -119,16 +120,39 @@ public final class BackupEngine implements AutoCloseable {
     return new BackupRecord(id, created, tables.lastSequence(), files);
   }
 
-  /** The table's shared copy: reused when an earlier backup holds the same bytes, else copied. */
+  /**
+   * The table's shared copy: reused when an earlier backup holds the same bytes, else copied. A
+   * stored file of the table's name is reused only when its bytes are the table's, compared in
+   * full: a number, a size and a CRC-32C can agree for two different tables (another database's,
+   * sharing this directory), and a stored copy can rot. Else the table is copied under the next
+   * free variant of the name.
+   */
   private BackupRecord.FileEntry backUpTable(FileMetaData t, Path table, FileSystem source) throws IOException {
     BackupChecksums sums = BackupChecksums.of(source, table, t.totalBytes());
-    String path = SHARED + "/" + sharedName(t.number(), sums.crc(), t.totalBytes());
-    Path target = dir.resolve(path);
-    if (fs.exists(target) && fs.size(target) == t.totalBytes()) {
-      return entry(path, sums);
+    String name = sharedName(t.number(), sums.crc(), t.totalBytes());
+    for (int variant = 0; ; variant++) {
+      String path = SHARED + "/" + (variant == 0 ? name : variantName(name, variant));
+      Path target = dir.resolve(path);
+      if (!fs.exists(target)) {
+        return copyShared(table, t.totalBytes(), sums, path, source);
+      }
+      if (fs.size(target) == t.totalBytes() && CopyFiles.sameBytes(source, table, fs, target, t.totalBytes())) {
+        return entry(path, sums);
+      }
     }
+  }
+
+  /** {@code 000017_3a2b1c0d_1048576.sst}, variant 2: {@code 000017_3a2b1c0d_1048576_2.sst}. */
+  static String variantName(String sharedName, int variant) {
+    return sharedName.substring(0, sharedName.length() - ".sst".length()) + "_" + variant + ".sst";
+  }
+
+  /** Copies the table into {@code path} (as a partial file renamed at the end); its checksums must stay {@code sums}. */
+  private BackupRecord.FileEntry copyShared(Path table, long size, BackupChecksums sums, String path, FileSystem source)
+      throws IOException {
+    Path target = dir.resolve(path);
     Path partial = dir.resolve(path + PARTIAL);
-    BackupChecksums copied = copy(source, table, t.totalBytes(), partial);
+    BackupChecksums copied = copy(source, table, size, partial);
     if (copied.crc() != sums.crc()) {
       throw new IOException(table + " changed while it was backed up (CRC-32C " + BackupRecord.hex(sums.crc())
           + ", then " + BackupRecord.hex(copied.crc()) + ")");

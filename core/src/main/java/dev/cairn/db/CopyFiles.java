@@ -70,6 +70,32 @@ final class CopyFiles {
   }
 
   /**
+   * Whether the first {@code length} bytes of {@code a} (on {@code fsA}) are those of {@code b}
+   * (on {@code fsB}); {@code b} ending sooner is a difference, {@code a} ending sooner a {@link
+   * CorruptionException}.
+   */
+  static boolean sameBytes(FileSystem fsA, Path a, FileSystem fsB, Path b, long length) throws IOException {
+    ByteBuffer x = ByteBuffer.allocate(CHUNK_BYTES);
+    ByteBuffer y = ByteBuffer.allocate(CHUNK_BYTES);
+    try (ReadableFile inA = fsA.openReadable(a); ReadableFile inB = fsB.openReadable(b)) {
+      for (long at = 0; at < length; ) {
+        int want = (int) Math.min(CHUNK_BYTES, length - at);
+        x.clear().limit(want);
+        y.clear().limit(want);
+        int n = inA.read(at, x, IoTag.OTHER);
+        if (n < want) {
+          throw new CorruptionException(a.toString(), at + n, "the file ends here, before its " + length + " bytes");
+        }
+        if (inB.read(at, y, IoTag.OTHER) < want || !x.flip().equals(y.flip())) {
+          return false;
+        }
+        at += want;
+      }
+    }
+    return true;
+  }
+
+  /**
    * Deletes {@code building}, the directory an interrupted copy left, when it holds only files of
    * {@code kinds}; refuses, changing nothing, when it holds anything else ({@code what} names the
    * operation in the message).

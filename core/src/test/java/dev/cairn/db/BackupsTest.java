@@ -133,6 +133,38 @@ class BackupsTest {
     }
   }
 
+  /**
+   * A stored table is shared only when its bytes are the table's: a stored copy of the same name
+   * and size whose bytes differ (another database's table of the same number, size and CRC-32C
+   * would look so, as does a copy that rotted) is left to the backups that hold it, and the table
+   * is copied again under a variant of the name.
+   */
+  @Test
+  void aStoredTableIsSharedOnlyWhenItsBytesAreTheTables() throws IOException {
+    Path backupDir = tmp.resolve("backups");
+    try (Cairn db = Cairn.open(tmp.resolve("live"), tableOptions()); Backups backups = Backups.open(backupDir)) {
+      write(db, 0);
+      db.compactRange(null, null); // L0 empty: the backups' flushes start no compaction between them
+      BackupInfo first = backups.create(db);
+      List<String> stored = list(backupDir.resolve("shared"));
+      Path damaged = backupDir.resolve("shared").resolve(stored.get(0));
+      byte[] bytes = Files.readAllBytes(damaged);
+      bytes[bytes.length / 2] ^= 1;
+      Files.write(damaged, bytes);
+
+      BackupInfo second = backups.create(db); // nothing written between: every other table is shared
+      List<String> now = list(backupDir.resolve("shared"));
+      assertEquals(stored.size() + 1, now.size(), now.toString());
+      assertTrue(now.contains(BackupEngine.variantName(stored.get(0), 1)), now.toString());
+      backups.verify(second.id());
+      assertThrows(CorruptionException.class, () -> backups.verify(first.id()));
+      backups.restore(second.id(), tmp.resolve("restored"));
+    }
+    try (Cairn restored = Cairn.open(tmp.resolve("restored"), tableOptions())) {
+      check(restored, 0);
+    }
+  }
+
   @Test
   void damageIsReportedWithItsFileAndOffsetAndNeverRestored() throws IOException {
     Path backupDir = tmp.resolve("backups");
