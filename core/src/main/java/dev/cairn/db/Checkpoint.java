@@ -79,10 +79,17 @@ final class Checkpoint {
    * hard link to a live table.
    */
   private AutoCloseable lockBuilding(Path building, Path target) {
-    AutoCloseable lock;
+    Path lockFile = building.resolve(FileNames.LOCK);
+    boolean lockFileWasThere;
     try {
       fs.createDirectories(building);
-      lock = fs.lock(building.resolve(FileNames.LOCK));
+      lockFileWasThere = fs.exists(lockFile);
+    } catch (IOException e) {
+      throw new CairnIOException("preparing checkpoint directory " + target, e);
+    }
+    AutoCloseable lock;
+    try {
+      lock = fs.lock(lockFile);
     } catch (IOException | java.nio.channels.OverlappingFileLockException e) {
       throw new CairnException("checkpoint into " + target + " refused: another checkpoint into it is being made ("
           + building + " is locked)", e);
@@ -93,6 +100,9 @@ final class Checkpoint {
     } catch (IOException | RuntimeException e) {
       try {
         lock.close();
+        if (!lockFileWasThere) {
+          fs.delete(lockFile); // a directory refused is left as it was
+        }
       } catch (Exception suppressed) {
         e.addSuppressed(suppressed);
       }

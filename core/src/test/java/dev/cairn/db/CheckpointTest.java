@@ -250,6 +250,7 @@ class CheckpointTest {
       CairnException notOurs = assertThrows(CairnException.class, () -> db.checkpoint(tmp.resolve("mine")));
       assertTrue(notOurs.getMessage().contains("notes.txt"), notOurs.getMessage());
       assertEquals("keep me", Files.readString(foreign.resolve("notes.txt")));
+      assertEquals(List.of("notes.txt"), list(foreign), "the refused directory is left as it was");
       assertFalse(Files.exists(tmp.resolve("mine")));
       assertArrayEquals(value(1, 0), db.get(key(1)));
     }
