@@ -5,7 +5,6 @@ import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -13,6 +12,8 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
@@ -23,6 +24,9 @@ import java.util.stream.Stream;
  * file for other threads.
  */
 public final class LocalFileSystem implements FileSystem {
+  /** The lock files this process holds through any instance ({@link #lock}). */
+  private static final Set<Path> HELD_LOCKS = ConcurrentHashMap.newKeySet();
+
   private static final int WRITE_BUFFER_BYTES = 64 * 1024;
 
   private final IoStats stats = new IoStats();
@@ -148,29 +152,54 @@ public final class LocalFileSystem implements FileSystem {
 
   @Override
   public AutoCloseable lock(Path lockFile) throws IOException {
-    FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    // Checked before any channel opens: POSIX locks belong to the process, and closing a second
+    // channel on a file this process has locked (after its tryLock refused) would release the
+    // holder's lock, letting another process in.
+    Path key = lockKey(lockFile);
+    if (!HELD_LOCKS.add(key)) {
+      throw new IOException("lock " + lockFile + " is already held by this process");
+    }
+    FileChannel ch;
     FileLock lock;
     try {
-      lock = ch.tryLock();
-    } catch (OverlappingFileLockException e) {
-      ch.close();
-      throw new IOException("lock " + lockFile + " is already held by this process", e);
-    } catch (IOException e) {
-      ch.close();
+      ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      try {
+        lock = ch.tryLock();
+      } catch (IOException | RuntimeException e) {
+        ch.close();
+        throw e;
+      }
+      if (lock == null) {
+        ch.close();
+        throw new IOException("lock " + lockFile + " is held by another process");
+      }
+    } catch (IOException | RuntimeException e) {
+      HELD_LOCKS.remove(key);
       throw e;
-    }
-    if (lock == null) {
-      ch.close();
-      throw new IOException("lock " + lockFile + " is held by another process");
     }
     return () -> {
       try {
         lock.release();
       } finally {
-        ch.close();
+        try {
+          ch.close();
+        } finally {
+          HELD_LOCKS.remove(key);
+        }
       }
     };
   }
+
+  /** The name a lock file is held under: its directory's real path (one file, however reached) and its name. */
+  private static Path lockKey(Path lockFile) {
+    Path absolute = lockFile.toAbsolutePath().normalize();
+    try {
+      return absolute.getParent().toRealPath().resolve(absolute.getFileName());
+    } catch (IOException e) {
+      return absolute; // no directory yet: the open below fails, and nobody holds a lock in it
+    }
+  }
+
 
   @Override
   public IoStats ioStats() {
