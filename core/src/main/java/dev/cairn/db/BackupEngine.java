@@ -50,7 +50,7 @@ public final class BackupEngine implements AutoCloseable {
   private static final String NEXT = "NEXT";
   /** What a restore writes in its building directory. */
   private static final Set<FileNames.Kind> RESTORED_KINDS =
-      EnumSet.of(FileNames.Kind.TABLE, FileNames.Kind.MANIFEST, FileNames.Kind.CURRENT);
+      EnumSet.of(FileNames.Kind.LOCK, FileNames.Kind.TABLE, FileNames.Kind.MANIFEST, FileNames.Kind.CURRENT);
 
   private final Path dir;
   private final FileSystem fs;
@@ -261,29 +261,25 @@ public final class BackupEngine implements AutoCloseable {
     BackupRecord record;
     try {
       record = record(id);
-      CopyFiles.clearLeftover(fs, building, RESTORED_KINDS, "restore");
     } catch (IOException e) {
       throw new CairnIOException("restoring backup " + id + " from " + dir + " into " + absolute, e);
     }
-    try {
-      fs.createDirectories(building);
-      for (BackupRecord.FileEntry f : record.files()) {
-        Path from = dir.resolve(f.path());
-        Path to = building.resolve(restoredName(f.path()));
-        check(f, from, copy(fs, from, f.size(), to));
-      }
-      fs.syncDirectory(building);
-      fs.rename(building, absolute);
-    } catch (IOException | RuntimeException e) {
+    try (BuildingDirectory taken = BuildingDirectory.take(fs, building, RESTORED_KINDS, "restore", absolute)) {
       try {
-        CopyFiles.removeDirectory(fs, building);
-      } catch (IOException suppressed) {
-        e.addSuppressed(suppressed);
+        for (BackupRecord.FileEntry f : record.files()) {
+          Path from = dir.resolve(f.path());
+          Path to = building.resolve(restoredName(f.path()));
+          check(f, from, copy(fs, from, f.size(), to));
+        }
+        fs.syncDirectory(building);
+        taken.renameTo(absolute);
+      } catch (IOException | RuntimeException e) {
+        taken.removeAfter(e);
+        if (e instanceof IOException io) {
+          throw new CairnIOException("restoring backup " + id + " from " + dir + " into " + absolute, io);
+        }
+        throw (RuntimeException) e;
       }
-      if (e instanceof IOException io) {
-        throw new CairnIOException("restoring backup " + id + " from " + dir + " into " + absolute, io);
-      }
-      throw (RuntimeException) e;
     }
     try {
       fs.syncDirectory(absolute.getParent());

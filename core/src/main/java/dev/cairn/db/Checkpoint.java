@@ -53,15 +53,8 @@ final class Checkpoint {
   void create(Path target, Runnable flush) {
     Path absolute = target.toAbsolutePath().normalize();
     Path building = checkTarget(absolute);
-    AutoCloseable lock = lockBuilding(building, absolute);
-    try {
-      build(absolute, building, flush);
-    } finally {
-      try {
-        lock.close();
-      } catch (Exception e) {
-        // Closing the lock's channel failed: nothing is left to undo, the lock is gone with it.
-      }
+    try (BuildingDirectory dir = BuildingDirectory.take(fs, building, COPY_KINDS, "checkpoint", absolute)) {
+      build(absolute, dir, flush);
     }
     try {
       fs.syncDirectory(absolute.getParent());
@@ -71,50 +64,9 @@ final class Checkpoint {
     }
   }
 
-  /**
-   * Takes the building directory for this checkpoint: creates it and locks its {@code LOCK} (the
-   * lock file every database directory holds), then clears what an interrupted checkpoint into
-   * the same target left there. Two checkpoints into one target, from this process or another,
-   * would otherwise build in one directory, and one's copy of a table could truncate the other's
-   * hard link to a live table.
-   */
-  private AutoCloseable lockBuilding(Path building, Path target) {
-    Path lockFile = building.resolve(FileNames.LOCK);
-    boolean lockFileWasThere;
-    try {
-      fs.createDirectories(building);
-      lockFileWasThere = fs.exists(lockFile);
-    } catch (IOException e) {
-      throw new CairnIOException("preparing checkpoint directory " + target, e);
-    }
-    AutoCloseable lock;
-    try {
-      lock = fs.lock(lockFile);
-    } catch (IOException | java.nio.channels.OverlappingFileLockException e) {
-      throw new CairnException("checkpoint into " + target + " refused: another checkpoint into it is being made ("
-          + building + " is locked)", e);
-    }
-    try {
-      CopyFiles.clearLeftover(fs, building, COPY_KINDS, "checkpoint", FileNames.LOCK);
-      return lock;
-    } catch (IOException | RuntimeException e) {
-      try {
-        lock.close();
-        if (!lockFileWasThere) {
-          fs.delete(lockFile); // a directory refused is left as it was
-        }
-      } catch (Exception suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      if (e instanceof IOException io) {
-        throw new CairnIOException("preparing checkpoint directory " + target, io);
-      }
-      throw (RuntimeException) e;
-    }
-  }
-
-  /** Builds the checkpoint in {@code building}, locked, and renames it to {@code absolute}. */
-  private void build(Path absolute, Path building, Runnable flush) {
+  /** Builds the checkpoint in {@code dir}, taken, and renames it to {@code absolute}. */
+  private void build(Path absolute, BuildingDirectory dir, Runnable flush) {
+    Path building = dir.path();
     try (PinnedTables pinned = PinnedTables.pin(engine, flush)) {
       List<FileMetaData> toCopy = engine.tableLinks().linkInto(engine.dir(), building, pinned.tables());
       for (FileMetaData t : toCopy) {
@@ -122,9 +74,9 @@ final class Checkpoint {
       }
       pinned.writeManifest(fs, building);
       fs.syncDirectory(building);
-      fs.rename(building, absolute);
+      dir.renameTo(absolute);
     } catch (IOException | RuntimeException e) {
-      removeQuietly(building, e);
+      dir.removeAfter(e);
       if (e instanceof IOException io) {
         throw new CairnIOException("checkpoint of " + engine.dir() + " into " + absolute + " failed", io);
       }
@@ -161,13 +113,5 @@ final class Checkpoint {
   private void copyTable(FileMetaData t, Path into) throws IOException {
     CopyFiles.copy(fs, FileNames.tablePath(engine.dir(), t.number()), t.totalBytes(), fs,
         FileNames.tablePath(into, t.number()), chunk -> {});
-  }
-
-  private void removeQuietly(Path directory, Exception primary) {
-    try {
-      CopyFiles.removeDirectory(fs, directory);
-    } catch (IOException | RuntimeException e) {
-      primary.addSuppressed(e);
-    }
   }
 }

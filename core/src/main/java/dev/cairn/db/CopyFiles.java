@@ -82,11 +82,11 @@ final class CopyFiles {
         int want = (int) Math.min(CHUNK_BYTES, length - at);
         x.clear().limit(want);
         y.clear().limit(want);
-        int n = inA.read(at, x, IoTag.OTHER);
+        int n = readFully(inA, at, x);
         if (n < want) {
           throw new CorruptionException(a.toString(), at + n, "the file ends here, before its " + length + " bytes");
         }
-        if (inB.read(at, y, IoTag.OTHER) < want || !x.flip().equals(y.flip())) {
+        if (readFully(inB, at, y) < want || !x.flip().equals(y.flip())) {
           return false;
         }
         at += want;
@@ -95,21 +95,23 @@ final class CopyFiles {
     return true;
   }
 
-  /**
-   * Deletes {@code building}, the directory an interrupted copy left, when it holds only files of
-   * {@code kinds}; refuses, changing nothing, when it holds anything else ({@code what} names the
-   * operation in the message).
-   */
-  static void clearLeftover(FileSystem fs, Path building, Set<FileNames.Kind> kinds, String what) throws IOException {
-    if (fs.exists(building)) {
-      clearLeftover(fs, building, kinds, what, null);
-      fs.delete(building);
+  /** Reads from {@code at} until {@code buffer} is full or the file ends; returns the bytes read. */
+  private static int readFully(ReadableFile in, long at, ByteBuffer buffer) throws IOException {
+    int total = 0;
+    while (buffer.hasRemaining()) {
+      int n = in.read(at + total, buffer, IoTag.OTHER);
+      if (n <= 0) {
+        break;
+      }
+      total += n;
     }
+    return total;
   }
 
   /**
-   * {@link #clearLeftover}, keeping the directory and its file {@code keep} (null: none): deletes
-   * the other files when all are of {@code kinds}.
+   * Clears {@code building}, the directory an interrupted copy left, keeping the directory and its
+   * file {@code keep}: deletes the other files when all are of {@code kinds}; refuses, changing
+   * nothing, when it holds anything else ({@code what} names the operation in the message).
    */
   static void clearLeftover(FileSystem fs, Path building, Set<FileNames.Kind> kinds, String what, String keep)
       throws IOException {

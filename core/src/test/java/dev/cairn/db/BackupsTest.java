@@ -292,7 +292,7 @@ class BackupsTest {
   }
 
   @Test
-  void misuseIsRefusedWithAMessage() throws IOException {
+  void misuseIsRefusedWithAMessage() throws Exception {
     Path backupDir = tmp.resolve("backups");
     try (Backups backups = Backups.open(backupDir)) {
       CairnException inUse = assertThrows(CairnException.class, () -> Backups.open(backupDir));
@@ -314,6 +314,16 @@ class BackupsTest {
         assertTrue(notOurs.getMessage().contains("notes.txt"), notOurs.getMessage());
         assertThrows(IllegalArgumentException.class, () -> backups.restore(b.id() + 100, tmp.resolve("copy")));
         assertEquals("keep me", Files.readString(foreign.resolve("notes.txt")));
+        assertEquals(List.of("notes.txt"), list(foreign), "the refused directory is left as it was");
+        // A restore into a target another restore is building is refused, its files left alone.
+        Path other = Files.createDirectories(tmp.resolve("other.restore-building"));
+        Files.write(other.resolve("000009.sst"), new byte[] {1, 2, 3});
+        try (AutoCloseable building = new dev.cairn.fs.LocalFileSystem().lock(other.resolve("LOCK"))) {
+          CairnException taken = assertThrows(CairnException.class, () -> backups.restore(b.id(), tmp.resolve("other")));
+          assertTrue(taken.getMessage().contains("another restore into it is being made"), taken.getMessage());
+          assertTrue(Files.exists(other.resolve("000009.sst")));
+        }
+        backups.restore(b.id(), tmp.resolve("other")); // its leftover cleared once no one holds it
       }
       try (Cairn view = Cairn.openReadOnly(tmp.resolve("live"), tableOptions())) {
         assertThrows(dev.cairn.ReadOnlyException.class, () -> backups.create(view));

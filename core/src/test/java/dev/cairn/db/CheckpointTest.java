@@ -18,12 +18,9 @@ import dev.cairn.fs.LocalFileSystem;
 import dev.cairn.fs.WritableFile;
 import dev.cairn.testing.EngineCombo;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -286,8 +283,7 @@ class CheckpointTest {
       } else {
         Files.copy(live.resolve(table), building.resolve(table));
       }
-      try (FileChannel channel = FileChannel.open(building.resolve("LOCK"), StandardOpenOption.CREATE,
-          StandardOpenOption.WRITE); FileLock first = channel.lock()) {
+      try (AutoCloseable first = new LocalFileSystem().lock(building.resolve("LOCK"))) {
         CairnException refused = assertThrows(CairnException.class, () -> db.checkpoint(copy));
         assertTrue(refused.getMessage().contains("another checkpoint into it is being made"), refused.getMessage());
         assertTrue(Files.exists(building.resolve(table)), "the first checkpoint's files are left alone");
