@@ -348,15 +348,8 @@ public final class DbIterator implements CairnIterator {
       operands.add(internal.value());
     }
     byte[] userKey = InternalKey.userKey(newest);
-    byte[] value;
-    try {
-      value = operands.resolve(merger, userKey, base);
-    } catch (RuntimeException e) {
-      forget(false); // a failed merge shows nothing, not the key with another entry's value
-      throw e;
-    }
+    heldValue = operands.resolve(merger, userKey, base); // a merge that fails shows no key (forgotten before)
     currentKey = userKey;
-    heldValue = value;
     pastShown = true;
   }
 
@@ -424,13 +417,7 @@ public final class DbIterator implements CairnIterator {
 
   /** Shows {@code userKey} with {@code base} and the operands on it (null: none), if that is a value. */
   private boolean show(byte[] userKey, byte[] base, MergeOperands operands) {
-    byte[] value;
-    try {
-      value = operands == null ? base : operands.resolve(merger, userKey, base);
-    } catch (RuntimeException e) {
-      forget(true); // a failed merge shows nothing
-      throw e;
-    }
+    byte[] value = operands == null ? base : operands.resolve(merger, userKey, base);
     if (value == null) {
       return false;
     }
