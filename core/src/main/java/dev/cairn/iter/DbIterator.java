@@ -38,7 +38,8 @@ import java.util.NoSuchElementException;
  * arrive oldest first, so each visible one replaces the one held until a smaller user key
  * begins. A change of direction steps the internal iterator across the shown key's entries. A
  * key shown forward whose newest entry is a merge operand is held too (its merged value), and the
- * internal iterator stands past the operands, on an older entry of the key or beyond it.
+ * internal iterator stands past the operands, on an older entry of the key or beyond it. Every
+ * positioning forgets the key shown before it searches, so a merge that throws shows no key.
  *
  * <p>{@link #key()} and {@link #value()} return arrays the caller owns and may modify. A {@link
  * dev.cairn.CorruptionException} from the internal iterator propagates; afterwards the iterator
