@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -35,8 +36,9 @@ import java.util.Set;
  * leftovers that the next backup or purge deletes. Nothing a backup writes touches a finished
  * backup's files, so a backup interrupted at any point (a crash, a kill, a full disk) leaves the
  * earlier ones whole. A table's shared name carries its number, CRC-32C and size; a later backup
- * shares the file only when its bytes are the table's, compared in full, else copies the table
- * under a variant of the name ({@code _V}).
+ * shares a stored file of the table's number and size only when its bytes are the table's,
+ * compared in full, else copies the table under its own name, or a variant of it ({@code _V})
+ * when that name is taken.
  *
  * <p>Thread-safe: the operations of one instance run one at a time (a backup's garbage collection
  * must not see another's files before its record); the LOCK keeps other instances and processes out.
@@ -48,9 +50,9 @@ public final class BackupEngine implements AutoCloseable {
   private static final String PARTIAL = ".partial";
   /** The file under meta/ holding the next backup's id. */
   private static final String NEXT = "NEXT";
-  /** What a restore writes in its building directory. */
+  /** What a restore writes in its building directory, besides the directory's LOCK. */
   private static final Set<FileNames.Kind> RESTORED_KINDS =
-      EnumSet.of(FileNames.Kind.LOCK, FileNames.Kind.TABLE, FileNames.Kind.MANIFEST, FileNames.Kind.CURRENT);
+      EnumSet.of(FileNames.Kind.TABLE, FileNames.Kind.MANIFEST, FileNames.Kind.CURRENT);
 
   private final Path dir;
   private final FileSystem fs;
@@ -92,7 +94,8 @@ public final class BackupEngine implements AutoCloseable {
       collectGarbage(finished);
       long id = Math.max(finished.stream().mapToLong(BackupRecord::id).max().orElse(0) + 1, nextId());
       writeNextId(id + 1); // taken before anything is written: a failed backup leaves a gap, never a reuse
-      BackupRecord record = impl.withPinnedTables("backup", (tables, source) -> backUp(id, tables, source));
+      Set<String> taken = sharedNamesTaken(finished);
+      BackupRecord record = impl.withPinnedTables("backup", (tables, source) -> backUp(id, tables, source, taken));
       writeRecord(record); // the backup exists from here
       return record.info();
     } catch (IOException e) {
@@ -100,11 +103,29 @@ public final class BackupEngine implements AutoCloseable {
     }
   }
 
-  private BackupRecord backUp(long id, PinnedTables tables, FileSystem source) throws IOException {
+  /**
+   * The names in {@code shared/} a new copy must not take: the files there, and those a finished
+   * backup names (one missing from the disk stays its backup's, to be reported as missing).
+   */
+  private Set<String> sharedNamesTaken(List<BackupRecord> finished) throws IOException {
+    Set<String> taken = new HashSet<>(fs.list(dir.resolve(SHARED)));
+    for (BackupRecord r : finished) {
+      for (BackupRecord.FileEntry f : r.files()) {
+        if (f.path().startsWith(SHARED + "/")) {
+          taken.add(f.path().substring(SHARED.length() + 1));
+        }
+      }
+    }
+    return taken;
+  }
+
+  private BackupRecord backUp(long id, PinnedTables tables, FileSystem source, Set<String> taken) throws IOException {
     Instant created = Instant.now(); // the point in time the backup holds: just after its flush
     List<BackupRecord.FileEntry> files = new ArrayList<>();
     for (FileMetaData t : tables.tables()) {
-      files.add(backUpTable(t, tables.tablePath(t.number()), source));
+      Path table = tables.tablePath(t.number());
+      Optional<BackupRecord.FileEntry> shared = storedCopy(t, table, source, taken);
+      files.add(shared.isPresent() ? shared.get() : copyShared(t, table, source, taken));
     }
     fs.syncDirectory(dir.resolve(SHARED));
     String own = PRIVATE + "/" + id;
@@ -121,25 +142,61 @@ public final class BackupEngine implements AutoCloseable {
   }
 
   /**
-   * The table's shared copy: reused when an earlier backup holds the same bytes, else copied. A
-   * stored file of the table's name is reused only when its bytes are the table's, compared in
-   * full: a number, a size and a CRC-32C can agree for two different tables (another database's,
-   * sharing this directory), and a stored copy can rot. Else the table is copied under the next
-   * free variant of the name.
+   * A stored copy of the table to share: a file of the table's number and size whose bytes are
+   * the table's, compared in full in the pass that takes the table's checksums (a number, a size
+   * and a CRC-32C can agree for two different tables, another database's sharing this directory,
+   * and a stored copy can rot). A matching first candidate, or none, reads the table once; each
+   * differing candidate costs a read up to its first difference.
    */
-  private BackupRecord.FileEntry backUpTable(FileMetaData t, Path table, FileSystem source) throws IOException {
-    BackupChecksums sums = BackupChecksums.of(source, table, t.totalBytes());
-    String name = sharedName(t.number(), sums.crc(), t.totalBytes());
-    for (int variant = 0; ; variant++) {
-      String path = SHARED + "/" + (variant == 0 ? name : variantName(name, variant));
-      Path target = dir.resolve(path);
-      if (!fs.exists(target)) {
-        return copyShared(table, t.totalBytes(), sums, path, source);
-      }
-      if (fs.size(target) == t.totalBytes() && CopyFiles.sameBytes(source, table, fs, target, t.totalBytes())) {
-        return entry(path, sums);
+  private Optional<BackupRecord.FileEntry> storedCopy(FileMetaData t, Path table, FileSystem source, Set<String> taken)
+      throws IOException {
+    long size = t.totalBytes();
+    for (String name : storedCopies(taken, t.number(), size)) {
+      Path candidate = dir.resolve(SHARED).resolve(name);
+      BackupChecksums.Builder sums = new BackupChecksums.Builder();
+      if (fs.exists(candidate) && fs.size(candidate) == size
+          && CopyFiles.sameBytes(source, table, fs, candidate, size, sums::add)) {
+        return Optional.of(entry(SHARED + "/" + name, sums.build(size)));
       }
     }
+    return Optional.empty();
+  }
+
+  /**
+   * Copies the table into {@code shared/} (a partial file, checksummed as it is copied, renamed
+   * at the end) under the name its checksum gives, or the first variant of it not {@code taken},
+   * which then is.
+   */
+  private BackupRecord.FileEntry copyShared(FileMetaData t, Path table, FileSystem source, Set<String> taken)
+      throws IOException {
+    long size = t.totalBytes();
+    Path partial = dir.resolve(SHARED).resolve(FileNames.table(t.number()) + PARTIAL);
+    BackupChecksums sums = copy(source, table, size, partial);
+    String base = sharedName(t.number(), sums.crc(), size);
+    String name = base;
+    for (int variant = 1; taken.contains(name); variant++) {
+      name = variantName(base, variant);
+    }
+    fs.rename(partial, dir.resolve(SHARED).resolve(name));
+    taken.add(name);
+    return entry(SHARED + "/" + name, sums);
+  }
+
+  /**
+   * The names in {@code names} of copies of table {@code number} of {@code size} bytes ({@code
+   * N_CRC_SIZE.sst} or a variant {@code N_CRC_SIZE_V.sst}), unvaried names first.
+   */
+  static List<String> storedCopies(Set<String> names, long number, long size) {
+    String numberPart = numberPart(number);
+    String sizePart = Long.toString(size);
+    return names.stream()
+        .filter(name -> name.endsWith(".sst"))
+        .filter(name -> {
+          String[] parts = name.substring(0, name.length() - ".sst".length()).split("_");
+          return (parts.length == 3 || parts.length == 4) && parts[0].equals(numberPart) && parts[2].equals(sizePart);
+        })
+        .sorted(Comparator.comparingInt(String::length).thenComparing(Comparator.naturalOrder()))
+        .toList();
   }
 
   /** {@code 000017_3a2b1c0d_1048576.sst}, variant 2: {@code 000017_3a2b1c0d_1048576_2.sst}. */
@@ -147,22 +204,13 @@ public final class BackupEngine implements AutoCloseable {
     return sharedName.substring(0, sharedName.length() - ".sst".length()) + "_" + variant + ".sst";
   }
 
-  /** Copies the table into {@code path} (as a partial file renamed at the end); its checksums must stay {@code sums}. */
-  private BackupRecord.FileEntry copyShared(Path table, long size, BackupChecksums sums, String path, FileSystem source)
-      throws IOException {
-    Path target = dir.resolve(path);
-    Path partial = dir.resolve(path + PARTIAL);
-    BackupChecksums copied = copy(source, table, size, partial);
-    if (copied.crc() != sums.crc()) {
-      throw new IOException(table + " changed while it was backed up (CRC-32C " + BackupRecord.hex(sums.crc())
-          + ", then " + BackupRecord.hex(copied.crc()) + ")");
-    }
-    fs.rename(partial, target);
-    return entry(path, sums);
+  static String sharedName(long number, int crc, long size) {
+    return numberPart(number) + "_" + BackupRecord.hex(crc) + "_" + size + ".sst";
   }
 
-  static String sharedName(long number, int crc, long size) {
-    return FileNames.table(number).replace(".sst", "") + "_" + BackupRecord.hex(crc) + "_" + size + ".sst";
+  /** A table number as its file name writes it, {@code 000017}. */
+  private static String numberPart(long number) {
+    return FileNames.table(number).replace(".sst", "");
   }
 
   private static BackupRecord.FileEntry entry(String path, BackupChecksums sums) {

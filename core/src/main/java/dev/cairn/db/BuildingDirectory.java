@@ -7,6 +7,7 @@ import dev.cairn.fs.FileSystem;
 import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.Set;
 
 /**
@@ -31,7 +32,7 @@ final class BuildingDirectory implements AutoCloseable {
 
   /**
    * Takes {@code building} for an operation {@code what} into {@code target} that writes files of
-   * {@code kinds} ({@link FileNames.Kind#LOCK} among them).
+   * {@code kinds} besides the directory's own {@link FileNames.Kind#LOCK}.
    *
    * @throws CairnException when another operation holds it, or it holds a file of another kind
    */
@@ -52,7 +53,9 @@ final class BuildingDirectory implements AutoCloseable {
           + building + " is locked)", e);
     }
     try {
-      CopyFiles.clearLeftover(fs, building, kinds, what, FileNames.LOCK);
+      Set<FileNames.Kind> leftover = EnumSet.of(FileNames.Kind.LOCK);
+      leftover.addAll(kinds);
+      CopyFiles.clearLeftover(fs, building, leftover, what, FileNames.LOCK);
       return new BuildingDirectory(fs, building, lock);
     } catch (IOException | RuntimeException e) {
       try {

@@ -34,8 +34,8 @@ import java.util.Set;
 final class Checkpoint {
   /** Suffix of the directory a checkpoint is built in before it takes its name. */
   static final String BUILDING_SUFFIX = ".checkpoint-building";
-  /** What a checkpoint writes in its building directory. */
-  static final Set<FileNames.Kind> COPY_KINDS = EnumSet.of(FileNames.Kind.LOCK, FileNames.Kind.TABLE,
+  /** What a checkpoint writes in its building directory, besides the directory's LOCK. */
+  static final Set<FileNames.Kind> COPY_KINDS = EnumSet.of(FileNames.Kind.TABLE,
       FileNames.Kind.MANIFEST, FileNames.Kind.CURRENT, FileNames.Kind.TEMP);
 
   private final Engine engine;

@@ -72,9 +72,11 @@ final class CopyFiles {
   /**
    * Whether the first {@code length} bytes of {@code a} (on {@code fsA}) are those of {@code b}
    * (on {@code fsB}); {@code b} ending sooner is a difference, {@code a} ending sooner a {@link
-   * CorruptionException}.
+   * CorruptionException}. Each chunk of {@code a} found equal goes to {@code seenA} in order (a
+   * view of a buffer reused for the next chunk): all of {@code a}'s bytes when the answer is yes.
    */
-  static boolean sameBytes(FileSystem fsA, Path a, FileSystem fsB, Path b, long length) throws IOException {
+  static boolean sameBytes(FileSystem fsA, Path a, FileSystem fsB, Path b, long length, Consumer<ByteBuffer> seenA)
+      throws IOException {
     ByteBuffer x = ByteBuffer.allocate(CHUNK_BYTES);
     ByteBuffer y = ByteBuffer.allocate(CHUNK_BYTES);
     try (ReadableFile inA = fsA.openReadable(a); ReadableFile inB = fsB.openReadable(b)) {
@@ -89,6 +91,7 @@ final class CopyFiles {
         if (readFully(inB, at, y) < want || !x.flip().equals(y.flip())) {
           return false;
         }
+        seenA.accept(x.duplicate());
         at += want;
       }
     }
