@@ -207,29 +207,14 @@ class BackupsTest {
         ReadableFile file = super.openReadable(path);
         String name = path.getFileName().toString();
         sizes.put(name, file.size());
-        return new ReadableFile() {
+        return new ForwardingFileSystem.ForwardingReadableFile(file) {
           @Override
           public int read(long position, ByteBuffer dst, IoTag tag) throws IOException {
-            int n = file.read(position, dst, tag);
+            int n = super.read(position, dst, tag);
             if (tag.equals(IoTag.OTHER) && name.endsWith(".sst")) {
               backupReads.merge(name, (long) Math.max(n, 0), Long::sum);
             }
             return n;
-          }
-
-          @Override
-          public long size() throws IOException {
-            return file.size();
-          }
-
-          @Override
-          public int directReadAlignment() {
-            return file.directReadAlignment();
-          }
-
-          @Override
-          public void close() throws IOException {
-            file.close();
           }
         };
       }

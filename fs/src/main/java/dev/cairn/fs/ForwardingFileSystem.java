@@ -96,6 +96,35 @@ public class ForwardingFileSystem implements FileSystem {
     return delegate.ioStats();
   }
 
+  /** A readable file forwarding every call; override what a test or a decorator intercepts. */
+  public static class ForwardingReadableFile implements ReadableFile {
+    protected final ReadableFile delegate;
+
+    public ForwardingReadableFile(ReadableFile delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public int read(long position, ByteBuffer dst, IoTag tag) throws IOException {
+      return delegate.read(position, dst, tag);
+    }
+
+    @Override
+    public long size() throws IOException {
+      return delegate.size();
+    }
+
+    @Override
+    public int directReadAlignment() {
+      return delegate.directReadAlignment();
+    }
+
+    @Override
+    public void close() throws IOException {
+      delegate.close();
+    }
+  }
+
   /** A writable file forwarding every call; override what a test or a decorator intercepts. */
   public static class ForwardingWritableFile implements WritableFile {
     protected final WritableFile delegate;

@@ -100,13 +100,12 @@ public final class SeekDelayFileSystem extends ForwardingFileSystem {
   }
 
   /** A table on the simulated disk: remembers where its previous read ended. */
-  private final class SeekingFile implements ReadableFile {
-    private final ReadableFile file;
+  private final class SeekingFile extends ForwardingFileSystem.ForwardingReadableFile {
     /** End offset of the previous read; -1 before the first, so that the first read seeks. */
     private final AtomicLong previousEnd = new AtomicLong(-1);
 
     SeekingFile(ReadableFile file) {
-      this.file = file;
+      super(file);
     }
 
     @Override
@@ -116,22 +115,7 @@ public final class SeekDelayFileSystem extends ForwardingFileSystem {
       if (previousEnd.getAndSet(end) != position) {
         seek();
       }
-      return file.read(position, dst, tag);
-    }
-
-    @Override
-    public long size() throws IOException {
-      return file.size();
-    }
-
-    @Override
-    public int directReadAlignment() {
-      return file.directReadAlignment();
-    }
-
-    @Override
-    public void close() throws IOException {
-      file.close();
+      return super.read(position, dst, tag);
     }
   }
 }

@@ -49,7 +49,7 @@ class OpenFilesTest {
       ReadableFile f = super.openReadable(path);
       open.incrementAndGet();
       String name = path.getFileName().toString();
-      return new ForwardingReadableFile(f) {
+      return new ForwardingFileSystem.ForwardingReadableFile(f) {
         @Override
         public int read(long position, ByteBuffer dst, IoTag tag) throws IOException {
           if (name.equals(held)) {

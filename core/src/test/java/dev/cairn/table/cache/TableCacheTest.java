@@ -300,7 +300,7 @@ class TableCacheTest {
 
     @Override
     public ReadableFile openReadable(Path path) throws IOException {
-      return new ForwardingReadableFile(super.openReadable(path)) {
+      return new ForwardingFileSystem.ForwardingReadableFile(super.openReadable(path)) {
         @Override
         public void close() throws IOException {
           super.close();
