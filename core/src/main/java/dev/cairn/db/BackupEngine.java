@@ -94,7 +94,7 @@ public final class BackupEngine implements AutoCloseable {
       collectGarbage(finished);
       long id = Math.max(finished.stream().mapToLong(BackupRecord::id).max().orElse(0) + 1, nextId());
       writeNextId(id + 1); // taken before anything is written: a failed backup leaves a gap, never a reuse
-      Set<String> taken = sharedNamesTaken(finished);
+      SharedNames taken = sharedNamesTaken(finished);
       BackupRecord record = impl.withPinnedTables("backup", (tables, source) -> backUp(id, tables, source, taken));
       writeRecord(record); // the backup exists from here
       return record.info();
@@ -107,8 +107,9 @@ public final class BackupEngine implements AutoCloseable {
    * The names in {@code shared/} a new copy must not take: the files there, and those a finished
    * backup names (one missing from the disk stays its backup's, to be reported as missing).
    */
-  private Set<String> sharedNamesTaken(List<BackupRecord> finished) throws IOException {
-    Set<String> taken = new HashSet<>(fs.list(dir.resolve(SHARED)));
+  private SharedNames sharedNamesTaken(List<BackupRecord> finished) throws IOException {
+    SharedNames taken = new SharedNames();
+    fs.list(dir.resolve(SHARED)).forEach(taken::add);
     for (BackupRecord r : finished) {
       for (BackupRecord.FileEntry f : r.files()) {
         if (f.path().startsWith(SHARED + "/")) {
@@ -119,7 +120,7 @@ public final class BackupEngine implements AutoCloseable {
     return taken;
   }
 
-  private BackupRecord backUp(long id, PinnedTables tables, FileSystem source, Set<String> taken) throws IOException {
+  private BackupRecord backUp(long id, PinnedTables tables, FileSystem source, SharedNames taken) throws IOException {
     Instant created = Instant.now(); // the point in time the backup holds: just after its flush
     List<BackupRecord.FileEntry> files = new ArrayList<>();
     for (FileMetaData t : tables.tables()) {
@@ -148,10 +149,10 @@ public final class BackupEngine implements AutoCloseable {
    * and a stored copy can rot). A matching first candidate, or none, reads the table once; each
    * differing candidate costs a read up to its first difference.
    */
-  private Optional<BackupRecord.FileEntry> storedCopy(FileMetaData t, Path table, FileSystem source, Set<String> taken)
+  private Optional<BackupRecord.FileEntry> storedCopy(FileMetaData t, Path table, FileSystem source, SharedNames taken)
       throws IOException {
     long size = t.totalBytes();
-    for (String name : storedCopies(taken, t.number(), size)) {
+    for (String name : taken.copiesOf(numberPart(t.number()), size)) {
       Path candidate = dir.resolve(SHARED).resolve(name);
       BackupChecksums.Builder sums = new BackupChecksums.Builder();
       if (fs.exists(candidate) && fs.size(candidate) == size
@@ -167,36 +168,19 @@ public final class BackupEngine implements AutoCloseable {
    * at the end) under the name its checksum gives, or the first variant of it not {@code taken},
    * which then is.
    */
-  private BackupRecord.FileEntry copyShared(FileMetaData t, Path table, FileSystem source, Set<String> taken)
+  private BackupRecord.FileEntry copyShared(FileMetaData t, Path table, FileSystem source, SharedNames taken)
       throws IOException {
     long size = t.totalBytes();
     Path partial = dir.resolve(SHARED).resolve(FileNames.table(t.number()) + PARTIAL);
     BackupChecksums sums = copy(source, table, size, partial);
     String base = sharedName(t.number(), sums.crc(), size);
     String name = base;
-    for (int variant = 1; taken.contains(name); variant++) {
+    for (int variant = 1; taken.isTaken(name); variant++) {
       name = variantName(base, variant);
     }
     fs.rename(partial, dir.resolve(SHARED).resolve(name));
     taken.add(name);
     return entry(SHARED + "/" + name, sums);
-  }
-
-  /**
-   * The names in {@code names} of copies of table {@code number} of {@code size} bytes ({@code
-   * N_CRC_SIZE.sst} or a variant {@code N_CRC_SIZE_V.sst}), unvaried names first.
-   */
-  static List<String> storedCopies(Set<String> names, long number, long size) {
-    String numberPart = numberPart(number);
-    String sizePart = Long.toString(size);
-    return names.stream()
-        .filter(name -> name.endsWith(".sst"))
-        .filter(name -> {
-          String[] parts = name.substring(0, name.length() - ".sst".length()).split("_");
-          return (parts.length == 3 || parts.length == 4) && parts[0].equals(numberPart) && parts[2].equals(sizePart);
-        })
-        .sorted(Comparator.comparingInt(String::length).thenComparing(Comparator.naturalOrder()))
-        .toList();
   }
 
   /** {@code 000017_3a2b1c0d_1048576.sst}, variant 2: {@code 000017_3a2b1c0d_1048576_2.sst}. */
