@@ -69,10 +69,12 @@ public final class Engines {
         CairnRecipe.of(TABLE).options(b -> b.l0SlowdownTrigger(8).l0StopTrigger(12))));
     BY_NAME.put("cairn-block-l0-8", () -> new CairnTableEngine(
         CairnRecipe.of(BLOCK).options(b -> b.l0SlowdownTrigger(8).l0StopTrigger(12))));
-    // Level 0 merged into level 1 at 8 or 16 tables instead of 4 (writes still slowed at 20): each
-    // merge brings two or four times the memtables' worth into the same level 1, so a user byte is
-    // written there about 1 + L1 / (trigger x memtable) times instead of the default's
-    // 1 + L1 / (4 x memtable) (docs/results/issue62, "The lever out of level 0").
+    // Level 0 merged into level 1 at 8 or 16 tables instead of 4 (writes still slowed at 20). In
+    // the runner's level shape, where level 1's size is set, each merge brings two or four times
+    // the memtables' worth into the same level 1, so a user byte is written there about
+    // 1 + L1 / (trigger x memtable) times instead of 1 + L1 / (4 x memtable)
+    // (docs/results/issue62, "The lever out of level 0"). With --engine-defaults level 1 is
+    // derived as memtable x trigger and grows with the trigger.
     BY_NAME.put("cairn-table-batch8", () -> new CairnTableEngine(
         CairnRecipe.of(TABLE).options(b -> b.l0CompactionTrigger(8))));
     BY_NAME.put("cairn-table-batch16", () -> new CairnTableEngine(
