@@ -194,22 +194,22 @@ public record Stats(
    * @param score compaction score: above 1 means the picker wants to compact this level
    * @param bytesRead compaction bytes read for output into this level
    * @param bytesWritten compaction (or, for L0, flush) bytes written into this level
-   */
-  /**
    * @param deadBytes bytes of the level's files no footer references any more (block compaction
    *     garbage: {@code totalBytes - validBytes}); {@link #bytes} includes them
    * @param rawDataBytesWritten data block bytes written into this level since open, as built
    * @param storedDataBytesWritten the same as stored: less where they were compressed
+   * @param readCalls the read calls that read {@code bytesRead}: one per block or read-ahead span
+   *     (a merge reading scattered blocks makes many calls for its bytes)
    */
   public record LevelStats(int level, int files, long bytes, double score, long bytesRead, long bytesWritten,
-      long deadBytes, long rawDataBytesWritten, long storedDataBytesWritten) {
+      long deadBytes, long rawDataBytesWritten, long storedDataBytesWritten, long readCalls) {
     public LevelStats(int level, int files, long bytes, double score, long bytesRead, long bytesWritten) {
-      this(level, files, bytes, score, bytesRead, bytesWritten, 0, 0, 0);
+      this(level, files, bytes, score, bytesRead, bytesWritten, 0, 0, 0, 0);
     }
 
     public LevelStats(int level, int files, long bytes, double score, long bytesRead, long bytesWritten,
         long deadBytes) {
-      this(level, files, bytes, score, bytesRead, bytesWritten, deadBytes, 0, 0);
+      this(level, files, bytes, score, bytesRead, bytesWritten, deadBytes, 0, 0, 0);
     }
 
     /** Stored over raw bytes of the data blocks written into this level since open; 1 where none was. */

@@ -63,6 +63,7 @@ final class StatsText {
         (s.compaction().levelMoves() > 0 ? ", " + s.compaction().levelMoves() + " level moves" : "")
             + (s.compaction().idleDrains() > 0 ? ", " + s.compaction().idleDrains() + " idle drains" : ""),
         s.compaction().micros() / 1e6, s.compaction().running()));
+    sb.append(compactionReadCalls(s));
     Stats.Compaction filter = s.compaction();
     if (filter.filterRemoved() + filter.filterChanged() + filter.filterDiscarded() > 0) {
       sb.append(String.format("compaction filter      %d removed, %d changed; %d compactions run again for a snapshot%n",
@@ -133,6 +134,21 @@ final class StatsText {
       }
     }
     return sb.toString();
+  }
+
+  /**
+   * The compactions' read calls by output level, and the bytes each read on average; empty when
+   * none was counted.
+   */
+  private static String compactionReadCalls(Stats s) {
+    StringBuilder levels = new StringBuilder();
+    for (LevelStats l : s.levels()) {
+      if (l.readCalls() > 0) {
+        levels.append(String.format("%sL%d %d (%.1f KiB each)", levels.length() == 0 ? "" : ", ", l.level(),
+            l.readCalls(), l.bytesRead() / 1024.0 / l.readCalls()));
+      }
+    }
+    return levels.length() == 0 ? "" : "compaction read calls  " + levels + "\n";
   }
 
   private static String latencyLine(String name, Latency l) {

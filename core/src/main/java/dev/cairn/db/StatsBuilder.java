@@ -30,7 +30,8 @@ final class StatsBuilder {
       long dead = v.files(level).stream().mapToLong(f -> f.totalBytes() - f.validBytes()).sum();
       levels.add(new Stats.LevelStats(level, v.fileCount(level), v.levelBytes(level),
           level < scores.length ? scores[level] : 0.0, io.compactionBytesRead(level), written, dead,
-          engine.counters().rawDataBytesWritten(level), engine.counters().storedDataBytesWritten(level)));
+          engine.counters().rawDataBytesWritten(level), engine.counters().storedDataBytesWritten(level),
+          io.compactionReadCalls(level)));
     }
     long user = engine.counters().userBytesWritten().sum();
     long device = io.totalBytesWritten();

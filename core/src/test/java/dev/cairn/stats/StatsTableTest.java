@@ -56,6 +56,21 @@ class StatsTableTest {
   }
 
   @Test
+  void theReadCallsLineFollowsTheCompactionsWhenReadsWereCounted() {
+    Stats none = sample(Stats.Dlc.OFF);
+    Stats.LevelStats l1 = none.levels().get(1);
+    Stats.LevelStats counted = new Stats.LevelStats(1, l1.files(), l1.bytes(), l1.score(), 8L << 20,
+        l1.bytesWritten(), l1.deadBytes(), 0, 0, 512);
+    Stats s = new Stats(List.of(none.levels().get(0), counted), none.writes(), none.space(), none.cache(),
+        none.tableCache(), none.stalls(), none.memtable(), none.flush(), none.compaction(), none.manifest(),
+        none.reads(), none.latency(), none.dlc(), none.block(), none.buffer(), none.liveSnapshots(),
+        none.lastSequence());
+    String flushes = none.toString().lines().filter(l -> l.startsWith("flushes / compactions")).findFirst().orElseThrow();
+    assertEquals(none.toString().replace(flushes + "\n",
+        flushes + "\ncompaction read calls  L1 512 (16.0 KiB each)\n"), s.toString());
+  }
+
+  @Test
   void theFlushCachingLineFollowsTheFlushesUnlessFlushesNeverCache() {
     Stats none = sample(Stats.Dlc.OFF);
     assertFalse(none.toString().contains("flush caching"), "no line when flushes never cache");
