@@ -50,24 +50,33 @@ record AppendedFilter(byte[] contents, long bitsPerKey, boolean rebuilt) {
         options.bloomBitsPerKey(), true);
   }
 
-  /** A filter over every user key the new index references, with the configured reserve. */
+  /**
+   * A filter over every user key the new index references, with the configured reserve. The
+   * reused blocks are read in index order through a compaction's read-ahead, so that each stretch
+   * of them lying back to back in the file costs one read rather than one a block.
+   */
   private static byte[] rebuild(TableReader reader, TableOptions options, List<Long> newKeyHashes,
       ByteBuffer newIndex, long firstNewOffset, IoTag tag) {
     BloomFilterBuilder builder = new BloomFilterBuilder(options.bloomBitsPerKey());
     TableIndex index = TableIndex.decode(newIndex, reader.fileName(), firstNewOffset, Long.MAX_VALUE);
     byte[] previous = null;
-    for (int i = 0; i < index.size(); i++) {
-      BlockHandle h = index.handle(i);
-      if (h.offset() >= firstNewOffset) {
-        continue; // an appended block: its keys are in newKeyHashes
-      }
-      try (BlockRef ref = reader.acquireDataBlock(h, false, tag);
-          BlockIterator it = ref.block().internalKeyIterator()) {
-        for (it.seekToFirst(); it.isValid(); it.next()) {
-          byte[] user = InternalKey.userKey(it.key());
-          if (previous == null || !Arrays.equals(previous, user)) {
-            builder.addKey(user);
-            previous = user;
+    try (Readahead readahead = reader.compactionReadahead(index)) { // null: block by block
+      for (int i = 0; i < index.size(); i++) {
+        BlockHandle h = index.handle(i);
+        if (readahead != null) {
+          readahead.noteAccess(i); // appended blocks too: the walk stays one run of the index
+        }
+        if (h.offset() >= firstNewOffset) {
+          continue; // an appended block: its keys are in newKeyHashes
+        }
+        try (BlockRef ref = reader.acquireDataBlock(h, false, tag, readahead);
+            BlockIterator it = ref.block().internalKeyIterator()) {
+          for (it.seekToFirst(); it.isValid(); it.next()) {
+            byte[] user = InternalKey.userKey(it.key());
+            if (previous == null || !Arrays.equals(previous, user)) {
+              builder.addKey(user);
+              previous = user;
+            }
           }
         }
       }

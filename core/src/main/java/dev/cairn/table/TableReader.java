@@ -344,6 +344,15 @@ public final class TableReader implements AutoCloseable {
     return index;
   }
 
+  /**
+   * A compaction's read-ahead over this table's data blocks in the order {@code walked} names
+   * them (an appended footer's index, whose reused blocks lie in this table's data), or null when
+   * this reader has no read-ahead buffers.
+   */
+  Readahead compactionReadahead(TableIndex walked) {
+    return Readahead.forFile(file, readaheadBuffers, walked, footerOffset, false);
+  }
+
   /** The filter block's contents as the file stores them (from the decoded filter); null without a filter. */
   byte[] filterContents() {
     return filter == null ? null : filter.encode();

@@ -16,6 +16,7 @@ import dev.cairn.iter.InternalIterator;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.ValueType;
+import dev.cairn.table.block.BlockHandle;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -29,7 +30,9 @@ import org.junit.jupiter.api.Test;
  * Read-ahead of table iterators: on files that bypass the page cache, when it starts, how its
  * spans grow, that it never changes what an iterator returns, that damage inside a span is still
  * reported with the block's offset, and that point reads are left alone; on page-cache files,
- * that a compaction reads in spans and a user's scan block by block.
+ * that a compaction reads in spans and a user's scan block by block; on appended tables, that a
+ * compaction reads each stretch of the blocks the index names once and none of the garbage
+ * between them, and that a filter rebuild reads the reused blocks a stretch at a time.
  */
 class ReadaheadTest {
   private static final int ALIGNMENT = 4096;
@@ -125,30 +128,11 @@ class ReadaheadTest {
 
   @Test
   void aCompactionReadsNoBytesOfAnAppendedTableThatItsIndexLeavesOut() throws IOException {
-    InMemoryFile memory = new InMemoryFile();
-    long firstFooter = build(memory, new TableOptions(4096, 16, 10), model).footerOffset();
-    // Every seventh key updated: about a third of the blocks dirty, spread over the file, their
-    // old copies left as garbage between the clean ones and their new ones at the tail.
-    List<Map.Entry<byte[], byte[]>> incoming = new ArrayList<>();
-    for (int k = 0; k < ENTRIES; k += 7) {
-      byte[] key = InternalKey.encode(userKey(k), ENTRIES + 1 + k, ValueType.VALUE);
-      byte[] value = new byte[1000];
-      incoming.add(Map.entry(key, value));
-      model.put(key, value);
-    }
-    long appendedFooter;
-    try (TableReader old = TableReader.open(memory, "t.sst", 7, firstFooter, null)) {
-      appendedFooter = new TableAppender(old, memory, memory, new TableOptions(4096, 16, 10), 0.02, it -> it,
-          IoTag.USER_READ).append(incoming).summary().footerOffset();
-    }
-    footerOffset = appendedFooter;
+    InMemoryFile memory = appendedTable();
     for (int alignment : new int[] {ALIGNMENT, 0}) {
       RecordingFile file = new RecordingFile(memory, alignment);
       try (TableReader r = open(file, new ReadaheadBuffers())) {
-        List<long[]> referenced = new ArrayList<>();
-        for (int i = 0; i < r.index().size(); i++) {
-          referenced.add(new long[] {r.index().handle(i).offset(), r.index().handle(i).end()});
-        }
+        List<long[]> referenced = referencedBlocks(r);
         file.reads.clear();
         assertScanned(r, COMPACTION);
         assertTrue(file.lengths().stream().anyMatch(n -> n >= 16 << 10), "spans still: " + file.lengths());
@@ -160,6 +144,124 @@ class ReadaheadTest {
         }
       }
     }
+  }
+
+  @Test
+  void aCompactionReadsEachStretchOfAnAppendedTablesBlocksOnce() throws IOException {
+    InMemoryFile memory = appendedTable();
+    RecordingFile file = new RecordingFile(memory, ALIGNMENT);
+    ReadaheadBuffers buffers = new ReadaheadBuffers();
+    try (TableReader r = open(file, buffers)) {
+      // The blocks the index names, in file order, fall into stretches that lie back to back: the
+      // clean runs between the garbage, and the appended tail. Each is read once, in spans.
+      List<long[]> referenced = referencedBlocks(r);
+      referenced.sort((a, b) -> Long.compare(a[0], b[0]));
+      int stretches = 0;
+      long spansNeeded = 0;
+      long largestBlock = referenced.stream().mapToLong(x -> x[1] - x[0]).max().orElseThrow();
+      // A span after the first of a long stretch starts at the aligned start of the block the one
+      // before could not hold whole, so it brings a little less than a buffer of new bytes.
+      long newBytesPerSpan = ReadaheadBuffers.BUFFER_BYTES - 2L * ALIGNMENT - largestBlock;
+      for (int i = 0; i < referenced.size(); i++) {
+        long start = referenced.get(i)[0];
+        while (i + 1 < referenced.size() && referenced.get(i + 1)[0] == referenced.get(i)[1]) {
+          i++;
+        }
+        stretches++;
+        spansNeeded += (referenced.get(i)[1] - start + newBytesPerSpan - 1) / newBytesPerSpan;
+      }
+      assertTrue(stretches > 20, "the appended table interleaves clean runs and its tail: " + stretches);
+      file.reads.clear();
+      assertScanned(r, COMPACTION);
+      assertTrue(file.reads.size() <= 1 + spansNeeded, file.reads.size() + " reads for " + stretches
+          + " stretches of blocks, which " + spansNeeded + " spans cover (and the first block alone)");
+      // Two reads share at most the aligned page a span starts on and the block the span before
+      // could not hold whole: no stretch is read again.
+      for (int i = 0; i < file.reads.size(); i++) {
+        for (int j = i + 1; j < file.reads.size(); j++) {
+          long[] a = file.reads.get(i);
+          long[] b = file.reads.get(j);
+          long shared = Math.min(a[0] + a[1], b[0] + b[1]) - Math.max(a[0], b[0]);
+          assertTrue(shared <= ALIGNMENT + largestBlock, a[1] + " bytes at " + a[0] + " and " + b[1] + " bytes at "
+              + b[0] + " share " + shared);
+        }
+      }
+    }
+    assertTrue(buffers.idleCount() >= 2 && buffers.idleCount() <= Readahead.MAX_SPANS,
+        "a span for the clean blocks and one for the tail, all given back: " + buffers.idleCount());
+  }
+
+  @Test
+  void aFilterRebuildReadsTheReusedBlocksInSpans() throws IOException {
+    List<Map.Entry<byte[], byte[]>> incoming = new ArrayList<>();
+    for (int k = 0; k < ENTRIES; k += 31) {
+      incoming.add(Map.entry(InternalKey.encode(userKey(k), ENTRIES + 1 + k, ValueType.VALUE), new byte[1000]));
+    }
+    // The same append twice: ORing into the old filter, and rebuilding it (a false-positive rate
+    // no filter meets); the difference in reads is the rebuild's.
+    int[] reads = new int[2];
+    int stretches = 0;
+    int reused = 0;
+    for (int rebuild = 0; rebuild < 2; rebuild++) {
+      InMemoryFile memory = new InMemoryFile();
+      long firstFooter = build(memory, new TableOptions(4096, 16, 10), model).footerOffset();
+      RecordingFile file = new RecordingFile(memory, ALIGNMENT);
+      TableAppender.Result r;
+      try (TableReader old = TableReader.open(file, "t.sst", 7, firstFooter, null, new ReadaheadBuffers())) {
+        r = new TableAppender(old, file, memory, new TableOptions(4096, 16, 10), rebuild == 1 ? 1e-9 : 0.5,
+            it -> it, COMPACTION).append(incoming);
+      }
+      assertEquals(rebuild == 1, r.filterRebuilt());
+      reads[rebuild] = file.reads.size();
+      try (TableReader appended = TableReader.open(memory, "t.sst", 7, r.summary().footerOffset(), null)) {
+        stretches = 0;
+        reused = 0;
+        long end = -1;
+        for (int i = 0; i < appended.index().size(); i++) {
+          BlockHandle h = appended.index().handle(i);
+          if (h.offset() < firstFooter) {
+            reused++;
+            stretches += h.offset() == end ? 0 : 1;
+            end = h.end();
+          }
+        }
+      }
+    }
+    assertTrue(stretches * 3 < reused, stretches + " stretches of " + reused + " reused blocks");
+    int rebuildReads = reads[1] - reads[0];
+    assertTrue(rebuildReads <= stretches + 1, rebuildReads + " reads to rebuild the filter over " + reused
+        + " reused blocks in " + stretches + " stretches: one a stretch (the first block alone)");
+  }
+
+  /**
+   * {@link #model} as one table, then every seventh key updated by an append: more than half of the
+   * blocks dirty, spread over the file, their old copies left as garbage between the clean ones
+   * and their new ones at the tail. Sets {@link #footerOffset} to the appended footer.
+   */
+  private InMemoryFile appendedTable() throws IOException {
+    InMemoryFile memory = new InMemoryFile();
+    long firstFooter = build(memory, new TableOptions(4096, 16, 10), model).footerOffset();
+    List<Map.Entry<byte[], byte[]>> incoming = new ArrayList<>();
+    for (int k = 0; k < ENTRIES; k += 7) {
+      byte[] key = InternalKey.encode(userKey(k), ENTRIES + 1 + k, ValueType.VALUE);
+      byte[] value = new byte[1000];
+      incoming.add(Map.entry(key, value));
+      model.put(key, value);
+    }
+    try (TableReader old = TableReader.open(memory, "t.sst", 7, firstFooter, null)) {
+      footerOffset = new TableAppender(old, memory, memory, new TableOptions(4096, 16, 10), 0.02, it -> it,
+          IoTag.USER_READ).append(incoming).summary().footerOffset();
+    }
+    return memory;
+  }
+
+  /** Each data block the index names, as {from, to} in the file (its trailer included). */
+  private static List<long[]> referencedBlocks(TableReader r) {
+    List<long[]> referenced = new ArrayList<>();
+    for (int i = 0; i < r.index().size(); i++) {
+      referenced.add(new long[] {r.index().handle(i).offset(), r.index().handle(i).end()});
+    }
+    return referenced;
   }
 
   private static long overlap(long from, long to, List<long[]> ranges) {
