@@ -71,7 +71,10 @@ public final class BenchMain {
     try {
       switch (command) {
         case "run", "compare" -> {
-          return runOrCompare(Flags.parse(command, rest), rest, err);
+          // A series (compare --repeat) resumes like a matrix cell: run again into the same
+          // folder, it keeps its finished rounds and ended runs rather than overwriting them.
+          Invocation inv = Flags.parse(command, rest);
+          return runOrCompare(inv, rest, inv.rounds() > 1, err);
         }
         case CHILD_COMMAND -> {
           return runInChild(rest, err);
@@ -135,10 +138,6 @@ public final class BenchMain {
     }
   }
 
-  private static int runOrCompare(Invocation inv, String[] flags, PrintStream progress) throws IOException {
-    return runOrCompare(inv, flags, false, progress);
-  }
-
   /**
    * With {@code keepFinishedRounds}, a round of a series whose folder holds its report (written
    * when the round's last run ended) is read back from its records instead of run again, and in
@@ -156,7 +155,7 @@ public final class BenchMain {
     for (int round = 0; round < inv.rounds(); round++) {
       Path out = inv.rounds() == 1 ? inv.out() : inv.out().resolve("round-" + (round + 1));
       if (keepFinishedRounds && inv.rounds() > 1 && FinishedRound.isFinished(out)) {
-        rounds.add(FinishedRound.figures(out, inv.config()));
+        rounds.add(FinishedRound.figures(out, inv.config(), inv.engines(), inv.workloads()));
         progress.println(out + " holds a finished round: kept");
         continue;
       }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A matrix stopped midway resumes at the round it was in: the cell's finished rounds are read
- * back, the unfinished one runs again, and a round recorded with another shape is refused.
+ * back, the unfinished one runs again, and a round recorded with another shape is refused. A
+ * series of {@code compare --repeat} resumes the same way.
  */
 class MatrixResumeTest {
   private static String[] matrix(Path out, String... more) {
@@ -43,6 +44,37 @@ class MatrixResumeTest {
     assertEquals(firstWritten, Files.getLastModifiedTime(firstReport), "round 1 not run again");
     assertTrue(Files.isRegularFile(cell.resolve("round-2/report.md")));
     assertTrue(Files.readString(cell.resolve("series.json")).contains("cairn-table"));
+  }
+
+  @Test
+  void aStoppedCompareSeriesKeepsItsFinishedRoundsAndRunsTheRest(@TempDir Path out) throws Exception {
+    String[] compare = RunnerSmokeTest.concat(new String[] {"compare", "--out", out.toString(), "--workloads",
+        "uniform", "--engines", "cairn-table,cairn-table-same", "--repeat", "2"}, RunnerSmokeTest.TINY);
+    StringBuilder stderr = new StringBuilder();
+    assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(stderr, compare), stderr.toString());
+    Path firstReport = out.resolve("round-1/report.md");
+    String first = Files.readString(firstReport);
+    FileTime firstWritten = Files.getLastModifiedTime(firstReport);
+    Files.delete(out.resolve("series.json"));
+    Files.delete(out.resolve("round-2/report.md"));
+
+    StringBuilder again = new StringBuilder();
+    assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(again, compare), again.toString());
+    assertTrue(again.toString().contains("round-1 holds a finished round: kept"), again.toString());
+    assertEquals(first, Files.readString(firstReport));
+    assertEquals(firstWritten, Files.getLastModifiedTime(firstReport), "round 1 not run again");
+    assertTrue(Files.isRegularFile(out.resolve("round-2/report.md")));
+    assertTrue(Files.readString(out.resolve("series.json")).contains("cairn-table-same"));
+
+    // The same folder asked for another engine set: refused before anything runs.
+    Files.delete(out.resolve("series.json"));
+    String[] more = compare.clone();
+    more[java.util.Arrays.asList(more).indexOf("cairn-table,cairn-table-same")] = "cairn-table,cairn-table-same,cairn-block";
+    StringBuilder refused = new StringBuilder();
+    assertEquals(BenchMain.EXIT_USAGE, OutputChecks.execute(refused, more), refused.toString());
+    assertTrue(refused.toString().contains("round-1 holds a round of other engines or workloads"), refused.toString());
+    assertEquals(first, Files.readString(firstReport));
+    assertFalse(Files.exists(out.resolve("series.json")), "nothing written over the records");
   }
 
   @Test

@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A round of a series that ended before the series was stopped, read back from its folder so the
@@ -24,10 +26,13 @@ public final class FinishedRound {
   /**
    * The figures of the finished round in {@code roundDir}.
    *
-   * @throws UsageException if the round ran with another configuration than {@code config}: a
-   *     series mixing the two would compare runs of different shapes
+   * @param engines the engines the round is to hold, in any order
+   * @param workloads the workloads each of them is to have run
+   * @throws UsageException if the round ran with another configuration than {@code config}, or
+   *     other engines or workloads: a series mixing the two would compare runs of different shapes
    */
-  public static List<RunFigures> figures(Path roundDir, RunConfig config) throws IOException {
+  public static List<RunFigures> figures(Path roundDir, RunConfig config, List<String> engines,
+      List<String> workloads) throws IOException {
     Map<String, Object> recorded = new java.util.LinkedHashMap<>(RunFigures.configOfRecords(roundDir));
     RunConfig.KEYS_ADDED_LATER.forEach(recorded::putIfAbsent);
     // Through JSON and back, so that numbers compare as the record holds them.
@@ -36,6 +41,15 @@ public final class FinishedRound {
       throw new UsageException(roundDir + " holds a round run with another configuration ("
           + Json.write(recorded) + ", not " + Json.write(expected) + "): move it away to run the round again");
     }
-    return RunFigures.fromRecords(roundDir);
+    List<RunFigures> figures = RunFigures.fromRecords(roundDir);
+    Set<String> asked = new TreeSet<>();
+    engines.forEach(e -> workloads.forEach(w -> asked.add(e + " " + w)));
+    Set<String> held = new TreeSet<>();
+    figures.forEach(f -> held.add(f.engine() + " " + f.workload()));
+    if (!held.equals(asked)) {
+      throw new UsageException(roundDir + " holds a round of other engines or workloads (" + held + ", not "
+          + asked + "): move it away to run the round again");
+    }
+    return figures;
   }
 }

@@ -10,17 +10,18 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The runs of an unfinished round of a resumable series ({@code matrix}, {@code blockdb}), kept
- * one file each ({@link RunResultFile}) in the round's {@code runs/} folder as they end, so that a
- * series stopped in the middle of a round of hour-long runs resumes at the run it was in. A kept
- * run is used again only if it ended without error under the same configuration and by this
- * runner's format; anything else runs again. The folder goes once the round is written whole.
+ * The runs of an unfinished round of a series ({@code compare --repeat}, {@code matrix},
+ * {@code blockdb}), kept one file each ({@link RunResultFile}) in the round's {@code runs/} folder
+ * as they end, so that a series stopped in the middle of a round of hour-long runs resumes at the
+ * run it was in. A kept run is used again only if it ended without error under the same
+ * configuration and by this runner's format; anything else runs again. The folder goes once the
+ * round is written whole.
  *
  * <p>A round resumed this way ran its engines at two times, not back to back: the round's report
  * says nothing of it, the progress lines do.
  */
 public final class KeptRuns {
-  /** A round that keeps nothing (a plain {@code compare}). */
+  /** A round that keeps nothing (a single {@code run} or {@code compare}). */
   public static final KeptRuns NONE = new KeptRuns(null, null, null);
 
   private final Path dir;
