@@ -26,53 +26,25 @@ class MatrixResumeTest {
 
   @Test
   void aStoppedCellKeepsItsFinishedRoundsAndRunsTheRest(@TempDir Path out) throws Exception {
-    StringBuilder stderr = new StringBuilder();
-    assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(stderr, matrix(out)), stderr.toString());
-    Path cell = out.resolve("page/uniform");
-    Path firstReport = cell.resolve("round-1/report.md");
-    String first = Files.readString(firstReport);
-    FileTime firstWritten = Files.getLastModifiedTime(firstReport);
-    // As a stop in round 2 leaves it: round 2's report not written yet, no series.
-    Files.delete(cell.resolve("series.json"));
-    Files.delete(cell.resolve("round-2/report.md"));
-
-    StringBuilder again = new StringBuilder();
-    assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(again, matrix(out)), again.toString());
-    assertTrue(again.toString().contains("round-1 holds a finished round: kept"), again.toString());
-    assertFalse(again.toString().contains("round-2 holds a finished round"), again.toString());
-    assertEquals(first, Files.readString(firstReport));
-    assertEquals(firstWritten, Files.getLastModifiedTime(firstReport), "round 1 not run again");
-    assertTrue(Files.isRegularFile(cell.resolve("round-2/report.md")));
-    assertTrue(Files.readString(cell.resolve("series.json")).contains("cairn-table"));
+    assertResumesAfterRoundOne(matrix(out), out.resolve("page/uniform"));
   }
 
   @Test
   void aStoppedCompareSeriesKeepsItsFinishedRoundsAndRunsTheRest(@TempDir Path out) throws Exception {
     String[] compare = RunnerSmokeTest.concat(new String[] {"compare", "--out", out.toString(), "--workloads",
         "uniform", "--engines", "cairn-table,cairn-table-same", "--repeat", "2"}, RunnerSmokeTest.TINY);
-    StringBuilder stderr = new StringBuilder();
-    assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(stderr, compare), stderr.toString());
+    String first = assertResumesAfterRoundOne(compare, out);
     Path firstReport = out.resolve("round-1/report.md");
-    String first = Files.readString(firstReport);
-    FileTime firstWritten = Files.getLastModifiedTime(firstReport);
-    Files.delete(out.resolve("series.json"));
-    Files.delete(out.resolve("round-2/report.md"));
-
-    StringBuilder again = new StringBuilder();
-    assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(again, compare), again.toString());
-    assertTrue(again.toString().contains("round-1 holds a finished round: kept"), again.toString());
-    assertEquals(first, Files.readString(firstReport));
-    assertEquals(firstWritten, Files.getLastModifiedTime(firstReport), "round 1 not run again");
-    assertTrue(Files.isRegularFile(out.resolve("round-2/report.md")));
-    assertTrue(Files.readString(out.resolve("series.json")).contains("cairn-table-same"));
 
     // The same folder asked for another engine set: refused before anything runs.
     Files.delete(out.resolve("series.json"));
     String[] more = compare.clone();
-    more[java.util.Arrays.asList(more).indexOf("cairn-table,cairn-table-same")] = "cairn-table,cairn-table-same,cairn-block";
+    more[java.util.Arrays.asList(more).indexOf("cairn-table,cairn-table-same")] =
+        "cairn-table,cairn-table-same,cairn-block";
     StringBuilder refused = new StringBuilder();
     assertEquals(BenchMain.EXIT_USAGE, OutputChecks.execute(refused, more), refused.toString());
-    assertTrue(refused.toString().contains("round-1 holds a round of other engines or workloads"), refused.toString());
+    assertTrue(refused.toString().contains("round-1 holds a round of other engines or workloads"),
+        refused.toString());
     assertEquals(first, Files.readString(firstReport));
     assertFalse(Files.exists(out.resolve("series.json")), "nothing written over the records");
   }
@@ -150,5 +122,30 @@ class MatrixResumeTest {
     StringBuilder kept = new StringBuilder();
     assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(kept, matrix(out)), kept.toString());
     assertTrue(kept.toString().contains("round-1 holds a finished round: kept"), kept.toString());
+  }
+
+  /**
+   * Runs a series of two rounds ({@code args} into {@code series}), leaves it as a stop in round 2
+   * does (round 2's report not written, no series), runs it again, and checks that round 1 was
+   * kept, not run again, and round 2 and the series written. Returns round 1's report.
+   */
+  private static String assertResumesAfterRoundOne(String[] args, Path series) throws Exception {
+    StringBuilder stderr = new StringBuilder();
+    assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(stderr, args), stderr.toString());
+    Path firstReport = series.resolve("round-1/report.md");
+    String first = Files.readString(firstReport);
+    FileTime firstWritten = Files.getLastModifiedTime(firstReport);
+    Files.delete(series.resolve("series.json"));
+    Files.delete(series.resolve("round-2/report.md"));
+
+    StringBuilder again = new StringBuilder();
+    assertEquals(BenchMain.EXIT_OK, OutputChecks.execute(again, args), again.toString());
+    assertTrue(again.toString().contains("round-1 holds a finished round: kept"), again.toString());
+    assertFalse(again.toString().contains("round-2 holds a finished round"), again.toString());
+    assertEquals(first, Files.readString(firstReport));
+    assertEquals(firstWritten, Files.getLastModifiedTime(firstReport), "round 1 not run again");
+    assertTrue(Files.isRegularFile(series.resolve("round-2/report.md")));
+    assertTrue(Files.readString(series.resolve("series.json")).contains("cairn-table-same"));
+    return first;
   }
 }

@@ -60,7 +60,7 @@ record AppendedFilter(byte[] contents, long bitsPerKey, boolean rebuilt) {
     BloomFilterBuilder builder = new BloomFilterBuilder(options.bloomBitsPerKey());
     TableIndex index = TableIndex.decode(newIndex, reader.fileName(), firstNewOffset, Long.MAX_VALUE);
     byte[] previous = null;
-    try (Readahead readahead = reader.compactionReadahead(index)) { // null: block by block
+    try (Readahead readahead = reader.readahead(index, false)) { // null: block by block
       for (int i = 0; i < index.size(); i++) {
         BlockHandle h = index.handle(i);
         if (readahead != null) {

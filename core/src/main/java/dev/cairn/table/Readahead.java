@@ -32,17 +32,17 @@ import java.nio.ByteBuffer;
  * <p>A span reads only blocks the iterator will read next: from the missed block on, each block
  * that a later index entry names and that begins where the span so far ends, passing over at most
  * {@link #LOOKAHEAD_BLOCKS} entries that do not. In a table written in one piece that is every
- * later block, so a span is the next 256 KiB of the file, as it always was. An appended table (block compaction) is several regions, each in key
- * order: the table as first written, where the old copies of dirty blocks lie as garbage between
- * the clean ones, and each append's tail; the index interleaves them. A span there runs through
- * the missed block's region, skipping the entries of the others, and never reads the garbage; and
- * an iterator keeps up to {@link #MAX_SPANS} spans at once, one per region its walk alternates
- * between, so that going from a clean block to an appended one and back does not read either
- * region again. A refill takes the buffer of a span none of the next entries needs, else an unused
- * slot, else the span used longest ago. A walk through a table written in one piece uses one
- * buffer; an iterator that seeks back a little and walks on may keep its earlier span as well.
- * Bytes are never rewritten, so a buffered span stays valid across appends. Not thread-safe: one
- * iterator's.
+ * later block, so a span is the next 256 KiB of the file. An appended table (block compaction) is
+ * several regions, each in key order: the table as first written, where the old copies of dirty
+ * blocks lie as garbage between the clean ones, and each append's tail; the index interleaves
+ * them. A span there runs through the missed block's region, skipping the entries of the others,
+ * and never reads the garbage; and an iterator keeps up to {@link #MAX_SPANS} spans at once, one
+ * per region its walk alternates between, so that going from a clean block to an appended one and
+ * back does not read either region again. A refill takes the buffer of a span none of the next
+ * entries needs, else an unused slot, else the span used longest ago. A walk through a table
+ * written in one piece uses one buffer; an iterator that seeks back a little and walks on may keep
+ * its earlier span as well. Bytes are never rewritten, so a buffered span stays valid across
+ * appends. Not thread-safe: one iterator's.
  */
 final class Readahead implements AutoCloseable {
   static final int INITIAL_BYTES = 8 << 10;

@@ -33,7 +33,6 @@ import java.util.concurrent.atomic.LongAdder;
  * file and offset.
  */
 public final class TableReader implements AutoCloseable {
-  // Immutable after construction.
   private final ReadableFile file;
   private final String fileName;
   private final long fileNumber;
@@ -42,14 +41,11 @@ public final class TableReader implements AutoCloseable {
   private final TableIndex index;
   private final BloomFilter filter; // null when the table has none
   private final TableProperties properties;
-  /** The range-deletion block's tombstones, read at open; {@link RangeTombstones#EMPTY}: none. */
-  private final RangeTombstones rangeTombstones;
+  private final RangeTombstones rangeTombstones; // the range-deletion block's, read at open; EMPTY: none
   private final BlockCache cache; // null when reads are uncached
   private final ReadaheadBuffers readaheadBuffers; // null: iterators do not read ahead
-  /** Whether data blocks may be stored compressed (a version 2 footer). */
-  private final boolean compressed;
-  /** Reads a missed data block from the file or the read-ahead, into the cache when asked. */
-  private final StoredBlockReader blocks;
+  private final boolean compressed; // whether data blocks may be stored compressed (a version 2 footer)
+  private final StoredBlockReader blocks; // reads a missed data block from the file or the read-ahead
 
   private final LongAdder filterProbes = new LongAdder();
   private final LongAdder filterUseful = new LongAdder();
@@ -335,22 +331,16 @@ public final class TableReader implements AutoCloseable {
    * @param readTag accounting tag for blocks read from the file
    */
   public InternalIterator iterator(boolean fillCache, IoTag readTag) {
-    Readahead readahead = Readahead.forFile(file, readaheadBuffers, index, footerOffset,
-        readTag.purpose() == IoPurpose.USER_READ);
-    return new TableIterator(this, fillCache, readTag, readahead);
+    return new TableIterator(this, fillCache, readTag, readahead(index, readTag.purpose() == IoPurpose.USER_READ));
   }
 
   TableIndex index() {
     return index;
   }
 
-  /**
-   * A compaction's read-ahead over this table's data blocks in the order {@code walked} names
-   * them (an appended footer's index, whose reused blocks lie in this table's data), or null when
-   * this reader has no read-ahead buffers.
-   */
-  Readahead compactionReadahead(TableIndex walked) {
-    return Readahead.forFile(file, readaheadBuffers, walked, footerOffset, false);
+  /** Read-ahead over this table's blocks in {@code walked}'s order (this index or a newer footer's); null: none. */
+  Readahead readahead(TableIndex walked, boolean userRead) {
+    return Readahead.forFile(file, readaheadBuffers, walked, footerOffset, userRead);
   }
 
   /** The filter block's contents as the file stores them (from the decoded filter); null without a filter. */

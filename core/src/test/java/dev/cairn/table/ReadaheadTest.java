@@ -182,8 +182,8 @@ class ReadaheadTest {
           long[] a = file.reads.get(i);
           long[] b = file.reads.get(j);
           long shared = Math.min(a[0] + a[1], b[0] + b[1]) - Math.max(a[0], b[0]);
-          assertTrue(shared <= ALIGNMENT + largestBlock, a[1] + " bytes at " + a[0] + " and " + b[1] + " bytes at "
-              + b[0] + " share " + shared);
+          assertTrue(shared <= ALIGNMENT + largestBlock,
+              a[1] + " bytes at " + a[0] + " and " + b[1] + " bytes at " + b[0] + " share " + shared);
         }
       }
     }
@@ -195,7 +195,8 @@ class ReadaheadTest {
   void aFilterRebuildReadsTheReusedBlocksInSpans() throws IOException {
     List<Map.Entry<byte[], byte[]>> incoming = new ArrayList<>();
     for (int k = 0; k < ENTRIES; k += 31) {
-      incoming.add(Map.entry(InternalKey.encode(userKey(k), ENTRIES + 1 + k, ValueType.VALUE), new byte[1000]));
+      byte[] key = InternalKey.encode(userKey(k), ENTRIES + 1 + k, ValueType.VALUE);
+      incoming.add(Map.entry(key, new byte[1000]));
     }
     // The same append twice: ORing into the old filter, and rebuilding it (a false-positive rate
     // no filter meets); the difference in reads is the rebuild's.
