@@ -35,10 +35,20 @@ import java.util.List;
  *       hides an older version in a clean neighbour.
  * </ul>
  *
- * Dirty blocks that lie next to each other in the file are read with one positional read
- * (their index neighbours often are, before the first append scatters them).
+ * Dirty blocks are read with as few positional reads as the gaps between them allow: blocks
+ * that lie in the file no more than {@link Readahead#MAX_GAP_BYTES} apart share one read, the
+ * bytes between them read and dropped, except a clean block that follows a dirty one in the
+ * index (the widening may look at its first key: kept, so it costs no call of its own); the
+ * neighbours a read did not pass over are read together by the same rule. A merge often dirties half of a target's blocks or more, in runs of one or two blocks
+ * with a clean block or two (or an earlier append's garbage) between: read run by run, and each
+ * run's neighbour alone, a 2 MiB table costs a couple of hundred calls; read across the gaps, a
+ * few. On a device that serves a fixed number of reads a second, calls are what a merge takes
+ * from the clients' reads (docs/decisions/0030).
  */
 final class DirtyBlocks {
+  /** Largest single read of dirty blocks (its bytes are held on the heap while they are decoded). */
+  static final int MAX_READ_BYTES = 8 << 20;
+
   private final TableReader reader;
   private final ReadableFile file;
   private final IoTag tag;
@@ -47,6 +57,11 @@ final class DirtyBlocks {
   /** Dirty blocks whose incoming keys go beside them, unmerged (see {@link BesideTest}). */
   private final boolean[] beside;
   private final Block[] contents;
+  /**
+   * The stored bytes of clean blocks that follow a dirty one in the index, kept from a read that
+   * passed over them: the widening may look at their first key, and then needs no call.
+   */
+  private final byte[][] passedOver;
 
   /**
    * Whether the incoming keys of lone dirty block {@code i} all lie before its first or after
@@ -65,6 +80,7 @@ final class DirtyBlocks {
     this.dirty = new boolean[index.size()];
     this.beside = new boolean[index.size()];
     this.contents = new Block[index.size()];
+    this.passedOver = new byte[index.size()][];
   }
 
   /**
@@ -169,7 +185,7 @@ final class DirtyBlocks {
     return contents[i];
   }
 
-  /** Reads every dirty block not read yet; file-adjacent blocks share one read. */
+  /** Reads every dirty block not read yet. */
   private void readCoalesced() throws IOException {
     List<Integer> wanted = new ArrayList<>();
     for (int i = 0; i < dirty.length; i++) {
@@ -177,18 +193,33 @@ final class DirtyBlocks {
         wanted.add(i);
       }
     }
+    read(wanted);
+  }
+
+  /**
+   * Reads blocks {@code wanted} (index positions, none read yet) in file order: blocks at most
+   * {@link Readahead#MAX_GAP_BYTES} apart share one read of at most {@link #MAX_READ_BYTES}.
+   */
+  private void read(List<Integer> wanted) throws IOException {
+    wanted.removeIf(this::decodePassedOver);
     wanted.sort((a, b) -> Long.compare(index.handle(a).offset(), index.handle(b).offset()));
     int start = 0;
     while (start < wanted.size()) {
       int end = start + 1;
+      long from = index.handle(wanted.get(start)).offset();
       while (end < wanted.size()
-          && index.handle(wanted.get(end)).offset() == index.handle(wanted.get(end - 1)).end()
-          && index.handle(wanted.get(end)).end() - index.handle(wanted.get(start)).offset() < (8 << 20)) {
+          && gapBefore(wanted.get(end), wanted.get(end - 1)) <= Readahead.MAX_GAP_BYTES
+          && index.handle(wanted.get(end)).end() - from <= MAX_READ_BYTES) {
         end++;
       }
       readSpan(wanted.subList(start, end));
       start = end;
     }
+  }
+
+  /** Bytes between block {@code before}'s end and block {@code i}'s start in the file. */
+  private long gapBefore(int i, int before) {
+    return index.handle(i).offset() - index.handle(before).end();
   }
 
   private void readSpan(List<Integer> blocks) throws IOException {
@@ -201,17 +232,44 @@ final class DirtyBlocks {
           "truncated blocks: wanted " + raw.length + " bytes, got " + Math.max(0, n));
     }
     for (int i : blocks) {
-      BlockHandle h = index.handle(i);
-      int at = (int) (h.offset() - from);
-      ByteBuffer one = ByteBuffer.wrap(Arrays.copyOfRange(raw, at, at + (int) h.size() + BlockTrailer.SIZE));
-      contents[i] = new Block(reader.decodeStored(one, h.offset()), reader.fileName(), h.offset());
+      contents[i] = decode(i, storedBytes(raw, from, i));
     }
+    for (int i = 0; i + 1 < dirty.length; i++) {
+      BlockHandle next = index.handle(i + 1);
+      if (dirty[i] && !dirty[i + 1] && contents[i + 1] == null && passedOver[i + 1] == null
+          && next.offset() >= from && next.end() <= to) {
+        passedOver[i + 1] = storedBytes(raw, from, i + 1);
+      }
+    }
+  }
+
+  /** Block {@code i}'s stored bytes (its trailer included) out of {@code raw}, read from {@code from}. */
+  private byte[] storedBytes(byte[] raw, long from, int i) {
+    BlockHandle h = index.handle(i);
+    int at = (int) (h.offset() - from);
+    return Arrays.copyOfRange(raw, at, at + (int) h.size() + BlockTrailer.SIZE);
+  }
+
+  private Block decode(int i, byte[] stored) {
+    long offset = index.handle(i).offset();
+    return new Block(reader.decodeStored(ByteBuffer.wrap(stored), offset), reader.fileName(), offset);
+  }
+
+  /** Decodes block {@code i} from bytes a read passed over; false if none did. */
+  private boolean decodePassedOver(int i) {
+    if (passedOver[i] == null) {
+      return false;
+    }
+    contents[i] = decode(i, passedOver[i]);
+    passedOver[i] = null;
+    return true;
   }
 
   private void widenStraddlingRuns() throws IOException {
     boolean changed = true;
     while (changed) {
       changed = false;
+      read(neighboursThatDecide());
       for (int i = 0; i < dirty.length; i++) {
         if (!dirty[i] || beside[i] || contents[i] == null) {
           continue; // clean, not merged, or marked in this pass: looked at after the next read
@@ -227,7 +285,7 @@ final class DirtyBlocks {
           changed = true;
         }
         // Right neighbour: the separator is usually the block's exact last key, so a match with
-        // the last user key is only a hint; the neighbour's first key decides (one extra read).
+        // the last user key is only a hint; the neighbour's first key decides.
         if (i + 1 < dirty.length && (!dirty[i + 1] || beside[i + 1])
             && sameUserKey(index.separator(i), lastKey(contents[i]))
             && sameUserKey(lastKey(contents[i]), firstKey(peek(i + 1)))) {
@@ -242,12 +300,38 @@ final class DirtyBlocks {
     }
   }
 
-  /** Block {@code j}'s contents, read if needed (a clean neighbour whose first key decides). */
+  /**
+   * The clean right neighbours whose first key decides whether a merged run widens (the run's
+   * separator is its last user key) and that are not decoded yet: decoded from the bytes a read
+   * of dirty blocks passed over, or read together, before the pass that looks at them, so that
+   * each does not cost a call of its own. In a dense key space (the runner's, or sequential ids)
+   * the separator is rarely shortened and nearly every merged run's right neighbour is one.
+   */
+  private List<Integer> neighboursThatDecide() {
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i + 1 < dirty.length; i++) {
+      if (dirty[i] && !beside[i] && contents[i] != null && !dirty[i + 1] && contents[i + 1] == null
+          && sameUserKey(index.separator(i), lastKey(contents[i]))) {
+        out.add(i + 1);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Block {@code j}'s contents: a neighbour decoded or read by {@link #neighboursThatDecide}, or,
+   * when it became one during the pass, decoded from bytes passed over or read alone.
+   */
   private Block peek(int j) throws IOException {
-    if (contents[j] == null) {
+    if (contents[j] == null && !decodePassedOver(j)) {
       readSpan(List.of(j));
     }
     return contents[j];
+  }
+
+  /** Whether block {@code i}'s contents were read: the dirty ones and the neighbours looked at. */
+  boolean isRead(int i) {
+    return contents[i] != null;
   }
 
   private static boolean sameUserKey(byte[] a, byte[] b) {

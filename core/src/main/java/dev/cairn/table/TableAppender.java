@@ -98,6 +98,9 @@ public final class TableAppender {
   private final EntryTotals added = new EntryTotals();
   private final EntryTotals removed = new EntryTotals();
 
+  /** Range tombstones arriving with the incoming entries ({@link #append(List, RangeTombstones)}). */
+  private RangeTombstones incomingTombstones = RangeTombstones.EMPTY;
+
   /**
    * @param reader the table at its current (manifest) footer
    * @param file a readable handle on the same file, for dirty-block reads
@@ -105,9 +108,6 @@ public final class TableAppender {
    *     earlier failed append is cut there)
    * @param dropRules wraps a merged stream with compaction's drop rules (snapshots, tombstones)
    */
-  /** Range tombstones arriving with the incoming entries ({@link #append(List, RangeTombstones)}). */
-  private RangeTombstones incomingTombstones = RangeTombstones.EMPTY;
-
   public TableAppender(TableReader reader, ReadableFile file, WritableFile out, TableOptions options,
       double maxFilterFpRate, UnaryOperator<InternalIterator> dropRules, IoTag readTag) {
     this.reader = reader;

@@ -191,6 +191,11 @@ public final class TableDump {
     }
 
     @Override
+    public int directReadAlignment() {
+      return file.directReadAlignment();
+    }
+
+    @Override
     public void close() {}
   }
 }

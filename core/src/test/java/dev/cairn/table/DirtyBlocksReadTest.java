@@ -1,0 +1,189 @@
+package dev.cairn.table;
+
+import static dev.cairn.table.TableTestSupport.assertScanMatches;
+import static dev.cairn.table.TableTestSupport.build;
+import static dev.cairn.table.TableTestSupport.userKey;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.fs.IoPurpose;
+import dev.cairn.fs.IoTag;
+import dev.cairn.fs.fake.InMemoryFile;
+import dev.cairn.key.InternalKey;
+import dev.cairn.key.InternalKeyComparator;
+import dev.cairn.key.RangeTombstones;
+import dev.cairn.key.ValueType;
+import dev.cairn.table.block.BlockHandle;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How block compaction reads a target's dirty blocks and the clean neighbours it looks at: blocks
+ * at most {@link Readahead#MAX_GAP_BYTES} apart share a read, farther ones do not, and every
+ * block read is the one its index entry names; on a table written in one
+ * piece and on one appended before, whose blocks lie in two regions with garbage between.
+ */
+class DirtyBlocksReadTest {
+  private static final InternalKeyComparator CMP = InternalKeyComparator.INSTANCE;
+  private static final int ENTRIES = 2_000;
+  private static final TableOptions OPTIONS = new TableOptions(4096, 16, 10);
+  private static final IoTag COMPACTION = new IoTag(IoPurpose.COMPACTION, 2);
+
+  private final TreeMap<byte[], byte[]> model = new TreeMap<>(CMP);
+  private final InMemoryFile memory = new InMemoryFile();
+  private long footerOffset;
+
+  @Test
+  void halfTheBlocksDirtyInShortRunsCostTwoReadsNotOneForEachRunAndNeighbour() throws IOException {
+    buildTable();
+    try (TableReader r = TableReader.open(memory, "t.sst", 7, footerOffset, null)) {
+      RecordingFile file = new RecordingFile(memory, 0);
+      DirtyBlocks d = find(r, file, everyKth(7));
+      int dirty = (int) d.dirtyCount();
+      int runs = 0;
+      for (int i = 0; i < d.size(); i++) {
+        runs += d.isDirty(i) && (i == 0 || !d.isDirty(i - 1)) ? 1 : 0;
+      }
+      assertTrue(dirty > r.index().size() / 3 && runs > 100, dirty + " dirty blocks in " + runs + " runs");
+      // One read for the dirty blocks, one for the clean neighbours whose first key decides.
+      assertTrue(file.reads.size() <= 2, file.reads.size() + " reads for " + runs + " runs of dirty blocks");
+      assertReadsFollowTheGapRule(r, d, file.reads);
+    }
+  }
+
+  @Test
+  void dirtyBlocksFartherApartThanTheGapAreReadApart() throws IOException {
+    buildTable();
+    try (TableReader r = TableReader.open(memory, "t.sst", 7, footerOffset, null)) {
+      RecordingFile file = new RecordingFile(memory, 0);
+      DirtyBlocks d = find(r, file, everyKth(97)); // a dirty block every 25 or so, 100 KiB apart
+      assertTrue(file.reads.size() >= d.dirtyCount(), file.reads.size() + " reads for " + d.dirtyCount());
+      assertReadsFollowTheGapRule(r, d, file.reads);
+      long blocksRead = 0;
+      for (int i = 0; i < d.size(); i++) {
+        blocksRead += d.isRead(i) ? r.index().handle(i).end() - r.index().handle(i).offset() : 0;
+      }
+      long bytesRead = file.lengths().stream().mapToLong(n -> n).sum();
+      assertEquals(blocksRead, bytesRead, "every gap is wider than the bound: nothing passed over");
+    }
+  }
+
+  @Test
+  void onAnAppendedTableReadsPassOverNoWiderGapAndAnAppendStillReadsBack() throws IOException {
+    buildTable();
+    appendToTable(everyKth(7));
+    Random rnd = new Random(5);
+    for (int round = 0; round < 6; round++) {
+      List<Integer> keys = clusters(rnd);
+      try (TableReader r = TableReader.open(memory, "t.sst", 7, footerOffset, null)) {
+        RecordingFile file = new RecordingFile(memory, 0);
+        DirtyBlocks d = find(r, file, keys);
+        assertTrue(d.dirtyCount() > 0);
+        assertReadsFollowTheGapRule(r, d, file.reads);
+      }
+    }
+    appendToTable(clusters(rnd));
+    try (TableReader r = TableReader.open(memory, "t.sst", 7, footerOffset, null)) {
+      assertScanMatches(model, r);
+    }
+  }
+
+  /**
+   * Each read starts and ends at a block read and passes over at most {@link
+   * Readahead#MAX_GAP_BYTES} between two such blocks; every block read came from a read; each
+   * dirty block read holds the keys its index entry names.
+   */
+  private static void assertReadsFollowTheGapRule(TableReader r, DirtyBlocks d, List<long[]> reads) {
+    List<BlockHandle> read = new ArrayList<>();
+    for (int i = 0; i < d.size(); i++) {
+      if (d.isRead(i)) {
+        read.add(r.index().handle(i));
+      }
+      if (d.isDirty(i)) {
+        byte[] first = DirtyBlocks.firstKey(d.block(i));
+        byte[] last = DirtyBlocks.lastKey(d.block(i));
+        assertTrue(i == 0 || CMP.compare(first, r.index().separator(i - 1)) > 0, "block " + i + " begins after");
+        assertTrue(CMP.compare(last, r.index().separator(i)) <= 0, "block " + i + " ends at its separator");
+      }
+    }
+    read.sort((a, b) -> Long.compare(a.offset(), b.offset()));
+    for (long[] one : reads) {
+      long from = one[0];
+      long to = one[0] + one[1];
+      List<BlockHandle> inside = read.stream().filter(h -> h.offset() >= from && h.end() <= to).toList();
+      assertTrue(!inside.isEmpty(), "a read of " + one[1] + " bytes at " + from + " holds no block read");
+      assertEquals(from, inside.get(0).offset(), "a read at " + from + " starts at a block read");
+      assertEquals(to, inside.get(inside.size() - 1).end(), "a read at " + from + " ends at a block read");
+      for (int k = 1; k < inside.size(); k++) {
+        long gap = inside.get(k).offset() - inside.get(k - 1).end();
+        assertTrue(gap <= Readahead.MAX_GAP_BYTES, "a read at " + from + " passes over " + gap + " bytes");
+      }
+      assertTrue(one[1] <= DirtyBlocks.MAX_READ_BYTES);
+    }
+    for (BlockHandle h : read) {
+      assertTrue(reads.stream().anyMatch(one -> h.offset() >= one[0] && h.end() <= one[0] + one[1]),
+          "block at " + h.offset() + " came from a read");
+    }
+  }
+
+  private DirtyBlocks find(TableReader r, RecordingFile file, List<Integer> keys) throws IOException {
+    List<byte[]> userKeys = new ArrayList<>();
+    keys.forEach(k -> userKeys.add(userKey(k)));
+    return DirtyBlocks.find(r, file, COMPACTION, userKeys, RangeTombstones.EMPTY, (i, block) -> false);
+  }
+
+  /** About 2 MiB of 1 KiB values over a dense key space: about 500 blocks. */
+  private void buildTable() throws IOException {
+    Random rnd = new Random(11);
+    for (int i = 0; i < ENTRIES; i++) {
+      byte[] value = new byte[1000 + rnd.nextInt(48)];
+      rnd.nextBytes(value);
+      model.put(InternalKey.encode(userKey(i), i + 1, ValueType.VALUE), value);
+    }
+    footerOffset = build(memory, OPTIONS, model).footerOffset();
+  }
+
+  /**
+   * Appends new versions of {@code keys} (ascending), every version kept (no drop rules), and
+   * moves {@link #footerOffset} to the new footer.
+   */
+  private void appendToTable(List<Integer> keys) throws IOException {
+    long sequence = 10L * ENTRIES + model.size();
+    List<Map.Entry<byte[], byte[]>> incoming = new ArrayList<>();
+    for (int k : keys) {
+      byte[] key = InternalKey.encode(userKey(k), ++sequence, ValueType.VALUE);
+      byte[] value = ("v" + sequence).repeat(100).getBytes();
+      model.put(key, value);
+      incoming.add(Map.entry(key, value));
+    }
+    try (TableReader old = TableReader.open(memory, "t.sst", 7, footerOffset, null)) {
+      footerOffset = new TableAppender(old, memory, memory, OPTIONS, 0.02, it -> it, COMPACTION)
+          .append(incoming).summary().footerOffset();
+    }
+  }
+
+  private static List<Integer> everyKth(int k) {
+    List<Integer> keys = new ArrayList<>();
+    for (int i = 0; i < ENTRIES; i += k) {
+      keys.add(i);
+    }
+    return keys;
+  }
+
+  /** Ascending distinct keys in a few clusters: dense runs of dirty blocks with wide gaps between. */
+  private static List<Integer> clusters(Random rnd) {
+    TreeMap<Integer, Boolean> keys = new TreeMap<>();
+    for (int c = 0; c < 8; c++) {
+      int at = rnd.nextInt(ENTRIES);
+      for (int j = 0, n = 1 + rnd.nextInt(40); j < n && at < ENTRIES; j++, at += 1 + rnd.nextInt(12)) {
+        keys.put(at, true);
+      }
+    }
+    return new ArrayList<>(keys.keySet());
+  }
+}
