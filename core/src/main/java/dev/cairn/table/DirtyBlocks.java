@@ -37,12 +37,10 @@ import java.util.List;
  *
  * Dirty blocks are read with as few positional reads as the gaps between them allow: blocks
  * that lie in the file no more than {@link Readahead#MAX_GAP_BYTES} apart share one read, the
- * bytes between them read and dropped, except a clean block that follows a dirty one in the
- * index (the widening may look at its first key: kept, so it costs no call of its own); the
- * neighbours a read did not pass over are read together by the same rule. A merge often dirties half of a target's blocks or more, in runs of one or two blocks
- * with a clean block or two (or an earlier append's garbage) between: read run by run, and each
- * run's neighbour alone, a 2 MiB table costs a couple of hundred calls; read across the gaps, a
- * few. On a device that serves a fixed number of reads a second, calls are what a merge takes
+ * bytes between them read and dropped, except those of a clean block the widening may look at
+ * (the right neighbour of a dirty block whose separator is its last user key), which are kept
+ * until the widening ends; the neighbours no read passed over are read together by the same
+ * rule. On a device that serves a fixed number of reads a second, calls are what a merge takes
  * from the clients' reads (docs/decisions/0030).
  */
 final class DirtyBlocks {
@@ -197,11 +195,17 @@ final class DirtyBlocks {
   }
 
   /**
-   * Reads blocks {@code wanted} (index positions, none read yet) in file order: blocks at most
+   * Reads {@code blocks} (index positions, none read yet), those whose bytes a read passed over
+   * from those bytes, the rest in file order: blocks at most
    * {@link Readahead#MAX_GAP_BYTES} apart share one read of at most {@link #MAX_READ_BYTES}.
    */
-  private void read(List<Integer> wanted) throws IOException {
-    wanted.removeIf(this::decodePassedOver);
+  private void read(List<Integer> blocks) throws IOException {
+    List<Integer> wanted = new ArrayList<>();
+    for (int i : blocks) {
+      if (!decodePassedOver(i)) {
+        wanted.add(i);
+      }
+    }
     wanted.sort((a, b) -> Long.compare(index.handle(a).offset(), index.handle(b).offset()));
     int start = 0;
     while (start < wanted.size()) {
@@ -236,11 +240,20 @@ final class DirtyBlocks {
     }
     for (int i = 0; i + 1 < dirty.length; i++) {
       BlockHandle next = index.handle(i + 1);
-      if (dirty[i] && !dirty[i + 1] && contents[i + 1] == null && passedOver[i + 1] == null
-          && next.offset() >= from && next.end() <= to) {
+      if (next.offset() >= from && next.end() <= to && contents[i + 1] == null && passedOver[i + 1] == null
+          && mayLookAtRightNeighbour(i)) {
         passedOver[i + 1] = storedBytes(raw, from, i + 1);
       }
     }
+  }
+
+  /**
+   * Whether the widening may look at block {@code i}'s clean right neighbour: {@code i} is dirty
+   * and read, and its separator is its last user key (the hint that the key may straddle).
+   */
+  private boolean mayLookAtRightNeighbour(int i) {
+    return dirty[i] && contents[i] != null && !dirty[i + 1]
+        && sameUserKey(index.separator(i), lastKey(contents[i]));
   }
 
   /** Block {@code i}'s stored bytes (its trailer included) out of {@code raw}, read from {@code from}. */
@@ -298,6 +311,7 @@ final class DirtyBlocks {
         readCoalesced();
       }
     }
+    Arrays.fill(passedOver, null); // what the widening did not look at is not needed
   }
 
   /**
@@ -310,8 +324,7 @@ final class DirtyBlocks {
   private List<Integer> neighboursThatDecide() {
     List<Integer> out = new ArrayList<>();
     for (int i = 0; i + 1 < dirty.length; i++) {
-      if (dirty[i] && !beside[i] && contents[i] != null && !dirty[i + 1] && contents[i + 1] == null
-          && sameUserKey(index.separator(i), lastKey(contents[i]))) {
+      if (!beside[i] && contents[i + 1] == null && mayLookAtRightNeighbour(i)) {
         out.add(i + 1);
       }
     }

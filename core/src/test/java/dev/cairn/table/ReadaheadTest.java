@@ -179,7 +179,8 @@ class ReadaheadTest {
       for (int i = 0; i < referenced.size(); i++) {
         long start = referenced.get(i)[0];
         runs++;
-        while (i + 1 < referenced.size() && referenced.get(i + 1)[0] - referenced.get(i)[1] <= Readahead.MAX_GAP_BYTES) {
+        while (i + 1 < referenced.size()
+            && referenced.get(i + 1)[0] - referenced.get(i)[1] <= Readahead.MAX_GAP_BYTES) {
           runs += referenced.get(i + 1)[0] == referenced.get(i)[1] ? 0 : 1;
           i++;
         }
