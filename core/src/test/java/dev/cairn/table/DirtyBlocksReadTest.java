@@ -13,14 +13,15 @@ import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.RangeTombstones;
 import dev.cairn.key.ValueType;
-import dev.cairn.table.block.Block;
+import dev.cairn.iter.InternalIterator;
 import dev.cairn.table.block.BlockHandle;
-import dev.cairn.table.block.BlockIterator;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -116,7 +117,7 @@ class DirtyBlocksReadTest {
         DirtyBlocks d = DirtyBlocks.find(r, file, COMPACTION, userKeys, RangeTombstones.EMPTY,
             (i, block) -> besideLoneBlocks);
         assertReadsFollowTheGapRule(r, d, file.reads);
-        List<java.util.Set<String>> userKeysOf = userKeysByBlock(r, small);
+        List<Set<String>> userKeysOf = userKeysByBlock(r);
         for (int i = 0; i < d.size(); i++) {
           for (int k : keys) {
             if (userKeysOf.get(i).contains(new String(userKey(k)))) {
@@ -126,7 +127,7 @@ class DirtyBlocksReadTest {
           boolean merged = d.isDirty(i) && !d.isBeside(i);
           for (int j : new int[] {i - 1, i + 1}) {
             if (merged && j >= 0 && j < d.size() && !(d.isDirty(j) && !d.isBeside(j))) {
-              java.util.Set<String> shared = new java.util.HashSet<>(userKeysOf.get(i));
+              Set<String> shared = new HashSet<>(userKeysOf.get(i));
               shared.retainAll(userKeysOf.get(j));
               assertTrue(shared.isEmpty(), "seed " + seed + ": merged block " + i + " shares " + shared
                   + " with block " + j + ", left out of the merge");
@@ -137,21 +138,16 @@ class DirtyBlocksReadTest {
     }
   }
 
-  /** The user keys each data block holds, read block by block. */
-  private static List<java.util.Set<String>> userKeysByBlock(TableReader r, InMemoryFile file) {
-    List<java.util.Set<String>> out = new ArrayList<>();
+  /** The user keys each data block holds: each entry of a scan, in the block its index entry covers. */
+  private static List<Set<String>> userKeysByBlock(TableReader r) {
+    List<Set<String>> out = new ArrayList<>();
     for (int i = 0; i < r.index().size(); i++) {
-      BlockHandle h = r.index().handle(i);
-      java.nio.ByteBuffer stored = java.nio.ByteBuffer.allocate((int) (h.end() - h.offset()));
-      file.read(h.offset(), stored, COMPACTION);
-      Block block = new Block(r.decodeStored(stored.flip(), h.offset()), "t.sst", h.offset());
-      java.util.Set<String> keys = new java.util.HashSet<>();
-      try (BlockIterator it = block.internalKeyIterator()) {
-        for (it.seekToFirst(); it.isValid(); it.next()) {
-          keys.add(new String(InternalKey.userKey(it.key())));
-        }
+      out.add(new HashSet<>());
+    }
+    try (InternalIterator it = r.iterator(false, COMPACTION)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        out.get(r.index().seek(it.key())).add(new String(InternalKey.userKey(it.key())));
       }
-      out.add(keys);
     }
     return out;
   }
