@@ -60,6 +60,8 @@ final class DirtyBlocks {
    * passed over them: the widening may look at their first key, and then needs no call.
    */
   private final byte[][] passedOver;
+  /** Last internal key of each read block, taken once: the widening asks for it in every pass. */
+  private final byte[][] lastKeys;
 
   /**
    * Whether the incoming keys of lone dirty block {@code i} all lie before its first or after
@@ -79,6 +81,7 @@ final class DirtyBlocks {
     this.beside = new boolean[index.size()];
     this.contents = new Block[index.size()];
     this.passedOver = new byte[index.size()][];
+    this.lastKeys = new byte[index.size()][];
   }
 
   /**
@@ -238,11 +241,24 @@ final class DirtyBlocks {
     for (int i : blocks) {
       contents[i] = decode(i, storedBytes(raw, from, i));
     }
-    for (int i = 0; i + 1 < dirty.length; i++) {
-      BlockHandle next = index.handle(i + 1);
-      if (next.offset() >= from && next.end() <= to && contents[i + 1] == null && passedOver[i + 1] == null
-          && mayLookAtRightNeighbour(i)) {
-        passedOver[i + 1] = storedBytes(raw, from, i + 1);
+    keepPassedOverNeighbours(raw, from, to);
+  }
+
+  /**
+   * Keeps the stored bytes of the clean blocks inside {@code raw} (read from {@code from} to
+   * {@code to}) that the widening may look at, found among the blocks in that stretch of the
+   * file (in file order: an append may have put a block's neighbour anywhere).
+   */
+  private void keepPassedOverNeighbours(byte[] raw, long from, long to) {
+    for (int k = index.blocksStartingBefore(from); k < dirty.length; k++) {
+      int j = index.byFileOffset(k);
+      BlockHandle h = index.handle(j);
+      if (h.offset() >= to) {
+        break;
+      }
+      if (h.end() <= to && j > 0 && contents[j] == null && passedOver[j] == null
+          && mayLookAtRightNeighbour(j - 1)) {
+        passedOver[j] = storedBytes(raw, from, j);
       }
     }
   }
@@ -253,7 +269,15 @@ final class DirtyBlocks {
    */
   private boolean mayLookAtRightNeighbour(int i) {
     return dirty[i] && contents[i] != null && !dirty[i + 1]
-        && sameUserKey(index.separator(i), lastKey(contents[i]));
+        && sameUserKey(index.separator(i), lastKeyOf(i));
+  }
+
+  /** Last internal key of read block {@code i}, walked once. */
+  private byte[] lastKeyOf(int i) {
+    if (lastKeys[i] == null) {
+      lastKeys[i] = lastKey(contents[i]);
+    }
+    return lastKeys[i];
   }
 
   /** Block {@code i}'s stored bytes (its trailer included) out of {@code raw}, read from {@code from}. */
@@ -300,8 +324,8 @@ final class DirtyBlocks {
         // Right neighbour: the separator is usually the block's exact last key, so a match with
         // the last user key is only a hint; the neighbour's first key decides.
         if (i + 1 < dirty.length && (!dirty[i + 1] || beside[i + 1])
-            && sameUserKey(index.separator(i), lastKey(contents[i]))
-            && sameUserKey(lastKey(contents[i]), firstKey(peek(i + 1)))) {
+            && sameUserKey(index.separator(i), lastKeyOf(i))
+            && sameUserKey(lastKeyOf(i), firstKey(peek(i + 1)))) {
           dirty[i + 1] = true;
           beside[i + 1] = false;
           changed = true;

@@ -10,7 +10,9 @@ import dev.cairn.util.ByteSource;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * A decoded index block (docs/format.md section 4), pinned on-heap for the reader's life: the
@@ -36,6 +38,12 @@ final class TableIndex {
   private final long[] keyPrefixes;
   /** dataBefore[i] = total size (with trailers) of blocks 0..i-1 in index order. */
   private final long[] dataBefore;
+  /**
+   * byFileOffset[k] = the index position of the k-th block from the file's start; null while the
+   * blocks lie in index order, as they do until an append writes a rewritten block after a kept
+   * one that follows it in the index.
+   */
+  private final int[] byFileOffset;
   /** {@link #heapBytes}. */
   private final long heapBytes;
 
@@ -52,14 +60,27 @@ final class TableIndex {
     for (int i = 0; i < handles.length; i++) {
       dataBefore[i + 1] = dataBefore[i] + handles[i].end() - handles[i].offset();
     }
-    this.heapBytes = estimateHeapBytes(separators);
+    this.byFileOffset = inIndexOrder(handles) ? null : IntStream.range(0, handles.length).boxed()
+        .sorted(Comparator.comparingLong(i -> handles[i].offset()))
+        .mapToInt(Integer::intValue).toArray();
+    this.heapBytes = estimateHeapBytes(separators) + (byFileOffset == null ? 0 : 16 + 4L * handles.length);
+  }
+
+  private static boolean inIndexOrder(BlockHandle[] handles) {
+    for (int i = 1; i < handles.length; i++) {
+      if (handles[i].offset() < handles[i - 1].offset()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /*
    * The heap an index holds, estimated for a 64-bit JVM with compressed references: per entry a
    * separator array (16-byte header, contents rounded up to 8), a BlockHandle (12-byte header
    * and two longs, 32 bytes), a reference to each, and one long in each of keyPrefixes and
-   * dataBefore; plus the four arrays' headers. About 95 bytes a 4 KiB block of 1 KiB values
+   * dataBefore; plus the four arrays' headers (and an int an entry more for an appended table's
+   * file order). About 95 bytes a 4 KiB block of 1 KiB values
    * with 32-byte keys (separators are shortened), 2.3% of the data: what the table cache's byte
    * bound counts.
    */
@@ -188,6 +209,26 @@ final class TableIndex {
     int mismatch = Arrays.mismatch(first, 0, firstEnd, last, 0, lastEnd);
     int shared = mismatch < 0 ? firstEnd : mismatch;
     return Arrays.copyOf(first, shared);
+  }
+
+  /** Index position of the {@code k}-th block from the file's start. */
+  int byFileOffset(int k) {
+    return byFileOffset == null ? k : byFileOffset[k];
+  }
+
+  /** How many blocks start before {@code offset} in the file. */
+  int blocksStartingBefore(long offset) {
+    int lo = 0;
+    int hi = handles.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (handles[byFileOffset(mid)].offset() < offset) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 
   /** Bytes of data blocks (with trailers) before block {@code i} in key order. */

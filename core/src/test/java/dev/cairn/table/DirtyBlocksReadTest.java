@@ -97,6 +97,58 @@ class DirtyBlocksReadTest {
     }
   }
 
+  /**
+   * An append moves blocks p-1, p+1 and p+2 to the file's end, leaving p between them in the
+   * index but far before them in the file. When p is dirty its clean right neighbour, moved, is
+   * passed over by the read of the moved blocks around it and kept from that read, not fetched
+   * again for the widening to look at.
+   */
+  @Test
+  void aNeighbourAnAppendMovedIsKeptFromTheReadThatPassedOverIt() throws IOException {
+    buildTable();
+    int keyOfP;
+    try (TableReader r = TableReader.open(memory, "t.sst", 7, footerOffset, null)) {
+      int p = r.index().size() / 2;
+      keyOfP = middleKeyOf(r, p);
+      appendToTable(List.of(middleKeyOf(r, p - 1), middleKeyOf(r, p + 1), middleKeyOf(r, p + 2)));
+    }
+    try (TableReader r = TableReader.open(memory, "t.sst", 7, footerOffset, null)) {
+      TableIndex index = r.index();
+      int q = blockOf(r, keyOfP);
+      long kept = index.handle(q).offset();
+      assertTrue(index.handle(q - 1).offset() > kept && index.handle(q + 1).offset() > index.handle(q - 1).offset()
+          && index.handle(q + 2).offset() > index.handle(q + 1).offset(), "blocks around " + q + " moved, in order");
+      assertTrue(index.handle(q + 2).offset() - index.handle(q - 1).end() <= Readahead.MAX_GAP_BYTES);
+      RecordingFile file = new RecordingFile(memory, 0);
+      DirtyBlocks d = find(r, file, List.of(middleKeyOf(r, q - 1), keyOfP, middleKeyOf(r, q + 2)));
+      assertReadsFollowTheGapRule(r, d, file.reads);
+      assertTrue(d.isDirty(q - 1) && d.isDirty(q) && d.isDirty(q + 2) && !d.isDirty(q + 1));
+      assertTrue(d.isRead(q + 1), "the widening looked at dirty block " + q + "'s right neighbour");
+      BlockHandle neighbour = index.handle(q + 1);
+      List<long[]> fetching = file.reads.stream()
+          .filter(one -> neighbour.offset() >= one[0] && neighbour.end() <= one[0] + one[1]).toList();
+      assertEquals(1, fetching.size(), "reads that fetched the moved neighbour");
+      assertEquals(index.handle(q - 1).offset(), fetching.get(0)[0], "the read of the moved dirty blocks");
+    }
+  }
+
+  /** Index position of the block holding {@code key}'s (single) version. */
+  private static int blockOf(TableReader r, int key) {
+    return r.index().seek(InternalKey.encode(userKey(key), InternalKey.MAX_SEQUENCE, ValueType.FOR_SEEK));
+  }
+
+  /** The middle one of the keys block {@code i} holds (the table's keys are 0 to ENTRIES - 1). */
+  private static int middleKeyOf(TableReader r, int i) {
+    List<Integer> in = new ArrayList<>();
+    for (int k = 0; k < ENTRIES; k++) {
+      if (blockOf(r, k) == i) {
+        in.add(k);
+      }
+    }
+    assertTrue(!in.isEmpty(), "block " + i + " holds a key");
+    return in.get(in.size() / 2);
+  }
+
   @Test
   void everyVersionOfAMergedUserKeyIsInTheMergeWhereverItsBytesCameFrom() throws IOException {
     for (int seed = 1; seed <= 20; seed++) {

@@ -7,10 +7,14 @@ import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.ValueType;
 import dev.cairn.table.block.BlockHandle;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,6 +50,33 @@ class TableIndexTest {
   }
 
   @Test
+  void blocksAreFoundInFileOrderWhereverAnAppendPutThem() {
+    Random rnd = new Random(9);
+    for (int round = 0; round < 50; round++) {
+      int n = 1 + rnd.nextInt(200);
+      byte[][] separators = separators(rnd, r -> randomBytes(r, 1 + r.nextInt(24), 256), n);
+      // Blocks 100 bytes apart in the file, in index order for some rounds, shuffled in the rest.
+      List<Integer> slots = new ArrayList<>(IntStream.range(0, n).boxed().toList());
+      if (round % 3 != 0) {
+        Collections.shuffle(slots, rnd);
+      }
+      BlockHandle[] handles = new BlockHandle[n];
+      for (int i = 0; i < n; i++) {
+        handles[i] = new BlockHandle(slots.get(i) * 100L, 95);
+      }
+      TableIndex index = TableIndex.of(separators, handles);
+      for (int k = 0; k < n; k++) {
+        assertEquals(k * 100L, index.handle(index.byFileOffset(k)).offset(), "round " + round + ", rank " + k);
+      }
+      for (long offset = -1; offset <= n * 100L + 1; offset += 1 + rnd.nextInt(60)) {
+        long at = offset;
+        long before = Arrays.stream(handles).filter(h -> h.offset() < at).count();
+        assertEquals(before, index.blocksStartingBefore(offset), "round " + round + ", offset " + offset);
+      }
+    }
+  }
+
+  @Test
   void anEmptyIndexSendsEveryTargetToItsEnd() {
     TableIndex index = TableIndex.of(new byte[0][], new BlockHandle[0]);
     assertEquals(0, index.seek(InternalKey.seekKey(ascii("a"), 5)));
@@ -73,7 +104,7 @@ class TableIndexTest {
       case 1: { // a separator's user key cut short or extended
         byte[] user = InternalKey.userKey(separators[rnd.nextInt(separators.length)]);
         byte[] changed = rnd.nextBoolean() && user.length > 0
-            ? java.util.Arrays.copyOf(user, rnd.nextInt(user.length))
+            ? Arrays.copyOf(user, rnd.nextInt(user.length))
             : concat(user, randomBytes(rnd, 1 + rnd.nextInt(3), 3));
         return InternalKey.seekKey(changed, rnd.nextInt(1200));
       }
@@ -115,7 +146,7 @@ class TableIndexTest {
   }
 
   private static byte[] concat(byte[] a, byte[] b) {
-    byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    byte[] out = Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);
     return out;
   }
