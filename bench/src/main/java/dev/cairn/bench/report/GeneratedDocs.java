@@ -22,15 +22,17 @@ import java.util.regex.Pattern;
  * naming the series folder (relative to docs/results) and the form: {@code tables} (every
  * workload's engine figures and ratios, as series.md has them), {@code ratios} (one table of
  * every ratio with its verdict: reads/s, the steady window, read p99, misses and device reads per
- * read, write amplification and peak space) or {@code shapes} (several folders, comma-separated:
- * each ratio of the first beside the same ratio in the others, the held-out shapes). {@link #regenerate} renders every block anew from the
- * rounds' summary.json and timeseries.csv ({@link SeriesRecords}); {@code GeneratedDocsTest}
- * fails when a document's text and its records disagree, and {@code java -jar cairn-bench.jar docs
+ * read, write amplification and peak space), {@code shapes} (several folders, comma-separated:
+ * each ratio of the first beside the same ratio in the others, the held-out shapes) or {@code
+ * matrix} (the folder a {@code matrix} command wrote: Cairn's default judged cell by cell,
+ * {@link MatrixTable}). {@link #regenerate} renders every block anew from the rounds'
+ * summary.json and timeseries.csv ({@link SeriesRecords}); {@code GeneratedDocsTest} fails when a
+ * document's text and its records disagree, and {@code java -jar cairn-bench.jar docs
  * --root REPO} writes them.
  */
 public final class GeneratedDocs {
   static final Pattern BLOCK = Pattern.compile(
-      "<!-- generated from (\\S+) as (tables|ratios|shapes) -->\\n(.*?)<!-- end generated -->", Pattern.DOTALL);
+      "<!-- generated from (\\S+) as (tables|ratios|shapes|matrix) -->\\n(.*?)<!-- end generated -->", Pattern.DOTALL);
   /** The documents, relative to the repository's root, that carry generated blocks. */
   public static final List<String> DOCUMENTS = List.of("README.md", "docs/choosing.md");
   private static final List<Figure> RATIO_FIGURES = List.of(Figure.READS, Figure.READS_AFTER, Figure.READ_P99,
@@ -64,6 +66,9 @@ public final class GeneratedDocs {
   }
 
   static String render(Path results, String folders, String form) throws IOException {
+    if (form.equals("matrix")) {
+      return MatrixTable.render(results.resolve(folders));
+    }
     List<String> names = List.of(folders.split(","));
     List<SeriesRecords> series = new ArrayList<>();
     for (String name : names) {
