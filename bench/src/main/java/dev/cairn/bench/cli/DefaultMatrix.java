@@ -46,6 +46,11 @@ public final class DefaultMatrix {
 
   private DefaultMatrix() {}
 
+  /** The cells of a matrix written to {@code out} with the default devices and workloads. */
+  public static List<Cell> cells(Path out) {
+    return cells(new String[] {"--out", out.toString()});
+  }
+
   /**
    * The cells of {@code matrix ARGS}, device by device and workload by workload, in the order they
    * run.

@@ -1,7 +1,6 @@
 package dev.cairn.bench.report;
 
 import dev.cairn.bench.cli.DefaultMatrix;
-import dev.cairn.bench.engine.Engines;
 import dev.cairn.bench.report.SeriesAnalysis.Band;
 import dev.cairn.bench.report.SeriesAnalysis.Ratio;
 import dev.cairn.bench.report.SeriesAnalysis.Verdict;
@@ -62,7 +61,7 @@ public final class MatrixTable {
     sb.append("|---".repeat(9)).append("|\n");
     int run = 0;
     int allMet = 0;
-    List<DefaultMatrix.Cell> cells = DefaultMatrix.cells(new String[] {"--out", matrix.toString()});
+    List<DefaultMatrix.Cell> cells = DefaultMatrix.cells(matrix);
     for (DefaultMatrix.Cell cell : cells) {
       sb.append("| ").append(cell.out().getParent().getFileName()).append(" | ").append(cell.out().getFileName())
           .append(" | ");
@@ -93,8 +92,8 @@ public final class MatrixTable {
     Figure f = w.figures().contains(Figure.READS) ? Figure.READS
         : w.figures().contains(Figure.SCANS) ? Figure.SCANS : Figure.WRITES;
     Optional<Band> own = band(w, DEFAULT, f);
-    Optional<String> best = w.engines().keySet().stream()
-        .filter(e -> Engines.runsCairn(e) && Engines.controlOf(e).isEmpty() && !e.equals(DEFAULT))
+    Optional<String> best = SeriesAnalysis.measuredCairns(w.engines().keySet()).stream()
+        .filter(e -> !e.equals(DEFAULT))
         .filter(e -> band(w, e, f).isPresent())
         .max(Comparator.comparingDouble(e -> band(w, e, f).get().median()));
     if (own.isEmpty() || best.isEmpty()) {

@@ -3,6 +3,7 @@ package dev.cairn.bench.report;
 import dev.cairn.bench.engine.Engines;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -173,15 +174,19 @@ public final class SeriesAnalysis {
     return Optional.empty();
   }
 
+  /** The Cairn engines of {@code engines} ({@link Engines#runsCairn}) that are measured, not control twins, in order. */
+  static List<String> measuredCairns(Collection<String> engines) {
+    return engines.stream().filter(e -> Engines.runsCairn(e) && Engines.controlOf(e).isEmpty()).toList();
+  }
+
   /**
    * The ratios a series reports: each Cairn engine (a host with Cairn's plugin among them:
    * {@link Engines#runsCairn}) over each peer; each later Cairn engine over the first; each later
    * peer over the first (what a peer's tuning buys). Control twins only in the A/A band.
    */
   static List<String[]> pairs(List<String> engines) {
-    List<String> measured = engines.stream().filter(e -> Engines.controlOf(e).isEmpty()).toList();
-    List<String> cairns = measured.stream().filter(Engines::runsCairn).toList();
-    List<String> peers = measured.stream().filter(e -> !Engines.runsCairn(e)).toList();
+    List<String> cairns = measuredCairns(engines);
+    List<String> peers = engines.stream().filter(e -> Engines.controlOf(e).isEmpty() && !Engines.runsCairn(e)).toList();
     List<String[]> pairs = new ArrayList<>();
     for (String c : cairns) {
       for (String p : peers) {
