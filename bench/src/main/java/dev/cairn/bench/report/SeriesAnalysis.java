@@ -174,7 +174,10 @@ public final class SeriesAnalysis {
     return Optional.empty();
   }
 
-  /** The Cairn engines of {@code engines} ({@link Engines#runsCairn}) that are measured, not control twins, in order. */
+  /**
+   * The Cairn engines of {@code engines} ({@link Engines#runsCairn}) that are measured, not
+   * control twins, in their order.
+   */
   static List<String> measuredCairns(Collection<String> engines) {
     return engines.stream().filter(e -> Engines.runsCairn(e) && Engines.controlOf(e).isEmpty()).toList();
   }
@@ -186,7 +189,9 @@ public final class SeriesAnalysis {
    */
   static List<String[]> pairs(List<String> engines) {
     List<String> cairns = measuredCairns(engines);
-    List<String> peers = engines.stream().filter(e -> Engines.controlOf(e).isEmpty() && !Engines.runsCairn(e)).toList();
+    List<String> peers = engines.stream()
+        .filter(e -> Engines.controlOf(e).isEmpty() && !Engines.runsCairn(e))
+        .toList();
     List<String[]> pairs = new ArrayList<>();
     for (String c : cairns) {
       for (String p : peers) {
