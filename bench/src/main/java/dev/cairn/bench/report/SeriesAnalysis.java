@@ -125,6 +125,33 @@ public final class SeriesAnalysis {
    */
   static Ratio ratio(List<List<RunFigures>> rounds, String workload, String top, String bottom, List<Figure> figures,
       Optional<Ratio> control) {
+    List<RunFigures[]> both = bothRan(rounds, workload, top, bottom);
+    Map<Figure, Band> bands = new EnumMap<>(Figure.class);
+    Map<Figure, Verdict> verdicts = new EnumMap<>(Figure.class);
+    for (Figure f : figures) {
+      if (!f.inRatios()) {
+        continue;
+      }
+      Band.of(perRound(both, f)).ifPresent(b -> {
+        bands.put(f, b);
+        verdicts.put(f, verdict(b, f, control.map(c -> c.bands().get(f))));
+      });
+    }
+    return new Ratio(top, bottom, both.size(), bands, verdicts);
+  }
+
+  /** {@code top / bottom}'s {@code f} in each round where both ran to their end, in round order. */
+  static double[] perRound(List<List<RunFigures>> rounds, String workload, String top, String bottom, Figure f) {
+    return perRound(bothRan(rounds, workload, top, bottom), f);
+  }
+
+  private static double[] perRound(List<RunFigures[]> both, Figure f) {
+    return both.stream().mapToDouble(p -> p[0].get(f) / p[1].get(f)).toArray();
+  }
+
+  /** {top's run, bottom's run} of each round in which both ran to their end. */
+  private static List<RunFigures[]> bothRan(List<List<RunFigures>> rounds, String workload, String top,
+      String bottom) {
     List<RunFigures[]> both = new ArrayList<>();
     for (List<RunFigures> round : rounds) {
       Optional<RunFigures> a = find(round, top, workload);
@@ -133,18 +160,7 @@ public final class SeriesAnalysis {
         both.add(new RunFigures[] {a.get(), b.get()});
       }
     }
-    Map<Figure, Band> bands = new EnumMap<>(Figure.class);
-    Map<Figure, Verdict> verdicts = new EnumMap<>(Figure.class);
-    for (Figure f : figures) {
-      if (!f.inRatios()) {
-        continue;
-      }
-      Band.of(both.stream().mapToDouble(p -> p[0].get(f) / p[1].get(f)).toArray()).ifPresent(b -> {
-        bands.put(f, b);
-        verdicts.put(f, verdict(b, f, control.map(c -> c.bands().get(f))));
-      });
-    }
-    return new Ratio(top, bottom, both.size(), bands, verdicts);
+    return both;
   }
 
   /**
