@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.stream.DoubleStream;
 
 /**
@@ -39,18 +38,22 @@ import java.util.stream.DoubleStream;
  * The A/A noise a verdict is read against is the device's, not the cell's alone: the A/A
  * control's per-round ratios of every finished cell of the device, each on its cell's own figure,
  * pooled into one band. One twin pair over three rounds can be far narrower than a cell's real
- * spread (on the slow device, where two minutes are still the cache's warm-up, a cell's A/A band
- * read 1.02-1.04 in one series and 0.89-1.35 in the next), and a verdict beyond the noise should
- * not rest on that luck; the cell's own band is shown beside the device's. The page cache's cells
- * are pooled apart from the slow device's, so a quiet device keeps its narrow band.
+ * spread (on the slow device, where two minutes are still the cache's warm-up, one cell's A/A band
+ * read 1.02-1.04 in one series and 0.89-1.35 in a later one), and a verdict beyond the noise
+ * should not rest on that luck. Each device is pooled apart, since each has noise of its own. A
+ * wider band can only move a verdict towards "same", so the default's loss towards "no
+ * difference", never the other way: where the cell's own twins alone would have said otherwise,
+ * the entry says so in brackets, the last column gives the cell's band beside the device's, and
+ * the line under the table counts the cells whose every aim was met only against the device's
+ * band.
  *
  * <p>Without an A/A control on the device no verdict is decided and an aim that needs one is
  * "undecided"; a ratio with no round in which both engines ran to their end is "n/a", its aim "not
- * judged". Only "met" counts as met. A ratio over fewer rounds than the cell ran says how many.
- * A cell counts as run
- * once its series is finished (its series.json written, {@link DefaultMatrix.Cell#done}); the
- * others have a row saying they are not run yet, and the line under the table counts the cells
- * where every aim was met, so that a partial matrix never reads as a whole one.
+ * judged". Only "met" counts as met. A ratio over fewer rounds than the cell ran says how many. A
+ * cell counts as run once its series is finished (its series.json written,
+ * {@link DefaultMatrix.Cell#done}); the others have a row saying they are not run yet, and the
+ * line under the table counts the cells where every aim was met, so that a partial matrix never
+ * reads as a whole one.
  */
 public final class MatrixTable {
   static final String DEFAULT = "cairn-default";
@@ -82,6 +85,7 @@ public final class MatrixTable {
     }
     Map<Path, Optional<Band>> noise = deviceNoise(finished.values());
     int allMet = 0;
+    int onlyOnDeviceBand = 0;
     for (DefaultMatrix.Cell cell : cells) {
       sb.append("| ").append(cell.out().getParent().getFileName()).append(" | ").append(cell.out().getFileName())
           .append(" | ");
@@ -93,9 +97,13 @@ public final class MatrixTable {
       Row row = row(done, noise.get(cell.out().getParent()));
       sb.append(row.text()).append('\n');
       allMet += row.allMet() ? 1 : 0;
+      onlyOnDeviceBand += row.onlyOnDeviceBand() ? 1 : 0;
     }
     int run = finished.size();
     sb.append("\nEvery aim met in ").append(allMet).append(" of the ").append(run).append(" cells run");
+    if (onlyOnDeviceBand > 0) {
+      sb.append(", ").append(onlyOnDeviceBand).append(" of them only against the device's A/A band");
+    }
     if (run < cells.size()) {
       sb.append(" (").append(cells.size() - run).append(" of ").append(cells.size()).append(" not run yet)");
     }
@@ -124,26 +132,30 @@ public final class MatrixTable {
 
   /**
    * Each device folder's A/A noise: every finished cell's per-round A/A ratios on its own figure,
-   * pooled (empty where no cell of the device has a control that finished a round).
+   * pooled (empty where no cell of the device has a control that finished a round). A ratio of 0
+   * (a twin that served nothing yet ended its run) is left out: its reciprocal would make every
+   * verdict of the device "same".
    */
   static Map<Path, Optional<Band>> deviceNoise(Collection<Finished> finished) {
     Map<Path, DoubleStream.Builder> pooled = new LinkedHashMap<>();
-    for (Finished f : finished) {
-      DoubleStream.Builder values = pooled.computeIfAbsent(f.cell().getParent(), device -> DoubleStream.builder());
-      Arrays.stream(f.controlRounds()).forEach(values);
+    for (Finished cell : finished) {
+      DoubleStream.Builder values = pooled.computeIfAbsent(cell.cell().getParent(), device -> DoubleStream.builder());
+      Arrays.stream(cell.controlRounds()).filter(v -> v > 0).forEach(values);
     }
     Map<Path, Optional<Band>> noise = new LinkedHashMap<>();
     pooled.forEach((device, values) -> noise.put(device, Band.of(values.build().toArray())));
     return noise;
   }
 
-  /** A cell's row (after its device and workload) and whether the default met every aim there. */
-  record Row(String text, boolean allMet) {}
+  /**
+   * A cell's row (after its device and workload), whether the default met every aim there, and
+   * whether only against the device's band (the cell's own twins alone would have left one unmet).
+   */
+  record Row(String text, boolean allMet, boolean onlyOnDeviceBand) {}
 
-  static Row row(Finished cell, Optional<Band> deviceNoise) {
-    WorkloadSeries w = cell.series();
-    SeriesRecords s = cell.records();
-    Figure f = cell.figure();
+  static Row row(Finished finished, Optional<Band> deviceNoise) {
+    WorkloadSeries w = finished.series();
+    Figure f = finished.figure();
     Optional<Band> own = band(w, DEFAULT, f);
     Optional<String> best = SeriesAnalysis.measuredCairns(w.engines().keySet()).stream()
         .filter(e -> !e.equals(DEFAULT))
@@ -151,41 +163,70 @@ public final class MatrixTable {
         .max(Comparator.comparingDouble(e -> band(w, e, f).get().median()));
     if (own.isEmpty() || best.isEmpty()) {
       return new Row(f.heading() + " | " + own.map(b -> b.render(0)).orElse("no run ended") + " | "
-          + best.orElse("none ran to its end") + " | not judged | not judged | not judged | |", false);
+          + best.orElse("none ran to its end") + " | not judged | not judged | not judged | |", false, false);
     }
-    // The verdicts read the device's pooled band; the cell's own twins are one sample of it.
-    Optional<Ratio> control = deviceNoise.map(b -> new Ratio("A/A", DEFAULT, b.count(), Map.of(f, b), Map.of()));
-    int rounds = s.rounds().size();
-    Judged vsBest = judged(s, w, best.get(), f, control, r -> atLeast(r, f, AIM_AGAINST_BEST_NAMED));
-    Judged vsPeer = judged(s, w, PEER_BEST, f, control, r -> atLeast(r, f, 1.0));
-    Judged vsBefore = judged(s, w, BEFORE, f, control, r -> noLoss(r.verdicts().get(f)));
-    String cellBand = w.control().map(c -> c.bands().get(f)).map(b -> b.render(2)).orElse("none");
+    int rounds = finished.records().rounds().size();
+    Judged vsBest = judged(finished, best.get(), deviceNoise, atLeast(AIM_AGAINST_BEST_NAMED));
+    Judged vsPeer = judged(finished, PEER_BEST, deviceNoise, atLeast(1.0));
+    Judged vsBefore = judged(finished, BEFORE, deviceNoise, MatrixTable::noLoss);
+    String cellBand = cellNoise(finished).map(b -> b.render(2)).orElse("none");
     String deviceBand = deviceNoise.map(b -> b.render(2) + " over " + b.count() + " rounds").orElse("none");
     String text = f.heading() + " | " + own.get().render(0) + " | " + best.get() + ", "
-        + band(w, best.get(), f).get().render(0) + " | " + vsBest.entry(f, rounds) + " | "
-        + vsPeer.entry(f, rounds) + " | " + vsBefore.entry(f, rounds) + " | " + cellBand + "; " + deviceBand + " |";
+        + band(w, best.get(), f).get().render(0) + " | " + vsBest.entry(rounds) + " | "
+        + vsPeer.entry(rounds) + " | " + vsBefore.entry(rounds) + " | " + cellBand + "; " + deviceBand + " |";
     boolean allMet = vsBest.aim().equals(MET) && vsPeer.aim().equals(MET) && vsBefore.aim().equals(MET);
-    return new Row(text, allMet);
+    boolean allMetOnCellBand =
+        vsBest.cellAim().equals(MET) && vsPeer.cellAim().equals(MET) && vsBefore.cellAim().equals(MET);
+    return new Row(text, allMet, allMet && !allMetOnCellBand);
   }
 
-  /** One ratio of the default over another engine (empty: no round in which both ran) and its aim's word. */
-  private record Judged(Optional<Ratio> ratio, String aim) {
-    /** The table entry: "0.92 [0.84-1.10] same, met", the rounds when fewer than the cell ran. */
-    String entry(Figure f, int rounds) {
+  /** An aim's word for a ratio of {@code median} whose band has {@code verdict}. */
+  private interface Aim {
+    String word(double median, Verdict verdict);
+  }
+
+  /**
+   * One ratio of the default over another engine (no band: no round in which both ran), its
+   * verdict against the device's noise and against the cell's own twins, and its aim's word.
+   */
+  private record Judged(Optional<Band> ratio, int rounds, Verdict verdict, Verdict cellVerdict, String aim,
+      String cellAim) {
+    static Judged none() {
+      return new Judged(Optional.empty(), 0, Verdict.UNDECIDED, Verdict.UNDECIDED, "not judged", "not judged");
+    }
+
+    /**
+     * The table entry: "0.92 [0.84-1.10] same, met", then what the cell's own twins alone would
+     * have said where that differs (pooling can only widen the band, so a reader sees what it
+     * changed), then the rounds when fewer than the cell ran.
+     */
+    String entry(int cellRounds) {
       if (ratio.isEmpty()) {
         return "n/a, " + aim;
       }
-      Ratio r = ratio.get();
-      return r.bands().get(f).render(2) + " " + r.verdicts().get(f).word() + ", " + aim
-          + (r.rounds() < rounds ? " (" + r.rounds() + " of " + rounds + " rounds)" : "");
+      return ratio.get().render(2) + " " + verdict.word() + ", " + aim
+          + (cellVerdict != verdict ? " (" + cellVerdict.word() + " on the cell's own band)" : "")
+          + (rounds < cellRounds ? " (" + rounds + " of " + cellRounds + " rounds)" : "");
     }
   }
 
-  private static Judged judged(SeriesRecords s, WorkloadSeries w, String bottom, Figure f, Optional<Ratio> control,
-      Function<Ratio, String> aim) {
-    Ratio r = SeriesAnalysis.ratio(s.rounds(), w.workload(), DEFAULT, bottom, List.of(f), control);
-    return r.bands().containsKey(f) ? new Judged(Optional.of(r), aim.apply(r))
-        : new Judged(Optional.empty(), "not judged");
+  private static Judged judged(Finished finished, String bottom, Optional<Band> deviceNoise, Aim aim) {
+    Figure f = finished.figure();
+    Ratio r = SeriesAnalysis.ratio(finished.records().rounds(), finished.series().workload(), DEFAULT, bottom,
+        List.of(f), Optional.empty());
+    Band band = r.bands().get(f);
+    if (band == null) {
+      return Judged.none();
+    }
+    Verdict verdict = SeriesAnalysis.verdict(band, f, deviceNoise);
+    Verdict cellVerdict = SeriesAnalysis.verdict(band, f, cellNoise(finished));
+    return new Judged(Optional.of(band), r.rounds(), verdict, cellVerdict, aim.word(band.median(), verdict),
+        aim.word(band.median(), cellVerdict));
+  }
+
+  /** The cell's own A/A band on its figure (empty without a control that finished a round). */
+  private static Optional<Band> cellNoise(Finished finished) {
+    return finished.series().control().map(c -> c.bands().get(finished.figure()));
   }
 
   private static Optional<Band> band(WorkloadSeries w, String engine, Figure f) {
@@ -193,19 +234,21 @@ public final class MatrixTable {
   }
 
   /** "met" at a median of {@code aim} or more, "no difference" below it within the noise, else "missed". */
-  private static String atLeast(Ratio r, Figure f, double aim) {
-    if (r.bands().get(f).median() >= aim) {
-      return MET;
-    }
-    return switch (r.verdicts().get(f)) {
-      case SAME -> "no difference";
-      case UNDECIDED -> "undecided";
-      default -> "missed";
+  private static Aim atLeast(double aim) {
+    return (median, verdict) -> {
+      if (median >= aim) {
+        return MET;
+      }
+      return switch (verdict) {
+        case SAME -> "no difference";
+        case UNDECIDED -> "undecided";
+        default -> "missed";
+      };
     };
   }
 
-  private static String noLoss(Verdict v) {
-    return switch (v) {
+  private static String noLoss(double median, Verdict verdict) {
+    return switch (verdict) {
       case WORSE -> "missed";
       case UNDECIDED -> "undecided";
       default -> MET;
