@@ -123,7 +123,25 @@ final class TableIndex {
         hs.add(h);
       }
     }
-    return of(keys.toArray(new byte[0][]), hs.toArray(new BlockHandle[0]));
+    TableIndex index = of(keys.toArray(new byte[0][]), hs.toArray(new BlockHandle[0]));
+    index.checkDisjoint(fileName, indexOffset);
+    return index;
+  }
+
+  /**
+   * Each index entry names a block of its own: an append writes rewritten blocks after the kept
+   * ones, never over them. Entries whose blocks share bytes are corruption, and would otherwise
+   * serve one block's keys for another's range with every checksum passing.
+   */
+  private void checkDisjoint(String fileName, long indexOffset) {
+    for (int k = 1; k < handles.length; k++) {
+      BlockHandle previous = handles[byFileOffset(k - 1)];
+      BlockHandle next = handles[byFileOffset(k)];
+      if (next.offset() < previous.end()) {
+        throw new CorruptionException(fileName, indexOffset,
+            "index entries name overlapping data blocks " + previous + " and " + next);
+      }
+    }
   }
 
   /** An index of {@code separators} (internal keys in strictly increasing order) and handles. */

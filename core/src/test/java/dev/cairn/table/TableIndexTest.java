@@ -1,11 +1,16 @@
 package dev.cairn.table;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.CorruptionException;
 import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.ValueType;
+import dev.cairn.table.block.BlockBuilder;
 import dev.cairn.table.block.BlockHandle;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -74,6 +79,37 @@ class TableIndexTest {
         assertEquals(before, index.blocksStartingBefore(offset), "round " + round + ", offset " + offset);
       }
     }
+  }
+
+  @Test
+  void anIndexWhoseEntriesShareBlockBytesIsCorruptionNamingTheFileAndTheIndex() {
+    byte[][] separators =
+        Arrays.copyOf(separators(new Random(3), r -> randomBytes(r, 1 + r.nextInt(24), 256), 3), 3);
+    // Disjoint in index order and shuffled (as after an append) decode; the same block named
+    // twice, or a block starting inside another, in either order, is refused.
+    assertEquals(3, decode(separators, new BlockHandle(0, 95), new BlockHandle(100, 95), new BlockHandle(200, 95))
+        .size());
+    assertEquals(3, decode(separators, new BlockHandle(200, 95), new BlockHandle(0, 95), new BlockHandle(100, 95))
+        .size());
+    for (BlockHandle[] bad : new BlockHandle[][] {
+        {new BlockHandle(0, 95), new BlockHandle(100, 95), new BlockHandle(100, 95)},
+        {new BlockHandle(0, 95), new BlockHandle(50, 95), new BlockHandle(200, 95)},
+        {new BlockHandle(200, 95), new BlockHandle(0, 95), new BlockHandle(240, 10)}}) {
+      CorruptionException e = assertThrows(CorruptionException.class, () -> decode(separators, bad),
+          Arrays.toString(bad));
+      assertEquals("000007.sst", e.file());
+      assertEquals(4000, e.offset(), "named at the index block");
+      assertTrue(e.getMessage().contains("overlapping data blocks"), e.getMessage());
+    }
+  }
+
+  /** Encodes an index block of {@code separators} and {@code handles} and decodes it. */
+  private static TableIndex decode(byte[][] separators, BlockHandle... handles) {
+    BlockBuilder block = new BlockBuilder(1, CMP, 1024);
+    for (int i = 0; i < separators.length; i++) {
+      block.add(separators[i], handles[i].encode());
+    }
+    return TableIndex.decode(ByteBuffer.wrap(block.finish()), "000007.sst", 4000, 5000);
   }
 
   @Test

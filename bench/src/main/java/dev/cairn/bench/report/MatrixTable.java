@@ -1,6 +1,7 @@
 package dev.cairn.bench.report;
 
 import dev.cairn.bench.cli.DefaultMatrix;
+import dev.cairn.bench.engine.Engines;
 import dev.cairn.bench.report.SeriesAnalysis.Band;
 import dev.cairn.bench.report.SeriesAnalysis.Ratio;
 import dev.cairn.bench.report.SeriesAnalysis.Verdict;
@@ -158,7 +159,7 @@ public final class MatrixTable {
     Figure f = finished.figure();
     Optional<Band> own = band(w, DEFAULT, f);
     Optional<String> best = SeriesAnalysis.measuredCairns(w.engines().keySet()).stream()
-        .filter(e -> !e.equals(DEFAULT))
+        .filter(e -> !e.equals(DEFAULT) && Engines.aliasOf(e).isEmpty())
         .filter(e -> band(w, e, f).isPresent())
         .max(Comparator.comparingDouble(e -> band(w, e, f).get().median()));
     if (own.isEmpty() || best.isEmpty()) {

@@ -89,6 +89,16 @@ class MatrixTableTest {
   }
 
   @Test
+  void theDefaultUnderAnotherNameIsNoNamedConfiguration(@TempDir Path matrix) throws Exception {
+    // cairn-shipped is the default under a third name and reads most: the best named
+    // configuration is still cairn-dlsm.
+    writeCell(matrix.resolve("slow/uniform"), "uniform", round -> reads(100, 100, 90, 95, 80, 70, 130));
+    String table = MatrixTable.render(matrix);
+    assertTrue(table.contains("| slow | uniform | reads/s | 100 | cairn-dlsm, 95 | 1.05 better, met"
+        + " | 1.43 better, met | 1.11 better, met | 1.00; 1.00 over 3 rounds |"), table);
+  }
+
+  @Test
   void aLossToTheDefaultBeforeBeyondTheNoiseIsMissedOnAScanOwnFigure(@TempDir Path matrix) throws Exception {
     writeCell(matrix.resolve("page/scan"), "scan", round -> scans(70, 70, 100, 60, 50, 60));
     assertOnlyCellNotMet(matrix, "| page | scan | scans/s | 70 | cairn-table, 100 | 0.70 worse, missed"
@@ -130,8 +140,9 @@ class MatrixTableTest {
     assertEquals(fresh, GeneratedDocs.regenerate(fresh, results), "rendering is a fixed point");
   }
 
-  private static final List<String> ENGINES =
-      List.of("cairn-default", "cairn-default-same", "cairn-table", "cairn-dlsm", "rocksdb", "rocksdb-best");
+  /** The engines a cell's figures are given for, in order; a seventh figure is the default's alias. */
+  private static final List<String> ENGINES = List.of("cairn-default", "cairn-default-same", "cairn-table",
+      "cairn-dlsm", "rocksdb", "rocksdb-best", "cairn-shipped");
 
   private interface RoundFigures {
     /** Each engine's {reads, writes, scans} per second in round {@code round} (0-based). */
@@ -183,7 +194,7 @@ class MatrixTableTest {
       Files.createDirectories(out);
       double[][] f = figures.of(round);
       List<RunResult> runs = new ArrayList<>();
-      for (int e = 0; e < ENGINES.size(); e++) {
+      for (int e = 0; e < f.length; e++) {
         String engine = ENGINES.get(e);
         double ops = f[e][0] + f[e][1] + f[e][2];
         if (!engines.contains(engine)) {
