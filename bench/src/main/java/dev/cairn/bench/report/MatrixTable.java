@@ -3,7 +3,6 @@ package dev.cairn.bench.report;
 import dev.cairn.bench.cli.DefaultMatrix;
 import dev.cairn.bench.engine.Engines;
 import dev.cairn.bench.report.SeriesAnalysis.Band;
-import dev.cairn.bench.report.SeriesAnalysis.Ratio;
 import dev.cairn.bench.report.SeriesAnalysis.Verdict;
 import dev.cairn.bench.report.SeriesAnalysis.WorkloadSeries;
 import java.io.IOException;
@@ -213,16 +212,17 @@ public final class MatrixTable {
 
   private static Judged judged(Finished finished, String bottom, Optional<Band> deviceNoise, Aim aim) {
     Figure f = finished.figure();
-    Ratio r = SeriesAnalysis.ratio(finished.records().rounds(), finished.series().workload(), DEFAULT, bottom,
-        List.of(f), Optional.empty());
-    Band band = r.bands().get(f);
-    if (band == null) {
+    double[] perRound =
+        SeriesAnalysis.perRound(finished.records().rounds(), finished.series().workload(), DEFAULT, bottom, f);
+    Optional<Band> band = Band.of(perRound);
+    if (band.isEmpty()) {
       return Judged.none();
     }
-    Verdict verdict = SeriesAnalysis.verdict(band, f, deviceNoise);
-    Verdict cellVerdict = SeriesAnalysis.verdict(band, f, cellNoise(finished));
-    return new Judged(Optional.of(band), r.rounds(), verdict, cellVerdict, aim.word(band.median(), verdict),
-        aim.word(band.median(), cellVerdict));
+    Verdict verdict = SeriesAnalysis.verdict(band.get(), f, deviceNoise);
+    Verdict cellVerdict = SeriesAnalysis.verdict(band.get(), f, cellNoise(finished));
+    double median = band.get().median();
+    return new Judged(band, perRound.length, verdict, cellVerdict, aim.word(median, verdict),
+        aim.word(median, cellVerdict));
   }
 
   /** The cell's own A/A band on its figure (empty without a control that finished a round). */
