@@ -30,8 +30,6 @@ public final class Engines {
   private static final Map<String, String> CONTROLS = Map.of("cairn-table-same", "cairn-table",
       "cairn-default-same", "cairn-default", "cassandra-ucs-same", "cassandra-ucs",
       "hbase-default-same", "hbase-default");
-  /** Engines that run another unchanged under a name of their own without being its A/A control. */
-  private static final Map<String, String> ALIASES = Map.of("cairn-shipped", "cairn-default");
   /** cairn-dlsm's aggressive compaction starts after this long without a write. */
   static final long DLSM_IDLE_MILLIS = 5_000;
   /** cairn-dlsm's buffer bound, as a fraction of the levels' bytes (BufferConfig's default: 0.20). */
@@ -44,7 +42,8 @@ public final class Engines {
     BY_NAME.put("cairn-default-same", CairnTableEngine::asShipped);
     // Cairn as shipped under a third name, one that does not begin with cairn-default, and not a
     // control: whether a figure follows the engine or its name (docs/results/issue57/flush-evidence).
-    // An alias (ALIASES), so the matrix's table never counts it among the named configurations.
+    // Not among the matrix's named configurations (DefaultMatrix.NAMED_CONFIGURATIONS), so its
+    // table never takes it for the best of them.
     BY_NAME.put("cairn-shipped", CairnTableEngine::asShipped);
     // Candidate defaults (docs/decisions/0020): as shipped with one lever changed, the compaction
     // buffer at its own defaults as the execution (since lever 3, the shipped default written
@@ -296,15 +295,6 @@ public final class Engines {
    */
   public static java.util.Optional<String> controlOf(String name) {
     return java.util.Optional.ofNullable(CONTROLS.get(name));
-  }
-
-  /**
-   * The engine that {@code name} runs unchanged under another name when it is neither that
-   * engine nor its A/A control (a name kept to tell a figure that follows the engine from one
-   * that follows its name), else empty. Such a name is no configuration of its own.
-   */
-  public static java.util.Optional<String> aliasOf(String name) {
-    return java.util.Optional.ofNullable(ALIASES.get(name));
   }
 
   /**

@@ -1,7 +1,6 @@
 package dev.cairn.bench.report;
 
 import dev.cairn.bench.cli.DefaultMatrix;
-import dev.cairn.bench.engine.Engines;
 import dev.cairn.bench.report.SeriesAnalysis.Band;
 import dev.cairn.bench.report.SeriesAnalysis.Verdict;
 import dev.cairn.bench.report.SeriesAnalysis.WorkloadSeries;
@@ -157,8 +156,7 @@ public final class MatrixTable {
     WorkloadSeries w = finished.series();
     Figure f = finished.figure();
     Optional<Band> own = band(w, DEFAULT, f);
-    Optional<String> best = SeriesAnalysis.measuredCairns(w.engines().keySet()).stream()
-        .filter(e -> !e.equals(DEFAULT) && Engines.aliasOf(e).isEmpty())
+    Optional<String> best = DefaultMatrix.NAMED_CONFIGURATIONS.stream()
         .filter(e -> band(w, e, f).isPresent())
         .max(Comparator.comparingDouble(e -> band(w, e, f).get().median()));
     if (own.isEmpty() || best.isEmpty()) {
