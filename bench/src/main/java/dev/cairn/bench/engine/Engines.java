@@ -37,7 +37,8 @@ public final class Engines {
 
   static {
     // Cairn as shipped: Options.defaults() but for the budgets every engine shares. The other
-    // Cairn engines are named configurations, kept as references for what the default should reach.
+    // Cairn engines are candidate defaults and configurations that pin a choice; five of them are
+    // the named configurations the default is judged against (DefaultMatrix.NAMED_CONFIGURATIONS).
     BY_NAME.put("cairn-default", CairnTableEngine::asShipped);
     BY_NAME.put("cairn-default-same", CairnTableEngine::asShipped);
     // Cairn as shipped under a third name, one that does not begin with cairn-default, and not a
