@@ -6,6 +6,7 @@ import static dev.cairn.bench.engine.CairnRecipe.Style.TABLE;
 
 import dev.cairn.compaction.block.BlockCompactionConfig;
 import dev.cairn.compaction.block.LevelThresholds;
+import dev.cairn.compaction.buffer.BufferConfig;
 import dev.cairn.cache.EvictionPolicy;
 import dev.cairn.Options;
 import dev.cairn.compaction.dlc.DlcConfig;
@@ -53,6 +54,17 @@ public final class Engines {
         CompactionSettings.leveled(CompactionSettings.Buffer.defaults()))));
     BY_NAME.put("cairn-default+dlc", () -> CairnTableEngine.asShippedBut(b -> b.compaction(
         CompactionSettings.leveled(CompactionSettings.Table.defaults(), DlcConfig.defaults()))));
+    // As shipped with one of cairn-dlsm's differences at a time, or with the default before's
+    // execution: which of them earns a configuration's lead over the default in a cell (table
+    // compaction in place of the buffer; the LRU in place of TinyLFU over a clock; the buffer
+    // bounded at a tenth of the levels' bytes, cairn-dlsm's, in place of a fifth).
+    BY_NAME.put("cairn-default+table", () -> CairnTableEngine.asShippedBut(b -> b.compaction(
+        CompactionSettings.leveled(CompactionSettings.Table.defaults()))));
+    BY_NAME.put("cairn-default+lru", () -> CairnTableEngine.asShippedBut(
+        b -> b.blockCacheEvictionPolicy(EvictionPolicy.LRU)));
+    BY_NAME.put("cairn-default+bound10", () -> CairnTableEngine.asShippedBut(b -> b.compaction(
+        CompactionSettings.leveled(new CompactionSettings.Buffer(
+            BufferConfig.defaults().withMaxSpaceFraction(DLSM_MAX_SPACE_FRACTION))))));
     // As shipped but storing its blocks with LZ4 whatever --compression says (every other engine
     // follows the flag): beside cairn-default under --compression none, what LZ4 as the default
     // codec would change, in one series (docs/decisions/0021).
