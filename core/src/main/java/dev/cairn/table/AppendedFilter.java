@@ -3,6 +3,7 @@ package dev.cairn.table;
 import dev.cairn.fs.IoTag;
 import dev.cairn.fs.ReadableFile;
 import dev.cairn.key.InternalKey;
+import dev.cairn.table.block.Block;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockIterator;
 import dev.cairn.table.filter.BloomFilterAppender;
@@ -58,7 +59,7 @@ record AppendedFilter(byte[] contents, long bitsPerKey, boolean rebuilt) {
   private static byte[] rebuild(TableReader reader, TableOptions options, List<Long> newKeyHashes,
       ByteBuffer newIndex, long firstNewOffset, IoTag tag) {
     BloomFilterBuilder builder = new BloomFilterBuilder(options.bloomBitsPerKey());
-    TableIndex index = TableIndex.decode(newIndex, reader.fileName(), firstNewOffset, Long.MAX_VALUE);
+    TableIndex index = TableIndex.decode(new Block(newIndex, reader.fileName(), firstNewOffset), Long.MAX_VALUE);
     byte[] previous = null;
     try (Readahead readahead = reader.readahead(index, false)) { // null: block by block
       for (int i = 0; i < index.size(); i++) {

@@ -288,8 +288,8 @@ final class DirtyBlocks {
   }
 
   private Block decode(int i, byte[] stored) {
-    long offset = index.handle(i).offset();
-    return new Block(reader.decodeStored(ByteBuffer.wrap(stored), offset), reader.fileName(), offset);
+    BlockHandle h = index.handle(i);
+    return Block.of(reader.decodeStored(ByteBuffer.wrap(stored), h.offset()), reader.fileName(), h);
   }
 
   /** Decodes block {@code i} from bytes a read passed over; false if none did. */

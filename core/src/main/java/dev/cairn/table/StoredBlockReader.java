@@ -92,7 +92,7 @@ final class StoredBlockReader {
   /** {@code cached} as a block of this file at {@code h}; the reference is released if that fails. */
   static BlockRef pin(CachedBlock cached, String fileName, BlockHandle h) {
     try {
-      return new BlockRef(new Block(cached.contents(), fileName, h.offset()), cached);
+      return new BlockRef(Block.of(cached.contents(), fileName, h), cached);
     } catch (RuntimeException e) {
       cached.close();
       throw e;
@@ -139,8 +139,8 @@ final class StoredBlockReader {
     int n = BlockTrailer.verifyStored(raw, fileName, h.offset());
     int type = BlockTrailer.type(raw);
     if (!caching) {
-      return new BlockRef(new Block(StoredBlocks.contents(type, raw.array(), 0, n, fileName, h.offset()),
-          fileName, h.offset()), null);
+      return new BlockRef(Block.of(StoredBlocks.contents(type, raw.array(), 0, n, fileName, h.offset()),
+          fileName, h), null);
     }
     if (type == BlockTrailer.TYPE_UNCOMPRESSED) {
       return pin(cache.insert(fileNumber, h.offset(), raw.slice(0, n)), fileName, h);

@@ -7,7 +7,6 @@ import dev.cairn.table.block.Block;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockIterator;
 import dev.cairn.util.ByteSource;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -101,11 +100,13 @@ final class TableIndex {
     return heapBytes;
   }
 
-  /** Decodes and checks verified index block contents read from {@code indexOffset}. */
-  static TableIndex decode(ByteBuffer contents, String fileName, long indexOffset, long footerOffset) {
+  /** Decodes and checks a verified index block, whose data blocks must end by {@code footerOffset}. */
+  static TableIndex decode(Block indexBlock, long footerOffset) {
+    String fileName = indexBlock.fileName();
+    long indexOffset = indexBlock.blockOffset();
     List<byte[]> keys = new ArrayList<>();
     List<BlockHandle> hs = new ArrayList<>();
-    try (BlockIterator it = new Block(contents, fileName, indexOffset).internalKeyIterator()) {
+    try (BlockIterator it = indexBlock.internalKeyIterator()) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         byte[] key = it.key();
         if (!keys.isEmpty() && CMP.compare(keys.get(keys.size() - 1), key) >= 0) {

@@ -13,6 +13,7 @@ import dev.cairn.key.LookupResult;
 import dev.cairn.key.RangeTombstones;
 import dev.cairn.key.ValueType;
 import dev.cairn.model.KeyFilter;
+import dev.cairn.table.block.Block;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockIterator;
 import dev.cairn.table.filter.BloomFilter;
@@ -96,8 +97,7 @@ public final class TableReader implements AutoCloseable {
           fileName, footerOffset);
       ByteBuffer indexContents = StoredBlockReader.readContents(file, fileName, footer.indexHandle(), IoTag.USER_READ,
           footer.mayHoldCompressedBlocks());
-      TableIndex index = TableIndex.decode(indexContents, fileName, footer.indexHandle().offset(),
-          footerOffset);
+      TableIndex index = TableIndex.decode(Block.of(indexContents, fileName, footer.indexHandle()), footerOffset);
       BloomFilter filter = null;
       if (footer.hasFilter()) {
         ByteBuffer f = StoredBlockReader.readVerified(file, fileName, footer.filterHandle(), IoTag.USER_READ);

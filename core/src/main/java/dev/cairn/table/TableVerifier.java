@@ -33,8 +33,8 @@ final class TableVerifier {
       BlockHandle h = index.handle(i);
       Block block;
       try {
-        block = new Block(StoredBlockReader.readContents(file, fileName, h, IoTag.OTHER,
-            reader.footer().mayHoldCompressedBlocks()), fileName, h.offset());
+        block = Block.of(StoredBlockReader.readContents(file, fileName, h, IoTag.OTHER,
+            reader.footer().mayHoldCompressedBlocks()), fileName, h);
       } catch (IOException e) {
         throw new CairnIOException("verify " + fileName, e);
       }

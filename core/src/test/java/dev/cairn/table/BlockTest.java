@@ -13,6 +13,7 @@ import dev.cairn.key.UserKeys;
 import dev.cairn.key.ValueType;
 import dev.cairn.table.block.Block;
 import dev.cairn.table.block.BlockBuilder;
+import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockIterator;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -139,5 +140,32 @@ class BlockTest {
       assertEquals("000009.sst", e.file());
       assertTrue(e.getMessage().contains("range deletion among point entries"), e.getMessage());
     }
+  }
+
+  /** Contents of 12 bytes whose restart count (the last four) claims more restarts than fit. */
+  private static ByteBuffer badRestartCount() {
+    ByteBuffer b = ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.putInt(8, 1000);
+    return b;
+  }
+
+  @Test
+  void damageInABlockStoredAsBuiltIsReportedAtItsOwnByteInTheFile() {
+    CorruptionException e = assertThrows(CorruptionException.class,
+        () -> Block.of(badRestartCount(), "000011.sst", new BlockHandle(4096, 12)));
+    assertEquals("000011.sst", e.file());
+    assertEquals(4096 + 8, e.offset(), e.getMessage());
+    assertFalse(e.getMessage().contains("decompressed"), e.getMessage());
+  }
+
+  @Test
+  void damageInADecompressedBlockIsReportedAtTheBlocksOffsetWithItsPositionInTheContents() {
+    // Stored in 7 bytes, 12 as built: the contents were decompressed, and byte 8 of them is no
+    // byte of the file, so the offset is the block's and the reason says where inside it.
+    CorruptionException e = assertThrows(CorruptionException.class,
+        () -> Block.of(badRestartCount(), "000011.sst", new BlockHandle(4096, 7)));
+    assertEquals("000011.sst", e.file());
+    assertEquals(4096, e.offset(), e.getMessage());
+    assertTrue(e.reason().contains("at byte 8 of the block's 12 decompressed bytes"), e.getMessage());
   }
 }

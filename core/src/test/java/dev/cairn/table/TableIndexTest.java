@@ -9,6 +9,7 @@ import dev.cairn.key.InternalKey;
 import dev.cairn.key.InternalKeyComparator;
 import dev.cairn.key.ValueType;
 import dev.cairn.table.block.BlockBuilder;
+import dev.cairn.table.block.Block;
 import dev.cairn.table.block.BlockHandle;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -109,7 +110,7 @@ class TableIndexTest {
     for (int i = 0; i < separators.length; i++) {
       block.add(separators[i], handles[i].encode());
     }
-    return TableIndex.decode(ByteBuffer.wrap(block.finish()), "000007.sst", 4000, 5000);
+    return TableIndex.decode(new Block(ByteBuffer.wrap(block.finish()), "000007.sst", 4000), 5000);
   }
 
   @Test

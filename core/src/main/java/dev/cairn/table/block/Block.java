@@ -10,7 +10,10 @@ import java.util.Comparator;
  * A read-only view of a key/value block's contents (layout in {@link BlockBuilder} and
  * docs/format.md section 3.1), on-heap or off-heap. The bytes are expected to have passed their
  * checksum already; every decode is still bounds-checked so that damage that slips through
- * raises {@link CorruptionException} (naming the file and the absolute offset), never garbage.
+ * raises {@link CorruptionException} (naming the file and an offset in it), never garbage. In a
+ * block stored as built that offset is the damaged byte's own; in a block that was decompressed
+ * it is the block's, as the contents' positions are not the file's, and the reason names the
+ * position within the decompressed contents.
  *
  * <p>Immutable after construction and safe to share; each {@link #iterator} is single-threaded.
  * The caller keeps the memory behind {@code contents} alive while iterators are in use.
@@ -19,18 +22,42 @@ public final class Block {
   private final ByteBuffer contents;
   private final String fileName;
   private final long blockOffset;
+  /** Whether the contents are the file's bytes from {@code blockOffset} (not decompressed). */
+  private final boolean asStored;
   private final int restartsOffset;
   private final int restartCount;
 
   /**
+   * A block whose contents are stored as built: its positions are the file's bytes from {@code
+   * blockOffset}.
+   *
    * @param contents the block's contents, positions 0..limit (a slice; not modified)
    * @param fileName for error messages
    * @param blockOffset the block's offset in the file, for error messages
    */
   public Block(ByteBuffer contents, String fileName, long blockOffset) {
+    this(contents, fileName, blockOffset, true);
+  }
+
+  /**
+   * Block {@code h}'s contents as built, which are its stored bytes unless it was stored
+   * compressed: a compressed block is always stored smaller than its contents (a compression that
+   * saves less is stored as built, docs/format.md section 3.2), so contents of another size than the
+   * handle's were decompressed and their positions are not the file's.
+   *
+   * @param contents the block's contents as built, positions 0..limit (a slice; not modified)
+   * @param fileName for error messages
+   * @param h the block's handle in its table
+   */
+  public static Block of(ByteBuffer contents, String fileName, BlockHandle h) {
+    return new Block(contents, fileName, h.offset(), contents.remaining() == h.size());
+  }
+
+  private Block(ByteBuffer contents, String fileName, long blockOffset, boolean asStored) {
     this.contents = contents.slice().order(ByteOrder.LITTLE_ENDIAN);
     this.fileName = fileName;
     this.blockOffset = blockOffset;
+    this.asStored = asStored;
     int size = this.contents.limit();
     if (size < 4) {
       throw corruption(0, "block of " + size + " bytes has no restart count");
@@ -83,8 +110,12 @@ public final class Block {
     return contents;
   }
 
+  /** Damage found at {@code position} of the contents, located in the file as well as it can be. */
   CorruptionException corruption(int position, String reason) {
-    return new CorruptionException(fileName, blockOffset + position, reason);
+    return asStored
+        ? new CorruptionException(fileName, blockOffset + position, reason)
+        : new CorruptionException(fileName, blockOffset,
+            reason + " (at byte " + position + " of the block's " + contents.limit() + " decompressed bytes)");
   }
 
   /** An iterator over keys of any shape, ordered by {@code comparator} (index-free uses, properties). */
