@@ -59,6 +59,8 @@ record AppendedFilter(byte[] contents, long bitsPerKey, boolean rebuilt) {
   private static byte[] rebuild(TableReader reader, TableOptions options, List<Long> newKeyHashes,
       ByteBuffer newIndex, long firstNewOffset, IoTag tag) {
     BloomFilterBuilder builder = new BloomFilterBuilder(options.bloomBitsPerKey());
+    // The new index as built in memory, not yet written: damage found in it is the appender's own
+    // bug, reported at the first appended block's offset.
     TableIndex index = TableIndex.decode(new Block(newIndex, reader.fileName(), firstNewOffset), Long.MAX_VALUE);
     byte[] previous = null;
     try (Readahead readahead = reader.readahead(index, false)) { // null: block by block

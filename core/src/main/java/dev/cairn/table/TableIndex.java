@@ -115,7 +115,15 @@ final class TableIndex {
         }
         byte[] value = it.value();
         ByteSource src = new ByteSource(value, fileName, indexOffset);
-        BlockHandle h = BlockHandle.decode(src);
+        BlockHandle h;
+        try {
+          h = BlockHandle.decode(src);
+        } catch (CorruptionException e) {
+          // Its offset would be the block's plus a position within the entry's value: no byte of
+          // the file. The entry's block is where to look.
+          throw new CorruptionException(fileName, indexOffset,
+              "bad data block handle in index entry " + keys.size() + ": " + e.reason());
+        }
         if (src.hasRemaining() || !h.endsBy(footerOffset)) {
           throw new CorruptionException(fileName, indexOffset,
               "bad data block handle " + h + " in index entry " + keys.size());

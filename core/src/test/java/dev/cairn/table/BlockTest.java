@@ -16,6 +16,7 @@ import dev.cairn.table.block.BlockBuilder;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockIterator;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -144,7 +145,7 @@ class BlockTest {
 
   /** Contents of 12 bytes whose restart count (the last four) claims more restarts than fit. */
   private static ByteBuffer badRestartCount() {
-    ByteBuffer b = ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
     b.putInt(8, 1000);
     return b;
   }

@@ -20,6 +20,8 @@ import dev.cairn.key.ValueType;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockTrailer;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Random;
@@ -189,6 +191,34 @@ class CompressedTableTest {
         assertEquals("t.sst", e.file());
         assertEquals(victim.offset(), e.offset());
       }
+    }
+  }
+
+  /**
+   * Contents that were decompressed are not the file's bytes: damage found in them (here in a
+   * block the cache holds, where a read that decompressed it would have put it) is reported at
+   * the block's offset, with its position within the contents in the reason.
+   */
+  @Test
+  void damageInDecompressedContentsIsReportedAtTheBlocksOffset() throws IOException {
+    TreeMap<byte[], byte[]> model = compressibleModel(new Random(31), 600, 200);
+    InMemoryFile file = new InMemoryFile();
+    TableSummary summary = build(file, options(Compression.lz4()), model);
+    HeapBlockCache cache = new HeapBlockCache(1 << 20);
+    try (TableReader r = TableReader.open(file, "t.sst", 7, summary.footerOffset(), cache)) {
+      BlockHandle victim = r.index().handle(0);
+      assertTrue(file.bytes()[(int) (victim.offset() + victim.size())] != 0, "the block was stored compressed");
+      // Twelve bytes whose restart count claims more restarts than fit.
+      ByteBuffer damaged = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 1000);
+      cache.insert(7, victim.offset(), damaged).close();
+      CorruptionException e = assertThrows(CorruptionException.class, () -> {
+        try (InternalIterator it = r.iterator(true, IoTag.USER_READ)) {
+          it.seekToFirst();
+        }
+      });
+      assertEquals("t.sst", e.file());
+      assertEquals(victim.offset(), e.offset(), e.getMessage());
+      assertTrue(e.reason().contains("at byte 8 of the block's 12 decompressed bytes"), e.getMessage());
     }
   }
 

@@ -41,9 +41,12 @@ public final class Block {
 
   /**
    * Block {@code h}'s contents as built, which are its stored bytes unless it was stored
-   * compressed: a compressed block is always stored smaller than its contents (a compression that
-   * saves less is stored as built, docs/format.md section 3.2), so contents of another size than the
-   * handle's were decompressed and their positions are not the file's.
+   * compressed: a writer stores a block compressed only where that saves an eighth of it
+   * (docs/format.md section 3.2), and every block holds at least its restart count and one restart
+   * (8 bytes), so a compressed block is stored smaller than its contents, and contents of another
+   * size than the handle's were decompressed: their positions are not the file's. (A crafted file
+   * could break that rule; its damage would then be reported at a position that is no byte of it,
+   * still naming the block.)
    *
    * @param contents the block's contents as built, positions 0..limit (a slice; not modified)
    * @param fileName for error messages
@@ -75,7 +78,10 @@ public final class Block {
     return contents.limit();
   }
 
-  /** The block's contents (a read-only view, positions 0..limit): what its file stores before the trailer. */
+  /**
+   * The block's contents as built (a read-only view, positions 0..limit): what its file stores
+   * before the trailer, unless the block was stored compressed.
+   */
   public ByteBuffer contents() {
     return contents.asReadOnlyBuffer();
   }
