@@ -144,7 +144,7 @@ class BlockTest {
   }
 
   /** Contents of 12 bytes whose restart count (the last four) claims more restarts than fit. */
-  private static ByteBuffer badRestartCount() {
+  static ByteBuffer badRestartCount() {
     ByteBuffer b = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
     b.putInt(8, 1000);
     return b;

@@ -20,8 +20,6 @@ import dev.cairn.key.ValueType;
 import dev.cairn.table.block.BlockHandle;
 import dev.cairn.table.block.BlockTrailer;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Random;
@@ -208,9 +206,7 @@ class CompressedTableTest {
     try (TableReader r = TableReader.open(file, "t.sst", 7, summary.footerOffset(), cache)) {
       BlockHandle victim = r.index().handle(0);
       assertTrue(file.bytes()[(int) (victim.offset() + victim.size())] != 0, "the block was stored compressed");
-      // Twelve bytes whose restart count claims more restarts than fit.
-      ByteBuffer damaged = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 1000);
-      cache.insert(7, victim.offset(), damaged).close();
+      cache.insert(7, victim.offset(), BlockTest.badRestartCount()).close();
       CorruptionException e = assertThrows(CorruptionException.class, () -> {
         try (InternalIterator it = r.iterator(true, IoTag.USER_READ)) {
           it.seekToFirst();
