@@ -2,6 +2,7 @@ package dev.cairn.db;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.Cairn;
@@ -22,6 +23,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -84,7 +86,12 @@ class CompressionEngineTest {
         Stats stats = db.stats();
         Stats.LevelStats l0 = stats.levels().get(0);
         assertTrue(l0.rawDataBytesWritten() > 0 && l0.compressionRatio() < 0.5, style + ": " + l0);
-        assertTrue(stats.levels().get(bottom).compressionRatio() < 0.5, style + ": " + stats.levels().get(bottom));
+        // The levels below L0 that wrote data blocks: the bottom one may have received its tables
+        // whole (a trivial move writes nothing), depending on when background compactions ran.
+        List<Stats.LevelStats> written = stats.levels().stream()
+            .filter(l -> l.level() > 0 && l.rawDataBytesWritten() > 0).toList();
+        assertFalse(written.isEmpty(), style + ": " + stats.levels());
+        written.forEach(l -> assertTrue(l.compressionRatio() < 0.5, style + ": " + l));
         assertTrue(stats.toString().contains("compressed data blocks L0 "), stats.toString());
       } finally {
         v.unref();
