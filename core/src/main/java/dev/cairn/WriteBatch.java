@@ -22,7 +22,7 @@ import java.util.Arrays;
  */
 public final class WriteBatch {
   /**
-   * The most of a memtable a batch may take: its encoding and 72 bytes an operation (the key's
+   * The most of a memtable a batch may take: its encoding and 80 bytes an operation (the key's
    * trailer and the entry's overhead), 1 GiB. An operation that would take a batch past it is
    * refused, the batch unchanged: a batch is one log record and is replayed into one memtable.
    * With a TTL ({@code Options.ttl}) each put is written with 4 bytes more (its write time), so
@@ -154,7 +154,8 @@ public final class WriteBatch {
   private static void checkBytes(long memtableBytes) {
     if (memtableBytes > MAX_BYTES) {
       throw new IllegalArgumentException("write batch too large: it would take " + memtableBytes
-          + " bytes of a memtable (its encoding and 72 bytes an operation), past the limit of " + MAX_BYTES
+          + " bytes of a memtable (its encoding and " + (8 + MemTable.ENTRY_OVERHEAD_BYTES)
+          + " bytes an operation), past the limit of " + MAX_BYTES
           + " (WriteBatch.MAX_BYTES); split it into several batches");
     }
   }

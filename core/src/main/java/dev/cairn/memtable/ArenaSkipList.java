@@ -14,18 +14,30 @@ import java.util.Arrays;
  * right behind its tower of next pointers. A search touches one place in memory per node it
  * visits, where {@code ConcurrentSkipListMap} touches an index object, a node object and a key
  * array; and the nodes of a memtable with large values sit together, the values apart (in the
- * value table, by reference), so the nodes of a 32 MiB memtable of 1 KiB values fit in a
- * megabyte or two. Measured: docs/results/issue20 {@code memtable-jmh/}.
+ * value arena), so the nodes of a 32 MiB memtable of 1 KiB values fit in a megabyte or two.
+ * Measured: docs/results/issue20 {@code memtable-jmh/}.
+ *
+ * <p><b>Values</b> are copied into a second arena of large byte arrays, not kept as one array
+ * each: a memtable lives through several young collections, and a million values of 1 KiB each
+ * were a million objects the collector copied into the survivor spaces and then into the old
+ * generation, where they died at the flush; a load spent a tenth of its time in those pauses.
+ * A few large arrays are copied rarely (G1 allocates an array of half a region or more straight
+ * into the old generation and reclaims it at the first young collection after the memtable is
+ * dropped). Value chunks start at {@link #FIRST_VALUE_CHUNK_BYTES} and double up to {@link
+ * #VALUE_CHUNK_BYTES}, so a small memtable stays small; a value longer than a quarter of that
+ * gets a chunk of its own.
  *
  * <p><b>Node format</b>, at a 4-aligned address {@code a} (chunk {@code a >>> CHUNK_SHIFT}, byte
  * offset {@code a & OFFSET_MASK} in it), native byte order:
  *
  * <pre>
  *   a + 0            int   keyLength    the internal key's length (user key + 8-byte trailer)
- *   a + 4            int   valueIndex   where the value is in the value table
- *   a + 8            int   height       1..MAX_HEIGHT
- *   a + 12 + 4 i     int   next[i]      the next node's address at level i, 0 for none
- *   a + 12 + 4 h     byte  key[keyLength]
+ *   a + 4            int   height       1..MAX_HEIGHT
+ *   a + 8            int   valueChunk   the value's chunk in the value arena, -1 for an empty value
+ *   a + 12           int   valueOffset  where the value starts in that chunk
+ *   a + 16           int   valueLength
+ *   a + 20 + 4 i     int   next[i]      the next node's address at level i, 0 for none
+ *   a + 20 + 4 h     byte  key[keyLength]
  * </pre>
  *
  * Address 0 is "none", so the first chunk starts allocating at 4; the head node (height {@link
@@ -34,8 +46,8 @@ import java.util.Arrays;
  * <p><b>Publication.</b> The writer fills a node (header, key, its own next pointers, its value's
  * slot) with plain stores, then links it bottom-up, each link with a release store; readers load
  * links with acquire. A reader that reaches a node therefore sees everything written into it
- * before its link, including the chunk array slot and value slot it lives in, which are written
- * once and never change. (The acquire is a plain load followed by an acquire fence.) The node's upper links may be missing for a moment: a reader then
+ * before its link, including its value's bytes and the chunk array slots both live in, which
+ * are written once and never change. (The acquire is a plain load followed by an acquire fence.) The node's upper links may be missing for a moment: a reader then
  * reaches it through a lower level, never skips it.
  *
  * <p><b>Thread-safety</b>: {@link #insert} must not run concurrently with itself (the caller
@@ -53,15 +65,31 @@ final class ArenaSkipList {
   /** Addresses are ints: 2,047 chunks of 1 MiB (an address's sign bit stays clear). */
   private static final int MAX_CHUNKS = (1 << (31 - CHUNK_SHIFT)) - 1;
 
-  private static final int VALUE_CHUNK_SHIFT = 12;
-  private static final int VALUE_CHUNK_SLOTS = 1 << VALUE_CHUNK_SHIFT;
-  /** 8,192 value chunks of 4,096: 33.5 million entries. */
-  private static final int MAX_VALUE_CHUNKS = 1 << 13;
+  /**
+   * What a value chunk leaves of its power of two for the array's header: G1 gives an array of
+   * half a region or more regions of its own, and a 4 MiB array and its 16-byte header would
+   * take two 4 MiB regions, or three of 2 MiB.
+   */
+  private static final int ARRAY_HEADER_ROOM = 64;
+  /** The first value chunk's size; each next one doubles, up to {@link #VALUE_CHUNK_BYTES}. */
+  static final int FIRST_VALUE_CHUNK_BYTES = (64 << 10) - ARRAY_HEADER_ROOM;
+  /** The largest shared value chunk; a value longer than a quarter of it gets a chunk of its own. */
+  static final int VALUE_CHUNK_BYTES = (4 << 20) - ARRAY_HEADER_ROOM;
+  /**
+   * Value chunks a memtable may hold: within {@link MemTable#MAX_BYTES} of values, shared chunks
+   * past the first doublings are more than three quarters full (a value that does not fit the
+   * rest of one is at most 1 MiB) and dedicated ones hold more than 1 MiB each: fewer than 2,400.
+   */
+  private static final int MAX_VALUE_CHUNKS = 4096;
+  private static final int NO_VALUE_CHUNK = -1;
+  private static final byte[] EMPTY = new byte[0];
 
   private static final int KEY_LENGTH = 0;
-  private static final int VALUE_INDEX = 4;
-  private static final int HEIGHT = 8;
-  private static final int TOWER = 12;
+  private static final int HEIGHT = 4;
+  private static final int VALUE_CHUNK = 8;
+  private static final int VALUE_OFFSET = 12;
+  private static final int VALUE_LENGTH = 16;
+  private static final int TOWER = 20;
   private static final int NONE = 0;
 
   private static final VarHandle INT =
@@ -69,7 +97,7 @@ final class ArenaSkipList {
 
   /** Slots are written once, before any node in them is linked; the array itself never grows. */
   private final byte[][] chunks = new byte[MAX_CHUNKS + 1][];
-  private final Object[][] valueChunks = new Object[MAX_VALUE_CHUNKS][];
+  private final byte[][] valueChunks = new byte[MAX_VALUE_CHUNKS][];
   private final int head;
   /** The tallest tower so far; readers may see a stale, lower value and start lower (still correct). */
   private volatile int height = 1;
@@ -78,7 +106,10 @@ final class ArenaSkipList {
   private int chunkCount;
   private int allocChunk;
   private int allocOffset;
-  private int values;
+  private int valueChunkCount;
+  private int valueAllocChunk = NO_VALUE_CHUNK;
+  private int valueAllocOffset;
+  private int nextValueChunkBytes = FIRST_VALUE_CHUNK_BYTES;
   private long random = 0x9E3779B97F4A7C15L;
   private final int[] prev = new int[MAX_HEIGHT];
 
@@ -91,7 +122,7 @@ final class ArenaSkipList {
   }
 
   /**
-   * Inserts {@code internalKey} (copied into the arena) with {@code value} (kept by reference).
+   * Inserts {@code internalKey} and {@code value}, both copied into the arena.
    * Requires: the key is not present; no other insert runs concurrently.
    */
   void insert(byte[] internalKey, byte[] value) {
@@ -108,13 +139,15 @@ final class ArenaSkipList {
     for (int level = current; level < h; level++) {
       prev[level] = head;
     }
-    int valueIndex = storeValue(value);
+    long valueAt = storeValue(value);
     int node = allocate(nodeBytes(h, internalKey.length));
     byte[] chunk = chunk(node);
     int at = node & OFFSET_MASK;
     INT.set(chunk, at + KEY_LENGTH, internalKey.length);
-    INT.set(chunk, at + VALUE_INDEX, valueIndex);
     INT.set(chunk, at + HEIGHT, h);
+    INT.set(chunk, at + VALUE_CHUNK, (int) (valueAt >>> 32));
+    INT.set(chunk, at + VALUE_OFFSET, (int) valueAt);
+    INT.set(chunk, at + VALUE_LENGTH, value.length);
     System.arraycopy(internalKey, 0, chunk, at + TOWER + 4 * h, internalKey.length);
     for (int level = 0; level < h; level++) {
       INT.set(chunk, at + TOWER + 4 * level, plainNext(prev[level], level));
@@ -197,10 +230,16 @@ final class ArenaSkipList {
     return Arrays.copyOfRange(chunk, keyStart, keyStart + keyLength(chunk, at));
   }
 
-  /** The node's value (the array inserted, not a copy). */
+  /** A copy of the node's value (a shared empty array for an empty one, which no one can change). */
   byte[] value(int node) {
-    int index = (int) INT.get(chunk(node), (node & OFFSET_MASK) + VALUE_INDEX);
-    return (byte[]) valueChunks[index >>> VALUE_CHUNK_SHIFT][index & (VALUE_CHUNK_SLOTS - 1)];
+    byte[] chunk = chunk(node);
+    int at = node & OFFSET_MASK;
+    int valueChunk = (int) INT.get(chunk, at + VALUE_CHUNK);
+    if (valueChunk == NO_VALUE_CHUNK) {
+      return EMPTY;
+    }
+    int offset = (int) INT.get(chunk, at + VALUE_OFFSET);
+    return Arrays.copyOfRange(valueChunks[valueChunk], offset, offset + (int) INT.get(chunk, at + VALUE_LENGTH));
   }
 
   /** Compares the node's internal key with {@code internalKey} ({@link InternalKeyComparator}). */
@@ -302,18 +341,49 @@ final class ArenaSkipList {
     return index << CHUNK_SHIFT;
   }
 
-  /** Writer only. */
-  private int storeValue(byte[] value) {
-    int index = values;
-    int chunk = index >>> VALUE_CHUNK_SHIFT;
-    if (chunk >= MAX_VALUE_CHUNKS) {
-      throw new IllegalStateException("memtable holds the most entries it can: " + index);
+  /**
+   * Writer only. Copies {@code value} into the value arena: its chunk in the high 32 bits
+   * ({@link #NO_VALUE_CHUNK} for an empty value), its offset there in the low 32.
+   */
+  private long storeValue(byte[] value) {
+    int length = value.length;
+    if (length == 0) {
+      return (long) NO_VALUE_CHUNK << 32;
     }
-    if (valueChunks[chunk] == null) {
-      valueChunks[chunk] = new Object[VALUE_CHUNK_SLOTS];
+    int chunk;
+    int offset;
+    if (length > VALUE_CHUNK_BYTES / 4) {
+      chunk = newValueChunk(length); // dedicated: the shared chunk stays current
+      offset = 0;
+    } else {
+      if (valueAllocChunk == NO_VALUE_CHUNK || valueAllocOffset + length > valueChunks[valueAllocChunk].length) {
+        int bytes = nextValueChunkBytes;
+        while (bytes < length) {
+          bytes = doubled(bytes);
+        }
+        valueAllocChunk = newValueChunk(bytes);
+        valueAllocOffset = 0;
+        nextValueChunkBytes = Math.min(doubled(bytes), VALUE_CHUNK_BYTES);
+      }
+      chunk = valueAllocChunk;
+      offset = valueAllocOffset;
+      valueAllocOffset += length;
     }
-    valueChunks[chunk][index & (VALUE_CHUNK_SLOTS - 1)] = value;
-    values = index + 1;
+    System.arraycopy(value, 0, valueChunks[chunk], offset, length);
+    return (long) chunk << 32 | offset;
+  }
+
+  /** The chunk size after {@code bytes}: the next power of two, less the header's room. */
+  private static int doubled(int bytes) {
+    return 2 * (bytes + ARRAY_HEADER_ROOM) - ARRAY_HEADER_ROOM;
+  }
+
+  private int newValueChunk(int bytes) {
+    if (valueChunkCount == MAX_VALUE_CHUNKS) {
+      throw new IllegalStateException("memtable value arena full: " + MAX_VALUE_CHUNKS + " chunks");
+    }
+    int index = valueChunkCount++;
+    valueChunks[index] = new byte[bytes];
     return index;
   }
 

@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Entries are kept in an {@link ArenaSkipList}: encoded internal keys ({@link InternalKey}:
  * user key + 8-byte trailer {@code sequence << 8 | type}) packed into large byte arrays beside
- * their skiplist towers, ordered as {@link InternalKeyComparator} orders them, each with a
- * reference to its value. Sequences are unique, so an internal key is never inserted twice and
+ * their skiplist towers, ordered as {@link InternalKeyComparator} orders them, their values in
+ * a second arena. Sequences are unique, so an internal key is never inserted twice and
  * nothing is ever overwritten or removed: the memtable only grows until it is dropped.
  *
  * <p><b>Why an arena skiplist.</b> A {@code ConcurrentSkipListMap} was measured here: in a
@@ -35,21 +35,20 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class MemTable {
   /**
    * Estimated heap bytes per entry beyond the key and value bytes: the node header and its tower
-   * in the arena (12 + 4 bytes per level, 1.33 levels on average), the value's array header (16)
-   * and its slot in the value table (4-8), rounded up generously so that a memtable of tiny
-   * entries still switches before its arena outgrows the budget. It also bounds the entries: a
-   * memtable takes at most {@link #MAX_BYTES}, so at most 25.7 million entries, within the
-   * arena's 33.5 million value slots and 2 GiB of nodes ({@link ArenaSkipList}).
+   * in the arena (20 + 4 bytes per level, 1.33 levels on average, at most 71 bytes with the
+   * alignment) and the value arena's unused chunk tails, rounded up generously so that a memtable
+   * of tiny entries still switches before its arena outgrows the budget. It also bounds the
+   * entries: a memtable takes at most {@link #MAX_BYTES}, so at most 23.2 million entries
+   * ({@link ArenaSkipList}).
    */
-  public static final int ENTRY_OVERHEAD_BYTES = 64;
+  public static final int ENTRY_OVERHEAD_BYTES = 72;
 
   /**
    * The most {@link #approximateBytes} a memtable takes, whatever the options: what its arena
    * surely holds. An entry adds its internal key, its value and {@link #ENTRY_OVERHEAD_BYTES};
-   * its arena node is at most its internal key and 63 bytes, and each 1 MiB chunk wastes less
+   * its arena node is at most its internal key and 71 bytes, and each 1 MiB chunk wastes less
    * than the largest node (a 64 KiB key), so the 2,048 chunks hold at least 1,919 MiB of nodes;
-   * an entry adds at least 73 bytes, so 1.75 GiB is at most 25.7 million entries, within the
-   * 33.5 million value slots. The write path switches to a new memtable before a group would
+   * its value goes to the value arena, whose chunks hold it within {@link ArenaSkipList}'s bound. The write path switches to a new memtable before a group would
    * pass it ({@link #hasRoomFor}), and recovery starts a new one before a record would.
    */
   public static final long MAX_BYTES = 1792L << 20;
@@ -57,7 +56,7 @@ public final class MemTable {
   /** Bytes per operation that {@link #bytesToAdd} counts beyond its encoding: the trailer and the overhead. */
   private static final int BOUND_BYTES_PER_OPERATION = 8 + ENTRY_OVERHEAD_BYTES;
 
-  /** The value of every tombstone; shared because nothing ever modifies a stored value. */
+  /** The value of every tombstone (an empty value takes nothing in the arena). */
   private static final byte[] NO_VALUE = new byte[0];
 
   private final ArenaSkipList table = new ArenaSkipList();
@@ -94,9 +93,8 @@ public final class MemTable {
   }
 
   /**
-   * Adds one entry. {@code value} must be an empty array for a {@link ValueType#DELETION}. The
-   * memtable keeps a reference to {@code value} (a write batch decodes fresh arrays), so the
-   * caller must not modify it afterwards.
+   * Adds one entry, copying {@code userKey} and {@code value} into the memtable's arenas. {@code
+   * value} must be an empty array for a {@link ValueType#DELETION}.
    *
    * <p>Requires: {@code sequence} is unique across all adds to this memtable.
    */
@@ -214,7 +212,7 @@ public final class MemTable {
       if (type == ValueType.MERGE) {
         operands.add(table.value(node));
       } else {
-        return type == ValueType.DELETION ? LookupResult.DELETED : LookupResult.found(table.value(node).clone());
+        return type == ValueType.DELETION ? LookupResult.DELETED : LookupResult.found(table.value(node));
       }
     }
     return cover == RangeTombstones.NONE ? LookupResult.NOT_PRESENT : LookupResult.DELETED;
@@ -223,7 +221,8 @@ public final class MemTable {
   /**
    * An iterator over all entries in internal-key order. It is weakly consistent: it sees every
    * entry added before it was positioned and may or may not see later ones (which carry higher
-   * sequences than any snapshot taken earlier). The arrays it returns belong to the memtable.
+   * sequences than any snapshot taken earlier). The value it returns is a copy made once per
+   * position, shared between calls at that position.
    */
   public InternalIterator iterator() {
     return new MemTableIterator(table);

@@ -7,13 +7,13 @@ import java.util.NoSuchElementException;
  * Walks a memtable's {@link ArenaSkipList}: a seek is one search, {@link #next()} one link,
  * {@link #prev()} a search for the last node before the current key (the list has no back links,
  * as in LevelDB). The
- * key of the current entry is copied out of the arena once per position; the value is the array
- * the memtable holds.
+ * key and value of the current entry are each copied out of the arena once per position.
  */
 final class MemTableIterator implements InternalIterator {
   private final ArenaSkipList table;
   private int node;
   private byte[] key;
+  private byte[] value;
 
   MemTableIterator(ArenaSkipList table) {
     this.table = table;
@@ -63,18 +63,30 @@ final class MemTableIterator implements InternalIterator {
   @Override
   public byte[] value() {
     requireValid();
-    return table.value(node);
+    if (value == null) {
+      value = table.value(node);
+    }
+    return value;
+  }
+
+  /** A fresh copy, unless {@link #value()} already made (and shared) one. */
+  @Override
+  public byte[] ownedValue() {
+    requireValid();
+    return value != null ? value.clone() : table.value(node);
   }
 
   @Override
   public void close() {
     node = 0;
     key = null;
+    value = null;
   }
 
   private void moveTo(int next) {
     node = next;
     key = null;
+    value = null;
   }
 
   private void requireValid() {

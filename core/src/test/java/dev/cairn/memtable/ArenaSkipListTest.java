@@ -2,7 +2,7 @@ package dev.cairn.memtable;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.key.InternalKey;
@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The arena's own edges, against a {@code TreeMap} in internal-key order: nodes across many 1 MiB
- * chunks, keys too large for an ordinary chunk (a chunk of their own), many versions of one user
- * key, and the accessors. {@code MemTableTest} and {@code MemTableConcurrencyTest} cover the
+ * chunks, keys too large for an ordinary chunk (a chunk of their own), values across the value
+ * arena's growing chunks and values with a chunk of their own, many versions of one user key, and
+ * the accessors. {@code MemTableTest} and {@code MemTableConcurrencyTest} cover the
  * memtable's contract over it.
  */
 class ArenaSkipListTest {
@@ -49,7 +50,7 @@ class ArenaSkipListTest {
         assertEquals(0, node);
       } else {
         assertArrayEquals(expected.getKey(), list.key(node));
-        assertSame(expected.getValue(), list.value(node));
+        assertArrayEquals(expected.getValue(), list.value(node));
       }
     }
   }
@@ -69,6 +70,49 @@ class ArenaSkipListTest {
       model.put(key, value);
     }
     assertSameContents(model, list);
+  }
+
+  @Test
+  void valuesAreCopiedAcrossGrowingChunksAndLargeOnesGetTheirOwn() {
+    SplittableRandom random = new SplittableRandom(21);
+    ArenaSkipList list = new ArenaSkipList();
+    TreeMap<byte[], byte[]> model = new TreeMap<>(InternalKeyComparator.INSTANCE);
+    // Sizes around each edge: empty, a quarter of the largest shared chunk and one byte past it
+    // (a dedicated chunk), a value longer than the next shared chunk would be, and many 1 KiB
+    // values filling chunks from the first (64 KiB) up to the largest (4 MiB) and past it.
+    int quarter = ArenaSkipList.VALUE_CHUNK_BYTES / 4;
+    int[] edges = {0, 1, ArenaSkipList.FIRST_VALUE_CHUNK_BYTES + 1, quarter, quarter + 1, 3_000_000, 0};
+    int sequence = 1;
+    for (int size : edges) {
+      sequence = insertRandom(list, model, random, size, sequence);
+    }
+    for (int i = 0; i < 12_000; i++) {
+      sequence = insertRandom(list, model, random, 1 + random.nextInt(2_048), sequence);
+    }
+    assertSameContents(model, list);
+  }
+
+  @Test
+  void aValueChangedByItsCallerAfterInsertIsStoredAsItWas() {
+    ArenaSkipList list = new ArenaSkipList();
+    byte[] value = {1, 2, 3};
+    list.insert(InternalKey.encode(new byte[] {'k'}, 1, ValueType.VALUE), value);
+    value[0] = 9;
+    int node = list.first();
+    assertArrayEquals(new byte[] {1, 2, 3}, list.value(node));
+    assertNotSame(list.value(node), list.value(node), "each read is its own copy");
+  }
+
+  private static int insertRandom(ArenaSkipList list, TreeMap<byte[], byte[]> model, SplittableRandom random,
+      int valueBytes, int sequence) {
+    byte[] userKey = new byte[1 + random.nextInt(16)];
+    random.nextBytes(userKey);
+    byte[] key = InternalKey.encode(userKey, sequence, ValueType.VALUE);
+    byte[] value = new byte[valueBytes];
+    random.nextBytes(value);
+    list.insert(key, value);
+    model.put(key, value.clone());
+    return sequence + 1;
   }
 
   @Test
@@ -98,7 +142,7 @@ class ArenaSkipListTest {
     for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
       assertTrue(node != 0, "list ends early");
       assertArrayEquals(e.getKey(), list.key(node));
-      assertSame(e.getValue(), list.value(node));
+      assertArrayEquals(e.getValue(), list.value(node));
       assertEquals(0, list.compare(node, e.getKey()));
       node = list.next(node);
     }
