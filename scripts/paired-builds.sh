@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Two builds of the runner, round by round: what a change to the engine does, paired.
+#
+#   scripts/paired-builds.sh OUT ROUNDS BEFORE.jar AFTER.jar COMPARE-ARGS...
+#
+# Each round runs `compare` once with each jar (which goes first alternates round by round), with
+# the same arguments (--out and --repeat are added here: give neither). Put an A/A twin among the
+# engines (cairn-default with cairn-default-same): each build's twin ratio is the band a
+# difference between the builds must leave. Records go to OUT/round-N/{before,after}/; OUT/paired.md
+# lists, per round, each engine's throughput in each build and the ratio after/before, then each
+# ratio and each build's twin ratio as median [min-max] over the rounds.
+set -euo pipefail
+
+if [[ $# -lt 5 ]]; then
+  echo "usage: $0 OUT ROUNDS BEFORE.jar AFTER.jar COMPARE-ARGS..." >&2
+  exit 2
+fi
+out=$1 rounds=$2 before=$3 after=$4
+shift 4
+for jar in "$before" "$after"; do
+  [[ -f $jar ]] || { echo "no such jar: $jar" >&2; exit 2; }
+done
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive integer: $rounds" >&2; exit 2; }
+mkdir -p "$out"
+
+run() { # label jar round
+  local dir=$out/round-$3/$1
+  if [[ -f $dir/report.md ]]; then
+    return # kept from an earlier, interrupted call
+  fi
+  java -jar "$2" compare --repeat 1 --out "$dir" "${args[@]}" > "$out/round-$3-$1.log" 2>&1 \
+    || echo "round $3 $1: compare exited $?" >&2
+}
+args=("$@")
+for ((r = 1; r <= rounds; r++)); do
+  if ((r % 2 == 1)); then
+    run before "$before" "$r"; run after "$after" "$r"
+  else
+    run after "$after" "$r"; run before "$before" "$r"
+  fi
+done
+
+# The throughput column that counts: writes/s for a load, reads/s otherwise.
+summarize() {
+  for ((r = 1; r <= rounds; r++)); do
+    for label in before after; do
+      awk -v r="$r" -v label="$label" -F'|' '
+        /^## / { workload = $0; sub(/^## /, "", workload) }
+        /^\| engine \| status \| reads\/s/ { table = 1; next }
+        table && /^\| [a-z]/ && $3 ~ /ok/ {
+          gsub(/[ ,]/, "", $2); gsub(/[ ,]/, "", $4); gsub(/[ ,]/, "", $5)
+          tput = (workload == "load" ? $5 : $4)
+          print r, label, workload, $2, tput
+        }
+        /^$/ { table = 0 }' "$out/round-$r/$label/report.md"
+    done
+  done
+}
+summarize > "$out/throughput.txt"
+python3 - "$out" <<'EOF'
+import sys, collections, statistics
+out = sys.argv[1]
+rows = [l.split() for l in open(out + "/throughput.txt")]
+t = {(int(r), lab, wl, eng): float(v) for r, lab, wl, eng, v in rows}
+rounds = sorted({k[0] for k in t}); workloads = sorted({k[2] for k in t}); engines = sorted({k[3] for k in t})
+def band(xs):
+    xs = sorted(xs)
+    return f"{statistics.median(xs):.2f} [{xs[0]:.2f}-{xs[-1]:.2f}]" if xs else "n/a"
+lines = ["# Two builds, paired round by round", ""]
+for wl in workloads:
+    lines += [f"## {wl}", "", "| round | engine | before | after | after / before |", "|---|---|---|---|---|"]
+    ratios = collections.defaultdict(list); twins = collections.defaultdict(list)
+    for r in rounds:
+        for e in engines:
+            b, a = t.get((r, "before", wl, e)), t.get((r, "after", wl, e))
+            if b and a:
+                ratios[e].append(a / b)
+                lines.append(f"| {r} | {e} | {b:,.0f} | {a:,.0f} | {a / b:.2f} |")
+        for lab in ("before", "after"):
+            d, s = t.get((r, lab, wl, "cairn-default")), t.get((r, lab, wl, "cairn-default-same"))
+            if d and s:
+                twins[lab].append(s / d)
+    lines += ["", "| ratio | median [min-max] over the rounds |", "|---|---|"]
+    for e in engines:
+        lines.append(f"| {e} after / before | {band(ratios[e])} |")
+    for lab in ("before", "after"):
+        lines.append(f"| A/A in {lab}: cairn-default-same / cairn-default | {band(twins[lab])} |")
+    lines.append("")
+open(out + "/paired.md", "w").write("\n".join(lines))
+print("\n".join(lines))
+EOF
