@@ -101,8 +101,9 @@ final class StoredBlockReader {
 
   /**
    * Data block {@code h}, missed by the cache: read with {@code tag} (from {@code readahead} when it
-   * can serve it), checked, and cached if {@code fillCache} and there is a cache (else a private
-   * copy).
+   * can serve it), checked, and cached if {@code fillCache} and there is a cache; else a private
+   * copy, or where the read-ahead holds it a view of its span, valid while the iterator holds the
+   * block ({@link Readahead#blockView}).
    */
   BlockRef read(BlockHandle h, boolean fillCache, IoTag tag, Readahead readahead) {
     boolean caching = fillCache && cache != null && cache.capacityBytes() > 0;
@@ -118,8 +119,12 @@ final class StoredBlockReader {
         });
         return pin(read, fileName, h);
       }
-      ByteBuffer raw = ByteBuffer.allocate(storedBytes(h));
-      readStoredInto(h, tag, raw, readahead);
+      // Not cached: a block the read-ahead holds is read where it lies (a compaction's blocks).
+      ByteBuffer raw = readahead == null ? null : readahead.blockView(file, h, storedBytes(h), tag);
+      if (raw == null) {
+        raw = ByteBuffer.allocate(storedBytes(h));
+        readStored(file, fileName, h, tag, raw);
+      }
       return new BlockRef(new Block(raw.slice(0, BlockTrailer.verify(raw, fileName, h.offset())), fileName,
           h.offset()), null);
     } catch (IOException e) {

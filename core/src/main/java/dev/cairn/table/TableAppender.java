@@ -358,9 +358,9 @@ public final class TableAppender {
     if (dataBlock.isEmpty()) {
       return;
     }
-    byte[] contents = dataBlock.finish();
-    pendingHandle = TableTail.writeBlock(out, contents, compressor);
-    rawDataBytes += contents.length;
+    int length = dataBlock.finishInPlace();
+    pendingHandle = TableTail.writeBlock(out, dataBlock.array(), length, compressor);
+    rawDataBytes += length;
     storedDataBytes += pendingHandle.size();
     dataBlock.reset();
     dataBlocks++;

@@ -56,8 +56,8 @@ public final class TableBuilder {
   /** Told of each data block as it is written: its offset in the file and its contents (no trailer). */
   @FunctionalInterface
   public interface DataBlockListener {
-    /** {@code contents} is valid during the call only. */
-    void written(long offset, byte[] contents);
+    /** The block is {@code contents[0, length)}, valid during the call only. */
+    void written(long offset, byte[] contents, int length);
   }
 
   /** Builds a fresh table starting at {@code file.size()} (0 for a new file). */
@@ -132,13 +132,14 @@ public final class TableBuilder {
     if (dataBlock.isEmpty()) {
       return;
     }
-    byte[] contents = dataBlock.finish();
-    BlockHandle handle = TableTail.writeBlock(file, contents, compressor);
+    int length = dataBlock.finishInPlace();
+    byte[] contents = dataBlock.array();
+    BlockHandle handle = TableTail.writeBlock(file, contents, length, compressor);
     if (dataBlockListener != null) {
-      dataBlockListener.written(handle.offset(), contents);
+      dataBlockListener.written(handle.offset(), contents, length);
     }
     dataBlock.reset();
-    rawDataBytes += contents.length;
+    rawDataBytes += length;
     storedDataBytes += handle.size();
     stats.addDataBlock(handle.size() + BlockTrailer.SIZE);
     pendingHandle = handle;

@@ -80,6 +80,12 @@ final class TableTail {
     return writeStored(file, compressor.store(contents));
   }
 
+  /** As above, for the block {@code contents[0, length)}. */
+  static BlockHandle writeBlock(WritableFile file, byte[] contents, int length, BlockCompressor compressor)
+      throws IOException {
+    return writeStored(file, compressor.store(contents, length));
+  }
+
   private static BlockHandle writeStored(WritableFile file, BlockCompressor.Stored stored) throws IOException {
     long offset = file.size();
     file.append(stored.bytes(), 0, stored.length());

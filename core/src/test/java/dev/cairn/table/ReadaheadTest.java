@@ -324,6 +324,49 @@ class ReadaheadTest {
     }
   }
 
+  @Test
+  void aCompactionReadsBlocksWhereTheSpanHoldsThemAndSeeksBackAfterRefillsReadTheRightEntries()
+      throws IOException {
+    RecordingFile file = table(0);
+    List<byte[]> keys = new ArrayList<>(model.keySet());
+    try (TableReader r = open(file, new ReadaheadBuffers());
+        InternalIterator it = r.iterator(false, COMPACTION)) {
+      // Walk far enough that later spans replaced the first, then seek back into it and on.
+      it.seekToFirst();
+      for (int i = 0; i < keys.size() * 3 / 4; i++) {
+        assertArrayEquals(model.get(keys.get(i)), it.value(), "value " + i);
+        it.next();
+      }
+      for (int start : new int[] {5, keys.size() / 2, 1}) {
+        it.seek(keys.get(start));
+        for (int i = start; i < start + 40; i++) {
+          assertArrayEquals(keys.get(i), it.key(), "key " + i + " after a seek to " + start);
+          assertArrayEquals(model.get(keys.get(i)), it.value(), "value " + i + " after a seek to " + start);
+          it.next();
+        }
+      }
+    }
+  }
+
+  @Test
+  void damageInACompactionsSpanIsReportedWithTheBlocksOffset() throws IOException {
+    RecordingFile clean = table(0);
+    long damagedBlock;
+    try (TableReader r = open(clean, null)) {
+      damagedBlock = r.dataBlockOffset(20);
+    }
+    byte[] bytes = clean.file.bytes();
+    bytes[(int) damagedBlock + 100] ^= 0x40;
+    RecordingFile damaged = new RecordingFile(new InMemoryFile(bytes), 0);
+    try (TableReader r = open(damaged, new ReadaheadBuffers())) {
+      CorruptionException e = assertThrows(CorruptionException.class, () -> scanAll(r, COMPACTION));
+      assertEquals("t.sst", e.file());
+      assertEquals(damagedBlock, e.offset());
+      assertTrue(damaged.lengths().contains(ReadaheadBuffers.BUFFER_BYTES),
+          "the block came from a span: " + damaged.lengths());
+    }
+  }
+
   private void assertScanned(TableReader r, IoTag tag) {
     List<Map.Entry<byte[], byte[]>> got = scanAll(r, tag);
     List<Map.Entry<byte[], byte[]>> want = new ArrayList<>(model.entrySet());

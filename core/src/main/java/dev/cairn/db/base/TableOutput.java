@@ -145,7 +145,8 @@ public final class TableOutput implements AutoCloseable {
     builder = new TableBuilder(file, tableOptions);
     if (warmCache != null) {
       long number = fileNumber;
-      builder.onDataBlock((offset, contents) -> warmCache.insertWritten(number, offset, ByteBuffer.wrap(contents)));
+      builder.onDataBlock((offset, contents, length) ->
+          warmCache.insertWritten(number, offset, ByteBuffer.wrap(contents, 0, length)));
     }
   }
 

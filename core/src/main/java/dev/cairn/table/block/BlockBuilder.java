@@ -77,8 +77,12 @@ public final class BlockBuilder {
     entries++;
   }
 
-  /** Appends the restart array; the returned contents stay valid until {@link #reset()}. */
-  public byte[] finish() {
+  /**
+   * Appends the restart array and returns the block's length: its contents are {@link
+   * #array()}{@code [0, length)}, valid until {@link #reset()}. What a table builder writes and
+   * lets go of, without a copy.
+   */
+  public int finishInPlace() {
     if (!finished) {
       for (int i = 0; i < restartCount; i++) {
         buffer.putFixed32(restarts[i]);
@@ -86,6 +90,17 @@ public final class BlockBuilder {
       buffer.putFixed32(restartCount);
       finished = true;
     }
+    return buffer.size();
+  }
+
+  /** The array a finished block's contents are in ({@link #finishInPlace()}). */
+  public byte[] array() {
+    return buffer.array();
+  }
+
+  /** Appends the restart array and returns a copy of the contents, the caller's to keep. */
+  public byte[] finish() {
+    finishInPlace();
     return buffer.toByteArray();
   }
 

@@ -55,17 +55,22 @@ public final class BlockCompressor implements AutoCloseable {
    * reader then refused would be lost).
    */
   public Stored store(byte[] raw) {
-    if (codec == null || raw.length > StoredBlocks.MAX_RAW_BYTES) {
-      return new Stored(BlockCodecs.TYPE_NONE, raw, raw.length);
+    return store(raw, raw.length);
+  }
+
+  /** As {@link #store(byte[])} for the block {@code raw[0, length)}. */
+  public Stored store(byte[] raw, int length) {
+    if (codec == null || length > StoredBlocks.MAX_RAW_BYTES) {
+      return new Stored(BlockCodecs.TYPE_NONE, raw, length);
     }
-    int room = Coding.varintLength(raw.length) + compressor.maxCompressedBytes(raw.length);
+    int room = Coding.varintLength(length) + compressor.maxCompressedBytes(length);
     if (scratch.length < room) {
       scratch = new byte[room];
     }
-    int at = Coding.putVarint32(scratch, 0, raw.length);
-    int n = compressor.compress(raw, raw.length, scratch, at);
-    if (at + n > raw.length - raw.length / 8) {
-      return new Stored(BlockCodecs.TYPE_NONE, raw, raw.length);
+    int at = Coding.putVarint32(scratch, 0, length);
+    int n = compressor.compress(raw, length, scratch, at);
+    if (at + n > length - length / 8) {
+      return new Stored(BlockCodecs.TYPE_NONE, raw, length);
     }
     return new Stored(codec.type(), scratch, at + n);
   }
