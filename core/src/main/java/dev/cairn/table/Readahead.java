@@ -159,40 +159,19 @@ final class Readahead implements AutoCloseable {
   boolean copyBlock(ReadableFile file, BlockHandle h, ByteBuffer target, IoTag tag)
       throws IOException {
     int stored = target.limit();
-    Span s = spanServing(file, h, stored, tag);
-    if (s == null) {
-      return false;
-    }
-    target.put(0, s.buffer, (int) (h.offset() - s.start), stored);
-    return true;
-  }
-
-  /**
-   * Block {@code h} with its trailer ({@code stored} bytes) as a read-only view of the span that
-   * holds it, served as {@link #copyBlock} serves it, or null when the caller should read the
-   * block itself. No copy: the view is valid until this read-ahead's next refill or its close,
-   * which is as long as its iterator holds the block, since a table iterator holds one block at
-   * a time and lets it go before it reads the next ({@code TableIterator.openBlock}).
-   */
-  ByteBuffer blockView(ReadableFile file, BlockHandle h, int stored, IoTag tag) throws IOException {
-    Span s = spanServing(file, h, stored, tag);
-    return s == null ? null : s.buffer.slice((int) (h.offset() - s.start), stored).asReadOnlyBuffer();
-  }
-
-  /** The span that holds block {@code h}, refilled first where one must be; null: read it alone. */
-  private Span spanServing(ReadableFile file, BlockHandle h, int stored, IoTag tag) throws IOException {
     Span s = spanHolding(h.offset(), stored);
     if (s == null) {
       if (run <= blocksBefore) {
-        return null;
+        return false;
       }
       s = refill(file, h.offset(), stored, tag);
       if (s == null) {
-        return null;
+        return false;
       }
     }
     s.lastUse = ++uses;
-    return s;
+    target.put(0, s.buffer, (int) (h.offset() - s.start), stored);
+    return true;
   }
 
   private Span spanHolding(long offset, int length) {

@@ -101,9 +101,8 @@ final class StoredBlockReader {
 
   /**
    * Data block {@code h}, missed by the cache: read with {@code tag} (from {@code readahead} when it
-   * can serve it), checked, and cached if {@code fillCache} and there is a cache; else a private
-   * copy, or where the read-ahead holds it a view of its span, valid while the iterator holds the
-   * block ({@link Readahead#blockView}).
+   * can serve it), checked, and cached if {@code fillCache} and there is a cache (else a private
+   * copy).
    */
   BlockRef read(BlockHandle h, boolean fillCache, IoTag tag, Readahead readahead) {
     boolean caching = fillCache && cache != null && cache.capacityBytes() > 0;
@@ -119,12 +118,8 @@ final class StoredBlockReader {
         });
         return pin(read, fileName, h);
       }
-      // Not cached: a block the read-ahead holds is read where it lies (a compaction's blocks).
-      ByteBuffer raw = readahead == null ? null : readahead.blockView(file, h, storedBytes(h), tag);
-      if (raw == null) {
-        raw = ByteBuffer.allocate(storedBytes(h));
-        readStored(file, fileName, h, tag, raw);
-      }
+      ByteBuffer raw = ByteBuffer.allocate(storedBytes(h));
+      readStoredInto(h, tag, raw, readahead);
       return new BlockRef(new Block(raw.slice(0, BlockTrailer.verify(raw, fileName, h.offset())), fileName,
           h.offset()), null);
     } catch (IOException e) {

@@ -325,7 +325,7 @@ class ReadaheadTest {
   }
 
   @Test
-  void aCompactionReadsBlocksWhereTheSpanHoldsThemAndSeeksBackAfterRefillsReadTheRightEntries()
+  void aCompactionThatSeeksBackAfterLaterSpansReplacedTheFirstReadsTheRightEntries()
       throws IOException {
     RecordingFile file = table(0);
     List<byte[]> keys = new ArrayList<>(model.keySet());
