@@ -9,7 +9,27 @@
 # difference between the builds must leave. Records go to OUT/round-N/{before,after}/; OUT/paired.md
 # lists, per round, each engine's throughput in each build and the ratio after/before, then each
 # ratio and each build's twin ratio as median [min-max] over the rounds.
+#
+#   scripts/paired-builds.sh keep OUT docs/results/...
+#
+# keeps a finished pairing's compact records: paired.md, throughput.txt, and of each round and
+# build its report.md (without plots), summary.json and timeseries.csv gzipped.
 set -euo pipefail
+
+if [[ ${1:-} == keep ]]; then
+  [[ $# -eq 3 && -f $2/paired.md ]] || { echo "usage: $0 keep OUT DEST (OUT holds paired.md)" >&2; exit 2; }
+  mkdir -p "$3"
+  cp "$2/paired.md" "$2/throughput.txt" "$3/"
+  for dir in "$2"/round-*/*/; do
+    kept=$3/${dir#"$2"/}
+    mkdir -p "$kept"
+    grep -v '^!\[.*\.png)$' "$dir/report.md" > "$kept/report.md"
+    cp "$dir/summary.json" "$kept/"
+    gzip -9 -n -c "$dir/timeseries.csv" > "$kept/timeseries.csv.gz"
+  done
+  du -sh "$3"
+  exit 0
+fi
 
 if [[ $# -lt 5 ]]; then
   echo "usage: $0 OUT ROUNDS BEFORE.jar AFTER.jar COMPARE-ARGS..." >&2
