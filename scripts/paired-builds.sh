@@ -4,7 +4,8 @@
 #   scripts/paired-builds.sh OUT ROUNDS BEFORE.jar AFTER.jar COMPARE-ARGS...
 #
 # Each round runs `compare` once with each jar (which goes first alternates round by round), with
-# the same arguments (--out and --repeat are added here: give neither). Put an A/A twin among the
+# the same arguments (--out and --repeat are added here: give neither), the --engines list
+# rotated one place a round (the same order for both jars of a round). Put an A/A twin among the
 # engines (cairn-default with cairn-default-same): each build's twin ratio is the band a
 # difference between the builds must leave. Records go to OUT/round-N/{before,after}/; OUT/paired.md
 # lists, per round, each engine's throughput in each build and the ratio after/before, then each
@@ -43,15 +44,38 @@ done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive integer: $rounds" >&2; exit 2; }
 mkdir -p "$out"
 
+args=("$@")
+
+# The arguments of round $1: the --engines list rotated $1 - 1 places.
+round_args() {
+  local i e k rotated=() engines order
+  for ((i = 0; i < ${#args[@]}; i++)); do
+    if [[ ${args[i]} == --engines && $((i + 1)) -lt ${#args[@]} ]]; then
+      IFS=, read -r -a engines <<< "${args[i + 1]}"
+      order=()
+      for ((e = 0; e < ${#engines[@]}; e++)); do
+        k=$(((e + $1 - 1) % ${#engines[@]}))
+        order+=("${engines[k]}")
+      done
+      rotated+=(--engines "$(IFS=,; echo "${order[*]}")")
+      i=$((i + 1))
+    else
+      rotated+=("${args[i]}")
+    fi
+  done
+  printf '%s\n' "${rotated[@]}"
+}
+
 run() { # label jar round
   local dir=$out/round-$3/$1
   if [[ -f $dir/report.md ]]; then
     return # kept from an earlier, interrupted call
   fi
-  java -jar "$2" compare --repeat 1 --out "$dir" "${args[@]}" > "$out/round-$3-$1.log" 2>&1 \
+  local this=()
+  mapfile -t this < <(round_args "$3")
+  java -jar "$2" compare --repeat 1 --out "$dir" "${this[@]}" > "$out/round-$3-$1.log" 2>&1 \
     || echo "round $3 $1: compare exited $?" >&2
 }
-args=("$@")
 for ((r = 1; r <= rounds; r++)); do
   if ((r % 2 == 1)); then
     run before "$before" "$r"; run after "$after" "$r"
@@ -60,16 +84,20 @@ for ((r = 1; r <= rounds; r++)); do
   fi
 done
 
-# The throughput column that counts: writes/s for a load, reads/s otherwise.
+# The throughput column that counts: writes/s for a load, scans/s for a scan, reads/s otherwise.
 summarize() {
   for ((r = 1; r <= rounds; r++)); do
     for label in before after; do
+      if [[ ! -f $out/round-$r/$label/report.md ]]; then
+        echo "round $r $label: no report, left out" >&2
+        continue
+      fi
       awk -v r="$r" -v label="$label" -F'|' '
         /^## / { workload = $0; sub(/^## /, "", workload) }
         /^\| engine \| status \| reads\/s/ { table = 1; next }
         table && /^\| [a-z]/ && $3 ~ /ok/ {
-          gsub(/[ ,]/, "", $2); gsub(/[ ,]/, "", $4); gsub(/[ ,]/, "", $5)
-          tput = (workload == "load" ? $5 : $4)
+          gsub(/[ ,]/, "", $2); gsub(/[ ,]/, "", $4); gsub(/[ ,]/, "", $5); gsub(/[ ,]/, "", $6)
+          tput = (workload == "load" ? $5 : workload == "scan" ? $6 : $4)
           print r, label, workload, $2, tput
         }
         /^$/ { table = 0 }' "$out/round-$r/$label/report.md"

@@ -18,12 +18,11 @@ import java.util.Arrays;
  * Measured: docs/results/issue20 {@code memtable-jmh/}.
  *
  * <p><b>Values</b> are copied into a second arena of large byte arrays, not kept as one array
- * each: a memtable lives through several young collections, and a million values of 1 KiB each
- * were a million objects the collector copied into the survivor spaces and then into the old
- * generation, where they died at the flush; a load spent a tenth of its time in those pauses.
- * A few large arrays are copied rarely (G1 allocates an array of half a region or more straight
- * into the old generation and reclaims it at the first young collection after the memtable is
- * dropped). Value chunks start at {@link #FIRST_VALUE_CHUNK_BYTES} and double up to {@link
+ * each: a memtable lives through several young collections, and as objects of their own its
+ * values would be copied by each into the survivor spaces and then into the old generation, to
+ * die there at the flush (docs/decisions/0031). A few large arrays are copied rarely, if at all:
+ * G1 allocates an array of half a region or more straight into the old generation, and can
+ * reclaim it at a young collection once it is unreachable. Value chunks start at {@link #FIRST_VALUE_CHUNK_BYTES} and double up to {@link
  * #VALUE_CHUNK_BYTES}, so a small memtable stays small; a value longer than a quarter of that
  * gets a chunk of its own.
  *
@@ -43,11 +42,12 @@ import java.util.Arrays;
  * Address 0 is "none", so the first chunk starts allocating at 4; the head node (height {@link
  * #MAX_HEIGHT}, no key) is the first node.
  *
- * <p><b>Publication.</b> The writer fills a node (header, key, its own next pointers, its value's
- * slot) with plain stores, then links it bottom-up, each link with a release store; readers load
- * links with acquire. A reader that reaches a node therefore sees everything written into it
- * before its link, including its value's bytes and the chunk array slots both live in, which
- * are written once and never change. (The acquire is a plain load followed by an acquire fence.) The node's upper links may be missing for a moment: a reader then
+ * <p><b>Publication.</b> The writer fills a node (header, key, its own next pointers) and copies
+ * its value into the value arena with plain stores, then links it bottom-up, each link with a
+ * release store; readers load links with acquire. A reader that reaches a node therefore sees
+ * everything written before its link, including its value's bytes and the chunk array slots
+ * both live in, which are written once and never change. (The acquire is a plain load followed
+ * by an acquire fence.) The node's upper links may be missing for a moment: a reader then
  * reaches it through a lower level, never skips it.
  *
  * <p><b>Thread-safety</b>: {@link #insert} must not run concurrently with itself (the caller

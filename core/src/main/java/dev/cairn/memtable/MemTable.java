@@ -36,10 +36,12 @@ public final class MemTable {
   /**
    * Estimated heap bytes per entry beyond the key and value bytes: the node header and its tower
    * in the arena (20 + 4 bytes per level, 1.33 levels on average, at most 71 bytes with the
-   * alignment) and the value arena's unused chunk tails, rounded up generously so that a memtable
-   * of tiny entries still switches before its arena outgrows the budget. It also bounds the
-   * entries: a memtable takes at most {@link #MAX_BYTES}, so at most 23.2 million entries
-   * ({@link ArenaSkipList}).
+   * alignment), rounded up generously so that a memtable of tiny entries still switches before
+   * its arena outgrows the budget. It also bounds the entries: a memtable takes at most {@link
+   * #MAX_BYTES}, so at most 23.2 million entries ({@link ArenaSkipList}). Not counted: the value
+   * arena's unused room, the rest of its current chunk (under 4 MiB) and the tail each full chunk
+   * leaves (a value that does not fit starts the next chunk: under a quarter of a chunk for
+   * values near 1 MiB, a few hundred bytes for values of 1 KiB).
    */
   public static final int ENTRY_OVERHEAD_BYTES = 72;
 
@@ -48,8 +50,9 @@ public final class MemTable {
    * surely holds. An entry adds its internal key, its value and {@link #ENTRY_OVERHEAD_BYTES};
    * its arena node is at most its internal key and 71 bytes, and each 1 MiB chunk wastes less
    * than the largest node (a 64 KiB key), so the 2,048 chunks hold at least 1,919 MiB of nodes;
-   * its value goes to the value arena, whose chunks hold it within {@link ArenaSkipList}'s bound. The write path switches to a new memtable before a group would
-   * pass it ({@link #hasRoomFor}), and recovery starts a new one before a record would.
+   * its value goes to the value arena, whose chunks hold it within {@link ArenaSkipList}'s bound.
+   * The write path switches to a new memtable before a group would pass it ({@link #hasRoomFor}),
+   * and recovery starts a new one before a record would.
    */
   public static final long MAX_BYTES = 1792L << 20;
 
@@ -194,8 +197,7 @@ public final class MemTable {
 
   /**
    * As {@link #get(byte[], long)}, adding the merge operands above the key's newest visible value
-   * or tombstone (or above nothing) to {@code operands}, newest first. The operands are the
-   * memtable's arrays: read them, do not modify them.
+   * or tombstone (or above nothing) to {@code operands}, newest first, each a copy.
    */
   public LookupResult get(byte[] userKey, long snapshotSequence, MergeOperands operands) {
     byte[] seekKey = InternalKey.seekKey(userKey, clampSequence(snapshotSequence));

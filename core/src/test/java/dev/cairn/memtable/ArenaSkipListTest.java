@@ -77,9 +77,10 @@ class ArenaSkipListTest {
     SplittableRandom random = new SplittableRandom(21);
     ArenaSkipList list = new ArenaSkipList();
     TreeMap<byte[], byte[]> model = new TreeMap<>(InternalKeyComparator.INSTANCE);
-    // Sizes around each edge: empty, a quarter of the largest shared chunk and one byte past it
-    // (a dedicated chunk), a value longer than the next shared chunk would be, and many 1 KiB
-    // values filling chunks from the first (64 KiB) up to the largest (4 MiB) and past it.
+    // Sizes around each edge: empty; one byte past the first chunk (the next, doubled, holds
+    // it); a quarter of the largest shared chunk, the largest value a chunk shares (the next
+    // chunk doubles until it holds it); one byte past that and 3,000,000 bytes (each a chunk of
+    // its own); and many values of up to 2 KiB, filling chunks up to the largest and past it.
     int quarter = ArenaSkipList.VALUE_CHUNK_BYTES / 4;
     int[] edges = {0, 1, ArenaSkipList.FIRST_VALUE_CHUNK_BYTES + 1, quarter, quarter + 1, 3_000_000, 0};
     int sequence = 1;
