@@ -16,15 +16,6 @@ dest=$2
 mkdir -p "$dest"
 cp "$src/series.md" "$src/series.json" "$dest/"
 for round in "$src"/round-*; do
-  name=$(basename "$round")
-  mkdir -p "$dest/$name"
-  # The plots stay in OUT: the kept report names none of them.
-  grep -v '^!\[.*\.png)$' "$round/report.md" > "$dest/$name/report.md"
-  cp "$round/summary.json" "$dest/$name/"
-  if [ -f "$round/timeseries.csv" ]; then
-    gzip -9 -n -c "$round/timeseries.csv" > "$dest/$name/timeseries.csv.gz"
-  else # a round carried from another machine (carry-series.sh) is kept compressed already
-    cp "$round/timeseries.csv.gz" "$dest/$name/"
-  fi
+  "$(dirname "$0")/keep-run.sh" "$round" "$dest/$(basename "$round")"
 done
 du -sh "$dest"

@@ -6,8 +6,8 @@
 # Each round runs `compare` once with each jar (which goes first alternates round by round), with
 # the same arguments (--out and --repeat are added here: give neither), the --engines list
 # rotated one place a round (the same order for both jars of a round). Put an A/A twin among the
-# engines (cairn-default with cairn-default-same): each build's twin ratio is the band a
-# difference between the builds must leave. Records go to OUT/round-N/{before,after}/; OUT/paired.md
+# engines (X with X-same, as cairn-default with cairn-default-same): each build's twin ratio is
+# the band a difference between the builds must leave. Records go to OUT/round-N/{before,after}/; OUT/paired.md
 # lists, per round, each engine's throughput in each build and the ratio after/before, then each
 # ratio and each build's twin ratio as median [min-max] over the rounds.
 #
@@ -22,11 +22,8 @@ if [[ ${1:-} == keep ]]; then
   mkdir -p "$3"
   cp "$2/paired.md" "$2/throughput.txt" "$3/"
   for dir in "$2"/round-*/*/; do
-    kept=$3/${dir#"$2"/}
-    mkdir -p "$kept"
-    grep -v '^!\[.*\.png)$' "$dir/report.md" > "$kept/report.md"
-    cp "$dir/summary.json" "$kept/"
-    gzip -9 -n -c "$dir/timeseries.csv" > "$kept/timeseries.csv.gz"
+    dir=${dir%/}
+    "$(dirname "$0")/keep-run.sh" "$dir" "$3/${dir#"$2"/}"
   done
   du -sh "$3"
   exit 0
@@ -118,6 +115,8 @@ lines = ["# Two builds, paired round by round", ""]
 for wl in workloads:
     lines += [f"## {wl}", "", "| round | engine | before | after | after / before |", "|---|---|---|---|---|"]
     ratios = collections.defaultdict(list); twins = collections.defaultdict(list)
+    # A/A pairs by the runner's naming: X-same is the control twin of X.
+    pairs = [(e[:-len("-same")], e) for e in engines if e.endswith("-same") and e[:-len("-same")] in engines]
     for r in rounds:
         for e in engines:
             b, a = t.get((r, "before", wl, e)), t.get((r, "after", wl, e))
@@ -125,14 +124,16 @@ for wl in workloads:
                 ratios[e].append(a / b)
                 lines.append(f"| {r} | {e} | {b:,.0f} | {a:,.0f} | {a / b:.2f} |")
         for lab in ("before", "after"):
-            d, s = t.get((r, lab, wl, "cairn-default")), t.get((r, lab, wl, "cairn-default-same"))
-            if d and s:
-                twins[lab].append(s / d)
+            for e, twin in pairs:
+                d, s = t.get((r, lab, wl, e)), t.get((r, lab, wl, twin))
+                if d and s:
+                    twins[lab, e, twin].append(s / d)
     lines += ["", "| ratio | median [min-max] over the rounds |", "|---|---|"]
     for e in engines:
         lines.append(f"| {e} after / before | {band(ratios[e])} |")
-    for lab in ("before", "after"):
-        lines.append(f"| A/A in {lab}: cairn-default-same / cairn-default | {band(twins[lab])} |")
+    for e, twin in pairs:
+        for lab in ("before", "after"):
+            lines.append(f"| A/A in {lab}: {twin} / {e} | {band(twins[lab, e, twin])} |")
     lines.append("")
 open(out + "/paired.md", "w").write("\n".join(lines))
 print("\n".join(lines))

@@ -22,9 +22,9 @@ import java.util.Arrays;
  * values would be copied by each into the survivor spaces and then into the old generation, to
  * die there at the flush (docs/decisions/0031). A few large arrays are copied rarely, if at all:
  * G1 allocates an array of half a region or more straight into the old generation, and can
- * reclaim it at a young collection once it is unreachable. Value chunks start at {@link #FIRST_VALUE_CHUNK_BYTES} and double up to {@link
- * #VALUE_CHUNK_BYTES}, so a small memtable stays small; a value longer than a quarter of that
- * gets a chunk of its own.
+ * reclaim it at a young collection once it is unreachable. Value chunks start at {@link
+ * #FIRST_VALUE_CHUNK_BYTES} and each next one doubles, up to {@link #VALUE_CHUNK_BYTES}, so a
+ * small memtable stays small; a value longer than a quarter of that gets a chunk of its own.
  *
  * <p><b>Node format</b>, at a 4-aligned address {@code a} (chunk {@code a >>> CHUNK_SHIFT}, byte
  * offset {@code a & OFFSET_MASK} in it), native byte order:
@@ -107,9 +107,9 @@ final class ArenaSkipList {
   private int allocChunk;
   private int allocOffset;
   private int valueChunkCount;
+  /** The shared value chunk values go into, {@link #NO_VALUE_CHUNK} before the first. */
   private int valueAllocChunk = NO_VALUE_CHUNK;
   private int valueAllocOffset;
-  private int nextValueChunkBytes = FIRST_VALUE_CHUNK_BYTES;
   private long random = 0x9E3779B97F4A7C15L;
   private final int[] prev = new int[MAX_HEIGHT];
 
@@ -357,13 +357,13 @@ final class ArenaSkipList {
       offset = 0;
     } else {
       if (valueAllocChunk == NO_VALUE_CHUNK || valueAllocOffset + length > valueChunks[valueAllocChunk].length) {
-        int bytes = nextValueChunkBytes;
+        int bytes = valueAllocChunk == NO_VALUE_CHUNK ? FIRST_VALUE_CHUNK_BYTES
+            : Math.min(doubled(valueChunks[valueAllocChunk].length), VALUE_CHUNK_BYTES);
         while (bytes < length) {
           bytes = doubled(bytes);
         }
         valueAllocChunk = newValueChunk(bytes);
         valueAllocOffset = 0;
-        nextValueChunkBytes = Math.min(doubled(bytes), VALUE_CHUNK_BYTES);
       }
       chunk = valueAllocChunk;
       offset = valueAllocOffset;

@@ -77,7 +77,7 @@ final class TableTail {
    * file's end; returns its handle (whose size is the stored contents').
    */
   static BlockHandle writeBlock(WritableFile file, byte[] contents, BlockCompressor compressor) throws IOException {
-    return writeStored(file, compressor.store(contents));
+    return writeBlock(file, contents, contents.length, compressor);
   }
 
   /** As above, for the block {@code contents[0, length)}. */
